@@ -1,0 +1,108 @@
+#include "api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+const cbd_api_endpoint cbd_api_endpoints[] = {
+    {"/analyze-attack", cbd_api_analyze_attack},
+    {"/simulate", cbd_api_simulate},
+    {"/duper/battle", cbd_api_duper_battle},
+    {NULL, NULL},
+};
+
+const cbd_api_endpoint *cbd_api_find_endpoint(const char *path) {
+    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
+        if (strcmp(ep->path, path) == 0) {
+            return ep;
+        }
+    }
+    return NULL;
+}
+
+/* Used when even the problem cannot be built: a constant body needs no allocation. */
+static const char oom_body[] =
+    "{\"type\":\"about:blank\",\"title\":\"Internal Server Error\",\"status\":500,"
+    "\"detail\":\"The service ran out of memory; try again.\",\"errors\":[]}";
+
+static void oom_reply(cbd_api_reply *reply) {
+    reply->status = 500;
+    reply->content_type = "application/problem+json";
+    reply->body = strdup(oom_body);
+    reply->body_len = reply->body ? sizeof oom_body - 1 : 0;
+}
+
+/* 15 significant digits print 0.1 as 0.1 (jansson's default 17 prints 0.10000000000000001)
+ * and keep every probability within 1e-15 relative. */
+#define CBD_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
+
+static void dump_reply(int status, const char *content_type, const json_t *value,
+                       cbd_api_reply *reply) {
+    char *text = value ? json_dumps(value, CBD_JSON_FLAGS) : NULL;
+    if (!text) {
+        oom_reply(reply);
+        return;
+    }
+    reply->status = status;
+    reply->content_type = content_type;
+    reply->body = text;
+    reply->body_len = strlen(text);
+}
+
+void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply) {
+    json_t *doc = cbd_problem_to_json(problem);
+    dump_reply(problem->status ? problem->status : 500, "application/problem+json", doc, reply);
+    json_decref(doc);
+}
+
+void cbd_api_json_reply(int status, const json_t *value, cbd_api_reply *reply) {
+    dump_reply(status, "application/json", value, reply);
+}
+
+void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body, size_t len,
+                 cbd_api_reply *reply) {
+    cbd_problem problem;
+    cbd_problem_init(&problem);
+    json_error_t err;
+    /* No JSON_DISABLE_EOF_CHECK: trailing garbage after the document is an error. */
+    json_t *request = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
+    if (!request) {
+        cbd_problem_set(&problem, 400, "The body is not valid JSON: line %d, column %d: %s",
+                        err.line, err.column, err.text);
+        cbd_api_problem_reply(&problem, reply);
+        return;
+    }
+    if (!json_is_object(request)) {
+        cbd_problem_field(&problem, "", "the request must be a JSON object");
+        cbd_api_problem_reply(&problem, reply);
+        json_decref(request);
+        return;
+    }
+    json_t *response = NULL;
+    if (ep->handle(cfg, request, &response, &problem) != 0 || !response) {
+        if (problem.status == 0) {
+            cbd_problem_set(&problem, 500, "The service could not compute an answer.");
+        }
+        cbd_api_problem_reply(&problem, reply);
+    } else {
+        cbd_api_json_reply(200, response, reply);
+    }
+    json_decref(response);
+    json_decref(request);
+}
+
+void cbd_api_reply_free(cbd_api_reply *reply) {
+    free(reply->body);
+    reply->body = NULL;
+    reply->body_len = 0;
+}
+
+int cbd_api_os_seed(uint64_t *seed) {
+    uint64_t v;
+    if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
+        return -1;
+    }
+    *seed = v & ((UINT64_C(1) << 53) - 1);
+    return 0;
+}

@@ -1,0 +1,72 @@
+#ifndef COMBATD_API_CONFIG_H
+#define COMBATD_API_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "combatd/duper.h"
+#include "combatd/warapp.h"
+#include "problem.h"
+
+/*
+ * The service configuration. Precedence (lowest first): built-in defaults < the config file
+ * (config/combatd.json or --config) < COMBATD_* environment < command-line flags.
+ */
+#define CBD_MAX_CORS_ORIGINS 16
+
+typedef struct {
+    char bind[64];                     /* "0.0.0.0", "127.0.0.1", "::" ... */
+    uint32_t port;                     /* 0 = any free port */
+    uint32_t threads;                  /* MHD thread pool size */
+    uint64_t body_limit;               /* bytes */
+    uint32_t connection_timeout;       /* seconds of inactivity */
+    uint32_t request_deadline;         /* seconds, absolute, per request */
+    uint32_t connection_limit;         /* open connections in all */
+    uint32_t per_ip_connection_limit;  /* open connections per client address */
+    uint64_t connection_memory_limit;  /* bytes of MHD memory per connection */
+    uint32_t drain_deadline;           /* seconds to finish in-flight requests on SIGTERM */
+    bool access_log;                   /* one JSON line per request on stderr */
+    size_t n_cors_origins;
+    char cors_origins[CBD_MAX_CORS_ORIGINS][128]; /* "*" allows any origin */
+} cbd_server_config;
+
+typedef struct {
+    cbd_warapp_settings defaults;     /* W9, overridable here */
+    uint64_t army_cap;                /* W10, at most 10^9 */
+    uint32_t max_distribution_points; /* per survivor distribution in /analyze-attack */
+    uint32_t max_graph_points;        /* analyze graph points per request */
+    uint32_t max_targets;             /* armies_needed targets per request */
+    uint64_t max_trials;              /* /simulate trials per request */
+    uint64_t max_listed_battles;      /* /simulate include_battles limit */
+} cbd_warapp_config;
+
+typedef struct {
+    cbd_server_config server;
+    cbd_warapp_config warapp;
+    cbd_duper_rules duper;
+} cbd_config;
+
+/* The built-in defaults. */
+void cbd_config_defaults(cbd_config *cfg);
+
+/*
+ * Applies a JSON config file over *cfg. Unknown keys and bad values are errors naming the
+ * member's JSON pointer. Returns false and fills *problem on any error (including I/O).
+ */
+bool cbd_config_load_file(cbd_config *cfg, const char *path, cbd_problem *problem);
+
+/* The same from a JSON text in memory (the file loader and the fuzzer use it). */
+bool cbd_config_load_text(cbd_config *cfg, const char *text, size_t len, cbd_problem *problem);
+
+/*
+ * Applies COMBATD_<KEY> variables (KEY is a server key in upper case, e.g. COMBATD_PORT,
+ * COMBATD_BODY_LIMIT, COMBATD_CORS_ORIGINS as a comma-separated list) from envp.
+ */
+bool cbd_config_apply_env(cbd_config *cfg, char *const *envp, cbd_problem *problem);
+
+/* Sets one server key from text, as a flag or a variable gives it; `source` names it. */
+bool cbd_config_set_server_key(cbd_config *cfg, const char *key, const char *value,
+                               const char *source, cbd_problem *problem);
+
+#endif

@@ -1,0 +1,214 @@
+#include "json_reader.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *cbd_json_type_name(const json_t *value) {
+    switch (json_typeof(value)) {
+        case JSON_OBJECT:
+            return "an object";
+        case JSON_ARRAY:
+            return "an array";
+        case JSON_STRING:
+            return "a string";
+        case JSON_INTEGER:
+            return "an integer";
+        case JSON_REAL:
+            return "a number with a fraction or exponent";
+        case JSON_TRUE:
+        case JSON_FALSE:
+            return "a boolean";
+        case JSON_NULL:
+            return "null";
+    }
+    return "a value";
+}
+
+static void append_escaped(char *out, size_t size, const char *key) {
+    size_t used = strlen(out);
+    for (const char *c = key; *c && used + 3 < size; c++) {
+        /* RFC 6901: '~' is written ~0 and '/' is written ~1. */
+        if (*c == '~' || *c == '/') {
+            out[used++] = '~';
+            out[used++] = *c == '~' ? '0' : '1';
+        } else {
+            out[used++] = *c;
+        }
+    }
+    out[used] = '\0';
+}
+
+void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, size_t size) {
+    snprintf(out, size, "%s/", r->pointer);
+    append_escaped(out, size, key);
+}
+
+static bool name_allowed(const char *key, const char *const *allowed) {
+    for (size_t i = 0; allowed[i]; i++) {
+        if (strcmp(key, allowed[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void list_names(const char *const *names, char *out, size_t size) {
+    size_t used = 0;
+    out[0] = '\0';
+    for (size_t i = 0; names[i] && used < size; i++) {
+        used += (size_t)snprintf(out + used, size - used, "%s%s", i ? ", " : "", names[i]);
+    }
+}
+
+bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
+                     const char *const *allowed, cbd_problem *problem) {
+    r->obj = value;
+    r->problem = problem;
+    snprintf(r->pointer, sizeof r->pointer, "%s", pointer);
+    if (!json_is_object(value)) {
+        cbd_problem_field(problem, pointer[0] ? pointer : "", "must be an object, not %s",
+                          cbd_json_type_name(value));
+        return false;
+    }
+    const char *key;
+    json_t *member;
+    json_object_foreach((json_t *)value, key, member) {
+        if (!name_allowed(key, allowed)) {
+            char ptr[sizeof r->pointer + 64];
+            char names[256];
+            cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
+            list_names(allowed, names, sizeof names);
+            cbd_problem_field(problem, ptr, "is not a known field; allowed here: %s", names);
+        }
+    }
+    return true;
+}
+
+/* Looks up a member; null counts as absent so clients may send explicit nulls. */
+static const json_t *member(const cbd_reader *r, const char *key, char *ptr, size_t size) {
+    cbd_reader_child_pointer(r, key, ptr, size);
+    const json_t *v = json_object_get(r->obj, key);
+    return json_is_null(v) ? NULL : v;
+}
+
+cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint64_t max,
+                       uint64_t *out) {
+    char ptr[224];
+    const json_t *v = member(r, key, ptr, sizeof ptr);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    if (!json_is_integer(v)) {
+        cbd_problem_field(r->problem, ptr,
+                          "must be a whole number from %" PRIu64 " to %" PRIu64 ", not %s", min,
+                          max, cbd_json_type_name(v));
+        return CBD_FIELD_BAD;
+    }
+    json_int_t i = json_integer_value(v);
+    if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
+        cbd_problem_field(r->problem, ptr,
+                          "must be a whole number from %" PRIu64 " to %" PRIu64 ", not %" JSON_INTEGER_FORMAT,
+                          min, max, i);
+        return CBD_FIELD_BAD;
+    }
+    *out = (uint64_t)i;
+    return CBD_FIELD_OK;
+}
+
+cbd_field cbd_read_micro(const cbd_reader *r, const char *key, cbd_micro *out) {
+    char ptr[224];
+    const json_t *v = member(r, key, ptr, sizeof ptr);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    if (!json_is_number(v)) {
+        cbd_problem_field(r->problem, ptr,
+                          "must be a number from 0 to 1 with at most 6 decimal places, not %s",
+                          cbd_json_type_name(v));
+        return CBD_FIELD_BAD;
+    }
+    double d = json_number_value(v);
+    if (!cbd_micro_from_double(d, out)) {
+        cbd_problem_field(r->problem, ptr,
+                          "must be a number from 0 to 1 with at most 6 decimal places (W3), not %.17g",
+                          d);
+        return CBD_FIELD_BAD;
+    }
+    return CBD_FIELD_OK;
+}
+
+cbd_field cbd_read_bool(const cbd_reader *r, const char *key, bool *out) {
+    char ptr[224];
+    const json_t *v = member(r, key, ptr, sizeof ptr);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    if (!json_is_boolean(v)) {
+        cbd_problem_field(r->problem, ptr, "must be true or false, not %s", cbd_json_type_name(v));
+        return CBD_FIELD_BAD;
+    }
+    *out = json_is_true(v);
+    return CBD_FIELD_OK;
+}
+
+cbd_field cbd_read_enum(const cbd_reader *r, const char *key, const char *const *names, int *out) {
+    char ptr[224];
+    char list[256];
+    const json_t *v = member(r, key, ptr, sizeof ptr);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    list_names(names, list, sizeof list);
+    if (json_is_string(v)) {
+        for (int i = 0; names[i]; i++) {
+            if (strcmp(json_string_value(v), names[i]) == 0) {
+                *out = i;
+                return CBD_FIELD_OK;
+            }
+        }
+    }
+    cbd_problem_field(r->problem, ptr, "must be one of: %s", list);
+    return CBD_FIELD_BAD;
+}
+
+cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, const char **out) {
+    char ptr[224];
+    const json_t *v = member(r, key, ptr, sizeof ptr);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > max_len ||
+        strlen(json_string_value(v)) != json_string_length(v)) {
+        cbd_problem_field(r->problem, ptr, "must be a non-empty string of at most %zu bytes, without NUL",
+                          max_len);
+        return CBD_FIELD_BAD;
+    }
+    *out = json_string_value(v);
+    return CBD_FIELD_OK;
+}
+
+cbd_field cbd_read_object(const cbd_reader *r, const char *key, const char *const *allowed,
+                          cbd_reader *child) {
+    char ptr[224];
+    const json_t *v = member(r, key, ptr, sizeof ptr);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    return cbd_reader_open(child, v, ptr, allowed, r->problem) ? CBD_FIELD_OK : CBD_FIELD_BAD;
+}
+
+cbd_field cbd_read_array(const cbd_reader *r, const char *key, size_t max_items,
+                         const json_t **out) {
+    char ptr[224];
+    const json_t *v = member(r, key, ptr, sizeof ptr);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    if (!json_is_array(v) || json_array_size(v) > max_items) {
+        cbd_problem_field(r->problem, ptr, "must be an array of at most %zu items", max_items);
+        return CBD_FIELD_BAD;
+    }
+    *out = v;
+    return CBD_FIELD_OK;
+}

@@ -1,0 +1,27 @@
+#include "warapp_settings.h"
+
+const char *const cbd_warapp_settings_keys[] = {
+    "offense_kill_rate", "defense_kill_rate", "luck_modifier", "rounding_mode",
+    "one_army_must_stand_guard", NULL};
+
+static const char *const rounding_names[] = {"straight_round", "weighted_random", NULL};
+
+void cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *s) {
+    int rounding;
+    (void)cbd_read_micro(r, "offense_kill_rate", &s->offense_kill_rate);
+    (void)cbd_read_micro(r, "defense_kill_rate", &s->defense_kill_rate);
+    (void)cbd_read_micro(r, "luck_modifier", &s->luck_modifier);
+    if (cbd_read_enum(r, "rounding_mode", rounding_names, &rounding) == CBD_FIELD_OK) {
+        s->rounding = rounding == 0 ? CBD_ROUND_STRAIGHT : CBD_ROUND_WEIGHTED;
+    }
+    (void)cbd_read_bool(r, "one_army_must_stand_guard", &s->one_army_must_stand_guard);
+}
+
+json_t *cbd_warapp_settings_to_json(const cbd_warapp_settings *s) {
+    return json_pack("{s:f, s:f, s:f, s:s, s:b}", "offense_kill_rate",
+                     cbd_micro_to_double(s->offense_kill_rate), "defense_kill_rate",
+                     cbd_micro_to_double(s->defense_kill_rate), "luck_modifier",
+                     cbd_micro_to_double(s->luck_modifier), "rounding_mode",
+                     rounding_names[s->rounding == CBD_ROUND_STRAIGHT ? 0 : 1],
+                     "one_army_must_stand_guard", s->one_army_must_stand_guard);
+}

@@ -1,0 +1,18 @@
+#ifndef COMBATD_API_WARAPP_SETTINGS_H
+#define COMBATD_API_WARAPP_SETTINGS_H
+
+#include <jansson.h>
+
+#include "combatd/warapp.h"
+#include "json_reader.h"
+
+/* Reads a `settings` object (as in requests and in the config file) over *settings. */
+void cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *settings);
+
+/* The allowed member names of a settings object. */
+extern const char *const cbd_warapp_settings_keys[];
+
+/* The effective settings as the API echoes them. NULL when out of memory. */
+json_t *cbd_warapp_settings_to_json(const cbd_warapp_settings *settings);
+
+#endif

@@ -1,0 +1,512 @@
+/*
+ * The HTTP service on libmicrohttpd 0.9.75: an internal thread pool with epoll, every limit
+ * set, per-request state only in *con_cls, and every answer either JSON from the api layer or
+ * an RFC 9457 problem.
+ */
+#include "server.h"
+
+#include <arpa/inet.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <microhttpd.h>
+
+#include "access_log.h"
+#include "api.h"
+#include "assets.h"
+#include "body.h"
+#include "metrics.h"
+#include "router.h"
+
+_Static_assert(CBD_ROUTE_COUNT == CBD_METRIC_ROUTES, "one metrics row per route");
+
+struct cbd_server {
+    struct MHD_Daemon *daemon;
+    cbd_config cfg;
+    cbd_metrics metrics;
+    atomic_bool draining;
+    uint16_t port;
+};
+
+/* Everything a request owns, from its request line to its completion callback. */
+typedef struct {
+    uint64_t start_us;
+    bool started; /* the access handler has seen this request */
+    cbd_route route;
+    char method[16];
+    char path[256];
+    char request_id[65];
+    cbd_body body;
+    unsigned status;
+    uint64_t bytes_out;
+} request_ctx;
+
+static uint64_t now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* ---- request ids ---- */
+
+static bool valid_request_id(const char *id) {
+    size_t n = 0;
+    for (; id[n]; n++) {
+        char c = id[n];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '-' || c == '_' || c == '.' || c == ':';
+        if (!ok || n >= 64) {
+            return false;
+        }
+    }
+    return n > 0;
+}
+
+static void set_request_id(struct MHD_Connection *con, request_ctx *ctx) {
+    const char *given = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "X-Request-Id");
+    if (given && valid_request_id(given)) {
+        snprintf(ctx->request_id, sizeof ctx->request_id, "%s", given);
+        return;
+    }
+    uint64_t r = 0;
+    if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+        r = now_us() ^ (uint64_t)(uintptr_t)ctx;
+    }
+    snprintf(ctx->request_id, sizeof ctx->request_id, "%016llx", (unsigned long long)r);
+}
+
+/* ---- responses ---- */
+
+static const char *allowed_origin(const cbd_server *s, struct MHD_Connection *con) {
+    const char *origin = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Origin");
+    if (!origin) {
+        return NULL;
+    }
+    for (size_t i = 0; i < s->cfg.server.n_cors_origins; i++) {
+        const char *allowed = s->cfg.server.cors_origins[i];
+        if (strcmp(allowed, "*") == 0) {
+            return "*";
+        }
+        if (strcmp(allowed, origin) == 0) {
+            return origin;
+        }
+    }
+    return NULL;
+}
+
+typedef struct {
+    const char *allow;   /* for 405 */
+    bool close;          /* ask MHD to close the connection after the response */
+    bool preflight;      /* add the CORS preflight headers */
+} extra_headers;
+
+/*
+ * Queues a response. `body` is taken over (freed by MHD) when `must_free`, else it must be
+ * static. Returns MHD_NO only when MHD could not queue, which closes the connection.
+ */
+static enum MHD_Result send_response(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
+                                     unsigned status, const char *content_type, void *body,
+                                     size_t len, bool must_free, const extra_headers *extra) {
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        len, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    if (!resp) {
+        if (must_free) {
+            free(body);
+        }
+        return MHD_NO;
+    }
+    bool ok = true;
+    if (content_type) {
+        ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type) == MHD_YES;
+    }
+    ok &= MHD_add_response_header(resp, "X-Request-Id", ctx->request_id) == MHD_YES;
+    ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store") == MHD_YES;
+    const char *origin = allowed_origin(s, con);
+    if (origin) {
+        ok &= MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin) == MHD_YES;
+        ok &= MHD_add_response_header(resp, "Access-Control-Expose-Headers", "X-Request-Id") ==
+              MHD_YES;
+        ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Origin") == MHD_YES;
+        if (extra && extra->preflight) {
+            ok &= MHD_add_response_header(resp, "Access-Control-Allow-Methods",
+                                          "GET, HEAD, POST, OPTIONS") == MHD_YES;
+            ok &= MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                                          "Content-Type, X-Request-Id") == MHD_YES;
+            ok &= MHD_add_response_header(resp, "Access-Control-Max-Age", "600") == MHD_YES;
+        }
+    }
+    if (extra && extra->allow) {
+        ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, extra->allow) == MHD_YES;
+    }
+    if (extra && extra->close) {
+        ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
+    }
+    enum MHD_Result rc = ok ? MHD_queue_response(con, status, resp) : MHD_NO;
+    MHD_destroy_response(resp);
+    if (rc == MHD_YES) {
+        ctx->status = status;
+        ctx->bytes_out = len;
+    }
+    return rc;
+}
+
+static enum MHD_Result send_reply(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
+                                  cbd_api_reply *reply, const extra_headers *extra) {
+    if (!reply->body) {
+        return MHD_NO; /* not even the out-of-memory body could be made */
+    }
+    enum MHD_Result rc = send_response(s, con, ctx, (unsigned)reply->status, reply->content_type,
+                                       reply->body, reply->body_len, true, extra);
+    reply->body = NULL; /* MHD owns it now, or send_response freed it */
+    return rc;
+}
+
+static enum MHD_Result send_problem(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
+                                    int status, const extra_headers *extra, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+static enum MHD_Result send_problem(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
+                                    int status, const extra_headers *extra, const char *fmt, ...) {
+    cbd_problem p;
+    cbd_problem_init(&p);
+    p.status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p.detail, sizeof p.detail, fmt, ap);
+    va_end(ap);
+    cbd_api_reply reply;
+    cbd_api_problem_reply(&p, &reply);
+    return send_reply(s, con, ctx, &reply, extra);
+}
+
+/* ---- request checks ---- */
+
+typedef struct {
+    unsigned content_lengths;
+    bool transfer_encoding;
+} framing_headers;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value) {
+    (void)kind;
+    (void)value;
+    framing_headers *f = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        f->content_lengths++;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->transfer_encoding = true;
+    }
+    return MHD_YES;
+}
+
+/* RFC 9112 §6.3: two Content-Length headers, or Transfer-Encoding with Content-Length, make the
+ * message's framing ambiguous (request smuggling). libmicrohttpd 0.9.75 accepts both. */
+static bool ambiguous_framing(struct MHD_Connection *con) {
+    framing_headers f = {0, false};
+    MHD_get_connection_values(con, MHD_HEADER_KIND, count_framing, &f);
+    return f.content_lengths > 1 || (f.content_lengths > 0 && f.transfer_encoding);
+}
+
+static bool is_json_content_type(const char *ct) {
+    static const char json[] = "application/json";
+    if (!ct || strncasecmp(ct, json, sizeof json - 1) != 0) {
+        return false;
+    }
+    char next = ct[sizeof json - 1];
+    return next == '\0' || next == ';' || next == ' ' || next == '\t';
+}
+
+/* ---- GET routes ---- */
+
+static enum MHD_Result serve_get(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx) {
+    static const char livez[] = "{\"status\":\"ok\"}";
+    static const char ready[] = "{\"status\":\"ready\"}";
+    switch (ctx->route) {
+        case CBD_ROUTE_LIVEZ:
+            return send_response(s, con, ctx, 200, "application/json", (void *)livez,
+                                 sizeof livez - 1, false, NULL);
+        case CBD_ROUTE_READYZ:
+            if (atomic_load(&s->draining)) {
+                return send_problem(s, con, ctx, 503, NULL,
+                                    "The service is draining and takes no new work.");
+            }
+            return send_response(s, con, ctx, 200, "application/json", (void *)ready,
+                                 sizeof ready - 1, false, NULL);
+        case CBD_ROUTE_METRICS: {
+            size_t len = 0;
+            char *text = cbd_metrics_render(&s->metrics, cbd_route_names, &len);
+            if (!text) {
+                return send_problem(s, con, ctx, 500, NULL, "Out of memory rendering metrics.");
+            }
+            return send_response(s, con, ctx, 200, "text/plain; version=0.0.4; charset=utf-8",
+                                 text, len, true, NULL);
+        }
+        case CBD_ROUTE_OPENAPI:
+            return send_response(s, con, ctx, 200, "application/yaml; charset=utf-8",
+                                 (void *)cbd_asset_openapi_yaml, cbd_asset_openapi_yaml_len, false,
+                                 NULL);
+        case CBD_ROUTE_PAGE:
+            return send_response(s, con, ctx, 200, "text/html; charset=utf-8",
+                                 (void *)cbd_asset_index_html, cbd_asset_index_html_len, false,
+                                 NULL);
+        default:
+            return send_problem(s, con, ctx, 404, NULL, "No resource at %s.", ctx->path);
+    }
+}
+
+/* ---- the access handler ---- */
+
+static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
+                                  const char *url, const char *method) {
+    ctx->started = true;
+    snprintf(ctx->method, sizeof ctx->method, "%s", method);
+    snprintf(ctx->path, sizeof ctx->path, "%s", url);
+    ctx->route = cbd_route_find(url);
+    set_request_id(con, ctx);
+
+    if (ambiguous_framing(con)) {
+        extra_headers close = {.close = true};
+        return send_problem(s, con, ctx, 400, &close,
+                            "Send exactly one Content-Length, or Transfer-Encoding without "
+                            "Content-Length (RFC 9112 section 6.3).");
+    }
+    if (ctx->route == CBD_ROUTE_NOT_FOUND) {
+        return send_problem(s, con, ctx, 404, NULL,
+                            "No resource at %s; see /openapi.yaml for the endpoints.", ctx->path);
+    }
+    const cbd_route_info *info = cbd_route_info_of(ctx->route);
+    const char *allow = info->kind == CBD_ROUTE_GET ? "GET, HEAD, OPTIONS" : "POST, OPTIONS";
+    if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) {
+        extra_headers pre = {.allow = allow, .preflight = true};
+        return send_response(s, con, ctx, 204, NULL, (void *)"", 0, false, &pre);
+    }
+    bool method_ok = info->kind == CBD_ROUTE_GET
+                         ? strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
+                               strcmp(method, MHD_HTTP_METHOD_HEAD) == 0
+                         : strcmp(method, MHD_HTTP_METHOD_POST) == 0;
+    if (!method_ok) {
+        extra_headers e = {.allow = allow};
+        return send_problem(s, con, ctx, 405, &e, "%s is not allowed on %s; use %s.", method,
+                            ctx->path, allow);
+    }
+    if (info->kind == CBD_ROUTE_GET) {
+        /* Answered on the next call: a response queued before MHD has finished reading the
+         * request makes it close the connection, which would defeat keep-alive. */
+        return MHD_YES;
+    }
+    const char *ct = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    if (!is_json_content_type(ct)) {
+        return send_problem(s, con, ctx, 415, NULL,
+                            "Send the body as Content-Type: application/json (got %s).",
+                            ct ? ct : "no Content-Type");
+    }
+    const char *cl =
+        MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (cl && strtoull(cl, NULL, 10) > s->cfg.server.body_limit) {
+        extra_headers close = {.close = true};
+        return send_problem(s, con, ctx, 413, &close, "The body may be at most %llu bytes.",
+                            (unsigned long long)s->cfg.server.body_limit);
+    }
+    cbd_body_init(&ctx->body, (size_t)s->cfg.server.body_limit);
+    return MHD_YES;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url,
+                                  const char *method, const char *version, const char *upload_data,
+                                  size_t *upload_data_size, void **con_cls) {
+    (void)version;
+    cbd_server *s = cls;
+    request_ctx *ctx = *con_cls;
+    if (!ctx) {
+        return MHD_NO; /* the URI logger could not allocate: close */
+    }
+    if (!ctx->started) {
+        return first_call(s, con, ctx, url, method);
+    }
+    if (*upload_data_size > 0) {
+        /* MHD's timeout counts inactivity only; a trickling client meets this deadline. */
+        if (now_us() - ctx->start_us > (uint64_t)s->cfg.server.request_deadline * 1000000u) {
+            return MHD_NO;
+        }
+        (void)cbd_body_append(&ctx->body, upload_data, *upload_data_size);
+        *upload_data_size = 0;
+        return MHD_YES;
+    }
+    if (ctx->status != 0) {
+        return MHD_YES; /* already answered (e.g. early 413): nothing more to do */
+    }
+    if (cbd_route_info_of(ctx->route)->kind == CBD_ROUTE_GET) {
+        return serve_get(s, con, ctx);
+    }
+    if (ctx->body.too_large) {
+        extra_headers close = {.close = true};
+        return send_problem(s, con, ctx, 413, &close, "The body may be at most %llu bytes.",
+                            (unsigned long long)s->cfg.server.body_limit);
+    }
+    if (ctx->body.out_of_memory) {
+        return send_problem(s, con, ctx, 500, NULL, "Out of memory reading the body.");
+    }
+    const cbd_api_endpoint *ep = cbd_api_find_endpoint(cbd_route_info_of(ctx->route)->path);
+    if (!ep) {
+        return send_problem(s, con, ctx, 404, NULL, "No resource at %s.", ctx->path);
+    }
+    cbd_api_reply reply;
+    cbd_api_run(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len, &reply);
+    return send_reply(s, con, ctx, &reply, NULL);
+}
+
+/* Called at the request line, before headers: the earliest point to start the clock. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
+    (void)uri;
+    (void)con;
+    cbd_server *s = cls;
+    request_ctx *ctx = calloc(1, sizeof *ctx);
+    if (ctx) {
+        ctx->start_us = now_us();
+        ctx->route = CBD_ROUTE_NOT_FOUND;
+        atomic_fetch_add(&s->metrics.in_flight, 1);
+    }
+    return ctx;
+}
+
+static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
+                         enum MHD_RequestTerminationCode toe) {
+    (void)con;
+    cbd_server *s = cls;
+    request_ctx *ctx = *con_cls;
+    if (!ctx) {
+        return;
+    }
+    *con_cls = NULL;
+    uint64_t duration = now_us() - ctx->start_us;
+    cbd_metrics_observe(&s->metrics, ctx->route, ctx->status, duration, ctx->body.seen,
+                        ctx->bytes_out);
+    if (s->cfg.server.access_log) {
+        cbd_access_log_entry e = {
+            .method = ctx->method[0] ? ctx->method : "-",
+            .path = ctx->path[0] ? ctx->path : "-",
+            .status = ctx->status,
+            .duration_us = duration,
+            .bytes_in = ctx->body.seen,
+            .bytes_out = ctx->bytes_out,
+            .request_id = ctx->request_id[0] ? ctx->request_id : "-",
+            .ended = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK            ? "ok"
+                     : toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED       ? "timeout"
+                     : toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT          ? "client_abort"
+                     : toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN       ? "shutdown"
+                     : toe == MHD_REQUEST_TERMINATED_READ_ERROR            ? "read_error"
+                                                                           : "error",
+        };
+        cbd_access_log_write(&e);
+    }
+    cbd_body_free(&ctx->body);
+    free(ctx);
+    atomic_fetch_sub(&s->metrics.in_flight, 1);
+}
+
+/* ---- life cycle ---- */
+
+static bool parse_bind(const char *bind, uint16_t port, struct sockaddr_storage *out,
+                       bool *ipv6) {
+    memset(out, 0, sizeof *out);
+    struct sockaddr_in *v4 = (struct sockaddr_in *)out;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
+    if (inet_pton(AF_INET, bind, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons(port);
+        *ipv6 = false;
+        return true;
+    }
+    if (inet_pton(AF_INET6, bind, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons(port);
+        *ipv6 = true;
+        return true;
+    }
+    return false;
+}
+
+static unsigned pool_size(const cbd_server_config *c) {
+    if (c->threads > 0) {
+        return c->threads;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+}
+
+cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) {
+    cbd_server *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    s->cfg = *cfg;
+    cbd_metrics_init(&s->metrics);
+    atomic_init(&s->draining, false);
+
+    struct sockaddr_storage addr;
+    bool ipv6 = false;
+    if (!parse_bind(cfg->server.bind, (uint16_t)cfg->server.port, &addr, &ipv6)) {
+        snprintf(err, err_size, "bind address \"%s\" is not an IPv4 or IPv6 address",
+                 cfg->server.bind);
+        free(s);
+        return NULL;
+    }
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+                     MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0u);
+    unsigned threads = pool_size(&cfg->server);
+    s->daemon = MHD_start_daemon(
+        flags, (uint16_t)cfg->server.port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, cfg->server.connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->server.per_ip_connection_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, cfg->server.connection_timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->server.connection_memory_limit,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_END);
+    if (!s->daemon) {
+        snprintf(err, err_size, "cannot listen on %s port %u (in use, or not permitted?)",
+                 cfg->server.bind, cfg->server.port);
+        free(s);
+        return NULL;
+    }
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
+    s->port = info ? info->port : (uint16_t)cfg->server.port;
+    return s;
+}
+
+uint16_t cbd_server_port(const cbd_server *s) {
+    return s->port;
+}
+
+bool cbd_server_drain(cbd_server *s) {
+    atomic_store(&s->draining, true);
+    MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
+    if (listen_fd != MHD_INVALID_SOCKET) {
+        close(listen_fd);
+    }
+    uint64_t deadline = now_us() + (uint64_t)s->cfg.server.drain_deadline * 1000000u;
+    while (atomic_load(&s->metrics.in_flight) > 0) {
+        if (now_us() >= deadline) {
+            return false;
+        }
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    return true;
+}
+
+void cbd_server_stop(cbd_server *s) {
+    if (!s) {
+        return;
+    }
+    MHD_stop_daemon(s->daemon);
+    free(s);
+}

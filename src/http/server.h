@@ -1,0 +1,32 @@
+#ifndef COMBATD_HTTP_SERVER_H
+#define COMBATD_HTTP_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config.h"
+
+/* The HTTP service: an opaque handle with a start/stop pair. */
+typedef struct cbd_server cbd_server;
+
+/*
+ * Starts listening with the given configuration (copied). On failure returns NULL and writes
+ * the reason into err.
+ */
+cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size);
+
+/* The port actually bound (useful with port 0). */
+uint16_t cbd_server_port(const cbd_server *server);
+
+/*
+ * Begins draining: /readyz answers 503, no new connections are accepted, and the call waits
+ * until no request is in flight or drain_deadline seconds have passed. Returns true when
+ * every in-flight request finished.
+ */
+bool cbd_server_drain(cbd_server *server);
+
+/* Stops the daemon (closing what is left) and frees the handle. NULL is a no-op. */
+void cbd_server_stop(cbd_server *server);
+
+#endif
