@@ -24,8 +24,7 @@ static void usage(FILE *out) {
             "Usage: combatd [OPTIONS]\n"
             "Resolves and previews War.app and Duper battles over HTTP JSON.\n"
             "\n"
-            "  -c, --config FILE   config file (default " DEFAULT_CONFIG_PATH
-            " when present,\n"
+            "  -c, --config FILE   config file (default " DEFAULT_CONFIG_PATH " when present,\n"
             "                      or $COMBATD_CONFIG)\n"
             "  -p, --port N        port to listen on; 0 picks a free one (default 8080)\n"
             "  -b, --bind ADDR     address to listen on (default 0.0.0.0)\n"
@@ -51,11 +50,15 @@ typedef struct {
 static int parse_args(int argc, char **argv, options *o) {
     enum { OPT_CHECK = 256, OPT_HEALTH };
     static const struct option longopts[] = {
-        {"config", required_argument, NULL, 'c'},   {"port", required_argument, NULL, 'p'},
-        {"bind", required_argument, NULL, 'b'},     {"threads", required_argument, NULL, 't'},
+        {"config", required_argument, NULL, 'c'},
+        {"port", required_argument, NULL, 'p'},
+        {"bind", required_argument, NULL, 'b'},
+        {"threads", required_argument, NULL, 't'},
         {"check-config", no_argument, NULL, OPT_CHECK},
-        {"healthcheck", no_argument, NULL, OPT_HEALTH}, {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},        {NULL, 0, NULL, 0},
+        {"healthcheck", no_argument, NULL, OPT_HEALTH},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
     };
     int c;
     while ((c = getopt_long(argc, argv, "c:p:b:t:hV", longopts, NULL)) != -1) {
@@ -121,7 +124,8 @@ static bool load_config(const options *o, cbd_config *cfg) {
     }
     const struct {
         const char *key, *value, *flag;
-    } flags[] = {{"port", o->port, "--port"}, {"bind", o->bind, "--bind"},
+    } flags[] = {{"port", o->port, "--port"},
+                 {"bind", o->bind, "--bind"},
                  {"threads", o->threads, "--threads"}};
     for (size_t i = 0; ok && i < sizeof flags / sizeof flags[0]; i++) {
         if (flags[i].value) {
@@ -172,8 +176,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "combatd: %s\n", err);
         return 1;
     }
-    fprintf(stderr,
-            "{\"event\":\"listening\",\"bind\":\"%s\",\"port\":%u,\"version\":\"%s\"}\n",
+    fprintf(stderr, "{\"event\":\"listening\",\"bind\":\"%s\",\"port\":%u,\"version\":\"%s\"}\n",
             cfg.server.bind, cbd_server_port(server), COMBATD_VERSION);
 
     int sig = 0;

@@ -15,10 +15,10 @@
 typedef enum { CBD_ROUND_STRAIGHT = 0, CBD_ROUND_WEIGHTED = 1 } cbd_rounding;
 
 typedef struct {
-    cbd_micro offense_kill_rate; /* W9 default 0.6 */
-    cbd_micro defense_kill_rate; /* W9 default 0.7 */
-    cbd_micro luck_modifier;     /* W9 default 0 */
-    cbd_rounding rounding;       /* W9 default straight round */
+    cbd_micro offense_kill_rate;    /* W9 default 0.6 */
+    cbd_micro defense_kill_rate;    /* W9 default 0.7 */
+    cbd_micro luck_modifier;        /* W9 default 0 */
+    cbd_rounding rounding;          /* W9 default straight round */
     bool one_army_must_stand_guard; /* W7, W9 default on */
 } cbd_warapp_settings;
 

@@ -26,7 +26,8 @@ typedef struct {
     uint64_t min, max;
 } server_key;
 
-#define SK(field, type, lo, hi) {#field, type, offsetof(cbd_server_config, field), lo, hi}
+#define SK(field, type, lo, hi)                                                                    \
+    { #field, type, offsetof(cbd_server_config, field), lo, hi }
 static const server_key server_keys[] = {
     SK(bind, KEY_STRING, 0, 0),
     SK(port, KEY_U32, 0, 65535),
@@ -111,7 +112,8 @@ bool cbd_config_set_server_key(cbd_config *cfg, const char *key, const char *val
     switch (k->type) {
         case KEY_STRING:
             if (value[0] == '\0' || strlen(value) >= sizeof s->bind) {
-                cbd_problem_field(problem, source, "must be a non-empty address of at most %zu bytes",
+                cbd_problem_field(problem, source,
+                                  "must be a non-empty address of at most %zu bytes",
                                   sizeof s->bind - 1);
                 return false;
             }
@@ -151,7 +153,8 @@ bool cbd_config_set_server_key(cbd_config *cfg, const char *key, const char *val
             if (!isdigit((unsigned char)value[0]) || *end != '\0' || errno != 0 || v < k->min ||
                 v > k->max) {
                 cbd_problem_field(problem, source,
-                                  "must be a whole number from %" PRIu64 " to %" PRIu64 ", not \"%s\"",
+                                  "must be a whole number from %" PRIu64 " to %" PRIu64
+                                  ", not \"%s\"",
                                   k->min, k->max, value);
                 return false;
             }
@@ -214,10 +217,9 @@ static void read_server(const json_t *value, cbd_config *cfg, cbd_problem *probl
 }
 
 static void read_warapp(const json_t *value, cbd_config *cfg, cbd_problem *problem) {
-    static const char *const names[] = {"defaults",           "army_cap",
-                                        "max_distribution_points", "max_graph_points",
-                                        "max_targets",        "max_trials",
-                                        "max_listed_battles", NULL};
+    static const char *const names[] = {
+        "defaults",    "army_cap",   "max_distribution_points", "max_graph_points",
+        "max_targets", "max_trials", "max_listed_battles",      NULL};
     cbd_reader r, settings;
     if (!cbd_reader_open(&r, value, "/warapp", names, problem)) {
         return;

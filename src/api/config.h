@@ -16,17 +16,17 @@
 #define CBD_MAX_CORS_ORIGINS 16
 
 typedef struct {
-    char bind[64];                     /* "0.0.0.0", "127.0.0.1", "::" ... */
-    uint32_t port;                     /* 0 = any free port */
-    uint32_t threads;                  /* MHD thread pool size */
-    uint64_t body_limit;               /* bytes */
-    uint32_t connection_timeout;       /* seconds of inactivity */
-    uint32_t request_deadline;         /* seconds, absolute, per request */
-    uint32_t connection_limit;         /* open connections in all */
-    uint32_t per_ip_connection_limit;  /* open connections per client address */
-    uint64_t connection_memory_limit;  /* bytes of MHD memory per connection */
-    uint32_t drain_deadline;           /* seconds to finish in-flight requests on SIGTERM */
-    bool access_log;                   /* one JSON line per request on stderr */
+    char bind[64];                    /* "0.0.0.0", "127.0.0.1", "::" ... */
+    uint32_t port;                    /* 0 = any free port */
+    uint32_t threads;                 /* MHD thread pool size */
+    uint64_t body_limit;              /* bytes */
+    uint32_t connection_timeout;      /* seconds of inactivity */
+    uint32_t request_deadline;        /* seconds, absolute, per request */
+    uint32_t connection_limit;        /* open connections in all */
+    uint32_t per_ip_connection_limit; /* open connections per client address */
+    uint64_t connection_memory_limit; /* bytes of MHD memory per connection */
+    uint32_t drain_deadline;          /* seconds to finish in-flight requests on SIGTERM */
+    bool access_log;                  /* one JSON line per request on stderr */
     size_t n_cors_origins;
     char cors_origins[CBD_MAX_CORS_ORIGINS][128]; /* "*" allows any origin */
 } cbd_server_config;

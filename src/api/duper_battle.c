@@ -2,7 +2,7 @@
 #include "api.h"
 
 int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, json_t **response,
-        cbd_problem *problem) {
+                         cbd_problem *problem) {
     (void)cfg;
     (void)request;
     (void)response;

@@ -108,7 +108,8 @@ cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint6
     json_int_t i = json_integer_value(v);
     if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
         cbd_problem_field(r->problem, ptr,
-                          "must be a whole number from %" PRIu64 " to %" PRIu64 ", not %" JSON_INTEGER_FORMAT,
+                          "must be a whole number from %" PRIu64 " to %" PRIu64
+                          ", not %" JSON_INTEGER_FORMAT,
                           min, max, i);
         return CBD_FIELD_BAD;
     }
@@ -130,9 +131,9 @@ cbd_field cbd_read_micro(const cbd_reader *r, const char *key, cbd_micro *out) {
     }
     double d = json_number_value(v);
     if (!cbd_micro_from_double(d, out)) {
-        cbd_problem_field(r->problem, ptr,
-                          "must be a number from 0 to 1 with at most 6 decimal places (W3), not %.17g",
-                          d);
+        cbd_problem_field(
+            r->problem, ptr,
+            "must be a number from 0 to 1 with at most 6 decimal places (W3), not %.17g", d);
         return CBD_FIELD_BAD;
     }
     return CBD_FIELD_OK;
@@ -180,8 +181,8 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
     }
     if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > max_len ||
         strlen(json_string_value(v)) != json_string_length(v)) {
-        cbd_problem_field(r->problem, ptr, "must be a non-empty string of at most %zu bytes, without NUL",
-                          max_len);
+        cbd_problem_field(r->problem, ptr,
+                          "must be a non-empty string of at most %zu bytes, without NUL", max_len);
         return CBD_FIELD_BAD;
     }
     *out = json_string_value(v);

@@ -1,8 +1,8 @@
 #include "warapp_settings.h"
 
 const char *const cbd_warapp_settings_keys[] = {
-    "offense_kill_rate", "defense_kill_rate", "luck_modifier", "rounding_mode",
-    "one_army_must_stand_guard", NULL};
+    "offense_kill_rate", "defense_kill_rate",         "luck_modifier",
+    "rounding_mode",     "one_army_must_stand_guard", NULL};
 
 static const char *const rounding_names[] = {"straight_round", "weighted_random", NULL};
 

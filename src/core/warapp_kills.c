@@ -17,8 +17,8 @@ cbd_warapp_settings cbd_warapp_default_settings(void) {
 
 cbd_kill_value cbd_warapp_blend(uint64_t n, cbd_micro p, cbd_micro luck, uint64_t roll) {
     /* v · 10^12 = L·10^6 · X · 10^6 + (10^6 − L·10^6) · n · p·10^6: every term an integer. */
-    cbd_u128 scaled = (cbd_u128)luck * roll * CBD_MICRO_ONE +
-                      (cbd_u128)(CBD_MICRO_ONE - luck) * n * p;
+    cbd_u128 scaled =
+        (cbd_u128)luck * roll * CBD_MICRO_ONE + (cbd_u128)(CBD_MICRO_ONE - luck) * n * p;
     cbd_kill_value v = {
         .whole = (uint64_t)(scaled / CBD_KILL_FRAC_ONE),
         .frac = (uint64_t)(scaled % CBD_KILL_FRAC_ONE),

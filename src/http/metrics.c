@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned statuses[CBD_METRIC_STATUSES - 1] = {
-    200, 204, 400, 403, 404, 405, 408, 413, 415, 422, 429, 500, 501, 503, 304};
+static const unsigned statuses[CBD_METRIC_STATUSES - 1] = {200, 204, 400, 403, 404, 405, 408, 413,
+                                                           415, 422, 429, 500, 501, 503, 304};
 
 /* Upper bounds in microseconds: a game client wants well under a millisecond, so the low end
  * is fine-grained. */
 static const uint64_t bucket_bounds_us[CBD_METRIC_BUCKETS] = {
-    50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000,
-    UINT64_MAX};
+    50,    100,   200,    500,    1000,   2000,    5000,      10000,
+    20000, 50000, 100000, 200000, 500000, 1000000, UINT64_MAX};
 
 void cbd_metrics_init(cbd_metrics *m) {
     memset(m, 0, sizeof *m);
@@ -97,8 +97,8 @@ char *cbd_metrics_render(cbd_metrics *m, const char *const *route_names, size_t 
                 put(&t, "combatd_requests_total{route=\"%s\",status=\"other\"} %llu\n",
                     route_names[r], (unsigned long long)v);
             } else {
-                put(&t, "combatd_requests_total{route=\"%s\",status=\"%u\"} %llu\n",
-                    route_names[r], statuses[s], (unsigned long long)v);
+                put(&t, "combatd_requests_total{route=\"%s\",status=\"%u\"} %llu\n", route_names[r],
+                    statuses[s], (unsigned long long)v);
             }
         }
     }
@@ -119,17 +119,20 @@ char *cbd_metrics_render(cbd_metrics *m, const char *const *route_names, size_t 
         (double)atomic_load_explicit(&m->latency_sum_us, memory_order_relaxed) / 1e6);
     put(&t, "combatd_request_duration_seconds_count %llu\n",
         (unsigned long long)atomic_load_explicit(&m->latency_count, memory_order_relaxed));
-    put(&t, "# HELP combatd_requests_in_flight Requests being received or answered now.\n"
-            "# TYPE combatd_requests_in_flight gauge\n"
-            "combatd_requests_in_flight %lld\n",
+    put(&t,
+        "# HELP combatd_requests_in_flight Requests being received or answered now.\n"
+        "# TYPE combatd_requests_in_flight gauge\n"
+        "combatd_requests_in_flight %lld\n",
         (long long)atomic_load_explicit(&m->in_flight, memory_order_relaxed));
-    put(&t, "# HELP combatd_request_bytes_total Request body bytes received.\n"
-            "# TYPE combatd_request_bytes_total counter\n"
-            "combatd_request_bytes_total %llu\n",
+    put(&t,
+        "# HELP combatd_request_bytes_total Request body bytes received.\n"
+        "# TYPE combatd_request_bytes_total counter\n"
+        "combatd_request_bytes_total %llu\n",
         (unsigned long long)atomic_load_explicit(&m->bytes_in, memory_order_relaxed));
-    put(&t, "# HELP combatd_response_bytes_total Response body bytes sent.\n"
-            "# TYPE combatd_response_bytes_total counter\n"
-            "combatd_response_bytes_total %llu\n",
+    put(&t,
+        "# HELP combatd_response_bytes_total Response body bytes sent.\n"
+        "# TYPE combatd_response_bytes_total counter\n"
+        "combatd_response_bytes_total %llu\n",
         (unsigned long long)atomic_load_explicit(&m->bytes_out, memory_order_relaxed));
     if (t.failed) {
         free(t.buf);

@@ -9,9 +9,9 @@
  * Prometheus counters, kept as C11 atomics so the request threads never take a lock.
  * Requests are counted by route and status; latency goes into a fixed-bucket histogram.
  */
-#define CBD_METRIC_ROUTES 9    /* CBD_ROUTE_COUNT in router.h */
+#define CBD_METRIC_ROUTES   9  /* CBD_ROUTE_COUNT in router.h */
 #define CBD_METRIC_STATUSES 16 /* the statuses the service answers with, plus "other" */
-#define CBD_METRIC_BUCKETS 15
+#define CBD_METRIC_BUCKETS  15
 
 typedef struct {
     atomic_uint_fast64_t requests[CBD_METRIC_ROUTES][CBD_METRIC_STATUSES];

@@ -15,8 +15,8 @@ static const cbd_route_info routes[CBD_ROUTE_COUNT] = {
 };
 
 const char *const cbd_route_names[CBD_ROUTE_COUNT] = {
-    "/analyze-attack", "/simulate",     "/duper/battle", "/livez", "/readyz",
-    "/metrics",        "/openapi.yaml", "/",             "other",
+    "/analyze-attack", "/simulate", "/duper/battle", "/livez", "/readyz", "/metrics",
+    "/openapi.yaml",   "/",         "other",
 };
 
 cbd_route cbd_route_find(const char *url) {

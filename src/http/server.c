@@ -102,9 +102,9 @@ static const char *allowed_origin(const cbd_server *s, struct MHD_Connection *co
 }
 
 typedef struct {
-    const char *allow;   /* for 405 */
-    bool close;          /* ask MHD to close the connection after the response */
-    bool preflight;      /* add the CORS preflight headers */
+    const char *allow; /* for 405 */
+    bool close;        /* ask MHD to close the connection after the response */
+    bool preflight;    /* add the CORS preflight headers */
 } extra_headers;
 
 /*
@@ -245,8 +245,8 @@ static enum MHD_Result serve_get(cbd_server *s, struct MHD_Connection *con, requ
             if (!text) {
                 return send_problem(s, con, ctx, 500, NULL, "Out of memory rendering metrics.");
             }
-            return send_response(s, con, ctx, 200, "text/plain; version=0.0.4; charset=utf-8",
-                                 text, len, true, NULL);
+            return send_response(s, con, ctx, 200, "text/plain; version=0.0.4; charset=utf-8", text,
+                                 len, true, NULL);
         }
         case CBD_ROUTE_OPENAPI:
             return send_response(s, con, ctx, 200, "application/yaml; charset=utf-8",
@@ -287,10 +287,9 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, req
         extra_headers pre = {.allow = allow, .preflight = true};
         return send_response(s, con, ctx, 204, NULL, (void *)"", 0, false, &pre);
     }
-    bool method_ok = info->kind == CBD_ROUTE_GET
-                         ? strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
-                               strcmp(method, MHD_HTTP_METHOD_HEAD) == 0
-                         : strcmp(method, MHD_HTTP_METHOD_POST) == 0;
+    bool method_ok = info->kind == CBD_ROUTE_GET ? strcmp(method, MHD_HTTP_METHOD_GET) == 0 ||
+                                                       strcmp(method, MHD_HTTP_METHOD_HEAD) == 0
+                                                 : strcmp(method, MHD_HTTP_METHOD_POST) == 0;
     if (!method_ok) {
         extra_headers e = {.allow = allow};
         return send_problem(s, con, ctx, 405, &e, "%s is not allowed on %s; use %s.", method,
@@ -301,7 +300,8 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, req
          * request makes it close the connection, which would defeat keep-alive. */
         return MHD_YES;
     }
-    const char *ct = MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *ct =
+        MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (!is_json_content_type(ct)) {
         return send_problem(s, con, ctx, 415, NULL,
                             "Send the body as Content-Type: application/json (got %s).",
@@ -397,12 +397,12 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
             .bytes_in = ctx->body.seen,
             .bytes_out = ctx->bytes_out,
             .request_id = ctx->request_id[0] ? ctx->request_id : "-",
-            .ended = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK            ? "ok"
-                     : toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED       ? "timeout"
-                     : toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT          ? "client_abort"
-                     : toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN       ? "shutdown"
-                     : toe == MHD_REQUEST_TERMINATED_READ_ERROR            ? "read_error"
-                                                                           : "error",
+            .ended = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK      ? "ok"
+                     : toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? "timeout"
+                     : toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT    ? "client_abort"
+                     : toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN ? "shutdown"
+                     : toe == MHD_REQUEST_TERMINATED_READ_ERROR      ? "read_error"
+                                                                     : "error",
         };
         cbd_access_log_write(&e);
     }
@@ -413,8 +413,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
 
 /* ---- life cycle ---- */
 
-static bool parse_bind(const char *bind, uint16_t port, struct sockaddr_storage *out,
-                       bool *ipv6) {
+static bool parse_bind(const char *bind, uint16_t port, struct sockaddr_storage *out, bool *ipv6) {
     memset(out, 0, sizeof *out);
     struct sockaddr_in *v4 = (struct sockaddr_in *)out;
     struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)out;
@@ -464,13 +463,12 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     unsigned threads = pool_size(&cfg->server);
     s->daemon = MHD_start_daemon(
         flags, (uint16_t)cfg->server.port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads,
-        MHD_OPTION_CONNECTION_LIMIT, cfg->server.connection_limit,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg->server.per_ip_connection_limit,
-        MHD_OPTION_CONNECTION_TIMEOUT, cfg->server.connection_timeout,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->server.connection_memory_limit,
-        MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-        MHD_OPTION_END);
+        (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
+        cfg->server.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+        cfg->server.per_ip_connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
+        cfg->server.connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)cfg->server.connection_memory_limit, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
     if (!s->daemon) {
         snprintf(err, err_size, "cannot listen on %s port %u (in use, or not permitted?)",
                  cfg->server.bind, cfg->server.port);

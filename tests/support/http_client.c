@@ -1,0 +1,126 @@
+#include "http_client.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include <criterion/criterion.h>
+#include <curl/curl.h>
+
+cbd_server *test_server_start(cbd_config *cfg) {
+    cfg->server.port = 0;
+    snprintf(cfg->server.bind, sizeof cfg->server.bind, "127.0.0.1");
+    cfg->server.access_log = false;
+    if (cfg->server.threads == 0) {
+        cfg->server.threads = 2;
+    }
+    char err[256];
+    cbd_server *s = cbd_server_start(cfg, err, sizeof err);
+    cr_assert_not_null(s, "server failed to start: %s", err);
+    return s;
+}
+
+cbd_server *test_server_start_default(void) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    return test_server_start(&cfg);
+}
+
+typedef struct {
+    char *data;
+    size_t len;
+} grow_buf;
+
+static size_t collect(char *ptr, size_t size, size_t nmemb, void *userdata) {
+    grow_buf *b = userdata;
+    size_t n = size * nmemb;
+    char *grown = realloc(b->data, b->len + n + 1);
+    if (!grown) {
+        return 0;
+    }
+    memcpy(grown + b->len, ptr, n);
+    b->len += n;
+    grown[b->len] = '\0';
+    b->data = grown;
+    return n;
+}
+
+int test_request(uint16_t port, const char *method, const char *path, const char *content_type,
+                 const char *body, size_t body_len, const char *const *extra_headers,
+                 test_response *out) {
+    memset(out, 0, sizeof *out);
+    CURL *curl = curl_easy_init();
+    if (!curl) {
+        return -1;
+    }
+    char url[512];
+    snprintf(url, sizeof url, "http://127.0.0.1:%u%s", port, path);
+    grow_buf body_buf = {NULL, 0}, head_buf = {NULL, 0};
+    struct curl_slist *headers = NULL;
+    char ct[256];
+    if (content_type) {
+        snprintf(ct, sizeof ct, "Content-Type: %s", content_type);
+    } else {
+        snprintf(ct, sizeof ct, "Content-Type:");
+    }
+    headers = curl_slist_append(headers, ct);
+    headers = curl_slist_append(headers, "Expect:");
+    for (size_t i = 0; extra_headers && extra_headers[i]; i++) {
+        headers = curl_slist_append(headers, extra_headers[i]);
+    }
+    curl_easy_setopt(curl, CURLOPT_URL, url);
+    curl_easy_setopt(curl, CURLOPT_CUSTOMREQUEST, method);
+    if (strcmp(method, "HEAD") == 0) {
+        curl_easy_setopt(curl, CURLOPT_NOBODY, 1L);
+    }
+    if (body) {
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDS, body);
+        curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
+    }
+    curl_easy_setopt(curl, CURLOPT_HTTPHEADER, headers);
+    curl_easy_setopt(curl, CURLOPT_WRITEFUNCTION, collect);
+    curl_easy_setopt(curl, CURLOPT_WRITEDATA, &body_buf);
+    curl_easy_setopt(curl, CURLOPT_HEADERFUNCTION, collect);
+    curl_easy_setopt(curl, CURLOPT_HEADERDATA, &head_buf);
+    curl_easy_setopt(curl, CURLOPT_TIMEOUT, 30L);
+    CURLcode rc = curl_easy_perform(curl);
+    curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &out->status);
+    curl_slist_free_all(headers);
+    curl_easy_cleanup(curl);
+    out->body = body_buf.data ? body_buf.data : strdup("");
+    out->body_len = body_buf.len;
+    out->headers = head_buf.data ? head_buf.data : strdup("");
+    out->json = json_loadb(out->body, out->body_len, 0, NULL);
+    return rc == CURLE_OK ? 0 : -1;
+}
+
+int test_post_json(uint16_t port, const char *path, const char *body, test_response *out) {
+    return test_request(port, "POST", path, "application/json", body, strlen(body), NULL, out);
+}
+
+const char *test_header(const test_response *r, const char *name, char *buf, size_t size) {
+    size_t name_len = strlen(name);
+    for (const char *line = r->headers; line && *line;) {
+        const char *end = strstr(line, "\r\n");
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        if (len > name_len && strncasecmp(line, name, name_len) == 0 && line[name_len] == ':') {
+            const char *v = line + name_len + 1;
+            while (*v == ' ') {
+                v++;
+            }
+            size_t vlen = len - (size_t)(v - line);
+            snprintf(buf, size, "%.*s", (int)vlen, v);
+            return buf;
+        }
+        line = end ? end + 2 : NULL;
+    }
+    return NULL;
+}
+
+void test_response_free(test_response *r) {
+    free(r->body);
+    free(r->headers);
+    json_decref(r->json);
+    memset(r, 0, sizeof *r);
+}

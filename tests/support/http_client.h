@@ -1,0 +1,46 @@
+#ifndef COMBATD_TEST_HTTP_CLIENT_H
+#define COMBATD_TEST_HTTP_CLIENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "server.h"
+
+/*
+ * Integration-test helpers: a real server on 127.0.0.1 and an ephemeral port, and a libcurl
+ * client that records status, headers and body.
+ */
+typedef struct {
+    long status;
+    char *body; /* NUL-terminated; free with test_response_free */
+    size_t body_len;
+    char *headers; /* the raw response header block, NUL-terminated */
+    json_t *json;  /* the body parsed, or NULL when it is not JSON */
+} test_response;
+
+/* Starts the server with cfg (port and bind are overridden to 0 and 127.0.0.1; access log
+ * off). Aborts the test on failure. */
+cbd_server *test_server_start(cbd_config *cfg);
+
+/* The same with the built-in defaults. */
+cbd_server *test_server_start_default(void);
+
+/*
+ * Sends one request. `content_type` may be NULL (no header); `extra_headers` is a
+ * NULL-terminated list of "Name: value" lines, or NULL. Returns 0 on a transport success.
+ */
+int test_request(uint16_t port, const char *method, const char *path, const char *content_type,
+                 const char *body, size_t body_len, const char *const *extra_headers,
+                 test_response *out);
+
+/* POST with Content-Type: application/json. */
+int test_post_json(uint16_t port, const char *path, const char *body, test_response *out);
+
+/* The value of a response header (case-insensitive name), copied into buf; NULL if absent. */
+const char *test_header(const test_response *r, const char *name, char *buf, size_t size);
+
+void test_response_free(test_response *r);
+
+#endif
