@@ -39,15 +39,14 @@ static const char *name(int c) {
     return cbd_duper_class_name((cbd_duper_class)c);
 }
 
+/* The class names in cbd_duper_class order, as a reader's allowed list (constant, so that
+ * concurrent requests share it safely). */
+static const char *const class_keys[CBD_DUPER_CLASS_COUNT + 1] = {
+    "soldier",     "larva",       "tank",        "plane",        "fort", "center",
+    "capital_lv1", "capital_lv2", "capital_lv3", "supercapital", NULL};
+
 static void read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts) {
-    static const char *class_keys[CBD_DUPER_CLASS_COUNT + 1];
-    const char *const *allowed = loaded_keys;
-    if (!loaded) {
-        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-            class_keys[c] = name(c); /* the same constant pointers on every call */
-        }
-        allowed = class_keys;
-    }
+    const char *const *allowed = loaded ? loaded_keys : class_keys;
     cbd_reader r;
     if (cbd_read_object(tile, key, allowed, &r) != CBD_FIELD_OK) {
         return;
@@ -84,12 +83,11 @@ static void read_support(const cbd_reader *side, cbd_duper_side *s) {
 }
 
 /* The D12 shape of a tile, plus the refusals that follow from D5, D8 and D9. */
-static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool attacking, bool npc) {
+static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc) {
     char ptr[256], units_ptr[224];
     cbd_problem *p = tile->problem;
     cbd_reader_child_pointer(tile, "units", units_ptr, sizeof units_ptr);
     int ground = -1, building = -1;
-    uint64_t buildings = 0;
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
         if (s->units[c] == 0) {
             continue;
@@ -106,7 +104,6 @@ static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool att
                 ground = c;
             }
         } else if (layer == CBD_DUPER_BUILDING) {
-            buildings += s->units[c];
             if (building >= 0) {
                 cbd_problem_field(p, ptr,
                                   "cannot stand beside %s: a tile holds at most one building (D12)",
@@ -126,7 +123,6 @@ static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool att
             cbd_problem_field(p, ptr, "an NPC tile holds no capital or supercapital (D9)");
         }
     }
-    (void)buildings;
     /* A player has one supercapital (D8); it may stand on the tile or ride in its planes. */
     if (s->units[CBD_DUPER_SUPERCAPITAL] + s->loaded[CBD_DUPER_SUPERCAPITAL] > 1) {
         snprintf(ptr, sizeof ptr, "%s/supercapital", units_ptr);
@@ -153,7 +149,6 @@ static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool att
                           "the tile has %llu",
                           (unsigned long long)s->units[CBD_DUPER_PLANE]);
     }
-    (void)attacking;
 }
 
 static void read_side_tile(const cbd_reader *side, const char *const *tile_keys, cbd_duper_side *s,
@@ -190,7 +185,7 @@ static void read_attack(const cbd_reader *root, cbd_duper_battle *b, side_read *
         return;
     }
     const cbd_duper_side *s = &b->attack;
-    check_tile(&out->tile, s, true, false);
+    check_tile(&out->tile, s, false);
     char ptr[224];
     cbd_reader_child_pointer(&out->tile, "units", ptr, sizeof ptr);
     if (b->kind == CBD_DUPER_LONG_DISTANCE && s->units[CBD_DUPER_PLANE] == 0) {
@@ -251,7 +246,7 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
         required(&out->tile, "level", "the tile level, 1 to 3 (its tile buff)");
     }
     b->level = (uint32_t)level;
-    check_tile(&out->tile, &b->defense, false, b->npc);
+    check_tile(&out->tile, &b->defense, b->npc);
 }
 
 /* {class: counts[c]} for every class the request listed on the tile (shown[c] > 0). */
