@@ -141,37 +141,39 @@ void cbd_kills_free(cbd_kills *k) {
     cbd_dist_free(&k->dist);
 }
 
-double cbd_kills_at_least(const cbd_kills *k, uint64_t t) {
+/*
+ * P(kills >= t) or, with `below`, P(kills < t). Both tails are summed and the smaller one is
+ * used (the other is 1 minus it): a probability near 1 is then as accurate as its complement
+ * and never exceeds 1, and it moves monotonically with t. Exactly 0 or 1 where the support
+ * decides it.
+ */
+static double kills_tail(const cbd_kills *k, uint64_t t, bool below) {
     if (t <= k->min) {
-        return 1.0;
+        return below ? 0.0 : 1.0;
     }
     if (t > k->max) {
-        return 0.0;
+        return below ? 1.0 : 0.0;
     }
     const cbd_dist *d = &k->dist;
-    double sum = 0.0;
-    size_t i = t > d->lo ? (size_t)min_u64(t - d->lo, d->len) : 0;
-    for (; i < d->len; i++) {
-        sum += d->p[i];
+    size_t split = t > d->lo ? (size_t)min_u64(t - d->lo, d->len) : 0;
+    double lower = 0.0, upper = 0.0;
+    for (size_t i = 0; i < split; i++) {
+        lower += d->p[i];
     }
-    return sum;
+    for (size_t i = split; i < d->len; i++) {
+        upper += d->p[i];
+    }
+    double want = below ? lower : upper, other = below ? upper : lower;
+    return want <= other ? want : 1.0 - other;
 }
 
-/* P(kills < t), summed from below (not 1 − P(>= t), which would lose small values). */
+double cbd_kills_at_least(const cbd_kills *k, uint64_t t) {
+    return kills_tail(k, t, false);
+}
+
+/* P(kills < t). */
 static double kills_below(const cbd_kills *k, uint64_t t) {
-    if (t <= k->min) {
-        return 0.0;
-    }
-    if (t > k->max) {
-        return 1.0;
-    }
-    const cbd_dist *d = &k->dist;
-    double sum = 0.0;
-    size_t end = t > d->lo ? (size_t)min_u64(t - d->lo, d->len) : 0;
-    for (size_t i = 0; i < end; i++) {
-        sum += d->p[i];
-    }
-    return sum;
+    return kills_tail(k, t, true);
 }
 
 void cbd_warapp_analysis_free(cbd_warapp_analysis *a) {
@@ -285,6 +287,7 @@ typedef struct {
     cbd_kills kd;
     double *cum_p;  /* cum_p[i] = P(Kd < lo + i), i in [0, len] */
     double *cum_kp; /* cum_kp[i] = E[(Kd − lo)·1{Kd < lo + i}] */
+    double *suf_p;  /* suf_p[i] = P(Kd >= lo + i), summed from the top */
 } defence;
 
 static cbd_status defence_init(uint64_t d, const cbd_warapp_settings *s, defence *df) {
@@ -297,9 +300,11 @@ static cbd_status defence_init(uint64_t d, const cbd_warapp_settings *s, defence
     const cbd_dist *dd = &df->kd.dist;
     df->cum_p = malloc((dd->len + 1) * sizeof *df->cum_p);
     df->cum_kp = malloc((dd->len + 1) * sizeof *df->cum_kp);
-    if (!df->cum_p || !df->cum_kp) {
+    df->suf_p = malloc((dd->len + 1) * sizeof *df->suf_p);
+    if (!df->cum_p || !df->cum_kp || !df->suf_p) {
         free(df->cum_p);
         free(df->cum_kp);
+        free(df->suf_p);
         cbd_kills_free(&df->kd);
         return CBD_ERR_NOMEM;
     }
@@ -308,26 +313,37 @@ static cbd_status defence_init(uint64_t d, const cbd_warapp_settings *s, defence
         df->cum_p[i + 1] = df->cum_p[i] + dd->p[i];
         df->cum_kp[i + 1] = df->cum_kp[i] + (double)i * dd->p[i];
     }
+    df->suf_p[dd->len] = 0.0;
+    for (size_t i = dd->len; i-- > 0;) {
+        df->suf_p[i] = df->suf_p[i + 1] + dd->p[i];
+    }
     return CBD_OK;
 }
 
 static void defence_free(defence *df) {
     free(df->cum_p);
     free(df->cum_kp);
+    free(df->suf_p);
     cbd_kills_free(&df->kd);
 }
 
-/* P(Kd < a), exact at the support's edges. */
-static double defence_below(const defence *df, uint64_t a) {
+/* P(Kd < a) or, with below = false, P(Kd >= a), as kills_tail does it but from the sums. */
+static double defence_tail(const defence *df, uint64_t a, bool below) {
     if (a <= df->kd.min) {
-        return 0.0;
+        return below ? 0.0 : 1.0;
     }
     if (a > df->kd.max) {
-        return 1.0;
+        return below ? 1.0 : 0.0;
     }
     const cbd_dist *dd = &df->kd.dist;
     size_t i = a > dd->lo ? (size_t)min_u64(a - dd->lo, dd->len) : 0;
-    return df->cum_p[i];
+    double want = below ? df->cum_p[i] : df->suf_p[i];
+    double other = below ? df->suf_p[i] : df->cum_p[i];
+    return want <= other ? want : 1.0 - other;
+}
+
+static double defence_below(const defence *df, uint64_t a) {
+    return defence_tail(df, a, true);
 }
 
 /* One point: the attackers' kills for a, combined with the defence. */
@@ -340,7 +356,7 @@ static cbd_status graph_point(uint64_t d, uint64_t a, const cbd_warapp_settings 
     }
     double pa = cbd_kills_at_least(&ka, d);
     double below = defence_below(df, a);
-    double above = 1.0 - below;
+    double above = defence_tail(df, a, false);
     pt->attackers = a;
     pt->capture_probability = pa * below;
 
