@@ -57,8 +57,8 @@ static void check_case(bin_case c) {
     chi_square_result r = sample_vs_pmf(&b, c.n, (long double)c.p / 1e6L, c.n * 31 + c.p);
     cr_expect_lt(r.statistic, r.critical, "n=%llu p=%u: chi2 %.1f >= %.1f (df %d)",
                  (unsigned long long)c.n, c.p, r.statistic, r.critical, r.df);
-    cr_log_info("n=%llu p=%.6f chi2 %.1f critical %.1f df %d", (unsigned long long)c.n,
-                c.p / 1e6, r.statistic, r.critical, r.df);
+    cr_log_info("n=%llu p=%.6f chi2 %.1f critical %.1f df %d", (unsigned long long)c.n, c.p / 1e6,
+                r.statistic, r.critical, r.df);
 }
 
 /* Inversion: n·min(p, 1 − p) < 10. 10 armies at 0.6 use p' = 0.4 (mean 4) and flip. */
