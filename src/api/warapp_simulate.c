@@ -149,3 +149,22 @@ int cbd_api_simulate(const cbd_config *cfg, const json_t *request, json_t **resp
     free(battles);
     return *response ? 0 : -1;
 }
+
+/*
+ * Fairness (issue 4): a request of more than one block of trials (65,536 battles, about 5 ms)
+ * runs on a worker thread while its connection is suspended, so the MHD thread it is pinned to
+ * keeps serving its other connections. Only a valid integer `trials` counts; anything else is
+ * answered inline (it is either small or a 422).
+ */
+bool cbd_api_wants_worker(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body,
+                          size_t len) {
+    (void)cfg;
+    if (!ep || ep->handle != cbd_api_simulate) {
+        return false;
+    }
+    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+    json_t *trials = json_object_get(doc, "trials");
+    bool heavy = json_is_integer(trials) && json_integer_value(trials) > (json_int_t)CBD_SIM_BLOCK;
+    json_decref(doc);
+    return heavy;
+}

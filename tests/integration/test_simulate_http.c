@@ -1,5 +1,7 @@
 /* POST /simulate over HTTP (issue 4): replay, parallel identity, restart identity, bad input. */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -192,4 +194,53 @@ Test(simulate_http, stand_guard_off_allows_all) {
     cr_expect_eq(r.status, 200, "%s", r.body);
     cr_expect_eq(json_integer_value(json_object_get(r.json, "attackers")), 11);
     test_response_free(&r);
+}
+
+/* ---- fairness: long requests run off the HTTP thread ---- */
+
+typedef struct {
+    uint16_t port;
+    const char *body;
+    test_response r;
+    atomic_bool done;
+} long_call;
+
+static void *post_long(void *arg) {
+    long_call *c = arg;
+    (void)test_post_json(c->port, "/simulate", c->body, &c->r);
+    atomic_store(&c->done, true);
+    return NULL;
+}
+
+/*
+ * With a single MHD thread, a 10^7-trial request computed inline would hold every other
+ * connection until it ends (about a second). On its worker thread it does not: 5 requests to
+ * /livez all answer while it is still running.
+ */
+Test(simulate_fair, long_request_does_not_stall_one_thread_server) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.threads = 1;
+    cbd_server *one = test_server_start(&cfg);
+    long_call c = {.port = cbd_server_port(one),
+                   .body = "{\"attackers\": 100, \"defenders\": 100, \"trials\": 10000000,"
+                           " \"seed\": 1, \"settings\": {\"luck_modifier\": 0.16,"
+                           " \"rounding_mode\": \"weighted_random\"}}"};
+    atomic_init(&c.done, false);
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, post_long, &c), 0);
+    struct timespec pause = {0, 50 * 1000 * 1000};
+    nanosleep(&pause, NULL); /* let it start */
+    for (int i = 0; i < 5; i++) {
+        test_response r;
+        cr_assert_eq(test_request(c.port, "GET", "/livez", NULL, NULL, 0, NULL, &r), 0);
+        cr_expect_eq(r.status, 200);
+        test_response_free(&r);
+    }
+    cr_expect(!atomic_load(&c.done), "the long request ended before /livez was served");
+    pthread_join(th, NULL);
+    cr_expect_eq(c.r.status, 200, "%s", c.r.body);
+    cr_expect_eq(json_integer_value(json_object_get(c.r.json, "trials")), 10000000);
+    test_response_free(&c.r);
+    cbd_server_stop(one);
 }
