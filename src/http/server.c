@@ -6,6 +6,7 @@
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -32,8 +33,12 @@ struct cbd_server {
     cbd_config cfg;
     cbd_metrics metrics;
     atomic_bool draining;
+    atomic_uint jobs; /* requests running on worker threads (see run_on_worker) */
     uint16_t port;
 };
+
+/* At most this many requests run on worker threads at once; more get 503 + Retry-After. */
+#define CBD_MAX_WORKER_JOBS 16u
 
 /* Everything a request owns, from its request line to its completion callback. */
 typedef struct {
@@ -46,6 +51,12 @@ typedef struct {
     cbd_body body;
     unsigned status;
     uint64_t bytes_out;
+    /* A long request computed on a worker thread while the connection is suspended. */
+    bool job_started;
+    cbd_api_reply job_reply;
+    const cbd_api_endpoint *job_ep;
+    struct MHD_Connection *con;
+    cbd_server *server;
 } request_ctx;
 
 static uint64_t now_us(void) {
@@ -318,6 +329,58 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, req
     return MHD_YES;
 }
 
+/* ---- long requests on worker threads (issue 4) ---- */
+
+/*
+ * MHD's thread pool pins each connection to one thread, so a 1-second computation would stall
+ * that thread's other connections. Such requests (cbd_api_wants_worker) are computed on a
+ * thread of their own while MHD_suspend_connection parks the connection; the worker resumes it
+ * and the next access-handler call sends the reply.
+ */
+static void *worker_main(void *arg) {
+    request_ctx *ctx = arg;
+    cbd_server *s = ctx->server;
+    struct MHD_Connection *con = ctx->con;
+    cbd_api_run(ctx->job_ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len,
+                &ctx->job_reply);
+    /* ctx may be freed as soon as the connection is resumed: touch only s and con after. */
+    MHD_resume_connection(con);
+    atomic_fetch_sub(&s->jobs, 1);
+    return NULL;
+}
+
+static enum MHD_Result run_on_worker(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
+                                     const cbd_api_endpoint *ep) {
+    unsigned jobs = atomic_fetch_add(&s->jobs, 1);
+    if (jobs >= CBD_MAX_WORKER_JOBS) {
+        atomic_fetch_sub(&s->jobs, 1);
+        return send_problem(s, con, ctx, 503, NULL,
+                            "Too many long simulations are running (%u); retry shortly.",
+                            CBD_MAX_WORKER_JOBS);
+    }
+    ctx->job_started = true;
+    ctx->job_ep = ep;
+    ctx->con = con;
+    ctx->server = s;
+    pthread_attr_t attr;
+    pthread_t thread;
+    MHD_suspend_connection(con);
+    bool started = pthread_attr_init(&attr) == 0;
+    if (started) {
+        (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        started = pthread_create(&thread, &attr, worker_main, ctx) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!started) {
+        /* No thread: compute here, then resume so that the next call sends the reply. */
+        cbd_api_run(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len,
+                    &ctx->job_reply);
+        MHD_resume_connection(con);
+        atomic_fetch_sub(&s->jobs, 1);
+    }
+    return MHD_YES;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls) {
@@ -353,9 +416,16 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (ctx->body.out_of_memory) {
         return send_problem(s, con, ctx, 500, NULL, "Out of memory reading the body.");
     }
+    if (ctx->job_started) {
+        /* Resumed by the worker: its reply is ready. */
+        return send_reply(s, con, ctx, &ctx->job_reply, NULL);
+    }
     const cbd_api_endpoint *ep = cbd_api_find_endpoint(cbd_route_info_of(ctx->route)->path);
     if (!ep) {
         return send_problem(s, con, ctx, 404, NULL, "No resource at %s.", ctx->path);
+    }
+    if (cbd_api_wants_worker(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len)) {
+        return run_on_worker(s, con, ctx, ep);
     }
     cbd_api_reply reply;
     cbd_api_run(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len, &reply);
@@ -406,6 +476,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
         };
         cbd_access_log_write(&e);
     }
+    cbd_api_reply_free(&ctx->job_reply); /* only set if a worker's reply was never sent */
     cbd_body_free(&ctx->body);
     free(ctx);
     atomic_fetch_sub(&s->metrics.in_flight, 1);
@@ -449,6 +520,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     s->cfg = *cfg;
     cbd_metrics_init(&s->metrics);
     atomic_init(&s->draining, false);
+    atomic_init(&s->jobs, 0u);
 
     struct sockaddr_storage addr;
     bool ipv6 = false;
@@ -458,7 +530,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
         free(s);
         return NULL;
     }
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0u);
     unsigned threads = pool_size(&cfg->server);
     s->daemon = MHD_start_daemon(
@@ -504,6 +576,11 @@ bool cbd_server_drain(cbd_server *s) {
 void cbd_server_stop(cbd_server *s) {
     if (!s) {
         return;
+    }
+    /* Workers resume their connections and then touch the daemon no more: wait for them. */
+    while (atomic_load(&s->jobs) > 0) {
+        struct timespec pause = {0, 1000 * 1000};
+        nanosleep(&pause, NULL);
     }
     MHD_stop_daemon(s->daemon);
     free(s);
