@@ -234,28 +234,37 @@ static enum MHD_Result send_problem(cbd_server *s, struct MHD_Connection *con, r
 
 typedef struct {
     unsigned content_lengths;
-    bool transfer_encoding;
+    unsigned transfer_encodings;
+    bool chunked_only; /* the (single) Transfer-Encoding is exactly "chunked" */
 } framing_headers;
 
 static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
                                      const char *value) {
     (void)kind;
-    (void)value;
     framing_headers *f = cls;
     if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
         f->content_lengths++;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
-        f->transfer_encoding = true;
+        f->transfer_encodings++;
+        f->chunked_only = value && strcasecmp(value, "chunked") == 0;
     }
     return MHD_YES;
 }
 
-/* RFC 9112 §6.3: two Content-Length headers, or Transfer-Encoding with Content-Length, make the
- * message's framing ambiguous (request smuggling). libmicrohttpd 0.9.75 accepts both. */
+/*
+ * RFC 9112 §6.3: two Content-Length headers, or Transfer-Encoding with Content-Length, make the
+ * message's framing ambiguous (request smuggling); §6.1: a request whose transfer coding is
+ * not (only) chunked cannot be framed at all. libmicrohttpd 0.9.75 accepts all of these.
+ * We decode no other coding, so one Transfer-Encoding header saying "chunked" is the only
+ * one accepted.
+ */
 static bool ambiguous_framing(struct MHD_Connection *con) {
-    framing_headers f = {0, false};
+    framing_headers f = {0, 0, false};
     MHD_get_connection_values(con, MHD_HEADER_KIND, count_framing, &f);
-    return f.content_lengths > 1 || (f.content_lengths > 0 && f.transfer_encoding);
+    if (f.transfer_encodings > 0) {
+        return f.content_lengths > 0 || f.transfer_encodings > 1 || !f.chunked_only;
+    }
+    return f.content_lengths > 1;
 }
 
 static bool is_json_content_type(const char *ct) {
@@ -318,8 +327,8 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, req
     if (ambiguous_framing(con)) {
         extra_headers close = {.close = true};
         return send_problem(s, con, ctx, 400, &close,
-                            "Send exactly one Content-Length, or Transfer-Encoding without "
-                            "Content-Length (RFC 9112 section 6.3).");
+                            "Send exactly one Content-Length, or one Transfer-Encoding: chunked "
+                            "without Content-Length (RFC 9112 sections 6.1 and 6.3).");
     }
     if (ctx->route == CBD_ROUTE_NOT_FOUND) {
         return send_problem(s, con, ctx, 404, NULL,
