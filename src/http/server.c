@@ -535,8 +535,11 @@ static void *watchdog_main(void *arg) {
     while (!s->watchdog_stop) {
         uint64_t now = now_us();
         for (conn_entry *e = s->conns; e; e = e->next) {
-            if (atomic_load(&e->phase) == PHASE_RECEIVING && !atomic_load(&e->cut) &&
-                now - atomic_load(&e->since_us) > deadline_us) {
+            /* A worker may have restarted the clock after `now` was read: since > now then,
+             * and the unsigned difference must not wrap into a huge age. */
+            uint64_t since = atomic_load(&e->since_us);
+            if (atomic_load(&e->phase) == PHASE_RECEIVING && !atomic_load(&e->cut) && since < now &&
+                now - since > deadline_us) {
                 /* shutdown(), not close(): the descriptor stays MHD's, and its event loop
                  * sees the hang-up at once and closes the connection in its own thread. */
                 atomic_store(&e->cut, true);
