@@ -4,7 +4,7 @@
 local json = {["Content-Type"] = "application/json"}
 local reqs = {}
 local i = 0
-local statuses = {}
+statuses = {} -- global: done() reads it from each thread with thread:get
 local threads = {}
 
 function setup(thread)
