@@ -64,8 +64,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
           strlen(reply.body));
     CHECK(reply.content_type != NULL, "no content type");
     /* 501 is the placeholder of an endpoint not written yet. */
-    CHECK(reply.status == 200 || reply.status == 400 || reply.status == 422 ||
-              reply.status == 501,
+    CHECK(reply.status == 200 || reply.status == 400 || reply.status == 422 || reply.status == 501,
           "status %d: %s", reply.status, reply.body);
     json_error_t err;
     json_t *doc = json_loadb(reply.body, reply.body_len, JSON_REJECT_DUPLICATES, &err);
@@ -75,8 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     } else {
         CHECK(strcmp(reply.content_type, "application/problem+json") == 0, "%s",
               reply.content_type);
-        CHECK(json_integer_value(json_object_get(doc, "status")) == reply.status, "%s",
-              reply.body);
+        CHECK(json_integer_value(json_object_get(doc, "status")) == reply.status, "%s", reply.body);
         CHECK(json_is_string(json_object_get(doc, "detail")), "%s", reply.body);
         CHECK(json_is_array(json_object_get(doc, "errors")), "%s", reply.body);
         if (reply.status == 422) {
