@@ -56,7 +56,9 @@ ctest_stage() {
 build() {
     local dir=$1
     shift
-    cmake -S . -B "$dir" -DCOMBATD_WERROR=ON "$@" >/dev/null && cmake --build "$dir" -j "$jobs"
+    # Every option is explicit: scripts/build.sh (the run command) shares build/ with other values.
+    cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCOMBATD_WERROR=ON -DCOMBATD_TESTS=ON \
+        -DCOMBATD_BENCH=ON -DCOMBATD_SANITIZE=OFF "$@" >/dev/null && cmake --build "$dir" -j "$jobs"
 }
 
 asan_tests() {
