@@ -11,7 +11,7 @@
 #include "api.h"
 #include "combatd/warapp_simulate.h"
 #include "warapp_settings.h"
-#include "warapp_simulate_request.h"
+#include "warapp_request.h"
 
 /* The largest seed: 2^53 − 1, so that every JSON client (doubles) can echo it exactly. */
 #define SEED_MAX ((UINT64_C(1) << 53) - 1)
@@ -19,7 +19,7 @@
 #define LIST_BY_DEFAULT_MAX 100
 
 typedef struct {
-    cbd_sim_battle_fields battle;
+    cbd_warapp_battle battle;
     uint64_t trials;
     uint64_t seed;
     bool seed_given;
@@ -28,13 +28,13 @@ typedef struct {
 
 static bool read_request(const cbd_config *cfg, const json_t *request, sim_request *q,
                          cbd_problem *problem) {
-    static const char *const keys[] = {CBD_SIM_BATTLE_KEYS, "trials", "seed", "include_battles",
+    static const char *const keys[] = {CBD_WARAPP_BATTLE_KEYS, "trials", "seed", "include_battles",
                                        NULL};
     cbd_reader r;
     if (!cbd_reader_open(&r, request, "", keys, problem)) {
         return false;
     }
-    cbd_sim_read_battle(cfg, &r, &q->battle);
+    (void)cbd_warapp_request_read(&r, &cfg->warapp, &q->battle);
     q->trials = 1;
     (void)cbd_read_u64(&r, "trials", 1, cfg->warapp.max_trials, &q->trials);
     q->seed_given = cbd_read_u64(&r, "seed", 0, SEED_MAX, &q->seed) == CBD_FIELD_OK;

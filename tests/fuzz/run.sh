@@ -32,6 +32,7 @@ for h in "${HARNESSES[@]}"; do
     mkdir -p "$corpus"
     log=$OUT/logs/$h.log
     echo "fuzz: $h for ${DURATION}s (log $log)"
+    # shellcheck disable=SC2086 # a list of flags: split on purpose
     "$OUT/$h" "$corpus" "$OUT/seeds/$h" -max_total_time="$DURATION" -timeout=10 \
         -rss_limit_mb=2048 -max_len=65536 -dict="$OUT/seeds/json.dict" -print_final_stats=1 \
         -artifact_prefix="$OUT/artifacts/$h-" ${FUZZ_ARGS:-} >"$log" 2>&1

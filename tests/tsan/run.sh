@@ -12,6 +12,7 @@ cmake -S "$ROOT" -B "$OUT" -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS="$FLAGS" \
     -DCOMBATD_WERROR=ON >/dev/null
 cmake --build "$OUT" -j2 --target combatd_http >/dev/null
 # shellcheck disable=SC2046
+# shellcheck disable=SC2086 # a list of flags: split on purpose
 cc $FLAGS -std=c17 -D_GNU_SOURCE -I"$ROOT/include" -I"$ROOT/src/api" -I"$ROOT/src/http" \
     -I"$ROOT/tests/support" "$ROOT/tests/tsan/concurrency.c" \
     "$OUT/libcombatd_http.a" "$OUT/libcombatd_api.a" "$OUT/libcombatd_core.a" \
