@@ -69,6 +69,7 @@ void cbd_config_defaults(cbd_config *cfg) {
     w->army_cap = CBD_WARAPP_MAX_ARMIES;
     w->max_distribution_points = 10000;
     w->max_graph_points = 10000;
+    w->max_graph_terms = 20000000; /* about 0.2 s of one core */
     w->max_targets = 32;
     w->max_trials = 10000000;
     w->max_listed_battles = 1000;
@@ -221,8 +222,9 @@ static void read_server(const json_t *value, cbd_config *cfg, cbd_problem *probl
 
 static void read_warapp(const json_t *value, cbd_config *cfg, cbd_problem *problem) {
     static const char *const names[] = {
-        "defaults",    "army_cap",   "max_distribution_points", "max_graph_points",
-        "max_targets", "max_trials", "max_listed_battles",      NULL};
+        "defaults",         "army_cap",           "max_distribution_points",
+        "max_graph_points", "max_graph_terms",    "max_targets",
+        "max_trials",       "max_listed_battles", NULL};
     cbd_reader r, settings;
     if (!cbd_reader_open(&r, value, "/warapp", names, problem)) {
         return;
@@ -239,6 +241,7 @@ static void read_warapp(const json_t *value, cbd_config *cfg, cbd_problem *probl
     if (cbd_read_u64(&r, "max_graph_points", 1, 10000, &v) == CBD_FIELD_OK) {
         w->max_graph_points = (uint32_t)v;
     }
+    (void)cbd_read_u64(&r, "max_graph_terms", 1000, UINT64_C(10000000000), &w->max_graph_terms);
     if (cbd_read_u64(&r, "max_targets", 1, 1000, &v) == CBD_FIELD_OK) {
         w->max_targets = (uint32_t)v;
     }

@@ -36,6 +36,7 @@ typedef struct {
     uint64_t army_cap;                /* W10, at most 10^9 */
     uint32_t max_distribution_points; /* per survivor distribution in /analyze-attack */
     uint32_t max_graph_points;        /* analyze graph points per request */
+    uint64_t max_graph_terms;         /* binomial terms a graph may cost (its CPU budget) */
     uint32_t max_targets;             /* armies_needed targets per request */
     uint64_t max_trials;              /* /simulate trials per request */
     uint64_t max_listed_battles;      /* /simulate include_battles limit */

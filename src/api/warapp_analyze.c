@@ -3,6 +3,7 @@
  * The request is read and checked here; the numbers come from the core (warapp_odds.h).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "api.h"
@@ -29,6 +30,19 @@ typedef struct {
     uint32_t max_points;
 } analyze_request;
 
+/*
+ * The binomial terms one graph point costs at most: the attackers' kill window spans about
+ * ±10 standard deviations of Binomial(n, p) (terms below 1e-18 of the peak are skipped), and
+ * with no luck the roll does not matter at all. About 10 ns a term on one core.
+ */
+static double graph_point_terms(uint64_t attackers, const cbd_warapp_settings *s) {
+    if (s->luck_modifier == 0) {
+        return 2.0;
+    }
+    double p = cbd_micro_to_double(s->offense_kill_rate);
+    return 20.0 * sqrt((double)attackers * p * (1.0 - p)) + 2.0;
+}
+
 static void read_graph(const cbd_reader *r, const cbd_warapp_config *cfg, analyze_request *q) {
     cbd_reader g;
     if (cbd_read_object(r, "graph", graph_keys, &g) != CBD_FIELD_OK) {
@@ -53,6 +67,17 @@ static void read_graph(const cbd_reader *r, const cbd_warapp_config *cfg, analyz
         cbd_problem_field(r->problem, "/graph",
                           "spans %" PRIu64 " points; at most %" PRIu32 " are allowed",
                           q->graph_to - q->graph_from + 1, cfg->max_graph_points);
+    } else if ((double)(q->graph_to - q->graph_from + 1) *
+                   graph_point_terms(q->graph_to, &q->battle.settings) >
+               (double)cfg->max_graph_terms) {
+        /* A graph of thousands of points near 10^9 armies with luck would take seconds of
+         * CPU; the budget keeps any one request near a tenth of a second. */
+        cbd_problem_field(r->problem, "/graph",
+                          "needs about %.3g binomial terms at this luck and size; at most %" PRIu64
+                          " are allowed per request: ask for fewer points",
+                          (double)(q->graph_to - q->graph_from + 1) *
+                              graph_point_terms(q->graph_to, &q->battle.settings),
+                          cfg->max_graph_terms);
     } else {
         q->has_graph = true;
     }

@@ -224,6 +224,11 @@ static bad_case bad_cases[] = {
     {"{\"source_armies\": 1, \"defenders\": 1}", "/source_armies"},
     {"{\"attackers\": 3, \"defenders\": 1, \"graph\": {\"from\": 9, \"to\": 8}}", "/graph/from"},
     {"{\"attackers\": 3, \"defenders\": 1, \"graph\": {\"from\": 1, \"to\": 10001}}", "/graph"},
+    /* 10,000 points near 10^9 at 100 % luck: 10^4 × (20·sqrt(10^9·0.24) + 2) ≈ 3.1·10^9
+     * binomial terms, far over the 2·10^7 budget (seconds of CPU). */
+    {"{\"attackers\": 3, \"defenders\": 1, \"settings\": {\"luck_modifier\": 1},"
+     " \"graph\": {\"from\": 999990001, \"to\": 1000000000}}",
+     "/graph"},
     {"{\"attackers\": 3, \"defenders\": 1, \"targets\": [0.5, 0]}", "/targets/1"},
     {"{\"attackers\": 3, \"defenders\": 1, \"targets\": [1.01]}", "/targets/0"},
     {"{\"attackers\": 3, \"defenders\": 1, \"extra\": 1}", "/extra"},
@@ -245,5 +250,23 @@ ParameterizedTest(const bad_case *c, analyze, bad_input_is_422_naming_the_field)
         found = found || strcmp(json_string_value(json_object_get(e, "pointer")), c->pointer) == 0;
     }
     cr_expect(found, "%s: no error at %s in %s", c->body, c->pointer, r.body);
+    test_response_free(&r);
+}
+
+Test(analyze, a_large_graph_without_luck_is_within_budget) {
+    /* With 0 % luck the roll does not matter: 10,000 points near 10^9 cost 2 terms each. At
+     * 10^9 attackers against 600,000,000 defenders, 0.6·10^9 kills capture exactly at
+     * 10^9 attackers; one fewer kills 599,999,999.4 -> 599,999,999 and fails. */
+    test_response r;
+    json_t *doc = post_ok("{\"attackers\": 3, \"defenders\": 600000000,"
+                          " \"graph\": {\"from\": 999990001, \"to\": 1000000000}}",
+                          &r);
+    json_t *graph = json_object_get(doc, "graph");
+    cr_assert_eq(json_array_size(graph), 10000);
+    json_t *last = json_array_get(graph, 9999);
+    json_t *before = json_array_get(graph, 9998);
+    cr_expect_eq(json_integer_value(json_object_get(last, "attackers")), 1000000000);
+    cr_expect_eq(json_real_value(json_object_get(last, "capture_probability")), 1.0);
+    cr_expect_eq(json_number_value(json_object_get(before, "capture_probability")), 0.0);
     test_response_free(&r);
 }
