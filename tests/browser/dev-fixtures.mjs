@@ -1,12 +1,15 @@
-// Development aid, not a test: opens the playground from a running combatd whose endpoints may
-// still answer 501, answers the three POST endpoints with fixtures made by warapp-model.mjs
-// (and the Duper worked example of the rules), clicks through the panels and saves a
-// screenshot. Usage: node dev-fixtures.mjs http://127.0.0.1:PORT/ out.png
+// Development aid, not a test: while the service's endpoints still answer 501, this stands in
+// for them with fixtures made by warapp-model.mjs (and the Duper worked example of the rules).
+//   node dev-fixtures.mjs shot COMBATD_URL out.png   opens the page with page.route() fixtures,
+//                                                   clicks through the panels, saves a screenshot
+//   node dev-fixtures.mjs serve COMBATD_URL PORT     a stand-in service on 127.0.0.1:PORT: GET is
+//                                                   passed to combatd, POSTs get fixtures (lets
+//                                                   test.mjs run every check before the endpoints land)
+import { createServer } from 'node:http';
 import { openBrowser } from './browser.mjs';
 import { battle, percent } from './warapp-model.mjs';
 
-const base = process.argv[2];
-const shot = process.argv[3] || 'playground-dev.png';
+const [mode, base, arg] = process.argv.slice(2);
 
 function settingsOf(body) {
     const st = body.settings || {};
@@ -40,7 +43,8 @@ function analyze(body) {
     }
     const b = battle(A, D, s);
     const graph = [];
-    for (let a = body.graph.from; a <= body.graph.to; a++) {
+    const range = body.graph || { from: 1, to: 0 };
+    for (let a = range.from; a <= range.to; a++) {
         const g = battle(a, D, s);
         graph.push({ attackers: a, capture_probability: g.capture, expected_attackers_lost: g.attLost, expected_defenders_lost: g.defLost });
     }
@@ -90,30 +94,59 @@ const duper = {
     moved_in: {}, tile_owner: 'blue', eliminated: [], card_steal: { eligible: false, probability: 0, stolen: false }, seed: 7,
 };
 
-const { page, requests, consoleErrors, close } = await openBrowser();
-const json = (route, status, body) => route.fulfill({ status, contentType: status < 300 ? 'application/json' : 'application/problem+json',
-    body: typeof body === 'string' ? body : JSON.stringify(body) });
-await page.route('**/analyze-attack', (route) => {
-    const r = analyze(JSON.parse(route.request().postData()));
-    return Array.isArray(r) ? json(route, r[0], r[1]) : json(route, 200, r);
-});
-await page.route('**/simulate', (route) => json(route, 200, simulate(route.request().postData())));
-await page.route('**/duper/battle', (route) => json(route, 200, duper));
-await page.goto(base);
-try {
-    await page.waitForSelector('#analyze-graph svg .marker', { state: 'attached', timeout: 10000 });
-} catch (e) {
-    await page.screenshot({ path: shot, fullPage: true });
-    console.log('no graph; console errors:', consoleErrors, await page.locator('#warapp .panel-error').allTextContents());
-    await close();
-    process.exit(1);
+function answer(path, bodyText) {
+    if (path.endsWith('/analyze-attack')) {
+        const r = analyze(JSON.parse(bodyText));
+        return Array.isArray(r) ? [r[0], JSON.stringify(r[1])] : [200, JSON.stringify(r)];
+    }
+    if (path.endsWith('/simulate')) return [200, simulate(bodyText)];
+    if (path.endsWith('/duper/battle')) return [200, JSON.stringify(duper)];
+    return [404, '{"title":"Not Found","status":404}'];
 }
-await page.fill('#sim-trials', '2000');
-await page.fill('#sim-seed', '42');
-await page.click('#simulate button[type=submit]');
-await page.waitForSelector('#sim-histograms svg');
-await page.click('#duper button[type=submit]');
-await page.waitForSelector('#duper-verdict');
-await page.screenshot({ path: shot, fullPage: true });
-console.log('requests:', requests.length, 'console errors:', consoleErrors);
-await close();
+
+if (mode === 'serve') {
+    createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => { body += c; });
+        req.on('end', async () => {
+            if (req.method === 'POST') {
+                const [status, text] = answer(req.url, body);
+                res.writeHead(status, { 'Content-Type': status < 300 ? 'application/json' : 'application/problem+json' });
+                res.end(text);
+            } else {
+                const r = await fetch(new URL(req.url, base));
+                res.writeHead(r.status, { 'Content-Type': r.headers.get('content-type') });
+                res.end(Buffer.from(await r.arrayBuffer()));
+            }
+        });
+    }).listen(Number(arg), '127.0.0.1', () => console.log(`stand-in service on http://127.0.0.1:${arg}/`));
+} else {
+    const shot = arg || 'playground-dev.png';
+    const { page, requests, pageErrors, close } = await openBrowser();
+    const json = (route, status, body) => route.fulfill({ status, contentType: status < 300 ? 'application/json' : 'application/problem+json',
+        body: typeof body === 'string' ? body : JSON.stringify(body) });
+    for (const path of ['**/analyze-attack', '**/simulate', '**/duper/battle']) {
+        await page.route(path, (route) => {
+            const [status, text] = answer(new URL(route.request().url()).pathname, route.request().postData());
+            return json(route, status, text);
+        });
+    }
+    await page.goto(base);
+    try {
+        await page.waitForSelector('#analyze-graph svg .marker', { state: 'attached', timeout: 10000 });
+    } catch (e) {
+        await page.screenshot({ path: shot, fullPage: true });
+        console.log('no graph; console errors:', pageErrors, await page.locator('#warapp .panel-error').allTextContents());
+        await close();
+        process.exit(1);
+    }
+    await page.fill('#sim-trials', '2000');
+    await page.fill('#sim-seed', '42');
+    await page.click('#simulate button[type=submit]');
+    await page.waitForSelector('#sim-histograms svg');
+    await page.click('#duper button[type=submit]');
+    await page.waitForSelector('#duper-verdict');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log('requests:', requests.length, 'console errors:', pageErrors);
+    await close();
+}
