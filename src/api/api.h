@@ -1,6 +1,7 @@
 #ifndef COMBATD_API_API_H
 #define COMBATD_API_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <jansson.h>
@@ -55,6 +56,14 @@ void cbd_api_reply_free(cbd_api_reply *reply);
 
 /* A seed from the OS (getrandom) in [0, 2^53 − 1], so that it survives JSON clients' doubles. */
 int cbd_api_os_seed(uint64_t *seed);
+
+/*
+ * True when a request to `ep` is long enough to run off the HTTP thread (issue 4: /simulate
+ * with more than one block of trials). A cheap pre-parse; the real validation happens in
+ * cbd_api_run. Always false for other endpoints.
+ */
+bool cbd_api_wants_worker(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body,
+                          size_t len);
 
 /* The endpoints. */
 int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, json_t **response,

@@ -55,7 +55,10 @@ void cbd_config_defaults(cbd_config *cfg) {
     s->connection_timeout = 10;
     s->request_deadline = 15;
     s->connection_limit = 4096;
-    s->per_ip_connection_limit = 0; /* 0 = no per-address limit */
+    /* 256 per address: one client (or bot) can hold at most 1/16 of connection_limit, while a
+     * reverse proxy's pool or a load test from one host (wrk -c 64..256) still fits. Behind a
+     * proxy that funnels many more clients through one address, raise it or set 0 (none). */
+    s->per_ip_connection_limit = 256;
     s->connection_memory_limit = 64 * 1024;
     s->drain_deadline = 10;
     s->access_log = true;

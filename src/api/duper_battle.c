@@ -1,11 +1,386 @@
-/* Placeholder until its issue lands: answers 501 so the route exists from the start. */
+/*
+ * POST /duper/battle (issue 5): reads a battle, checks the tile shapes (D12) and the other
+ * refusals, resolves it in the core and itemises the answer. The JSON contract is in
+ * openapi.yaml; the decisions on open points are documented in src/core/duper_resolve.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
 #include "api.h"
+#include "combatd/duper.h"
+#include "duper_rules_json.h"
+#include "json_reader.h"
+
+#define PLAYER_MAX 64
+
+static const char *const root_keys[] = {"attack", "defense", "rules", "seed", NULL};
+static const char *const attack_keys[] = {"player", "kind", "tile", "support", NULL};
+static const char *const defense_keys[] = {"player", "npc", "keys", "tile", "support", NULL};
+static const char *const attack_tile_keys[] = {"units", "loaded", NULL};
+static const char *const defense_tile_keys[] = {"level", "units", "loaded", NULL};
+static const char *const support_keys[] = {"tanks", "fort", NULL};
+static const char *const kind_names[] = {"normal", "long_distance", NULL};
+/* D5: planes carry the tile's ground troops. */
+static const char *const loaded_keys[] = {"soldier", "larva", "tank", "supercapital", NULL};
+
+typedef struct {
+    const char *player;
+    cbd_reader tile; /* valid when has_tile */
+    bool has_tile;
+} side_read;
+
+static void required(const cbd_reader *r, const char *key, const char *what) {
+    char ptr[224];
+    cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
+    cbd_problem_field(r->problem, ptr, "is required: %s", what);
+}
+
+static const char *name(int c) {
+    return cbd_duper_class_name((cbd_duper_class)c);
+}
+
+/* The class names in cbd_duper_class order, as a reader's allowed list (constant, so that
+ * concurrent requests share it safely). */
+static const char *const class_keys[CBD_DUPER_CLASS_COUNT + 1] = {
+    "soldier",     "larva",       "tank",        "plane",        "fort", "center",
+    "capital_lv1", "capital_lv2", "capital_lv3", "supercapital", NULL};
+
+static void read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts) {
+    const char *const *allowed = loaded ? loaded_keys : class_keys;
+    cbd_reader r;
+    if (cbd_read_object(tile, key, allowed, &r) != CBD_FIELD_OK) {
+        return;
+    }
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (!loaded || cbd_duper_class_layer((cbd_duper_class)c) == CBD_DUPER_GROUND) {
+            (void)cbd_read_u64(&r, name(c), 0, CBD_DUPER_MAX_COUNT, &counts[c]);
+        }
+    }
+}
+
+static void read_support(const cbd_reader *side, cbd_duper_side *s) {
+    const json_t *arr;
+    if (cbd_read_array(side, "support", CBD_DUPER_MAX_SUPPORT, &arr) != CBD_FIELD_OK) {
+        return;
+    }
+    s->n_support = json_array_size(arr);
+    for (size_t i = 0; i < s->n_support; i++) {
+        char ptr[224];
+        cbd_reader item;
+        snprintf(ptr, sizeof ptr, "%s/support/%zu", side->pointer, i);
+        if (!cbd_reader_open(&item, json_array_get(arr, i), ptr, support_keys, side->problem)) {
+            continue;
+        }
+        /* D6, D12: a tile supports with its tanks; a fort supports only with tanks inside. */
+        cbd_field f = cbd_read_u64(&item, "tanks", 1, CBD_DUPER_MAX_COUNT, &s->support_tanks[i]);
+        if (f == CBD_FIELD_ABSENT) {
+            required(&item, "tanks", "a supporting tile supports with its tanks (at least 1)");
+        }
+        bool fort = false;
+        (void)cbd_read_bool(&item, "fort", &fort);
+        s->support_fort[i] = fort ? 1 : 0;
+    }
+}
+
+/* The D12 shape of a tile, plus the refusals that follow from D5, D8 and D9. */
+static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc) {
+    char ptr[256], units_ptr[224];
+    cbd_problem *p = tile->problem;
+    cbd_reader_child_pointer(tile, "units", units_ptr, sizeof units_ptr);
+    int ground = -1, building = -1;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (s->units[c] == 0) {
+            continue;
+        }
+        snprintf(ptr, sizeof ptr, "%s/%s", units_ptr, name(c));
+        cbd_duper_layer layer = cbd_duper_class_layer((cbd_duper_class)c);
+        if (layer == CBD_DUPER_GROUND) {
+            if (ground >= 0) {
+                cbd_problem_field(p, ptr,
+                                  "cannot stand beside %s: a tile holds at most one ground troop "
+                                  "class (D12); troops loaded in planes go in \"loaded\"",
+                                  name(ground));
+            } else {
+                ground = c;
+            }
+        } else if (layer == CBD_DUPER_BUILDING) {
+            if (building >= 0) {
+                cbd_problem_field(p, ptr,
+                                  "cannot stand beside %s: a tile holds at most one building (D12)",
+                                  name(building));
+            } else if (s->units[c] > 1) {
+                cbd_problem_field(p, ptr,
+                                  "must be 0 or 1: a tile holds at most one building (D12)");
+            }
+            building = c;
+        }
+        if (c == CBD_DUPER_LARVA && !npc) {
+            cbd_problem_field(p, ptr,
+                              "larvae are NPC units: they stand only on an NPC tile "
+                              "(\"npc\": true) and never attack (D9)");
+        }
+        if (cbd_duper_is_capital((cbd_duper_class)c) && npc) {
+            cbd_problem_field(p, ptr, "an NPC tile holds no capital or supercapital (D9)");
+        }
+    }
+    /* A player has one supercapital (D8); it may stand on the tile or ride in its planes. */
+    if (s->units[CBD_DUPER_SUPERCAPITAL] + s->loaded[CBD_DUPER_SUPERCAPITAL] > 1) {
+        snprintf(ptr, sizeof ptr, "%s/supercapital", units_ptr);
+        cbd_problem_field(p, ptr,
+                          "a player has one supercapital (D8): at most 1 on a tile, "
+                          "standing or loaded");
+    }
+    uint64_t loaded = 0;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        loaded += s->loaded[c];
+        if (s->loaded[c] > 0 && c == CBD_DUPER_LARVA && !npc) {
+            cbd_reader_child_pointer(tile, "loaded", ptr, sizeof ptr);
+            cbd_problem_field(p, ptr, "larvae are NPC units and ride only on an NPC tile (D9)");
+        }
+        if (s->loaded[c] > 0 && cbd_duper_is_capital((cbd_duper_class)c) && npc) {
+            cbd_reader_child_pointer(tile, "loaded", ptr, sizeof ptr);
+            cbd_problem_field(p, ptr, "an NPC tile holds no supercapital (D9)");
+        }
+    }
+    if (loaded > 0 && s->units[CBD_DUPER_PLANE] < 2) {
+        cbd_reader_child_pointer(tile, "loaded", ptr, sizeof ptr);
+        cbd_problem_field(p, ptr,
+                          "needs a stack of at least 2 planes on the tile to carry troops (D5); "
+                          "the tile has %llu",
+                          (unsigned long long)s->units[CBD_DUPER_PLANE]);
+    }
+}
+
+static void read_side_tile(const cbd_reader *side, const char *const *tile_keys, cbd_duper_side *s,
+                           side_read *out) {
+    out->has_tile = false;
+    cbd_field f = cbd_read_object(side, "tile", tile_keys, &out->tile);
+    if (f == CBD_FIELD_ABSENT) {
+        required(side, "tile", "the battle tile's units");
+    } else if (f == CBD_FIELD_OK) {
+        out->has_tile = true;
+        read_counts(&out->tile, "units", false, s->units);
+        read_counts(&out->tile, "loaded", true, s->loaded);
+    }
+}
+
+static void read_attack(const cbd_reader *root, cbd_duper_battle *b, side_read *out) {
+    cbd_reader r;
+    cbd_field f = cbd_read_object(root, "attack", attack_keys, &r);
+    if (f == CBD_FIELD_ABSENT) {
+        required(root, "attack", "the attacking side");
+    }
+    if (f != CBD_FIELD_OK) {
+        return;
+    }
+    if (cbd_read_string(&r, "player", PLAYER_MAX, &out->player) == CBD_FIELD_ABSENT) {
+        required(&r, "player", "the attacking player");
+    }
+    int kind = 0;
+    (void)cbd_read_enum(&r, "kind", kind_names, &kind);
+    b->kind = kind == 1 ? CBD_DUPER_LONG_DISTANCE : CBD_DUPER_NORMAL;
+    read_side_tile(&r, attack_tile_keys, &b->attack, out);
+    read_support(&r, &b->attack);
+    if (!out->has_tile) {
+        return;
+    }
+    const cbd_duper_side *s = &b->attack;
+    check_tile(&out->tile, s, false);
+    char ptr[224];
+    cbd_reader_child_pointer(&out->tile, "units", ptr, sizeof ptr);
+    if (b->kind == CBD_DUPER_LONG_DISTANCE && s->units[CBD_DUPER_PLANE] == 0) {
+        strncat(ptr, "/plane", sizeof ptr - strlen(ptr) - 1);
+        cbd_problem_field(r.problem, ptr, "a long-distance attack needs at least 1 plane (D11)");
+    } else if (b->kind == CBD_DUPER_NORMAL) {
+        uint64_t attackers = 0;
+        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+            if (cbd_duper_takes_part(b->kind, (cbd_duper_class)c)) {
+                attackers += s->units[c];
+            }
+        }
+        if (attackers == 0) {
+            cbd_problem_field(r.problem, ptr,
+                              "nothing here can attack: an attack needs a troop or a fort (D6)");
+        }
+    }
+}
+
+static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read *out) {
+    cbd_reader r;
+    cbd_field f = cbd_read_object(root, "defense", defense_keys, &r);
+    if (f == CBD_FIELD_ABSENT) {
+        required(root, "defense", "the defending side");
+    }
+    if (f != CBD_FIELD_OK) {
+        return;
+    }
+    (void)cbd_read_bool(&r, "npc", &b->npc);
+    char ptr[224];
+    f = cbd_read_string(&r, "player", PLAYER_MAX, &out->player);
+    if (f == CBD_FIELD_ABSENT && !b->npc) {
+        required(&r, "player", "the defending player (or \"npc\": true)");
+    } else if (f == CBD_FIELD_OK && b->npc) {
+        cbd_reader_child_pointer(&r, "player", ptr, sizeof ptr);
+        cbd_problem_field(r.problem, ptr, "must be absent: an NPC tile has no player (D9)");
+    }
+    uint64_t keys = 0;
+    if (cbd_read_u64(&r, "keys", 0, CBD_DUPER_MAX_KEYS, &keys) == CBD_FIELD_OK && b->npc &&
+        keys > 0) {
+        cbd_reader_child_pointer(&r, "keys", ptr, sizeof ptr);
+        cbd_problem_field(r.problem, ptr, "must be 0: NPCs hold no keys and get no key buff (D9)");
+    }
+    b->keys = keys;
+    read_side_tile(&r, defense_tile_keys, &b->defense, out);
+    read_support(&r, &b->defense);
+    if (b->npc && b->defense.n_support > 0) {
+        cbd_reader_child_pointer(&r, "support", ptr, sizeof ptr);
+        cbd_problem_field(r.problem, ptr,
+                          "must be empty: an NPC tile defends with its own units alone (D9)");
+    }
+    if (!out->has_tile) {
+        return;
+    }
+    uint64_t level = 1;
+    f = cbd_read_u64(&out->tile, "level", 1, 3, &level);
+    if (f == CBD_FIELD_ABSENT && !b->npc) {
+        required(&out->tile, "level", "the tile level, 1 to 3 (its tile buff)");
+    }
+    b->level = (uint32_t)level;
+    check_tile(&out->tile, &b->defense, b->npc);
+}
+
+/* {class: counts[c]} for every class the request listed on the tile (shown[c] > 0). */
+static json_t *class_map(const uint64_t *counts, const uint64_t *shown) {
+    json_t *o = json_object();
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (shown[c] > 0) {
+            json_object_set_new(o, name(c), json_integer((json_int_t)counts[c]));
+        }
+    }
+    return o;
+}
+
+static json_t *side_json(const cbd_duper_side *counts, const cbd_duper_side *shown) {
+    json_t *support = json_array();
+    for (size_t i = 0; i < shown->n_support; i++) {
+        json_array_append_new(support,
+                              json_pack("{s:I, s:I}", "tanks", (json_int_t)counts->support_tanks[i],
+                                        "fort", (json_int_t)counts->support_fort[i]));
+    }
+    return json_pack("{s:o, s:o, s:o}", "tile", class_map(counts->units, shown->units), "loaded",
+                     class_map(counts->loaded, shown->loaded), "support", support);
+}
+
+static json_t *power_json(const cbd_duper_power *pw, const cbd_duper_side *s, bool attacking,
+                          cbd_duper_kind kind) {
+    uint64_t shown[CBD_DUPER_CLASS_COUNT];
+    uint64_t zero[CBD_DUPER_CLASS_COUNT] = {0};
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        bool part = !attacking || cbd_duper_takes_part(kind, (cbd_duper_class)c);
+        shown[c] = part ? s->units[c] : 0;
+    }
+    json_t *support = json_array();
+    for (size_t i = 0; i < s->n_support; i++) {
+        json_array_append_new(support,
+                              json_pack("{s:I, s:I}", "tanks", (json_int_t)pw->support_tanks[i],
+                                        "fort", (json_int_t)pw->support_fort[i]));
+    }
+    /* Loaded troops are listed with power 0 so that a player sees they count for nothing (D5). */
+    json_t *o = json_pack("{s:o, s:o, s:o}", "tile", class_map(pw->units, shown), "loaded",
+                          class_map(zero, s->loaded), "support", support);
+    if (!attacking) {
+        json_object_set_new(o, "tile_buff", json_integer((json_int_t)pw->tile_buff));
+        json_object_set_new(o, "key_buff", json_integer((json_int_t)pw->key_buff));
+    }
+    json_object_set_new(o, "total", json_integer((json_int_t)pw->total));
+    return o;
+}
+
+static json_t *moved_in_json(const cbd_duper_result *res) {
+    if (!res->captured) {
+        return json_null();
+    }
+    return json_pack("{s:o, s:o}", "tile", class_map(res->moved_in_units, res->moved_in_units),
+                     "loaded", class_map(res->moved_in_loaded, res->moved_in_loaded));
+}
+
+static json_t *render(const cbd_duper_battle *b, const cbd_duper_result *res,
+                      const cbd_duper_rules *rules, const char *attacker, const char *defender,
+                      uint64_t seed) {
+    const cbd_duper_power *ap = &res->power[CBD_DUPER_ATTACK];
+    const cbd_duper_power *dp = &res->power[CBD_DUPER_DEFENSE];
+    json_t *damage = json_pack("{s:o, s:o}", "to_attacker",
+                               res->captured ? json_integer((json_int_t)res->damage) : json_null(),
+                               "to_defender",
+                               res->captured ? json_null() : json_integer((json_int_t)res->damage));
+    json_t *eliminated = json_array();
+    if (res->eliminated[CBD_DUPER_ATTACK]) {
+        json_array_append_new(eliminated, json_string(attacker));
+    }
+    if (res->eliminated[CBD_DUPER_DEFENSE] && defender) {
+        json_array_append_new(eliminated, json_string(defender));
+    }
+    const char *owner = res->captured ? attacker : defender;
+    json_t *card =
+        json_pack("{s:b, s:f, s:o}", "eligible", res->card_steal_eligible, "probability",
+                  cbd_micro_to_double(rules->card_steal_probability), "stolen",
+                  res->card_steal_eligible ? json_boolean(res->card_stolen) : json_null());
+    return json_pack(
+        "{s:I, s:I, s:{s:o, s:o}, s:b, s:b, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:b, "
+        "s:o, s:o, s:I}",
+        "attack_power", (json_int_t)ap->total, "defense_power", (json_int_t)dp->total, "power",
+        "attack", power_json(ap, &b->attack, true, b->kind), "defense",
+        power_json(dp, &b->defense, false, b->kind), "captured", res->captured, "tie", res->tie,
+        "damage", damage, "losses", "attack", side_json(&res->losses[CBD_DUPER_ATTACK], &b->attack),
+        "defense", side_json(&res->losses[CBD_DUPER_DEFENSE], &b->defense), "survivors", "attack",
+        side_json(&res->survivors[CBD_DUPER_ATTACK], &b->attack), "defense",
+        side_json(&res->survivors[CBD_DUPER_DEFENSE], &b->defense), "moved_in", moved_in_json(res),
+        "tile_owner", (res->tile_disappears || !owner) ? json_null() : json_string(owner),
+        "tile_disappears", res->tile_disappears, "eliminated", eliminated, "card_steal", card,
+        "seed", (json_int_t)seed);
+}
 
 int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, json_t **response,
                          cbd_problem *problem) {
-    (void)cfg;
-    (void)request;
-    (void)response;
-    cbd_problem_set(problem, 501, "This endpoint is not implemented yet.");
-    return -1;
+    cbd_reader root, rules_reader;
+    if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
+        return -1;
+    }
+    cbd_duper_battle b;
+    memset(&b, 0, sizeof b);
+    side_read att = {0}, def = {0};
+    read_attack(&root, &b, &att);
+    read_defense(&root, &b, &def);
+    if (att.player && def.player && strcmp(att.player, def.player) == 0) {
+        cbd_problem_field(problem, "/defense/player",
+                          "must differ from /attack/player: an order into one's own tile is a "
+                          "move, not a battle");
+    }
+    cbd_duper_rules rules = cfg->duper;
+    if (cbd_read_object(&root, "rules", cbd_duper_rules_keys, &rules_reader) == CBD_FIELD_OK) {
+        cbd_duper_rules_read(&rules_reader, &rules);
+    }
+    uint64_t seed = 0;
+    cbd_field seeded = cbd_read_u64(&root, "seed", 0, INT64_MAX, &seed);
+    if (problem->status != 0) {
+        return -1;
+    }
+    if (seeded == CBD_FIELD_ABSENT && cbd_api_os_seed(&seed) != 0) {
+        cbd_problem_set(problem, 500, "Could not draw a seed from the operating system.");
+        return -1;
+    }
+    cbd_duper_result res;
+    cbd_status st = cbd_duper_resolve(&rules, &b, seed, &res);
+    if (st != CBD_OK) {
+        /* Unreachable when the checks above are complete: the core refuses what they refuse. */
+        cbd_problem_set(problem, 422, "The battle breaks the rules' limits: %s.",
+                        cbd_status_str(st));
+        return -1;
+    }
+    *response = render(&b, &res, &rules, att.player, def.player, seed);
+    if (!*response) {
+        cbd_problem_set(problem, 500, "Out of memory while rendering the battle.");
+        return -1;
+    }
+    return 0;
 }

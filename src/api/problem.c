@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void cbd_problem_init(cbd_problem *p) {
@@ -67,6 +68,60 @@ const char *cbd_http_reason(int status) {
     }
 }
 
+/* Length of the valid UTF-8 sequence (RFC 3629: no overlongs, surrogates or values past
+ * U+10FFFF) at s[0..n), or 0 when it is not one. */
+static size_t utf8_sequence(const unsigned char *s, size_t n) {
+    unsigned char c = s[0];
+    if (c < 0x80) {
+        return 1;
+    }
+    size_t len = c >= 0xC2 && c <= 0xDF   ? 2
+                 : c >= 0xE0 && c <= 0xEF ? 3
+                 : c >= 0xF0 && c <= 0xF4 ? 4
+                                          : 0;
+    if (len == 0 || len > n) {
+        return 0;
+    }
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            return 0;
+        }
+    }
+    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90) ||
+        (c == 0xF4 && s[1] > 0x8F)) {
+        return 0;
+    }
+    return len;
+}
+
+/*
+ * A JSON string from text that may quote the client's bytes (jansson's parse errors do, and
+ * so do details that echo a bad value) or that snprintf cut inside a character: each byte
+ * that does not start a valid UTF-8 sequence becomes '?', so the problem can always be built
+ * (json_string refuses invalid UTF-8, which would turn a 400 into a 500).
+ */
+static json_t *text_string(const char *text) {
+    size_t n = strlen(text);
+    char *clean = malloc(n + 1);
+    if (!clean) {
+        return NULL;
+    }
+    const unsigned char *s = (const unsigned char *)text;
+    for (size_t i = 0; i < n;) {
+        size_t len = utf8_sequence(s + i, n - i);
+        if (len == 0) {
+            clean[i++] = '?';
+        } else {
+            memcpy(clean + i, s + i, len);
+            i += len;
+        }
+    }
+    clean[n] = '\0';
+    json_t *str = json_stringn(clean, n);
+    free(clean);
+    return str;
+}
+
 json_t *cbd_problem_to_json(const cbd_problem *p) {
     int status = p->status ? p->status : 500;
     json_t *root = json_object();
@@ -80,11 +135,12 @@ json_t *cbd_problem_to_json(const cbd_problem *p) {
     rc |= json_object_set_new(root, "type", json_string("about:blank"));
     rc |= json_object_set_new(root, "title", json_string(cbd_http_reason(status)));
     rc |= json_object_set_new(root, "status", json_integer(status));
-    rc |= json_object_set_new(root, "detail", json_string(p->detail));
+    rc |= json_object_set_new(root, "detail", text_string(p->detail));
     for (size_t i = 0; i < p->n_errors; i++) {
-        /* json_pack copies the strings; a field error must never be dropped silently. */
-        rc |= json_array_append_new(errors, json_pack("{s:s, s:s}", "pointer", p->errors[i].pointer,
-                                                      "detail", p->errors[i].detail));
+        /* json_pack takes the references; a field error must never be dropped silently. */
+        rc |= json_array_append_new(errors, json_pack("{s:o, s:o}", "pointer",
+                                                      text_string(p->errors[i].pointer), "detail",
+                                                      text_string(p->errors[i].detail)));
     }
     rc |= json_object_set_new(root, "errors", errors);
     if (p->n_dropped > 0) {

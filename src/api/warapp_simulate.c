@@ -1,11 +1,170 @@
-/* Placeholder until its issue lands: answers 501 so the route exists from the start. */
+/*
+ * POST /simulate (issue 4): seeded random War.app battles, W1–W8.
+ *
+ * The request's RNG state is created here from the request's seed (or a fresh OS seed, which
+ * is returned) and passed into the pure core; nothing random is global. The same body and
+ * seed always render the same bytes: the core splits trials into fixed blocks with their own
+ * streams (warapp_simulate.h), and every statistic is an integer count.
+ */
+#include <stdlib.h>
+
 #include "api.h"
+#include "combatd/warapp_simulate.h"
+#include "warapp_settings.h"
+#include "warapp_request.h"
+
+/* The largest seed: 2^53 − 1, so that every JSON client (doubles) can echo it exactly. */
+#define SEED_MAX ((UINT64_C(1) << 53) - 1)
+/* Battles are listed by default up to this many trials. */
+#define LIST_BY_DEFAULT_MAX 100
+
+typedef struct {
+    cbd_warapp_battle battle;
+    uint64_t trials;
+    uint64_t seed;
+    bool seed_given;
+    bool include_battles;
+} sim_request;
+
+static bool read_request(const cbd_config *cfg, const json_t *request, sim_request *q,
+                         cbd_problem *problem) {
+    static const char *const keys[] = {CBD_WARAPP_BATTLE_KEYS, "trials", "seed", "include_battles",
+                                       NULL};
+    cbd_reader r;
+    if (!cbd_reader_open(&r, request, "", keys, problem)) {
+        return false;
+    }
+    (void)cbd_warapp_request_read(&r, &cfg->warapp, &q->battle);
+    q->trials = 1;
+    (void)cbd_read_u64(&r, "trials", 1, cfg->warapp.max_trials, &q->trials);
+    q->seed_given = cbd_read_u64(&r, "seed", 0, SEED_MAX, &q->seed) == CBD_FIELD_OK;
+    q->include_battles = q->trials <= LIST_BY_DEFAULT_MAX;
+    if (cbd_read_bool(&r, "include_battles", &q->include_battles) == CBD_FIELD_OK &&
+        q->include_battles && q->trials > cfg->warapp.max_listed_battles) {
+        char ptr[224];
+        cbd_reader_child_pointer(&r, "include_battles", ptr, sizeof ptr);
+        cbd_problem_field(problem, ptr,
+                          "can list at most %llu battles; ask for fewer trials or set it false",
+                          (unsigned long long)cfg->warapp.max_listed_battles);
+    }
+    /* A default of true is dropped silently when the listing limit is configured lower. */
+    if (q->include_battles && q->trials > cfg->warapp.max_listed_battles) {
+        q->include_battles = false;
+    }
+    return problem->status == 0;
+}
+
+static json_t *u64_json(uint64_t v) {
+    return json_integer((json_int_t)v);
+}
+
+/* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} with only non-zero counts. */
+static json_t *hist_json(const cbd_hist *h) {
+    json_t *list = json_array();
+    if (!list) {
+        return NULL;
+    }
+    for (size_t i = 0; i < h->len; i++) {
+        if (h->counts[i] == 0) {
+            continue;
+        }
+        json_t *row =
+            json_pack("{s:o, s:o}", "armies", u64_json(h->lo + i), "count", u64_json(h->counts[i]));
+        if (!row || json_array_append_new(list, row) != 0) {
+            json_decref(list);
+            return NULL;
+        }
+    }
+    return json_pack("{s:f, s:o}", "mean", cbd_hist_mean(h), "histogram", list);
+}
+
+/* One battle shaped as /analyze-attack's `outcome`, plus the raw kills before capping (W4). */
+static json_t *battle_json(const cbd_sim_battle *b) {
+    return json_pack("{s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "captured", b->outcome.captured,
+                     "attackers_lost", u64_json(b->outcome.attackers_lost), "defenders_lost",
+                     u64_json(b->outcome.defenders_lost), "attackers_left",
+                     u64_json(b->outcome.attackers_left), "defenders_left",
+                     u64_json(b->outcome.defenders_left), "attacker_kills",
+                     u64_json(b->attacker_kills), "defender_kills", u64_json(b->defender_kills));
+}
+
+static json_t *render(const sim_request *q, const cbd_sim_stats *st,
+                      const cbd_sim_battle *battles) {
+    json_t *doc =
+        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:o, s:o}", "seed", u64_json(q->seed),
+                  "trials", u64_json(q->trials), "attackers", u64_json(q->battle.attackers),
+                  "defenders", u64_json(q->battle.defenders), "settings",
+                  cbd_warapp_settings_to_json(&q->battle.settings), "captures",
+                  u64_json(st->captures), "capture_rate", (double)st->captures / (double)st->trials,
+                  "mutual_destructions", u64_json(st->mutual_destructions), "attackers_left",
+                  hist_json(&st->attackers_left), "defenders_left", hist_json(&st->defenders_left));
+    if (!doc || !battles) {
+        return doc;
+    }
+    json_t *list = json_array();
+    if (!list || json_object_set_new(doc, "battles", list) != 0) {
+        json_decref(doc);
+        return NULL;
+    }
+    for (uint64_t t = 0; t < q->trials; t++) {
+        if (json_array_append_new(list, battle_json(&battles[t])) != 0) {
+            json_decref(doc);
+            return NULL;
+        }
+    }
+    return doc;
+}
 
 int cbd_api_simulate(const cbd_config *cfg, const json_t *request, json_t **response,
                      cbd_problem *problem) {
+    sim_request q;
+    if (!read_request(cfg, request, &q, problem)) {
+        return -1;
+    }
+    if (q.battle.transfer) {
+        /* W8: no combat, every moving army arrives; nothing is random. */
+        *response = json_pack("{s:b, s:{s:o}}", "transfer", 1, "outcome", "armies_arriving",
+                              u64_json(q.battle.attackers));
+        return *response ? 0 : -1;
+    }
+    if (!q.seed_given && cbd_api_os_seed(&q.seed) != 0) {
+        cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
+        return -1;
+    }
+    cbd_warapp_sim sim;
+    cbd_warapp_sim_init(&sim, q.battle.attackers, q.battle.defenders, &q.battle.settings);
+    cbd_sim_battle *battles = NULL;
+    if (q.include_battles) {
+        battles = calloc(q.trials, sizeof *battles);
+        if (!battles) {
+            return -1;
+        }
+    }
+    cbd_sim_stats st;
+    cbd_sim_stats_init(&st);
+    bool ok = cbd_warapp_sim_blocks(&sim, q.seed, q.trials, 0, cbd_sim_block_count(q.trials), &st,
+                                    battles);
+    *response = ok ? render(&q, &st, battles) : NULL;
+    cbd_sim_stats_free(&st);
+    free(battles);
+    return *response ? 0 : -1;
+}
+
+/*
+ * Fairness (issue 4): a request of more than one block of trials (65,536 battles, about 5 ms)
+ * runs on a worker thread while its connection is suspended, so the MHD thread it is pinned to
+ * keeps serving its other connections. Only a valid integer `trials` counts; anything else is
+ * answered inline (it is either small or a 422).
+ */
+bool cbd_api_wants_worker(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body,
+                          size_t len) {
     (void)cfg;
-    (void)request;
-    (void)response;
-    cbd_problem_set(problem, 501, "This endpoint is not implemented yet.");
-    return -1;
+    if (!ep || ep->handle != cbd_api_simulate) {
+        return false;
+    }
+    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
+    json_t *trials = json_object_get(doc, "trials");
+    bool heavy = json_is_integer(trials) && json_integer_value(trials) > (json_int_t)CBD_SIM_BLOCK;
+    json_decref(doc);
+    return heavy;
 }

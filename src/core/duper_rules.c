@@ -1,5 +1,6 @@
 #include "combatd/duper.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 
 static const char *const class_names[CBD_DUPER_CLASS_COUNT] = {
@@ -37,4 +38,43 @@ cbd_duper_rules cbd_duper_default_rules(void) {
         .tile_buff = {1, 2, 4},
     };
     return r;
+}
+
+cbd_duper_layer cbd_duper_class_layer(cbd_duper_class c) {
+    switch (c) {
+        case CBD_DUPER_PLANE:
+            return CBD_DUPER_AIR;
+        case CBD_DUPER_FORT:
+        case CBD_DUPER_CENTER:
+        case CBD_DUPER_CAPITAL_LV1:
+        case CBD_DUPER_CAPITAL_LV2:
+        case CBD_DUPER_CAPITAL_LV3:
+            return CBD_DUPER_BUILDING;
+        default:
+            /* soldier, larva, tank and the supercapital (a ground troop, per the unit table) */
+            return CBD_DUPER_GROUND;
+    }
+}
+
+bool cbd_duper_is_capital(cbd_duper_class c) {
+    return c == CBD_DUPER_CAPITAL_LV1 || c == CBD_DUPER_CAPITAL_LV2 || c == CBD_DUPER_CAPITAL_LV3 ||
+           c == CBD_DUPER_SUPERCAPITAL;
+}
+
+bool cbd_duper_rules_valid(const cbd_duper_rules *rules) {
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (rules->units[c].power > CBD_DUPER_MAX_POWER ||
+            rules->units[c].death_priority > CBD_DUPER_MAX_DEATH_PRIORITY) {
+            return false;
+        }
+    }
+    for (int i = 0; i < 3; i++) {
+        if (rules->tile_buff[i] > CBD_DUPER_MAX_POWER) {
+            return false;
+        }
+    }
+    return rules->key_buff_per_key <= CBD_DUPER_MAX_POWER &&
+           rules->supporting_tank_death_priority >= 1 &&
+           rules->supporting_tank_death_priority <= CBD_DUPER_MAX_DEATH_PRIORITY &&
+           rules->card_steal_probability <= CBD_MICRO_ONE;
 }

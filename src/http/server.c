@@ -6,6 +6,7 @@
 #include "server.h"
 
 #include <arpa/inet.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -27,13 +29,46 @@
 
 _Static_assert(CBD_ROUTE_COUNT == CBD_METRIC_ROUTES, "one metrics row per route");
 
+/*
+ * One open connection, as the request-deadline watchdog sees it. libmicrohttpd's timeout
+ * counts inactivity only, so a client that trickles its request line, headers or body (one
+ * byte every few seconds) is never cut by it. The watchdog thread cuts every connection that
+ * has been receiving one request for longer than server.request_deadline.
+ */
+typedef enum {
+    PHASE_RECEIVING = 0, /* reading a request (or waiting for the next one on keep-alive) */
+    PHASE_ANSWERING = 1, /* a response is queued or being computed: not the client's fault */
+} conn_phase;
+
+typedef struct conn_entry {
+    struct conn_entry *prev, *next; /* the server's list, under conns_lock */
+    int fd;
+    _Atomic uint64_t since_us; /* when the current request began (connection open or the
+                                  previous request's completion) */
+    atomic_int phase;          /* a conn_phase */
+    atomic_bool cut;           /* the watchdog cut it (for the access log) */
+} conn_entry;
+
 struct cbd_server {
     struct MHD_Daemon *daemon;
     cbd_config cfg;
     cbd_metrics metrics;
     atomic_bool draining;
+    atomic_uint jobs; /* requests running on worker threads (see run_on_worker) */
     uint16_t port;
+
+    /* The request-deadline watchdog (see conn_entry). */
+    pthread_mutex_t conns_lock;
+    pthread_cond_t watchdog_wake;
+    conn_entry *conns;
+    bool watchdog_stop; /* under conns_lock */
+    bool watchdog_running;
+    pthread_t watchdog;
+    atomic_ullong deadline_cuts;
 };
+
+/* At most this many requests run on worker threads at once; more get 503 + Retry-After. */
+#define CBD_MAX_WORKER_JOBS 16u
 
 /* Everything a request owns, from its request line to its completion callback. */
 typedef struct {
@@ -46,12 +81,25 @@ typedef struct {
     cbd_body body;
     unsigned status;
     uint64_t bytes_out;
+    /* A long request computed on a worker thread while the connection is suspended. */
+    bool job_started;
+    cbd_api_reply job_reply;
+    const cbd_api_endpoint *job_ep;
+    struct MHD_Connection *con;
+    cbd_server *server;
 } request_ctx;
 
 static uint64_t now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The watchdog's entry for a connection (NULL if its allocation failed). */
+static conn_entry *entry_of(struct MHD_Connection *con) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
 }
 
 /* ---- request ids ---- */
@@ -153,6 +201,12 @@ static enum MHD_Result send_response(cbd_server *s, struct MHD_Connection *con, 
     if (rc == MHD_YES) {
         ctx->status = status;
         ctx->bytes_out = len;
+        /* Sending the answer is not the client trickling its request: the deadline stops
+         * here (a client that reads slowly meets MHD's inactivity timeout instead). */
+        conn_entry *e = entry_of(con);
+        if (e) {
+            atomic_store(&e->phase, PHASE_ANSWERING);
+        }
     }
     return rc;
 }
@@ -190,28 +244,37 @@ static enum MHD_Result send_problem(cbd_server *s, struct MHD_Connection *con, r
 
 typedef struct {
     unsigned content_lengths;
-    bool transfer_encoding;
+    unsigned transfer_encodings;
+    bool chunked_only; /* the (single) Transfer-Encoding is exactly "chunked" */
 } framing_headers;
 
 static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
                                      const char *value) {
     (void)kind;
-    (void)value;
     framing_headers *f = cls;
     if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
         f->content_lengths++;
     } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
-        f->transfer_encoding = true;
+        f->transfer_encodings++;
+        f->chunked_only = value && strcasecmp(value, "chunked") == 0;
     }
     return MHD_YES;
 }
 
-/* RFC 9112 §6.3: two Content-Length headers, or Transfer-Encoding with Content-Length, make the
- * message's framing ambiguous (request smuggling). libmicrohttpd 0.9.75 accepts both. */
+/*
+ * RFC 9112 §6.3: two Content-Length headers, or Transfer-Encoding with Content-Length, make the
+ * message's framing ambiguous (request smuggling); §6.1: a request whose transfer coding is
+ * not (only) chunked cannot be framed at all. libmicrohttpd 0.9.75 accepts all of these.
+ * We decode no other coding, so one Transfer-Encoding header saying "chunked" is the only
+ * one accepted.
+ */
 static bool ambiguous_framing(struct MHD_Connection *con) {
-    framing_headers f = {0, false};
+    framing_headers f = {0, 0, false};
     MHD_get_connection_values(con, MHD_HEADER_KIND, count_framing, &f);
-    return f.content_lengths > 1 || (f.content_lengths > 0 && f.transfer_encoding);
+    if (f.transfer_encodings > 0) {
+        return f.content_lengths > 0 || f.transfer_encodings > 1 || !f.chunked_only;
+    }
+    return f.content_lengths > 1;
 }
 
 static bool is_json_content_type(const char *ct) {
@@ -274,8 +337,8 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, req
     if (ambiguous_framing(con)) {
         extra_headers close = {.close = true};
         return send_problem(s, con, ctx, 400, &close,
-                            "Send exactly one Content-Length, or Transfer-Encoding without "
-                            "Content-Length (RFC 9112 section 6.3).");
+                            "Send exactly one Content-Length, or one Transfer-Encoding: chunked "
+                            "without Content-Length (RFC 9112 sections 6.1 and 6.3).");
     }
     if (ctx->route == CBD_ROUTE_NOT_FOUND) {
         return send_problem(s, con, ctx, 404, NULL,
@@ -318,6 +381,58 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, req
     return MHD_YES;
 }
 
+/* ---- long requests on worker threads (issue 4) ---- */
+
+/*
+ * MHD's thread pool pins each connection to one thread, so a 1-second computation would stall
+ * that thread's other connections. Such requests (cbd_api_wants_worker) are computed on a
+ * thread of their own while MHD_suspend_connection parks the connection; the worker resumes it
+ * and the next access-handler call sends the reply.
+ */
+static void *worker_main(void *arg) {
+    request_ctx *ctx = arg;
+    cbd_server *s = ctx->server;
+    struct MHD_Connection *con = ctx->con;
+    cbd_api_run(ctx->job_ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len,
+                &ctx->job_reply);
+    /* ctx may be freed as soon as the connection is resumed: touch only s and con after. */
+    MHD_resume_connection(con);
+    atomic_fetch_sub(&s->jobs, 1);
+    return NULL;
+}
+
+static enum MHD_Result run_on_worker(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
+                                     const cbd_api_endpoint *ep) {
+    unsigned jobs = atomic_fetch_add(&s->jobs, 1);
+    if (jobs >= CBD_MAX_WORKER_JOBS) {
+        atomic_fetch_sub(&s->jobs, 1);
+        return send_problem(s, con, ctx, 503, NULL,
+                            "Too many long simulations are running (%u); retry shortly.",
+                            CBD_MAX_WORKER_JOBS);
+    }
+    ctx->job_started = true;
+    ctx->job_ep = ep;
+    ctx->con = con;
+    ctx->server = s;
+    pthread_attr_t attr;
+    pthread_t thread;
+    MHD_suspend_connection(con);
+    bool started = pthread_attr_init(&attr) == 0;
+    if (started) {
+        (void)pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+        started = pthread_create(&thread, &attr, worker_main, ctx) == 0;
+        pthread_attr_destroy(&attr);
+    }
+    if (!started) {
+        /* No thread: compute here, then resume so that the next call sends the reply. */
+        cbd_api_run(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len,
+                    &ctx->job_reply);
+        MHD_resume_connection(con);
+        atomic_fetch_sub(&s->jobs, 1);
+    }
+    return MHD_YES;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls) {
@@ -353,9 +468,21 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (ctx->body.out_of_memory) {
         return send_problem(s, con, ctx, 500, NULL, "Out of memory reading the body.");
     }
+    if (ctx->job_started) {
+        /* Resumed by the worker: its reply is ready. */
+        return send_reply(s, con, ctx, &ctx->job_reply, NULL);
+    }
+    /* The whole request is in: computing the answer is ours, not a slow client's. */
+    conn_entry *entry = entry_of(con);
+    if (entry) {
+        atomic_store(&entry->phase, PHASE_ANSWERING);
+    }
     const cbd_api_endpoint *ep = cbd_api_find_endpoint(cbd_route_info_of(ctx->route)->path);
     if (!ep) {
         return send_problem(s, con, ctx, 404, NULL, "No resource at %s.", ctx->path);
+    }
+    if (cbd_api_wants_worker(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len)) {
+        return run_on_worker(s, con, ctx, ep);
     }
     cbd_api_reply reply;
     cbd_api_run(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len, &reply);
@@ -378,8 +505,15 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
 
 static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
-    (void)con;
     cbd_server *s = cls;
+    conn_entry *entry = entry_of(con);
+    bool cut = false;
+    if (entry) {
+        cut = atomic_load(&entry->cut);
+        /* On keep-alive the next request starts now; its clock starts with it. */
+        atomic_store(&entry->since_us, now_us());
+        atomic_store(&entry->phase, PHASE_RECEIVING);
+    }
     request_ctx *ctx = *con_cls;
     if (!ctx) {
         return;
@@ -397,7 +531,8 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
             .bytes_in = ctx->body.seen,
             .bytes_out = ctx->bytes_out,
             .request_id = ctx->request_id[0] ? ctx->request_id : "-",
-            .ended = toe == MHD_REQUEST_TERMINATED_COMPLETED_OK      ? "ok"
+            .ended = cut                                             ? "deadline"
+                     : toe == MHD_REQUEST_TERMINATED_COMPLETED_OK    ? "ok"
                      : toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? "timeout"
                      : toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT    ? "client_abort"
                      : toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN ? "shutdown"
@@ -406,9 +541,135 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
         };
         cbd_access_log_write(&e);
     }
+    cbd_api_reply_free(&ctx->job_reply); /* only set if a worker's reply was never sent */
     cbd_body_free(&ctx->body);
     free(ctx);
     atomic_fetch_sub(&s->metrics.in_flight, 1);
+}
+
+/* ---- the request-deadline watchdog ---- */
+
+static void on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
+                          enum MHD_ConnectionNotificationCode code) {
+    cbd_server *s = cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
+        conn_entry *e = calloc(1, sizeof *e);
+        if (!e || !info) {
+            free(e); /* unwatched: MHD's inactivity timeout still applies */
+            *socket_context = NULL;
+            return;
+        }
+        e->fd = info->connect_fd;
+        atomic_init(&e->since_us, now_us());
+        atomic_init(&e->phase, PHASE_RECEIVING);
+        atomic_init(&e->cut, false);
+        pthread_mutex_lock(&s->conns_lock);
+        e->next = s->conns;
+        if (s->conns) {
+            s->conns->prev = e;
+        }
+        s->conns = e;
+        pthread_mutex_unlock(&s->conns_lock);
+        *socket_context = e;
+        return;
+    }
+    /* MHD_CONNECTION_NOTIFY_CLOSED comes before MHD closes the socket, so once the entry is
+     * off the list (under the lock) the watchdog can never shut down a reused descriptor. */
+    conn_entry *e = *socket_context;
+    if (!e) {
+        return;
+    }
+    pthread_mutex_lock(&s->conns_lock);
+    if (e->prev) {
+        e->prev->next = e->next;
+    } else {
+        s->conns = e->next;
+    }
+    if (e->next) {
+        e->next->prev = e->prev;
+    }
+    pthread_mutex_unlock(&s->conns_lock);
+    free(e);
+    *socket_context = NULL;
+}
+
+/* How often the watchdog looks: a cut lands at most this late after the deadline. */
+#define WATCHDOG_TICK_US 200000u
+
+static void *watchdog_main(void *arg) {
+    cbd_server *s = arg;
+    const uint64_t deadline_us = (uint64_t)s->cfg.server.request_deadline * 1000000u;
+    pthread_mutex_lock(&s->conns_lock);
+    while (!s->watchdog_stop) {
+        uint64_t now = now_us();
+        for (conn_entry *e = s->conns; e; e = e->next) {
+            /* A worker may have restarted the clock after `now` was read: since > now then,
+             * and the unsigned difference must not wrap into a huge age. */
+            uint64_t since = atomic_load(&e->since_us);
+            if (atomic_load(&e->phase) == PHASE_RECEIVING && !atomic_load(&e->cut) && since < now &&
+                now - since > deadline_us) {
+                /* shutdown(), not close(): the descriptor stays MHD's, and its event loop
+                 * sees the hang-up at once and closes the connection in its own thread. */
+                atomic_store(&e->cut, true);
+                (void)shutdown(e->fd, SHUT_RDWR);
+                atomic_fetch_add(&s->deadline_cuts, 1);
+            }
+        }
+        struct timespec until;
+        clock_gettime(CLOCK_MONOTONIC, &until);
+        until.tv_nsec += (long)WATCHDOG_TICK_US * 1000;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec += 1;
+            until.tv_nsec -= 1000000000L;
+        }
+        int rc;
+        do {
+            rc = pthread_cond_timedwait(&s->watchdog_wake, &s->conns_lock, &until);
+        } while (rc == 0 && !s->watchdog_stop);
+    }
+    pthread_mutex_unlock(&s->conns_lock);
+    return NULL;
+}
+
+static bool watchdog_init(cbd_server *s) {
+    pthread_condattr_t attr;
+    if (pthread_mutex_init(&s->conns_lock, NULL) != 0) {
+        return false;
+    }
+    if (pthread_condattr_init(&attr) != 0) {
+        pthread_mutex_destroy(&s->conns_lock);
+        return false;
+    }
+    (void)pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    int rc = pthread_cond_init(&s->watchdog_wake, &attr);
+    pthread_condattr_destroy(&attr);
+    if (rc != 0) {
+        pthread_mutex_destroy(&s->conns_lock);
+        return false;
+    }
+    s->conns = NULL;
+    s->watchdog_stop = false;
+    atomic_init(&s->deadline_cuts, 0);
+    return true;
+}
+
+static void watchdog_stop_and_destroy(cbd_server *s) {
+    if (s->watchdog_running) {
+        pthread_mutex_lock(&s->conns_lock);
+        s->watchdog_stop = true;
+        pthread_cond_signal(&s->watchdog_wake);
+        pthread_mutex_unlock(&s->conns_lock);
+        pthread_join(s->watchdog, NULL);
+        s->watchdog_running = false;
+    }
+    pthread_cond_destroy(&s->watchdog_wake);
+    pthread_mutex_destroy(&s->conns_lock);
+}
+
+uint64_t cbd_server_deadline_cuts(const cbd_server *s) {
+    return atomic_load(&((cbd_server *)s)->deadline_cuts);
 }
 
 /* ---- life cycle ---- */
@@ -449,16 +710,23 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     s->cfg = *cfg;
     cbd_metrics_init(&s->metrics);
     atomic_init(&s->draining, false);
+    atomic_init(&s->jobs, 0u);
+    if (!watchdog_init(s)) {
+        snprintf(err, err_size, "cannot create the watchdog's lock");
+        free(s);
+        return NULL;
+    }
 
     struct sockaddr_storage addr;
     bool ipv6 = false;
     if (!parse_bind(cfg->server.bind, (uint16_t)cfg->server.port, &addr, &ipv6)) {
         snprintf(err, err_size, "bind address \"%s\" is not an IPv4 or IPv6 address",
                  cfg->server.bind);
+        watchdog_stop_and_destroy(s);
         free(s);
         return NULL;
     }
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC |
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0u);
     unsigned threads = pool_size(&cfg->server);
     s->daemon = MHD_start_daemon(
@@ -468,13 +736,23 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
         cfg->server.per_ip_connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
         cfg->server.connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)cfg->server.connection_memory_limit, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_END);
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection,
+        s, MHD_OPTION_END);
     if (!s->daemon) {
         snprintf(err, err_size, "cannot listen on %s port %u (in use, or not permitted?)",
                  cfg->server.bind, cfg->server.port);
+        watchdog_stop_and_destroy(s);
         free(s);
         return NULL;
     }
+    if (pthread_create(&s->watchdog, NULL, watchdog_main, s) != 0) {
+        snprintf(err, err_size, "cannot start the request-deadline watchdog thread");
+        MHD_stop_daemon(s->daemon);
+        watchdog_stop_and_destroy(s);
+        free(s);
+        return NULL;
+    }
+    s->watchdog_running = true;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     s->port = info ? info->port : (uint16_t)cfg->server.port;
     return s;
@@ -505,6 +783,13 @@ void cbd_server_stop(cbd_server *s) {
     if (!s) {
         return;
     }
+    /* Workers resume their connections and then touch the daemon no more: wait for them. */
+    while (atomic_load(&s->jobs) > 0) {
+        struct timespec pause = {0, 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    /* Then the daemon: its connections' CLOSED notifications empty the watchdog's list. */
     MHD_stop_daemon(s->daemon);
+    watchdog_stop_and_destroy(s);
     free(s);
 }

@@ -26,6 +26,10 @@ uint16_t cbd_server_port(const cbd_server *server);
  */
 bool cbd_server_drain(cbd_server *server);
 
+/* How many connections the request-deadline watchdog has cut (a slow client trickling its
+ * request past server.request_deadline). */
+uint64_t cbd_server_deadline_cuts(const cbd_server *server);
+
 /* Stops the daemon (closing what is left) and frees the handle. NULL is a no-op. */
 void cbd_server_stop(cbd_server *server);
 

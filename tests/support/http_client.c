@@ -4,6 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/time.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 #include <curl/curl.h>
@@ -123,4 +128,63 @@ void test_response_free(test_response *r) {
     free(r->headers);
     json_decref(r->json);
     memset(r, 0, sizeof *r);
+}
+
+int test_connect(uint16_t port) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (fd < 0) {
+        return -1;
+    }
+    struct timeval tv = {5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+/* True once `buf` holds a status line, headers and as many body bytes as Content-Length. */
+static bool response_complete(const char *buf) {
+    const char *end = strstr(buf, "\r\n\r\n");
+    if (!end) {
+        return false;
+    }
+    const char *cl = strcasestr(buf, "\r\nContent-Length:");
+    if (!cl || cl > end) {
+        return false;
+    }
+    size_t want = strtoul(cl + 17, NULL, 10);
+    return strlen(end + 4) >= want;
+}
+
+long test_raw(uint16_t port, const char *request, size_t len, char *out, size_t out_size) {
+    int fd = test_connect(port);
+    if (fd < 0) {
+        return -1;
+    }
+    if (send(fd, request, len, MSG_NOSIGNAL) != (ssize_t)len) {
+        close(fd);
+        return -1;
+    }
+    size_t got = 0;
+    out[0] = '\0';
+    while (got + 1 < out_size) {
+        ssize_t n = recv(fd, out + got, out_size - 1 - got, 0);
+        if (n <= 0) {
+            break;
+        }
+        got += (size_t)n;
+        out[got] = '\0';
+        if (response_complete(out)) {
+            break;
+        }
+    }
+    close(fd);
+    return (long)got;
 }

@@ -43,4 +43,14 @@ const char *test_header(const test_response *r, const char *name, char *buf, siz
 
 void test_response_free(test_response *r);
 
+/* Connects to 127.0.0.1:port; returns the socket or -1. Receives time out after 5 s. */
+int test_connect(uint16_t port);
+
+/*
+ * Sends `request` as it is and reads until the server closes or `out_size - 1` bytes arrive
+ * or a full response with Content-Length has been read. Returns the bytes read (NUL-terminated
+ * in out), or -1.
+ */
+long test_raw(uint16_t port, const char *request, size_t len, char *out, size_t out_size);
+
 #endif

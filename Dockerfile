@@ -1,0 +1,27 @@
+# syntax=docker/dockerfile:1
+# Build stage: the same two steps as the README's run command (scripts/install-deps.sh build,
+# then scripts/build.sh), so a green run of that command means a working image.
+FROM debian:bookworm-slim AS build
+WORKDIR /src
+COPY scripts/install-deps.sh scripts/install-deps.sh
+RUN scripts/install-deps.sh build
+COPY . .
+RUN scripts/build.sh
+
+# Runtime stage: only the two runtime libraries, a fixed non-root user, no shell tools needed.
+FROM debian:bookworm-slim
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends libmicrohttpd12 libjansson4 \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 combatd \
+    && useradd --system --uid 10001 --gid 10001 --no-create-home --shell /usr/sbin/nologin combatd
+COPY --from=build /src/build/combatd /usr/local/bin/combatd
+COPY config/combatd.json /etc/combatd/combatd.json
+USER 10001:10001
+EXPOSE 8080
+ENV COMBATD_CONFIG=/etc/combatd/combatd.json
+# The image has no curl: the binary checks its own /livez.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+    CMD ["/usr/local/bin/combatd", "--healthcheck"]
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/combatd"]

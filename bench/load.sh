@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Load: combatd against the speed limit of its own HTTP stack (bench/bare_server.c), one run
+# after the other with the same wrk settings. For each run prints requests/s, p50 and p99
+# latency, non-2xx and socket-error counts, and the server's CPU time per request (utime +
+# stime from /proc/PID/stat over the measured run, divided by the requests wrk counted).
+#
+#   bench/load.sh                       # 10 s per run, 64 connections, 2 wrk threads
+#   DURATION=30 CONNECTIONS=128 bench/load.sh
+#
+# Environment: BUILD (build dir, default build), DURATION (s), CONNECTIONS, WRK_THREADS,
+# SERVER_THREADS (0 = one per CPU, combatd's default; both servers get the same), WARMUP (s),
+# ACCESS_LOG (true/false, combatd's access log, default true, written to /dev/null).
+# Goal (issue 6): /analyze-attack and /duper/battle reach >= 0.8 of the bare server's req/s
+# with zero non-2xx and zero socket errors; the last lines say whether they do.
+set -uo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=${BUILD:-$ROOT/build}
+DURATION=${DURATION:-10}
+CONNECTIONS=${CONNECTIONS:-64}
+WRK_THREADS=${WRK_THREADS:-2}
+SERVER_THREADS=${SERVER_THREADS:-0}
+WARMUP=${WARMUP:-2}
+ACCESS_LOG=${ACCESS_LOG:-true}
+PORT_BARE=${PORT_BARE:-18081}
+PORT_COMBATD=${PORT_COMBATD:-18080}
+BODIES=$ROOT/bench/wrk/bodies
+TICK=$(getconf CLK_TCK)
+
+if [ ! -x "$BUILD/combatd" ] || [ ! -x "$BUILD/bench/bare_server" ]; then
+    cmake --build "$BUILD" -j2 --target combatd bare_server >/dev/null || exit 2
+fi
+command -v wrk >/dev/null || { echo "load: wrk is not installed (apt-get install wrk)"; exit 2; }
+
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+
+wait_port() {
+    for _ in $(seq 100); do
+        (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && return 0
+        sleep 0.05
+    done
+    return 1
+}
+
+declare -A RPS
+run() { # label pid port path body
+    local label=$1 pid=$2 port=$3 path=$4 body=$5 out
+    WRK_BODY=$body wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" \
+        -s "$ROOT/bench/wrk/post.lua" "http://127.0.0.1:$port$path" >/dev/null 2>&1
+    local c0 c1
+    c0=$(cpu_ticks "$pid")
+    out=$(WRK_BODY=$body wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${DURATION}s" --latency \
+        -s "$ROOT/bench/wrk/post.lua" "http://127.0.0.1:$port$path" 2>&1)
+    c1=$(cpu_ticks "$pid")
+    local reqs rps p50 p99 non2xx sockerr cpu_us
+    reqs=$(sed -n 's/^ *\([0-9]*\) requests in.*/\1/p' <<<"$out")
+    rps=$(sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' <<<"$out")
+    p50=$(awk '$1 == "50%" {print $2}' <<<"$out")
+    p99=$(awk '$1 == "99%" {print $2}' <<<"$out")
+    non2xx=$(sed -n 's/^ *Non-2xx or 3xx responses: *\([0-9]*\).*/\1/p' <<<"$out")
+    sockerr=$(sed -n 's/^ *Socket errors: *\(.*\)/\1/p' <<<"$out")
+    cpu_us=$(awk -v t=$((c1 - c0)) -v hz="$TICK" -v n="${reqs:-0}" \
+        'BEGIN { if (n > 0) printf "%.1f", t / hz * 1e6 / n; else print "?" }')
+    RPS[$label]=${rps:-0}
+    printf '%-28s %10s %9s %9s %8s %12s  %s\n' "$label" "${rps:-?}" "${p50:-?}" "${p99:-?}" \
+        "${non2xx:-0}" "$cpu_us" "${sockerr:-none}"
+}
+
+echo "load: wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s (after ${WARMUP}s warm-up)," \
+    "server threads $SERVER_THREADS (0 = one per CPU = $(nproc)), $(nproc) CPUs," \
+    "combatd access log $ACCESS_LOG"
+printf '%-28s %10s %9s %9s %8s %12s  %s\n' run "req/s" p50 p99 non-2xx "CPU us/req" \
+    "socket errors"
+
+"$BUILD/bench/bare_server" --port "$PORT_BARE" --threads "$SERVER_THREADS" 2>/dev/null &
+BARE=$!
+trap 'kill $BARE $COMBATD 2>/dev/null' EXIT
+COMBATD=
+wait_port "$PORT_BARE" || { echo "load: bare_server did not start"; exit 2; }
+run "bare MHD POST" $BARE "$PORT_BARE" / "$BODIES/analyze_small.json"
+kill $BARE; wait $BARE 2>/dev/null
+
+COMBATD_ACCESS_LOG=$ACCESS_LOG \
+    "$BUILD/combatd" --port "$PORT_COMBATD" --bind 127.0.0.1 --threads "$SERVER_THREADS" \
+    2>/dev/null &
+COMBATD=$!
+wait_port "$PORT_COMBATD" || { echo "load: combatd did not start"; exit 2; }
+run "combatd /analyze-attack" $COMBATD "$PORT_COMBATD" /analyze-attack "$BODIES/analyze_small.json"
+run "combatd /duper/battle" $COMBATD "$PORT_COMBATD" /duper/battle "$BODIES/duper_small.json"
+run "combatd /simulate (100)" $COMBATD "$PORT_COMBATD" /simulate "$BODIES/simulate_small.json"
+kill $COMBATD; wait $COMBATD 2>/dev/null
+
+echo
+for label in "combatd /analyze-attack" "combatd /duper/battle"; do
+    awk -v a="${RPS[$label]}" -v b="${RPS[bare MHD POST]}" -v l="$label" \
+        'BEGIN { r = b > 0 ? a / b : 0; printf "%s: %.2f of the bare server (goal >= 0.80): %s\n", l, r, (r >= 0.8 ? "met" : "NOT met") }'
+done

@@ -1,0 +1,106 @@
+#ifndef COMBATD_WARAPP_ODDS_H
+#define COMBATD_WARAPP_ODDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "combatd/status.h"
+#include "combatd/warapp.h"
+
+/*
+ * Exact War.app odds (W1–W6), computed rather than simulated.
+ *
+ * The two sides roll independently, so each side's kills have a distribution of their own: the
+ * binomial roll X (see binomial.h) blended with the expected kills (W1, exact by W3) and then
+ * rounded (W2). Straight rounding maps each X to one kill value; weighted random rounding splits
+ * each X's mass between floor(v) and floor(v) + 1 with the exact probability frac / 10^12. As X
+ * grows by one the blended value grows by L <= 1, so the kills are monotone in X and their
+ * support is a contiguous range: a dense window of doubles holds the distribution.
+ *
+ * Everything a battle can do follows from the two kill distributions (W4–W6):
+ *   P(capture) = P(attacker kills >= D) · P(defender kills < A),
+ *   P(mutual destruction) = P(attacker kills >= D) · P(defender kills >= A).
+ */
+
+/* A distribution over whole numbers as a dense window: P(value = lo + i) = p[i]. */
+typedef struct {
+    uint64_t lo;
+    size_t len;
+    double *p; /* malloc'd; free with cbd_dist_free */
+} cbd_dist;
+
+void cbd_dist_free(cbd_dist *d);
+
+/* The mean of a distribution. */
+double cbd_dist_mean(const cbd_dist *d);
+
+/*
+ * The q-quantile: the smallest value whose cumulative probability reaches q, with a slack of
+ * 1e-12 so that rounding in the sums cannot push a quantile that sits exactly on a step (a
+ * cumulative probability of exactly 0.5, say) to the next value.
+ */
+uint64_t cbd_dist_quantile(const cbd_dist *d, double q);
+
+/*
+ * One side's kills before the W4 cap: the distribution (window of values carrying mass; see
+ * CBD_BINOM_CUTOFF) and the exact support [min, max] of every value with non-zero probability,
+ * which decides certainties (probabilities of exactly 0 or 1, `deterministic`) without rounding.
+ */
+typedef struct {
+    cbd_dist dist;
+    uint64_t min, max;
+} cbd_kills;
+
+/* The kills of n armies at kill rate `rate` with luck `luck` and rounding `rounding` (W1, W2). */
+cbd_status cbd_warapp_kills(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_rounding rounding,
+                            cbd_kills *out);
+
+void cbd_kills_free(cbd_kills *k);
+
+/* P(kills >= t); exactly 0 or 1 when the support decides it. */
+double cbd_kills_at_least(const cbd_kills *k, uint64_t t);
+
+/* The full analysis of A attackers (>= 1) against D defenders. */
+typedef struct {
+    uint64_t attackers, defenders;
+    double capture_probability;
+    double mutual_destruction_probability;
+    bool deterministic;         /* exactly one outcome is possible (decided on the support) */
+    cbd_warapp_outcome outcome; /* that outcome, when deterministic */
+    cbd_dist attackers_left;    /* W6: occupying on capture, at home on failure */
+    cbd_dist defenders_left;    /* W5: includes the resurrected army */
+} cbd_warapp_analysis;
+
+cbd_status cbd_warapp_analyze(uint64_t attackers, uint64_t defenders,
+                              const cbd_warapp_settings *settings, cbd_warapp_analysis *out);
+
+void cbd_warapp_analysis_free(cbd_warapp_analysis *a);
+
+/* One point of War.app's Analyze Graphs. */
+typedef struct {
+    uint64_t attackers;
+    double capture_probability;
+    double expected_attackers_lost;
+    double expected_defenders_lost; /* W5: the resurrected army is not counted as lost */
+} cbd_warapp_graph_point;
+
+/*
+ * The capture curve against D defenders for attackers from..to (1 <= from <= to), written to
+ * out[0 .. to − from]. The defenders' kills depend only on D, so they are computed once.
+ */
+cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
+                            const cbd_warapp_settings *settings, cbd_warapp_graph_point *out);
+
+/*
+ * The fewest attackers (at most `cap`) whose capture probability against D defenders is >= q,
+ * for each target q in (0, 1]; 0 where even `cap` attackers fall short. Capture probability
+ * never falls as attackers grow, so each target is a galloping plus binary search. A target of
+ * exactly 1 is decided on the support (a capture certain in exact arithmetic), not on a double
+ * that merely rounds to 1.
+ */
+cbd_status cbd_warapp_armies_needed(uint64_t defenders, const cbd_warapp_settings *settings,
+                                    const double *targets, size_t n_targets, uint64_t cap,
+                                    uint64_t *out);
+
+#endif

@@ -1,0 +1,109 @@
+#ifndef COMBATD_WARAPP_SIMULATE_H
+#define COMBATD_WARAPP_SIMULATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "combatd/binomial_sample.h"
+#include "combatd/rng.h"
+#include "combatd/warapp.h"
+
+/*
+ * Random War.app battles (W1–W6), from an RNG state owned by the caller.
+ *
+ * One battle consumes the stream in this fixed order, each draw only when it is needed:
+ *   1. the attackers' roll X_a ~ Binomial(attackers, offense rate), if luck > 0, attackers > 0
+ *      and 0 < rate < 1 (otherwise X_a = attackers·rate exactly, no draw);
+ *   2. the defenders' roll X_d ~ Binomial(defenders, defense rate), under the same conditions;
+ *   3. with weighted random rounding, the attackers' rounding draw u_a = bounded(10^12), if
+ *      their blended kills (W1) are not whole;
+ *   4. the same for the defenders, u_d.
+ * A draw rounds up iff u < fraction·10^12 (cbd_round_weighted), so P(up) is the exact fraction.
+ *
+ * Many battles: trial t belongs to block b = t / CBD_SIM_BLOCK. Block b plays its trials in
+ * order on the generator seeded from the request's seed (cbd_rng_seed) and then jumped b times
+ * (cbd_rng_jump). Blocks are independent, so any split of the blocks over threads or calls
+ * gives the same battles, and the summed statistics are identical.
+ */
+#define CBD_SIM_BLOCK UINT64_C(65536)
+
+typedef struct {
+    uint64_t n;        /* armies on this side */
+    cbd_micro rate;    /* kill rate p */
+    cbd_micro luck;    /* L */
+    bool rolls;        /* a binomial draw is needed */
+    uint64_t fixed_x;  /* X when no draw is needed: n·p for p in {0, 1}, unused at L = 0 */
+    cbd_binomial roll; /* the sampler for X */
+    uint64_t base_whole, base_frac; /* (1 − L)·n·p as whole + frac / 10^12 */
+} cbd_sim_side;
+
+typedef struct {
+    uint64_t attackers, defenders;
+    cbd_rounding rounding;
+    cbd_sim_side side[2]; /* [0] attackers (offense rate), [1] defenders (defense rate) */
+} cbd_warapp_sim;
+
+/* One simulated battle: the outcome and each side's rounded kills before capping (W4). */
+typedef struct {
+    cbd_warapp_outcome outcome;
+    uint64_t attacker_kills;
+    uint64_t defender_kills;
+} cbd_sim_battle;
+
+/* Prepares battles of `attackers` (>= 1) against `defenders` under `settings`. */
+void cbd_warapp_sim_init(cbd_warapp_sim *sim, uint64_t attackers, uint64_t defenders,
+                         const cbd_warapp_settings *settings);
+
+/* W1: the exact blended kills of one side for the roll x (equal to cbd_warapp_blend). */
+cbd_kill_value cbd_sim_side_blend(const cbd_sim_side *side, uint64_t x);
+
+/* Plays one battle, drawing from rng in the order documented above. */
+cbd_sim_battle cbd_warapp_sim_one(const cbd_warapp_sim *sim, cbd_rng *rng);
+
+/*
+ * A histogram of whole numbers over a window [lo, lo + len) that grows when a value falls
+ * outside it, so memory follows the spread of the outcomes, not the army counts.
+ */
+typedef struct {
+    uint64_t lo;
+    size_t len;
+    uint64_t *counts; /* NULL while empty */
+} cbd_hist;
+
+void cbd_hist_init(cbd_hist *h);
+void cbd_hist_free(cbd_hist *h);
+/* Adds `count` at value v. Returns false when out of memory (the histogram is unchanged). */
+bool cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count);
+/* Adds every count of src into dst. False when out of memory. */
+bool cbd_hist_merge(cbd_hist *dst, const cbd_hist *src);
+/* The count at v (0 outside the window). */
+uint64_t cbd_hist_get(const cbd_hist *h, uint64_t v);
+/* The mean of the values weighted by counts (sums in 128 bits), 0 when empty. */
+double cbd_hist_mean(const cbd_hist *h);
+
+typedef struct {
+    uint64_t trials;
+    uint64_t captures;
+    uint64_t mutual_destructions;
+    cbd_hist attackers_left;
+    cbd_hist defenders_left;
+} cbd_sim_stats;
+
+void cbd_sim_stats_init(cbd_sim_stats *st);
+void cbd_sim_stats_free(cbd_sim_stats *st);
+bool cbd_sim_stats_merge(cbd_sim_stats *dst, const cbd_sim_stats *src);
+
+/* The number of blocks that `trials` trials take. */
+uint64_t cbd_sim_block_count(uint64_t trials);
+
+/*
+ * Plays blocks [first_block, end_block) of a run of `trials` trials seeded by `seed`, adding
+ * them to *stats. When `battles` is not NULL, battle t is also stored at battles[t] (the caller
+ * sizes it for all `trials`). Returns false when out of memory.
+ */
+bool cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
+                           uint64_t first_block, uint64_t end_block, cbd_sim_stats *stats,
+                           cbd_sim_battle *battles);
+
+#endif

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what combatd needs on Debian 12 (bookworm), and only what is missing.
+#   scripts/install-deps.sh build   compiler, CMake and the -dev libraries
+#   scripts/install-deps.sh test    the above plus Criterion, libcurl, clang (fuzzing),
+#                                   Node.js/npm (contract lint) and Chromium (browser test)
+# Runs apt-get as root (or through sudo when not root). The Dockerfile uses it too.
+set -euo pipefail
+what=${1:-build}
+
+packages="build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev"
+if [ "$what" = test ]; then
+    packages="$packages libcriterion-dev libcurl4-openssl-dev curl clang libclang-rt-14-dev \
+        procps ca-certificates yamllint shellcheck docker-compose"
+fi
+
+missing=""
+for p in $packages; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+        missing="$missing $p"
+    fi
+done
+# Node.js and Chromium are looked for as commands: a machine may have them from elsewhere
+# (e.g. NodeSource), and Debian's npm package would conflict with that.
+if [ "$what" = test ]; then
+    command -v node >/dev/null || missing="$missing nodejs"
+    command -v npm >/dev/null || missing="$missing npm"
+    [ -x /usr/bin/chromium ] || missing="$missing chromium"
+fi
+
+if [ -n "$missing" ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    echo "install-deps: installing$missing"
+    $sudo apt-get update -qq
+    # $missing is a list of package names: split it on purpose.
+    # shellcheck disable=SC2086
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing \
+        >/dev/null
+fi

@@ -1,0 +1,41 @@
+#ifndef COMBATD_API_WARAPP_REQUEST_H
+#define COMBATD_API_WARAPP_REQUEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "combatd/warapp.h"
+#include "config.h"
+#include "json_reader.h"
+
+/*
+ * The battle every War.app endpoint reads (/analyze-attack, /simulate): who attacks whom, with
+ * what settings. Each endpoint opens its request object with these member names plus its own,
+ * then calls cbd_warapp_request_read for the common ones.
+ */
+#define CBD_WARAPP_BATTLE_KEYS "attackers", "defenders", "source_armies", "transfer", "settings"
+
+typedef struct {
+    uint64_t attackers;           /* effective: as given, or the most W7 allows from the source */
+    uint64_t defenders;           /* 0 when a transfer leaves it out */
+    bool has_source_armies;       /* source_armies was given */
+    uint64_t source_armies;       /* armies on the source territory, when given */
+    bool transfer;                /* W8: into the mover's own territory; no combat */
+    cbd_warapp_settings settings; /* the config's defaults (W9) overridden by the request */
+} cbd_warapp_battle;
+
+/*
+ * Reads and checks the common battle fields of the request object `r`:
+ *   attackers      1 .. army_cap; may be left out when source_armies is given (W7, W10)
+ *   defenders      0 .. army_cap; required unless transfer is true
+ *   source_armies  0 .. army_cap; attackers <= source_armies − 1 under stand guard, else
+ *                  <= source_armies (W7: more is a 422, never a clamp)
+ *   transfer       boolean, default false
+ *   settings       the settings object (warapp_settings.h), every member optional
+ * Records a field error (JSON pointer) for each problem. Returns 0 when the battle is valid,
+ * −1 when an error was recorded (then *out is partly filled and must not be used).
+ */
+int cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+                            cbd_warapp_battle *out);
+
+#endif

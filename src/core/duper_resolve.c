@@ -1,0 +1,313 @@
+/*
+ * Duper battles (RULINGS.md D1–D11; the API layer enforces D12 and names the field).
+ *
+ * Decisions on points the rules leave open (each also documented in openapi.yaml):
+ * - Participation (D11, D6): a normal attack uses every troop of the source tile (ground and
+ *   air) and its fort; a long-distance attack uses only the planes and what they carry. A
+ *   center or capital on the source tile never takes part: it neither adds power nor dies.
+ *   A fort takes no part in a long-distance attack.
+ * - Death order (D3, D4): groups are sorted by death priority; at equal priority the battle
+ *   tile comes before the supporting tiles, and supporting tiles come in request order. Two
+ *   classes of the same tile at equal priority (only possible with a retuned table) die in
+ *   the order of cbd_duper_class. The supercapital is a ground troop with its own priority
+ *   (4 by default), so it dies after the tile's planes and before supporting tanks of equal
+ *   priority.
+ * - Defending fort (D6): ranks with the highest priority among its tile's troops (ground and
+ *   air, loaded troops excluded), after them; with DP 1 on a tile without troops. If a troop
+ *   of its tile never dies (priority 0 in a retuned table), neither does the fort.
+ * - Supporting fort (D6): ranks right after its own tanks, at their priority; so it dies only
+ *   when all of them died and the remaining damage still reaches its power. When its side
+ *   dies outright (a failed attack, or a captured defence), it dies with its tanks.
+ * - Dying outright: every unit that takes part dies, except classes with priority 0 (centers,
+ *   D7), which stay with the tile and pass to the attacker on a capture.
+ * - Capital on the tile (D8, D10): a supercapital loaded in the defending tile's planes is on
+ *   that tile, so it counts for the tie rule and the card steal like one standing there.
+ * - Moved in (D6, W6-like): on a capture, the surviving attacking troops of the source tile
+ *   that took part, with their loaded troops; never the fort, never supporting tanks. A
+ *   capture by a fort alone moves no troop in, but the tile still changes hands.
+ * - Damage to the defenders on a failed attack is attack power − tile buff − key buff, and
+ *   never below 0.
+ */
+#include <string.h>
+
+#include "combatd/duper.h"
+
+typedef struct {
+    uint64_t key; /* death priority << 32 | location << 8 | order within the location */
+    uint64_t count;
+    uint64_t power;
+    uint64_t *lost;
+} group;
+
+#define MAX_GROUPS (CBD_DUPER_CLASS_COUNT + 2 * CBD_DUPER_MAX_SUPPORT)
+#define FORT_ORDER 0xffu /* the defending fort comes after its tile's troops (D6) */
+
+static uint64_t sort_key(uint32_t dp, size_t location, unsigned order) {
+    return ((uint64_t)dp << 32) | ((uint64_t)location << 8) | order;
+}
+
+static bool is_troop(int c) {
+    return cbd_duper_class_layer((cbd_duper_class)c) != CBD_DUPER_BUILDING;
+}
+
+bool cbd_duper_takes_part(cbd_duper_kind kind, cbd_duper_class c) {
+    if (kind == CBD_DUPER_LONG_DISTANCE) {
+        return c == CBD_DUPER_PLANE;
+    }
+    return is_troop((int)c) || c == CBD_DUPER_FORT;
+}
+
+static bool attacks(cbd_duper_kind kind, int c) {
+    return cbd_duper_takes_part(kind, (cbd_duper_class)c);
+}
+
+/* D3: supporting tanks at their own priority, each supporting fort right after its tanks. */
+static size_t add_support(group *g, size_t n, const cbd_duper_rules *rules, const cbd_duper_side *s,
+                          cbd_duper_side *loss) {
+    uint32_t dp = rules->supporting_tank_death_priority;
+    for (size_t i = 0; i < s->n_support; i++) {
+        if (s->support_tanks[i]) {
+            g[n++] = (group){sort_key(dp, 1 + i, 0), s->support_tanks[i],
+                             rules->units[CBD_DUPER_TANK].power, &loss->support_tanks[i]};
+        }
+        if (s->support_fort[i]) {
+            g[n++] = (group){sort_key(dp, 1 + i, 1), 1, rules->units[CBD_DUPER_FORT].power,
+                             &loss->support_fort[i]};
+        }
+    }
+    return n;
+}
+
+/*
+ * D4: units die in order while the remaining damage reaches their power; the first unit
+ * that survives ends the allocation and the rest of the damage is discarded.
+ */
+static void allocate(group *g, size_t n, uint64_t damage) {
+    for (size_t i = 1; i < n; i++) {
+        group x = g[i];
+        size_t j = i;
+        while (j > 0 && g[j - 1].key > x.key) {
+            g[j] = g[j - 1];
+            j--;
+        }
+        g[j] = x;
+    }
+    for (size_t i = 0; i < n; i++) {
+        uint64_t killed = g[i].power == 0 ? g[i].count : damage / g[i].power;
+        if (killed > g[i].count) {
+            killed = g[i].count;
+        }
+        *g[i].lost = killed;
+        damage -= killed * g[i].power;
+        if (killed < g[i].count) {
+            return;
+        }
+    }
+}
+
+/* D5: loaded troops die iff every plane of their stack died. */
+static void loaded_losses(const cbd_duper_side *s, cbd_duper_side *loss) {
+    if (s->units[CBD_DUPER_PLANE] > 0 &&
+        loss->units[CBD_DUPER_PLANE] == s->units[CBD_DUPER_PLANE]) {
+        memcpy(loss->loaded, s->loaded, sizeof loss->loaded);
+    }
+}
+
+/* A side that loses outright: every unit that takes part dies, save priority-0 classes. */
+static void all_die(const cbd_duper_rules *rules, const cbd_duper_side *s, cbd_duper_side *loss,
+                    bool attacking, cbd_duper_kind kind) {
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        bool part = attacking ? attacks(kind, c) : true;
+        bool mortal = c == CBD_DUPER_FORT || rules->units[c].death_priority != 0;
+        loss->units[c] = part && mortal ? s->units[c] : 0;
+    }
+    memcpy(loss->loaded, s->loaded, sizeof loss->loaded);
+    for (size_t i = 0; i < s->n_support; i++) {
+        loss->support_tanks[i] = s->support_tanks[i];
+        loss->support_fort[i] = s->support_fort[i];
+    }
+}
+
+static uint64_t support_power(const cbd_duper_rules *rules, const cbd_duper_side *s,
+                              cbd_duper_power *p) {
+    uint64_t sum = 0;
+    for (size_t i = 0; i < s->n_support; i++) {
+        p->support_tanks[i] = s->support_tanks[i] * rules->units[CBD_DUPER_TANK].power;
+        /* D6: a supporting fort adds its power to its tanks' support. */
+        p->support_fort[i] = s->support_fort[i] * rules->units[CBD_DUPER_FORT].power;
+        sum += p->support_tanks[i] + p->support_fort[i];
+    }
+    return sum;
+}
+
+static bool side_valid(const cbd_duper_side *s) {
+    if (s->n_support > CBD_DUPER_MAX_SUPPORT) {
+        return false;
+    }
+    uint64_t loaded = 0;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (s->units[c] > CBD_DUPER_MAX_COUNT || s->loaded[c] > CBD_DUPER_MAX_COUNT) {
+            return false;
+        }
+        loaded |= s->loaded[c];
+    }
+    for (size_t i = 0; i < s->n_support; i++) {
+        if (s->support_tanks[i] > CBD_DUPER_MAX_COUNT || s->support_fort[i] > 1) {
+            return false;
+        }
+    }
+    /* D5: only a stack of two or more planes carries troops. */
+    return loaded == 0 || s->units[CBD_DUPER_PLANE] >= 2;
+}
+
+cbd_status cbd_duper_resolve(const cbd_duper_rules *rules, const cbd_duper_battle *b, uint64_t seed,
+                             cbd_duper_result *out) {
+    if (!cbd_duper_rules_valid(rules) || !side_valid(&b->attack) || !side_valid(&b->defense) ||
+        (b->kind != CBD_DUPER_NORMAL && b->kind != CBD_DUPER_LONG_DISTANCE) ||
+        b->keys > CBD_DUPER_MAX_KEYS || (!b->npc && (b->level < 1 || b->level > 3))) {
+        return CBD_ERR_INVALID;
+    }
+    memset(out, 0, sizeof *out);
+    const cbd_duper_side *att = &b->attack, *def = &b->defense;
+    cbd_duper_power *ap = &out->power[CBD_DUPER_ATTACK], *dp = &out->power[CBD_DUPER_DEFENSE];
+    cbd_duper_side *aloss = &out->losses[CBD_DUPER_ATTACK];
+    cbd_duper_side *dloss = &out->losses[CBD_DUPER_DEFENSE];
+    aloss->n_support = att->n_support;
+    dloss->n_support = def->n_support;
+
+    /* Attack power: the troops that take part (loaded ones have no power, D5), an attacking
+     * fort (D6) and the supporting tanks with their forts. */
+    uint64_t total = 0;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (attacks(b->kind, c)) {
+            ap->units[c] = att->units[c] * rules->units[c].power;
+            total += ap->units[c];
+        }
+    }
+    ap->total = total + support_power(rules, att, ap);
+
+    /* Defense power: troops, building, support, tile buff and key buff; NPC tiles count
+     * their units alone (D9). */
+    total = 0;
+    bool capital = def->loaded[CBD_DUPER_SUPERCAPITAL] > 0;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        dp->units[c] = def->units[c] * rules->units[c].power;
+        total += dp->units[c];
+        capital = capital || (cbd_duper_is_capital((cbd_duper_class)c) && def->units[c] > 0);
+    }
+    total += support_power(rules, def, dp);
+    if (!b->npc) {
+        dp->tile_buff = rules->tile_buff[b->level - 1];
+        dp->key_buff = (uint64_t)rules->key_buff_per_key * b->keys; /* D2 */
+    }
+    dp->total = total + dp->tile_buff + dp->key_buff;
+
+    /* The outcome (D8: a tie fails, unless the defending tile holds a capital). */
+    out->tie = ap->total == dp->total;
+    out->captured = ap->total > dp->total || (out->tie && capital);
+
+    group g[MAX_GROUPS];
+    size_t n = 0;
+    if (out->captured) {
+        all_die(rules, def, dloss, false, b->kind);
+        /* The attackers take damage equal to the defense power; an attacking fort absorbs
+         * the first of it and never dies (D6). */
+        out->damage = dp->total;
+        uint64_t damage = dp->total;
+        if (b->kind == CBD_DUPER_NORMAL && att->units[CBD_DUPER_FORT] > 0) {
+            uint64_t absorbed = rules->units[CBD_DUPER_FORT].power;
+            damage = damage > absorbed ? damage - absorbed : 0;
+        }
+        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+            if (attacks(b->kind, c) && is_troop(c) && att->units[c] > 0 &&
+                rules->units[c].death_priority != 0) {
+                g[n++] = (group){sort_key(rules->units[c].death_priority, 0, (unsigned)c),
+                                 att->units[c], rules->units[c].power, &aloss->units[c]};
+            }
+        }
+        n = add_support(g, n, rules, att, aloss);
+        allocate(g, n, damage);
+        loaded_losses(att, aloss);
+    } else {
+        all_die(rules, att, aloss, true, b->kind);
+        /* The defenders take the attack power less the tile and key buffs (D9: none on an
+         * NPC tile). */
+        uint64_t buffs = dp->tile_buff + dp->key_buff;
+        out->damage = ap->total > buffs ? ap->total - buffs : 0;
+        uint32_t fort_dp = 1;
+        bool fort_mortal = true;
+        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+            uint32_t cdp = rules->units[c].death_priority;
+            if (def->units[c] == 0 || c == CBD_DUPER_FORT) {
+                continue;
+            }
+            if (is_troop(c)) {
+                fort_dp = cdp > fort_dp ? cdp : fort_dp;
+                fort_mortal = fort_mortal && cdp != 0;
+            }
+            if (cdp != 0) {
+                g[n++] = (group){sort_key(cdp, 0, (unsigned)c), def->units[c],
+                                 rules->units[c].power, &dloss->units[c]};
+            }
+        }
+        if (def->units[CBD_DUPER_FORT] > 0 && fort_mortal) {
+            g[n++] = (group){sort_key(fort_dp, 0, FORT_ORDER), def->units[CBD_DUPER_FORT],
+                             rules->units[CBD_DUPER_FORT].power, &dloss->units[CBD_DUPER_FORT]};
+        }
+        n = add_support(g, n, rules, def, dloss);
+        allocate(g, n, out->damage);
+        loaded_losses(def, dloss);
+    }
+
+    /* Survivors, elimination (D8), the moved-in troops and the card steal (D10). */
+    for (int s = 0; s < 2; s++) {
+        const cbd_duper_side *in = s == CBD_DUPER_ATTACK ? att : def;
+        cbd_duper_side *loss = &out->losses[s], *left = &out->survivors[s];
+        left->n_support = in->n_support;
+        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+            left->units[c] = in->units[c] - loss->units[c];
+            left->loaded[c] = in->loaded[c] - loss->loaded[c];
+            if (cbd_duper_is_capital((cbd_duper_class)c) &&
+                (loss->units[c] > 0 || loss->loaded[c] > 0)) {
+                out->eliminated[s] = s == CBD_DUPER_ATTACK || !b->npc;
+            }
+        }
+        for (size_t i = 0; i < in->n_support; i++) {
+            left->support_tanks[i] = in->support_tanks[i] - loss->support_tanks[i];
+            left->support_fort[i] = in->support_fort[i] - loss->support_fort[i];
+        }
+    }
+    if (out->captured) {
+        const cbd_duper_side *left = &out->survivors[CBD_DUPER_ATTACK];
+        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+            if (attacks(b->kind, c) && is_troop(c)) {
+                out->moved_in_units[c] = left->units[c];
+            }
+        }
+        memcpy(out->moved_in_loaded, left->loaded, sizeof out->moved_in_loaded);
+        out->tile_disappears = out->eliminated[CBD_DUPER_ATTACK];
+    } else {
+        out->tile_disappears = out->eliminated[CBD_DUPER_DEFENSE];
+    }
+    out->card_steal_eligible = capital;
+    out->card_stolen = capital && cbd_duper_card_steal_draw(seed, rules->card_steal_probability);
+    return CBD_OK;
+}
+
+static uint64_t splitmix64_next(uint64_t *state) {
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+bool cbd_duper_card_steal_draw(uint64_t seed, cbd_micro probability) {
+    /* Rejection keeps u uniform on [0, 10^6): 2^64 mod 10^6 = 551616 values are refused,
+     * so a second draw happens with probability about 3e-14. */
+    const uint64_t limit = UINT64_C(18446744073709000000);
+    uint64_t state = seed, x;
+    do {
+        x = splitmix64_next(&state);
+    } while (x >= limit);
+    return x % CBD_MICRO_ONE < probability;
+}

@@ -1,0 +1,208 @@
+/* Random War.app battles (W1–W6) from a caller's RNG state; see warapp_simulate.h. */
+#include "combatd/warapp_simulate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 cbd_u128;
+
+static void side_init(cbd_sim_side *side, uint64_t n, cbd_micro rate, cbd_micro luck) {
+    memset(side, 0, sizeof *side);
+    side->n = n;
+    side->rate = rate;
+    side->luck = luck;
+    /* X is random only when luck weighs it in and a roll can go either way. */
+    side->rolls = luck > 0 && n > 0 && rate > 0 && rate < CBD_MICRO_ONE;
+    side->fixed_x = rate == CBD_MICRO_ONE ? n : 0;
+    cbd_binomial_init(&side->roll, side->rolls ? n : 0, rate);
+    /* W1: (1 − L)·n·p in units of 10^-12, at most 10^6·10^9·10^6 = 10^21: 128 bits. */
+    cbd_u128 base = (cbd_u128)(CBD_MICRO_ONE - luck) * n * rate;
+    side->base_whole = (uint64_t)(base / CBD_KILL_FRAC_ONE);
+    side->base_frac = (uint64_t)(base % CBD_KILL_FRAC_ONE);
+}
+
+void cbd_warapp_sim_init(cbd_warapp_sim *sim, uint64_t attackers, uint64_t defenders,
+                         const cbd_warapp_settings *settings) {
+    sim->attackers = attackers;
+    sim->defenders = defenders;
+    sim->rounding = settings->rounding;
+    side_init(&sim->side[0], attackers, settings->offense_kill_rate, settings->luck_modifier);
+    side_init(&sim->side[1], defenders, settings->defense_kill_rate, settings->luck_modifier);
+}
+
+cbd_kill_value cbd_sim_side_blend(const cbd_sim_side *side, uint64_t x) {
+    /* L·X in millionths is at most 10^6·10^9 = 10^15, so this half stays in 64 bits (the
+     * per-battle path avoids the 128-bit division of cbd_warapp_blend, with the same result). */
+    uint64_t lx = (uint64_t)side->luck * x;
+    uint64_t frac = side->base_frac + (lx % CBD_MICRO_ONE) * CBD_MICRO_ONE;
+    uint64_t whole = side->base_whole + lx / CBD_MICRO_ONE;
+    if (frac >= CBD_KILL_FRAC_ONE) {
+        frac -= CBD_KILL_FRAC_ONE;
+        whole++;
+    }
+    cbd_kill_value v = {whole, frac};
+    return v;
+}
+
+static inline uint64_t side_roll(const cbd_sim_side *side, cbd_rng *rng) {
+    return side->rolls ? cbd_binomial_draw(&side->roll, rng) : side->fixed_x;
+}
+
+static inline uint64_t side_round(cbd_rounding mode, cbd_kill_value v, cbd_rng *rng) {
+    if (mode == CBD_ROUND_STRAIGHT) {
+        return cbd_round_straight(v);
+    }
+    /* W2: a draw only when there is a fraction to round. */
+    return v.frac == 0 ? v.whole : cbd_round_weighted(v, cbd_rng_bounded(rng, CBD_KILL_FRAC_ONE));
+}
+
+cbd_sim_battle cbd_warapp_sim_one(const cbd_warapp_sim *sim, cbd_rng *rng) {
+    uint64_t xa = side_roll(&sim->side[0], rng);
+    uint64_t xd = side_roll(&sim->side[1], rng);
+    cbd_kill_value va = cbd_sim_side_blend(&sim->side[0], xa);
+    cbd_kill_value vd = cbd_sim_side_blend(&sim->side[1], xd);
+    cbd_sim_battle b;
+    b.attacker_kills = side_round(sim->rounding, va, rng);
+    b.defender_kills = side_round(sim->rounding, vd, rng);
+    b.outcome =
+        cbd_warapp_resolve(sim->attackers, sim->defenders, b.attacker_kills, b.defender_kills);
+    return b;
+}
+
+/* ---- histograms ---- */
+
+void cbd_hist_init(cbd_hist *h) {
+    h->lo = 0;
+    h->len = 0;
+    h->counts = NULL;
+}
+
+void cbd_hist_free(cbd_hist *h) {
+    free(h->counts);
+    cbd_hist_init(h);
+}
+
+/* Grows the window to cover v, at least doubling it so that growth is amortised. */
+static bool hist_grow(cbd_hist *h, uint64_t v) {
+    uint64_t lo, hi; /* the new window [lo, hi) */
+    if (h->len == 0) {
+        lo = v >= 32 ? v - 32 : 0;
+        hi = v + 32;
+    } else {
+        uint64_t old_hi = h->lo + h->len;
+        uint64_t want_lo = v < h->lo ? v : h->lo;
+        uint64_t want_hi = v >= old_hi ? v + 1 : old_hi;
+        uint64_t extra = h->len; /* double the span, split towards the side that grew */
+        lo = v < h->lo ? (want_lo > extra ? want_lo - extra : 0) : want_lo;
+        hi = v >= old_hi ? want_hi + extra : want_hi;
+    }
+    size_t len = (size_t)(hi - lo);
+    uint64_t *counts = calloc(len, sizeof *counts);
+    if (!counts) {
+        return false;
+    }
+    if (h->len > 0) {
+        memcpy(counts + (h->lo - lo), h->counts, h->len * sizeof *counts);
+    }
+    free(h->counts);
+    h->counts = counts;
+    h->lo = lo;
+    h->len = len;
+    return true;
+}
+
+bool cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count) {
+    if (v - h->lo >= h->len && !hist_grow(h, v)) {
+        return false;
+    }
+    h->counts[v - h->lo] += count;
+    return true;
+}
+
+bool cbd_hist_merge(cbd_hist *dst, const cbd_hist *src) {
+    for (size_t i = 0; i < src->len; i++) {
+        if (src->counts[i] && !cbd_hist_add(dst, src->lo + i, src->counts[i])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+uint64_t cbd_hist_get(const cbd_hist *h, uint64_t v) {
+    return v - h->lo < h->len ? h->counts[v - h->lo] : 0;
+}
+
+double cbd_hist_mean(const cbd_hist *h) {
+    cbd_u128 sum = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < h->len; i++) {
+        sum += (cbd_u128)(h->lo + i) * h->counts[i];
+        total += h->counts[i];
+    }
+    if (total == 0) {
+        return 0.0;
+    }
+    /* Whole part and remainder separately: exact up to the final division's rounding. */
+    cbd_u128 q = sum / total;
+    uint64_t r = (uint64_t)(sum % total);
+    return (double)q + (double)r / (double)total;
+}
+
+/* ---- many battles ---- */
+
+void cbd_sim_stats_init(cbd_sim_stats *st) {
+    st->trials = 0;
+    st->captures = 0;
+    st->mutual_destructions = 0;
+    cbd_hist_init(&st->attackers_left);
+    cbd_hist_init(&st->defenders_left);
+}
+
+void cbd_sim_stats_free(cbd_sim_stats *st) {
+    cbd_hist_free(&st->attackers_left);
+    cbd_hist_free(&st->defenders_left);
+}
+
+bool cbd_sim_stats_merge(cbd_sim_stats *dst, const cbd_sim_stats *src) {
+    dst->trials += src->trials;
+    dst->captures += src->captures;
+    dst->mutual_destructions += src->mutual_destructions;
+    return cbd_hist_merge(&dst->attackers_left, &src->attackers_left) &&
+           cbd_hist_merge(&dst->defenders_left, &src->defenders_left);
+}
+
+uint64_t cbd_sim_block_count(uint64_t trials) {
+    return trials / CBD_SIM_BLOCK + (trials % CBD_SIM_BLOCK ? 1 : 0);
+}
+
+bool cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
+                           uint64_t first_block, uint64_t end_block, cbd_sim_stats *stats,
+                           cbd_sim_battle *battles) {
+    cbd_rng stream;
+    cbd_rng_seed(&stream, seed);
+    for (uint64_t b = 0; b < first_block; b++) {
+        cbd_rng_jump(&stream);
+    }
+    for (uint64_t b = first_block; b < end_block; b++) {
+        cbd_rng rng = stream;
+        uint64_t t0 = b * CBD_SIM_BLOCK;
+        uint64_t t1 = t0 + CBD_SIM_BLOCK < trials ? t0 + CBD_SIM_BLOCK : trials;
+        for (uint64_t t = t0; t < t1; t++) {
+            cbd_sim_battle r = cbd_warapp_sim_one(sim, &rng);
+            if (battles) {
+                battles[t] = r;
+            }
+            stats->captures += r.outcome.captured;
+            /* W5: both sides wiped out (impossible with 0 defenders: they kill nobody). */
+            stats->mutual_destructions +=
+                r.attacker_kills >= sim->defenders && r.defender_kills >= sim->attackers;
+            if (!cbd_hist_add(&stats->attackers_left, r.outcome.attackers_left, 1) ||
+                !cbd_hist_add(&stats->defenders_left, r.outcome.defenders_left, 1)) {
+                return false;
+            }
+        }
+        stats->trials += t1 - t0;
+        cbd_rng_jump(&stream);
+    }
+    return true;
+}

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The contract stage: lint openapi.yaml (Redocly, recommended rules), the YAML files
+# (yamllint), docker-compose.yml (docker-compose config), the Dockerfile (dockerfile-utils)
+# and the shell scripts (shellcheck); then check live responses against openapi.yaml.
+# Expects build/combatd (scripts/test.sh builds it first). Prints "N passed, N failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+cd "$here" || exit 1
+npm ci --no-audit --no-fund --loglevel=error >/dev/null || { echo "npm ci failed"; echo "0 passed, 1 failed"; exit 1; }
+
+passed=0
+failed=0
+lint() {
+    local name=$1
+    shift
+    if out=$("$@" 2>&1); then
+        passed=$((passed + 1))
+        echo "ok   $name"
+    else
+        failed=$((failed + 1))
+        echo "FAIL $name"
+        echo "$out" | tail -n 40
+    fi
+}
+# dockerfile-utils prints its findings and exits 0: any output is a finding.
+dockerfile_lint() {
+    local out
+    out=$(npx --no-install dockerfile-utils lint "$root/Dockerfile" 2>&1)
+    [ -z "$out" ] || { echo "$out"; return 1; }
+}
+lint "redocly lint openapi.yaml" npx --no-install redocly lint --config "$here/redocly.yaml" \
+    --max-problems 50 "$root/openapi.yaml"
+lint "yamllint" yamllint -c "$root/.yamllint" "$root/openapi.yaml" "$root/docker-compose.yml"
+lint "docker-compose config" docker-compose -f "$root/docker-compose.yml" config -q
+lint "dockerfile-utils lint" dockerfile_lint
+lint "shellcheck" shellcheck "$root"/scripts/*.sh "$root"/.ci/run "$root"/tests/*/run.sh
+
+log=$(mktemp)
+COMBATD_BINARY="${COMBATD_BINARY:-$root/build/combatd}" node "$here/check-responses.mjs" | tee "$log"
+rc=${PIPESTATUS[0]}
+line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+rm -f "$log"
+if [ -n "$line" ]; then
+    passed=$((passed + ${line%% passed*}))
+    f=${line#*, }
+    failed=$((failed + ${f%% failed}))
+fi
+[ "$rc" = 0 ] || [ -n "$line" ] || failed=$((failed + 1))
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]

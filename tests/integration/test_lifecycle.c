@@ -1,0 +1,214 @@
+/*
+ * The real binary: flags, configuration errors, the chosen port in the log, and SIGTERM
+ * draining an in-flight request (issue 2).
+ */
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "http_client.h"
+
+static const char *binary(void) {
+    const char *b = getenv("COMBATD_BINARY");
+    cr_assert_not_null(b, "COMBATD_BINARY is set by CTest");
+    return b;
+}
+
+typedef struct {
+    pid_t pid;
+    int err_fd; /* the child's stderr */
+    uint16_t port;
+} child;
+
+/* Starts combatd with args and extra environment; reads stderr until the listening line. */
+static void start_child(child *c, char *const args[], char *const env[]) {
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    c->pid = fork();
+    cr_assert_neq(c->pid, -1);
+    if (c->pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        execve(binary(), args, env);
+        _exit(127);
+    }
+    close(fds[1]);
+    c->err_fd = fds[0];
+    c->port = 0;
+    char line[4096];
+    size_t used = 0;
+    while (used + 1 < sizeof line) {
+        ssize_t n = read(c->err_fd, line + used, 1);
+        if (n <= 0) {
+            break;
+        }
+        used++;
+        line[used] = '\0';
+        char *p = strstr(line, "\"port\":");
+        if (line[used - 1] == '\n' && p) {
+            c->port = (uint16_t)atoi(p + 7);
+            break;
+        }
+    }
+}
+
+/* Waits up to `seconds` for the child; returns its wait status, or -1 on timeout. */
+static int wait_child(const child *c, int seconds) {
+    for (int i = 0; i < seconds * 100; i++) {
+        int status;
+        if (waitpid(c->pid, &status, WNOHANG) == c->pid) {
+            return status;
+        }
+        struct timespec pause = {0, 10 * 1000 * 1000};
+        nanosleep(&pause, NULL);
+    }
+    kill(c->pid, SIGKILL);
+    waitpid(c->pid, NULL, 0);
+    return -1;
+}
+
+static char *env_empty[] = {"PATH=/usr/bin:/bin", NULL};
+
+Test(lifecycle, port_zero_logs_the_chosen_port_and_sigterm_exits_0) {
+    /* No --config: the test runs in the build tree, where config/ does not exist. */
+    char *args2[] = {(char *)binary(), "--port",    "0", "--bind",
+                     "127.0.0.1",      "--threads", "2", NULL};
+    child c;
+    start_child(&c, args2, env_empty);
+    cr_assert_gt(c.port, 0, "the listening line names the port");
+    test_response r;
+    cr_assert_eq(test_request(c.port, "GET", "/livez", NULL, NULL, 0, NULL, &r), 0);
+    cr_expect_eq(r.status, 200);
+    test_response_free(&r);
+    kill(c.pid, SIGTERM);
+    int status = wait_child(&c, 5);
+    cr_assert(WIFEXITED(status), "exited by itself");
+    cr_expect_eq(WEXITSTATUS(status), 0);
+    close(c.err_fd);
+}
+
+Test(lifecycle, sigterm_drains_an_in_flight_request) {
+    char *args[] = {(char *)binary(), "--port", "0", "--bind", "127.0.0.1", NULL};
+    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=5", NULL};
+    child c;
+    start_child(&c, args, env);
+    cr_assert_gt(c.port, 0);
+
+    /* Start a request and send only half of its body: it is in flight. */
+    static const char head[] = "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n"
+                               "Content-Type: application/json\r\nContent-Length: 4\r\n\r\n[1";
+    int fd = test_connect(c.port);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(send(fd, head, sizeof head - 1, MSG_NOSIGNAL), (ssize_t)(sizeof head - 1));
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+
+    kill(c.pid, SIGTERM);
+    nanosleep(&pause, NULL);
+    /* Draining: new connections are refused, the process is still there. */
+    cr_expect_eq(test_connect(c.port), -1, "no new connections while draining");
+    cr_expect_eq(waitpid(c.pid, NULL, WNOHANG), 0, "still running while a request is in flight");
+
+    /* Finish the body: the request is answered (422: an array is not an object). */
+    cr_assert_eq(send(fd, "]\n", 2, MSG_NOSIGNAL), 2);
+    char resp[2048] = {0};
+    ssize_t got = recv(fd, resp, sizeof resp - 1, 0);
+    cr_assert_gt(got, 0);
+    cr_expect(strncmp(resp, "HTTP/1.1 422 ", 13) == 0, "%s", resp);
+    close(fd);
+
+    int status = wait_child(&c, 5);
+    cr_assert(WIFEXITED(status));
+    cr_expect_eq(WEXITSTATUS(status), 0);
+    close(c.err_fd);
+}
+
+Test(lifecycle, drain_deadline_bounds_a_stuck_request) {
+    char *args[] = {(char *)binary(), "--port", "0", "--bind", "127.0.0.1", NULL};
+    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=1", NULL};
+    child c;
+    start_child(&c, args, env);
+    static const char head[] = "POST /simulate HTTP/1.1\r\nHost: x\r\n"
+                               "Content-Type: application/json\r\nContent-Length: 10\r\n\r\n{";
+    int fd = test_connect(c.port);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(send(fd, head, sizeof head - 1, MSG_NOSIGNAL), (ssize_t)(sizeof head - 1));
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    kill(c.pid, SIGTERM);
+    /* The body never completes; the process still exits 0 after the 1 s deadline. */
+    int status = wait_child(&c, 5);
+    cr_assert(WIFEXITED(status));
+    cr_expect_eq(WEXITSTATUS(status), 0);
+    close(fd);
+    close(c.err_fd);
+}
+
+static int run_for_output(char *const args[], char *const env[], char *out, size_t size) {
+    child c;
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    c.pid = fork();
+    if (c.pid == 0) {
+        dup2(fds[1], STDOUT_FILENO);
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        execve(binary(), args, env);
+        _exit(127);
+    }
+    close(fds[1]);
+    size_t used = 0;
+    ssize_t n;
+    while (used + 1 < size && (n = read(fds[0], out + used, size - 1 - used)) > 0) {
+        used += (size_t)n;
+    }
+    out[used] = '\0';
+    close(fds[0]);
+    int status = wait_child(&c, 5);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Test(lifecycle, help_and_version) {
+    char out[4096];
+    char *help[] = {(char *)binary(), "--help", NULL};
+    cr_expect_eq(run_for_output(help, env_empty, out, sizeof out), 0);
+    cr_expect(strstr(out, "--port N") != NULL && strstr(out, "--config FILE") != NULL, "%s", out);
+    char *version[] = {(char *)binary(), "--version", NULL};
+    cr_expect_eq(run_for_output(version, env_empty, out, sizeof out), 0);
+    cr_expect(strncmp(out, "combatd 0.1.0", 13) == 0, "%s", out);
+}
+
+Test(lifecycle, bad_configuration_stops_start_up_naming_it) {
+    char out[4096];
+    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_BODY_LIMT=5", NULL};
+    char *args[] = {(char *)binary(), "--check-config", NULL};
+    cr_expect_eq(run_for_output(args, env, out, sizeof out), 2);
+    cr_expect(strstr(out, "COMBATD_BODY_LIMT: is not a known setting") != NULL, "%s", out);
+
+    char *port[] = {(char *)binary(), "--port", "99999", "--check-config", NULL};
+    cr_expect_eq(run_for_output(port, env_empty, out, sizeof out), 2);
+    cr_expect(strstr(out, "--port: must be a whole number from 0 to 65535") != NULL, "%s", out);
+
+    char path[] = "/tmp/combatd-test-config-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    static const char text[] = "{\"warapp\": {\"defaults\": {\"rounding_mode\": \"up\"}}}";
+    cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+    close(fd);
+    char *file[] = {(char *)binary(), "--config", path, "--check-config", NULL};
+    cr_expect_eq(run_for_output(file, env_empty, out, sizeof out), 2);
+    cr_expect(strstr(out, "/warapp/defaults/rounding_mode: must be one of") != NULL, "%s", out);
+    unlink(path);
+
+    char *missing[] = {(char *)binary(), "--config", "/nonexistent.json", "--check-config", NULL};
+    cr_expect_eq(run_for_output(missing, env_empty, out, sizeof out), 2);
+    cr_expect(strstr(out, "/nonexistent.json") != NULL, "%s", out);
+}

@@ -1,0 +1,193 @@
+/*
+ * Slow and idle clients (issue 6, part 5). Timeouts are set to one or two seconds through the
+ * config so that the whole file runs in a few seconds.
+ *
+ * - An idle connection is closed after server.connection_timeout (libmicrohttpd's own timer).
+ * - A client that trickles its request (request line, headers or body), never idle long enough
+ *   for that timeout, is cut at server.request_deadline: combatd's own watchdog.
+ * - server.per_ip_connection_limit holds.
+ * - 1,000 idle connections do not stop another client from being served.
+ */
+#include <string.h>
+#include <sys/resource.h>
+
+#include <criterion/criterion.h>
+
+#include "http_client.h"
+#include "raw_http.h"
+
+static cbd_server *start(uint32_t connection_timeout, uint32_t deadline, uint32_t per_ip) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.connection_timeout = connection_timeout;
+    cfg.server.request_deadline = deadline;
+    cfg.server.per_ip_connection_limit = per_ip;
+    return test_server_start(&cfg);
+}
+
+Test(slow, idle_connection_is_closed_after_the_connection_timeout) {
+    cbd_server *s = start(1, 30, 0);
+    int fd = raw_connect(cbd_server_port(s));
+    cr_assert_geq(fd, 0);
+    double t0 = raw_now();
+    bool closed;
+    free(raw_read_until_close(fd, 6.0, &closed, NULL));
+    double waited = raw_now() - t0;
+    /* MHD counts whole seconds: "more than 1 s idle" closes between 1 and about 2 s. */
+    cr_expect(closed, "an idle connection stayed open for %.1f s", waited);
+    cr_expect(waited >= 0.9 && waited < 4.0, "closed after %.2f s, expected 1-3 s", waited);
+    cr_expect_eq(cbd_server_deadline_cuts(s), 0, "the inactivity timeout, not the deadline");
+    close(fd);
+    cbd_server_stop(s);
+}
+
+/*
+ * Sends `prefix` at once, then trickles `trickle` one byte every 0.4 s (well inside the 2 s
+ * inactivity timeout). Returns the seconds from connect until the server cut the connection,
+ * or -1 when it never did within `give_up` seconds.
+ */
+static double trickle_until_cut(uint16_t port, const char *prefix, const char *trickle,
+                                double give_up) {
+    int fd = raw_connect(port);
+    cr_assert_geq(fd, 0);
+    double t0 = raw_now();
+    bool sent = raw_send_str(fd, prefix);
+    for (size_t i = 0; sent && raw_now() - t0 < give_up; i++) {
+        if (raw_peer_closed(fd)) {
+            break;
+        }
+        raw_sleep(0.4);
+        sent = raw_send(fd, &trickle[i % strlen(trickle)], 1);
+    }
+    double at = raw_now() - t0;
+    bool cut = !sent || raw_peer_closed(fd);
+    close(fd);
+    return cut && at < give_up ? at : -1.0;
+}
+
+/* connection_timeout 2 s, request_deadline 2 s: every case is cut between 2 and ~3 s, where
+ * without the deadline the trickle would go on until `give_up` (8 s). */
+Test(slow, trickled_request_line_is_cut_at_the_deadline) {
+    cbd_server *s = start(2, 2, 0);
+    double at = trickle_until_cut(cbd_server_port(s), "", "POST /analyze-attack HTTP/1.1\r\n", 8);
+    cr_expect(at >= 1.9 && at < 4.0, "cut after %.2f s (-1: never)", at);
+    cr_expect_eq(cbd_server_deadline_cuts(s), 1);
+    cbd_server_stop(s);
+}
+
+Test(slow, trickled_headers_are_cut_at_the_deadline) {
+    cbd_server *s = start(2, 2, 0);
+    double at = trickle_until_cut(
+        cbd_server_port(s), "POST /analyze-attack HTTP/1.1\r\nHost: x\r\nX-Pad: ", "abcdef", 8);
+    cr_expect(at >= 1.9 && at < 4.0, "cut after %.2f s (-1: never)", at);
+    cr_expect_eq(cbd_server_deadline_cuts(s), 1);
+    cbd_server_stop(s);
+}
+
+Test(slow, trickled_body_is_cut_at_the_deadline) {
+    cbd_server *s = start(2, 2, 0);
+    double at = trickle_until_cut(cbd_server_port(s),
+                                  "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n"
+                                  "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n",
+                                  "{\"a\":1}", 8);
+    cr_expect(at >= 1.9 && at < 4.0, "cut after %.2f s (-1: never)", at);
+    cbd_server_stop(s);
+}
+
+/* The deadline is per request: a keep-alive connection whose requests each finish in time
+ * lives longer than the deadline. */
+Test(slow, keep_alive_connection_outlives_the_deadline_when_each_request_is_quick) {
+    cbd_server *s = start(2, 1, 0);
+    int fd = raw_connect(cbd_server_port(s));
+    cr_assert_geq(fd, 0);
+    for (int i = 0; i < 4; i++) {
+        cr_assert(raw_send_str(fd, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n"), "request %d", i);
+        char buf[1024];
+        struct pollfd p = {fd, POLLIN, 0};
+        cr_assert_eq(poll(&p, 1, 2000), 1, "request %d: no answer", i);
+        ssize_t n = recv(fd, buf, sizeof buf - 1, 0);
+        cr_assert_gt(n, 0, "request %d: connection closed", i);
+        buf[n] = '\0';
+        cr_expect_eq(raw_status(buf), 200);
+        raw_sleep(0.6); /* 4 × 0.6 s = 2.4 s > the 1 s deadline, each gap < the 2 s timeout */
+    }
+    cr_expect_eq(cbd_server_deadline_cuts(s), 0);
+    close(fd);
+    cbd_server_stop(s);
+}
+
+Test(slow, per_ip_connection_limit_holds) {
+    cbd_server *s = start(10, 15, 3);
+    uint16_t port = cbd_server_port(s);
+    int fds[3];
+    for (int i = 0; i < 3; i++) {
+        fds[i] = raw_connect(port);
+        cr_assert_geq(fds[i], 0);
+    }
+    raw_sleep(0.2); /* let the workers accept all three */
+    /* The fourth is accepted by the kernel, then closed by MHD without an answer. */
+    int extra = raw_connect(port);
+    cr_assert_geq(extra, 0);
+    (void)raw_send_str(extra, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
+    bool closed;
+    size_t len;
+    char *got = raw_read_until_close(extra, 3.0, &closed, &len);
+    cr_expect(closed, "the fourth connection from one address stayed open");
+    cr_expect_eq(raw_status(got), 0, "the fourth connection was served: %s", got);
+    free(got);
+    close(extra);
+    /* The three within the limit are served. */
+    for (int i = 0; i < 3; i++) {
+        cr_assert(
+            raw_send_str(fds[i], "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+        got = raw_read_until_close(fds[i], 3.0, &closed, &len);
+        cr_expect_eq(raw_status(got), 200, "connection %d: %s", i, got);
+        free(got);
+        close(fds[i]);
+    }
+    cbd_server_stop(s);
+}
+
+#define IDLE_CONNECTIONS 1000
+
+Test(slow, a_thousand_idle_connections_do_not_stop_others) {
+    /* 1,000 sockets here plus 1,000 in the server: more than the usual 1,024 soft limit. */
+    struct rlimit rl;
+    cr_assert_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+    if (rl.rlim_cur < 2 * IDLE_CONNECTIONS + 100 && rl.rlim_max >= 2 * IDLE_CONNECTIONS + 100) {
+        rl.rlim_cur = 2 * IDLE_CONNECTIONS + 100;
+        cr_assert_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+    }
+    cr_assert_geq(rl.rlim_cur, 2 * IDLE_CONNECTIONS + 100, "raise ulimit -n to run this test");
+    /* All from 127.0.0.1, so no per-address limit here (per_ip 0); connection_limit is the
+     * default 4096. */
+    cbd_server *s = start(10, 15, 0);
+    uint16_t port = cbd_server_port(s);
+    static int fds[IDLE_CONNECTIONS];
+    for (int i = 0; i < IDLE_CONNECTIONS; i++) {
+        fds[i] = raw_connect(port);
+        cr_assert_geq(fds[i], 0, "connection %d", i);
+        if (i % 2 == 0) {
+            /* Half of them start a request and stop, the other half send nothing. */
+            (void)raw_send_str(fds[i], "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n");
+        }
+    }
+    double t0 = raw_now();
+    test_response r;
+    cr_assert_eq(test_request(port, "GET", "/livez", NULL, NULL, 0, NULL, &r), 0);
+    double took = raw_now() - t0;
+    cr_expect_eq(r.status, 200);
+    cr_expect(took < 1.0, "served in %.3f s with %d idle connections", took, IDLE_CONNECTIONS);
+    test_response_free(&r);
+    cr_assert_eq(test_post_json(port, "/analyze-attack", "{", &r), 0);
+    cr_expect_eq(r.status, 400);
+    test_response_free(&r);
+    /* The idle connections are still open (none was dropped to make room). */
+    int still_open = 0;
+    for (int i = 0; i < IDLE_CONNECTIONS; i++) {
+        still_open += !raw_peer_closed(fds[i]);
+        close(fds[i]);
+    }
+    cr_expect_eq(still_open, IDLE_CONNECTIONS);
+    cbd_server_stop(s);
+}

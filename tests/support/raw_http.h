@@ -1,0 +1,151 @@
+/*
+ * Raw TCP helpers for the tests that must send what libcurl refuses to (two Content-Length
+ * headers, a request trickled a byte at a time, idle sockets). Header-only so that the
+ * integration tests, the TSan program and the benches can share it without a build edit.
+ */
+#ifndef COMBATD_TEST_RAW_HTTP_H
+#define COMBATD_TEST_RAW_HTTP_H
+
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+static inline double raw_now(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static inline void raw_sleep(double seconds) {
+    struct timespec ts = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* A blocking TCP connection to 127.0.0.1:port, or -1. */
+static inline int raw_connect(uint16_t port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return -1;
+    }
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+/* Sends everything; false when the peer has gone (no SIGPIPE). */
+static inline bool raw_send(int fd, const void *data, size_t len) {
+    const char *p = data;
+    while (len > 0) {
+        ssize_t n = send(fd, p, len, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        p += n;
+        len -= (size_t)n;
+    }
+    return true;
+}
+
+static inline bool raw_send_str(int fd, const char *s) {
+    return raw_send(fd, s, strlen(s));
+}
+
+/*
+ * Reads until the peer closes or `timeout` seconds pass. Returns the bytes read (NUL-
+ * terminated, malloc'd) and sets *closed when the peer closed (EOF or reset).
+ */
+static inline char *raw_read_until_close(int fd, double timeout, bool *closed, size_t *out_len) {
+    size_t cap = 4096, len = 0;
+    char *buf = malloc(cap);
+    *closed = false;
+    double end = raw_now() + timeout;
+    while (buf) {
+        double left = end - raw_now();
+        if (left <= 0) {
+            break;
+        }
+        struct pollfd p = {fd, POLLIN, 0};
+        int rc = poll(&p, 1, (int)(left * 1000) + 1);
+        if (rc < 0 && errno == EINTR) {
+            continue;
+        }
+        if (rc <= 0) {
+            break;
+        }
+        if (len + 1024 > cap) {
+            char *grown = realloc(buf, cap * 2);
+            if (!grown) {
+                break;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        ssize_t n = recv(fd, buf + len, cap - len - 1, 0);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            *closed = true;
+            break;
+        }
+        len += (size_t)n;
+    }
+    if (buf) {
+        buf[len] = '\0';
+    }
+    if (out_len) {
+        *out_len = len;
+    }
+    return buf;
+}
+
+/* True when the peer has closed the connection (a zero-timeout check that consumes data). */
+static inline bool raw_peer_closed(int fd) {
+    char buf[4096];
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 0) <= 0) {
+            return false;
+        }
+        ssize_t n = recv(fd, buf, sizeof buf, MSG_DONTWAIT);
+        if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
+            return true;
+        }
+        if (n < 0) {
+            return false;
+        }
+    }
+}
+
+/* The status code of the first response in `text`, or 0. */
+static inline int raw_status(const char *text) {
+    int status = 0;
+    if (!text || sscanf(text, "HTTP/1.%*d %d", &status) != 1) {
+        return 0;
+    }
+    return status;
+}
+
+#endif

@@ -1,0 +1,149 @@
+/* Configuration: defaults, the file, the environment and flags, in that order (issue 2). */
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "config.h"
+
+static bool load(cbd_config *cfg, const char *text, cbd_problem *p) {
+    cbd_config_defaults(cfg);
+    cbd_problem_init(p);
+    return cbd_config_load_text(cfg, text, strlen(text), p);
+}
+
+Test(config, defaults_are_the_documented_ones) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cr_expect_eq(cfg.server.port, 8080);
+    cr_expect_str_eq(cfg.server.bind, "0.0.0.0");
+    cr_expect_eq(cfg.server.body_limit, 65536);
+    cr_expect_eq(cfg.server.connection_timeout, 10);
+    cr_expect_eq(cfg.server.request_deadline, 15);
+    /* W9: offense 0.6, defense 0.7, luck 0, straight round, stand guard on. */
+    cr_expect_eq(cfg.warapp.defaults.offense_kill_rate, 600000);
+    cr_expect_eq(cfg.warapp.defaults.defense_kill_rate, 700000);
+    cr_expect_eq(cfg.warapp.defaults.luck_modifier, 0);
+    cr_expect_eq(cfg.warapp.defaults.rounding, CBD_ROUND_STRAIGHT);
+    cr_expect(cfg.warapp.defaults.one_army_must_stand_guard);
+    /* W10: the army cap is 10^9. */
+    cr_expect_eq(cfg.warapp.army_cap, 1000000000u);
+}
+
+Test(config, the_shipped_file_loads_and_matches_the_defaults) {
+    const char *dir = getenv("COMBATD_SOURCE_DIR");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/config/combatd.json", dir ? dir : ".");
+    cbd_config cfg, defaults;
+    cbd_problem p;
+    cbd_problem_init(&p);
+    cbd_config_defaults(&cfg);
+    cbd_config_defaults(&defaults);
+    cr_assert(cbd_config_load_file(&cfg, path, &p), "%s: %s", path, p.detail);
+    cr_expect_eq(memcmp(&cfg.warapp, &defaults.warapp, sizeof cfg.warapp), 0);
+    cr_expect_eq(memcmp(&cfg.duper, &defaults.duper, sizeof cfg.duper), 0);
+    cr_expect_eq(cfg.server.port, defaults.server.port);
+    cr_expect_eq(cfg.server.body_limit, defaults.server.body_limit);
+    /* The shipped file opens CORS to any origin, so the playground works from anywhere. */
+    cr_expect_eq(cfg.server.n_cors_origins, 1);
+    cr_expect_str_eq(cfg.server.cors_origins[0], "*");
+}
+
+Test(config, file_values_override_defaults) {
+    cbd_config cfg;
+    cbd_problem p;
+    cr_assert(load(&cfg,
+                   "{\"server\": {\"port\": 9000, \"body_limit\": 1024, \"access_log\": false},"
+                   " \"warapp\": {\"defaults\": {\"luck_modifier\": 0.16,"
+                   " \"rounding_mode\": \"weighted_random\"}, \"army_cap\": 5000}}",
+                   &p),
+              "%s", p.detail);
+    cr_expect_eq(cfg.server.port, 9000);
+    cr_expect_eq(cfg.server.body_limit, 1024);
+    cr_expect_not(cfg.server.access_log);
+    cr_expect_eq(cfg.warapp.defaults.luck_modifier, 160000);
+    cr_expect_eq(cfg.warapp.defaults.rounding, CBD_ROUND_WEIGHTED);
+    cr_expect_eq(cfg.warapp.defaults.offense_kill_rate, 600000, "untouched settings keep W9");
+    cr_expect_eq(cfg.warapp.army_cap, 5000);
+}
+
+Test(config, unknown_keys_and_bad_values_are_named) {
+    cbd_config cfg;
+    cbd_problem p;
+    cr_assert_not(load(&cfg,
+                       "{\"server\": {\"prot\": 1, \"port\": 70000},"
+                       " \"warapp\": {\"defaults\": {\"luck_modifier\": 1.5}}, \"extra\": 1}",
+                       &p));
+    cr_assert_eq(p.n_errors, 4);
+    /* Errors are listed in the order the sections are read: the root first. */
+    cr_expect_str_eq(p.errors[0].pointer, "/extra");
+    cr_expect_str_eq(p.errors[1].pointer, "/server/prot");
+    cr_expect_str_eq(p.errors[2].pointer, "/server/port");
+    cr_expect(strstr(p.errors[2].detail, "from 0 to 65535") != NULL, "%s", p.errors[2].detail);
+    cr_expect_str_eq(p.errors[3].pointer, "/warapp/defaults/luck_modifier");
+}
+
+Test(config, malformed_file_names_line_and_column) {
+    cbd_config cfg;
+    cbd_problem p;
+    cr_assert_not(load(&cfg, "{\n  \"server\": {\"port\": 80,}\n}", &p));
+    cr_expect(strstr(p.detail, "line 2") != NULL, "%s", p.detail);
+}
+
+Test(config, duplicate_keys_are_rejected) {
+    cbd_config cfg;
+    cbd_problem p;
+    cr_assert_not(load(&cfg, "{\"server\": {\"port\": 80, \"port\": 81}}", &p));
+}
+
+Test(config, environment_overrides_file_and_flags_override_environment) {
+    cbd_config cfg;
+    cbd_problem p;
+    cr_assert(load(&cfg, "{\"server\": {\"port\": 9000, \"threads\": 3}}", &p));
+    char *env[] = {"PATH=/bin",
+                   "COMBATD_PORT=9100",
+                   "COMBATD_BODY_LIMIT=2048",
+                   "COMBATD_CORS_ORIGINS=https://a.example,https://b.example",
+                   "COMBATD_CONFIG=/ignored/here",
+                   NULL};
+    cr_assert(cbd_config_apply_env(&cfg, env, &p), "%s", p.n_errors ? p.errors[0].detail : "");
+    cr_expect_eq(cfg.server.port, 9100, "environment wins over the file");
+    cr_expect_eq(cfg.server.threads, 3, "the file wins over defaults");
+    cr_expect_eq(cfg.server.body_limit, 2048);
+    cr_assert_eq(cfg.server.n_cors_origins, 2);
+    cr_expect_str_eq(cfg.server.cors_origins[1], "https://b.example");
+    cr_assert(cbd_config_set_server_key(&cfg, "port", "9200", "--port", &p));
+    cr_expect_eq(cfg.server.port, 9200, "a flag wins over the environment");
+}
+
+Test(config, bad_environment_values_are_named) {
+    cbd_config cfg;
+    cbd_problem p;
+    cr_assert(load(&cfg, "{}", &p));
+    char *env[] = {"COMBATD_PORT=eighty", "COMBATD_TIMEOUT=3", NULL};
+    cr_assert_not(cbd_config_apply_env(&cfg, env, &p));
+    cr_assert_eq(p.n_errors, 2);
+    cr_expect_str_eq(p.errors[0].pointer, "environment COMBATD_PORT");
+    cr_expect_str_eq(p.errors[1].pointer, "environment COMBATD_TIMEOUT");
+    cr_expect_str_eq(p.errors[1].detail, "is not a known setting");
+}
+
+Test(config, numeric_flags_reject_signs_spaces_and_overflow) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    const char *bad[] = {"-1", "+5", " 5", "5x", "", "99999999999999999999999", "65536"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cbd_problem p;
+        cbd_problem_init(&p);
+        cr_expect_not(cbd_config_set_server_key(&cfg, "port", bad[i], "--port", &p), "%s", bad[i]);
+    }
+    cr_expect_eq(cfg.server.port, 8080, "a refused value leaves the setting alone");
+}
+
+Test(config, missing_file_is_an_error_with_its_path) {
+    cbd_config cfg;
+    cbd_problem p;
+    cbd_config_defaults(&cfg);
+    cbd_problem_init(&p);
+    cr_assert_not(cbd_config_load_file(&cfg, "/nonexistent/combatd.json", &p));
+    cr_expect(strstr(p.detail, "/nonexistent/combatd.json") != NULL, "%s", p.detail);
+}
