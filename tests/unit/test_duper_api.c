@@ -367,9 +367,9 @@ static void source_path(const char *rel, char *out, size_t size) {
     snprintf(cut, size - (size_t)(cut - out), "%s", rel);
 }
 
-Test(duper_api, d1_the_shipped_duper_section_is_the_defaults) {
+Test(duper_api, d1_the_shipped_config_holds_the_default_unit_table) {
     char path[1024];
-    source_path("config/duper-section.json", path, sizeof path);
+    source_path("config/combatd.json", path, sizeof path);
     cbd_config cfg, defaults;
     cbd_config_defaults(&defaults);
     memset(&cfg, 0xAB, sizeof cfg); /* every field must come from defaults + the file */
