@@ -153,6 +153,7 @@ typedef struct {
     const char *allow; /* for 405 */
     bool close;        /* ask MHD to close the connection after the response */
     bool preflight;    /* add the CORS preflight headers */
+    const char *csp;   /* Content-Security-Policy, for the page */
 } extra_headers;
 
 /*
@@ -189,6 +190,9 @@ static enum MHD_Result send_response(cbd_server *s, struct MHD_Connection *con, 
                                           "Content-Type, X-Request-Id") == MHD_YES;
             ok &= MHD_add_response_header(resp, "Access-Control-Max-Age", "600") == MHD_YES;
         }
+    }
+    if (extra && extra->csp) {
+        ok &= MHD_add_response_header(resp, "Content-Security-Policy", extra->csp) == MHD_YES;
     }
     if (extra && extra->allow) {
         ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, extra->allow) == MHD_YES;
@@ -315,10 +319,16 @@ static enum MHD_Result serve_get(cbd_server *s, struct MHD_Connection *con, requ
             return send_response(s, con, ctx, 200, "application/yaml; charset=utf-8",
                                  (void *)cbd_asset_openapi_yaml, cbd_asset_openapi_yaml_len, false,
                                  NULL);
-        case CBD_ROUTE_PAGE:
+        case CBD_ROUTE_PAGE: {
+            /* The page is self-contained: the browser itself refuses anything from elsewhere. */
+            extra_headers page = {
+                .csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+                       "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+                       "form-action 'none'; frame-ancestors 'none'"};
             return send_response(s, con, ctx, 200, "text/html; charset=utf-8",
                                  (void *)cbd_asset_index_html, cbd_asset_index_html_len, false,
-                                 NULL);
+                                 &page);
+        }
         default:
             return send_problem(s, con, ctx, 404, NULL, "No resource at %s.", ctx->path);
     }

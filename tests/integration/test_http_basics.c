@@ -244,6 +244,10 @@ Test(http, page_is_served_as_html) {
     cr_assert_eq(test_request(port, "GET", "/", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 200);
     expect_header(&r, "Content-Type", "text/html; charset=utf-8");
+    char csp[512];
+    cr_assert_not_null(test_header(&r, "Content-Security-Policy", csp, sizeof csp));
+    cr_expect(strncmp(csp, "default-src 'none';", 19) == 0, "%s", csp);
+    cr_expect(strstr(csp, "connect-src 'self'") != NULL, "%s", csp);
     cr_expect(strstr(r.body, "<title>") != NULL);
     test_response_free(&r);
 }
