@@ -22,6 +22,7 @@
 
 #include "access_log.h"
 #include "api.h"
+#include "combatd/rng.h"
 #include "assets.h"
 #include "body.h"
 #include "metrics.h"
@@ -123,10 +124,17 @@ static void set_request_id(struct MHD_Connection *con, request_ctx *ctx) {
         snprintf(ctx->request_id, sizeof ctx->request_id, "%s", given);
         return;
     }
-    uint64_t r = 0;
-    if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
-        r = now_us() ^ (uint64_t)(uintptr_t)ctx;
+    /* Ids must be unique, not secret: a per-thread splitmix64 stream seeded once from the OS
+     * saves a getrandom(2) call on every request. */
+    static _Thread_local uint64_t id_state;
+    static _Thread_local bool id_seeded;
+    if (!id_seeded) {
+        if (getrandom(&id_state, sizeof id_state, GRND_NONBLOCK) != (ssize_t)sizeof id_state) {
+            id_state = now_us() ^ (uint64_t)(uintptr_t)&id_state;
+        }
+        id_seeded = true;
     }
+    uint64_t r = cbd_splitmix64_next(&id_state);
     snprintf(ctx->request_id, sizeof ctx->request_id, "%016llx", (unsigned long long)r);
 }
 
