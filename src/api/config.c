@@ -242,7 +242,7 @@ static void read_warapp(const json_t *value, cbd_config *cfg, cbd_problem *probl
         w->max_graph_points = (uint32_t)v;
     }
     (void)cbd_read_u64(&r, "max_graph_terms", 1000, UINT64_C(10000000000), &w->max_graph_terms);
-    if (cbd_read_u64(&r, "max_targets", 1, 1000, &v) == CBD_FIELD_OK) {
+    if (cbd_read_u64(&r, "max_targets", 1, 100, &v) == CBD_FIELD_OK) {
         w->max_targets = (uint32_t)v;
     }
     (void)cbd_read_u64(&r, "max_trials", 1, 1000000000, &w->max_trials);

@@ -1,6 +1,7 @@
 #include "json_reader.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,8 +40,21 @@ static void append_escaped(char *out, size_t size, const char *key) {
     out[used] = '\0';
 }
 
+/* Copies without snprintf: readers build pointers for every nested object of every request. */
+static void copy_str(char *out, size_t size, const char *src) {
+    size_t n = strlen(src);
+    if (n >= size) {
+        n = size - 1;
+    }
+    memcpy(out, src, n);
+    out[n] = '\0';
+}
+
 void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, size_t size) {
-    snprintf(out, size, "%s/", r->pointer);
+    copy_str(out, size - 1, r->pointer);
+    size_t n = strlen(out);
+    out[n] = '/';
+    out[n + 1] = '\0';
     append_escaped(out, size, key);
 }
 
@@ -65,7 +79,7 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
                      const char *const *allowed, cbd_problem *problem) {
     r->obj = value;
     r->problem = problem;
-    snprintf(r->pointer, sizeof r->pointer, "%s", pointer);
+    copy_str(r->pointer, sizeof r->pointer, pointer);
     if (!json_is_object(value)) {
         cbd_problem_field(problem, pointer[0] ? pointer : "", "must be an object, not %s",
                           cbd_json_type_name(value));
@@ -86,31 +100,45 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
 }
 
 /* Looks up a member; null counts as absent so clients may send explicit nulls. */
-static const json_t *member(const cbd_reader *r, const char *key, char *ptr, size_t size) {
-    cbd_reader_child_pointer(r, key, ptr, size);
+static const json_t *member(const cbd_reader *r, const char *key) {
     const json_t *v = json_object_get(r->obj, key);
     return json_is_null(v) ? NULL : v;
 }
 
+/*
+ * Records an error for member `key`. Its pointer is built here, only when something is wrong:
+ * most members are valid, and building every pointer up front was a large share of a small
+ * request's cost.
+ */
+static void field_error(const cbd_reader *r, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void field_error(const cbd_reader *r, const char *key, const char *fmt, ...) {
+    char ptr[224], detail[256];
+    cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    cbd_problem_field(r->problem, ptr, "%s", detail);
+}
+
 cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint64_t max,
                        uint64_t *out) {
-    char ptr[224];
-    const json_t *v = member(r, key, ptr, sizeof ptr);
+    const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_integer(v)) {
-        cbd_problem_field(r->problem, ptr,
-                          "must be a whole number from %" PRIu64 " to %" PRIu64 ", not %s", min,
-                          max, cbd_json_type_name(v));
+        field_error(r, key, "must be a whole number from %" PRIu64 " to %" PRIu64 ", not %s", min,
+                    max, cbd_json_type_name(v));
         return CBD_FIELD_BAD;
     }
     json_int_t i = json_integer_value(v);
     if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
-        cbd_problem_field(r->problem, ptr,
-                          "must be a whole number from %" PRIu64 " to %" PRIu64
-                          ", not %" JSON_INTEGER_FORMAT,
-                          min, max, i);
+        field_error(r, key,
+                    "must be a whole number from %" PRIu64 " to %" PRIu64
+                    ", not %" JSON_INTEGER_FORMAT,
+                    min, max, i);
         return CBD_FIELD_BAD;
     }
     *out = (uint64_t)i;
@@ -118,35 +146,32 @@ cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint6
 }
 
 cbd_field cbd_read_micro(const cbd_reader *r, const char *key, cbd_micro *out) {
-    char ptr[224];
-    const json_t *v = member(r, key, ptr, sizeof ptr);
+    const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_number(v)) {
-        cbd_problem_field(r->problem, ptr,
-                          "must be a number from 0 to 1 with at most 6 decimal places, not %s",
-                          cbd_json_type_name(v));
+        field_error(r, key, "must be a number from 0 to 1 with at most 6 decimal places, not %s",
+                    cbd_json_type_name(v));
         return CBD_FIELD_BAD;
     }
     double d = json_number_value(v);
     if (!cbd_micro_from_double(d, out)) {
-        cbd_problem_field(
-            r->problem, ptr,
-            "must be a number from 0 to 1 with at most 6 decimal places (W3), not %.17g", d);
+        field_error(r, key,
+                    "must be a number from 0 to 1 with at most 6 decimal places (W3), not %.17g",
+                    d);
         return CBD_FIELD_BAD;
     }
     return CBD_FIELD_OK;
 }
 
 cbd_field cbd_read_bool(const cbd_reader *r, const char *key, bool *out) {
-    char ptr[224];
-    const json_t *v = member(r, key, ptr, sizeof ptr);
+    const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_boolean(v)) {
-        cbd_problem_field(r->problem, ptr, "must be true or false, not %s", cbd_json_type_name(v));
+        field_error(r, key, "must be true or false, not %s", cbd_json_type_name(v));
         return CBD_FIELD_BAD;
     }
     *out = json_is_true(v);
@@ -154,9 +179,8 @@ cbd_field cbd_read_bool(const cbd_reader *r, const char *key, bool *out) {
 }
 
 cbd_field cbd_read_enum(const cbd_reader *r, const char *key, const char *const *names, int *out) {
-    char ptr[224];
     char list[256];
-    const json_t *v = member(r, key, ptr, sizeof ptr);
+    const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
@@ -169,20 +193,19 @@ cbd_field cbd_read_enum(const cbd_reader *r, const char *key, const char *const 
             }
         }
     }
-    cbd_problem_field(r->problem, ptr, "must be one of: %s", list);
+    field_error(r, key, "must be one of: %s", list);
     return CBD_FIELD_BAD;
 }
 
 cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, const char **out) {
-    char ptr[224];
-    const json_t *v = member(r, key, ptr, sizeof ptr);
+    const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > max_len ||
         strlen(json_string_value(v)) != json_string_length(v)) {
-        cbd_problem_field(r->problem, ptr,
-                          "must be a non-empty string of at most %zu bytes, without NUL", max_len);
+        field_error(r, key, "must be a non-empty string of at most %zu bytes, without NUL",
+                    max_len);
         return CBD_FIELD_BAD;
     }
     *out = json_string_value(v);
@@ -192,22 +215,22 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
 cbd_field cbd_read_object(const cbd_reader *r, const char *key, const char *const *allowed,
                           cbd_reader *child) {
     char ptr[224];
-    const json_t *v = member(r, key, ptr, sizeof ptr);
+    const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
+    cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
     return cbd_reader_open(child, v, ptr, allowed, r->problem) ? CBD_FIELD_OK : CBD_FIELD_BAD;
 }
 
 cbd_field cbd_read_array(const cbd_reader *r, const char *key, size_t max_items,
                          const json_t **out) {
-    char ptr[224];
-    const json_t *v = member(r, key, ptr, sizeof ptr);
+    const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_array(v) || json_array_size(v) > max_items) {
-        cbd_problem_field(r->problem, ptr, "must be an array of at most %zu items", max_items);
+        field_error(r, key, "must be an array of at most %zu items", max_items);
         return CBD_FIELD_BAD;
     }
     *out = v;

@@ -6,7 +6,12 @@
 #include <string.h>
 
 void cbd_problem_init(cbd_problem *p) {
-    memset(p, 0, sizeof *p);
+    /* Only the header: the error slots (about 14 KiB) are written before they are read, and
+     * zeroing them on every request was a measurable share of a small request's cost. */
+    p->status = 0;
+    p->detail[0] = '\0';
+    p->n_errors = 0;
+    p->n_dropped = 0;
 }
 
 void cbd_problem_set(cbd_problem *p, int status, const char *fmt, ...) {

@@ -15,7 +15,7 @@
 #define LISTED_MIN_PROBABILITY 1e-15
 
 /* The most targets one request may carry, whatever max_targets says. */
-#define TARGETS_HELD 1024
+#define TARGETS_HELD 100
 
 static const char *const request_keys[] = {CBD_WARAPP_BATTLE_KEYS, "graph", "targets",
                                            "max_distribution_points", NULL};
