@@ -1,4 +1,5 @@
 #include "api.h"
+#include "json_write.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,12 +35,11 @@ static void oom_reply(cbd_api_reply *reply) {
 }
 
 /* 15 significant digits print 0.1 as 0.1 (jansson's default 17 prints 0.10000000000000001)
- * and keep every probability within 1e-15 relative. */
-#define CBD_JSON_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(15))
-
+ * and keep every probability within 1e-15 relative; see json_write.h. */
 static void dump_reply(int status, const char *content_type, const json_t *value,
                        cbd_api_reply *reply) {
-    char *text = value ? json_dumps(value, CBD_JSON_FLAGS) : NULL;
+    size_t len = 0;
+    char *text = value ? cbd_json_write(value, &len) : NULL;
     if (!text) {
         oom_reply(reply);
         return;
@@ -47,7 +47,7 @@ static void dump_reply(int status, const char *content_type, const json_t *value
     reply->status = status;
     reply->content_type = content_type;
     reply->body = text;
-    reply->body_len = strlen(text);
+    reply->body_len = len;
 }
 
 void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply) {
