@@ -27,28 +27,9 @@
 #include "body.h"
 #include "metrics.h"
 #include "router.h"
+#include "watchdog.h"
 
 _Static_assert(CBD_ROUTE_COUNT == CBD_METRIC_ROUTES, "one metrics row per route");
-
-/*
- * One open connection, as the request-deadline watchdog sees it. libmicrohttpd's timeout
- * counts inactivity only, so a client that trickles its request line, headers or body (one
- * byte every few seconds) is never cut by it. The watchdog thread cuts every connection that
- * has been receiving one request for longer than server.request_deadline.
- */
-typedef enum {
-    PHASE_RECEIVING = 0, /* reading a request (or waiting for the next one on keep-alive) */
-    PHASE_ANSWERING = 1, /* a response is queued or being computed: not the client's fault */
-} conn_phase;
-
-typedef struct conn_entry {
-    struct conn_entry *prev, *next; /* the server's list, under conns_lock */
-    int fd;
-    _Atomic uint64_t since_us; /* when the current request began (connection open or the
-                                  previous request's completion) */
-    atomic_int phase;          /* a conn_phase */
-    atomic_bool cut;           /* the watchdog cut it (for the access log) */
-} conn_entry;
 
 struct cbd_server {
     struct MHD_Daemon *daemon;
@@ -58,14 +39,7 @@ struct cbd_server {
     atomic_uint jobs; /* requests running on worker threads (see run_on_worker) */
     uint16_t port;
 
-    /* The request-deadline watchdog (see conn_entry). */
-    pthread_mutex_t conns_lock;
-    pthread_cond_t watchdog_wake;
-    conn_entry *conns;
-    bool watchdog_stop; /* under conns_lock */
-    bool watchdog_running;
-    pthread_t watchdog;
-    atomic_ullong deadline_cuts;
+    cbd_watchdog *watchdog; /* the absolute request deadline (watchdog.h) */
 };
 
 /* At most this many requests run on worker threads at once; more get 503 + Retry-After. */
@@ -97,7 +71,7 @@ static uint64_t now_us(void) {
 }
 
 /* The watchdog's entry for a connection (NULL if its allocation failed). */
-static conn_entry *entry_of(struct MHD_Connection *con) {
+static cbd_watch *watch_of(struct MHD_Connection *con) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
@@ -215,10 +189,7 @@ static enum MHD_Result send_response(cbd_server *s, struct MHD_Connection *con, 
         ctx->bytes_out = len;
         /* Sending the answer is not the client trickling its request: the deadline stops
          * here (a client that reads slowly meets MHD's inactivity timeout instead). */
-        conn_entry *e = entry_of(con);
-        if (e) {
-            atomic_store(&e->phase, PHASE_ANSWERING);
-        }
+        cbd_watch_answering(watch_of(con));
     }
     return rc;
 }
@@ -491,10 +462,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         return send_reply(s, con, ctx, &ctx->job_reply, NULL);
     }
     /* The whole request is in: computing the answer is ours, not a slow client's. */
-    conn_entry *entry = entry_of(con);
-    if (entry) {
-        atomic_store(&entry->phase, PHASE_ANSWERING);
-    }
+    cbd_watch_answering(watch_of(con));
     const cbd_api_endpoint *ep = cbd_api_find_endpoint(cbd_route_info_of(ctx->route)->path);
     if (!ep) {
         return send_problem(s, con, ctx, 404, NULL, "No resource at %s.", ctx->path);
@@ -524,14 +492,8 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
 static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
     cbd_server *s = cls;
-    conn_entry *entry = entry_of(con);
-    bool cut = false;
-    if (entry) {
-        cut = atomic_load(&entry->cut);
-        /* On keep-alive the next request starts now; its clock starts with it. */
-        atomic_store(&entry->since_us, now_us());
-        atomic_store(&entry->phase, PHASE_RECEIVING);
-    }
+    /* On keep-alive the next request starts now; its clock starts with it. */
+    bool cut = cbd_watch_request_done(watch_of(con));
     request_ctx *ctx = *con_cls;
     if (!ctx) {
         return;
@@ -565,7 +527,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
     atomic_fetch_sub(&s->metrics.in_flight, 1);
 }
 
-/* ---- the request-deadline watchdog ---- */
+/* ---- the request-deadline watchdog (watchdog.h) ---- */
 
 static void on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
                           enum MHD_ConnectionNotificationCode code) {
@@ -573,121 +535,16 @@ static void on_connection(void *cls, struct MHD_Connection *con, void **socket_c
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *info =
             MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
-        conn_entry *e = calloc(1, sizeof *e);
-        if (!e || !info) {
-            free(e); /* unwatched: MHD's inactivity timeout still applies */
-            *socket_context = NULL;
-            return;
-        }
-        e->fd = info->connect_fd;
-        atomic_init(&e->since_us, now_us());
-        atomic_init(&e->phase, PHASE_RECEIVING);
-        atomic_init(&e->cut, false);
-        pthread_mutex_lock(&s->conns_lock);
-        e->next = s->conns;
-        if (s->conns) {
-            s->conns->prev = e;
-        }
-        s->conns = e;
-        pthread_mutex_unlock(&s->conns_lock);
-        *socket_context = e;
+        *socket_context = info ? cbd_watch_add(s->watchdog, info->connect_fd) : NULL;
         return;
     }
-    /* MHD_CONNECTION_NOTIFY_CLOSED comes before MHD closes the socket, so once the entry is
-     * off the list (under the lock) the watchdog can never shut down a reused descriptor. */
-    conn_entry *e = *socket_context;
-    if (!e) {
-        return;
-    }
-    pthread_mutex_lock(&s->conns_lock);
-    if (e->prev) {
-        e->prev->next = e->next;
-    } else {
-        s->conns = e->next;
-    }
-    if (e->next) {
-        e->next->prev = e->prev;
-    }
-    pthread_mutex_unlock(&s->conns_lock);
-    free(e);
+    /* MHD_CONNECTION_NOTIFY_CLOSED comes before MHD closes the socket. */
+    cbd_watch_remove(s->watchdog, *socket_context);
     *socket_context = NULL;
 }
 
-/* How often the watchdog looks: a cut lands at most this late after the deadline. */
-#define WATCHDOG_TICK_US 200000u
-
-static void *watchdog_main(void *arg) {
-    cbd_server *s = arg;
-    const uint64_t deadline_us = (uint64_t)s->cfg.server.request_deadline * 1000000u;
-    pthread_mutex_lock(&s->conns_lock);
-    while (!s->watchdog_stop) {
-        uint64_t now = now_us();
-        for (conn_entry *e = s->conns; e; e = e->next) {
-            /* A worker may have restarted the clock after `now` was read: since > now then,
-             * and the unsigned difference must not wrap into a huge age. */
-            uint64_t since = atomic_load(&e->since_us);
-            if (atomic_load(&e->phase) == PHASE_RECEIVING && !atomic_load(&e->cut) && since < now &&
-                now - since > deadline_us) {
-                /* shutdown(), not close(): the descriptor stays MHD's, and its event loop
-                 * sees the hang-up at once and closes the connection in its own thread. */
-                atomic_store(&e->cut, true);
-                (void)shutdown(e->fd, SHUT_RDWR);
-                atomic_fetch_add(&s->deadline_cuts, 1);
-            }
-        }
-        struct timespec until;
-        clock_gettime(CLOCK_MONOTONIC, &until);
-        until.tv_nsec += (long)WATCHDOG_TICK_US * 1000;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec += 1;
-            until.tv_nsec -= 1000000000L;
-        }
-        int rc;
-        do {
-            rc = pthread_cond_timedwait(&s->watchdog_wake, &s->conns_lock, &until);
-        } while (rc == 0 && !s->watchdog_stop);
-    }
-    pthread_mutex_unlock(&s->conns_lock);
-    return NULL;
-}
-
-static bool watchdog_init(cbd_server *s) {
-    pthread_condattr_t attr;
-    if (pthread_mutex_init(&s->conns_lock, NULL) != 0) {
-        return false;
-    }
-    if (pthread_condattr_init(&attr) != 0) {
-        pthread_mutex_destroy(&s->conns_lock);
-        return false;
-    }
-    (void)pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    int rc = pthread_cond_init(&s->watchdog_wake, &attr);
-    pthread_condattr_destroy(&attr);
-    if (rc != 0) {
-        pthread_mutex_destroy(&s->conns_lock);
-        return false;
-    }
-    s->conns = NULL;
-    s->watchdog_stop = false;
-    atomic_init(&s->deadline_cuts, 0);
-    return true;
-}
-
-static void watchdog_stop_and_destroy(cbd_server *s) {
-    if (s->watchdog_running) {
-        pthread_mutex_lock(&s->conns_lock);
-        s->watchdog_stop = true;
-        pthread_cond_signal(&s->watchdog_wake);
-        pthread_mutex_unlock(&s->conns_lock);
-        pthread_join(s->watchdog, NULL);
-        s->watchdog_running = false;
-    }
-    pthread_cond_destroy(&s->watchdog_wake);
-    pthread_mutex_destroy(&s->conns_lock);
-}
-
 uint64_t cbd_server_deadline_cuts(const cbd_server *s) {
-    return atomic_load(&((cbd_server *)s)->deadline_cuts);
+    return cbd_watchdog_cuts(s->watchdog);
 }
 
 /* ---- life cycle ---- */
@@ -729,8 +586,9 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     cbd_metrics_init(&s->metrics);
     atomic_init(&s->draining, false);
     atomic_init(&s->jobs, 0u);
-    if (!watchdog_init(s)) {
-        snprintf(err, err_size, "cannot create the watchdog's lock");
+    s->watchdog = cbd_watchdog_start((uint64_t)cfg->server.request_deadline * 1000000u);
+    if (!s->watchdog) {
+        snprintf(err, err_size, "cannot start the request-deadline watchdog thread");
         free(s);
         return NULL;
     }
@@ -740,7 +598,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     if (!parse_bind(cfg->server.bind, (uint16_t)cfg->server.port, &addr, &ipv6)) {
         snprintf(err, err_size, "bind address \"%s\" is not an IPv4 or IPv6 address",
                  cfg->server.bind);
-        watchdog_stop_and_destroy(s);
+        cbd_watchdog_stop(s->watchdog);
         free(s);
         return NULL;
     }
@@ -759,18 +617,10 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     if (!s->daemon) {
         snprintf(err, err_size, "cannot listen on %s port %u (in use, or not permitted?)",
                  cfg->server.bind, cfg->server.port);
-        watchdog_stop_and_destroy(s);
+        cbd_watchdog_stop(s->watchdog);
         free(s);
         return NULL;
     }
-    if (pthread_create(&s->watchdog, NULL, watchdog_main, s) != 0) {
-        snprintf(err, err_size, "cannot start the request-deadline watchdog thread");
-        MHD_stop_daemon(s->daemon);
-        watchdog_stop_and_destroy(s);
-        free(s);
-        return NULL;
-    }
-    s->watchdog_running = true;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
     s->port = info ? info->port : (uint16_t)cfg->server.port;
     return s;
@@ -808,6 +658,6 @@ void cbd_server_stop(cbd_server *s) {
     }
     /* Then the daemon: its connections' CLOSED notifications empty the watchdog's list. */
     MHD_stop_daemon(s->daemon);
-    watchdog_stop_and_destroy(s);
+    cbd_watchdog_stop(s->watchdog);
     free(s);
 }
