@@ -5,18 +5,15 @@
  * 10^9 <= 100 ms; a 1,000-point graph at 1,000 defenders <= 50 ms; armies_needed for 3 targets
  * at 10^6 defenders <= 50 ms; a small analysis over HTTP on loopback: median <= 200 µs.
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "combatd/warapp_odds.h"
 #include "server.h"
+
+#include "http_latency.h"
 
 static double now_us(void) {
     struct timespec t;
@@ -100,74 +97,13 @@ static void bench_needed(void) {
 
 /* One keep-alive connection, one request at a time: the latency a client sees. */
 static void bench_http(void) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cfg.server.port = 0;
-    snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
-    cfg.server.access_log = false;
-    cfg.server.threads = 2;
-    char err[256];
-    cbd_server *srv = cbd_server_start(&cfg, err, sizeof err);
-    if (!srv) {
-        fprintf(stderr, "server: %s\n", err);
-        exit(1);
-    }
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(cbd_server_port(srv))};
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-        perror("connect");
-        exit(1);
-    }
     const char *body = "{\"attackers\": 10, \"defenders\": 5, \"settings\": {\"luck_modifier\": "
                        "0.16, \"rounding_mode\": \"weighted_random\"}}";
-    char req[512];
-    int len = snprintf(req, sizeof req,
-                       "POST /analyze-attack HTTP/1.1\r\nHost: localhost\r\nContent-Type: "
-                       "application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                       strlen(body), body);
     enum { N = 2000 };
-    static double t[N];
-    char buf[16384];
-    for (int i = 0; i < N; i++) {
-        double t0 = now_us();
-        if (write(fd, req, (size_t)len) != len) {
-            perror("write");
-            exit(1);
-        }
-        /* Read the head, then exactly Content-Length bytes of body. */
-        size_t got = 0;
-        long want = -1;
-        for (;;) {
-            ssize_t r = read(fd, buf + got, sizeof buf - 1 - got);
-            if (r <= 0) {
-                perror("read");
-                exit(1);
-            }
-            got += (size_t)r;
-            buf[got] = '\0';
-            char *end = strstr(buf, "\r\n\r\n");
-            if (end && want < 0) {
-                char *cl = strcasestr(buf, "Content-Length:");
-                want = (long)(end + 4 - buf) + (cl ? strtol(cl + 15, NULL, 10) : 0);
-            }
-            if (want >= 0 && (long)got >= want) {
-                break;
-            }
-        }
-        if (strncmp(buf, "HTTP/1.1 200", 12) != 0) {
-            fprintf(stderr, "unexpected reply: %.80s\n", buf);
-            exit(1);
-        }
-        t[i] = now_us() - t0;
-    }
-    close(fd);
-    cbd_server_stop(srv);
-    printf("HTTP loopback, small analysis (10 vs 5, 16%% luck), one connection: median %.1f µs "
-           "(goal <= 200 µs, %d requests)\n",
-           median(t, N), N);
+    http_latency l = http_latency_measure("/analyze-attack", body, N);
+    printf("HTTP loopback, small analysis (10 vs 5, 16%% luck), one connection: median %.1f µs, "
+           "p99 %.1f µs (goal: median <= 200 µs, %d requests)\n",
+           l.median_us, l.p99_us, N);
 }
 
 int main(void) {

@@ -7,20 +7,17 @@
  *      keep-alive connection to an in-process server (goal: median ≤ 200 µs).
  * Usage: build/bench/bench_duper [core_iterations] [http_requests]
  */
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "api.h"
 #include "combatd/duper.h"
 #include "config.h"
 #include "server.h"
+
+#include "http_latency.h"
 
 static const char body[] =
     "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
@@ -34,11 +31,6 @@ static double now_ns(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
 }
 
 static void bench_core(const char *label, const cbd_duper_battle *b, long n) {
@@ -78,76 +70,11 @@ static void bench_api(long n) {
            (t1 - t0) / (double)n / 1000.0, n);
 }
 
-/* Reads one HTTP response with a Content-Length body; returns the status or -1. */
-static int read_response(int fd, char *buf, size_t size) {
-    size_t used = 0;
-    for (;;) {
-        ssize_t got = recv(fd, buf + used, size - used - 1, 0);
-        if (got <= 0) {
-            return -1;
-        }
-        used += (size_t)got;
-        buf[used] = '\0';
-        char *end = strstr(buf, "\r\n\r\n");
-        if (!end) {
-            continue;
-        }
-        char *cl = strcasestr(buf, "\r\nContent-Length:");
-        if (!cl || cl > end) {
-            return -1;
-        }
-        size_t len = strtoul(cl + 17, NULL, 10);
-        if (used >= (size_t)(end + 4 - buf) + len) {
-            return atoi(buf + 9);
-        }
-    }
-}
-
 static void bench_http(long n) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cfg.server.port = 0;
-    snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
-    cfg.server.access_log = false;
-    cfg.server.threads = 2;
-    char err[256];
-    cbd_server *server = cbd_server_start(&cfg, err, sizeof err);
-    if (!server) {
-        fprintf(stderr, "server: %s\n", err);
-        exit(1);
-    }
-    int fd = socket(AF_INET, SOCK_STREAM, 0);
-    int one = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(cbd_server_port(server))};
-    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-        perror("connect");
-        exit(1);
-    }
-    char request[2048];
-    int req_len = snprintf(request, sizeof request,
-                           "POST /duper/battle HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                           "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                           sizeof body - 1, body);
-    double *lat = malloc(sizeof *lat * (size_t)n);
-    static char buf[65536];
-    for (long i = 0; i < n; i++) {
-        double t0 = now_ns();
-        if (send(fd, request, (size_t)req_len, 0) != req_len ||
-            read_response(fd, buf, sizeof buf) != 200) {
-            fprintf(stderr, "request %ld failed: %.200s\n", i, buf);
-            exit(1);
-        }
-        lat[i] = (now_ns() - t0) / 1000.0;
-    }
-    qsort(lat, (size_t)n, sizeof *lat, cmp_double);
+    http_latency l = http_latency_measure("/duper/battle", body, n);
     printf("http POST /duper/battle on loopback     median %6.1f us, p90 %6.1f us, p99 %6.1f us "
            "(%ld requests, 1 keep-alive connection)\n",
-           lat[n / 2], lat[n * 9 / 10], lat[n * 99 / 100], n);
-    free(lat);
-    close(fd);
-    cbd_server_stop(server);
+           l.median_us, l.p90_us, l.p99_us, n);
 }
 
 int main(int argc, char **argv) {
