@@ -131,6 +131,49 @@ Test(lifecycle, sigterm_drains_an_in_flight_request) {
     close(c.err_fd);
 }
 
+Test(lifecycle, readyz_turns_503_while_draining) {
+    char *args[] = {(char *)binary(), "--port", "0", "--bind", "127.0.0.1", NULL};
+    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=5", NULL};
+    child c;
+    start_child(&c, args, env);
+    cr_assert_gt(c.port, 0);
+
+    /* A keep-alive connection that has been answered once, and a request in flight. */
+    static const char ready[] = "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n";
+    int idle = test_connect(c.port);
+    cr_assert_geq(idle, 0);
+    char resp[2048] = {0};
+    cr_assert_eq(send(idle, ready, sizeof ready - 1, MSG_NOSIGNAL), (ssize_t)(sizeof ready - 1));
+    cr_assert_gt(recv(idle, resp, sizeof resp - 1, 0), 0);
+    cr_expect(strncmp(resp, "HTTP/1.1 200 ", 13) == 0, "%s", resp);
+    static const char head[] = "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n"
+                               "Content-Type: application/json\r\nContent-Length: 4\r\n\r\n[1";
+    int busy = test_connect(c.port);
+    cr_assert_geq(busy, 0);
+    cr_assert_eq(send(busy, head, sizeof head - 1, MSG_NOSIGNAL), (ssize_t)(sizeof head - 1));
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+
+    kill(c.pid, SIGTERM);
+    nanosleep(&pause, NULL);
+    /* Draining: the open connection still gets answers, and readiness says no. */
+    memset(resp, 0, sizeof resp);
+    cr_assert_eq(send(idle, ready, sizeof ready - 1, MSG_NOSIGNAL), (ssize_t)(sizeof ready - 1));
+    cr_assert_gt(recv(idle, resp, sizeof resp - 1, 0), 0);
+    cr_expect(strncmp(resp, "HTTP/1.1 503 ", 13) == 0, "%s", resp);
+    cr_expect(strstr(resp, "application/problem+json") != NULL, "%s", resp);
+    close(idle);
+
+    cr_assert_eq(send(busy, "]\n", 2, MSG_NOSIGNAL), 2);
+    memset(resp, 0, sizeof resp);
+    cr_assert_gt(recv(busy, resp, sizeof resp - 1, 0), 0);
+    close(busy);
+    int status = wait_child(&c, 5);
+    cr_assert(WIFEXITED(status));
+    cr_expect_eq(WEXITSTATUS(status), 0);
+    close(c.err_fd);
+}
+
 Test(lifecycle, drain_deadline_bounds_a_stuck_request) {
     char *args[] = {(char *)binary(), "--port", "0", "--bind", "127.0.0.1", NULL};
     char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=1", NULL};
