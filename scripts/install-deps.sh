@@ -10,7 +10,8 @@ what=${1:-build}
 packages="build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev"
 if [ "$what" = test ]; then
     packages="$packages libcriterion-dev libcurl4-openssl-dev curl clang libclang-rt-14-dev \
-        procps ca-certificates python3 xz-utils yamllint shellcheck docker-compose"
+        procps ca-certificates python3 xz-utils git clang-format yamllint shellcheck \
+        docker-compose"
 fi
 
 missing=""

@@ -23,7 +23,9 @@ if [ ! -x /usr/bin/chromium ]; then
         fail "could not install chromium"
 fi
 [ -x "$BIN" ] || fail "no executable $BIN: build first"
-command -v node > /dev/null && command -v npm > /dev/null || fail "node and npm are needed"
+if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
+    fail "node and npm are needed"
+fi
 
 cd "$ROOT/tests/browser" || fail "no tests/browser"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2 ||
@@ -33,6 +35,7 @@ LOG=$(mktemp)
 # From the repository root, so the service reads the same config/ as in the other tests.
 (cd "$ROOT" && exec "$BIN" --port 0 --bind 127.0.0.1 > /dev/null 2> "$LOG") &
 PID=$!
+# shellcheck disable=SC2317 # called by the EXIT trap
 stop() {
     kill "$PID" 2> /dev/null && wait "$PID" 2> /dev/null
     rm -f "$LOG"

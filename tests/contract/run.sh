@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The contract stage: lint openapi.yaml (Redocly, recommended rules), the YAML files
-# (yamllint), docker-compose.yml (docker-compose config), the Dockerfile (dockerfile-utils)
-# and the shell scripts (shellcheck); then check live responses against openapi.yaml.
+# (yamllint), docker-compose.yml (docker-compose config), the Dockerfile (dockerfile-utils),
+# the C formatting (clang-format) and the shell scripts (shellcheck); then check live
+# responses against openapi.yaml.
 # Expects build/combatd (scripts/test.sh builds it first). Prints "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,6 +35,10 @@ lint "redocly lint openapi.yaml" npx --no-install redocly lint --config "$here/r
 lint "yamllint" yamllint -c "$root/.yamllint" "$root/openapi.yaml" "$root/docker-compose.yml"
 lint "docker-compose config" docker-compose -f "$root/docker-compose.yml" config -q
 lint "dockerfile-utils lint" dockerfile_lint
+clang_format_check() {
+    (cd "$root" && git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror)
+}
+lint "clang-format (.clang-format)" clang_format_check
 lint "shellcheck" shellcheck "$root"/scripts/*.sh "$root"/.ci/run "$root"/tests/*/run.sh
 
 log=$(mktemp)
