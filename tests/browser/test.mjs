@@ -1,8 +1,8 @@
 // Browser test of the playground page (GET /), against a running combatd: no fixtures.
 // Usage: node test.mjs http://127.0.0.1:PORT/ path/to/screenshot.png
-// Prints one line per check and closes with "N passed, N failed, N skipped". A check that needs
-// an endpoint the service does not implement yet (it answers 501) is skipped, and instead the
-// page is checked to show the service's 501 problem at the top of that panel.
+// Prints one line per check and closes with "N passed, N failed, N skipped". An endpoint that
+// answers 501 fails the run (every endpoint exists); the checks that need it are then skipped,
+// and the page is checked to show the service's 501 problem at the top of that panel.
 import { existsSync, statSync } from 'node:fs';
 import { openBrowser } from './browser.mjs';
 import { battle, percent } from './warapp-model.mjs';
@@ -56,6 +56,11 @@ const liveSimulate = await live('simulate', { attackers: 2, defenders: 1, trials
 const liveDuper = await live('duper/battle', {
     attack: { player: 'red', kind: 'normal', tile: { units: { soldier: 2 } } },
     defense: { player: 'blue', tile: { level: 1, units: { soldier: 1 } } },
+});
+// Every endpoint exists now: one answering 501 is a regression, not a reason to skip.
+await check('every endpoint the page calls is implemented (no 501)', async () => {
+    assert(liveAnalyze && liveSimulate && liveDuper,
+        `501 from ${[!liveAnalyze && '/analyze-attack', !liveSimulate && '/simulate', !liveDuper && '/duper/battle'].filter(Boolean).join(', ')}`);
 });
 
 const browser = await openBrowser({ width: 1280, height: 900 });
