@@ -6,7 +6,10 @@
  * no parsing, no routing, no logging. bench/load.sh drives it and combatd with the same wrk
  * settings; combatd's requests/s as a fraction of this one is its overhead.
  *
- *   bare_server [--port N] [--threads N]     (0 threads = one per online CPU, as combatd)
+ *   bare_server [--port N] [--threads N] [--body-bytes N]
+ *
+ * (0 threads = one per online CPU, as combatd.) --body-bytes pads the answer to N bytes, so
+ * the stack's limit can also be measured for answers as large as combatd's (700-900 bytes).
  *
  * Prints {"event":"listening","port":N} on stderr and runs until SIGTERM or SIGINT.
  */
@@ -21,7 +24,11 @@
 
 #include "config.h"
 
-static const char body[] = "{\"captured\":true,\"attackers_left\":7,\"defenders_left\":0}";
+static const char small_body[] = "{\"captured\":true,\"attackers_left\":7,\"defenders_left\":0}";
+
+/* The answer: small_body, or a body padded to --body-bytes. Set once before the daemon starts. */
+static const char *body = small_body;
+static size_t body_len = sizeof small_body - 1;
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url,
                                   const char *method, const char *version, const char *upload_data,
@@ -40,7 +47,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         return MHD_YES;
     }
     struct MHD_Response *resp =
-        MHD_create_response_from_buffer(sizeof body - 1, (void *)body, MHD_RESPMEM_PERSISTENT);
+        MHD_create_response_from_buffer(body_len, (void *)body, MHD_RESPMEM_PERSISTENT);
     if (!resp) {
         return MHD_NO;
     }
@@ -62,8 +69,23 @@ int main(int argc, char **argv) {
             port = (unsigned)strtoul(argv[i + 1], NULL, 10);
         } else if (strcmp(argv[i], "--threads") == 0) {
             threads = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        } else if (strcmp(argv[i], "--body-bytes") == 0) {
+            size_t want = strtoul(argv[i + 1], NULL, 10);
+            if (want > sizeof small_body + 16) {
+                /* {"pad":"xxxx...x"}: valid JSON of exactly `want` bytes. */
+                char *padded = malloc(want + 1);
+                if (!padded) {
+                    return 1;
+                }
+                memset(padded, 'x', want);
+                memcpy(padded, "{\"pad\":\"", 8);
+                memcpy(padded + want - 2, "\"}", 2);
+                padded[want] = '\0';
+                body = padded;
+                body_len = want;
+            }
         } else {
-            fprintf(stderr, "usage: bare_server [--port N] [--threads N]\n");
+            fprintf(stderr, "usage: bare_server [--port N] [--threads N] [--body-bytes N]\n");
             return 2;
         }
     }

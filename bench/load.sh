@@ -9,7 +9,8 @@
 #
 # Environment: BUILD (build dir, default build), DURATION (s), CONNECTIONS, WRK_THREADS,
 # SERVER_THREADS (0 = one per CPU, combatd's default; both servers get the same), WARMUP (s),
-# ACCESS_LOG (true/false, combatd's access log, default true, written to /dev/null).
+# ACCESS_LOG (true/false, combatd's access log, default true, written to /dev/null),
+# BARE_BODY_BYTES (pad the bare server's answer to this many bytes; default: its 55-byte body).
 # Goal (issue 6): /analyze-attack and /duper/battle reach >= 0.8 of the bare server's req/s
 # with zero non-2xx and zero socket errors; the last lines say whether they do.
 set -uo pipefail
@@ -71,7 +72,8 @@ echo "load: wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s (after ${WARMUP}s w
 printf '%-28s %10s %9s %9s %8s %12s  %s\n' run "req/s" p50 p99 non-2xx "CPU us/req" \
     "socket errors"
 
-"$BUILD/bench/bare_server" --port "$PORT_BARE" --threads "$SERVER_THREADS" 2>/dev/null &
+"$BUILD/bench/bare_server" --port "$PORT_BARE" --threads "$SERVER_THREADS" \
+    --body-bytes "${BARE_BODY_BYTES:-0}" 2>/dev/null &
 BARE=$!
 trap 'kill $BARE $COMBATD 2>/dev/null' EXIT
 COMBATD=
