@@ -95,104 +95,105 @@ Test(lifecycle, port_zero_logs_the_chosen_port_and_sigterm_exits_0) {
     close(c.err_fd);
 }
 
-Test(lifecycle, sigterm_drains_an_in_flight_request) {
-    char *args[] = {(char *)binary(), "--port", "0", "--bind", "127.0.0.1", NULL};
-    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=5", NULL};
-    child c;
-    start_child(&c, args, env);
-    cr_assert_gt(c.port, 0);
+/* Starts the binary on a free loopback port with the given drain deadline (seconds). */
+static void start_draining_child(child *c, const char *drain_deadline) {
+    static char *args[] = {NULL, "--port", "0", "--bind", "127.0.0.1", NULL};
+    char deadline[64];
+    snprintf(deadline, sizeof deadline, "COMBATD_DRAIN_DEADLINE=%s", drain_deadline);
+    char *env[] = {"PATH=/usr/bin:/bin", deadline, NULL};
+    args[0] = (char *)binary();
+    start_child(c, args, env);
+    cr_assert_gt(c->port, 0, "the listening line names the port");
+}
 
-    /* Start a request and send only half of its body: it is in flight. */
-    static const char head[] = "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n"
-                               "Content-Type: application/json\r\nContent-Length: 4\r\n\r\n[1";
-    int fd = test_connect(c.port);
+/* Sends `text` on a new connection and leaves it open: with a half-sent body the request is
+ * in flight. */
+static int send_on_new_connection(uint16_t port, const char *text) {
+    int fd = test_connect(port);
     cr_assert_geq(fd, 0);
-    cr_assert_eq(send(fd, head, sizeof head - 1, MSG_NOSIGNAL), (ssize_t)(sizeof head - 1));
+    cr_assert_eq(send(fd, text, strlen(text), MSG_NOSIGNAL), (ssize_t)strlen(text));
+    return fd;
+}
+
+/* Sends `text` on fd and reads the start of the answer into resp. */
+static void exchange(int fd, const char *text, char *resp, size_t size) {
+    memset(resp, 0, size);
+    cr_assert_eq(send(fd, text, strlen(text), MSG_NOSIGNAL), (ssize_t)strlen(text));
+    cr_assert_gt(recv(fd, resp, size - 1, 0), 0);
+}
+
+static void pause_200ms(void) {
     struct timespec pause = {0, 200 * 1000 * 1000};
     nanosleep(&pause, NULL);
+}
+
+/* Waits for the child to exit by itself and checks it exited 0. */
+static void expect_clean_exit(child *c) {
+    int status = wait_child(c, 5);
+    cr_assert(WIFEXITED(status), "exited by itself");
+    cr_expect_eq(WEXITSTATUS(status), 0);
+    close(c->err_fd);
+}
+
+/* An /analyze-attack request with half of its 4-byte body ("[1" of "[1]\n"). */
+static const char half_request[] = "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n"
+                                   "Content-Type: application/json\r\nContent-Length: 4\r\n\r\n[1";
+
+Test(lifecycle, sigterm_drains_an_in_flight_request) {
+    child c;
+    start_draining_child(&c, "5");
+    int fd = send_on_new_connection(c.port, half_request);
+    pause_200ms();
 
     kill(c.pid, SIGTERM);
-    nanosleep(&pause, NULL);
+    pause_200ms();
     /* Draining: new connections are refused, the process is still there. */
     cr_expect_eq(test_connect(c.port), -1, "no new connections while draining");
     cr_expect_eq(waitpid(c.pid, NULL, WNOHANG), 0, "still running while a request is in flight");
 
     /* Finish the body: the request is answered (422: an array is not an object). */
-    cr_assert_eq(send(fd, "]\n", 2, MSG_NOSIGNAL), 2);
-    char resp[2048] = {0};
-    ssize_t got = recv(fd, resp, sizeof resp - 1, 0);
-    cr_assert_gt(got, 0);
+    char resp[2048];
+    exchange(fd, "]\n", resp, sizeof resp);
     cr_expect(strncmp(resp, "HTTP/1.1 422 ", 13) == 0, "%s", resp);
     close(fd);
-
-    int status = wait_child(&c, 5);
-    cr_assert(WIFEXITED(status));
-    cr_expect_eq(WEXITSTATUS(status), 0);
-    close(c.err_fd);
+    expect_clean_exit(&c);
 }
 
 Test(lifecycle, readyz_turns_503_while_draining) {
-    char *args[] = {(char *)binary(), "--port", "0", "--bind", "127.0.0.1", NULL};
-    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=5", NULL};
     child c;
-    start_child(&c, args, env);
-    cr_assert_gt(c.port, 0);
-
+    start_draining_child(&c, "5");
     /* A keep-alive connection that has been answered once, and a request in flight. */
     static const char ready[] = "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n";
+    char resp[2048];
     int idle = test_connect(c.port);
     cr_assert_geq(idle, 0);
-    char resp[2048] = {0};
-    cr_assert_eq(send(idle, ready, sizeof ready - 1, MSG_NOSIGNAL), (ssize_t)(sizeof ready - 1));
-    cr_assert_gt(recv(idle, resp, sizeof resp - 1, 0), 0);
+    exchange(idle, ready, resp, sizeof resp);
     cr_expect(strncmp(resp, "HTTP/1.1 200 ", 13) == 0, "%s", resp);
-    static const char head[] = "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n"
-                               "Content-Type: application/json\r\nContent-Length: 4\r\n\r\n[1";
-    int busy = test_connect(c.port);
-    cr_assert_geq(busy, 0);
-    cr_assert_eq(send(busy, head, sizeof head - 1, MSG_NOSIGNAL), (ssize_t)(sizeof head - 1));
-    struct timespec pause = {0, 200 * 1000 * 1000};
-    nanosleep(&pause, NULL);
+    int busy = send_on_new_connection(c.port, half_request);
+    pause_200ms();
 
     kill(c.pid, SIGTERM);
-    nanosleep(&pause, NULL);
+    pause_200ms();
     /* Draining: the open connection still gets answers, and readiness says no. */
-    memset(resp, 0, sizeof resp);
-    cr_assert_eq(send(idle, ready, sizeof ready - 1, MSG_NOSIGNAL), (ssize_t)(sizeof ready - 1));
-    cr_assert_gt(recv(idle, resp, sizeof resp - 1, 0), 0);
+    exchange(idle, ready, resp, sizeof resp);
     cr_expect(strncmp(resp, "HTTP/1.1 503 ", 13) == 0, "%s", resp);
     cr_expect(strstr(resp, "application/problem+json") != NULL, "%s", resp);
     close(idle);
 
-    cr_assert_eq(send(busy, "]\n", 2, MSG_NOSIGNAL), 2);
-    memset(resp, 0, sizeof resp);
-    cr_assert_gt(recv(busy, resp, sizeof resp - 1, 0), 0);
+    exchange(busy, "]\n", resp, sizeof resp);
     close(busy);
-    int status = wait_child(&c, 5);
-    cr_assert(WIFEXITED(status));
-    cr_expect_eq(WEXITSTATUS(status), 0);
-    close(c.err_fd);
+    expect_clean_exit(&c);
 }
 
 Test(lifecycle, drain_deadline_bounds_a_stuck_request) {
-    char *args[] = {(char *)binary(), "--port", "0", "--bind", "127.0.0.1", NULL};
-    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=1", NULL};
     child c;
-    start_child(&c, args, env);
-    static const char head[] = "POST /simulate HTTP/1.1\r\nHost: x\r\n"
-                               "Content-Type: application/json\r\nContent-Length: 10\r\n\r\n{";
-    int fd = test_connect(c.port);
-    cr_assert_geq(fd, 0);
-    cr_assert_eq(send(fd, head, sizeof head - 1, MSG_NOSIGNAL), (ssize_t)(sizeof head - 1));
-    struct timespec pause = {0, 200 * 1000 * 1000};
-    nanosleep(&pause, NULL);
+    start_draining_child(&c, "1");
+    int fd = send_on_new_connection(c.port, half_request);
+    pause_200ms();
     kill(c.pid, SIGTERM);
     /* The body never completes; the process still exits 0 after the 1 s deadline. */
-    int status = wait_child(&c, 5);
-    cr_assert(WIFEXITED(status));
-    cr_expect_eq(WEXITSTATUS(status), 0);
+    expect_clean_exit(&c);
     close(fd);
-    close(c.err_fd);
 }
 
 static int run_for_output(char *const args[], char *const env[], char *out, size_t size) {
