@@ -523,12 +523,9 @@ Test(duper_core, d10_the_draw_follows_the_documented_splitmix64) {
     }
 }
 
-Test(duper_core, d11_long_distance_uses_only_the_planes) {
-    /* 3 planes (12) loading 2 tanks, 5 soldiers and a fort at home, 1 supporting tank (3):
-     * AP 15 vs 10 soldiers on level 1 (11): captured. Damage 11: 2 planes die (8), 3 left
-     * < 4 ends it (the supporting tank survives, D4). The plane and its 2 tanks move in;
-     * the soldiers and the fort stay. */
-    cbd_duper_rules rules = cbd_duper_default_rules();
+/* D11's attack: 3 planes (12) loading 2 tanks, with 5 soldiers and a fort at home and 1
+ * supporting tank (3), so AP 15, against `soldiers` on a level-1 tile. */
+static cbd_duper_battle long_distance_attack(uint64_t soldiers) {
     cbd_duper_battle b = battle();
     b.kind = CBD_DUPER_LONG_DISTANCE;
     b.attack.units[PLANE] = 3;
@@ -536,7 +533,16 @@ Test(duper_core, d11_long_distance_uses_only_the_planes) {
     b.attack.units[FORT] = 1;
     b.attack.loaded[TANK] = 2;
     support(&b.attack, 1, false);
-    b.defense.units[SOLDIER] = 10;
+    b.defense.units[SOLDIER] = soldiers;
+    return b;
+}
+
+Test(duper_core, d11_long_distance_uses_only_the_planes) {
+    /* AP 15 vs 10 soldiers on level 1 (11): captured. Damage 11: 2 planes die (8), 3 left
+     * < 4 ends it (the supporting tank survives, D4). The plane and its 2 tanks move in;
+     * the soldiers and the fort stay. */
+    cbd_duper_rules rules = cbd_duper_default_rules();
+    cbd_duper_battle b = long_distance_attack(10);
     cbd_duper_result r = resolve(&rules, &b);
     cr_expect_eq(r.power[A].total, 15);
     cr_expect_eq(r.power[A].units[SOLDIER], 0);
@@ -555,14 +561,7 @@ Test(duper_core, d11_a_failed_long_distance_attack_spares_the_troops_at_home) {
     /* Same attack against 20 soldiers (21): fails; planes, loaded tanks and the supporting
      * tank die; soldiers and fort at home survive. Damage 15 − 1 = 14 soldiers die. */
     cbd_duper_rules rules = cbd_duper_default_rules();
-    cbd_duper_battle b = battle();
-    b.kind = CBD_DUPER_LONG_DISTANCE;
-    b.attack.units[PLANE] = 3;
-    b.attack.units[SOLDIER] = 5;
-    b.attack.units[FORT] = 1;
-    b.attack.loaded[TANK] = 2;
-    support(&b.attack, 1, false);
-    b.defense.units[SOLDIER] = 20;
+    cbd_duper_battle b = long_distance_attack(20);
     cbd_duper_result r = resolve(&rules, &b);
     cr_expect(!r.captured);
     cr_expect_eq(r.losses[A].units[PLANE], 3);
