@@ -2,18 +2,10 @@
 -- unknown paths. Every answer must be a 4xx; done() prints the count of each status, and
 -- bench/soak.sh fails on any 5xx.
 local json = {["Content-Type"] = "application/json"}
-local reqs = {}
-local i = 0
-statuses = {} -- global: done() reads it from each thread with thread:get
-local threads = {}
 
-function setup(thread)
-  table.insert(threads, thread)
-end
-
-function init(args)
+function make_requests()
   local deep = string.rep("[", 3000) .. string.rep("]", 3000)
-  reqs = {
+  return {
     wrk.format("POST", "/analyze-attack", json, "{"),
     wrk.format("POST", "/analyze-attack", json, "{\"attackers\":1e999}"),
     wrk.format("POST", "/simulate", json, "{\"attackers\":NaN}"),
@@ -27,30 +19,7 @@ function init(args)
     wrk.format("POST", "/nowhere", json, "{}"),
     wrk.format("POST", "/analyze-attack", json, ""),
   }
-  statuses = {}
 end
 
-function request()
-  i = i % #reqs + 1
-  return reqs[i]
-end
-
-function response(status, headers, body)
-  statuses[status] = (statuses[status] or 0) + 1
-end
-
-function done(summary, latency, requests)
-  local total = {}
-  for _, t in ipairs(threads) do
-    local s = t:get("statuses")
-    for k, v in pairs(s) do
-      total[k] = (total[k] or 0) + v
-    end
-  end
-  local keys = {}
-  for k in pairs(total) do table.insert(keys, k) end
-  table.sort(keys)
-  for _, k in ipairs(keys) do
-    io.write(string.format("status %d: %d\n", k, total[k]))
-  end
-end
+-- Rotation and per-status counts: rotate.lua, beside this script.
+dofile(debug.getinfo(1, "S").source:match("^@(.*/)") .. "rotate.lua")
