@@ -7,10 +7,10 @@
 #include <sys/random.h>
 
 const cbd_api_endpoint cbd_api_endpoints[] = {
-    {"/analyze-attack", cbd_api_analyze_attack},
-    {"/simulate", cbd_api_simulate},
-    {"/duper/battle", cbd_api_duper_battle},
-    {NULL, NULL},
+    {"/analyze-attack", cbd_api_analyze_attack, NULL},
+    {"/simulate", cbd_api_simulate, cbd_api_simulate_is_heavy},
+    {"/duper/battle", cbd_api_duper_battle, NULL},
+    {NULL, NULL, NULL},
 };
 
 const cbd_api_endpoint *cbd_api_find_endpoint(const char *path) {
@@ -60,27 +60,45 @@ void cbd_api_json_reply(int status, const json_t *value, cbd_api_reply *reply) {
     dump_reply(status, "application/json", value, reply);
 }
 
-void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body, size_t len,
-                 cbd_api_reply *reply) {
+bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd_api_request *req,
+                   cbd_api_reply *reply) {
     cbd_problem problem;
     cbd_problem_init(&problem);
+    req->ep = ep;
+    req->doc = NULL;
     json_error_t err;
     /* No JSON_DISABLE_EOF_CHECK: trailing garbage after the document is an error. */
-    json_t *request = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
-    if (!request) {
+    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
+    if (!doc) {
         cbd_problem_set(&problem, 400, "The body is not valid JSON: line %d, column %d: %s",
                         err.line, err.column, err.text);
         cbd_api_problem_reply(&problem, reply);
-        return;
+        return false;
     }
-    if (!json_is_object(request)) {
+    if (!json_is_object(doc)) {
         cbd_problem_field(&problem, "", "the request must be a JSON object");
         cbd_api_problem_reply(&problem, reply);
-        json_decref(request);
-        return;
+        json_decref(doc);
+        return false;
     }
+    req->doc = doc;
+    return true;
+}
+
+bool cbd_api_is_heavy(const cbd_api_request *req) {
+    return req->ep->is_heavy && req->ep->is_heavy(req->doc);
+}
+
+void cbd_api_request_release(cbd_api_request *req) {
+    json_decref(req->doc);
+    req->doc = NULL;
+}
+
+void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply) {
+    cbd_problem problem;
+    cbd_problem_init(&problem);
     json_t *response = NULL;
-    if (ep->handle(cfg, request, &response, &problem) != 0 || !response) {
+    if (req->ep->handle(cfg, req->doc, &response, &problem) != 0 || !response) {
         if (problem.status == 0) {
             cbd_problem_set(&problem, 500, "The service could not compute an answer.");
         }
@@ -89,7 +107,15 @@ void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *
         cbd_api_json_reply(200, response, reply);
     }
     json_decref(response);
-    json_decref(request);
+    cbd_api_request_release(req);
+}
+
+void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body, size_t len,
+                 cbd_api_reply *reply) {
+    cbd_api_request req;
+    if (cbd_api_parse(ep, body, len, &req, reply)) {
+        cbd_api_answer(&req, cfg, reply);
+    }
 }
 
 void cbd_api_reply_free(cbd_api_reply *reply) {

@@ -28,21 +28,49 @@ typedef struct {
 typedef int (*cbd_endpoint_fn)(const cbd_config *cfg, const json_t *request, json_t **response,
                                cbd_problem *problem);
 
+/*
+ * True when answering this (parsed) request takes long enough to belong off the HTTP thread,
+ * e.g. /simulate with more than one block of trials (issue 4).
+ */
+typedef bool (*cbd_heavy_fn)(const json_t *request);
+
 typedef struct {
     const char *path;
     cbd_endpoint_fn handle;
+    cbd_heavy_fn is_heavy; /* NULL: always answered on the HTTP thread */
 } cbd_api_endpoint;
 
 /* The POST endpoint served at `path`, or NULL. */
 const cbd_api_endpoint *cbd_api_find_endpoint(const char *path);
 
-/* Every endpoint, ending with a {NULL, NULL} entry. */
+/* Every endpoint, ending with an entry whose path is NULL. */
 extern const cbd_api_endpoint cbd_api_endpoints[];
 
+/* A parsed request, between cbd_api_parse and cbd_api_answer. */
+typedef struct {
+    const cbd_api_endpoint *ep;
+    json_t *doc; /* the request's JSON object; owned until cbd_api_answer or _release */
+} cbd_api_request;
+
 /*
- * Runs one request body through an endpoint: parse (400 naming line and column), schema
- * (422 with pointers), compute, render. Always produces a reply; 500 only on out-of-memory.
+ * Parses a body for `ep`. Returns true with *req set, or false with the 400 (not JSON, naming
+ * line and column) or 422 (not an object) reply filled. The body is parsed once: the http
+ * layer asks cbd_api_is_heavy of the parsed request, then answers it here or on a worker.
  */
+bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd_api_request *req,
+                   cbd_api_reply *reply);
+
+/* Whether the request belongs off the HTTP thread (see cbd_heavy_fn). */
+bool cbd_api_is_heavy(const cbd_api_request *req);
+
+/* Validates (422 with pointers), computes and renders the answer, and releases the request.
+ * Always produces a reply; 500 only on out-of-memory. */
+void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply);
+
+/* Releases a parsed request that will not be answered. */
+void cbd_api_request_release(cbd_api_request *req);
+
+/* Parse and answer in one call, for callers without a worker (fuzzers, benchmarks, tests). */
 void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body, size_t len,
                  cbd_api_reply *reply);
 
@@ -57,19 +85,12 @@ void cbd_api_reply_free(cbd_api_reply *reply);
 /* A seed from the OS (getrandom) in [0, 2^53 − 1], so that it survives JSON clients' doubles. */
 int cbd_api_os_seed(uint64_t *seed);
 
-/*
- * True when a request to `ep` is long enough to run off the HTTP thread (issue 4: /simulate
- * with more than one block of trials). A cheap pre-parse; the real validation happens in
- * cbd_api_run. Always false for other endpoints.
- */
-bool cbd_api_wants_worker(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body,
-                          size_t len);
-
 /* The endpoints. */
 int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, json_t **response,
                            cbd_problem *problem);
 int cbd_api_simulate(const cbd_config *cfg, const json_t *request, json_t **response,
                      cbd_problem *problem);
+bool cbd_api_simulate_is_heavy(const json_t *request);
 int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, json_t **response,
                          cbd_problem *problem);
 

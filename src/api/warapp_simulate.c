@@ -156,15 +156,9 @@ int cbd_api_simulate(const cbd_config *cfg, const json_t *request, json_t **resp
  * keeps serving its other connections. Only a valid integer `trials` counts; anything else is
  * answered inline (it is either small or a 422).
  */
-bool cbd_api_wants_worker(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body,
-                          size_t len) {
-    (void)cfg;
-    if (!ep || ep->handle != cbd_api_simulate) {
-        return false;
-    }
-    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, NULL);
-    json_t *trials = json_object_get(doc, "trials");
-    bool heavy = json_is_integer(trials) && json_integer_value(trials) > (json_int_t)CBD_SIM_BLOCK;
-    json_decref(doc);
-    return heavy;
+bool cbd_api_simulate_is_heavy(const json_t *request) {
+    /* More than one block of trials (about 5 ms of work) goes to a worker; validation of the
+     * value itself happens when the request is answered. */
+    json_t *trials = json_object_get(request, "trials");
+    return json_is_integer(trials) && json_integer_value(trials) > (json_int_t)CBD_SIM_BLOCK;
 }

@@ -59,7 +59,7 @@ typedef struct {
     /* A long request computed on a worker thread while the connection is suspended. */
     bool job_started;
     cbd_api_reply job_reply;
-    const cbd_api_endpoint *job_ep;
+    cbd_api_request job_req;
     struct MHD_Connection *con;
     cbd_server *server;
 } request_ctx;
@@ -374,7 +374,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, req
 
 /*
  * MHD's thread pool pins each connection to one thread, so a 1-second computation would stall
- * that thread's other connections. Such requests (cbd_api_wants_worker) are computed on a
+ * that thread's other connections. Such requests (cbd_api_is_heavy) are computed on a
  * thread of their own while MHD_suspend_connection parks the connection; the worker resumes it
  * and the next access-handler call sends the reply.
  */
@@ -382,25 +382,26 @@ static void *worker_main(void *arg) {
     request_ctx *ctx = arg;
     cbd_server *s = ctx->server;
     struct MHD_Connection *con = ctx->con;
-    cbd_api_run(ctx->job_ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len,
-                &ctx->job_reply);
+    cbd_api_answer(&ctx->job_req, &s->cfg, &ctx->job_reply);
     /* ctx may be freed as soon as the connection is resumed: touch only s and con after. */
     MHD_resume_connection(con);
     atomic_fetch_sub(&s->jobs, 1);
     return NULL;
 }
 
+/* Takes over `req`: it is answered on a worker, or released with a 503. */
 static enum MHD_Result run_on_worker(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
-                                     const cbd_api_endpoint *ep) {
+                                     cbd_api_request *req) {
     unsigned jobs = atomic_fetch_add(&s->jobs, 1);
     if (jobs >= CBD_MAX_WORKER_JOBS) {
         atomic_fetch_sub(&s->jobs, 1);
+        cbd_api_request_release(req);
         return send_problem(s, con, ctx, 503, NULL,
                             "Too many long simulations are running (%u); retry shortly.",
                             CBD_MAX_WORKER_JOBS);
     }
     ctx->job_started = true;
-    ctx->job_ep = ep;
+    ctx->job_req = *req;
     ctx->con = con;
     ctx->server = s;
     pthread_attr_t attr;
@@ -414,8 +415,7 @@ static enum MHD_Result run_on_worker(cbd_server *s, struct MHD_Connection *con, 
     }
     if (!started) {
         /* No thread: compute here, then resume so that the next call sends the reply. */
-        cbd_api_run(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len,
-                    &ctx->job_reply);
+        cbd_api_answer(&ctx->job_req, &s->cfg, &ctx->job_reply);
         MHD_resume_connection(con);
         atomic_fetch_sub(&s->jobs, 1);
     }
@@ -467,11 +467,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (!ep) {
         return send_problem(s, con, ctx, 404, NULL, "No resource at %s.", ctx->path);
     }
-    if (cbd_api_wants_worker(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len)) {
-        return run_on_worker(s, con, ctx, ep);
-    }
     cbd_api_reply reply;
-    cbd_api_run(ep, &s->cfg, ctx->body.data ? ctx->body.data : "", ctx->body.len, &reply);
+    cbd_api_request req;
+    if (!cbd_api_parse(ep, ctx->body.data ? ctx->body.data : "", ctx->body.len, &req, &reply)) {
+        return send_reply(s, con, ctx, &reply, NULL);
+    }
+    if (cbd_api_is_heavy(&req)) {
+        return run_on_worker(s, con, ctx, &req);
+    }
+    cbd_api_answer(&req, &s->cfg, &reply);
     return send_reply(s, con, ctx, &reply, NULL);
 }
 
