@@ -86,8 +86,8 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
         return false;
     }
     const char *key;
-    json_t *member;
-    json_object_foreach((json_t *)value, key, member) {
+    json_t *item;
+    json_object_foreach((json_t *)value, key, item) {
         if (!name_allowed(key, allowed)) {
             char ptr[sizeof r->pointer + 64];
             char names[256];
