@@ -34,12 +34,9 @@ static void oom_reply(cbd_api_reply *reply) {
     reply->body_len = reply->body ? sizeof oom_body - 1 : 0;
 }
 
-/* 15 significant digits print 0.1 as 0.1 (jansson's default 17 prints 0.10000000000000001)
- * and keep every probability within 1e-15 relative; see json_write.h. */
-static void dump_reply(int status, const char *content_type, const json_t *value,
+/* Takes a rendered body, or answers 500 when rendering ran out of memory (text NULL). */
+static void text_reply(int status, const char *content_type, char *text, size_t len,
                        cbd_api_reply *reply) {
-    size_t len = 0;
-    char *text = value ? cbd_json_write(value, &len) : NULL;
     if (!text) {
         oom_reply(reply);
         return;
@@ -52,12 +49,11 @@ static void dump_reply(int status, const char *content_type, const json_t *value
 
 void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply) {
     json_t *doc = cbd_problem_to_json(problem);
-    dump_reply(problem->status ? problem->status : 500, "application/problem+json", doc, reply);
+    size_t len = 0;
+    char *text = doc ? cbd_json_write(doc, &len) : NULL;
     json_decref(doc);
-}
-
-void cbd_api_json_reply(int status, const json_t *value, cbd_api_reply *reply) {
-    dump_reply(status, "application/json", value, reply);
+    text_reply(problem->status ? problem->status : 500, "application/problem+json", text, len,
+               reply);
 }
 
 bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd_api_request *req,
@@ -97,16 +93,19 @@ void cbd_api_request_release(cbd_api_request *req) {
 void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply) {
     cbd_problem problem;
     cbd_problem_init(&problem);
-    json_t *response = NULL;
-    if (req->ep->handle(cfg, req->doc, &response, &problem) != 0 || !response) {
+    cbd_jw out;
+    cbd_jw_init(&out);
+    if (req->ep->handle(cfg, req->doc, &out, &problem) != 0) {
+        cbd_jw_discard(&out);
         if (problem.status == 0) {
             cbd_problem_set(&problem, 500, "The service could not compute an answer.");
         }
         cbd_api_problem_reply(&problem, reply);
     } else {
-        cbd_api_json_reply(200, response, reply);
+        size_t len = 0;
+        char *text = cbd_jw_finish(&out, &len);
+        text_reply(200, "application/json", text, len, reply);
     }
-    json_decref(response);
     cbd_api_request_release(req);
 }
 

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "config.h"
+#include "json_write.h"
 #include "problem.h"
 
 /*
@@ -22,10 +23,11 @@ typedef struct {
 } cbd_api_reply;
 
 /*
- * An endpoint: reads the parsed request (always a JSON object), and either sets *response
- * (a new reference) and returns 0, or fills *problem and returns non-zero.
+ * An endpoint: reads the parsed request (always a JSON object), and either writes its answer
+ * (one JSON value) to *out and returns 0, or fills *problem and returns non-zero; what it wrote
+ * by then is dropped. Answers are streamed rather than built as jansson trees (json_write.h).
  */
-typedef int (*cbd_endpoint_fn)(const cbd_config *cfg, const json_t *request, json_t **response,
+typedef int (*cbd_endpoint_fn)(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                                cbd_problem *problem);
 
 /*
@@ -77,21 +79,18 @@ void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *
 /* A problem+json reply for a problem (also used by the http layer for 404, 405, 413, ...). */
 void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply);
 
-/* Renders a JSON value as a reply with the given status; falls back to a 500 problem. */
-void cbd_api_json_reply(int status, const json_t *value, cbd_api_reply *reply);
-
 void cbd_api_reply_free(cbd_api_reply *reply);
 
 /* A seed from the OS (getrandom) in [0, 2^53 − 1], so that it survives JSON clients' doubles. */
 int cbd_api_os_seed(uint64_t *seed);
 
 /* The endpoints. */
-int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, json_t **response,
+int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                            cbd_problem *problem);
-int cbd_api_simulate(const cbd_config *cfg, const json_t *request, json_t **response,
+int cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                      cbd_problem *problem);
 bool cbd_api_simulate_is_heavy(const json_t *request);
-int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, json_t **response,
+int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                          cbd_problem *problem);
 
 #endif

@@ -250,97 +250,147 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
 }
 
 /* {class: counts[c]} for every class the request listed on the tile (shown[c] > 0). */
-static json_t *class_map(const uint64_t *counts, const uint64_t *shown) {
-    json_t *o = json_object();
+static void class_map(cbd_jw *w, const char *key, const uint64_t *counts, const uint64_t *shown) {
+    cbd_jw_key(w, key);
+    cbd_jw_object_open(w);
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
         if (shown[c] > 0) {
-            json_object_set_new(o, name(c), json_integer((json_int_t)counts[c]));
+            cbd_jw_key_uint(w, name(c), counts[c]);
         }
     }
-    return o;
+    cbd_jw_object_close(w);
 }
 
-static json_t *side_json(const cbd_duper_side *counts, const cbd_duper_side *shown) {
-    json_t *support = json_array();
-    for (size_t i = 0; i < shown->n_support; i++) {
-        json_array_append_new(support,
-                              json_pack("{s:I, s:I}", "tanks", (json_int_t)counts->support_tanks[i],
-                                        "fort", (json_int_t)counts->support_fort[i]));
+static void support_list(cbd_jw *w, size_t n, const uint64_t *tanks, const uint64_t *fort) {
+    cbd_jw_key(w, "support");
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < n; i++) {
+        cbd_jw_object_open(w);
+        cbd_jw_key_uint(w, "tanks", tanks[i]);
+        cbd_jw_key_uint(w, "fort", fort[i]);
+        cbd_jw_object_close(w);
     }
-    return json_pack("{s:o, s:o, s:o}", "tile", class_map(counts->units, shown->units), "loaded",
-                     class_map(counts->loaded, shown->loaded), "support", support);
+    cbd_jw_array_close(w);
 }
 
-static json_t *power_json(const cbd_duper_power *pw, const cbd_duper_side *s, bool attacking,
-                          cbd_duper_kind kind) {
+static void side_json(cbd_jw *w, const char *key, const cbd_duper_side *counts,
+                      const cbd_duper_side *shown) {
+    cbd_jw_key(w, key);
+    cbd_jw_object_open(w);
+    class_map(w, "tile", counts->units, shown->units);
+    class_map(w, "loaded", counts->loaded, shown->loaded);
+    support_list(w, shown->n_support, counts->support_tanks, counts->support_fort);
+    cbd_jw_object_close(w);
+}
+
+static void power_json(cbd_jw *w, const char *key, const cbd_duper_power *pw,
+                       const cbd_duper_side *s, bool attacking, cbd_duper_kind kind) {
     uint64_t shown[CBD_DUPER_CLASS_COUNT];
     uint64_t zero[CBD_DUPER_CLASS_COUNT] = {0};
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
         bool part = !attacking || cbd_duper_takes_part(kind, (cbd_duper_class)c);
         shown[c] = part ? s->units[c] : 0;
     }
-    json_t *support = json_array();
-    for (size_t i = 0; i < s->n_support; i++) {
-        json_array_append_new(support,
-                              json_pack("{s:I, s:I}", "tanks", (json_int_t)pw->support_tanks[i],
-                                        "fort", (json_int_t)pw->support_fort[i]));
-    }
+    cbd_jw_key(w, key);
+    cbd_jw_object_open(w);
+    class_map(w, "tile", pw->units, shown);
     /* Loaded troops are listed with power 0 so that a player sees they count for nothing (D5). */
-    json_t *o = json_pack("{s:o, s:o, s:o}", "tile", class_map(pw->units, shown), "loaded",
-                          class_map(zero, s->loaded), "support", support);
+    class_map(w, "loaded", zero, s->loaded);
+    support_list(w, s->n_support, pw->support_tanks, pw->support_fort);
     if (!attacking) {
-        json_object_set_new(o, "tile_buff", json_integer((json_int_t)pw->tile_buff));
-        json_object_set_new(o, "key_buff", json_integer((json_int_t)pw->key_buff));
+        cbd_jw_key_uint(w, "tile_buff", pw->tile_buff);
+        cbd_jw_key_uint(w, "key_buff", pw->key_buff);
     }
-    json_object_set_new(o, "total", json_integer((json_int_t)pw->total));
-    return o;
+    cbd_jw_key_uint(w, "total", pw->total);
+    cbd_jw_object_close(w);
 }
 
-static json_t *moved_in_json(const cbd_duper_result *res) {
+static void moved_in_json(cbd_jw *w, const cbd_duper_result *res) {
+    cbd_jw_key(w, "moved_in");
     if (!res->captured) {
-        return json_null();
+        cbd_jw_null(w);
+        return;
     }
-    return json_pack("{s:o, s:o}", "tile", class_map(res->moved_in_units, res->moved_in_units),
-                     "loaded", class_map(res->moved_in_loaded, res->moved_in_loaded));
+    cbd_jw_object_open(w);
+    class_map(w, "tile", res->moved_in_units, res->moved_in_units);
+    class_map(w, "loaded", res->moved_in_loaded, res->moved_in_loaded);
+    cbd_jw_object_close(w);
 }
 
-static json_t *render(const cbd_duper_battle *b, const cbd_duper_result *res,
-                      const cbd_duper_rules *rules, const char *attacker, const char *defender,
-                      uint64_t seed) {
+/* A member whose value is a count, or null when the count does not apply. */
+static void uint_or_null(cbd_jw *w, const char *key, bool applies, uint64_t v) {
+    cbd_jw_key(w, key);
+    if (applies) {
+        cbd_jw_uint(w, v);
+    } else {
+        cbd_jw_null(w);
+    }
+}
+
+static void render(cbd_jw *w, const cbd_duper_battle *b, const cbd_duper_result *res,
+                   const cbd_duper_rules *rules, const char *attacker, const char *defender,
+                   uint64_t seed) {
     const cbd_duper_power *ap = &res->power[CBD_DUPER_ATTACK];
     const cbd_duper_power *dp = &res->power[CBD_DUPER_DEFENSE];
-    json_t *damage = json_pack("{s:o, s:o}", "to_attacker",
-                               res->captured ? json_integer((json_int_t)res->damage) : json_null(),
-                               "to_defender",
-                               res->captured ? json_null() : json_integer((json_int_t)res->damage));
-    json_t *eliminated = json_array();
+    cbd_jw_object_open(w);
+    cbd_jw_key_uint(w, "attack_power", ap->total);
+    cbd_jw_key_uint(w, "defense_power", dp->total);
+    cbd_jw_key(w, "power");
+    cbd_jw_object_open(w);
+    power_json(w, "attack", ap, &b->attack, true, b->kind);
+    power_json(w, "defense", dp, &b->defense, false, b->kind);
+    cbd_jw_object_close(w);
+    cbd_jw_key_bool(w, "captured", res->captured);
+    cbd_jw_key_bool(w, "tie", res->tie);
+    cbd_jw_key(w, "damage");
+    cbd_jw_object_open(w);
+    uint_or_null(w, "to_attacker", res->captured, res->damage);
+    uint_or_null(w, "to_defender", !res->captured, res->damage);
+    cbd_jw_object_close(w);
+    cbd_jw_key(w, "losses");
+    cbd_jw_object_open(w);
+    side_json(w, "attack", &res->losses[CBD_DUPER_ATTACK], &b->attack);
+    side_json(w, "defense", &res->losses[CBD_DUPER_DEFENSE], &b->defense);
+    cbd_jw_object_close(w);
+    cbd_jw_key(w, "survivors");
+    cbd_jw_object_open(w);
+    side_json(w, "attack", &res->survivors[CBD_DUPER_ATTACK], &b->attack);
+    side_json(w, "defense", &res->survivors[CBD_DUPER_DEFENSE], &b->defense);
+    cbd_jw_object_close(w);
+    moved_in_json(w, res);
+    const char *owner = res->captured ? attacker : defender;
+    cbd_jw_key(w, "tile_owner");
+    if (res->tile_disappears || !owner) {
+        cbd_jw_null(w);
+    } else {
+        cbd_jw_string(w, owner);
+    }
+    cbd_jw_key_bool(w, "tile_disappears", res->tile_disappears);
+    cbd_jw_key(w, "eliminated");
+    cbd_jw_array_open(w);
     if (res->eliminated[CBD_DUPER_ATTACK]) {
-        json_array_append_new(eliminated, json_string(attacker));
+        cbd_jw_string(w, attacker);
     }
     if (res->eliminated[CBD_DUPER_DEFENSE] && defender) {
-        json_array_append_new(eliminated, json_string(defender));
+        cbd_jw_string(w, defender);
     }
-    const char *owner = res->captured ? attacker : defender;
-    json_t *card =
-        json_pack("{s:b, s:f, s:o}", "eligible", res->card_steal_eligible, "probability",
-                  cbd_micro_to_double(rules->card_steal_probability), "stolen",
-                  res->card_steal_eligible ? json_boolean(res->card_stolen) : json_null());
-    return json_pack(
-        "{s:I, s:I, s:{s:o, s:o}, s:b, s:b, s:o, s:{s:o, s:o}, s:{s:o, s:o}, s:o, s:o, s:b, "
-        "s:o, s:o, s:I}",
-        "attack_power", (json_int_t)ap->total, "defense_power", (json_int_t)dp->total, "power",
-        "attack", power_json(ap, &b->attack, true, b->kind), "defense",
-        power_json(dp, &b->defense, false, b->kind), "captured", res->captured, "tie", res->tie,
-        "damage", damage, "losses", "attack", side_json(&res->losses[CBD_DUPER_ATTACK], &b->attack),
-        "defense", side_json(&res->losses[CBD_DUPER_DEFENSE], &b->defense), "survivors", "attack",
-        side_json(&res->survivors[CBD_DUPER_ATTACK], &b->attack), "defense",
-        side_json(&res->survivors[CBD_DUPER_DEFENSE], &b->defense), "moved_in", moved_in_json(res),
-        "tile_owner", (res->tile_disappears || !owner) ? json_null() : json_string(owner),
-        "tile_disappears", res->tile_disappears, "eliminated", eliminated, "card_steal", card,
-        "seed", (json_int_t)seed);
+    cbd_jw_array_close(w);
+    cbd_jw_key(w, "card_steal");
+    cbd_jw_object_open(w);
+    cbd_jw_key_bool(w, "eligible", res->card_steal_eligible);
+    cbd_jw_key_real(w, "probability", cbd_micro_to_double(rules->card_steal_probability));
+    cbd_jw_key(w, "stolen");
+    if (res->card_steal_eligible) {
+        cbd_jw_bool(w, res->card_stolen);
+    } else {
+        cbd_jw_null(w);
+    }
+    cbd_jw_object_close(w);
+    cbd_jw_key_uint(w, "seed", seed);
+    cbd_jw_object_close(w);
 }
 
-int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, json_t **response,
+int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                          cbd_problem *problem) {
     cbd_reader root, rules_reader;
     if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
@@ -377,10 +427,6 @@ int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, json_t **
                         cbd_status_str(st));
         return -1;
     }
-    *response = render(&b, &res, &rules, att.player, def.player, seed);
-    if (!*response) {
-        cbd_problem_set(problem, 500, "Out of memory while rendering the battle.");
-        return -1;
-    }
+    render(out, &b, &res, &rules, att.player, def.player, seed);
     return 0;
 }

@@ -5,11 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    char *data;
-    size_t len, cap;
-    bool failed;
-} out_buf;
+/* The first buffer holds a typical answer (a small analysis is about 700 bytes) in one go. */
+#define FIRST_CAPACITY 2048
+
+typedef cbd_jw out_buf;
 
 static bool reserve(out_buf *b, size_t more) {
     if (b->failed) {
@@ -18,7 +17,7 @@ static bool reserve(out_buf *b, size_t more) {
     if (b->len + more <= b->cap) {
         return true;
     }
-    size_t cap = b->cap ? b->cap : 1024;
+    size_t cap = b->cap ? b->cap : FIRST_CAPACITY;
     while (cap < b->len + more) {
         cap *= 2;
     }
@@ -45,11 +44,9 @@ static void put_char(out_buf *b, char c) {
     }
 }
 
-static void put_integer(out_buf *b, json_int_t v) {
+static void put_digits(out_buf *b, bool negative, uint64_t m) {
     char digits[24];
     size_t n = 0;
-    /* Work in unsigned so that the most negative value has a magnitude too. */
-    unsigned long long m = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
     do {
         digits[n++] = (char)('0' + m % 10);
         m /= 10;
@@ -57,12 +54,17 @@ static void put_integer(out_buf *b, json_int_t v) {
     if (!reserve(b, n + 1)) {
         return;
     }
-    if (v < 0) {
+    if (negative) {
         b->data[b->len++] = '-';
     }
     while (n > 0) {
         b->data[b->len++] = digits[--n];
     }
+}
+
+static void put_integer(out_buf *b, int64_t v) {
+    /* Work in unsigned so that the most negative value has a magnitude too. */
+    put_digits(b, v < 0, v < 0 ? 0ULL - (uint64_t)v : (uint64_t)v);
 }
 
 /* As jansson's jsonp_dtostr: "%.15g", a ".0" when neither '.' nor an exponent is there, and
@@ -144,67 +146,174 @@ static void put_string(out_buf *b, const char *s, size_t n) {
     put_char(b, '"');
 }
 
+/* Before a value or a key: a comma unless it is the first inside its object or array, or the
+ * value of the key just written. */
+static void separate(cbd_jw *w) {
+    if (w->after_key) {
+        w->after_key = false;
+    } else if (!w->first) {
+        put_char(w, ',');
+    }
+    w->first = false;
+}
+
+void cbd_jw_init(cbd_jw *w) {
+    *w = (cbd_jw){.first = true};
+}
+
+void cbd_jw_object_open(cbd_jw *w) {
+    separate(w);
+    put_char(w, '{');
+    w->first = true;
+}
+
+void cbd_jw_object_close(cbd_jw *w) {
+    put_char(w, '}');
+    w->first = false;
+}
+
+void cbd_jw_array_open(cbd_jw *w) {
+    separate(w);
+    put_char(w, '[');
+    w->first = true;
+}
+
+void cbd_jw_array_close(cbd_jw *w) {
+    put_char(w, ']');
+    w->first = false;
+}
+
+void cbd_jw_key(cbd_jw *w, const char *key) {
+    separate(w);
+    put_string(w, key, strlen(key));
+    put_char(w, ':');
+    w->after_key = true;
+}
+
+void cbd_jw_int(cbd_jw *w, int64_t v) {
+    separate(w);
+    put_integer(w, v);
+}
+
+void cbd_jw_uint(cbd_jw *w, uint64_t v) {
+    separate(w);
+    put_digits(w, false, v);
+}
+
+void cbd_jw_real(cbd_jw *w, double v) {
+    separate(w);
+    put_real(w, v);
+}
+
+void cbd_jw_bool(cbd_jw *w, bool v) {
+    separate(w);
+    if (v) {
+        put(w, "true", 4);
+    } else {
+        put(w, "false", 5);
+    }
+}
+
+void cbd_jw_null(cbd_jw *w) {
+    separate(w);
+    put(w, "null", 4);
+}
+
+void cbd_jw_string_n(cbd_jw *w, const char *s, size_t n) {
+    separate(w);
+    put_string(w, s, n);
+}
+
+void cbd_jw_string(cbd_jw *w, const char *s) {
+    cbd_jw_string_n(w, s, strlen(s));
+}
+
+void cbd_jw_key_int(cbd_jw *w, const char *key, int64_t v) {
+    cbd_jw_key(w, key);
+    cbd_jw_int(w, v);
+}
+
+void cbd_jw_key_uint(cbd_jw *w, const char *key, uint64_t v) {
+    cbd_jw_key(w, key);
+    cbd_jw_uint(w, v);
+}
+
+void cbd_jw_key_real(cbd_jw *w, const char *key, double v) {
+    cbd_jw_key(w, key);
+    cbd_jw_real(w, v);
+}
+
+void cbd_jw_key_bool(cbd_jw *w, const char *key, bool v) {
+    cbd_jw_key(w, key);
+    cbd_jw_bool(w, v);
+}
+
+void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s) {
+    cbd_jw_key(w, key);
+    cbd_jw_string(w, s);
+}
+
 /* Depth is bounded by the parser (JSON_PARSER_MAX_DEPTH) for what came in, and by our own
  * code for what we build, so recursion is safe here. */
-static void put_value(out_buf *b, const json_t *v) {
+void cbd_jw_value(cbd_jw *w, const json_t *v) {
     switch (json_typeof(v)) {
         case JSON_OBJECT: {
             const char *key;
             json_t *member;
-            bool first = true;
-            put_char(b, '{');
+            cbd_jw_object_open(w);
             json_object_foreach((json_t *)v, key, member) {
-                if (!first) {
-                    put_char(b, ',');
-                }
-                first = false;
-                put_string(b, key, strlen(key));
-                put_char(b, ':');
-                put_value(b, member);
+                cbd_jw_key(w, key);
+                cbd_jw_value(w, member);
             }
-            put_char(b, '}');
+            cbd_jw_object_close(w);
             break;
         }
-        case JSON_ARRAY: {
-            put_char(b, '[');
+        case JSON_ARRAY:
+            cbd_jw_array_open(w);
             for (size_t i = 0; i < json_array_size(v); i++) {
-                if (i > 0) {
-                    put_char(b, ',');
-                }
-                put_value(b, json_array_get(v, i));
+                cbd_jw_value(w, json_array_get(v, i));
             }
-            put_char(b, ']');
+            cbd_jw_array_close(w);
             break;
-        }
         case JSON_STRING:
-            put_string(b, json_string_value(v), json_string_length(v));
+            cbd_jw_string_n(w, json_string_value(v), json_string_length(v));
             break;
         case JSON_INTEGER:
-            put_integer(b, json_integer_value(v));
+            cbd_jw_int(w, json_integer_value(v));
             break;
         case JSON_REAL:
-            put_real(b, json_real_value(v));
+            cbd_jw_real(w, json_real_value(v));
             break;
         case JSON_TRUE:
-            put(b, "true", 4);
-            break;
         case JSON_FALSE:
-            put(b, "false", 5);
+            cbd_jw_bool(w, json_is_true(v));
             break;
         case JSON_NULL:
-            put(b, "null", 4);
+            cbd_jw_null(w);
             break;
     }
 }
 
-char *cbd_json_write(const json_t *value, size_t *len) {
-    out_buf b = {NULL, 0, 0, false};
-    put_value(&b, value);
-    put_char(&b, '\0');
-    if (b.failed) {
-        free(b.data);
-        return NULL;
+char *cbd_jw_finish(cbd_jw *w, size_t *len) {
+    put_char(w, '\0');
+    char *text = w->failed ? NULL : w->data;
+    if (text) {
+        *len = w->len - 1;
+    } else {
+        free(w->data);
     }
-    *len = b.len - 1;
-    return b.data;
+    cbd_jw_init(w);
+    return text;
+}
+
+void cbd_jw_discard(cbd_jw *w) {
+    free(w->data);
+    cbd_jw_init(w);
+}
+
+char *cbd_json_write(const json_t *value, size_t *len) {
+    cbd_jw w;
+    cbd_jw_init(&w);
+    cbd_jw_value(&w, value);
+    return cbd_jw_finish(&w, len);
 }

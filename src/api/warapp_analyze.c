@@ -121,39 +121,29 @@ static int read_request(const cbd_config *cfg, const json_t *request, analyze_re
     return problem->status != 0 ? -1 : 0;
 }
 
-/* Sets key to a new value, failing on NULL (out of memory). */
-static bool put(json_t *obj, const char *key, json_t *value) {
-    return value && json_object_set_new(obj, key, value) == 0;
-}
-
 /*
  * The listed part of a distribution: every value of probability >= 1e-15, and when there are
  * more than max_points of them, the run of max_points consecutive listed values that holds the
  * most mass. The mass not listed is reported as omitted_probability.
  */
-static json_t *dist_json(const cbd_dist *d, uint32_t max_points) {
+static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points) {
     static const struct {
         const char *name;
         double q;
     } pct[] = {{"p1", 0.01},  {"p5", 0.05},  {"p10", 0.10}, {"p25", 0.25}, {"p50", 0.50},
                {"p75", 0.75}, {"p90", 0.90}, {"p95", 0.95}, {"p99", 0.99}};
-    json_t *out = json_object();
-    json_t *percentiles = json_object();
-    json_t *list = json_array();
     size_t *idx = malloc(d->len * sizeof *idx);
-    bool ok = out && percentiles && list && idx;
-    for (size_t i = 0; ok && i < sizeof pct / sizeof pct[0]; i++) {
-        ok =
-            put(percentiles, pct[i].name, json_integer((json_int_t)cbd_dist_quantile(d, pct[i].q)));
+    if (!idx) {
+        return CBD_ERR_NOMEM;
     }
     size_t n = 0;
-    for (size_t i = 0; ok && i < d->len; i++) {
+    for (size_t i = 0; i < d->len; i++) {
         if (d->p[i] >= LISTED_MIN_PROBABILITY) {
             idx[n++] = i;
         }
     }
     size_t first = 0, count = n;
-    if (ok && n > max_points) {
+    if (n > max_points) {
         double run = 0.0, best = -1.0;
         for (size_t i = 0; i < n; i++) {
             run += d->p[idx[i]];
@@ -175,113 +165,129 @@ static json_t *dist_json(const cbd_dist *d, uint32_t max_points) {
     for (size_t j = 0; j < n; j++) {
         omitted += j < first || j >= first + count ? d->p[idx[j]] : 0.0;
     }
-    for (size_t j = first; ok && j < first + count; j++) {
+    cbd_jw_key(w, key);
+    cbd_jw_object_open(w);
+    cbd_jw_key_real(w, "mean", cbd_dist_mean(d));
+    cbd_jw_key(w, "percentiles");
+    cbd_jw_object_open(w);
+    for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) {
+        cbd_jw_key_uint(w, pct[i].name, cbd_dist_quantile(d, pct[i].q));
+    }
+    cbd_jw_object_close(w);
+    cbd_jw_key(w, "distribution");
+    cbd_jw_array_open(w);
+    for (size_t j = first; j < first + count; j++) {
         size_t i = idx[j];
-        json_t *pt = json_object();
-        ok = pt && put(pt, "armies", json_integer((json_int_t)(d->lo + i))) &&
-             put(pt, "probability", json_real(d->p[i])) && json_array_append_new(list, pt) == 0;
-        if (!ok) {
-            json_decref(pt);
-        }
+        cbd_jw_object_open(w);
+        cbd_jw_key_uint(w, "armies", d->lo + i);
+        cbd_jw_key_real(w, "probability", d->p[i]);
+        cbd_jw_object_close(w);
     }
+    cbd_jw_array_close(w);
+    cbd_jw_key_real(w, "omitted_probability", omitted);
+    cbd_jw_object_close(w);
     free(idx);
-    ok = ok && put(out, "mean", json_real(cbd_dist_mean(d))) &&
-         json_object_set_new(out, "percentiles", percentiles) == 0;
-    percentiles = NULL;
-    ok = ok && json_object_set_new(out, "distribution", list) == 0;
-    list = NULL;
-    ok = ok && put(out, "omitted_probability", json_real(omitted));
-    json_decref(percentiles);
-    json_decref(list);
-    if (!ok) {
-        json_decref(out);
-        return NULL;
-    }
-    return out;
+    return CBD_OK;
 }
 
-static json_t *outcome_json(const cbd_warapp_outcome *o) {
-    return json_pack("{s:b, s:I, s:I, s:I, s:I}", "captured", o->captured, "attackers_lost",
-                     (json_int_t)o->attackers_lost, "defenders_lost", (json_int_t)o->defenders_lost,
-                     "attackers_left", (json_int_t)o->attackers_left, "defenders_left",
-                     (json_int_t)o->defenders_left);
+static void outcome_json(cbd_jw *w, const cbd_warapp_outcome *o) {
+    cbd_jw_key(w, "outcome");
+    cbd_jw_object_open(w);
+    cbd_jw_key_bool(w, "captured", o->captured);
+    cbd_jw_key_uint(w, "attackers_lost", o->attackers_lost);
+    cbd_jw_key_uint(w, "defenders_lost", o->defenders_lost);
+    cbd_jw_key_uint(w, "attackers_left", o->attackers_left);
+    cbd_jw_key_uint(w, "defenders_left", o->defenders_left);
+    cbd_jw_object_close(w);
 }
 
-static json_t *graph_json(const analyze_request *q, cbd_status *st) {
+static cbd_status graph_json(cbd_jw *w, const analyze_request *q) {
     size_t n = (size_t)(q->graph_to - q->graph_from + 1);
     cbd_warapp_graph_point *pts = malloc(n * sizeof *pts);
     if (!pts) {
-        *st = CBD_ERR_NOMEM;
-        return NULL;
+        return CBD_ERR_NOMEM;
     }
-    *st =
+    cbd_status st =
         cbd_warapp_graph(q->battle.defenders, q->graph_from, q->graph_to, &q->battle.settings, pts);
-    json_t *arr = *st == CBD_OK ? json_array() : NULL;
-    for (size_t i = 0; arr && i < n; i++) {
-        json_t *pt = json_pack("{s:I, s:f, s:f, s:f}", "attackers", (json_int_t)pts[i].attackers,
-                               "capture_probability", pts[i].capture_probability,
-                               "expected_attackers_lost", pts[i].expected_attackers_lost,
-                               "expected_defenders_lost", pts[i].expected_defenders_lost);
-        if (!pt || json_array_append_new(arr, pt) != 0) {
-            json_decref(arr);
-            arr = NULL;
+    if (st == CBD_OK) {
+        cbd_jw_key(w, "graph");
+        cbd_jw_array_open(w);
+        for (size_t i = 0; i < n; i++) {
+            cbd_jw_object_open(w);
+            cbd_jw_key_uint(w, "attackers", pts[i].attackers);
+            cbd_jw_key_real(w, "capture_probability", pts[i].capture_probability);
+            cbd_jw_key_real(w, "expected_attackers_lost", pts[i].expected_attackers_lost);
+            cbd_jw_key_real(w, "expected_defenders_lost", pts[i].expected_defenders_lost);
+            cbd_jw_object_close(w);
         }
+        cbd_jw_array_close(w);
     }
     free(pts);
-    return arr;
+    return st;
 }
 
-static json_t *needed_json(const cbd_config *cfg, const analyze_request *q, cbd_status *st) {
+static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const analyze_request *q) {
     uint64_t got[sizeof q->targets / sizeof q->targets[0]];
-    *st = cbd_warapp_armies_needed(q->battle.defenders, &q->battle.settings, q->targets,
-                                   q->n_targets, cfg->warapp.army_cap, got);
-    json_t *arr = *st == CBD_OK ? json_array() : NULL;
-    for (size_t i = 0; arr && i < q->n_targets; i++) {
-        json_t *pt = json_pack("{s:f, s:o}", "probability", q->targets[i], "attackers",
-                               got[i] ? json_integer((json_int_t)got[i]) : json_null());
-        if (!pt || json_array_append_new(arr, pt) != 0) {
-            json_decref(arr);
-            arr = NULL;
+    cbd_status st = cbd_warapp_armies_needed(q->battle.defenders, &q->battle.settings, q->targets,
+                                             q->n_targets, cfg->warapp.army_cap, got);
+    if (st != CBD_OK) {
+        return st;
+    }
+    cbd_jw_key(w, "armies_needed");
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < q->n_targets; i++) {
+        cbd_jw_object_open(w);
+        cbd_jw_key_real(w, "probability", q->targets[i]);
+        cbd_jw_key(w, "attackers");
+        if (got[i]) {
+            cbd_jw_uint(w, got[i]);
+        } else {
+            cbd_jw_null(w); /* not reachable within the army cap */
         }
+        cbd_jw_object_close(w);
     }
-    return arr;
+    cbd_jw_array_close(w);
+    return CBD_OK;
 }
 
-static json_t *transfer_json(const cbd_warapp_battle *b) {
+static void transfer_json(cbd_jw *w, const cbd_warapp_battle *b) {
     /* W8: no combat; every moving army arrives. */
-    return json_pack("{s:b, s:{s:I}}", "transfer", 1, "outcome", "armies_arriving",
-                     (json_int_t)b->attackers);
+    cbd_jw_object_open(w);
+    cbd_jw_key_bool(w, "transfer", true);
+    cbd_jw_key(w, "outcome");
+    cbd_jw_object_open(w);
+    cbd_jw_key_uint(w, "armies_arriving", b->attackers);
+    cbd_jw_object_close(w);
+    cbd_jw_object_close(w);
 }
 
-static json_t *analysis_json(const cbd_config *cfg, const analyze_request *q,
-                             const cbd_warapp_analysis *a, cbd_status *st) {
-    json_t *out = json_object();
-    bool ok =
-        out && put(out, "attackers", json_integer((json_int_t)a->attackers)) &&
-        put(out, "defenders", json_integer((json_int_t)a->defenders)) &&
-        put(out, "settings", cbd_warapp_settings_to_json(&q->battle.settings)) &&
-        put(out, "deterministic", json_boolean(a->deterministic)) &&
-        put(out, "capture_probability", json_real(a->capture_probability)) &&
-        put(out, "mutual_destruction_probability", json_real(a->mutual_destruction_probability));
-    if (ok && a->deterministic) {
-        ok = put(out, "outcome", outcome_json(&a->outcome));
+static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_request *q,
+                                const cbd_warapp_analysis *a) {
+    cbd_jw_object_open(w);
+    cbd_jw_key_uint(w, "attackers", a->attackers);
+    cbd_jw_key_uint(w, "defenders", a->defenders);
+    cbd_warapp_settings_write(w, "settings", &q->battle.settings);
+    cbd_jw_key_bool(w, "deterministic", a->deterministic);
+    cbd_jw_key_real(w, "capture_probability", a->capture_probability);
+    cbd_jw_key_real(w, "mutual_destruction_probability", a->mutual_destruction_probability);
+    if (a->deterministic) {
+        outcome_json(w, &a->outcome);
     }
-    ok = ok && put(out, "attackers_left", dist_json(&a->attackers_left, q->max_points)) &&
-         put(out, "defenders_left", dist_json(&a->defenders_left, q->max_points));
-    if (ok && q->has_graph) {
-        ok = put(out, "graph", graph_json(q, st));
+    cbd_status st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points);
+    if (st == CBD_OK) {
+        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points);
     }
-    if (ok && q->n_targets > 0) {
-        ok = put(out, "armies_needed", needed_json(cfg, q, st));
+    if (st == CBD_OK && q->has_graph) {
+        st = graph_json(w, q);
     }
-    if (!ok) {
-        json_decref(out);
-        return NULL;
+    if (st == CBD_OK && q->n_targets > 0) {
+        st = needed_json(w, cfg, q);
     }
-    return out;
+    cbd_jw_object_close(w);
+    return st;
 }
 
-int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, json_t **response,
+int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                            cbd_problem *problem) {
     analyze_request *q = calloc(1, sizeof *q);
     if (!q) {
@@ -293,25 +299,19 @@ int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, json_t 
         goto done;
     }
     if (q->battle.transfer) {
-        *response = transfer_json(&q->battle);
+        transfer_json(out, &q->battle);
     } else {
         cbd_warapp_analysis a;
         cbd_status st =
             cbd_warapp_analyze(q->battle.attackers, q->battle.defenders, &q->battle.settings, &a);
         if (st == CBD_OK) {
-            *response = analysis_json(cfg, q, &a, &st);
+            st = analysis_json(out, cfg, q, &a);
             cbd_warapp_analysis_free(&a);
         }
         if (st != CBD_OK) {
-            json_decref(*response);
-            *response = NULL;
             cbd_problem_set(problem, 500, "The analysis failed: %s.", cbd_status_str(st));
             goto done;
         }
-    }
-    if (!*response) {
-        cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
-        goto done;
     }
     rc = 0;
 done:

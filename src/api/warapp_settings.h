@@ -5,6 +5,7 @@
 
 #include "combatd/warapp.h"
 #include "json_reader.h"
+#include "json_write.h"
 
 /* Reads a `settings` object (as in requests and in the config file) over *settings. */
 void cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *settings);
@@ -12,7 +13,7 @@ void cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *settings
 /* The allowed member names of a settings object. */
 extern const char *const cbd_warapp_settings_keys[];
 
-/* The effective settings as the API echoes them. NULL when out of memory. */
-json_t *cbd_warapp_settings_to_json(const cbd_warapp_settings *settings);
+/* The effective settings as the API echoes them: member `key` of the object being written. */
+void cbd_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *settings);
 
 #endif

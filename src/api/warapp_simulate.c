@@ -54,68 +54,64 @@ static bool read_request(const cbd_config *cfg, const json_t *request, sim_reque
     return problem->status == 0;
 }
 
-static json_t *u64_json(uint64_t v) {
-    return json_integer((json_int_t)v);
-}
-
 /* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} with only non-zero counts. */
-static json_t *hist_json(const cbd_hist *h) {
-    json_t *list = json_array();
-    if (!list) {
-        return NULL;
-    }
+static void hist_json(cbd_jw *w, const char *key, const cbd_hist *h) {
+    cbd_jw_key(w, key);
+    cbd_jw_object_open(w);
+    cbd_jw_key_real(w, "mean", cbd_hist_mean(h));
+    cbd_jw_key(w, "histogram");
+    cbd_jw_array_open(w);
     for (size_t i = 0; i < h->len; i++) {
         if (h->counts[i] == 0) {
             continue;
         }
-        json_t *row =
-            json_pack("{s:o, s:o}", "armies", u64_json(h->lo + i), "count", u64_json(h->counts[i]));
-        if (!row || json_array_append_new(list, row) != 0) {
-            json_decref(list);
-            return NULL;
-        }
+        cbd_jw_object_open(w);
+        cbd_jw_key_uint(w, "armies", h->lo + i);
+        cbd_jw_key_uint(w, "count", h->counts[i]);
+        cbd_jw_object_close(w);
     }
-    return json_pack("{s:f, s:o}", "mean", cbd_hist_mean(h), "histogram", list);
+    cbd_jw_array_close(w);
+    cbd_jw_object_close(w);
 }
 
 /* One battle shaped as /analyze-attack's `outcome`, plus the raw kills before capping (W4). */
-static json_t *battle_json(const cbd_sim_battle *b) {
-    return json_pack("{s:b, s:o, s:o, s:o, s:o, s:o, s:o}", "captured", b->outcome.captured,
-                     "attackers_lost", u64_json(b->outcome.attackers_lost), "defenders_lost",
-                     u64_json(b->outcome.defenders_lost), "attackers_left",
-                     u64_json(b->outcome.attackers_left), "defenders_left",
-                     u64_json(b->outcome.defenders_left), "attacker_kills",
-                     u64_json(b->attacker_kills), "defender_kills", u64_json(b->defender_kills));
+static void battle_json(cbd_jw *w, const cbd_sim_battle *b) {
+    cbd_jw_object_open(w);
+    cbd_jw_key_bool(w, "captured", b->outcome.captured);
+    cbd_jw_key_uint(w, "attackers_lost", b->outcome.attackers_lost);
+    cbd_jw_key_uint(w, "defenders_lost", b->outcome.defenders_lost);
+    cbd_jw_key_uint(w, "attackers_left", b->outcome.attackers_left);
+    cbd_jw_key_uint(w, "defenders_left", b->outcome.defenders_left);
+    cbd_jw_key_uint(w, "attacker_kills", b->attacker_kills);
+    cbd_jw_key_uint(w, "defender_kills", b->defender_kills);
+    cbd_jw_object_close(w);
 }
 
-static json_t *render(const sim_request *q, const cbd_sim_stats *st,
-                      const cbd_sim_battle *battles) {
-    json_t *doc =
-        json_pack("{s:o, s:o, s:o, s:o, s:o, s:o, s:f, s:o, s:o, s:o}", "seed", u64_json(q->seed),
-                  "trials", u64_json(q->trials), "attackers", u64_json(q->battle.attackers),
-                  "defenders", u64_json(q->battle.defenders), "settings",
-                  cbd_warapp_settings_to_json(&q->battle.settings), "captures",
-                  u64_json(st->captures), "capture_rate", (double)st->captures / (double)st->trials,
-                  "mutual_destructions", u64_json(st->mutual_destructions), "attackers_left",
-                  hist_json(&st->attackers_left), "defenders_left", hist_json(&st->defenders_left));
-    if (!doc || !battles) {
-        return doc;
-    }
-    json_t *list = json_array();
-    if (!list || json_object_set_new(doc, "battles", list) != 0) {
-        json_decref(doc);
-        return NULL;
-    }
-    for (uint64_t t = 0; t < q->trials; t++) {
-        if (json_array_append_new(list, battle_json(&battles[t])) != 0) {
-            json_decref(doc);
-            return NULL;
+static void render(cbd_jw *w, const sim_request *q, const cbd_sim_stats *st,
+                   const cbd_sim_battle *battles) {
+    cbd_jw_object_open(w);
+    cbd_jw_key_uint(w, "seed", q->seed);
+    cbd_jw_key_uint(w, "trials", q->trials);
+    cbd_jw_key_uint(w, "attackers", q->battle.attackers);
+    cbd_jw_key_uint(w, "defenders", q->battle.defenders);
+    cbd_warapp_settings_write(w, "settings", &q->battle.settings);
+    cbd_jw_key_uint(w, "captures", st->captures);
+    cbd_jw_key_real(w, "capture_rate", (double)st->captures / (double)st->trials);
+    cbd_jw_key_uint(w, "mutual_destructions", st->mutual_destructions);
+    hist_json(w, "attackers_left", &st->attackers_left);
+    hist_json(w, "defenders_left", &st->defenders_left);
+    if (battles) {
+        cbd_jw_key(w, "battles");
+        cbd_jw_array_open(w);
+        for (uint64_t t = 0; t < q->trials; t++) {
+            battle_json(w, &battles[t]);
         }
+        cbd_jw_array_close(w);
     }
-    return doc;
+    cbd_jw_object_close(w);
 }
 
-int cbd_api_simulate(const cbd_config *cfg, const json_t *request, json_t **response,
+int cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                      cbd_problem *problem) {
     sim_request q;
     if (!read_request(cfg, request, &q, problem)) {
@@ -123,9 +119,14 @@ int cbd_api_simulate(const cbd_config *cfg, const json_t *request, json_t **resp
     }
     if (q.battle.transfer) {
         /* W8: no combat, every moving army arrives; nothing is random. */
-        *response = json_pack("{s:b, s:{s:o}}", "transfer", 1, "outcome", "armies_arriving",
-                              u64_json(q.battle.attackers));
-        return *response ? 0 : -1;
+        cbd_jw_object_open(out);
+        cbd_jw_key_bool(out, "transfer", true);
+        cbd_jw_key(out, "outcome");
+        cbd_jw_object_open(out);
+        cbd_jw_key_uint(out, "armies_arriving", q.battle.attackers);
+        cbd_jw_object_close(out);
+        cbd_jw_object_close(out);
+        return 0;
     }
     if (!q.seed_given && cbd_api_os_seed(&q.seed) != 0) {
         cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
@@ -144,10 +145,12 @@ int cbd_api_simulate(const cbd_config *cfg, const json_t *request, json_t **resp
     cbd_sim_stats_init(&st);
     bool ok = cbd_warapp_sim_blocks(&sim, q.seed, q.trials, 0, cbd_sim_block_count(q.trials), &st,
                                     battles);
-    *response = ok ? render(&q, &st, battles) : NULL;
+    if (ok) {
+        render(out, &q, &st, battles);
+    }
     cbd_sim_stats_free(&st);
     free(battles);
-    return *response ? 0 : -1;
+    return ok ? 0 : -1;
 }
 
 /*

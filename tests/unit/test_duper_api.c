@@ -302,10 +302,17 @@ Test(duper_api, d9_npc_refusals) {
 
 static bool stolen_with(cbd_config *cfg, json_t *req, uint64_t seed) {
     json_object_set_new(req, "seed", json_integer((json_int_t)seed));
-    json_t *resp = NULL;
+    cbd_jw out;
+    cbd_jw_init(&out);
     cbd_problem p;
     cbd_problem_init(&p);
-    cr_assert_eq(cbd_api_duper_battle(cfg, req, &resp, &p), 0);
+    cr_assert_eq(cbd_api_duper_battle(cfg, req, &out, &p), 0);
+    size_t len = 0;
+    char *text = cbd_jw_finish(&out, &len);
+    cr_assert_not_null(text);
+    json_t *resp = json_loadb(text, len, 0, NULL);
+    free(text);
+    cr_assert_not_null(resp);
     const json_t *card = json_object_get(resp, "card_steal");
     cr_assert(json_is_true(json_object_get(card, "eligible")));
     bool stolen = json_is_true(json_object_get(card, "stolen"));

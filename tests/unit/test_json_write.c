@@ -145,3 +145,77 @@ Test(json_write, random_trees_match_jansson) {
         json_decref(v);
     }
 }
+
+/* The streaming writer: the same document written call by call and built as a jansson tree
+ * must print the same text; the commas are the writer's job, so nesting is what is tested. */
+static void expect_stream(cbd_jw *w, json_t *tree) {
+    size_t len = 0;
+    char *got = cbd_jw_finish(w, &len);
+    char *want = json_dumps(tree, JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY);
+    cr_assert_not_null(got);
+    cr_assert_not_null(want);
+    cr_expect_str_eq(got, want);
+    cr_expect_eq(len, strlen(want));
+    free(got);
+    free(want);
+    json_decref(tree);
+}
+
+Test(json_write, stream_places_commas_in_nested_objects_and_arrays) {
+    cbd_jw w;
+    cbd_jw_init(&w);
+    cbd_jw_object_open(&w);
+    cbd_jw_key_uint(&w, "a", 18446744073709551615ULL);
+    cbd_jw_key(&w, "empty_object");
+    cbd_jw_object_open(&w);
+    cbd_jw_object_close(&w);
+    cbd_jw_key(&w, "empty_array");
+    cbd_jw_array_open(&w);
+    cbd_jw_array_close(&w);
+    cbd_jw_key(&w, "list");
+    cbd_jw_array_open(&w);
+    cbd_jw_int(&w, -3);
+    cbd_jw_array_open(&w);
+    cbd_jw_null(&w);
+    cbd_jw_bool(&w, false);
+    cbd_jw_array_close(&w);
+    cbd_jw_object_open(&w);
+    cbd_jw_key_real(&w, "r", 0.5);
+    cbd_jw_key_string(&w, "s", "q\"uote");
+    cbd_jw_object_close(&w);
+    cbd_jw_string_n(&w, "a\0b", 3);
+    cbd_jw_array_close(&w);
+    cbd_jw_key_bool(&w, "last", true);
+    cbd_jw_object_close(&w);
+    /* jansson holds integers as int64, so the largest uint64 is checked by hand. */
+    size_t len = 0;
+    char *got = cbd_jw_finish(&w, &len);
+    cr_assert_not_null(got);
+    cr_expect_str_eq(got, "{\"a\":18446744073709551615,\"empty_object\":{},\"empty_array\":[],"
+                          "\"list\":[-3,[null,false],{\"r\":0.5,\"s\":\"q\\\"uote\"},"
+                          "\"a\\u0000b\"],\"last\":true}");
+    cr_expect_eq(len, strlen(got));
+    free(got);
+}
+
+Test(json_write, stream_of_a_tree_matches_jansson) {
+    json_t *tree = json_pack("{s:[i, {s:f, s:[]}, {}], s:{s:s, s:n}, s:b}", "x", 1, "y", 2.25, "z",
+                             "w", "v", "text\n", "u", "t", 0);
+    cr_assert_not_null(tree);
+    cbd_jw w;
+    cbd_jw_init(&w);
+    cbd_jw_value(&w, tree);
+    expect_stream(&w, tree);
+}
+
+Test(json_write, a_finished_writer_starts_again_empty) {
+    cbd_jw w;
+    cbd_jw_init(&w);
+    cbd_jw_array_open(&w);
+    cbd_jw_int(&w, 1);
+    cbd_jw_discard(&w);
+    cbd_jw_array_open(&w);
+    cbd_jw_int(&w, 2);
+    cbd_jw_array_close(&w);
+    expect_stream(&w, json_pack("[i]", 2));
+}
