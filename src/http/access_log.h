@@ -3,7 +3,9 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
+/* Every string must be non-NULL: the server passes "-" for a part it never saw. */
 typedef struct {
     const char *method;
     const char *path;
@@ -15,8 +17,14 @@ typedef struct {
     const char *ended; /* "ok", "timeout", "client_abort", ... */
 } cbd_access_log_entry;
 
-/* Formats one compact JSON line (no trailing newline) into buf; returns its length. */
+/* Formats one compact JSON line (no trailing newline) into buf; returns its length. A line that
+ * does not fit is cut to size - 1 bytes; buf is always NUL-terminated when size > 0. */
 size_t cbd_access_log_format(const cbd_access_log_entry *e, char *buf, size_t size);
+
+/* The same, stamped with the given wall-clock time (a normalised timespec: 0 <= tv_nsec < 1e9)
+ * instead of the current one, so that tests can check whole lines. */
+size_t cbd_access_log_format_at(const cbd_access_log_entry *e, const struct timespec *now,
+                                char *buf, size_t size);
 
 /* Writes the line to stderr with a single write(2), so lines from threads never interleave. */
 void cbd_access_log_write(const cbd_access_log_entry *e);
