@@ -1,7 +1,8 @@
 #include "json_write.h"
 
+#include "json_real.h"
+
 #include <stdbool.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,12 +11,11 @@
 
 typedef cbd_jw out_buf;
 
-static bool reserve(out_buf *b, size_t more) {
+/* The slow half of reserve: grows the buffer, or records that memory ran out. A failed writer
+ * keeps cap at 0 so that every later reserve lands here and fails at once. */
+static bool grow(out_buf *b, size_t more) {
     if (b->failed) {
         return false;
-    }
-    if (b->len + more <= b->cap) {
-        return true;
     }
     size_t cap = b->cap ? b->cap : FIRST_CAPACITY;
     while (cap < b->len + more) {
@@ -24,6 +24,7 @@ static bool reserve(out_buf *b, size_t more) {
     char *grown = realloc(b->data, cap);
     if (!grown) {
         b->failed = true;
+        b->cap = 0;
         return false;
     }
     b->data = grown;
@@ -31,14 +32,19 @@ static bool reserve(out_buf *b, size_t more) {
     return true;
 }
 
+/* Room for `more` bytes; one comparison in the common case, as it runs for every piece. */
+static inline bool reserve(out_buf *b, size_t more) {
+    return b->len + more <= b->cap ? true : grow(b, more);
+}
+
 static void put(out_buf *b, const char *s, size_t n) {
-    if (reserve(b, n)) {
+    if (n > 0 && reserve(b, n)) {
         memcpy(b->data + b->len, s, n);
         b->len += n;
     }
 }
 
-static void put_char(out_buf *b, char c) {
+static inline void put_char(out_buf *b, char c) {
     if (reserve(b, 1)) {
         b->data[b->len++] = c;
     }
@@ -67,38 +73,46 @@ static void put_integer(out_buf *b, int64_t v) {
     put_digits(b, v < 0, v < 0 ? 0ULL - (uint64_t)v : (uint64_t)v);
 }
 
-/* As jansson's jsonp_dtostr: "%.15g", a ".0" when neither '.' nor an exponent is there, and
- * the exponent without '+' or leading zeros. The C locale is in force (main never calls
- * setlocale), so the decimal point is '.'. */
+/* As jansson's jsonp_dtostr with JSON_REAL_PRECISION(15); see json_real.h. */
 static void put_real(out_buf *b, double v) {
-    char text[40];
-    int n = snprintf(text, sizeof text, "%.15g", v);
-    if (n < 0 || (size_t)n >= sizeof text) {
-        b->failed = true;
-        return;
-    }
-    char *e = strchr(text, 'e');
-    if (!e && !strchr(text, '.')) {
-        memcpy(text + n, ".0", 3);
-        n += 2;
-    } else if (e) {
-        char *start = e + 1;
-        char *digits = start + (*start == '-' || *start == '+');
-        char *end = digits;
-        while (*end == '0' && end[1] != '\0') {
-            end++;
+    char text[CBD_JSON_REAL_MAX];
+    put(b, text, cbd_json_real(v, text));
+}
+
+/* True when no byte of s needs an escape: the case of every key and of nearly every value. */
+static bool plain(const char *s, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == '"' || c == '\\') {
+            return false;
         }
-        if (*start == '+') {
-            digits = start; /* drop the sign too */
-        }
-        memmove(digits, end, strlen(end) + 1);
-        n = (int)strlen(text);
     }
-    put(b, text, (size_t)n);
+    return true;
+}
+
+/* "s" followed by `tail` (":" after a key, nothing after a value) in one reservation. */
+static bool put_plain_string(out_buf *b, const char *s, size_t n, const char *tail,
+                             size_t tail_len) {
+    if (!plain(s, n)) {
+        return false;
+    }
+    if (reserve(b, n + 2 + tail_len)) {
+        char *p = b->data + b->len;
+        *p++ = '"';
+        memcpy(p, s, n);
+        p += n;
+        *p++ = '"';
+        memcpy(p, tail, tail_len);
+        b->len += n + 2 + tail_len;
+    }
+    return true;
 }
 
 static void put_string(out_buf *b, const char *s, size_t n) {
     static const char hex[] = "0123456789ABCDEF"; /* jansson writes \u001F, upper case */
+    if (put_plain_string(b, s, n, "", 0)) {
+        return;
+    }
     put_char(b, '"');
     size_t run = 0; /* bytes that need no escaping, copied in one go */
     for (size_t i = 0; i < n; i++) {
@@ -185,8 +199,11 @@ void cbd_jw_array_close(cbd_jw *w) {
 
 void cbd_jw_key(cbd_jw *w, const char *key) {
     separate(w);
-    put_string(w, key, strlen(key));
-    put_char(w, ':');
+    size_t n = strlen(key);
+    if (!put_plain_string(w, key, n, ":", 1)) {
+        put_string(w, key, n);
+        put_char(w, ':');
+    }
     w->after_key = true;
 }
 
