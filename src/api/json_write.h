@@ -33,7 +33,11 @@ void cbd_jw_object_open(cbd_jw *w);
 void cbd_jw_object_close(cbd_jw *w);
 void cbd_jw_array_open(cbd_jw *w);
 void cbd_jw_array_close(cbd_jw *w);
-/* A member name inside an object; the member's value is the next thing written. */
+/*
+ * A member name inside an object; the member's value is the next thing written. The name is
+ * combatd's own (a literal or a name table's entry), so it is written as is: it must hold no
+ * '"', '\\' or control byte. Names that come from elsewhere go through cbd_jw_value.
+ */
 void cbd_jw_key(cbd_jw *w, const char *key);
 void cbd_jw_int(cbd_jw *w, int64_t v);
 void cbd_jw_uint(cbd_jw *w, uint64_t v);
