@@ -6,10 +6,13 @@
  * no parsing, no routing, no logging. bench/load.sh drives it and combatd with the same wrk
  * settings; combatd's requests/s as a fraction of this one is its overhead.
  *
- *   bare_server [--port N] [--threads N] [--body-bytes N]
+ *   bare_server [--port N] [--threads N] [--body-bytes N] [--work-ns N]
  *
  * (0 threads = one per online CPU, as combatd.) --body-bytes pads the answer to N bytes, so
  * the stack's limit can also be measured for answers as large as combatd's (700-900 bytes).
+ * --work-ns spends N ns of CPU (a busy loop) on each answer: it shows which share of the bare
+ * server's requests/s a given amount of per-request work leaves, e.g. what the goal of 0.8
+ * allows combatd to spend on top of the stack (bench/load.sh, README "Load").
  *
  * Prints {"event":"listening","port":N} on stderr and runs until SIGTERM or SIGINT.
  */
@@ -17,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <microhttpd.h>
@@ -29,6 +33,16 @@ static const char small_body[] = "{\"captured\":true,\"attackers_left\":7,\"defe
 /* The answer: small_body, or a body padded to --body-bytes. Set once before the daemon starts. */
 static const char *body = small_body;
 static size_t body_len = sizeof small_body - 1;
+/* Busy work per answer (--work-ns); 0 = none. Set once before the daemon starts. */
+static long work_ns = 0;
+
+static void spend_cpu(long ns) {
+    struct timespec start, now;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &start);
+    do {
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+    } while ((now.tv_sec - start.tv_sec) * 1000000000L + (now.tv_nsec - start.tv_nsec) < ns);
+}
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url,
                                   const char *method, const char *version, const char *upload_data,
@@ -45,6 +59,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (*upload_data_size > 0) {
         *upload_data_size = 0; /* drop the body */
         return MHD_YES;
+    }
+    if (work_ns > 0) {
+        spend_cpu(work_ns);
     }
     struct MHD_Response *resp =
         MHD_create_response_from_buffer(body_len, (void *)body, MHD_RESPMEM_PERSISTENT);
@@ -84,8 +101,11 @@ int main(int argc, char **argv) {
                 body = padded;
                 body_len = want;
             }
+        } else if (strcmp(argv[i], "--work-ns") == 0) {
+            work_ns = strtol(argv[i + 1], NULL, 10);
         } else {
-            fprintf(stderr, "usage: bare_server [--port N] [--threads N] [--body-bytes N]\n");
+            fprintf(stderr, "usage: bare_server [--port N] [--threads N] [--body-bytes N] "
+                            "[--work-ns N]\n");
             return 2;
         }
     }

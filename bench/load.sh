@@ -4,13 +4,19 @@
 # latency, non-2xx and socket-error counts, and the server's CPU time per request (utime +
 # stime from /proc/PID/stat over the measured run, divided by the requests wrk counted).
 #
-#   bench/load.sh                       # 10 s per run, 64 connections, 2 wrk threads
+#   bench/load.sh                       # 3 rounds of 10 s runs, 64 connections, 2 wrk threads
 #   DURATION=30 CONNECTIONS=128 bench/load.sh
+#   WORK_NS="2500 5000" bench/load.sh   # also the bare server with that much busy work per answer
+#
+# On a small machine wrk and the server share the CPUs and one run's req/s can move by 20 %, so
+# the servers take turns for ROUNDS rounds and the summary uses each run's median.
 #
 # Environment: BUILD (build dir, default build), DURATION (s), CONNECTIONS, WRK_THREADS,
 # SERVER_THREADS (0 = one per CPU, combatd's default; both servers get the same), WARMUP (s),
 # ACCESS_LOG (true/false, combatd's access log, default true, written to /dev/null),
-# BARE_BODY_BYTES (pad the bare server's answer to this many bytes; default: its 55-byte body).
+# BARE_BODY_BYTES (pad the bare server's answer to this many bytes; default: its 55-byte body),
+# ROUNDS (default 3), WORK_NS (space-separated ns of busy work for extra bare runs; see
+# bench/bare_server.c --work-ns: what share of the stack's req/s a per-request cost leaves).
 # Goal (issue 6): /analyze-attack and /duper/battle reach >= 0.8 of the bare server's req/s
 # with zero non-2xx and zero socket errors; the last lines say whether they do.
 set -uo pipefail
@@ -21,6 +27,8 @@ CONNECTIONS=${CONNECTIONS:-64}
 WRK_THREADS=${WRK_THREADS:-2}
 SERVER_THREADS=${SERVER_THREADS:-0}
 WARMUP=${WARMUP:-2}
+ROUNDS=${ROUNDS:-3}
+WORK_NS=${WORK_NS:-}
 ACCESS_LOG=${ACCESS_LOG:-true}
 PORT_BARE=${PORT_BARE:-18081}
 PORT_COMBATD=${PORT_COMBATD:-18080}
@@ -42,7 +50,9 @@ wait_port() {
     return 1
 }
 
-declare -A RPS
+# Every run's req/s and CPU µs per request, by label, one value per round.
+declare -A RPS CPU
+LABELS=()
 run() { # label pid port path body
     local label=$1 pid=$2 port=$3 path=$4 body=$5 out
     WRK_BODY=$body wrk -t"$WRK_THREADS" -c"$CONNECTIONS" -d"${WARMUP}s" \
@@ -61,38 +71,60 @@ run() { # label pid port path body
     sockerr=$(sed -n 's/^ *Socket errors: *\(.*\)/\1/p' <<<"$out")
     cpu_us=$(awk -v t=$((c1 - c0)) -v hz="$TICK" -v n="${reqs:-0}" \
         'BEGIN { if (n > 0) printf "%.1f", t / hz * 1e6 / n; else print "?" }')
-    RPS[$label]=${rps:-0}
+    [ -n "${RPS[$label]+set}" ] || LABELS+=("$label")
+    RPS[$label]="${RPS[$label]:-} ${rps:-0}"
+    CPU[$label]="${CPU[$label]:-} $cpu_us"
     printf '%-28s %10s %9s %9s %8s %12s  %s\n' "$label" "${rps:-?}" "${p50:-?}" "${p99:-?}" \
         "${non2xx:-0}" "$cpu_us" "${sockerr:-none}"
 }
 
-echo "load: wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s (after ${WARMUP}s warm-up)," \
-    "server threads $SERVER_THREADS (0 = one per CPU = $(nproc)), $(nproc) CPUs," \
+median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "load: $ROUNDS rounds of wrk -t$WRK_THREADS -c$CONNECTIONS -d${DURATION}s (after ${WARMUP}s" \
+    "warm-up), server threads $SERVER_THREADS (0 = one per CPU = $(nproc)), $(nproc) CPUs," \
     "combatd access log $ACCESS_LOG"
 printf '%-28s %10s %9s %9s %8s %12s  %s\n' run "req/s" p50 p99 non-2xx "CPU us/req" \
     "socket errors"
 
-"$BUILD/bench/bare_server" --port "$PORT_BARE" --threads "$SERVER_THREADS" \
-    --body-bytes "${BARE_BODY_BYTES:-0}" 2>/dev/null &
-BARE=$!
-trap 'kill $BARE $COMBATD 2>/dev/null' EXIT
+BARE=
 COMBATD=
-wait_port "$PORT_BARE" || { echo "load: bare_server did not start"; exit 2; }
-run "bare MHD POST" $BARE "$PORT_BARE" / "$BODIES/analyze_small.json"
-kill $BARE; wait $BARE 2>/dev/null
+trap 'kill $BARE $COMBATD 2>/dev/null' EXIT
+bare_run() { # label work_ns
+    "$BUILD/bench/bare_server" --port "$PORT_BARE" --threads "$SERVER_THREADS" \
+        --body-bytes "${BARE_BODY_BYTES:-0}" --work-ns "$2" 2>/dev/null &
+    BARE=$!
+    wait_port "$PORT_BARE" || { echo "load: bare_server did not start"; exit 2; }
+    run "$1" $BARE "$PORT_BARE" / "$BODIES/analyze_small.json"
+    kill $BARE; wait $BARE 2>/dev/null; BARE=
+}
 
-COMBATD_ACCESS_LOG=$ACCESS_LOG \
-    "$BUILD/combatd" --port "$PORT_COMBATD" --bind 127.0.0.1 --threads "$SERVER_THREADS" \
-    2>/dev/null &
-COMBATD=$!
-wait_port "$PORT_COMBATD" || { echo "load: combatd did not start"; exit 2; }
-run "combatd /analyze-attack" $COMBATD "$PORT_COMBATD" /analyze-attack "$BODIES/analyze_small.json"
-run "combatd /duper/battle" $COMBATD "$PORT_COMBATD" /duper/battle "$BODIES/duper_small.json"
-run "combatd /simulate (100)" $COMBATD "$PORT_COMBATD" /simulate "$BODIES/simulate_small.json"
-kill $COMBATD; wait $COMBATD 2>/dev/null
+for _ in $(seq "$ROUNDS"); do
+    bare_run "bare MHD POST" 0
+    for ns in $WORK_NS; do
+        bare_run "bare + ${ns} ns work" "$ns"
+    done
+    COMBATD_ACCESS_LOG=$ACCESS_LOG \
+        "$BUILD/combatd" --port "$PORT_COMBATD" --bind 127.0.0.1 --threads "$SERVER_THREADS" \
+        2>/dev/null &
+    COMBATD=$!
+    wait_port "$PORT_COMBATD" || { echo "load: combatd did not start"; exit 2; }
+    run "combatd /analyze-attack" $COMBATD "$PORT_COMBATD" /analyze-attack "$BODIES/analyze_small.json"
+    run "combatd /duper/battle" $COMBATD "$PORT_COMBATD" /duper/battle "$BODIES/duper_small.json"
+    run "combatd /simulate (100)" $COMBATD "$PORT_COMBATD" /simulate "$BODIES/simulate_small.json"
+    kill $COMBATD; wait $COMBATD 2>/dev/null; COMBATD=
+done
 
 echo
+echo "medians over $ROUNDS rounds:"
+printf '%-28s %10s %12s %10s\n' run "req/s" "CPU us/req" "of bare"
+BARE_RPS=$(median <<<"${RPS[bare MHD POST]}")
+for label in "${LABELS[@]}"; do
+    rps=$(median <<<"${RPS[$label]}")
+    awk -v l="$label" -v r="$rps" -v c="$(median <<<"${CPU[$label]}")" -v b="$BARE_RPS" \
+        'BEGIN { printf "%-28s %10.0f %12s %10.2f\n", l, r, c, (b > 0 ? r / b : 0) }'
+done
+echo
 for label in "combatd /analyze-attack" "combatd /duper/battle"; do
-    awk -v a="${RPS[$label]}" -v b="${RPS[bare MHD POST]}" -v l="$label" \
+    awk -v a="$(median <<<"${RPS[$label]}")" -v b="$BARE_RPS" -v l="$label" \
         'BEGIN { r = b > 0 ? a / b : 0; printf "%s: %.2f of the bare server (goal >= 0.80): %s\n", l, r, (r >= 0.8 ? "met" : "NOT met") }'
 done
