@@ -50,11 +50,13 @@ static void *watchdog_main(void *arg) {
             uint64_t since = atomic_load(&e->since_us);
             if (atomic_load(&e->phase) == PHASE_RECEIVING && !atomic_load(&e->cut) && since < now &&
                 now - since > w->deadline_us) {
+                /* Counted before the hang-up: whoever sees the connection end (a client, a
+                 * test reading cbd_server_deadline_cuts) must also see the cut counted. */
+                atomic_store(&e->cut, true);
+                atomic_fetch_add(&w->cuts, 1);
                 /* shutdown(), not close(): the descriptor stays MHD's, and its event loop
                  * sees the hang-up at once and closes the connection in its own thread. */
-                atomic_store(&e->cut, true);
                 (void)shutdown(e->fd, SHUT_RDWR);
-                atomic_fetch_add(&w->cuts, 1);
             }
         }
         struct timespec until;
