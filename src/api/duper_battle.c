@@ -67,7 +67,7 @@ static void read_support(const cbd_reader *side, cbd_duper_side *s) {
     for (size_t i = 0; i < s->n_support; i++) {
         char ptr[224];
         cbd_reader item;
-        snprintf(ptr, sizeof ptr, "%s/support/%zu", side->pointer, i);
+        cbd_reader_item_pointer(side, "support", i, ptr, sizeof ptr);
         if (!cbd_reader_open(&item, json_array_get(arr, i), ptr, support_keys, side->problem)) {
             continue;
         }
@@ -82,6 +82,12 @@ static void read_support(const cbd_reader *side, cbd_duper_side *s) {
     }
 }
 
+/* /…/units/<class>: built only for a class that is wrong, as every valid request passes here. */
+static const char *unit_pointer(const char *units_ptr, int c, char *ptr, size_t size) {
+    snprintf(ptr, size, "%s/%s", units_ptr, name(c));
+    return ptr;
+}
+
 /* The D12 shape of a tile, plus the refusals that follow from D5, D8 and D9. */
 static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc) {
     char ptr[256], units_ptr[224];
@@ -92,11 +98,10 @@ static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc
         if (s->units[c] == 0) {
             continue;
         }
-        snprintf(ptr, sizeof ptr, "%s/%s", units_ptr, name(c));
         cbd_duper_layer layer = cbd_duper_class_layer((cbd_duper_class)c);
         if (layer == CBD_DUPER_GROUND) {
             if (ground >= 0) {
-                cbd_problem_field(p, ptr,
+                cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
                                   "cannot stand beside %s: a tile holds at most one ground troop "
                                   "class (D12); troops loaded in planes go in \"loaded\"",
                                   name(ground));
@@ -105,22 +110,23 @@ static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc
             }
         } else if (layer == CBD_DUPER_BUILDING) {
             if (building >= 0) {
-                cbd_problem_field(p, ptr,
+                cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
                                   "cannot stand beside %s: a tile holds at most one building (D12)",
                                   name(building));
             } else if (s->units[c] > 1) {
-                cbd_problem_field(p, ptr,
+                cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
                                   "must be 0 or 1: a tile holds at most one building (D12)");
             }
             building = c;
         }
         if (c == CBD_DUPER_LARVA && !npc) {
-            cbd_problem_field(p, ptr,
+            cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
                               "larvae are NPC units: they stand only on an NPC tile "
                               "(\"npc\": true) and never attack (D9)");
         }
         if (cbd_duper_is_capital((cbd_duper_class)c) && npc) {
-            cbd_problem_field(p, ptr, "an NPC tile holds no capital or supercapital (D9)");
+            cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
+                              "an NPC tile holds no capital or supercapital (D9)");
         }
     }
     /* A player has one supercapital (D8); it may stand on the tile or ride in its planes. */

@@ -58,6 +58,25 @@ void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, s
     append_escaped(out, size, key);
 }
 
+void cbd_reader_item_pointer(const cbd_reader *r, const char *key, size_t index, char *out,
+                             size_t size) {
+    cbd_reader_child_pointer(r, key, out, size);
+    char digits[24];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + index % 10);
+        index /= 10;
+    } while (index > 0);
+    size_t used = strlen(out);
+    if (used + 1 + n < size) {
+        out[used++] = '/';
+        while (n > 0) {
+            out[used++] = digits[--n];
+        }
+        out[used] = '\0';
+    }
+}
+
 static bool name_allowed(const char *key, const char *const *allowed) {
     for (size_t i = 0; allowed[i]; i++) {
         if (strcmp(key, allowed[i]) == 0) {

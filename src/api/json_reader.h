@@ -35,6 +35,11 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
 /* `pointer` + "/" + key, escaped as RFC 6901 requires. */
 void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, size_t size);
 
+/* `pointer` + "/" + key + "/" + index: an array item's pointer, built without printf (readers
+ * open one for every item of every request). */
+void cbd_reader_item_pointer(const cbd_reader *r, const char *key, size_t index, char *out,
+                             size_t size);
+
 /* A whole number in [min, max]. Reals (even 3.0), strings and booleans are refused. */
 cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint64_t max,
                        uint64_t *out);
