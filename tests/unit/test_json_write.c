@@ -219,3 +219,13 @@ Test(json_write, a_finished_writer_starts_again_empty) {
     cbd_jw_array_close(&w);
     expect_stream(&w, json_pack("[i]", 2));
 }
+
+Test(json_write, tree_keys_are_escaped_as_jansson_does) {
+    /* Streamed keys are combatd's own and written as they are; keys of a jansson tree may hold
+     * anything, as problem documents could, and must be escaped. */
+    json_t *doc = json_pack("{s:i, s:i, s:i, s:i}", "quote\"d", 1, "back\\slash", 2, "tab\there", 3,
+                            "\x01\x1f", 4);
+    cr_assert_not_null(doc);
+    expect_same(doc);
+    json_decref(doc);
+}
