@@ -282,6 +282,36 @@ Test(oversized, huge_content_length_is_refused_before_the_body) {
     cbd_server_stop(s);
 }
 
+Test(oversized, a_body_somewhat_over_the_limit_is_read_before_the_413) {
+    /* 100 KiB past the 64 KiB limit (within the 256 KiB the server drops): no answer while the
+     * body is unsent, then a 413 once it has all been read, so that closing the connection
+     * leaves no unread bytes behind to turn the close into a reset that loses the 413. */
+    cbd_server *s = test_server_start_default();
+    int fd = raw_connect(cbd_server_port(s));
+    cr_assert_geq(fd, 0);
+    size_t len = (64 + 100) * 1024;
+    char head[256];
+    snprintf(head, sizeof head,
+             "POST /simulate HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+             "Content-Length: %zu\r\n\r\n",
+             len);
+    cr_assert(raw_send_str(fd, head));
+    struct pollfd p = {fd, POLLIN, 0};
+    cr_expect_eq(poll(&p, 1, 300), 0, "no answer may come before the body has been read");
+    char *body = malloc(len);
+    cr_assert_not_null(body);
+    memset(body, ' ', len);
+    cr_assert(raw_send(fd, body, len));
+    bool closed;
+    char *text = raw_read_until_close(fd, 3.0, &closed, NULL);
+    cr_expect_eq(raw_status(text), 413, "%s", text);
+    cr_expect(closed, "the connection closes after the 413");
+    free(text);
+    free(body);
+    close(fd);
+    cbd_server_stop(s);
+}
+
 Test(oversized, chunked_body_past_the_limit) {
     cbd_server *s = test_server_start_default();
     int fd = raw_connect(cbd_server_port(s));
