@@ -266,6 +266,17 @@ Test(oversized, body_one_byte_over_the_limit) {
     cbd_server_stop(s);
 }
 
+/* Reads a raw connection's answer to its end: a 413 problem, after which the server closes
+ * (Connection: close), so that no later request can be read from the rest of the body. */
+static void expect_413_and_close(int fd) {
+    bool closed;
+    char *text = raw_read_until_close(fd, 3.0, &closed, NULL);
+    cr_expect_eq(raw_status(text), 413, "%s", text);
+    cr_expect(closed, "the connection should close after a 413");
+    free(text);
+    close(fd);
+}
+
 Test(oversized, huge_content_length_is_refused_before_the_body) {
     cbd_server *s = test_server_start_default();
     int fd = raw_connect(cbd_server_port(s));
@@ -273,12 +284,7 @@ Test(oversized, huge_content_length_is_refused_before_the_body) {
     /* 99 GB announced, nothing sent: the answer must come at once, not after a read. */
     cr_assert(raw_send_str(fd, "POST /simulate HTTP/1.1\r\nHost: x\r\nContent-Type: "
                                "application/json\r\nContent-Length: 99999999999\r\n\r\n"));
-    bool closed;
-    char *text = raw_read_until_close(fd, 3.0, &closed, NULL);
-    cr_expect_eq(raw_status(text), 413, "%s", text);
-    cr_expect(closed, "the connection should close after a 413 with a body still announced");
-    free(text);
-    close(fd);
+    expect_413_and_close(fd);
     cbd_server_stop(s);
 }
 
@@ -302,13 +308,8 @@ Test(oversized, a_body_somewhat_over_the_limit_is_read_before_the_413) {
     cr_assert_not_null(body);
     memset(body, ' ', len);
     cr_assert(raw_send(fd, body, len));
-    bool closed;
-    char *text = raw_read_until_close(fd, 3.0, &closed, NULL);
-    cr_expect_eq(raw_status(text), 413, "%s", text);
-    cr_expect(closed, "the connection closes after the 413");
-    free(text);
     free(body);
-    close(fd);
+    expect_413_and_close(fd);
     cbd_server_stop(s);
 }
 
@@ -326,10 +327,6 @@ Test(oversized, chunked_body_past_the_limit) {
         cr_assert(raw_send(fd, chunk, (size_t)head + 4096 + 2), "chunk %d", i);
     }
     cr_assert(raw_send_str(fd, "0\r\n\r\n"));
-    bool closed;
-    char *text = raw_read_until_close(fd, 3.0, &closed, NULL);
-    cr_expect_eq(raw_status(text), 413, "%s", text);
-    free(text);
-    close(fd);
+    expect_413_and_close(fd);
     cbd_server_stop(s);
 }
