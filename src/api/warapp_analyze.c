@@ -193,11 +193,7 @@ static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint3
 static void outcome_json(cbd_jw *w, const cbd_warapp_outcome *o) {
     cbd_jw_key(w, "outcome");
     cbd_jw_object_open(w);
-    cbd_jw_key_bool(w, "captured", o->captured);
-    cbd_jw_key_uint(w, "attackers_lost", o->attackers_lost);
-    cbd_jw_key_uint(w, "defenders_lost", o->defenders_lost);
-    cbd_jw_key_uint(w, "attackers_left", o->attackers_left);
-    cbd_jw_key_uint(w, "defenders_left", o->defenders_left);
+    cbd_warapp_outcome_members(w, o);
     cbd_jw_object_close(w);
 }
 
@@ -250,17 +246,6 @@ static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const analyze_re
     return CBD_OK;
 }
 
-static void transfer_json(cbd_jw *w, const cbd_warapp_battle *b) {
-    /* W8: no combat; every moving army arrives. */
-    cbd_jw_object_open(w);
-    cbd_jw_key_bool(w, "transfer", true);
-    cbd_jw_key(w, "outcome");
-    cbd_jw_object_open(w);
-    cbd_jw_key_uint(w, "armies_arriving", b->attackers);
-    cbd_jw_object_close(w);
-    cbd_jw_object_close(w);
-}
-
 static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_request *q,
                                 const cbd_warapp_analysis *a) {
     cbd_jw_object_open(w);
@@ -299,7 +284,7 @@ int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw 
         goto done;
     }
     if (q->battle.transfer) {
-        transfer_json(out, &q->battle);
+        cbd_warapp_transfer_write(out, &q->battle);
     } else {
         cbd_warapp_analysis a;
         cbd_status st =

@@ -58,3 +58,22 @@ int cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     }
     return r->problem->n_errors + r->problem->n_dropped > errors_before ? -1 : 0;
 }
+
+void cbd_warapp_outcome_members(cbd_jw *w, const cbd_warapp_outcome *o) {
+    cbd_jw_key_bool(w, "captured", o->captured);
+    cbd_jw_key_uint(w, "attackers_lost", o->attackers_lost);
+    cbd_jw_key_uint(w, "defenders_lost", o->defenders_lost);
+    cbd_jw_key_uint(w, "attackers_left", o->attackers_left);
+    cbd_jw_key_uint(w, "defenders_left", o->defenders_left);
+}
+
+void cbd_warapp_transfer_write(cbd_jw *w, const cbd_warapp_battle *b) {
+    /* W8: no combat; every moving army arrives, and nothing is random. */
+    cbd_jw_object_open(w);
+    cbd_jw_key_bool(w, "transfer", true);
+    cbd_jw_key(w, "outcome");
+    cbd_jw_object_open(w);
+    cbd_jw_key_uint(w, "armies_arriving", b->attackers);
+    cbd_jw_object_close(w);
+    cbd_jw_object_close(w);
+}

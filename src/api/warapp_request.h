@@ -7,6 +7,7 @@
 #include "combatd/warapp.h"
 #include "config.h"
 #include "json_reader.h"
+#include "json_write.h"
 
 /*
  * The battle every War.app endpoint reads (/analyze-attack, /simulate): who attacks whom, with
@@ -37,5 +38,12 @@ typedef struct {
  */
 int cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
                             cbd_warapp_battle *out);
+
+/* The members of one battle's outcome (W4, W5), as both endpoints answer it: captured, then the
+ * armies lost and left on each side. Written into the object the caller has open. */
+void cbd_warapp_outcome_members(cbd_jw *w, const cbd_warapp_outcome *o);
+
+/* The whole answer to a transfer (W8), the same from both endpoints. */
+void cbd_warapp_transfer_write(cbd_jw *w, const cbd_warapp_battle *b);
 
 #endif

@@ -77,11 +77,7 @@ static void hist_json(cbd_jw *w, const char *key, const cbd_hist *h) {
 /* One battle shaped as /analyze-attack's `outcome`, plus the raw kills before capping (W4). */
 static void battle_json(cbd_jw *w, const cbd_sim_battle *b) {
     cbd_jw_object_open(w);
-    cbd_jw_key_bool(w, "captured", b->outcome.captured);
-    cbd_jw_key_uint(w, "attackers_lost", b->outcome.attackers_lost);
-    cbd_jw_key_uint(w, "defenders_lost", b->outcome.defenders_lost);
-    cbd_jw_key_uint(w, "attackers_left", b->outcome.attackers_left);
-    cbd_jw_key_uint(w, "defenders_left", b->outcome.defenders_left);
+    cbd_warapp_outcome_members(w, &b->outcome);
     cbd_jw_key_uint(w, "attacker_kills", b->attacker_kills);
     cbd_jw_key_uint(w, "defender_kills", b->defender_kills);
     cbd_jw_object_close(w);
@@ -118,14 +114,7 @@ int cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
         return -1;
     }
     if (q.battle.transfer) {
-        /* W8: no combat, every moving army arrives; nothing is random. */
-        cbd_jw_object_open(out);
-        cbd_jw_key_bool(out, "transfer", true);
-        cbd_jw_key(out, "outcome");
-        cbd_jw_object_open(out);
-        cbd_jw_key_uint(out, "armies_arriving", q.battle.attackers);
-        cbd_jw_object_close(out);
-        cbd_jw_object_close(out);
+        cbd_warapp_transfer_write(out, &q.battle);
         return 0;
     }
     if (!q.seed_given && cbd_api_os_seed(&q.seed) != 0) {
