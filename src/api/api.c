@@ -1,4 +1,5 @@
 #include "api.h"
+#include "endpoints.h"
 #include "json_write.h"
 
 #include <stdio.h>
@@ -6,16 +7,15 @@
 #include <string.h>
 #include <sys/random.h>
 
+/* The POST columns of every row of endpoints.h; a GET resource's row has no handler. */
+#define API_ROW(path, allow, post, heavy, get, label) {path, post, heavy},
 const cbd_api_endpoint cbd_api_endpoints[] = {
-    {"/analyze-attack", cbd_api_analyze_attack, NULL},
-    {"/simulate", cbd_api_simulate, cbd_api_simulate_is_heavy},
-    {"/duper/battle", cbd_api_duper_battle, NULL},
-    {NULL, NULL, NULL},
+    CBD_ENDPOINT_TABLE(API_ROW){NULL, NULL, NULL},
 };
 
 const cbd_api_endpoint *cbd_api_find_endpoint(const char *path) {
     for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
-        if (strcmp(ep->path, path) == 0) {
+        if (ep->handle && strcmp(ep->path, path) == 0) {
             return ep;
         }
     }

@@ -36,16 +36,22 @@ typedef int (*cbd_endpoint_fn)(const cbd_config *cfg, const json_t *request, cbd
  */
 typedef bool (*cbd_heavy_fn)(const json_t *request);
 
+/*
+ * The api layer's columns of an endpoint's row (endpoints.h holds the rows; the http layer's
+ * route table embeds this struct, so a request is looked up once).
+ */
 typedef struct {
     const char *path;
-    cbd_endpoint_fn handle;
-    cbd_heavy_fn is_heavy; /* NULL: always answered on the HTTP thread */
+    cbd_endpoint_fn handle; /* NULL for a resource the http layer serves (GET) */
+    cbd_heavy_fn is_heavy;  /* NULL: always answered on the HTTP thread */
 } cbd_api_endpoint;
 
-/* The POST endpoint served at `path`, or NULL. */
+/* The POST endpoint served at `path`, or NULL (for callers without a server: fuzzers,
+ * benchmarks, tests; the server routes through its own table, router.h). */
 const cbd_api_endpoint *cbd_api_find_endpoint(const char *path);
 
-/* Every endpoint, ending with an entry whose path is NULL. */
+/* Every row of endpoints.h (GET rows with handle NULL), ending with an entry whose path is
+ * NULL. */
 extern const cbd_api_endpoint cbd_api_endpoints[];
 
 /* A parsed request, between cbd_api_parse and cbd_api_answer. */

@@ -80,7 +80,7 @@ static void put(text_buf *t, const char *fmt, ...) {
     }
 }
 
-char *cbd_metrics_render(cbd_metrics *m, const char *const *route_names, size_t *len) {
+char *cbd_metrics_render(cbd_metrics *m, size_t *len) {
     text_buf t = {malloc(8192), 0, 8192, false};
     if (!t.buf) {
         return NULL;
@@ -95,10 +95,10 @@ char *cbd_metrics_render(cbd_metrics *m, const char *const *route_names, size_t 
             }
             if (s == CBD_METRIC_STATUSES - 1) {
                 put(&t, "combatd_requests_total{route=\"%s\",status=\"other\"} %llu\n",
-                    route_names[r], (unsigned long long)v);
+                    cbd_routes[r].label, (unsigned long long)v);
             } else {
-                put(&t, "combatd_requests_total{route=\"%s\",status=\"%u\"} %llu\n", route_names[r],
-                    statuses[s], (unsigned long long)v);
+                put(&t, "combatd_requests_total{route=\"%s\",status=\"%u\"} %llu\n",
+                    cbd_routes[r].label, statuses[s], (unsigned long long)v);
             }
         }
     }

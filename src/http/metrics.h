@@ -5,11 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "router.h"
+
 /*
  * Prometheus counters, kept as C11 atomics so the request threads never take a lock.
  * Requests are counted by route and status; latency goes into a fixed-bucket histogram.
  */
-#define CBD_METRIC_ROUTES   9  /* CBD_ROUTE_COUNT in router.h */
+#define CBD_METRIC_ROUTES   CBD_ROUTE_COUNT /* one row per route of router.h, with "other" */
 #define CBD_METRIC_STATUSES 16 /* the statuses the service answers with, plus "other" */
 #define CBD_METRIC_BUCKETS  15
 
@@ -29,7 +31,8 @@ void cbd_metrics_init(cbd_metrics *m);
 void cbd_metrics_observe(cbd_metrics *m, unsigned route, unsigned status, uint64_t duration_us,
                          uint64_t bytes_in, uint64_t bytes_out);
 
-/* The exposition text (text/plain; version=0.0.4), malloc'd; NULL when out of memory. */
-char *cbd_metrics_render(cbd_metrics *m, const char *const *route_names, size_t *len);
+/* The exposition text (text/plain; version=0.0.4), malloc'd; NULL when out of memory. Routes
+ * are labelled by their row's label (cbd_routes). */
+char *cbd_metrics_render(cbd_metrics *m, size_t *len);
 
 #endif

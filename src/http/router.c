@@ -2,32 +2,32 @@
 
 #include <string.h>
 
-static const cbd_route_info routes[CBD_ROUTE_COUNT] = {
-    [CBD_ROUTE_ANALYZE] = {"/analyze-attack", CBD_ROUTE_POST_JSON},
-    [CBD_ROUTE_SIMULATE] = {"/simulate", CBD_ROUTE_POST_JSON},
-    [CBD_ROUTE_DUPER] = {"/duper/battle", CBD_ROUTE_POST_JSON},
-    [CBD_ROUTE_LIVEZ] = {"/livez", CBD_ROUTE_GET},
-    [CBD_ROUTE_READYZ] = {"/readyz", CBD_ROUTE_GET},
-    [CBD_ROUTE_METRICS] = {"/metrics", CBD_ROUTE_GET},
-    [CBD_ROUTE_OPENAPI] = {"/openapi.yaml", CBD_ROUTE_GET},
-    [CBD_ROUTE_PAGE] = {"/", CBD_ROUTE_GET},
-    [CBD_ROUTE_NOT_FOUND] = {"", CBD_ROUTE_GET},
+#define ROUTE_ROW(path, allow, post, heavy, get, label) {{path, post, heavy}, allow, get, label},
+
+const cbd_route cbd_routes[CBD_ROUTE_COUNT] = {
+    CBD_ENDPOINT_TABLE(ROUTE_ROW){{"", NULL, NULL}, NULL, NULL, "other"},
 };
 
-const char *const cbd_route_names[CBD_ROUTE_COUNT] = {
-    "/analyze-attack", "/simulate", "/duper/battle", "/livez", "/readyz", "/metrics",
-    "/openapi.yaml",   "/",         "other",
-};
-
-cbd_route cbd_route_find(const char *url) {
-    for (int r = 0; r < CBD_ROUTE_NOT_FOUND; r++) {
-        if (strcmp(url, routes[r].path) == 0) {
-            return (cbd_route)r;
+const cbd_route *cbd_route_find(const char *url) {
+    for (const cbd_route *r = cbd_routes; r < CBD_ROUTE_OTHER; r++) {
+        if (strcmp(url, r->api.path) == 0) {
+            return r;
         }
     }
-    return CBD_ROUTE_NOT_FOUND;
+    return CBD_ROUTE_OTHER;
 }
 
-const cbd_route_info *cbd_route_info_of(cbd_route route) {
-    return &routes[route];
+bool cbd_route_allows(const cbd_route *route, const char *method) {
+    /* The row's Allow header is the list of methods: a method is allowed when it is one of
+     * its comma-separated tokens. */
+    size_t n = strlen(method);
+    for (const char *t = route->allow; t && *t;) {
+        size_t len = strcspn(t, ",");
+        if (len == n && strncmp(t, method, n) == 0) {
+            return true;
+        }
+        t += len;
+        t += strspn(t, ", ");
+    }
+    return false;
 }

@@ -1,33 +1,55 @@
 #ifndef COMBATD_HTTP_ROUTER_H
 #define COMBATD_HTTP_ROUTER_H
 
-/* The fixed routes; the index doubles as the metrics label. */
-typedef enum {
-    CBD_ROUTE_ANALYZE = 0,
-    CBD_ROUTE_SIMULATE,
-    CBD_ROUTE_DUPER,
-    CBD_ROUTE_LIVEZ,
-    CBD_ROUTE_READYZ,
-    CBD_ROUTE_METRICS,
-    CBD_ROUTE_OPENAPI,
-    CBD_ROUTE_PAGE,
-    CBD_ROUTE_NOT_FOUND,
-    CBD_ROUTE_COUNT
+#include <microhttpd.h>
+
+#include "api.h"
+#include "endpoints.h"
+
+typedef struct cbd_server cbd_server;
+typedef struct cbd_http_request cbd_http_request;
+
+/* Answers a GET (or HEAD) of a resource the http layer serves itself. */
+typedef enum MHD_Result (*cbd_get_fn)(cbd_server *s, struct MHD_Connection *con,
+                                      cbd_http_request *req);
+
+/*
+ * A route: one row of CBD_ENDPOINT_TABLE (endpoints.h). A POST endpoint has api.handle set
+ * and is answered by the api layer; a GET resource has `get` set. The row after the
+ * endpoints, "other", stands for every path that is none of them (404, and requests MHD
+ * refused before routing).
+ */
+typedef struct {
+    cbd_api_endpoint api; /* path, POST handler, heavy test */
+    const char *allow;    /* the Allow header */
+    cbd_get_fn get;
+    const char *label; /* the metrics label */
 } cbd_route;
 
-typedef enum { CBD_ROUTE_POST_JSON, CBD_ROUTE_GET } cbd_route_kind;
+#define CBD_ROUTE_COUNT_ROW(path, allow, post, heavy, get, label) 1 +
+/* The routes with "other"; the metrics arrays are sized by it. */
+enum { CBD_ROUTE_COUNT = CBD_ENDPOINT_TABLE(CBD_ROUTE_COUNT_ROW) 1 };
 
-typedef struct {
-    const char *path;
-    cbd_route_kind kind;
-} cbd_route_info;
+extern const cbd_route cbd_routes[CBD_ROUTE_COUNT];
 
-/* The route of a path (query strings are not part of `url` in MHD). */
-cbd_route cbd_route_find(const char *url);
+/* The route of "other". */
+#define CBD_ROUTE_OTHER (&cbd_routes[CBD_ROUTE_COUNT - 1])
 
-const cbd_route_info *cbd_route_info_of(cbd_route route);
+/* The route of a path, or CBD_ROUTE_OTHER: the one lookup a request makes. */
+const cbd_route *cbd_route_find(const char *url);
 
-/* The metrics labels, indexed by cbd_route. */
-extern const char *const cbd_route_names[CBD_ROUTE_COUNT];
+/* Whether `method` is one `route` answers (OPTIONS is answered before this is asked). */
+bool cbd_route_allows(const cbd_route *route, const char *method);
+
+/* The GET handlers of CBD_ENDPOINT_TABLE (resources.c). */
+enum MHD_Result cbd_http_get_livez(cbd_server *s, struct MHD_Connection *con,
+                                   cbd_http_request *req);
+enum MHD_Result cbd_http_get_readyz(cbd_server *s, struct MHD_Connection *con,
+                                    cbd_http_request *req);
+enum MHD_Result cbd_http_get_metrics(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req);
+enum MHD_Result cbd_http_get_openapi(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req);
+enum MHD_Result cbd_http_get_page(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req);
 
 #endif

@@ -1,0 +1,41 @@
+#ifndef COMBATD_API_ENDPOINTS_H
+#define COMBATD_API_ENDPOINTS_H
+
+/*
+ * Every endpoint of the service, one row each: the one place that says which paths exist,
+ * which methods each takes, who answers it and how metrics label it (issue 11).
+ *
+ *   ROW(path, allow, post, heavy, get, label)
+ *     path   the URL path, matched exactly (query strings are not part of it in MHD)
+ *     allow  the Allow header: CBD_ALLOW_POST or CBD_ALLOW_GET (405 and OPTIONS answer it)
+ *     post   the api handler of a POST endpoint (cbd_endpoint_fn, api.h), or NULL
+ *     heavy  whether a parsed request belongs on a worker thread (cbd_heavy_fn), or NULL
+ *     get    the http layer's handler of a GET resource (cbd_get_fn, router.h), or NULL
+ *     label  the `route` label of combatd_requests_total
+ *
+ * Each layer expands the rows with the columns it serves: api.c builds the path -> handler
+ * table that callers without a server use (fuzzers, benchmarks, tests: cbd_api_find_endpoint),
+ * and router.c builds the route table that routing, the api dispatch and the metrics read.
+ * The `get` names are only tokens here: api.c drops that column, so the api layer never
+ * refers to anything of the http layer (nor includes microhttpd), while the facts stay in one
+ * row. Adding an endpoint is one row here, its handler (declared in api.h), tests and the
+ * contract (openapi.yaml).
+ */
+#define CBD_ALLOW_POST "POST, OPTIONS"
+#define CBD_ALLOW_GET  "GET, HEAD, OPTIONS"
+
+/* clang-format off */
+#define CBD_ENDPOINT_TABLE(ROW)                                                                    \
+    ROW("/analyze-attack", CBD_ALLOW_POST, cbd_api_analyze_attack, NULL, NULL, "/analyze-attack")  \
+    ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_is_heavy, NULL,            \
+        "/simulate")                                                                               \
+    ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL,                \
+        "/duper/battle")                                                                           \
+    ROW("/livez", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_livez, "/livez")                         \
+    ROW("/readyz", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_readyz, "/readyz")                      \
+    ROW("/metrics", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_metrics, "/metrics")                   \
+    ROW("/openapi.yaml", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_openapi, "/openapi.yaml")         \
+    ROW("/", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_page, "/")
+/* clang-format on */
+
+#endif

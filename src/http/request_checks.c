@@ -1,0 +1,79 @@
+#include "request_checks.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+
+#include "combatd/rng.h"
+
+static bool valid_request_id(const char *id) {
+    size_t n = 0;
+    for (; id[n]; n++) {
+        char c = id[n];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '-' || c == '_' || c == '.' || c == ':';
+        if (!ok || n >= 64) {
+            return false;
+        }
+    }
+    return n > 0;
+}
+
+void cbd_http_set_request_id(struct MHD_Connection *con, cbd_http_request *req) {
+    const char *given = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "X-Request-Id");
+    if (given && valid_request_id(given)) {
+        snprintf(req->request_id, sizeof req->request_id, "%s", given);
+        return;
+    }
+    /* Ids must be unique, not secret: a per-thread splitmix64 stream seeded once from the OS
+     * saves a getrandom(2) call on every request. */
+    static _Thread_local uint64_t id_state;
+    static _Thread_local bool id_seeded;
+    if (!id_seeded) {
+        if (getrandom(&id_state, sizeof id_state, GRND_NONBLOCK) != (ssize_t)sizeof id_state) {
+            id_state = cbd_now_us() ^ (uint64_t)(uintptr_t)&id_state;
+        }
+        id_seeded = true;
+    }
+    uint64_t r = cbd_splitmix64_next(&id_state);
+    snprintf(req->request_id, sizeof req->request_id, "%016" PRIx64, r);
+}
+
+typedef struct {
+    unsigned content_lengths;
+    unsigned transfer_encodings;
+    bool chunked_only; /* the (single) Transfer-Encoding is exactly "chunked" */
+} framing_headers;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value) {
+    (void)kind;
+    framing_headers *f = cls;
+    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
+        f->content_lengths++;
+    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
+        f->transfer_encodings++;
+        f->chunked_only = value && strcasecmp(value, "chunked") == 0;
+    }
+    return MHD_YES;
+}
+
+bool cbd_http_ambiguous_framing(struct MHD_Connection *con) {
+    framing_headers f = {0, 0, false};
+    MHD_get_connection_values(con, MHD_HEADER_KIND, count_framing, &f);
+    if (f.transfer_encodings > 0) {
+        return f.content_lengths > 0 || f.transfer_encodings > 1 || !f.chunked_only;
+    }
+    return f.content_lengths > 1;
+}
+
+bool cbd_http_is_json_content_type(const char *ct) {
+    static const char json[] = "application/json";
+    if (!ct || strncasecmp(ct, json, sizeof json - 1) != 0) {
+        return false;
+    }
+    char next = ct[sizeof json - 1];
+    return next == '\0' || next == ';' || next == ' ' || next == '\t';
+}

@@ -1,0 +1,118 @@
+/* Queuing answers with the headers every answer carries (response.h). */
+#include "response.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The Origin to echo in Access-Control-Allow-Origin, or NULL when CORS does not allow it. */
+static const char *allowed_origin(const cbd_server *s, struct MHD_Connection *con) {
+    const char *origin = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "Origin");
+    if (!origin) {
+        return NULL;
+    }
+    for (size_t i = 0; i < s->cfg.server.n_cors_origins; i++) {
+        const char *allowed = s->cfg.server.cors_origins[i];
+        if (strcmp(allowed, "*") == 0) {
+            return "*";
+        }
+        if (strcmp(allowed, origin) == 0) {
+            return origin;
+        }
+    }
+    return NULL;
+}
+
+/* The CORS headers; true when every header could be added. */
+static bool add_cors(struct MHD_Response *resp, const char *origin,
+                     const cbd_extra_headers *extra) {
+    bool ok = MHD_add_response_header(resp, "Access-Control-Allow-Origin", origin) == MHD_YES;
+    ok &= MHD_add_response_header(resp, "Access-Control-Expose-Headers", "X-Request-Id") == MHD_YES;
+    ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_VARY, "Origin") == MHD_YES;
+    if (extra && extra->preflight) {
+        ok &= MHD_add_response_header(resp, "Access-Control-Allow-Methods",
+                                      "GET, HEAD, POST, OPTIONS") == MHD_YES;
+        ok &= MHD_add_response_header(resp, "Access-Control-Allow-Headers",
+                                      "Content-Type, X-Request-Id") == MHD_YES;
+        ok &= MHD_add_response_header(resp, "Access-Control-Max-Age", "600") == MHD_YES;
+    }
+    return ok;
+}
+
+/* The headers of one answer, in the order clients have always seen them. */
+static bool add_headers(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
+                        struct MHD_Response *resp, const char *content_type,
+                        const cbd_extra_headers *extra) {
+    bool ok = true;
+    if (content_type) {
+        ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, content_type) == MHD_YES;
+    }
+    ok &= MHD_add_response_header(resp, "X-Request-Id", req->request_id) == MHD_YES;
+    ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store") == MHD_YES;
+    const char *origin = allowed_origin(s, con);
+    if (origin) {
+        ok &= add_cors(resp, origin, extra);
+    }
+    if (extra && extra->csp) {
+        ok &= MHD_add_response_header(resp, "Content-Security-Policy", extra->csp) == MHD_YES;
+    }
+    if (extra && extra->allow) {
+        ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, extra->allow) == MHD_YES;
+    }
+    if (extra && extra->close) {
+        ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
+    }
+    return ok;
+}
+
+enum MHD_Result cbd_http_send(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
+                              unsigned status, const char *content_type, void *body, size_t len,
+                              bool must_free, const cbd_extra_headers *extra) {
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        len, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    if (!resp) {
+        if (must_free) {
+            free(body);
+        }
+        return MHD_NO;
+    }
+    bool ok = add_headers(s, con, req, resp, content_type, extra);
+    enum MHD_Result rc = ok ? MHD_queue_response(con, status, resp) : MHD_NO;
+    MHD_destroy_response(resp);
+    if (rc == MHD_YES) {
+        req->status = status;
+        req->bytes_out = len;
+        /* Sending the answer is not the client trickling its request: the deadline stops
+         * here (a client that reads slowly meets MHD's inactivity timeout instead). */
+        cbd_watch_answering(cbd_watch_of(con));
+    }
+    return rc;
+}
+
+enum MHD_Result cbd_http_send_reply(cbd_server *s, struct MHD_Connection *con,
+                                    cbd_http_request *req, cbd_api_reply *reply,
+                                    const cbd_extra_headers *extra) {
+    if (!reply->body) {
+        return MHD_NO; /* not even the out-of-memory body could be made */
+    }
+    enum MHD_Result rc = cbd_http_send(s, con, req, (unsigned)reply->status, reply->content_type,
+                                       reply->body, reply->body_len, true, extra);
+    reply->body = NULL; /* MHD owns it now, or cbd_http_send freed it */
+    return rc;
+}
+
+enum MHD_Result cbd_http_send_problem(cbd_server *s, struct MHD_Connection *con,
+                                      cbd_http_request *req, int status,
+                                      const cbd_extra_headers *extra, const char *fmt, ...) {
+    cbd_problem p;
+    cbd_problem_init(&p);
+    p.status = status;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p.detail, sizeof p.detail, fmt, ap);
+    va_end(ap);
+    cbd_api_reply reply;
+    cbd_api_problem_reply(&p, &reply);
+    return cbd_http_send_reply(s, con, req, &reply, extra);
+}

@@ -1,0 +1,66 @@
+#ifndef COMBATD_HTTP_SERVER_INTERNAL_H
+#define COMBATD_HTTP_SERVER_INTERNAL_H
+
+/*
+ * What the files of the HTTP service share (server.c, response.c, worker.c, resources.c):
+ * the server handle and the state of one request. Nothing outside src/http includes this.
+ */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <microhttpd.h>
+
+#include "api.h"
+#include "body.h"
+#include "config.h"
+#include "metrics.h"
+#include "router.h"
+#include "server.h"
+#include "watchdog.h"
+
+struct cbd_server {
+    struct MHD_Daemon *daemon;
+    cbd_config cfg;
+    cbd_metrics metrics;
+    atomic_bool draining;
+    atomic_uint jobs; /* requests running on worker threads (worker.h) */
+    uint16_t port;
+
+    cbd_watchdog *watchdog; /* the absolute request deadline (watchdog.h) */
+};
+
+/* Everything a request owns, from its request line to its completion callback. */
+struct cbd_http_request {
+    uint64_t start_us;
+    bool started; /* the access handler has seen this request */
+    const cbd_route *route;
+    char method[16];
+    char path[256];
+    char request_id[65];
+    cbd_body body;
+    unsigned status;
+    uint64_t bytes_out;
+    /* A long request computed on a worker thread while the connection is suspended. */
+    bool job_started;
+    cbd_api_reply job_reply;
+    cbd_api_request job_req;
+    struct MHD_Connection *con;
+    cbd_server *server;
+};
+
+static inline uint64_t cbd_now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* The watchdog's entry for a connection (NULL if its allocation failed). */
+static inline cbd_watch *cbd_watch_of(struct MHD_Connection *con) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+#endif
