@@ -1,5 +1,6 @@
 #include "api.h"
 #include "endpoints.h"
+#include "json_reader.h"
 #include "json_write.h"
 
 #include <stdio.h>
@@ -95,7 +96,7 @@ void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *
     cbd_problem_init(&problem);
     cbd_jw out;
     cbd_jw_init(&out);
-    if (req->ep->handle(cfg, req->doc, &out, &problem) != 0) {
+    if (!req->ep->handle(cfg, req->doc, &out, &problem)) {
         cbd_jw_discard(&out);
         if (problem.status == 0) {
             cbd_problem_set(&problem, 500, "The service could not compute an answer.");
@@ -123,11 +124,24 @@ void cbd_api_reply_free(cbd_api_reply *reply) {
     reply->body_len = 0;
 }
 
+bool cbd_api_duper_battle_endpoint(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                                   cbd_problem *problem) {
+    return cbd_api_duper_battle(cfg, request, out, problem) == 0;
+}
+
+bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem) {
+    if (cbd_api_os_seed(seed) != 0) {
+        cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
+        return false;
+    }
+    return true;
+}
+
 int cbd_api_os_seed(uint64_t *seed) {
     uint64_t v;
     if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
         return -1;
     }
-    *seed = v & ((UINT64_C(1) << 53) - 1);
+    *seed = v & CBD_SEED_MAX;
     return 0;
 }

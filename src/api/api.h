@@ -23,12 +23,21 @@ typedef struct {
 } cbd_api_reply;
 
 /*
+ * The api layer's one result convention (issue 11): a function that can fail returns bool,
+ * true when it succeeded, and on false has filled the cbd_problem it was given (a status, a
+ * detail, and for 422 one field error per offending member, named by JSON pointer through
+ * cbd_reader_error). Every caller checks the bool. Readers that go on after an error, so that
+ * one answer lists every bad field, combine the results (`ok &= ...`) and still return false.
+ * Field getters (json_reader.h) say more than yes or no, so they return cbd_field (present,
+ * absent, bad); a bad field has already been recorded in the problem. Out of memory is a 500
+ * problem, entropy trouble (cbd_api_fresh_seed) a 503.
+ *
  * An endpoint: reads the parsed request (always a JSON object), and either writes its answer
- * (one JSON value) to *out and returns 0, or fills *problem and returns non-zero; what it wrote
+ * (one JSON value) to *out and returns true, or fills *problem and returns false; what it wrote
  * by then is dropped. Answers are streamed rather than built as jansson trees (json_write.h).
  */
-typedef int (*cbd_endpoint_fn)(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                               cbd_problem *problem);
+typedef bool (*cbd_endpoint_fn)(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                                cbd_problem *problem);
 
 /*
  * True when answering this (parsed) request takes long enough to belong off the HTTP thread,
@@ -87,16 +96,25 @@ void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply);
 
 void cbd_api_reply_free(cbd_api_reply *reply);
 
-/* A seed from the OS (getrandom) in [0, 2^53 − 1], so that it survives JSON clients' doubles. */
+/* A seed from the OS (getrandom) in [0, CBD_SEED_MAX] (json_reader.h), so that it survives
+ * JSON clients' doubles: true, or false with the 503 problem every endpoint answers when the
+ * OS has no entropy to give. */
+bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem);
+
+/* The same without the problem: 0, or −1 when the OS had none. For the Duper endpoint until
+ * it moves to cbd_api_fresh_seed. */
 int cbd_api_os_seed(uint64_t *seed);
 
 /* The endpoints. */
-int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                           cbd_problem *problem);
-int cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                     cbd_problem *problem);
+bool cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                            cbd_problem *problem);
+bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                      cbd_problem *problem);
 bool cbd_api_simulate_is_heavy(const json_t *request);
 int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                          cbd_problem *problem);
+/* cbd_api_duper_battle in the convention above (api.c), until it returns bool itself. */
+bool cbd_api_duper_battle_endpoint(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                                   cbd_problem *problem);
 
 #endif

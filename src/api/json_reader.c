@@ -77,6 +77,62 @@ void cbd_reader_item_pointer(const cbd_reader *r, const char *key, size_t index,
     }
 }
 
+/* The longest pointer built before it is cut to the problem's storage. */
+#define POINTER_MAX 224
+
+static void item_pointer(const cbd_reader *r, const char *key, const size_t *index, char *out) {
+    if (key) {
+        cbd_reader_child_pointer(r, key, out, POINTER_MAX);
+    } else {
+        copy_str(out, POINTER_MAX, r->pointer);
+    }
+    if (index) {
+        char digits[24];
+        size_t n = 0, i = *index;
+        do {
+            digits[n++] = (char)('0' + i % 10);
+            i /= 10;
+        } while (i > 0);
+        size_t used = strlen(out);
+        if (used + 1 + n < POINTER_MAX) {
+            out[used++] = '/';
+            while (n > 0) {
+                out[used++] = digits[--n];
+            }
+            out[used] = '\0';
+        }
+    }
+}
+
+/* Errors name the member's pointer, built only when something is wrong: most members are
+ * valid, and building every pointer up front was a large share of a small request's cost. */
+static void vreader_error(const cbd_reader *r, const char *key, const size_t *index,
+                          const char *fmt, va_list ap) {
+    cbd_field_error *e = cbd_problem_new_field(r->problem);
+    if (!e) {
+        return;
+    }
+    char ptr[POINTER_MAX];
+    item_pointer(r, key, index, ptr);
+    copy_str(e->pointer, sizeof e->pointer, ptr);
+    vsnprintf(e->detail, sizeof e->detail, fmt, ap);
+}
+
+void cbd_reader_error(const cbd_reader *r, const char *key, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vreader_error(r, key, NULL, fmt, ap);
+    va_end(ap);
+}
+
+void cbd_reader_item_error(const cbd_reader *r, const char *key, size_t index, const char *fmt,
+                           ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vreader_error(r, key, &index, fmt, ap);
+    va_end(ap);
+}
+
 static bool name_allowed(const char *key, const char *const *allowed) {
     for (size_t i = 0; allowed[i]; i++) {
         if (strcmp(key, allowed[i]) == 0) {
@@ -108,11 +164,9 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
     json_t *item;
     json_object_foreach((json_t *)value, key, item) {
         if (!name_allowed(key, allowed)) {
-            char ptr[sizeof r->pointer + 64];
             char names[256];
-            cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
             list_names(allowed, names, sizeof names);
-            cbd_problem_field(problem, ptr, "is not a known field; allowed here: %s", names);
+            cbd_reader_error(r, key, "is not a known field; allowed here: %s", names);
         }
     }
     return true;
@@ -124,23 +178,6 @@ static const json_t *member(const cbd_reader *r, const char *key) {
     return json_is_null(v) ? NULL : v;
 }
 
-/*
- * Records an error for member `key`. Its pointer is built here, only when something is wrong:
- * most members are valid, and building every pointer up front was a large share of a small
- * request's cost.
- */
-static void field_error(const cbd_reader *r, const char *key, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void field_error(const cbd_reader *r, const char *key, const char *fmt, ...) {
-    char ptr[224], detail[256];
-    cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(detail, sizeof detail, fmt, ap);
-    va_end(ap);
-    cbd_problem_field(r->problem, ptr, "%s", detail);
-}
-
 cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint64_t max,
                        uint64_t *out) {
     const json_t *v = member(r, key);
@@ -148,20 +185,24 @@ cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint6
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_integer(v)) {
-        field_error(r, key, "must be a whole number from %" PRIu64 " to %" PRIu64 ", not %s", min,
-                    max, cbd_json_type_name(v));
+        cbd_reader_error(r, key, "must be a whole number from %" PRIu64 " to %" PRIu64 ", not %s",
+                         min, max, cbd_json_type_name(v));
         return CBD_FIELD_BAD;
     }
     json_int_t i = json_integer_value(v);
     if (i < 0 || (uint64_t)i < min || (uint64_t)i > max) {
-        field_error(r, key,
-                    "must be a whole number from %" PRIu64 " to %" PRIu64
-                    ", not %" JSON_INTEGER_FORMAT,
-                    min, max, i);
+        cbd_reader_error(r, key,
+                         "must be a whole number from %" PRIu64 " to %" PRIu64
+                         ", not %" JSON_INTEGER_FORMAT,
+                         min, max, i);
         return CBD_FIELD_BAD;
     }
     *out = (uint64_t)i;
     return CBD_FIELD_OK;
+}
+
+cbd_field cbd_read_seed(const cbd_reader *r, const char *key, uint64_t *out) {
+    return cbd_read_u64(r, key, 0, CBD_SEED_MAX, out);
 }
 
 cbd_field cbd_read_micro(const cbd_reader *r, const char *key, cbd_micro *out) {
@@ -170,15 +211,16 @@ cbd_field cbd_read_micro(const cbd_reader *r, const char *key, cbd_micro *out) {
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_number(v)) {
-        field_error(r, key, "must be a number from 0 to 1 with at most 6 decimal places, not %s",
-                    cbd_json_type_name(v));
+        cbd_reader_error(r, key,
+                         "must be a number from 0 to 1 with at most 6 decimal places, not %s",
+                         cbd_json_type_name(v));
         return CBD_FIELD_BAD;
     }
     double d = json_number_value(v);
     if (!cbd_micro_from_double(d, out)) {
-        field_error(r, key,
-                    "must be a number from 0 to 1 with at most 6 decimal places (W3), not %.17g",
-                    d);
+        cbd_reader_error(
+            r, key, "must be a number from 0 to 1 with at most 6 decimal places (W3), not %.17g",
+            d);
         return CBD_FIELD_BAD;
     }
     return CBD_FIELD_OK;
@@ -190,7 +232,7 @@ cbd_field cbd_read_bool(const cbd_reader *r, const char *key, bool *out) {
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_boolean(v)) {
-        field_error(r, key, "must be true or false, not %s", cbd_json_type_name(v));
+        cbd_reader_error(r, key, "must be true or false, not %s", cbd_json_type_name(v));
         return CBD_FIELD_BAD;
     }
     *out = json_is_true(v);
@@ -212,7 +254,7 @@ cbd_field cbd_read_enum(const cbd_reader *r, const char *key, const char *const 
             }
         }
     }
-    field_error(r, key, "must be one of: %s", list);
+    cbd_reader_error(r, key, "must be one of: %s", list);
     return CBD_FIELD_BAD;
 }
 
@@ -223,8 +265,8 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
     }
     if (!json_is_string(v) || json_string_length(v) == 0 || json_string_length(v) > max_len ||
         strlen(json_string_value(v)) != json_string_length(v)) {
-        field_error(r, key, "must be a non-empty string of at most %zu bytes, without NUL",
-                    max_len);
+        cbd_reader_error(r, key, "must be a non-empty string of at most %zu bytes, without NUL",
+                         max_len);
         return CBD_FIELD_BAD;
     }
     *out = json_string_value(v);
@@ -233,13 +275,21 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
 
 cbd_field cbd_read_object(const cbd_reader *r, const char *key, const char *const *allowed,
                           cbd_reader *child) {
-    char ptr[224];
     const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
-    cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
+    char ptr[POINTER_MAX];
+    item_pointer(r, key, NULL, ptr);
     return cbd_reader_open(child, v, ptr, allowed, r->problem) ? CBD_FIELD_OK : CBD_FIELD_BAD;
+}
+
+bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,
+                          const char *const *allowed) {
+    const json_t *arr = json_object_get(r->obj, key);
+    char ptr[POINTER_MAX];
+    item_pointer(r, key, &index, ptr);
+    return cbd_reader_open(item, json_array_get(arr, index), ptr, allowed, r->problem);
 }
 
 cbd_field cbd_read_array(const cbd_reader *r, const char *key, size_t max_items,
@@ -249,7 +299,7 @@ cbd_field cbd_read_array(const cbd_reader *r, const char *key, size_t max_items,
         return CBD_FIELD_ABSENT;
     }
     if (!json_is_array(v) || json_array_size(v) > max_items) {
-        field_error(r, key, "must be an array of at most %zu items", max_items);
+        cbd_reader_error(r, key, "must be an array of at most %zu items", max_items);
         return CBD_FIELD_BAD;
     }
     *out = v;

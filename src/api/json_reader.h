@@ -32,6 +32,25 @@ typedef struct {
 bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
                      const char *const *allowed, cbd_problem *problem);
 
+/*
+ * JSON pointers are built one way: by these, from the reader's own pointer, into the
+ * problem's storage (no buffer at the call site).
+ *   cbd_reader_error       at pointer + "/" + key, or at the reader's own pointer (key NULL)
+ *   cbd_reader_item_error  at pointer + "/" + key + "/" + index (an array item)
+ * Keys are escaped as RFC 6901 requires.
+ */
+void cbd_reader_error(const cbd_reader *r, const char *key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void cbd_reader_item_error(const cbd_reader *r, const char *key, size_t index, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Opens array item `index` of member `key` (an object) as by cbd_reader_open. */
+bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,
+                          const char *const *allowed);
+
+/* The two below build a pointer into a caller's buffer; they stay for the Duper endpoint until
+ * it moves to cbd_reader_error (issue 11). */
+
 /* `pointer` + "/" + key, escaped as RFC 6901 requires. */
 void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, size_t size);
 
@@ -43,6 +62,13 @@ void cbd_reader_item_pointer(const cbd_reader *r, const char *key, size_t index,
 /* A whole number in [min, max]. Reals (even 3.0), strings and booleans are refused. */
 cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint64_t max,
                        uint64_t *out);
+
+/* The largest seed any endpoint takes or returns: 2^53 − 1, so that every JSON client
+ * (doubles) can echo it exactly. */
+#define CBD_SEED_MAX ((UINT64_C(1) << 53) - 1)
+
+/* A seed: a whole number in [0, CBD_SEED_MAX]. */
+cbd_field cbd_read_seed(const cbd_reader *r, const char *key, uint64_t *out);
 
 /* A decimal in [0, 1] with at most 6 places (W3). */
 cbd_field cbd_read_micro(const cbd_reader *r, const char *key, cbd_micro *out);

@@ -22,7 +22,7 @@ void cbd_problem_set(cbd_problem *p, int status, const char *fmt, ...) {
     p->status = status;
 }
 
-void cbd_problem_field(cbd_problem *p, const char *pointer, const char *fmt, ...) {
+cbd_field_error *cbd_problem_new_field(cbd_problem *p) {
     if (p->status == 0) {
         p->status = 422;
     }
@@ -32,9 +32,16 @@ void cbd_problem_field(cbd_problem *p, const char *pointer, const char *fmt, ...
     }
     if (p->n_errors == CBD_PROBLEM_MAX_ERRORS) {
         p->n_dropped++;
+        return NULL;
+    }
+    return &p->errors[p->n_errors++];
+}
+
+void cbd_problem_field(cbd_problem *p, const char *pointer, const char *fmt, ...) {
+    cbd_field_error *e = cbd_problem_new_field(p);
+    if (!e) {
         return;
     }
-    cbd_field_error *e = &p->errors[p->n_errors++];
     snprintf(e->pointer, sizeof e->pointer, "%s", pointer);
     va_list ap;
     va_start(ap, fmt);

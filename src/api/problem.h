@@ -34,6 +34,13 @@ void cbd_problem_set(cbd_problem *p, int status, const char *fmt, ...)
 void cbd_problem_field(cbd_problem *p, const char *pointer, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/*
+ * The slot of a new field error, for callers that write its pointer themselves (json_reader.c
+ * builds every pointer there, so no caller needs a buffer of its own); the problem becomes a
+ * 422 as with cbd_problem_field. NULL when the list is full: the error is counted as dropped.
+ */
+cbd_field_error *cbd_problem_new_field(cbd_problem *p);
+
 /* The reason phrase used as `title` (RFC 9457 with type about:blank). */
 const char *cbd_http_reason(int status);
 

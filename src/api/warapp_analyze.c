@@ -43,82 +43,89 @@ static double graph_point_terms(uint64_t attackers, const cbd_warapp_settings *s
     return 20.0 * sqrt((double)attackers * p * (1.0 - p)) + 2.0;
 }
 
-static void read_graph(const cbd_reader *r, const cbd_warapp_config *cfg, analyze_request *q) {
+/* The graph's range, its size and its cost (false with field errors recorded). */
+static bool read_graph(const cbd_reader *r, const cbd_warapp_config *cfg, analyze_request *q) {
     cbd_reader g;
-    if (cbd_read_object(r, "graph", graph_keys, &g) != CBD_FIELD_OK) {
-        return;
+    cbd_field f = cbd_read_object(r, "graph", graph_keys, &g);
+    if (f != CBD_FIELD_OK) {
+        return f == CBD_FIELD_ABSENT;
     }
     cbd_field from = cbd_read_u64(&g, "from", 1, cfg->army_cap, &q->graph_from);
     cbd_field to = cbd_read_u64(&g, "to", 1, cfg->army_cap, &q->graph_to);
     if (from == CBD_FIELD_ABSENT) {
-        cbd_problem_field(r->problem, "/graph/from", "is required");
+        cbd_reader_error(&g, "from", "is required");
     }
     if (to == CBD_FIELD_ABSENT) {
-        cbd_problem_field(r->problem, "/graph/to", "is required");
+        cbd_reader_error(&g, "to", "is required");
     }
     if (from != CBD_FIELD_OK || to != CBD_FIELD_OK) {
-        return;
+        return false;
     }
     if (q->graph_from > q->graph_to) {
-        cbd_problem_field(r->problem, "/graph/from",
-                          "must not exceed graph.to (%" PRIu64 "), not %" PRIu64, q->graph_to,
-                          q->graph_from);
+        cbd_reader_error(&g, "from", "must not exceed graph.to (%" PRIu64 "), not %" PRIu64,
+                         q->graph_to, q->graph_from);
     } else if (q->graph_to - q->graph_from >= cfg->max_graph_points) {
-        cbd_problem_field(r->problem, "/graph",
-                          "spans %" PRIu64 " points; at most %" PRIu32 " are allowed",
-                          q->graph_to - q->graph_from + 1, cfg->max_graph_points);
+        cbd_reader_error(&g, NULL, "spans %" PRIu64 " points; at most %" PRIu32 " are allowed",
+                         q->graph_to - q->graph_from + 1, cfg->max_graph_points);
     } else if ((double)(q->graph_to - q->graph_from + 1) *
                    graph_point_terms(q->graph_to, &q->battle.settings) >
                (double)cfg->max_graph_terms) {
         /* A graph of thousands of points near 10^9 armies with luck would take seconds of
          * CPU; the budget keeps any one request near a tenth of a second. */
-        cbd_problem_field(r->problem, "/graph",
-                          "needs about %.3g binomial terms at this luck and size; at most %" PRIu64
-                          " are allowed per request: ask for fewer points",
-                          (double)(q->graph_to - q->graph_from + 1) *
-                              graph_point_terms(q->graph_to, &q->battle.settings),
-                          cfg->max_graph_terms);
+        cbd_reader_error(&g, NULL,
+                         "needs about %.3g binomial terms at this luck and size; at most %" PRIu64
+                         " are allowed per request: ask for fewer points",
+                         (double)(q->graph_to - q->graph_from + 1) *
+                             graph_point_terms(q->graph_to, &q->battle.settings),
+                         cfg->max_graph_terms);
     } else {
         q->has_graph = true;
     }
+    return q->has_graph;
 }
 
-static void read_targets(const cbd_reader *r, const cbd_warapp_config *cfg, analyze_request *q) {
+/* The armies_needed targets (false with field errors recorded). */
+static bool read_targets(const cbd_reader *r, const cbd_warapp_config *cfg, analyze_request *q) {
     const json_t *arr;
     size_t cap = sizeof q->targets / sizeof q->targets[0];
     size_t most = cfg->max_targets < cap ? cfg->max_targets : cap;
-    if (cbd_read_array(r, "targets", most, &arr) != CBD_FIELD_OK) {
-        return;
+    cbd_field f = cbd_read_array(r, "targets", most, &arr);
+    if (f != CBD_FIELD_OK) {
+        return f == CBD_FIELD_ABSENT;
     }
+    bool ok = true;
     size_t i;
     const json_t *v;
     json_array_foreach(arr, i, v) {
         double t = json_is_number(v) ? json_number_value(v) : 0.0;
         if (!json_is_number(v) || !(t > 0.0 && t <= 1.0)) {
-            char ptr[64];
-            snprintf(ptr, sizeof ptr, "/targets/%zu", i);
-            cbd_problem_field(r->problem, ptr,
-                              "must be a probability greater than 0 and at most 1");
+            cbd_reader_item_error(r, "targets", i,
+                                  "must be a probability greater than 0 and at most 1");
+            ok = false;
             continue;
         }
         q->targets[q->n_targets++] = t;
     }
+    return ok;
 }
 
-static int read_request(const cbd_config *cfg, const json_t *request, analyze_request *q,
-                        cbd_problem *problem) {
+/* Every member is read, so that one 422 lists every bad field. */
+static bool read_request(const cbd_config *cfg, const json_t *request, analyze_request *q,
+                         cbd_problem *problem) {
     cbd_reader r;
     const cbd_warapp_config *w = &cfg->warapp;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
-        return -1;
+        return false;
     }
-    (void)cbd_warapp_request_read(&r, w, &q->battle);
-    read_graph(&r, w, q);
-    read_targets(&r, w, q);
+    bool ok = cbd_warapp_request_read(&r, w, &q->battle);
+    ok &= read_graph(&r, w, q);
+    ok &= read_targets(&r, w, q);
     uint64_t points = w->max_distribution_points;
-    (void)cbd_read_u64(&r, "max_distribution_points", 1, w->max_distribution_points, &points);
+    ok &= cbd_read_u64(&r, "max_distribution_points", 1, w->max_distribution_points, &points) !=
+          CBD_FIELD_BAD;
     q->max_points = (uint32_t)points;
-    return problem->status != 0 ? -1 : 0;
+    /* Unknown members were recorded by cbd_reader_open without failing it. */
+    return ok && problem->status == 0;
 }
 
 /*
@@ -272,15 +279,15 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
     return st;
 }
 
-int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                           cbd_problem *problem) {
+bool cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                            cbd_problem *problem) {
     analyze_request *q = calloc(1, sizeof *q);
     if (!q) {
         cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
-        return -1;
+        return false;
     }
-    int rc = -1;
-    if (read_request(cfg, request, q, problem) != 0) {
+    bool ok = false;
+    if (!read_request(cfg, request, q, problem)) {
         goto done;
     }
     if (q->battle.transfer) {
@@ -298,8 +305,8 @@ int cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw 
             goto done;
         }
     }
-    rc = 0;
+    ok = true;
 done:
     free(q);
-    return rc;
+    return ok;
 }

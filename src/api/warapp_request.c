@@ -5,19 +5,19 @@
 
 #include "warapp_settings.h"
 
-int cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
-                            cbd_warapp_battle *out) {
+bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+                             cbd_warapp_battle *out) {
     size_t errors_before = r->problem->n_errors + r->problem->n_dropped;
-    char ptr[224];
     out->settings = cfg->defaults;
     out->transfer = false;
     out->defenders = 0;
     out->attackers = 0;
     out->source_armies = 0;
 
+    bool settings_ok = true;
     cbd_reader settings;
     if (cbd_read_object(r, "settings", cbd_warapp_settings_keys, &settings) == CBD_FIELD_OK) {
-        cbd_warapp_settings_read(&settings, &out->settings);
+        settings_ok = cbd_warapp_settings_read(&settings, &out->settings);
     }
     (void)cbd_read_bool(r, "transfer", &out->transfer);
 
@@ -27,8 +27,7 @@ int cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     out->has_source_armies = source == CBD_FIELD_OK;
     cbd_field defenders = cbd_read_u64(r, "defenders", 0, cfg->army_cap, &out->defenders);
     if (defenders == CBD_FIELD_ABSENT && !out->transfer) {
-        cbd_reader_child_pointer(r, "defenders", ptr, sizeof ptr);
-        cbd_problem_field(r->problem, ptr, "is required (unless transfer is true)");
+        cbd_reader_error(r, "defenders", "is required (unless transfer is true)");
     }
 
     /* W7: with one army standing guard, at most source_armies − 1 may move. */
@@ -38,25 +37,23 @@ int cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
             guard ? (out->source_armies > 0 ? out->source_armies - 1 : 0) : out->source_armies;
         if (attackers == CBD_FIELD_ABSENT) {
             if (most == 0) {
-                cbd_reader_child_pointer(r, "source_armies", ptr, sizeof ptr);
-                cbd_problem_field(r->problem, ptr,
-                                  "leaves no army free to move%s (W7); it must be at least %d",
-                                  guard ? " with one_army_must_stand_guard" : "", guard ? 2 : 1);
+                cbd_reader_error(r, "source_armies",
+                                 "leaves no army free to move%s (W7); it must be at least %d",
+                                 guard ? " with one_army_must_stand_guard" : "", guard ? 2 : 1);
             } else {
                 out->attackers = most;
             }
         } else if (attackers == CBD_FIELD_OK && out->attackers > most) {
-            cbd_reader_child_pointer(r, "attackers", ptr, sizeof ptr);
-            cbd_problem_field(
-                r->problem, ptr, "must be at most %s = %" PRIu64 " (W7), not %" PRIu64,
-                guard ? "source_armies − 1 with one_army_must_stand_guard" : "source_armies", most,
-                out->attackers);
+            cbd_reader_error(r, "attackers", "must be at most %s = %" PRIu64 " (W7), not %" PRIu64,
+                             guard ? "source_armies − 1 with one_army_must_stand_guard"
+                                   : "source_armies",
+                             most, out->attackers);
         }
     } else if (attackers == CBD_FIELD_ABSENT) {
-        cbd_reader_child_pointer(r, "attackers", ptr, sizeof ptr);
-        cbd_problem_field(r->problem, ptr, "is required unless source_armies is given (W7)");
+        cbd_reader_error(r, "attackers", "is required unless source_armies is given (W7)");
     }
-    return r->problem->n_errors + r->problem->n_dropped > errors_before ? -1 : 0;
+    /* Every error of the battle's fields (the settings' too) was recorded in the problem. */
+    return settings_ok && r->problem->n_errors + r->problem->n_dropped == errors_before;
 }
 
 void cbd_warapp_outcome_members(cbd_jw *w, const cbd_warapp_outcome *o) {

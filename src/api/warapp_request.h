@@ -33,11 +33,11 @@ typedef struct {
  *                  <= source_armies (W7: more is a 422, never a clamp)
  *   transfer       boolean, default false
  *   settings       the settings object (warapp_settings.h), every member optional
- * Records a field error (JSON pointer) for each problem. Returns 0 when the battle is valid,
- * −1 when an error was recorded (then *out is partly filled and must not be used).
+ * Records a field error (JSON pointer) for each problem. Returns true when the battle is valid,
+ * false when an error was recorded (then *out is partly filled and must not be used).
  */
-int cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
-                            cbd_warapp_battle *out);
+bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+                             cbd_warapp_battle *out);
 
 /* The members of one battle's outcome (W4, W5), as both endpoints answer it: captured, then the
  * armies lost and left on each side. Written into the object the caller has open. */

@@ -6,15 +6,19 @@ const char *const cbd_warapp_settings_keys[] = {
 
 static const char *const rounding_names[] = {"straight_round", "weighted_random", NULL};
 
-void cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *s) {
+bool cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *s) {
     int rounding;
-    (void)cbd_read_micro(r, "offense_kill_rate", &s->offense_kill_rate);
-    (void)cbd_read_micro(r, "defense_kill_rate", &s->defense_kill_rate);
-    (void)cbd_read_micro(r, "luck_modifier", &s->luck_modifier);
-    if (cbd_read_enum(r, "rounding_mode", rounding_names, &rounding) == CBD_FIELD_OK) {
+    bool ok = cbd_read_micro(r, "offense_kill_rate", &s->offense_kill_rate) != CBD_FIELD_BAD;
+    ok &= cbd_read_micro(r, "defense_kill_rate", &s->defense_kill_rate) != CBD_FIELD_BAD;
+    ok &= cbd_read_micro(r, "luck_modifier", &s->luck_modifier) != CBD_FIELD_BAD;
+    cbd_field f = cbd_read_enum(r, "rounding_mode", rounding_names, &rounding);
+    if (f == CBD_FIELD_OK) {
         s->rounding = rounding == 0 ? CBD_ROUND_STRAIGHT : CBD_ROUND_WEIGHTED;
     }
-    (void)cbd_read_bool(r, "one_army_must_stand_guard", &s->one_army_must_stand_guard);
+    ok &= f != CBD_FIELD_BAD;
+    ok &= cbd_read_bool(r, "one_army_must_stand_guard", &s->one_army_must_stand_guard) !=
+          CBD_FIELD_BAD;
+    return ok;
 }
 
 void cbd_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *s) {

@@ -7,8 +7,9 @@
 #include "json_reader.h"
 #include "json_write.h"
 
-/* Reads a `settings` object (as in requests and in the config file) over *settings. */
-void cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *settings);
+/* Reads a `settings` object (as in requests and in the config file) over *settings; false when
+ * a field error was recorded. */
+bool cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *settings);
 
 /* The allowed member names of a settings object. */
 extern const char *const cbd_warapp_settings_keys[];

@@ -6,6 +6,7 @@
  * seed always render the same bytes: the core splits trials into fixed blocks with their own
  * streams (warapp_simulate.h), and every statistic is an integer count.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 
 #include "api.h"
@@ -13,8 +14,6 @@
 #include "warapp_settings.h"
 #include "warapp_request.h"
 
-/* The largest seed: 2^53 − 1, so that every JSON client (doubles) can echo it exactly. */
-#define SEED_MAX ((UINT64_C(1) << 53) - 1)
 /* Battles are listed by default up to this many trials. */
 #define LIST_BY_DEFAULT_MAX 100
 
@@ -34,24 +33,29 @@ static bool read_request(const cbd_config *cfg, const json_t *request, sim_reque
     if (!cbd_reader_open(&r, request, "", keys, problem)) {
         return false;
     }
-    (void)cbd_warapp_request_read(&r, &cfg->warapp, &q->battle);
+    bool ok = cbd_warapp_request_read(&r, &cfg->warapp, &q->battle);
     q->trials = 1;
-    (void)cbd_read_u64(&r, "trials", 1, cfg->warapp.max_trials, &q->trials);
-    q->seed_given = cbd_read_u64(&r, "seed", 0, SEED_MAX, &q->seed) == CBD_FIELD_OK;
+    ok &= cbd_read_u64(&r, "trials", 1, cfg->warapp.max_trials, &q->trials) != CBD_FIELD_BAD;
+    cbd_field seed = cbd_read_seed(&r, "seed", &q->seed);
+    q->seed_given = seed == CBD_FIELD_OK;
+    ok &= seed != CBD_FIELD_BAD;
     q->include_battles = q->trials <= LIST_BY_DEFAULT_MAX;
-    if (cbd_read_bool(&r, "include_battles", &q->include_battles) == CBD_FIELD_OK &&
-        q->include_battles && q->trials > cfg->warapp.max_listed_battles) {
-        char ptr[224];
-        cbd_reader_child_pointer(&r, "include_battles", ptr, sizeof ptr);
-        cbd_problem_field(problem, ptr,
-                          "can list at most %llu battles; ask for fewer trials or set it false",
-                          (unsigned long long)cfg->warapp.max_listed_battles);
+    cbd_field listed = cbd_read_bool(&r, "include_battles", &q->include_battles);
+    ok &= listed != CBD_FIELD_BAD;
+    if (listed == CBD_FIELD_OK && q->include_battles &&
+        q->trials > cfg->warapp.max_listed_battles) {
+        cbd_reader_error(&r, "include_battles",
+                         "can list at most %" PRIu64
+                         " battles; ask for fewer trials or set it false",
+                         cfg->warapp.max_listed_battles);
+        ok = false;
     }
     /* A default of true is dropped silently when the listing limit is configured lower. */
     if (q->include_battles && q->trials > cfg->warapp.max_listed_battles) {
         q->include_battles = false;
     }
-    return problem->status == 0;
+    /* Unknown members were recorded by cbd_reader_open without failing it. */
+    return ok && problem->status == 0;
 }
 
 /* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} with only non-zero counts. */
@@ -107,19 +111,18 @@ static void render(cbd_jw *w, const sim_request *q, const cbd_sim_stats *st,
     cbd_jw_object_close(w);
 }
 
-int cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                     cbd_problem *problem) {
+bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                      cbd_problem *problem) {
     sim_request q;
     if (!read_request(cfg, request, &q, problem)) {
-        return -1;
+        return false;
     }
     if (q.battle.transfer) {
         cbd_warapp_transfer_write(out, &q.battle);
-        return 0;
+        return true;
     }
-    if (!q.seed_given && cbd_api_os_seed(&q.seed) != 0) {
-        cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
-        return -1;
+    if (!q.seed_given && !cbd_api_fresh_seed(&q.seed, problem)) {
+        return false;
     }
     cbd_warapp_sim sim;
     cbd_warapp_sim_init(&sim, q.battle.attackers, q.battle.defenders, &q.battle.settings);
@@ -127,7 +130,8 @@ int cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
     if (q.include_battles) {
         battles = calloc(q.trials, sizeof *battles);
         if (!battles) {
-            return -1;
+            cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
+            return false;
         }
     }
     cbd_sim_stats st;
@@ -136,10 +140,13 @@ int cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                                     battles);
     if (ok) {
         render(out, &q, &st, battles);
+    } else {
+        /* The core fails only when it cannot allocate its histograms. */
+        cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
     }
     cbd_sim_stats_free(&st);
     free(battles);
-    return ok ? 0 : -1;
+    return ok;
 }
 
 /*

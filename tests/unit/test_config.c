@@ -147,3 +147,83 @@ Test(config, missing_file_is_an_error_with_its_path) {
     cr_assert_not(cbd_config_load_file(&cfg, "/nonexistent/combatd.json", &p));
     cr_expect(strstr(p.detail, "/nonexistent/combatd.json") != NULL, "%s", p.detail);
 }
+
+/* Every key is written through its row: a section with two keys of each type must see each
+ * value land in its own field (the string and bool branches once wrote `bind` and
+ * `access_log` whatever the row said). */
+#include "config_keys.h"
+
+typedef struct {
+    char first[8];
+    bool flag_a;
+    char second[16];
+    bool flag_b;
+    uint32_t small;
+    uint64_t big;
+} two_of_each;
+
+#define K(field, type, lo, hi) CBD_CONFIG_KEY(two_of_each, field, type, lo, hi)
+static const cbd_config_key two_keys[] = {
+    K(first, CBD_KEY_STRING, 0, 0),   K(flag_a, CBD_KEY_BOOL, 0, 1),
+    K(second, CBD_KEY_STRING, 0, 0),  K(flag_b, CBD_KEY_BOOL, 0, 1),
+    K(small, CBD_KEY_UINT, 0, 70000), K(big, CBD_KEY_UINT, 0, UINT64_MAX),
+};
+#undef K
+
+Test(config_keys, text_values_land_in_their_own_fields) {
+    two_of_each v;
+    memset(&v, 0, sizeof v);
+    cbd_problem p;
+    cbd_problem_init(&p);
+    cr_assert(cbd_config_key_set_text(&two_keys[2], &v, "second!", "s", &p));
+    cr_assert(cbd_config_key_set_text(&two_keys[3], &v, "true", "s", &p));
+    cr_assert(cbd_config_key_set_text(&two_keys[4], &v, "65537", "s", &p));
+    cr_assert(cbd_config_key_set_text(&two_keys[5], &v, "18446744073709551615", "s", &p));
+    cr_expect_str_eq(v.second, "second!");
+    cr_expect_str_eq(v.first, "");
+    cr_expect(v.flag_b);
+    cr_expect_not(v.flag_a);
+    cr_expect_eq(v.small, 65537u);
+    cr_expect_eq(v.big, UINT64_MAX);
+    /* A string is bounded by its own field: 8 bytes hold at most 7. */
+    cr_expect(cbd_config_key_set_text(&two_keys[0], &v, "1234567", "s", &p));
+    cr_expect_not(cbd_config_key_set_text(&two_keys[0], &v, "12345678", "first", &p));
+    cr_expect_str_eq(v.first, "1234567");
+    cr_expect_str_eq(p.errors[0].pointer, "first");
+    cr_expect_str_eq(p.errors[0].detail, "must be a non-empty string of at most 7 bytes");
+}
+
+Test(config_keys, file_values_land_in_their_own_fields) {
+    two_of_each v;
+    memset(&v, 0, sizeof v);
+    cbd_problem p;
+    cbd_problem_init(&p);
+    const char *text = "{\"second\": \"two\", \"flag_b\": true, \"first\": \"one\"}";
+    json_t *doc = json_loads(text, 0, NULL);
+    const char *names[] = {"first", "flag_a", "second", "flag_b", "small", "big", NULL};
+    cbd_reader r;
+    cr_assert(cbd_reader_open(&r, doc, "/s", names, &p));
+    cr_assert(cbd_config_keys_read(&r, two_keys, 6, &v));
+    cr_expect_str_eq(v.first, "one");
+    cr_expect_str_eq(v.second, "two");
+    cr_expect_not(v.flag_a);
+    cr_expect(v.flag_b);
+    json_decref(doc);
+}
+
+Test(config, warapp_limits_are_read_through_their_rows) {
+    cbd_config cfg;
+    cbd_problem p;
+    cr_assert(load(&cfg,
+                   "{\"warapp\": {\"max_targets\": 7, \"max_trials\": 123, "
+                   "\"max_listed_battles\": 0, \"max_graph_terms\": 1000}}",
+                   &p),
+              "%s", p.detail);
+    cr_expect_eq(cfg.warapp.max_targets, 7u);
+    cr_expect_eq(cfg.warapp.max_trials, 123u);
+    cr_expect_eq(cfg.warapp.max_listed_battles, 0u);
+    cr_expect_eq(cfg.warapp.max_graph_terms, 1000u);
+    cr_expect_eq(cfg.warapp.max_graph_points, 10000u); /* untouched: the default */
+    cr_expect_not(load(&cfg, "{\"warapp\": {\"max_targets\": 101}}", &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/warapp/max_targets");
+}
