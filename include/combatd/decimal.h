@@ -18,8 +18,9 @@ typedef uint32_t cbd_micro;
 
 /*
  * Converts a double that came from decimal text (a JSON number) to millionths.
- * Fails when the value is outside [0, 1] or carries more than 6 decimal places: the double
- * must lie within a rounding error (1e-9 millionths relative) of a whole number of millionths.
+ * Fails when the value is outside [0, 1] or is not exactly the double nearest to a decimal with
+ * at most 6 places (W3): 1e-12 and 0.7000000000005 fail; 0.70000000000000001, which parses to
+ * the same double as 0.7, is 0.7.
  */
 bool cbd_micro_from_double(double value, cbd_micro *out);
 

@@ -7,11 +7,14 @@ bool cbd_micro_from_double(double value, cbd_micro *out) {
     if (!(value >= 0.0 && value <= 1.0)) {
         return false;
     }
-    double scaled = value * (double)CBD_MICRO_ONE;
-    double whole = nearbyint(scaled);
-    /* Decimal text with at most 6 places lands within ~1e-10 of a whole number of millionths
-     * once parsed to a double; a 7th place moves it by at least 0.1. */
-    if (fabs(scaled - whole) > 1e-6) {
+    /* W3, exactly: the value must be the double nearest to some decimal with at most 6 places,
+     * m / 10^6. The only candidate is the nearest whole number of millionths, and since m and
+     * 10^6 are exact doubles, IEEE division gives the correctly rounded m / 10^6, the same
+     * double strtod gives for its 6-place text. So 1e-12 and 0.7000000000005 are refused, and
+     * 0.70000000000000001 (parsed to the same double as 0.7) is 0.7. (-0.0 compares equal to
+     * 0 and is 0.) */
+    double whole = nearbyint(value * (double)CBD_MICRO_ONE);
+    if (whole / (double)CBD_MICRO_ONE != value) {
         return false;
     }
     *out = (cbd_micro)whole;

@@ -1,4 +1,5 @@
 /* The strict reader: every offending member is named by its JSON pointer. */
+#include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -90,6 +91,21 @@ Test(json_reader, decimals_take_six_places_and_no_more) {
         {"{\"rate\": 1.000001}", CBD_FIELD_BAD, 0},
         {"{\"rate\": -0.1}", CBD_FIELD_BAD, 0},
         {"{\"rate\": \"0.5\"}", CBD_FIELD_BAD, 0},
+        /* W3 at the edges: within a rounding error of a millionth is not a millionth. */
+        {"{\"rate\": 1e-12}", CBD_FIELD_BAD, 0},
+        {"{\"rate\": 0.000000000001}", CBD_FIELD_BAD, 0},
+        {"{\"rate\": 0.7000000000005}", CBD_FIELD_BAD, 0},
+        {"{\"rate\": 0.9999999999999}", CBD_FIELD_BAD, 0},
+        {"{\"rate\": 0.0000009999999}", CBD_FIELD_BAD, 0},
+        /* The same double as 0.7 (the nearest double to both texts): it cannot be told apart. */
+        {"{\"rate\": 0.70000000000000001}", CBD_FIELD_OK, 700000},
+        {"{\"rate\": 7e-1}", CBD_FIELD_OK, 700000},
+        {"{\"rate\": 0.999999}", CBD_FIELD_OK, 999999},
+        {"{\"rate\": 1.0}", CBD_FIELD_OK, 1000000},
+        {"{\"rate\": 0.0}", CBD_FIELD_OK, 0},
+        {"{\"rate\": 0.1}", CBD_FIELD_OK, 100000},
+        {"{\"rate\": 0.3}", CBD_FIELD_OK, 300000},
+        {"{\"rate\": 1.0000000000001}", CBD_FIELD_BAD, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fixture f;
@@ -101,6 +117,45 @@ Test(json_reader, decimals_take_six_places_and_no_more) {
         }
         json_decref(f.doc);
     }
+}
+
+/* Every 6-place decimal in [0, 1], written as text and parsed by jansson as a client would send
+ * it, is accepted as exactly its millionths; one more digit is refused (W3). */
+Test(json_reader, every_millionth_is_accepted_and_a_seventh_place_is_not) {
+    for (unsigned m = 0; m <= 1000000; m += 997) {
+        char text[64];
+        snprintf(text, sizeof text, "{\"rate\": %u.%06u, \"n\": %u.%06u3}", m / 1000000,
+                 m % 1000000, m / 1000000, m % 1000000);
+        json_t *doc = json_loads(text, 0, NULL);
+        cr_assert_not_null(doc, "%s", text);
+        cbd_problem p;
+        cbd_problem_init(&p);
+        cbd_reader r;
+        cbd_reader_open(&r, doc, "", keys, &p);
+        cbd_micro v = 0, w = 0;
+        cr_expect_eq(cbd_read_micro(&r, "rate", &v), CBD_FIELD_OK, "%s", text);
+        cr_expect_eq(v, m, "%s", text);
+        if (m < 1000000) {
+            cr_expect_eq(cbd_read_micro(&r, "n", &w), CBD_FIELD_BAD, "%s", text);
+        }
+        json_decref(doc);
+    }
+}
+
+Test(json_reader, a_near_millionth_is_a_422_naming_the_field) {
+    fixture f;
+    open_doc(&f, "{\"inner\": {\"rate\": 1e-12}}");
+    cbd_reader inner;
+    static const char *const inner_keys[] = {"rate", NULL};
+    cr_assert_eq(cbd_read_object(&f.r, "inner", inner_keys, &inner), CBD_FIELD_OK);
+    cbd_micro v = 0;
+    cr_expect_eq(cbd_read_micro(&inner, "rate", &v), CBD_FIELD_BAD);
+    cr_expect_eq(f.p.status, 422);
+    cr_assert_eq(f.p.n_errors, 1);
+    cr_expect_str_eq(f.p.errors[0].pointer, "/inner/rate");
+    cr_expect_str_eq(f.p.errors[0].detail, "must be a number from 0 to 1 with at most 6 decimal "
+                                           "places (W3), not 9.9999999999999998e-13");
+    json_decref(f.doc);
 }
 
 Test(json_reader, enum_error_lists_the_choices) {
