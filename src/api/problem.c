@@ -1,5 +1,7 @@
 #include "problem.h"
 
+#include "json_write.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,32 +82,6 @@ const char *cbd_http_reason(int status) {
     }
 }
 
-/* Length of the valid UTF-8 sequence (RFC 3629: no overlongs, surrogates or values past
- * U+10FFFF) at s[0..n), or 0 when it is not one. */
-static size_t utf8_sequence(const unsigned char *s, size_t n) {
-    unsigned char c = s[0];
-    if (c < 0x80) {
-        return 1;
-    }
-    size_t len = c >= 0xC2 && c <= 0xDF   ? 2
-                 : c >= 0xE0 && c <= 0xEF ? 3
-                 : c >= 0xF0 && c <= 0xF4 ? 4
-                                          : 0;
-    if (len == 0 || len > n) {
-        return 0;
-    }
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            return 0;
-        }
-    }
-    if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] > 0x9F) || (c == 0xF0 && s[1] < 0x90) ||
-        (c == 0xF4 && s[1] > 0x8F)) {
-        return 0;
-    }
-    return len;
-}
-
 /*
  * A JSON string from text that may quote the client's bytes (jansson's parse errors do, and
  * so do details that echo a bad value) or that snprintf cut inside a character: each byte
@@ -120,7 +96,7 @@ static json_t *text_string(const char *text) {
     }
     const unsigned char *s = (const unsigned char *)text;
     for (size_t i = 0; i < n;) {
-        size_t len = utf8_sequence(s + i, n - i);
+        size_t len = cbd_utf8_sequence(s + i, n - i);
         if (len == 0) {
             clean[i++] = '?';
         } else {

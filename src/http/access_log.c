@@ -4,14 +4,16 @@
 #include <time.h>
 #include <unistd.h>
 
-/* The line is built with plain appends rather than snprintf: this runs once per request, and
- * format parsing, gmtime_r and strftime were most of its cost. The bytes are unchanged. */
+#include "json_write.h"
 
-/* Longest text each escaped field may take, including room for the NUL the old per-field buffers
- * held: these caps decide where a long method, path or request id is cut, so they stay fixed. */
+/* The line is built with plain appends rather than snprintf: this runs once per request, and
+ * format parsing, gmtime_r and strftime would be most of its cost. */
+
+/* Longest text each escaped field may take (with room for a NUL): these caps decide where a
+ * long method, path or request id is cut. */
 enum { METHOD_CAP = 64, PATH_CAP = 512, REQUEST_ID_CAP = 160 };
 
-/* An output buffer that silently drops what does not fit, as snprintf did: text stops at cap. */
+/* An output buffer that silently drops what does not fit: text stops at cap. */
 typedef struct {
     char *buf;
     size_t cap; /* bytes of text the buffer can take (its size less the NUL) */
@@ -43,32 +45,44 @@ static void put_u64(line_buf *b, uint64_t v) {
     put(b, digits + i, sizeof digits - i);
 }
 
-/* Escapes s as JSON string content into out: quotes, backslashes and control bytes are escaped
- * and bytes >= 0x7f are written as \u00XX so that a hostile path cannot break the line's JSON.
- * It stops while fewer than 8 bytes of cap remain, so the text never exceeds cap - 2 bytes and
- * is never cut inside an escape. Returns the length written (no NUL). */
+/*
+ * Escapes s as JSON string content into out with the writer's escaper (json_write.h): quotes,
+ * backslashes and control bytes are escaped as in every answer, valid UTF-8 is copied as it is
+ * (a path /café is logged as /café), and a byte that is not part of valid UTF-8 is written
+ * as \u00XX (the code point of the same number), so a hostile path can neither break the line's
+ * JSON nor hide its bytes. It stops while fewer than 8 bytes of cap remain, so the text never
+ * exceeds cap - 2 bytes and is never cut inside an escape or a character. Returns the length
+ * written (no NUL).
+ */
 static size_t escape_into(char *out, size_t cap, const char *s) {
-    static const char hex[] = "0123456789abcdef";
-    size_t n = 0;
-    for (; *s && n + 7 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') {
-            out[n++] = '\\';
-            out[n++] = (char)c;
-        } else if (c < 0x20 || c >= 0x7f) {
-            memcpy(out + n, "\\u00", 4);
-            out[n + 4] = hex[c >> 4];
-            out[n + 5] = hex[c & 0xf];
-            n += 6;
-        } else {
-            out[n++] = (char)c;
+    const unsigned char *u = (const unsigned char *)s;
+    size_t left = strlen(s), n = 0;
+    while (left > 0 && n + 7 < cap) {
+        size_t len = cbd_json_escape_byte(*u, out + n);
+        size_t used = 1;
+        if (len == 0 && *u >= 0x80) {
+            used = cbd_utf8_sequence(u, left);
+            if (used == 0) {
+                cbd_json_escape_u00(*u, out + n);
+                len = 6;
+                used = 1;
+            } else {
+                memcpy(out + n, u, used);
+                len = used;
+            }
+        } else if (len == 0) {
+            out[n] = (char)*u;
+            len = 1;
         }
+        n += len;
+        u += used;
+        left -= used;
     }
     return n;
 }
 
 /* Escapes straight into the line when the whole field fits; only near the end of a short buffer
- * does it go through a scratch copy, so that the cut falls where snprintf would have cut. */
+ * does it go through a scratch copy, so that the line is cut at the buffer's end. */
 static void put_escaped(line_buf *b, const char *s, size_t cap) {
     if (b->cap - b->len >= cap) {
         b->len += escape_into(b->buf + b->len, cap, s);
@@ -137,7 +151,7 @@ size_t cbd_access_log_format_at(const cbd_access_log_entry *e, const struct time
     put_u64(&b, e->bytes_out);
     PUT_LIT(&b, ",\"request_id\":\"");
     put_escaped(&b, e->request_id, REQUEST_ID_CAP);
-    /* ended is one of the server's own literals, so it is copied as is (as it always was). */
+    /* ended is one of the server's own literals, so it is copied as is. */
     PUT_LIT(&b, "\",\"ended\":\"");
     put_str(&b, e->ended);
     PUT_LIT(&b, "\"}");

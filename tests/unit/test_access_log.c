@@ -84,17 +84,34 @@ Test(access_log, typical_line_exact) {
 
 Test(access_log, escapes_quote_backslash_control_and_high_bytes) {
     cbd_access_log_entry e = typical();
-    /* '"' and '\' get a backslash; 0x01, DEL and every byte >= 0x80 (here the UTF-8 of 'é',
-     * C3 A9) become \u00XX in lower-case hex. */
+    /* As in every answer (json_write.h): '"' and '\' get a backslash, a tab is \t, 0x01 is
+     * \u0001; valid UTF-8 (here 'é', C3 A9) and DEL are written as they are. */
     e.path = "/a\"b\\c\x01"
              "d\xC3\xA9\x7f/";
     e.method = "GE\tT";
     e.request_id = "id\"1";
     expect_line(&e, &NOV_2023,
-                "{\"ts\":\"2023-11-14T22:13:20.123Z\",\"method\":\"GE\\u0009T\","
-                "\"path\":\"/a\\\"b\\\\c\\u0001d\\u00c3\\u00a9\\u007f/\","
+                "{\"ts\":\"2023-11-14T22:13:20.123Z\",\"method\":\"GE\\tT\","
+                "\"path\":\"/a\\\"b\\\\c\\u0001d\xC3\xA9\x7f/\","
                 "\"status\":200,\"duration_us\":1234,\"bytes_in\":56,\"bytes_out\":789,"
                 "\"request_id\":\"id\\\"1\",\"ended\":\"ok\"}");
+}
+
+/* Valid UTF-8 is logged as UTF-8, whole characters only; a byte that is not UTF-8 (a lone
+ * continuation byte, a truncated sequence, an overlong form) becomes \u00XX. */
+Test(access_log, utf8_is_logged_as_utf8_and_invalid_bytes_as_escapes) {
+    cbd_access_log_entry e = typical();
+    e.path = "/caf\xC3\xA9/\xE2\x82\xAC/\xF0\x9F\x8E\xB2/\x80/\xC3/\xC0\xAF";
+    char buf[1024];
+    cbd_access_log_format_at(&e, &NOV_2023, buf, sizeof buf);
+    cr_expect(strstr(buf, "\"path\":\"/caf\xC3\xA9/\xE2\x82\xAC/\xF0\x9F\x8E\xB2/\\u0080/"
+                          "\\u00C3/\\u00C0\\u00AF\",") != NULL,
+              "%s", buf);
+    json_t *root = parse_line(buf);
+    cr_expect_str_eq(
+        field_str(root, "path"),
+        "/caf\xC3\xA9/\xE2\x82\xAC/\xF0\x9F\x8E\xB2/\xC2\x80/\xC3\x83/\xC3\x80\xC2\xAF");
+    json_decref(root);
 }
 
 Test(access_log, escaped_line_parses_back_to_the_bytes) {
@@ -214,10 +231,11 @@ Test(access_log, long_escaped_path_is_cut_between_escapes) {
         char buf[1024];
         cbd_access_log_format_at(&e, &NOV_2023, buf, sizeof buf);
         if (cases[i].byte == '\xff') {
-            /* \u00ff decodes to U+00FF, not the raw byte: count the escapes in the text. */
+            /* 0xFF is no UTF-8: it is logged as \u00FF, which decodes to U+00FF, not the raw
+             * byte, so count the escapes in the text. */
             const char *p = strstr(buf, "\"path\":\"") + 8;
             size_t count = 0;
-            for (; strncmp(p, "\\u00ff", 6) == 0; p += 6) {
+            for (; strncmp(p, "\\u00FF", 6) == 0; p += 6) {
                 count++;
             }
             cr_expect_eq(count, cases[i].kept);
