@@ -1,5 +1,7 @@
 #include "json_write.h"
 
+#include <assert.h>
+
 #include "json_real.h"
 
 #include <stdbool.h>
@@ -196,9 +198,47 @@ static void put_string(cbd_jw *b, const char *s, size_t n) {
     put_char(b, '"');
 }
 
+/* The nesting checks of debug builds (json_write.h); nothing in a build with NDEBUG. */
+static inline bool in_object(const cbd_jw *w) {
+    return w->depth > 0 && (w->objects & 1u);
+}
+
+static inline void check_value(const cbd_jw *w) {
+    (void)w;
+    assert(!in_object(w) || w->after_key); /* a member's value needs its key first */
+}
+
+static inline void check_key(const cbd_jw *w) {
+    (void)w;
+    assert(in_object(w) && !w->after_key); /* a key only inside an object, and one at a time */
+}
+
+static inline void push(cbd_jw *w, bool object) {
+#ifndef NDEBUG
+    assert(w->depth < 64);
+    w->objects = (w->objects << 1) | (object ? 1u : 0u);
+    w->depth++;
+#else
+    (void)w;
+    (void)object;
+#endif
+}
+
+static inline void pop(cbd_jw *w, bool object) {
+#ifndef NDEBUG
+    assert(w->depth > 0 && (w->objects & 1u) == (object ? 1u : 0u) && !w->after_key);
+    w->objects >>= 1;
+    w->depth--;
+#else
+    (void)w;
+    (void)object;
+#endif
+}
+
 /* Before a value or a key: a comma unless it is the first inside its object or array, or the
  * value of the key just written. */
 static void separate(cbd_jw *w) {
+    check_value(w);
     if (w->after_key) {
         w->after_key = false;
     } else if (!w->first) {
@@ -213,29 +253,37 @@ void cbd_jw_init(cbd_jw *w) {
 
 void cbd_jw_object_open(cbd_jw *w) {
     separate(w);
+    push(w, true);
     put_char(w, '{');
     w->first = true;
 }
 
 void cbd_jw_object_close(cbd_jw *w) {
+    pop(w, true);
     put_char(w, '}');
     w->first = false;
 }
 
 void cbd_jw_array_open(cbd_jw *w) {
     separate(w);
+    push(w, false);
     put_char(w, '[');
     w->first = true;
 }
 
 void cbd_jw_array_close(cbd_jw *w) {
+    pop(w, false);
     put_char(w, ']');
     w->first = false;
 }
 
 /* A key from a jansson tree: anything may be in it, so it is escaped as a string. */
 static void put_any_key(cbd_jw *w, const char *key) {
-    separate(w);
+    check_key(w);
+    if (!w->first) {
+        put_char(w, ',');
+    }
+    w->first = false;
     size_t n = strlen(key);
     if (!put_plain_string(w, key, n, ":", 1)) {
         put_string(w, key, n);
@@ -247,6 +295,7 @@ static void put_any_key(cbd_jw *w, const char *key) {
 /* Answers write about a hundred keys each, all names from combatd's own code (json_write.h):
  * comma, quotes, name and colon go out in one copy, with no escaping scan. */
 void cbd_jw_key(cbd_jw *w, const char *key) {
+    check_key(w);
     size_t n = strlen(key);
     bool comma = !w->after_key && !w->first;
     w->after_key = true;
@@ -371,6 +420,7 @@ void cbd_jw_value(cbd_jw *w, const json_t *v) {
 }
 
 char *cbd_jw_finish(cbd_jw *w, size_t *len) {
+    assert(w->failed || (w->depth == 0 && !w->after_key)); /* every container closed */
     put_char(w, '\0');
     char *text = w->failed ? NULL : w->data;
     if (text) {

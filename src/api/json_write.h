@@ -26,6 +26,11 @@ typedef struct {
     bool failed;
     bool first;     /* nothing written yet inside the innermost object or array */
     bool after_key; /* a key was written; its value comes next, with no comma */
+    /* Debug builds (NDEBUG not set) assert that objects and arrays nest, that keys come only
+     * inside objects and that every key gets a value: the open containers, innermost in bit
+     * 0 of `objects` (1 = object), at most 64 deep. */
+    unsigned depth;
+    uint64_t objects;
 } cbd_jw;
 
 void cbd_jw_init(cbd_jw *w);
