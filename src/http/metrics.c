@@ -1,5 +1,6 @@
 #include "metrics.h"
 
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -94,11 +95,11 @@ char *cbd_metrics_render(cbd_metrics *m, size_t *len) {
                 continue;
             }
             if (s == CBD_METRIC_STATUSES - 1) {
-                put(&t, "combatd_requests_total{route=\"%s\",status=\"other\"} %llu\n",
-                    cbd_routes[r].label, (unsigned long long)v);
+                put(&t, "combatd_requests_total{route=\"%s\",status=\"other\"} %" PRIu64 "\n",
+                    cbd_routes[r].label, (uint64_t)v);
             } else {
-                put(&t, "combatd_requests_total{route=\"%s\",status=\"%u\"} %llu\n",
-                    cbd_routes[r].label, statuses[s], (unsigned long long)v);
+                put(&t, "combatd_requests_total{route=\"%s\",status=\"%u\"} %" PRIu64 "\n",
+                    cbd_routes[r].label, statuses[s], (uint64_t)v);
             }
         }
     }
@@ -108,32 +109,32 @@ char *cbd_metrics_render(cbd_metrics *m, size_t *len) {
     for (unsigned b = 0; b < CBD_METRIC_BUCKETS; b++) {
         cumulative += atomic_load_explicit(&m->latency_buckets[b], memory_order_relaxed);
         if (bucket_bounds_us[b] == UINT64_MAX) {
-            put(&t, "combatd_request_duration_seconds_bucket{le=\"+Inf\"} %llu\n",
-                (unsigned long long)cumulative);
+            put(&t, "combatd_request_duration_seconds_bucket{le=\"+Inf\"} %" PRIu64 "\n",
+                (uint64_t)cumulative);
         } else {
-            put(&t, "combatd_request_duration_seconds_bucket{le=\"%g\"} %llu\n",
-                (double)bucket_bounds_us[b] / 1e6, (unsigned long long)cumulative);
+            put(&t, "combatd_request_duration_seconds_bucket{le=\"%g\"} %" PRIu64 "\n",
+                (double)bucket_bounds_us[b] / 1e6, (uint64_t)cumulative);
         }
     }
     put(&t, "combatd_request_duration_seconds_sum %.6f\n",
         (double)atomic_load_explicit(&m->latency_sum_us, memory_order_relaxed) / 1e6);
-    put(&t, "combatd_request_duration_seconds_count %llu\n",
-        (unsigned long long)atomic_load_explicit(&m->latency_count, memory_order_relaxed));
+    put(&t, "combatd_request_duration_seconds_count %" PRIu64 "\n",
+        (uint64_t)atomic_load_explicit(&m->latency_count, memory_order_relaxed));
     put(&t,
         "# HELP combatd_requests_in_flight Requests being received or answered now.\n"
         "# TYPE combatd_requests_in_flight gauge\n"
-        "combatd_requests_in_flight %lld\n",
-        (long long)atomic_load_explicit(&m->in_flight, memory_order_relaxed));
+        "combatd_requests_in_flight %" PRId64 "\n",
+        (int64_t)atomic_load_explicit(&m->in_flight, memory_order_relaxed));
     put(&t,
         "# HELP combatd_request_bytes_total Request body bytes received.\n"
         "# TYPE combatd_request_bytes_total counter\n"
-        "combatd_request_bytes_total %llu\n",
-        (unsigned long long)atomic_load_explicit(&m->bytes_in, memory_order_relaxed));
+        "combatd_request_bytes_total %" PRIu64 "\n",
+        (uint64_t)atomic_load_explicit(&m->bytes_in, memory_order_relaxed));
     put(&t,
         "# HELP combatd_response_bytes_total Response body bytes sent.\n"
         "# TYPE combatd_response_bytes_total counter\n"
-        "combatd_response_bytes_total %llu\n",
-        (unsigned long long)atomic_load_explicit(&m->bytes_out, memory_order_relaxed));
+        "combatd_response_bytes_total %" PRIu64 "\n",
+        (uint64_t)atomic_load_explicit(&m->bytes_out, memory_order_relaxed));
     if (t.failed) {
         free(t.buf);
         return NULL;
