@@ -25,6 +25,7 @@
 #include "combatd/rng.h"
 #include "assets.h"
 #include "body.h"
+#include "framing.h"
 #include "metrics.h"
 #include "router.h"
 #include "watchdog.h"
@@ -52,7 +53,8 @@ struct cbd_server {
 /* Everything a request owns, from its request line to its completion callback. */
 typedef struct {
     uint64_t start_us;
-    bool started; /* the access handler has seen this request */
+    bool started;        /* the access handler has seen this request */
+    cbd_framing_uri uri; /* the raw target, as the URI log callback saw it (framing.h) */
     cbd_route route;
     char method[16];
     char path[256];
@@ -229,41 +231,6 @@ static enum MHD_Result send_problem(cbd_server *s, struct MHD_Connection *con, r
 
 /* ---- request checks ---- */
 
-typedef struct {
-    unsigned content_lengths;
-    unsigned transfer_encodings;
-    bool chunked_only; /* the (single) Transfer-Encoding is exactly "chunked" */
-} framing_headers;
-
-static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
-                                     const char *value) {
-    (void)kind;
-    framing_headers *f = cls;
-    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
-        f->content_lengths++;
-    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
-        f->transfer_encodings++;
-        f->chunked_only = value && strcasecmp(value, "chunked") == 0;
-    }
-    return MHD_YES;
-}
-
-/*
- * RFC 9112 §6.3: two Content-Length headers, or Transfer-Encoding with Content-Length, make the
- * message's framing ambiguous (request smuggling); §6.1: a request whose transfer coding is
- * not (only) chunked cannot be framed at all. libmicrohttpd 0.9.75 accepts all of these.
- * We decode no other coding, so one Transfer-Encoding header saying "chunked" is the only
- * one accepted.
- */
-static bool ambiguous_framing(struct MHD_Connection *con) {
-    framing_headers f = {0, 0, false};
-    MHD_get_connection_values(con, MHD_HEADER_KIND, count_framing, &f);
-    if (f.transfer_encodings > 0) {
-        return f.content_lengths > 0 || f.transfer_encodings > 1 || !f.chunked_only;
-    }
-    return f.content_lengths > 1;
-}
-
 static bool is_json_content_type(const char *ct) {
     static const char json[] = "application/json";
     if (!ct || strncasecmp(ct, json, sizeof json - 1) != 0) {
@@ -320,18 +287,18 @@ static enum MHD_Result serve_get(cbd_server *s, struct MHD_Connection *con, requ
 /* ---- the access handler ---- */
 
 static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, request_ctx *ctx,
-                                  const char *url, const char *method) {
+                                  const char *url, const char *method, const char *version) {
     ctx->started = true;
     snprintf(ctx->method, sizeof ctx->method, "%s", method);
     snprintf(ctx->path, sizeof ctx->path, "%s", url);
     ctx->route = cbd_route_find(url);
     set_request_id(con, ctx);
 
-    if (ambiguous_framing(con)) {
+    char why[320];
+    unsigned bad = cbd_framing_check(con, &ctx->uri, method, version, why, sizeof why);
+    if (bad != 0) {
         extra_headers close = {.close = true};
-        return send_problem(s, con, ctx, 400, &close,
-                            "Send exactly one Content-Length, or one Transfer-Encoding: chunked "
-                            "without Content-Length (RFC 9112 sections 6.1 and 6.3).");
+        return send_problem(s, con, ctx, (int)bad, &close, "%s", why);
     }
     if (ctx->route == CBD_ROUTE_NOT_FOUND) {
         return send_problem(s, con, ctx, 404, NULL,
@@ -433,14 +400,13 @@ static enum MHD_Result run_on_worker(cbd_server *s, struct MHD_Connection *con, 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls) {
-    (void)version;
     cbd_server *s = cls;
     request_ctx *ctx = *con_cls;
     if (!ctx) {
         return MHD_NO; /* the URI logger could not allocate: close */
     }
     if (!ctx->started) {
-        return first_call(s, con, ctx, url, method);
+        return first_call(s, con, ctx, url, method, version);
     }
     if (*upload_data_size > 0) {
         /* MHD's timeout counts inactivity only; a trickling client meets this deadline. */
@@ -489,13 +455,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
 
 /* Called at the request line, before headers: the earliest point to start the clock. */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
-    (void)uri;
     (void)con;
     cbd_server *s = cls;
     request_ctx *ctx = calloc(1, sizeof *ctx);
     if (ctx) {
         ctx->start_us = now_us();
         ctx->route = CBD_ROUTE_NOT_FOUND;
+        cbd_framing_note_uri(&ctx->uri, uri); /* raw: %00 is still visible here */
         atomic_fetch_add(&s->metrics.in_flight, 1);
     }
     return ctx;
