@@ -26,6 +26,7 @@
 #include "assets.h"
 #include "body.h"
 #include "framing.h"
+#include "json_alloc.h"
 #include "metrics.h"
 #include "router.h"
 #include "watchdog.h"
@@ -561,6 +562,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
         return NULL;
     }
     s->cfg = *cfg;
+    cbd_json_alloc_install(); /* before any thread uses jansson (json_alloc.h) */
     cbd_metrics_init(&s->metrics);
     atomic_init(&s->draining, false);
     atomic_init(&s->jobs, 0u);
