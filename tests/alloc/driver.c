@@ -4,7 +4,8 @@
  * server's threads make for it (C), then for every N in 1..C+2 sends it again with the Nth
  * allocation failed. Each answer must be the correct one byte for byte (the Date header
  * aside), or a 500 application/problem+json, or a connection closed with nothing sent (when
- * not even the 500 could be built or queued); never a crash, a hang, a 4xx or another 200.
+ * not even the 500 could be built or queued); never a crash, a hang, another 4xx or another
+ * 200. The correct answers include a 422 and a 400, which must stay what they are.
  * Then the server must still answer correctly. A plain program, not Criterion: the shim
  * counts per process and Criterion forks.
  */
@@ -45,6 +46,7 @@ typedef struct {
     const char *path;
     const char *body; /* NULL: a GET */
     bool metrics;     /* the body's numbers change from one request to the next */
+    int status;       /* of the correct answer */
 } endpoint_case;
 
 /* The seeds have 16 digits, so that a lexer that drops a digit renders a different number. */
@@ -52,21 +54,26 @@ static const endpoint_case cases[] = {
     {"/analyze-attack", "/analyze-attack",
      "{\"attackers\": 10, \"defenders\": 5, \"source_armies\": 11,"
      " \"settings\": {\"luck_modifier\": 0.5}}",
-     false},
+     false, 200},
+    /* A refusal must stay that refusal: a failure may make it a 500, never another 4xx. */
+    {"/analyze-attack 422", "/analyze-attack",
+     "{\"attackers\": 10, \"defenders\": 5, \"settings\": {\"rounding_mode\": \"up\"}}", false,
+     422},
+    {"/analyze-attack 400", "/analyze-attack", "{\"attackers\": 10, \"defenders\": 5,", false, 400},
     {"/simulate", "/simulate",
      "{\"attackers\": 12, \"defenders\": 8, \"trials\": 50, \"seed\": 1000000000000001,"
      " \"include_battles\": true}",
-     false},
+     false, 200},
     {"/simulate on a worker", "/simulate",
-     "{\"attackers\": 2, \"defenders\": 1, \"trials\": 65537, \"seed\": 7}", false},
+     "{\"attackers\": 2, \"defenders\": 1, \"trials\": 65537, \"seed\": 7}", false, 200},
     {"/duper/battle", "/duper/battle",
      "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
      " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"
      " \"support\": [{\"tanks\": 3}]}, \"defense\": {\"player\": \"blue\", \"keys\": 2,"
      " \"tile\": {\"level\": 3, \"units\": {\"tank\": 5, \"center\": 1}},"
      " \"support\": [{\"tanks\": 4}]}, \"seed\": 1000000000000001}",
-     false},
-    {"GET /metrics", "/metrics", NULL, true},
+     false, 200},
+    {"GET /metrics", "/metrics", NULL, true, 200},
 };
 
 /* The request on the wire; Connection: close, so that reading to EOF reads one answer. */
@@ -170,7 +177,7 @@ static const char *judge(const endpoint_case *c, const answer *want, const answe
                        strstr(got->text, "\"status\":500") != NULL;
         return problem ? NULL : "a 500 that is not a problem+json";
     }
-    if (status != 200) {
+    if (status != c->status) {
         return "neither the correct answer nor a 500";
     }
     bool same;
@@ -203,8 +210,9 @@ static int sweep(uint16_t port, const endpoint_case *c, const char *request) {
     free(warm.text);
     answer want = ask(port, request, 0);
     answer again = ask(port, request, 0);
-    if (raw_status(want.text) != 200) {
-        printf("FAIL %s: the request itself is not answered 200:\n%s\n", c->name, want.text);
+    if (raw_status(want.text) != c->status) {
+        printf("FAIL %s: the request itself is not answered %d:\n%s\n", c->name, c->status,
+               want.text);
         return 1;
     }
     long count = want.allocations > again.allocations ? want.allocations : again.allocations;
