@@ -1,5 +1,6 @@
 #include "api.h"
 #include "endpoints.h"
+#include "json_alloc.h"
 #include "json_reader.h"
 #include "json_write.h"
 
@@ -49,10 +50,15 @@ static void text_reply(int status, const char *content_type, char *text, size_t 
 }
 
 void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply) {
+    cbd_json_alloc_reset();
     json_t *doc = cbd_problem_to_json(problem);
     size_t len = 0;
     char *text = doc ? cbd_json_write(doc, &len) : NULL;
     json_decref(doc);
+    if (cbd_json_alloc_failed()) { /* a member may be missing: the constant 500 instead */
+        free(text);
+        text = NULL;
+    }
     text_reply(problem->status ? problem->status : 500, "application/problem+json", text, len,
                reply);
 }
@@ -65,7 +71,13 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     req->doc = NULL;
     json_error_t err;
     /* No JSON_DISABLE_EOF_CHECK: trailing garbage after the document is an error. */
+    cbd_json_alloc_reset();
     json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
+    if (cbd_json_alloc_failed()) { /* the document may be wrong, or the error be ours */
+        json_decref(doc);
+        oom_reply(reply);
+        return false;
+    }
     if (!doc) {
         cbd_problem_set(&problem, 400, "The body is not valid JSON: line %d, column %d: %s",
                         err.line, err.column, err.text);
@@ -96,7 +108,12 @@ void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *
     cbd_problem_init(&problem);
     cbd_jw out;
     cbd_jw_init(&out);
-    if (!req->ep->handle(cfg, req->doc, &out, &problem)) {
+    cbd_json_alloc_reset();
+    bool ok = req->ep->handle(cfg, req->doc, &out, &problem);
+    if (cbd_json_alloc_failed()) { /* whatever the handler concluded, it may be wrong */
+        cbd_jw_discard(&out);
+        oom_reply(reply);
+    } else if (!ok) {
         cbd_jw_discard(&out);
         if (problem.status == 0) {
             cbd_problem_set(&problem, 500, "The service could not compute an answer.");

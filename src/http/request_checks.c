@@ -41,34 +41,6 @@ void cbd_http_set_request_id(struct MHD_Connection *con, cbd_http_request *req) 
     snprintf(req->request_id, sizeof req->request_id, "%016" PRIx64, r);
 }
 
-typedef struct {
-    unsigned content_lengths;
-    unsigned transfer_encodings;
-    bool chunked_only; /* the (single) Transfer-Encoding is exactly "chunked" */
-} framing_headers;
-
-static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
-                                     const char *value) {
-    (void)kind;
-    framing_headers *f = cls;
-    if (strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0) {
-        f->content_lengths++;
-    } else if (strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING) == 0) {
-        f->transfer_encodings++;
-        f->chunked_only = value && strcasecmp(value, "chunked") == 0;
-    }
-    return MHD_YES;
-}
-
-bool cbd_http_ambiguous_framing(struct MHD_Connection *con) {
-    framing_headers f = {0, 0, false};
-    MHD_get_connection_values(con, MHD_HEADER_KIND, count_framing, &f);
-    if (f.transfer_encodings > 0) {
-        return f.content_lengths > 0 || f.transfer_encodings > 1 || !f.chunked_only;
-    }
-    return f.content_lengths > 1;
-}
-
 bool cbd_http_is_json_content_type(const char *ct) {
     static const char json[] = "application/json";
     if (!ct || strncasecmp(ct, json, sizeof json - 1) != 0) {

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "access_log.h"
+#include "framing.h"
+#include "json_alloc.h"
 #include "request_checks.h"
 #include "response.h"
 #include "server_internal.h"
@@ -29,19 +31,18 @@
 /* ---- the access handler ---- */
 
 static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
-                                  const char *url, const char *method) {
+                                  const char *url, const char *method, const char *version) {
     req->started = true;
     snprintf(req->method, sizeof req->method, "%s", method);
     snprintf(req->path, sizeof req->path, "%s", url);
     req->route = cbd_route_find(url);
     cbd_http_set_request_id(con, req);
 
-    if (cbd_http_ambiguous_framing(con)) {
+    char why[320];
+    unsigned bad = cbd_framing_check(con, &req->uri, method, version, why, sizeof why);
+    if (bad != 0) {
         cbd_extra_headers close = {.close = true};
-        return cbd_http_send_problem(
-            s, con, req, 400, &close,
-            "Send exactly one Content-Length, or one Transfer-Encoding: chunked "
-            "without Content-Length (RFC 9112 sections 6.1 and 6.3).");
+        return cbd_http_send_problem(s, con, req, (int)bad, &close, "%s", why);
     }
     if (req->route == CBD_ROUTE_OTHER) {
         return cbd_http_send_problem(s, con, req, 404, NULL,
@@ -90,14 +91,13 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url,
                                   const char *method, const char *version, const char *upload_data,
                                   size_t *upload_data_size, void **con_cls) {
-    (void)version;
     cbd_server *s = cls;
     cbd_http_request *req = *con_cls;
     if (!req) {
         return MHD_NO; /* the URI logger could not allocate: close */
     }
     if (!req->started) {
-        return first_call(s, con, req, url, method);
+        return first_call(s, con, req, url, method, version);
     }
     if (*upload_data_size > 0) {
         /* MHD's timeout counts inactivity only; a trickling client meets this deadline. */
@@ -144,13 +144,13 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
 
 /* Called at the request line, before headers: the earliest point to start the clock. */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
-    (void)uri;
     (void)con;
     cbd_server *s = cls;
     cbd_http_request *req = calloc(1, sizeof *req);
     if (req) {
         req->start_us = cbd_now_us();
         req->route = CBD_ROUTE_OTHER;
+        cbd_framing_note_uri(&req->uri, uri);
         atomic_fetch_add(&s->metrics.in_flight, 1);
     }
     return req;
@@ -250,6 +250,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
         return NULL;
     }
     s->cfg = *cfg;
+    cbd_json_alloc_install();
     cbd_metrics_init(&s->metrics);
     atomic_init(&s->draining, false);
     atomic_init(&s->jobs, 0u);

@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "body.h"
+#include "framing.h"
 #include "config.h"
 #include "metrics.h"
 #include "router.h"
@@ -34,7 +35,8 @@ struct cbd_server {
 /* Everything a request owns, from its request line to its completion callback. */
 struct cbd_http_request {
     uint64_t start_us;
-    bool started; /* the access handler has seen this request */
+    bool started;        /* the access handler has seen this request */
+    cbd_framing_uri uri; /* the raw target, as the URI log callback saw it (framing.h) */
     const cbd_route *route;
     char method[16];
     char path[256];

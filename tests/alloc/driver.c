@@ -1,0 +1,291 @@
+/*
+ * Every allocation of a request, failed in turn (issue 12, item 4). Runs under failshim.so
+ * (LD_PRELOAD): for each endpoint it sends the request once counting the allocations the
+ * server's threads make for it (C), then for every N in 1..C+2 sends it again with the Nth
+ * allocation failed. Each answer must be the correct one byte for byte (the Date header
+ * aside), or a 500 application/problem+json, or a connection closed with nothing sent (when
+ * not even the 500 could be built or queued); never a crash, a hang, another 4xx or another
+ * 200. The correct answers include a 422 and a 400, which must stay what they are.
+ * Then the server must still answer correctly. A plain program, not Criterion: the shim
+ * counts per process and Criterion forks.
+ */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "raw_http.h"
+#include "server.h"
+
+static void (*shim_arm)(long);
+static long (*shim_disarm)(void);
+static long (*shim_failures)(void);
+
+/* POSIX lets dlsym's object pointer hold a function; ISO C needs the copy to say so. */
+#define LOOKUP(fn, name)                                                                           \
+    do {                                                                                           \
+        void *p_ = dlsym(RTLD_DEFAULT, name);                                                      \
+        memcpy(&(fn), &p_, sizeof(fn));                                                            \
+    } while (0)
+
+static bool find_shim(void) {
+    void (*exclude)(void);
+    LOOKUP(exclude, "failshim_exclude_this_thread");
+    LOOKUP(shim_arm, "failshim_arm");
+    LOOKUP(shim_disarm, "failshim_disarm");
+    LOOKUP(shim_failures, "failshim_failures");
+    if (!exclude || !shim_arm || !shim_disarm || !shim_failures) {
+        return false;
+    }
+    exclude(); /* the client side (this thread) is not under test */
+    return true;
+}
+
+typedef struct {
+    const char *name;
+    const char *path;
+    const char *body; /* NULL: a GET */
+    bool metrics;     /* the body's numbers change from one request to the next */
+    int status;       /* of the correct answer */
+} endpoint_case;
+
+/* The seeds have 16 digits, so that a lexer that drops a digit renders a different number. */
+static const endpoint_case cases[] = {
+    {"/analyze-attack", "/analyze-attack",
+     "{\"attackers\": 10, \"defenders\": 5, \"source_armies\": 11,"
+     " \"settings\": {\"luck_modifier\": 0.5}}",
+     false, 200},
+    /* A refusal must stay that refusal: a failure may make it a 500, never another 4xx. */
+    {"/analyze-attack 422", "/analyze-attack",
+     "{\"attackers\": 10, \"defenders\": 5, \"settings\": {\"rounding_mode\": \"up\"}}", false,
+     422},
+    {"/analyze-attack 400", "/analyze-attack", "{\"attackers\": 10, \"defenders\": 5,", false, 400},
+    {"/simulate", "/simulate",
+     "{\"attackers\": 12, \"defenders\": 8, \"trials\": 50, \"seed\": 1000000000000001,"
+     " \"include_battles\": true}",
+     false, 200},
+    {"/simulate on a worker", "/simulate",
+     "{\"attackers\": 2, \"defenders\": 1, \"trials\": 65537, \"seed\": 7}", false, 200},
+    {"/duper/battle", "/duper/battle",
+     "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
+     " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"
+     " \"support\": [{\"tanks\": 3}]}, \"defense\": {\"player\": \"blue\", \"keys\": 2,"
+     " \"tile\": {\"level\": 3, \"units\": {\"tank\": 5, \"center\": 1}},"
+     " \"support\": [{\"tanks\": 4}]}, \"seed\": 1000000000000001}",
+     false, 200},
+    {"GET /metrics", "/metrics", NULL, true, 200},
+};
+
+/* The request on the wire; Connection: close, so that reading to EOF reads one answer. */
+static char *request_of(const endpoint_case *c) {
+    static const char fmt[] = "%s %s HTTP/1.1\r\nHost: alloc\r\nX-Request-Id: alloc-test\r\n"
+                              "Connection: close\r\n%s\r\n%s";
+    char length[96] = "";
+    if (c->body) {
+        snprintf(length, sizeof length, "Content-Type: application/json\r\nContent-Length: %zu\r\n",
+                 strlen(c->body));
+    }
+    const char *method = c->body ? "POST" : "GET";
+    const char *body = c->body ? c->body : "";
+    int n = snprintf(NULL, 0, fmt, method, c->path, length, body);
+    char *out = n > 0 ? malloc((size_t)n + 1) : NULL;
+    if (out) {
+        snprintf(out, (size_t)n + 1, fmt, method, c->path, length, body);
+    }
+    return out;
+}
+
+typedef struct {
+    char *text; /* the whole answer, NUL-terminated */
+    size_t len;
+    bool closed;
+    long allocations; /* counted while armed */
+    long failed;      /* allocations failed (0 or 1) */
+} answer;
+
+static void pause_ms(double ms) {
+    raw_sleep(ms / 1000.0);
+}
+
+static answer ask(uint16_t port, const char *request, long fail_at) {
+    answer a = {NULL, 0, false, 0, 0};
+    shim_arm(fail_at);
+    int fd = raw_connect(port);
+    if (fd >= 0) {
+        (void)raw_send_str(fd, request);
+        a.text = raw_read_until_close(fd, 5.0, &a.closed, &a.len);
+        close(fd);
+    }
+    /* The server frees the connection after its last byte: let that finish inside the count,
+     * so that the next request starts from the same state (libmicrohttpd's per-IP tree). */
+    pause_ms(3);
+    a.allocations = shim_disarm();
+    a.failed = shim_failures();
+    return a;
+}
+
+/* Drops the Date header line (its value is the clock). */
+static char *without_date(const char *text) {
+    char *copy = strdup(text ? text : "");
+    char *date = copy ? strstr(copy, "\r\nDate: ") : NULL;
+    if (date) {
+        char *end = strstr(date + 2, "\r\n");
+        if (end) {
+            memmove(date, end, strlen(end) + 1);
+        }
+    }
+    return copy;
+}
+
+/* For /metrics: every number masked and the per-status counter rows dropped (a failed
+ * request adds a 500 row), so what remains is the shape of the exposition. */
+static char *metrics_shape(const char *text) {
+    const char *body = text ? strstr(text, "\r\n\r\n") : NULL;
+    char *out = malloc(body ? strlen(body) + 1 : 1);
+    size_t n = 0;
+    if (!out) {
+        return NULL;
+    }
+    for (const char *line = body ? body + 4 : ""; *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) + 1 : strlen(line);
+        if (strncmp(line, "combatd_requests_total{", 23) != 0) {
+            for (size_t i = 0; i < len; i++) {
+                bool digit = (line[i] >= '0' && line[i] <= '9') || line[i] == '.';
+                if (!digit || n == 0 || out[n - 1] != '#') {
+                    out[n++] = digit ? '#' : line[i];
+                }
+            }
+        }
+        line += len;
+    }
+    out[n] = '\0';
+    return out;
+}
+
+/* Why `got` is not acceptable against the correct answer `want`, or NULL when it is. */
+static const char *judge(const endpoint_case *c, const answer *want, const answer *got) {
+    if (!got->closed) {
+        return "no answer and no close within 5 s";
+    }
+    if (got->len == 0) {
+        return NULL; /* nothing could be sent: the connection was closed */
+    }
+    int status = raw_status(got->text);
+    if (status == 500) {
+        bool problem = strstr(got->text, "Content-Type: application/problem+json\r\n") != NULL &&
+                       strstr(got->text, "\"status\":500") != NULL;
+        return problem ? NULL : "a 500 that is not a problem+json";
+    }
+    if (status != c->status) {
+        return "neither the correct answer nor a 500";
+    }
+    bool same;
+    if (c->metrics) {
+        char *a = metrics_shape(want->text), *b = metrics_shape(got->text);
+        same = a && b && strcmp(a, b) == 0 &&
+               strstr(got->text, "Content-Type: text/plain; version=0.0.4") != NULL;
+        free(a);
+        free(b);
+    } else {
+        char *a = without_date(want->text), *b = without_date(got->text);
+        same = a && b && strcmp(a, b) == 0;
+        free(a);
+        free(b);
+    }
+    return same ? NULL : "a 200 different from the correct answer";
+}
+
+typedef struct {
+    long correct, errors, closed;
+} tally;
+
+static bool verbose; /* ALLOC_SWEEP_VERBOSE=1: each closed connection, and libmicrohttpd's log */
+
+/* Returns the number of unacceptable answers. */
+static int sweep(uint16_t port, const endpoint_case *c, const char *request) {
+    /* A first request makes the one-time allocations (thread-local buffers, lazy tables);
+     * the sweep is over the allocations every request makes. */
+    answer warm = ask(port, request, 0);
+    free(warm.text);
+    answer want = ask(port, request, 0);
+    answer again = ask(port, request, 0);
+    if (raw_status(want.text) != c->status) {
+        printf("FAIL %s: the request itself is not answered %d:\n%s\n", c->name, c->status,
+               want.text);
+        return 1;
+    }
+    long count = want.allocations > again.allocations ? want.allocations : again.allocations;
+    if (want.allocations != again.allocations) {
+        printf("note %s: %ld then %ld allocations for the same request\n", c->name,
+               want.allocations, again.allocations);
+    }
+    free(again.text);
+    int bad = 0;
+    tally t = {0, 0, 0};
+    for (long n = 1; n <= count + 2; n++) {
+        answer got = ask(port, request, n);
+        const char *why = judge(c, &want, &got);
+        if (why) {
+            bad++;
+            printf("FAIL %s, allocation %ld of %ld failed (%ld failed): %s\n%.600s\n\n", c->name, n,
+                   count, got.failed, why, got.text ? got.text : "");
+        } else if (got.len == 0) {
+            t.closed++;
+            if (verbose) {
+                printf("  %s: allocation %ld failed: connection closed\n", c->name, n);
+            }
+        } else if (raw_status(got.text) == 500) {
+            t.errors++;
+        } else {
+            t.correct++;
+        }
+        free(got.text);
+    }
+    /* Whatever failed, the server still answers the next request correctly. */
+    answer after = ask(port, request, 0);
+    const char *why = judge(c, &want, &after);
+    if (why || after.len == 0) {
+        bad++;
+        printf("FAIL %s: after the sweep: %s\n%.600s\n", c->name, why ? why : "closed", after.text);
+    }
+    printf("%-22s %4ld allocations: %4ld correct, %4ld 500, %4ld closed, %d wrong\n", c->name,
+           count, t.correct, t.errors, t.closed, bad);
+    free(after.text);
+    free(want.text);
+    return bad;
+}
+
+int main(void) {
+    if (!find_shim()) {
+        fprintf(stderr, "run under LD_PRELOAD=failshim.so (tests/alloc/failshim.c)\n");
+        return 2;
+    }
+    verbose = getenv("ALLOC_SWEEP_VERBOSE") != NULL;
+    if (!verbose) {
+        /* libmicrohttpd logs each failed allocation to stderr: thousands of lines. */
+        (void)freopen("/dev/null", "w", stderr);
+    }
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.port = 0;
+    snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
+    cfg.server.access_log = false;
+    cfg.server.threads = 1; /* one HTTP thread: one order of allocations */
+    char err[256];
+    cbd_server *s = cbd_server_start(&cfg, err, sizeof err);
+    if (!s) {
+        fprintf(stderr, "server failed to start: %s\n", err);
+        return 2;
+    }
+    uint16_t port = cbd_server_port(s);
+    int bad = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *request = request_of(&cases[i]);
+        bad += request ? sweep(port, &cases[i], request) : 1;
+        free(request);
+    }
+    cbd_server_stop(s);
+    printf("%s: %d wrong answers\n", bad ? "FAIL" : "PASS", bad);
+    return bad ? 1 : 0;
+}
