@@ -6,16 +6,17 @@
 # /analyze-attack answers, the image's HEALTHCHECK passes, UID 10001, read-only root, no
 # capabilities, SIGTERM drains and exits 0; prints the image size and the timings.
 # Prints "N passed, N failed". Never skips by itself: when it cannot run it fails and says why.
-#   COMBATD_SKIP_IMAGE_TEST=1   skip on purpose (e.g. in a chroot where no engine can run);
+#   CBD_SKIP_IMAGE_TEST=1   skip on purpose (e.g. in a chroot where no engine can run);
 #                               the run then says the image was NOT tested. CI never sets it.
-#   COMBATD_CI_CACHE            where the base tarball and the engine's layers are kept
+#   CBD_CI_CACHE            where the base tarball and the engine's layers are kept
 #                               (default /var/cache/combatd-ci), so re-runs are fast.
+# (Not COMBATD_*: that prefix is combatd's own settings, and combatd refuses unknown ones.)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 
-if [ "${COMBATD_SKIP_IMAGE_TEST:-}" = 1 ]; then
-    echo "ci-image: COMBATD_SKIP_IMAGE_TEST=1 is set: the image was NOT built and NOT tested"
+if [ "${CBD_SKIP_IMAGE_TEST:-}" = 1 ]; then
+    echo "ci-image: CBD_SKIP_IMAGE_TEST=1 is set: the image was NOT built and NOT tested"
     echo "0 passed, 0 failed"
     exit 0
 fi
@@ -40,7 +41,7 @@ judge() {
 give_up() {
     echo "ci-image: $*"
     echo "ci-image: the image stage cannot run here. To skip it on purpose (the image is then"
-    echo "ci-image: NOT tested), set COMBATD_SKIP_IMAGE_TEST=1; CI never sets it."
+    echo "ci-image: NOT tested), set CBD_SKIP_IMAGE_TEST=1; CI never sets it."
     failed=$((failed + 1))
     echo "$passed passed, $failed failed"
     exit 1
@@ -48,7 +49,7 @@ give_up() {
 now() { date +%s; }
 t_start=$(now)
 
-cache=${COMBATD_CI_CACHE:-/var/cache/combatd-ci}
+cache=${CBD_CI_CACHE:-/var/cache/combatd-ci}
 mkdir -p "$cache" || give_up "cannot create the cache directory $cache"
 # One run at a time uses the cached engine state.
 exec 9>"$cache/lock"
