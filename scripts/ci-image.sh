@@ -4,7 +4,8 @@
 # base with debootstrap when no registry can be reached, builds, runs the image locked down
 # (read-only root, no capabilities, no-new-privileges) and checks what issue 15 asks:
 # /analyze-attack answers, the image's HEALTHCHECK passes, UID 10001, read-only root, no
-# capabilities, SIGTERM drains and exits 0; prints the image size and the timings.
+# capabilities, SIGTERM drains and exits 0; prints the image size and the timings. Also builds
+# the scale profile's HAProxy image (deploy/haproxy) and checks its config inside it.
 # Prints "N passed, N failed". Never skips by itself: when it cannot run it fails and says why.
 #   CBD_SKIP_IMAGE_TEST=1   skip on purpose (e.g. in a chroot where no engine can run);
 #                               the run then says the image was NOT tested. CI never sets it.
@@ -175,9 +176,11 @@ user=$(docker_ image inspect -f '{{.Config.User}}' "$image")
 judge "the image runs as USER 10001:10001" "image USER is '$user'" [ "$user" = 10001:10001 ]
 
 # --- Run it locked down, on a free loopback port of the host's network. ------------------------
+# A port below the ephemeral range (no outgoing connection can hold it) that no socket uses.
 port=""
-for p in $(shuf -i 20000-40000 -n 50); do
-    (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { port=$p; break; }
+low=$(awk '{ print $1 - 1 }' /proc/sys/net/ipv4/ip_local_port_range)
+for p in $(shuf -i 20000-"$low" -n 50); do
+    grep -qi ":$(printf '%04X' "$p") " /proc/net/tcp /proc/net/tcp6 2>/dev/null || { port=$p; break; }
 done
 [ -n "$port" ] || give_up "no free loopback port found"
 # The sandbox cannot raise nofile/nproc past its own limits: runc is given them explicitly.
@@ -250,6 +253,18 @@ if [ "$exit_code" = 0 ] && [[ $logs == *'"event":"draining","signal":15'* ]] &&
     ok "docker stop (SIGTERM): drained, exit code 0, in $stop_s s"
 else
     bad "docker stop: exit code $exit_code after $stop_s s; log tail: $(echo "$logs" | tail -n 3)"
+fi
+
+# The scale profile's proxy image: built on the same base, and its config valid inside it.
+t_proxy=$(now)
+if DOCKER_BUILDKIT=0 docker_ build --network host -q -t combatd-haproxy:ci deploy/haproxy \
+    >"$run/proxy-build.log" 2>&1; then
+    check_out=$(docker_ run --rm --network none --read-only --cap-drop ALL \
+        --security-opt no-new-privileges --ulimit nofile=20000:20000 combatd-haproxy:ci -c 2>&1)
+    judge "the scale profile's HAProxy image builds and its config is valid ($(($(now) - t_proxy)) s)" \
+        "haproxy -c in the proxy image: $check_out" grep -q 'Configuration file is valid' <<<"$check_out"
+else
+    bad "docker build deploy/haproxy failed: $(tail -n 5 "$run/proxy-build.log")"
 fi
 
 echo "ci-image: figures: build $build_s s, image $((size / 1000000)) MB, stage $(($(now) - t_start)) s"

@@ -47,14 +47,27 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# A port below the ephemeral range (no outgoing connection can hold it) that no socket uses
+# and that this run has not handed out yet.
+given=" "
 free_port() {
-    local p
-    for p in $(shuf -i 20000-40000 -n 100); do
-        (exec 3<>"/dev/tcp/127.0.0.1/$p") 2>/dev/null || { echo "$p"; return; }
+    local p low
+    low=$(awk '{ print $1 - 1 }' /proc/sys/net/ipv4/ip_local_port_range)
+    for p in $(shuf -i 20000-"$low" -n 100); do
+        [[ $given == *" $p "* ]] && continue
+        grep -qi ":$(printf '%04X' "$p") " /proc/net/tcp /proc/net/tcp6 2>/dev/null && continue
+        echo "$p"
+        return
     done
 }
-proxy_port=$(free_port)
-ports=(0 "$(free_port)" "$(free_port)" "$(free_port)")
+ports=(0)
+for _ in 1 2 3 4; do
+    p=$(free_port)
+    [ -n "$p" ] || { echo "scale: no free loopback port"; exit 1; }
+    ports+=("$p")
+    given="$given$p "
+done
+proxy_port=${ports[4]}
 
 # Settings a replica gets when this combatd knows them (the drain and proxy settings are
 # newer than some builds): each one is tried with --check-config first.
