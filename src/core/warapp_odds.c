@@ -288,9 +288,9 @@ typedef struct {
     double *cum_p;  /* cum_p[i] = P(Kd < lo + i), i in [0, len] */
     double *cum_kp; /* cum_kp[i] = E[(Kd − lo)·1{Kd < lo + i}] */
     double *suf_p;  /* suf_p[i] = P(Kd >= lo + i), summed from the top */
-} defence;
+} defense;
 
-static cbd_status defence_init(uint64_t d, const cbd_warapp_settings *s, defence *df) {
+static cbd_status defense_init(uint64_t d, const cbd_warapp_settings *s, defense *df) {
     memset(df, 0, sizeof *df);
     cbd_status st =
         cbd_warapp_kills(d, s->defense_kill_rate, s->luck_modifier, s->rounding, &df->kd);
@@ -320,7 +320,7 @@ static cbd_status defence_init(uint64_t d, const cbd_warapp_settings *s, defence
     return CBD_OK;
 }
 
-static void defence_free(defence *df) {
+static void defense_free(defense *df) {
     free(df->cum_p);
     free(df->cum_kp);
     free(df->suf_p);
@@ -328,7 +328,7 @@ static void defence_free(defence *df) {
 }
 
 /* P(Kd < a) or, with below = false, P(Kd >= a), as kills_tail does it but from the sums. */
-static double defence_tail(const defence *df, uint64_t a, bool below) {
+static double defense_tail(const defense *df, uint64_t a, bool below) {
     if (a <= df->kd.min) {
         return below ? 0.0 : 1.0;
     }
@@ -342,21 +342,21 @@ static double defence_tail(const defence *df, uint64_t a, bool below) {
     return want <= other ? want : 1.0 - other;
 }
 
-static double defence_below(const defence *df, uint64_t a) {
-    return defence_tail(df, a, true);
+static double defense_below(const defense *df, uint64_t a) {
+    return defense_tail(df, a, true);
 }
 
-/* One point: the attackers' kills for a, combined with the defence. */
+/* One point: the attackers' kills for a, combined with the defense. */
 static cbd_status graph_point(uint64_t d, uint64_t a, const cbd_warapp_settings *s,
-                              const defence *df, cbd_warapp_graph_point *pt) {
+                              const defense *df, cbd_warapp_graph_point *pt) {
     cbd_kills ka;
     cbd_status st = cbd_warapp_kills(a, s->offense_kill_rate, s->luck_modifier, s->rounding, &ka);
     if (st != CBD_OK) {
         return st;
     }
     double pa = cbd_kills_at_least(&ka, d);
-    double below = defence_below(df, a);
-    double above = defence_tail(df, a, false);
+    double below = defense_below(df, a);
+    double above = defense_tail(df, a, false);
     pt->attackers = a;
     pt->capture_probability = pa * below;
 
@@ -380,15 +380,15 @@ cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
     if (from == 0 || from > to) {
         return CBD_ERR_INVALID;
     }
-    defence df;
-    cbd_status st = defence_init(defenders, s, &df);
+    defense df;
+    cbd_status st = defense_init(defenders, s, &df);
     if (st != CBD_OK) {
         return st;
     }
     for (uint64_t a = from; a <= to && st == CBD_OK; a++) {
         st = graph_point(defenders, a, s, &df, &out[a - from]);
     }
-    defence_free(&df);
+    defense_free(&df);
     return st;
 }
 
@@ -405,19 +405,19 @@ static uint64_t attack_max(uint64_t a, const cbd_warapp_settings *s) {
 
 /* Capture is possible (probability > 0 in exact arithmetic) / certain, from the supports. */
 static bool capture_possible(uint64_t a, uint64_t d, const cbd_warapp_settings *s,
-                             const defence *df) {
+                             const defense *df) {
     return attack_max(a, s) >= d && df->kd.min < a;
 }
 
 static bool capture_certain(uint64_t a, uint64_t d, const cbd_warapp_settings *s,
-                            const defence *df) {
+                            const defense *df) {
     return attack_min(a, s) >= d && df->kd.max < a;
 }
 
 /* The smallest a in [lo, hi] for which pred holds, given that it holds at hi and is monotone. */
 static uint64_t
-first_true(uint64_t lo, uint64_t hi, uint64_t d, const cbd_warapp_settings *s, const defence *df,
-           bool (*pred)(uint64_t, uint64_t, const cbd_warapp_settings *, const defence *)) {
+first_true(uint64_t lo, uint64_t hi, uint64_t d, const cbd_warapp_settings *s, const defense *df,
+           bool (*pred)(uint64_t, uint64_t, const cbd_warapp_settings *, const defense *)) {
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
         if (pred(mid, d, s, df)) {
@@ -430,18 +430,18 @@ first_true(uint64_t lo, uint64_t hi, uint64_t d, const cbd_warapp_settings *s, c
 }
 
 static cbd_status capture_at(uint64_t a, uint64_t d, const cbd_warapp_settings *s,
-                             const defence *df, double *p) {
+                             const defense *df, double *p) {
     cbd_kills ka;
     cbd_status st = cbd_warapp_kills(a, s->offense_kill_rate, s->luck_modifier, s->rounding, &ka);
     if (st != CBD_OK) {
         return st;
     }
-    *p = cbd_kills_at_least(&ka, d) * defence_below(df, a);
+    *p = cbd_kills_at_least(&ka, d) * defense_below(df, a);
     cbd_kills_free(&ka);
     return CBD_OK;
 }
 
-static cbd_status needed_one(uint64_t d, const cbd_warapp_settings *s, const defence *df, double q,
+static cbd_status needed_one(uint64_t d, const cbd_warapp_settings *s, const defense *df, double q,
                              uint64_t cap, uint64_t *out) {
     *out = 0;
     if (!capture_possible(cap, d, s, df)) {
@@ -500,14 +500,14 @@ cbd_status cbd_warapp_armies_needed(uint64_t defenders, const cbd_warapp_setting
             return CBD_ERR_INVALID;
         }
     }
-    defence df;
-    cbd_status st = defence_init(defenders, s, &df);
+    defense df;
+    cbd_status st = defense_init(defenders, s, &df);
     if (st != CBD_OK) {
         return st;
     }
     for (size_t i = 0; i < n_targets && st == CBD_OK; i++) {
         st = needed_one(defenders, s, &df, targets[i], cap, &out[i]);
     }
-    defence_free(&df);
+    defense_free(&df);
     return st;
 }

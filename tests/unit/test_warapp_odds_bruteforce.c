@@ -225,7 +225,7 @@ ParameterizedTestParameters(bruteforce, all_battles_up_to_40) {
     static const uint32_t rates[4][2] = {
         {600000, 700000}, /* W9 defaults */
         {550000, 850000},
-        {123457, 999999}, /* 6-place decimals, a near-certain defence */
+        {123457, 999999}, /* 6-place decimals, a near-certain defense */
         {1000000, 0},     /* certain rolls: X is fixed, only rounding can vary */
     };
     static const uint32_t lucks[5] = {0, 160000, 500000, 750000, 1000000};
