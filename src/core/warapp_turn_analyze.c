@@ -1,0 +1,534 @@
+/*
+ * The exact analysis of a turn (W12–W16), group by group.
+ *
+ * Territories that no order links cannot affect each other, so the board is split into groups
+ * (territories joined by an order's from and to, union–find) and each group's states are
+ * enumerated alone: the state count is the product within a group, not across the board.
+ * Under the random move order (W13) a group's schedule depends only on the relative order of
+ * the players who give orders in it, so each group weighs the permutations of its own movers
+ * (equal schedules merged, weighed by how many permutations give them). The groups then share
+ * the players' permutation: per-territory and per-order results are per group anyway, and the
+ * goals' joint probability averages the product over the permutations of the movers that the
+ * goal groups share (groups with disjoint movers are independent).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warapp_turn_internal.h"
+
+typedef struct {
+    size_t n_terr;
+    uint32_t *terr;
+    size_t len;       /* its attack/transfer orders */
+    size_t n_movers;  /* players giving them, as ascending mover indices */
+    uint32_t *movers;
+    size_t n_sched;   /* distinct schedules */
+    uint32_t *seqs;   /* n_sched × len */
+    double *weight;   /* probability of each schedule */
+    double *fval;     /* goals probability under each schedule */
+    size_t n_ranks;   /* n_movers! under random, else 1 */
+    uint32_t *rank_to_id;
+    bool has_goal;
+} group;
+
+typedef struct {
+    const cbd_turn_plan *plan;
+    const cbd_turn_limits *limits;
+    cbd_turn_error *err;
+    size_t n_groups;
+    group *groups;
+    uint32_t *group_of_terr;
+    uint32_t *group_of_order;
+    uint32_t *full, *first; /* scratch: a whole schedule, round 1's movers */
+} analysis;
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void groups_free(analysis *a) {
+    for (size_t g = 0; a->groups && g < a->n_groups; g++) {
+        group *gr = &a->groups[g];
+        free(gr->terr);
+        free(gr->movers);
+        free(gr->seqs);
+        free(gr->weight);
+        free(gr->fval);
+        free(gr->rank_to_id);
+    }
+    free(a->groups);
+    free(a->group_of_terr);
+    free(a->group_of_order);
+    free(a->full);
+    free(a->first);
+}
+
+/* Lists each group's territories and movers; gr->len counts its orders. */
+static cbd_status groups_fill(analysis *a) {
+    const cbd_turn_plan *p = a->plan;
+    for (size_t i = 0; i < p->n_terr; i++) {
+        a->groups[a->group_of_terr[i]].n_terr++;
+    }
+    uint8_t *mark = calloc(p->n_movers + 1, 1);
+    if (!mark) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t g = 0; g < a->n_groups; g++) {
+        group *gr = &a->groups[g];
+        gr->terr = malloc(gr->n_terr * sizeof *gr->terr);
+        gr->movers = malloc((p->n_movers + 1) * sizeof *gr->movers);
+        if (!gr->terr || !gr->movers) {
+            free(mark);
+            return CBD_ERR_NOMEM;
+        }
+        gr->n_terr = 0;
+    }
+    for (size_t i = 0; i < p->n_terr; i++) {
+        group *gr = &a->groups[a->group_of_terr[i]];
+        gr->terr[gr->n_terr++] = (uint32_t)i;
+    }
+    for (size_t g = 0; g < a->n_groups; g++) {
+        group *gr = &a->groups[g];
+        memset(mark, 0, p->n_movers + 1);
+        for (size_t k = 0; k < p->n_attack; k++) {
+            if (a->group_of_order[p->listed[k]] == g) {
+                gr->len++;
+                mark[p->mover_of[p->turn->orders[p->listed[k]].player]] = 1;
+            }
+        }
+        for (size_t m = 0; m < p->n_movers; m++) {
+            if (mark[m]) {
+                gr->movers[gr->n_movers++] = (uint32_t)m;
+            }
+        }
+    }
+    free(mark);
+    return CBD_OK;
+}
+
+static cbd_status groups_build(analysis *a) {
+    const cbd_turn_plan *p = a->plan;
+    uint32_t *parent = malloc((p->n_terr + 1) * sizeof *parent);
+    a->group_of_terr = malloc((p->n_terr + 1) * sizeof *a->group_of_terr);
+    a->group_of_order = malloc((p->n_orders + 1) * sizeof *a->group_of_order);
+    a->full = malloc((p->n_attack + 1) * sizeof *a->full);
+    a->first = malloc((p->n_movers + 1) * sizeof *a->first);
+    if (!parent || !a->group_of_terr || !a->group_of_order || !a->full || !a->first) {
+        free(parent);
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < p->n_terr; i++) {
+        parent[i] = (uint32_t)i;
+        a->group_of_terr[i] = UINT32_MAX;
+    }
+    for (size_t k = 0; k < p->n_attack; k++) {
+        const cbd_turn_order *o = &p->turn->orders[p->listed[k]];
+        parent[uf_find(parent, o->from)] = uf_find(parent, o->to);
+    }
+    for (size_t i = 0; i < p->n_terr; i++) {
+        uint32_t r = uf_find(parent, (uint32_t)i);
+        if (a->group_of_terr[r] == UINT32_MAX) {
+            a->group_of_terr[r] = (uint32_t)a->n_groups++;
+        }
+        a->group_of_terr[i] = a->group_of_terr[r];
+    }
+    free(parent);
+    for (size_t k = 0; k < p->n_attack; k++) {
+        a->group_of_order[p->listed[k]] = a->group_of_terr[p->turn->orders[p->listed[k]].from];
+    }
+    a->groups = calloc(a->n_groups + 1, sizeof *a->groups);
+    if (!a->groups) {
+        return CBD_ERR_NOMEM;
+    }
+    cbd_status st = groups_fill(a);
+    for (size_t i = 0; i < p->turn->n_goals && st == CBD_OK; i++) {
+        a->groups[a->group_of_terr[p->turn->goals[i].territory]].has_goal = true;
+    }
+    return st;
+}
+
+/* The group's orders as they run when round 1's movers are `first` (NULL: listed). */
+static void group_seq(analysis *a, size_t g, const uint32_t *first, uint32_t *out) {
+    cbd_turn_plan_schedule(a->plan, first, a->full);
+    size_t n = 0;
+    for (size_t k = 0; k < a->plan->n_attack; k++) {
+        if (a->group_of_order[a->full[k]] == g) {
+            out[n++] = a->full[k];
+        }
+    }
+}
+
+static bool next_permutation(uint32_t *v, size_t n) {
+    if (n < 2) {
+        return false;
+    }
+    size_t i = n - 1;
+    while (i > 0 && v[i - 1] >= v[i]) {
+        i--;
+    }
+    if (i == 0) {
+        return false;
+    }
+    size_t j = n - 1;
+    while (v[j] <= v[i - 1]) {
+        j--;
+    }
+    uint32_t t = v[i - 1];
+    v[i - 1] = v[j];
+    v[j] = t;
+    for (size_t l = i, r = n - 1; l < r; l++, r--) {
+        t = v[l];
+        v[l] = v[r];
+        v[r] = t;
+    }
+    return true;
+}
+
+static uint64_t factorial_capped(size_t k, uint64_t cap) {
+    uint64_t f = 1;
+    for (size_t i = 2; i <= k; i++) {
+        if (f > cap / i) {
+            return cap + 1;
+        }
+        f *= i;
+    }
+    return f;
+}
+
+static bool contains(const uint32_t *v, size_t n, uint32_t x) {
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == x) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static uint64_t hash_seq(const uint32_t *v, size_t n) {
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ v[i]) * UINT64_C(1099511628211);
+    }
+    return h ^ (h >> 31);
+}
+
+/* W13 random: each permutation of the group's movers, equal schedules merged. */
+static cbd_status random_schedules(analysis *a, size_t g, uint32_t *perm, uint32_t *table,
+                                   size_t tcap) {
+    group *gr = &a->groups[g];
+    const cbd_turn_plan *p = a->plan;
+    size_t rank = 0, len = gr->len, k = gr->n_movers;
+    memcpy(perm, gr->movers, k * sizeof *perm);
+    do {
+        /* Round 1 puts the group's movers in `perm`'s order; the others do not matter here. */
+        memcpy(a->first, perm, k * sizeof *perm);
+        for (size_t m = 0, n = k; m < p->n_movers; m++) {
+            if (!contains(perm, k, (uint32_t)m)) {
+                a->first[n++] = (uint32_t)m;
+            }
+        }
+        uint32_t *cand = gr->seqs + gr->n_sched * len;
+        group_seq(a, g, a->first, cand);
+        size_t s = (size_t)hash_seq(cand, len) & (tcap - 1);
+        while (table[s] && memcmp(gr->seqs + (table[s] - 1) * len, cand, len * sizeof *cand)) {
+            s = (s + 1) & (tcap - 1);
+        }
+        if (!table[s]) {
+            table[s] = (uint32_t)++gr->n_sched;
+            gr->weight[table[s] - 1] = 0;
+        }
+        gr->weight[table[s] - 1] += 1.0 / (double)gr->n_ranks;
+        gr->rank_to_id[rank++] = table[s] - 1;
+    } while (next_permutation(perm, k));
+    return CBD_OK;
+}
+
+static cbd_status group_schedules(analysis *a, size_t g) {
+    group *gr = &a->groups[g];
+    const cbd_turn *t = a->plan->turn;
+    uint64_t cap = a->limits->max_schedules;
+    uint64_t fact = t->move_order == CBD_MOVE_RANDOM ? factorial_capped(gr->n_movers, cap) : 1;
+    if (fact > cap) {
+        a->err->kind = CBD_TURN_ERR_SCHEDULES;
+        a->err->needed = fact;
+        a->err->limit = cap;
+        return CBD_ERR_TOO_LARGE;
+    }
+    gr->n_ranks = (size_t)fact;
+    gr->seqs = malloc((gr->n_ranks * gr->len + 1) * sizeof *gr->seqs);
+    gr->weight = malloc(gr->n_ranks * sizeof *gr->weight);
+    gr->fval = malloc(gr->n_ranks * sizeof *gr->fval);
+    gr->rank_to_id = malloc(gr->n_ranks * sizeof *gr->rank_to_id);
+    if (!gr->seqs || !gr->weight || !gr->fval || !gr->rank_to_id) {
+        return CBD_ERR_NOMEM;
+    }
+    if (t->move_order != CBD_MOVE_RANDOM) {
+        group_seq(a, g, t->move_order == CBD_MOVE_CYCLE ? a->plan->cycle_first : NULL, gr->seqs);
+        gr->n_sched = 1;
+        gr->weight[0] = 1.0;
+        gr->rank_to_id[0] = 0;
+        return CBD_OK;
+    }
+    size_t tcap = 4;
+    while (tcap < 2 * gr->n_ranks) {
+        tcap *= 2;
+    }
+    uint32_t *table = calloc(tcap, sizeof *table);
+    uint32_t *perm = malloc((gr->n_movers + 1) * sizeof *perm);
+    cbd_status st = table && perm ? random_schedules(a, g, perm, table, tcap) : CBD_ERR_NOMEM;
+    free(table);
+    free(perm);
+    return st;
+}
+
+static int cmp_point(const void *x, const void *y) {
+    const cbd_turn_point *a = x, *b = y;
+    return a->armies < b->armies ? -1 : a->armies > b->armies;
+}
+
+/* W16: each territory's owner and armies distribution from the group's final states. */
+static cbd_status territory_results(const group *gr, const cbd_turn_map *mix, size_t stride,
+                                    cbd_turn_analysis *out) {
+    cbd_turn_point *pts = malloc((mix->count + 1) * sizeof *pts);
+    if (!pts) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t t = 0; t < gr->n_terr; t++) {
+        cbd_turn_territory_result *r = &out->territories[gr->terr[t]];
+        for (size_t i = 0; i < mix->count; i++) {
+            const uint32_t *k = mix->keys + i * mix->words + t * stride;
+            size_t owner = k[0] == CBD_TURN_NEUTRAL ? out->n_players : k[0];
+            r->owner[owner] += mix->prob[i];
+            pts[i].armies = k[1];
+            pts[i].probability = mix->prob[i];
+        }
+        qsort(pts, mix->count, sizeof *pts, cmp_point);
+        size_t n = 0;
+        for (size_t i = 0; i < mix->count; i++) {
+            if (n > 0 && pts[n - 1].armies == pts[i].armies) {
+                pts[n - 1].probability += pts[i].probability;
+            } else {
+                pts[n++] = pts[i];
+            }
+        }
+        r->armies = malloc((n + 1) * sizeof *r->armies);
+        if (!r->armies) {
+            free(pts);
+            return CBD_ERR_NOMEM;
+        }
+        memcpy(r->armies, pts, n * sizeof *pts);
+        r->n_armies = n;
+        for (size_t i = 0; i < n; i++) {
+            r->mean_armies += (double)pts[i].armies * pts[i].probability;
+        }
+    }
+    free(pts);
+    return CBD_OK;
+}
+
+/* The lexicographic rank of the group's movers in the order they appear in perm. */
+static size_t restricted_rank(const group *gr, const uint32_t *perm, size_t n, uint32_t *seq) {
+    size_t k = 0, rank = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (contains(gr->movers, gr->n_movers, perm[i])) {
+            seq[k++] = perm[i];
+        }
+    }
+    for (size_t i = 0; i < k; i++) {
+        size_t smaller = 0;
+        for (size_t j = i + 1; j < k; j++) {
+            smaller += seq[j] < seq[i];
+        }
+        rank = rank * (k - i) + smaller; /* Lehmer code in the factorial base */
+    }
+    return rank;
+}
+
+/* The goals on groups that share movers, averaged over the permutations of those movers. */
+static cbd_status component_goals(analysis *a, const uint32_t *comp, size_t c, double *out) {
+    const cbd_turn_plan *p = a->plan;
+    uint32_t *u = malloc((p->n_movers + 1) * 2 * sizeof *u), *seq = u + p->n_movers + 1;
+    if (!u) {
+        return CBD_ERR_NOMEM;
+    }
+    size_t n = 0;
+    for (size_t m = 0; m < p->n_movers; m++) {
+        for (size_t g = 0; g < a->n_groups; g++) {
+            if (comp[g] == c && contains(a->groups[g].movers, a->groups[g].n_movers, (uint32_t)m)) {
+                u[n++] = (uint32_t)m;
+                break;
+            }
+        }
+    }
+    uint64_t fact = factorial_capped(n, a->limits->max_schedules);
+    if (fact > a->limits->max_schedules) {
+        free(u);
+        a->err->kind = CBD_TURN_ERR_SCHEDULES;
+        a->err->needed = fact;
+        a->err->limit = a->limits->max_schedules;
+        return CBD_ERR_TOO_LARGE;
+    }
+    double sum = 0;
+    do {
+        double prod = 1;
+        for (size_t g = 0; g < a->n_groups; g++) {
+            if (comp[g] == c) {
+                const group *gr = &a->groups[g];
+                prod *= gr->fval[gr->rank_to_id[restricted_rank(gr, u, n, seq)]];
+            }
+        }
+        sum += prod;
+    } while (next_permutation(u, n));
+    free(u);
+    *out = sum / (double)fact;
+    return CBD_OK;
+}
+
+static bool varies(const group *gr) {
+    for (size_t i = 1; i < gr->n_sched; i++) {
+        if (gr->fval[i] != gr->fval[0]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool share_movers(const group *x, const group *y) {
+    for (size_t i = 0; i < x->n_movers; i++) {
+        if (contains(y->movers, y->n_movers, x->movers[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* W16: P(every goal holds). Groups whose goal chance does not depend on the permutation are
+ * independent factors; the others are joined into components by shared movers. */
+static cbd_status combine_goals(analysis *a, double *out) {
+    *out = 1.0;
+    uint32_t *comp = malloc((a->n_groups + 1) * sizeof *comp);
+    if (!comp) {
+        return CBD_ERR_NOMEM;
+    }
+    size_t n_comp = 0;
+    for (size_t g = 0; g < a->n_groups; g++) {
+        const group *gr = &a->groups[g];
+        comp[g] = UINT32_MAX;
+        if (!gr->has_goal) {
+            continue;
+        }
+        if (!varies(gr)) {
+            *out *= gr->fval[0];
+            continue;
+        }
+        comp[g] = (uint32_t)n_comp++;
+        for (size_t h = 0; h < g; h++) { /* join every earlier component it shares a mover with */
+            if (comp[h] != UINT32_MAX && comp[h] != comp[g] && share_movers(gr, &a->groups[h])) {
+                uint32_t from = comp[h];
+                for (size_t x = 0; x <= g; x++) {
+                    comp[x] = comp[x] == from ? comp[g] : comp[x];
+                }
+            }
+        }
+    }
+    cbd_status st = CBD_OK;
+    for (size_t c = 0; c < n_comp && st == CBD_OK; c++) {
+        bool used = false;
+        for (size_t g = 0; g < a->n_groups; g++) {
+            used = used || comp[g] == c;
+        }
+        double f = 1.0;
+        if (used && (st = component_goals(a, comp, c, &f)) == CBD_OK) {
+            *out *= f;
+        }
+    }
+    free(comp);
+    return st;
+}
+
+void cbd_turn_analysis_free(cbd_turn_analysis *r) {
+    for (size_t t = 0; r->territories && t < r->n_territories; t++) {
+        free(r->territories[t].owner);
+        free(r->territories[t].armies);
+    }
+    free(r->territories);
+    free(r->orders);
+    memset(r, 0, sizeof *r);
+}
+
+static cbd_status result_alloc(const cbd_turn_plan *p, cbd_turn_analysis *out) {
+    out->n_territories = p->n_terr;
+    out->n_orders = p->n_orders;
+    out->n_players = p->n_players;
+    out->territories = calloc(p->n_terr + 1, sizeof *out->territories);
+    out->orders = calloc(p->n_orders + 1, sizeof *out->orders);
+    if (!out->territories || !out->orders) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t t = 0; t < p->n_terr; t++) {
+        out->territories[t].owner = calloc(p->n_players + 1, sizeof(double));
+        if (!out->territories[t].owner) {
+            return CBD_ERR_NOMEM;
+        }
+    }
+    return CBD_OK;
+}
+
+/* Every schedule of group g, then its territories' results. */
+static cbd_status analyze_group(analysis *a, cbd_turn_engine *e, size_t g,
+                                cbd_turn_analysis *out) {
+    group *gr = &a->groups[g];
+    cbd_status st = group_schedules(a, g);
+    cbd_turn_engine_reset_mix(e);
+    for (size_t id = 0; id < gr->n_sched && st == CBD_OK; id++) {
+        st = cbd_turn_engine_run(e, gr->terr, gr->n_terr, gr->seqs + id * gr->len, gr->len,
+                                 gr->weight[id], &gr->fval[id]);
+    }
+    if (st != CBD_OK) {
+        return st;
+    }
+    const cbd_turn_map *mix = cbd_turn_engine_mix(e);
+    out->deterministic = out->deterministic && mix->count == 1;
+    out->max_group_states = mix->count > out->max_group_states ? mix->count : out->max_group_states;
+    out->joint_states = out->joint_states > UINT64_MAX / mix->count ? UINT64_MAX
+                                                                    : out->joint_states * mix->count;
+    return territory_results(gr, mix, cbd_turn_engine_stride(e), out);
+}
+
+cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
+                            cbd_turn_analysis *out, cbd_turn_error *err) {
+    memset(out, 0, sizeof *out);
+    cbd_turn_plan plan;
+    cbd_status st = cbd_turn_plan_build(turn, limits, &plan, err);
+    if (st != CBD_OK) {
+        return st;
+    }
+    analysis a = {.plan = &plan, .limits = limits, .err = err};
+    cbd_turn_engine *e = NULL;
+    if ((st = groups_build(&a)) == CBD_OK && (st = result_alloc(&plan, out)) == CBD_OK) {
+        st = cbd_turn_engine_create(&plan, limits, out->orders, err, &e);
+    }
+    out->deterministic = true;
+    out->joint_states = 1;
+    out->n_groups = a.n_groups;
+    for (size_t g = 0; g < a.n_groups && st == CBD_OK; g++) {
+        st = analyze_group(&a, e, g, out);
+    }
+    if (st == CBD_OK) {
+        /* A kill window cut short of its exact support leaves a certainty unproven. */
+        out->deterministic = out->deterministic && !cbd_turn_engine_truncated(e);
+        out->work = cbd_turn_engine_work(e);
+        st = combine_goals(&a, &out->goals_probability);
+    }
+    cbd_turn_engine_free(e);
+    groups_free(&a);
+    cbd_turn_plan_free(&plan);
+    if (st != CBD_OK) {
+        cbd_turn_analysis_free(out);
+    }
+    return st;
+}
