@@ -30,11 +30,11 @@ typedef enum { CBD_ORDER_DEPLOY = 0, CBD_ORDER_ATTACK_TRANSFER = 1 } cbd_turn_or
 typedef struct {
     cbd_turn_order_type type;
     cbd_turn_player player;
-    uint32_t from;      /* attack/transfer only */
-    uint32_t to;        /* territory index */
-    uint64_t armies;    /* deploy: armies added; attack/transfer: asked for (unless by_percent) */
-    bool by_percent;    /* attack/transfer: send floor(percent × movable) (W14) */
-    cbd_micro percent;  /* in (0, 10^6] millionths, exact (W3) */
+    uint32_t from;     /* attack/transfer only */
+    uint32_t to;       /* territory index */
+    uint64_t armies;   /* deploy: armies added; attack/transfer: asked for (unless by_percent) */
+    bool by_percent;   /* attack/transfer: send floor(percent × movable) (W14) */
+    cbd_micro percent; /* in (0, 10^6] millionths, exact (W3) */
 } cbd_turn_order;
 
 /* W13. */
@@ -47,12 +47,12 @@ typedef struct {
 } cbd_turn_goal;
 
 typedef struct {
-    size_t max_territories;  /* a board of more is CBD_ERR_INVALID */
-    size_t max_orders;       /* all orders, deploys included */
-    size_t max_players;      /* n_players, at most CBD_TURN_NEUTRAL */
-    uint64_t max_states;     /* distinct states of one group at one step (the exact analysis) */
-    uint64_t max_work;       /* battle outcomes enumerated over the whole analysis */
-    uint64_t max_schedules;  /* random move order: player permutations weighed per group */
+    size_t max_territories; /* a board of more is CBD_ERR_INVALID */
+    size_t max_orders;      /* all orders, deploys included */
+    size_t max_players;     /* n_players, at most CBD_TURN_NEUTRAL */
+    uint64_t max_states;    /* distinct states of one group at one step (the exact analysis) */
+    uint64_t max_work;      /* battle outcomes enumerated over the whole analysis */
+    uint64_t max_schedules; /* random move order: player permutations weighed per group */
 } cbd_turn_limits;
 
 /* Defaults that fit a real map: 256 territories, 256 orders, 64 players, 10^6 states,
@@ -113,7 +113,7 @@ typedef struct {
 } cbd_turn_point;
 
 typedef struct {
-    double *owner; /* n_players + 1 values: owner[p], and owner[n_players] for neutral */
+    double *owner;          /* n_players + 1 values: owner[p], and owner[n_players] for neutral */
     cbd_turn_point *armies; /* the armies distribution, ascending, probability > 0 */
     size_t n_armies;
     double mean_armies;
@@ -128,9 +128,9 @@ typedef struct {
     size_t n_territories, n_orders, n_players;
     cbd_turn_territory_result *territories;
     cbd_turn_order_result *orders;
-    double goals_probability; /* 1 when there are no goals */
-    bool deterministic;       /* the final board has exactly one outcome */
-    size_t n_groups;          /* independent groups of territories (issue 13 item 2) */
+    double goals_probability;  /* 1 when there are no goals */
+    bool deterministic;        /* the final board has exactly one outcome */
+    size_t n_groups;           /* independent groups of territories (issue 13 item 2) */
     uint64_t max_group_states; /* the most distinct final states in one group */
     uint64_t joint_states;     /* product of the groups' final state counts (saturates) */
     uint64_t work;             /* battle outcomes enumerated */
@@ -158,7 +158,7 @@ typedef enum {
 /* What one order did in one resolved turn. */
 typedef struct {
     cbd_turn_event_kind kind;
-    uint64_t sent;   /* armies sent (deploy: armies added) */
+    uint64_t sent; /* armies sent (deploy: armies added) */
     uint64_t defenders;
     uint64_t attacker_kills, defender_kills; /* rounded, before the W4 cap */
     cbd_warapp_outcome outcome;              /* attacks only */

@@ -178,8 +178,8 @@ static void plan_movers(cbd_turn_plan *p) {
     }
 }
 
-cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
-                               cbd_turn_plan *p, cbd_turn_error *err) {
+cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits, cbd_turn_plan *p,
+                               cbd_turn_error *err) {
     memset(p, 0, sizeof *p);
     cbd_status st = cbd_turn_validate(t, limits, err);
     if (st != CBD_OK) {

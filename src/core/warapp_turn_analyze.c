@@ -19,14 +19,14 @@
 typedef struct {
     size_t n_terr;
     uint32_t *terr;
-    size_t len;       /* its attack/transfer orders */
-    size_t n_movers;  /* players giving them, as ascending mover indices */
+    size_t len;      /* its attack/transfer orders */
+    size_t n_movers; /* players giving them, as ascending mover indices */
     uint32_t *movers;
-    size_t n_sched;   /* distinct schedules */
-    uint32_t *seqs;   /* n_sched × len */
-    double *weight;   /* probability of each schedule */
-    double *fval;     /* goals probability under each schedule */
-    size_t n_ranks;   /* n_movers! under random, else 1 */
+    size_t n_sched; /* distinct schedules */
+    uint32_t *seqs; /* n_sched × len */
+    double *weight; /* probability of each schedule */
+    double *fval;   /* goals probability under each schedule */
+    size_t n_ranks; /* n_movers! under random, else 1 */
     uint32_t *rank_to_id;
     bool has_goal;
 } group;
@@ -479,8 +479,7 @@ static cbd_status result_alloc(const cbd_turn_plan *p, cbd_turn_analysis *out) {
 }
 
 /* Every schedule of group g, then its territories' results. */
-static cbd_status analyze_group(analysis *a, cbd_turn_engine *e, size_t g,
-                                cbd_turn_analysis *out) {
+static cbd_status analyze_group(analysis *a, cbd_turn_engine *e, size_t g, cbd_turn_analysis *out) {
     group *gr = &a->groups[g];
     cbd_status st = group_schedules(a, g);
     cbd_turn_engine_reset_mix(e);
@@ -494,8 +493,8 @@ static cbd_status analyze_group(analysis *a, cbd_turn_engine *e, size_t g,
     const cbd_turn_map *mix = cbd_turn_engine_mix(e);
     out->deterministic = out->deterministic && mix->count == 1;
     out->max_group_states = mix->count > out->max_group_states ? mix->count : out->max_group_states;
-    out->joint_states = out->joint_states > UINT64_MAX / mix->count ? UINT64_MAX
-                                                                    : out->joint_states * mix->count;
+    out->joint_states =
+        out->joint_states > UINT64_MAX / mix->count ? UINT64_MAX : out->joint_states * mix->count;
     return territory_results(gr, mix, cbd_turn_engine_stride(e), out);
 }
 

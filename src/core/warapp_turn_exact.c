@@ -197,9 +197,9 @@ static cbd_status kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_
     }
     const cbd_warapp_settings *set = &e->plan->turn->battle;
     cbd_kills *k = &c->kills[c->count];
-    cbd_status st = cbd_warapp_kills(
-        n, which == 0 ? set->offense_kill_rate : set->defense_kill_rate, set->luck_modifier,
-        set->rounding, k);
+    cbd_status st =
+        cbd_warapp_kills(n, which == 0 ? set->offense_kill_rate : set->defense_kill_rate,
+                         set->luck_modifier, set->rounding, k);
     if (st != CBD_OK) {
         return st;
     }
@@ -324,14 +324,14 @@ static order_case classify(const cbd_turn_engine *e, const cbd_turn_order *o, co
         return c; /* W14.3 */
     }
     cbd_turn_player to_owner = (cbd_turn_player)k[lt * S + W_OWNER];
-    c.kind = cbd_turn_is_own(e->plan, o->player, to_owner) ? CBD_TURN_TRANSFERRED
-                                                            : CBD_TURN_ATTACKED;
+    c.kind =
+        cbd_turn_is_own(e->plan, o->player, to_owner) ? CBD_TURN_TRANSFERRED : CBD_TURN_ATTACKED;
     c.defenders = k[lt * S + W_ARMIES];
     return c;
 }
 
-static cbd_status too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi,
-                            uint64_t needed, uint64_t limit) {
+static cbd_status too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi, uint64_t needed,
+                            uint64_t limit) {
     e->err->kind = kind;
     e->err->index = oi;
     e->err->needed = needed;

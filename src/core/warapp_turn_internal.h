@@ -43,8 +43,8 @@ static inline int cbd_turn_is_own(const cbd_turn_plan *plan, cbd_turn_player pla
 }
 
 /* W14 steps 2–3: armies sent by an order from a territory of `armies` (eligible `eligible`). */
-static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order *o,
-                                     uint64_t armies, uint64_t eligible) {
+static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order *o, uint64_t armies,
+                                     uint64_t eligible) {
     uint64_t movable = turn->battle.one_army_must_stand_guard ? (armies ? armies - 1 : 0) : armies;
     if (!turn->multi_attack && eligible < movable) {
         movable = eligible; /* W15 */
@@ -55,7 +55,6 @@ static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order 
     }
     return o->armies < movable ? o->armies : movable;
 }
-
 
 /* ---- the exact engine (warapp_turn_exact.c), driven by warapp_turn_analyze.c ---- */
 

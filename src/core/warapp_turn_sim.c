@@ -89,8 +89,7 @@ static const cbd_sim_side *side_for(cbd_turn_sim *sim, int which, uint64_t n, cb
     return tmp;
 }
 
-static inline uint64_t side_kills(const cbd_sim_side *s, uint64_t x, cbd_rounding r,
-                                  cbd_rng *rng) {
+static inline uint64_t side_kills(const cbd_sim_side *s, uint64_t x, cbd_rounding r, cbd_rng *rng) {
     cbd_kill_value v = cbd_sim_side_blend(s, x);
     if (r == CBD_ROUND_STRAIGHT || v.frac == 0) {
         return cbd_round_straight(v); /* W2; with no fraction both modes agree */
