@@ -9,7 +9,7 @@
  * (equal schedules merged, weighed by how many permutations give them). The groups then share
  * the players' permutation: per-territory and per-order results are per group anyway, and the
  * goals' joint probability averages the product over the permutations of the movers that the
- * goal groups share (groups with disjoint movers are independent).
+ * goal groups share (cbd_turn_groups with disjoint movers are independent).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,26 +17,11 @@
 #include "warapp_turn_internal.h"
 
 typedef struct {
-    size_t n_terr;
-    uint32_t *terr;
-    size_t len;      /* its attack/transfer orders */
-    size_t n_movers; /* players giving them, as ascending mover indices */
-    uint32_t *movers;
-    size_t n_sched; /* distinct schedules */
-    uint32_t *seqs; /* n_sched × len */
-    double *weight; /* probability of each schedule */
-    double *fval;   /* goals probability under each schedule */
-    size_t n_ranks; /* n_movers! under random, else 1 */
-    uint32_t *rank_to_id;
-    bool has_goal;
-} group;
-
-typedef struct {
     const cbd_turn_plan *plan;
     const cbd_turn_limits *limits;
     cbd_turn_error *err;
     size_t n_groups;
-    group *groups;
+    cbd_turn_group *groups;
     uint32_t *group_of_terr;
     uint32_t *group_of_order;
     uint32_t *full, *first; /* scratch: a whole schedule, round 1's movers */
@@ -52,7 +37,7 @@ static uint32_t uf_find(uint32_t *parent, uint32_t x) {
 
 static void groups_free(analysis *a) {
     for (size_t g = 0; a->groups && g < a->n_groups; g++) {
-        group *gr = &a->groups[g];
+        cbd_turn_group *gr = &a->groups[g];
         free(gr->terr);
         free(gr->movers);
         free(gr->seqs);
@@ -78,7 +63,7 @@ static cbd_status groups_fill(analysis *a) {
         return CBD_ERR_NOMEM;
     }
     for (size_t g = 0; g < a->n_groups; g++) {
-        group *gr = &a->groups[g];
+        cbd_turn_group *gr = &a->groups[g];
         gr->terr = malloc(gr->n_terr * sizeof *gr->terr);
         gr->movers = malloc((p->n_movers + 1) * sizeof *gr->movers);
         if (!gr->terr || !gr->movers) {
@@ -88,11 +73,11 @@ static cbd_status groups_fill(analysis *a) {
         gr->n_terr = 0;
     }
     for (size_t i = 0; i < p->n_terr; i++) {
-        group *gr = &a->groups[a->group_of_terr[i]];
+        cbd_turn_group *gr = &a->groups[a->group_of_terr[i]];
         gr->terr[gr->n_terr++] = (uint32_t)i;
     }
     for (size_t g = 0; g < a->n_groups; g++) {
-        group *gr = &a->groups[g];
+        cbd_turn_group *gr = &a->groups[g];
         memset(mark, 0, p->n_movers + 1);
         for (size_t k = 0; k < p->n_attack; k++) {
             if (a->group_of_order[p->listed[k]] == g) {
@@ -162,52 +147,6 @@ static void group_seq(analysis *a, size_t g, const uint32_t *first, uint32_t *ou
     }
 }
 
-static bool next_permutation(uint32_t *v, size_t n) {
-    if (n < 2) {
-        return false;
-    }
-    size_t i = n - 1;
-    while (i > 0 && v[i - 1] >= v[i]) {
-        i--;
-    }
-    if (i == 0) {
-        return false;
-    }
-    size_t j = n - 1;
-    while (v[j] <= v[i - 1]) {
-        j--;
-    }
-    uint32_t t = v[i - 1];
-    v[i - 1] = v[j];
-    v[j] = t;
-    for (size_t l = i, r = n - 1; l < r; l++, r--) {
-        t = v[l];
-        v[l] = v[r];
-        v[r] = t;
-    }
-    return true;
-}
-
-static uint64_t factorial_capped(size_t k, uint64_t cap) {
-    uint64_t f = 1;
-    for (size_t i = 2; i <= k; i++) {
-        if (f > cap / i) {
-            return cap + 1;
-        }
-        f *= i;
-    }
-    return f;
-}
-
-static bool contains(const uint32_t *v, size_t n, uint32_t x) {
-    for (size_t i = 0; i < n; i++) {
-        if (v[i] == x) {
-            return true;
-        }
-    }
-    return false;
-}
-
 static uint64_t hash_seq(const uint32_t *v, size_t n) {
     uint64_t h = UINT64_C(1469598103934665603);
     for (size_t i = 0; i < n; i++) {
@@ -219,7 +158,7 @@ static uint64_t hash_seq(const uint32_t *v, size_t n) {
 /* W13 random: each permutation of the group's movers, equal schedules merged. */
 static cbd_status random_schedules(analysis *a, size_t g, uint32_t *perm, uint32_t *table,
                                    size_t tcap) {
-    group *gr = &a->groups[g];
+    cbd_turn_group *gr = &a->groups[g];
     const cbd_turn_plan *p = a->plan;
     size_t rank = 0, len = gr->len, k = gr->n_movers;
     memcpy(perm, gr->movers, k * sizeof *perm);
@@ -227,7 +166,7 @@ static cbd_status random_schedules(analysis *a, size_t g, uint32_t *perm, uint32
         /* Round 1 puts the group's movers in `perm`'s order; the others do not matter here. */
         memcpy(a->first, perm, k * sizeof *perm);
         for (size_t m = 0, n = k; m < p->n_movers; m++) {
-            if (!contains(perm, k, (uint32_t)m)) {
+            if (!cbd_turn_contains(perm, k, (uint32_t)m)) {
                 a->first[n++] = (uint32_t)m;
             }
         }
@@ -243,15 +182,16 @@ static cbd_status random_schedules(analysis *a, size_t g, uint32_t *perm, uint32
         }
         gr->weight[table[s] - 1] += 1.0 / (double)gr->n_ranks;
         gr->rank_to_id[rank++] = table[s] - 1;
-    } while (next_permutation(perm, k));
+    } while (cbd_turn_next_permutation(perm, k));
     return CBD_OK;
 }
 
 static cbd_status group_schedules(analysis *a, size_t g) {
-    group *gr = &a->groups[g];
+    cbd_turn_group *gr = &a->groups[g];
     const cbd_turn *t = a->plan->turn;
     uint64_t cap = a->limits->max_schedules;
-    uint64_t fact = t->move_order == CBD_MOVE_RANDOM ? factorial_capped(gr->n_movers, cap) : 1;
+    uint64_t fact =
+        t->move_order == CBD_MOVE_RANDOM ? cbd_turn_factorial_capped(gr->n_movers, cap) : 1;
     if (fact > cap) {
         a->err->kind = CBD_TURN_ERR_SCHEDULES;
         a->err->needed = fact;
@@ -291,8 +231,8 @@ static int cmp_point(const void *x, const void *y) {
 }
 
 /* W16: each territory's owner and armies distribution from the group's final states. */
-static cbd_status territory_results(const group *gr, const cbd_turn_map *mix, size_t stride,
-                                    cbd_turn_analysis *out) {
+static cbd_status territory_results(const cbd_turn_group *gr, const cbd_turn_map *mix,
+                                    size_t stride, cbd_turn_analysis *out) {
     cbd_turn_point *pts = malloc((mix->count + 1) * sizeof *pts);
     if (!pts) {
         return CBD_ERR_NOMEM;
@@ -330,126 +270,6 @@ static cbd_status territory_results(const group *gr, const cbd_turn_map *mix, si
     return CBD_OK;
 }
 
-/* The lexicographic rank of the group's movers in the order they appear in perm. */
-static size_t restricted_rank(const group *gr, const uint32_t *perm, size_t n, uint32_t *seq) {
-    size_t k = 0, rank = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (contains(gr->movers, gr->n_movers, perm[i])) {
-            seq[k++] = perm[i];
-        }
-    }
-    for (size_t i = 0; i < k; i++) {
-        size_t smaller = 0;
-        for (size_t j = i + 1; j < k; j++) {
-            smaller += seq[j] < seq[i];
-        }
-        rank = rank * (k - i) + smaller; /* Lehmer code in the factorial base */
-    }
-    return rank;
-}
-
-/* The goals on groups that share movers, averaged over the permutations of those movers. */
-static cbd_status component_goals(analysis *a, const uint32_t *comp, size_t c, double *out) {
-    const cbd_turn_plan *p = a->plan;
-    uint32_t *u = malloc((p->n_movers + 1) * 2 * sizeof *u), *seq = u + p->n_movers + 1;
-    if (!u) {
-        return CBD_ERR_NOMEM;
-    }
-    size_t n = 0;
-    for (size_t m = 0; m < p->n_movers; m++) {
-        for (size_t g = 0; g < a->n_groups; g++) {
-            if (comp[g] == c && contains(a->groups[g].movers, a->groups[g].n_movers, (uint32_t)m)) {
-                u[n++] = (uint32_t)m;
-                break;
-            }
-        }
-    }
-    uint64_t fact = factorial_capped(n, a->limits->max_schedules);
-    if (fact > a->limits->max_schedules) {
-        free(u);
-        a->err->kind = CBD_TURN_ERR_SCHEDULES;
-        a->err->needed = fact;
-        a->err->limit = a->limits->max_schedules;
-        return CBD_ERR_TOO_LARGE;
-    }
-    double sum = 0;
-    do {
-        double prod = 1;
-        for (size_t g = 0; g < a->n_groups; g++) {
-            if (comp[g] == c) {
-                const group *gr = &a->groups[g];
-                prod *= gr->fval[gr->rank_to_id[restricted_rank(gr, u, n, seq)]];
-            }
-        }
-        sum += prod;
-    } while (next_permutation(u, n));
-    free(u);
-    *out = sum / (double)fact;
-    return CBD_OK;
-}
-
-static bool varies(const group *gr) {
-    for (size_t i = 1; i < gr->n_sched; i++) {
-        if (gr->fval[i] != gr->fval[0]) {
-            return true;
-        }
-    }
-    return false;
-}
-
-static bool share_movers(const group *x, const group *y) {
-    for (size_t i = 0; i < x->n_movers; i++) {
-        if (contains(y->movers, y->n_movers, x->movers[i])) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* W16: P(every goal holds). Groups whose goal chance does not depend on the permutation are
- * independent factors; the others are joined into components by shared movers. */
-static cbd_status combine_goals(analysis *a, double *out) {
-    *out = 1.0;
-    uint32_t *comp = malloc((a->n_groups + 1) * sizeof *comp);
-    if (!comp) {
-        return CBD_ERR_NOMEM;
-    }
-    size_t n_comp = 0;
-    for (size_t g = 0; g < a->n_groups; g++) {
-        const group *gr = &a->groups[g];
-        comp[g] = UINT32_MAX;
-        if (!gr->has_goal) {
-            continue;
-        }
-        if (!varies(gr)) {
-            *out *= gr->fval[0];
-            continue;
-        }
-        comp[g] = (uint32_t)n_comp++;
-        for (size_t h = 0; h < g; h++) { /* join every earlier component it shares a mover with */
-            if (comp[h] != UINT32_MAX && comp[h] != comp[g] && share_movers(gr, &a->groups[h])) {
-                uint32_t from = comp[h];
-                for (size_t x = 0; x <= g; x++) {
-                    comp[x] = comp[x] == from ? comp[g] : comp[x];
-                }
-            }
-        }
-    }
-    cbd_status st = CBD_OK;
-    for (size_t c = 0; c < n_comp && st == CBD_OK; c++) {
-        bool used = false;
-        for (size_t g = 0; g < a->n_groups; g++) {
-            used = used || comp[g] == c;
-        }
-        double f = 1.0;
-        if (used && (st = component_goals(a, comp, c, &f)) == CBD_OK) {
-            *out *= f;
-        }
-    }
-    free(comp);
-    return st;
-}
-
 void cbd_turn_analysis_free(cbd_turn_analysis *r) {
     for (size_t t = 0; r->territories && t < r->n_territories; t++) {
         free(r->territories[t].owner);
@@ -480,7 +300,7 @@ static cbd_status result_alloc(const cbd_turn_plan *p, cbd_turn_analysis *out) {
 
 /* Every schedule of group g, then its territories' results. */
 static cbd_status analyze_group(analysis *a, cbd_turn_engine *e, size_t g, cbd_turn_analysis *out) {
-    group *gr = &a->groups[g];
+    cbd_turn_group *gr = &a->groups[g];
     cbd_status st = group_schedules(a, g);
     cbd_turn_engine_reset_mix(e);
     for (size_t id = 0; id < gr->n_sched && st == CBD_OK; id++) {
@@ -521,7 +341,8 @@ cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
         /* A kill window cut short of its exact support leaves a certainty unproven. */
         out->deterministic = out->deterministic && !cbd_turn_engine_truncated(e);
         out->work = cbd_turn_engine_work(e);
-        st = combine_goals(&a, &out->goals_probability);
+        st = cbd_turn_combine_goals(a.groups, a.n_groups, plan.n_movers, limits->max_schedules, err,
+                                    &out->goals_probability);
     }
     cbd_turn_engine_free(e);
     groups_free(&a);

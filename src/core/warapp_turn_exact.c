@@ -45,102 +45,6 @@ static uint64_t mix64(uint64_t h) {
     return h;
 }
 
-static uint64_t hash_words(const uint32_t *k, size_t n) {
-    uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ n;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ k[i]) * UINT64_C(0x100000001b3);
-        h ^= h >> 29;
-    }
-    return mix64(h);
-}
-
-static void map_free(cbd_turn_map *m) {
-    free(m->keys);
-    free(m->prob);
-    free(m->hash);
-    free(m->table);
-    memset(m, 0, sizeof *m);
-}
-
-static void map_clear(cbd_turn_map *m, size_t words) {
-    if (m->words != words) {
-        map_free(m);
-        m->words = words;
-    }
-    m->count = 0;
-    if (m->table) {
-        memset(m->table, 0, m->tcap * sizeof *m->table);
-    }
-}
-
-static bool map_rehash(cbd_turn_map *m, size_t tcap) {
-    uint32_t *t = calloc(tcap, sizeof *t);
-    if (!t) {
-        return false;
-    }
-    for (size_t i = 0; i < m->count; i++) {
-        size_t s = (size_t)m->hash[i] & (tcap - 1);
-        while (t[s]) {
-            s = (s + 1) & (tcap - 1);
-        }
-        t[s] = (uint32_t)i + 1;
-    }
-    free(m->table);
-    m->table = t;
-    m->tcap = tcap;
-    return true;
-}
-
-static bool map_reserve(cbd_turn_map *m) {
-    if ((m->count + 1) * 2 > m->tcap && !map_rehash(m, m->tcap ? m->tcap * 2 : 64)) {
-        return false;
-    }
-    if (m->count < m->cap) {
-        return true;
-    }
-    size_t cap = m->cap ? m->cap * 2 : 32;
-    uint32_t *k = realloc(m->keys, cap * (m->words ? m->words : 1) * sizeof *k);
-    if (k) {
-        m->keys = k;
-    }
-    double *p = realloc(m->prob, cap * sizeof *p);
-    if (p) {
-        m->prob = p;
-    }
-    uint64_t *h = realloc(m->hash, cap * sizeof *h);
-    if (h) {
-        m->hash = h;
-    }
-    if (!k || !p || !h) {
-        return false;
-    }
-    m->cap = cap;
-    return true;
-}
-
-/* Adds mass w to the state `key`, merging it with an equal state. */
-static cbd_status map_add(cbd_turn_map *m, const uint32_t *key, double w) {
-    if (!map_reserve(m)) {
-        return CBD_ERR_NOMEM;
-    }
-    uint64_t h = hash_words(key, m->words);
-    size_t s = (size_t)h & (m->tcap - 1);
-    while (m->table[s]) {
-        size_t i = m->table[s] - 1;
-        if (m->hash[i] == h && memcmp(m->keys + i * m->words, key, m->words * 4) == 0) {
-            m->prob[i] += w;
-            return CBD_OK;
-        }
-        s = (s + 1) & (m->tcap - 1);
-    }
-    size_t i = m->count++;
-    memcpy(m->keys + i * m->words, key, m->words * 4);
-    m->prob[i] = w;
-    m->hash[i] = h;
-    m->table[s] = (uint32_t)i + 1;
-    return CBD_OK;
-}
-
 static void cache_free(kills_cache *c) {
     for (size_t i = 0; i < c->count; i++) {
         cbd_kills_free(&c->kills[i]);
@@ -249,9 +153,9 @@ void cbd_turn_engine_free(cbd_turn_engine *e) {
     }
     cache_free(&e->cache[0]);
     cache_free(&e->cache[1]);
-    map_free(&e->cur);
-    map_free(&e->next);
-    map_free(&e->mix);
+    cbd_turn_map_free(&e->cur);
+    cbd_turn_map_free(&e->next);
+    cbd_turn_map_free(&e->mix);
     free(e->buf[0]);
     free(e->buf[1]);
     free(e->key);
@@ -287,7 +191,7 @@ const cbd_turn_map *cbd_turn_engine_mix(const cbd_turn_engine *e) {
 }
 
 void cbd_turn_engine_reset_mix(cbd_turn_engine *e) {
-    map_clear(&e->mix, e->mix.words);
+    cbd_turn_map_clear(&e->mix, e->mix.words);
 }
 
 bool cbd_turn_engine_truncated(const cbd_turn_engine *e) {
@@ -412,7 +316,7 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
                     k2[lt * S + W_ELIG] = (uint32_t)dleft; /* W15 */
                 }
             }
-            if ((st = map_add(&e->next, k2, p)) != CBD_OK) {
+            if ((st = cbd_turn_map_add(&e->next, k2, p)) != CBD_OK) {
                 return st;
             }
         }
@@ -429,7 +333,7 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
     if (st != CBD_OK) {
         return st;
     }
-    map_clear(&e->next, words);
+    cbd_turn_map_clear(&e->next, words);
     cbd_turn_order_result *r = &e->ores[oi];
     for (size_t i = 0; i < e->cur.count; i++) {
         const uint32_t *k = e->cur.keys + i * words;
@@ -437,7 +341,7 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
         order_case c = classify(e, o, k, lf, lt);
         if (c.kind == CBD_TURN_SKIPPED) {
             r->skipped += w * weight;
-            st = map_add(&e->next, k, w);
+            st = cbd_turn_map_add(&e->next, k, w);
         } else {
             memcpy(e->key, k, words * sizeof *e->key);
             e->key[lf * S + W_ARMIES] -= (uint32_t)c.sent;
@@ -447,7 +351,7 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
             if (c.kind == CBD_TURN_TRANSFERRED) {
                 r->transfer += w * weight; /* W8: every moving army arrives, not eligible */
                 e->key[lt * S + W_ARMIES] += (uint32_t)c.sent;
-                st = map_add(&e->next, e->key, w);
+                st = cbd_turn_map_add(&e->next, e->key, w);
             } else {
                 double cap = 0;
                 r->attack += w * weight;
@@ -499,11 +403,11 @@ static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n
             e->key[t * S + W_ELIG] = (uint32_t)s->armies; /* W15: all after deploys */
         }
     }
-    map_clear(&e->cur, words);
+    cbd_turn_map_clear(&e->cur, words);
     if (e->mix.words != words) {
-        map_clear(&e->mix, words);
+        cbd_turn_map_clear(&e->mix, words);
     }
-    return map_add(&e->cur, e->key, 1.0);
+    return cbd_turn_map_add(&e->cur, e->key, 1.0);
 }
 
 cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
@@ -516,7 +420,7 @@ cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t 
     for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
         const uint32_t *k = e->cur.keys + i * e->cur.words;
         f += goals_hold(e, k) ? e->cur.prob[i] : 0.0;
-        st = map_add(&e->mix, k, e->cur.prob[i] * weight);
+        st = cbd_turn_map_add(&e->mix, k, e->cur.prob[i] * weight);
     }
     *goals = f;
     for (size_t t = 0; t < n_terr; t++) {

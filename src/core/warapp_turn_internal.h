@@ -71,6 +71,12 @@ typedef struct {
     size_t tcap;     /* a power of 2 */
 } cbd_turn_map;
 
+void cbd_turn_map_free(cbd_turn_map *m);
+/* Empties the map for states of `words` words (keeping its memory when the size is the same). */
+void cbd_turn_map_clear(cbd_turn_map *m, size_t words);
+/* Adds mass w to the state `key`, merging it with an equal state. */
+cbd_status cbd_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w);
+
 typedef struct cbd_turn_engine cbd_turn_engine;
 
 cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
@@ -96,5 +102,32 @@ bool cbd_turn_engine_truncated(const cbd_turn_engine *e);
 uint64_t cbd_turn_engine_work(const cbd_turn_engine *e);
 /* Words per territory in a state: owner, armies and (without multi_attack) eligible. */
 size_t cbd_turn_engine_stride(const cbd_turn_engine *e);
+
+/* ---- groups of territories (warapp_turn_analyze.c) and their goals (warapp_turn_goals.c) ---- */
+
+/* One independent group of territories and the schedules of its orders. */
+typedef struct {
+    size_t n_terr;
+    uint32_t *terr;
+    size_t len;      /* its attack/transfer orders */
+    size_t n_movers; /* players giving them, as ascending mover indices */
+    uint32_t *movers;
+    size_t n_sched; /* distinct schedules */
+    uint32_t *seqs; /* n_sched × len */
+    double *weight; /* probability of each schedule */
+    double *fval;   /* goals probability under each schedule */
+    size_t n_ranks; /* n_movers! under random, else 1 */
+    uint32_t *rank_to_id;
+    bool has_goal;
+} cbd_turn_group;
+
+/* W16: P(every goal holds) from each group's goal chance per schedule. */
+cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
+                                  uint64_t max_schedules, cbd_turn_error *err, double *out);
+bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x);
+/* The next permutation in lexicographic order; false after the last. */
+bool cbd_turn_next_permutation(uint32_t *v, size_t n);
+/* k!, or cap + 1 when it is larger than cap. */
+uint64_t cbd_turn_factorial_capped(size_t k, uint64_t cap);
 
 #endif
