@@ -402,3 +402,31 @@ Test(turn_sim, deterministic_turn_resolves_as_analysed) {
     cr_expect(ev[1].outcome.captured);
     cbd_turn_sim_free(sim);
 }
+
+Test(turn, schedule_and_work_limits) {
+    /* Two movers under random: 2! = 2 schedules, refused when only 1 is allowed. */
+    cbd_turn_territory b[3];
+    cbd_turn_order o[4];
+    race(b, o);
+    cbd_turn t = make(b, 3, o, 4);
+    t.move_order = CBD_MOVE_RANDOM;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    lim.max_schedules = 1;
+    cbd_turn_analysis a;
+    cbd_turn_error err;
+    cr_assert_eq(cbd_turn_analyze(&t, &lim, &a, &err), CBD_ERR_TOO_LARGE);
+    cr_expect_eq(err.kind, CBD_TURN_ERR_SCHEDULES);
+    cr_expect_eq(err.needed, 2);
+    /* 1 vs 1 at full luck: 2 × 2 pairs of kills (plus each side's kill window of 2 values)
+     * cannot fit a budget of 3 outcomes. */
+    cbd_turn_territory c[] = {{ALICE, 2}, {BOB, 1}};
+    cbd_turn_order p[] = {atk(ALICE, 0, 1, 1)};
+    cbd_turn u = make(c, 2, p, 1);
+    u.battle.luck_modifier = 1000000;
+    lim = cbd_turn_default_limits();
+    lim.max_work = 3;
+    cr_assert_eq(cbd_turn_analyze(&u, &lim, &a, &err), CBD_ERR_TOO_LARGE);
+    cr_expect_eq(err.kind, CBD_TURN_ERR_WORK);
+    cr_expect_eq(err.index, 0);
+    cr_expect_eq(err.needed, 2 + 2 + 4);
+}
