@@ -47,16 +47,17 @@ typedef struct {
 } cbd_turn_goal;
 
 typedef struct {
-    size_t max_territories; /* a board of more is CBD_ERR_INVALID */
-    size_t max_orders;      /* all orders, deploys included */
-    size_t max_players;     /* n_players, at most CBD_TURN_NEUTRAL */
-    uint64_t max_states;    /* distinct states of one group at one step (the exact analysis) */
-    uint64_t max_work;      /* battle outcomes enumerated over the whole analysis */
-    uint64_t max_schedules; /* random move order: player permutations weighed per group */
+    size_t max_territories;   /* a board of more is CBD_ERR_INVALID */
+    size_t max_orders;        /* all orders, deploys included */
+    size_t max_players;       /* n_players, at most CBD_TURN_NEUTRAL */
+    uint64_t max_states;      /* distinct states of one group at one step (the exact analysis) */
+    uint64_t max_state_words; /* those states × 4·(territories in the group): their memory */
+    uint64_t max_work;        /* battle outcomes enumerated over the whole analysis */
+    uint64_t max_schedules;   /* random move order: player permutations weighed per group */
 } cbd_turn_limits;
 
 /* Defaults that fit a real map: 256 territories, 256 orders, 64 players, 10^6 states,
- * 10^8 outcomes, 40,320 (8!) permutations. */
+ * 2^24 state words (64 MiB of keys per map), 10^8 outcomes, 40,320 (8!) permutations. */
 cbd_turn_limits cbd_turn_default_limits(void);
 
 typedef struct {

@@ -243,6 +243,13 @@ static cbd_status too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t o
     return CBD_ERR_TOO_LARGE;
 }
 
+/* The most states one step may hold: max_states, and fewer for a large group, whose states
+ * are large too (max_state_words bounds their memory). */
+static uint64_t state_cap(const cbd_turn_engine *e) {
+    uint64_t by_words = e->limits->max_state_words / (e->cur.words ? e->cur.words : 1);
+    return by_words < e->limits->max_states ? by_words : e->limits->max_states;
+}
+
 /*
  * Before an order runs: the successors it can make (one per state, or one per pair of capped
  * kills for an attack), an upper bound on the next step's states and its exact cost. One
@@ -263,8 +270,8 @@ static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t o
                 return st;
             }
             pairs = (uint64_t)capped_len(kd, c.sent, &lo) * capped_len(ka, c.defenders, &lo);
-            if (pairs - 1 > e->limits->max_states) {
-                return too_large(e, CBD_TURN_ERR_STATES, oi, pairs - 1, e->limits->max_states);
+            if (pairs - 1 > state_cap(e)) {
+                return too_large(e, CBD_TURN_ERR_STATES, oi, pairs - 1, state_cap(e));
             }
         }
         bound += pairs;
@@ -362,8 +369,8 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
         if (st != CBD_OK) {
             return st;
         }
-        if (e->next.count > e->limits->max_states) {
-            return too_large(e, CBD_TURN_ERR_STATES, oi, e->next.count, e->limits->max_states);
+        if (e->next.count > state_cap(e)) {
+            return too_large(e, CBD_TURN_ERR_STATES, oi, e->next.count, state_cap(e));
         }
     }
     cbd_turn_map tmp = e->cur;
