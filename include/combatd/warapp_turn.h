@@ -129,12 +129,13 @@ typedef struct {
     size_t n_territories, n_orders, n_players;
     cbd_turn_territory_result *territories;
     cbd_turn_order_result *orders;
-    double goals_probability;  /* 1 when there are no goals */
-    bool deterministic;        /* the final board has exactly one outcome */
-    size_t n_groups;           /* independent groups of territories (issue 13 item 2) */
-    uint64_t max_group_states; /* the most distinct final states in one group */
-    uint64_t joint_states;     /* product of the groups' final state counts (saturates) */
-    uint64_t work;             /* battle outcomes enumerated */
+    double goals_probability; /* 1 when there are no goals */
+    bool deterministic;       /* the final board has exactly one outcome */
+    size_t n_groups;          /* independent groups of territories (issue 13 item 2) */
+    /* The most distinct states one group held after an order (territories that no later order
+     * touches are folded into the results and leave the state, so this stays small). */
+    uint64_t max_group_states;
+    uint64_t work; /* battle outcomes enumerated */
 } cbd_turn_analysis;
 
 /*

@@ -225,49 +225,55 @@ static cbd_status group_schedules(analysis *a, size_t g) {
     return st;
 }
 
-static int cmp_point(const void *x, const void *y) {
-    const cbd_turn_point *a = x, *b = y;
+static int cmp_retired(const void *x, const void *y) {
+    const cbd_turn_retired *a = x, *b = y;
+    if (a->territory != b->territory) {
+        return a->territory < b->territory ? -1 : 1;
+    }
     return a->armies < b->armies ? -1 : a->armies > b->armies;
 }
 
-/* W16: each territory's owner and armies distribution from the group's final states. */
-static cbd_status territory_results(const cbd_turn_group *gr, const cbd_turn_map *mix,
-                                    size_t stride, cbd_turn_analysis *out) {
-    cbd_turn_point *pts = malloc((mix->count + 1) * sizeof *pts);
-    if (!pts) {
-        return CBD_ERR_NOMEM;
-    }
-    for (size_t t = 0; t < gr->n_terr; t++) {
-        cbd_turn_territory_result *r = &out->territories[gr->terr[t]];
-        for (size_t i = 0; i < mix->count; i++) {
-            const uint32_t *k = mix->keys + i * mix->words + t * stride;
-            size_t owner = k[0] == CBD_TURN_NEUTRAL ? out->n_players : k[0];
-            r->owner[owner] += mix->prob[i];
-            pts[i].armies = k[1];
-            pts[i].probability = mix->prob[i];
+/* W16: each territory's armies distribution from the points its retirements gathered. */
+static cbd_status armies_results(cbd_turn_engine *e, cbd_turn_analysis *out) {
+    size_t n;
+    cbd_turn_retired *pts = (cbd_turn_retired *)cbd_turn_engine_points(e, &n);
+    qsort(pts, n, sizeof *pts, cmp_retired);
+    for (size_t i = 0; i < n;) {
+        size_t j = i, distinct = 0;
+        for (; j < n && pts[j].territory == pts[i].territory; j++) {
+            distinct += j == i || pts[j].armies != pts[j - 1].armies;
         }
-        qsort(pts, mix->count, sizeof *pts, cmp_point);
-        size_t n = 0;
-        for (size_t i = 0; i < mix->count; i++) {
-            if (n > 0 && pts[n - 1].armies == pts[i].armies) {
-                pts[n - 1].probability += pts[i].probability;
-            } else {
-                pts[n++] = pts[i];
-            }
-        }
-        r->armies = malloc((n + 1) * sizeof *r->armies);
+        cbd_turn_territory_result *r = &out->territories[pts[i].territory];
+        r->armies = malloc(distinct * sizeof *r->armies);
         if (!r->armies) {
-            free(pts);
             return CBD_ERR_NOMEM;
         }
-        memcpy(r->armies, pts, n * sizeof *pts);
-        r->n_armies = n;
-        for (size_t i = 0; i < n; i++) {
-            r->mean_armies += (double)pts[i].armies * pts[i].probability;
+        for (size_t k = i; k < j; k++) {
+            if (r->n_armies > 0 && r->armies[r->n_armies - 1].armies == pts[k].armies) {
+                r->armies[r->n_armies - 1].probability += pts[k].probability;
+            } else {
+                r->armies[r->n_armies++] = (cbd_turn_point){pts[k].armies, pts[k].probability};
+            }
+            r->mean_armies += (double)pts[k].armies * pts[k].probability;
+        }
+        i = j;
+    }
+    cbd_turn_engine_clear_points(e);
+    return CBD_OK;
+}
+
+/* The final board has one outcome iff every territory has one owner and one army count. */
+static bool one_outcome(const cbd_turn_analysis *out) {
+    for (size_t t = 0; t < out->n_territories; t++) {
+        size_t owners = 0;
+        for (size_t p = 0; p <= out->n_players; p++) {
+            owners += out->territories[t].owner[p] > 0;
+        }
+        if (owners != 1 || out->territories[t].n_armies != 1) {
+            return false;
         }
     }
-    free(pts);
-    return CBD_OK;
+    return true;
 }
 
 void cbd_turn_analysis_free(cbd_turn_analysis *r) {
@@ -302,20 +308,11 @@ static cbd_status result_alloc(const cbd_turn_plan *p, cbd_turn_analysis *out) {
 static cbd_status analyze_group(analysis *a, cbd_turn_engine *e, size_t g, cbd_turn_analysis *out) {
     cbd_turn_group *gr = &a->groups[g];
     cbd_status st = group_schedules(a, g);
-    cbd_turn_engine_reset_mix(e);
     for (size_t id = 0; id < gr->n_sched && st == CBD_OK; id++) {
         st = cbd_turn_engine_run(e, gr->terr, gr->n_terr, gr->seqs + id * gr->len, gr->len,
                                  gr->weight[id], &gr->fval[id]);
     }
-    if (st != CBD_OK) {
-        return st;
-    }
-    const cbd_turn_map *mix = cbd_turn_engine_mix(e);
-    out->deterministic = out->deterministic && mix->count == 1;
-    out->max_group_states = mix->count > out->max_group_states ? mix->count : out->max_group_states;
-    out->joint_states =
-        out->joint_states > UINT64_MAX / mix->count ? UINT64_MAX : out->joint_states * mix->count;
-    return territory_results(gr, mix, cbd_turn_engine_stride(e), out);
+    return st == CBD_OK ? armies_results(e, out) : st;
 }
 
 cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
@@ -329,17 +326,16 @@ cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
     analysis a = {.plan = &plan, .limits = limits, .err = err};
     cbd_turn_engine *e = NULL;
     if ((st = groups_build(&a)) == CBD_OK && (st = result_alloc(&plan, out)) == CBD_OK) {
-        st = cbd_turn_engine_create(&plan, limits, out->orders, err, &e);
+        st = cbd_turn_engine_create(&plan, limits, out, err, &e);
     }
-    out->deterministic = true;
-    out->joint_states = 1;
     out->n_groups = a.n_groups;
     for (size_t g = 0; g < a.n_groups && st == CBD_OK; g++) {
         st = analyze_group(&a, e, g, out);
     }
     if (st == CBD_OK) {
         /* A kill window cut short of its exact support leaves a certainty unproven. */
-        out->deterministic = out->deterministic && !cbd_turn_engine_truncated(e);
+        out->deterministic = one_outcome(out) && !cbd_turn_engine_truncated(e);
+        out->max_group_states = cbd_turn_engine_peak(e);
         out->work = cbd_turn_engine_work(e);
         st = cbd_turn_combine_goals(a.groups, a.n_groups, plan.n_movers, limits->max_schedules, err,
                                     &out->goals_probability);

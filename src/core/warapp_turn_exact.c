@@ -28,7 +28,12 @@ struct cbd_turn_engine {
     cbd_turn_error *err;
     size_t stride; /* words per territory */
     kills_cache cache[2];
-    cbd_turn_map cur, next, mix;
+    cbd_turn_map cur, next;
+    cbd_turn_analysis *out; /* owner chances are added here as territories retire */
+    cbd_turn_retired *pts;  /* (territory, armies, probability) as territories retire */
+    size_t n_pts, pts_cap;
+    int32_t *last; /* local territory -> the last step of the schedule that touches it */
+    uint64_t peak;
     double *buf[2]; /* capped kills of each side */
     size_t buf_cap[2];
     uint32_t *key; /* one state being built */
@@ -155,7 +160,8 @@ void cbd_turn_engine_free(cbd_turn_engine *e) {
     cache_free(&e->cache[1]);
     cbd_turn_map_free(&e->cur);
     cbd_turn_map_free(&e->next);
-    cbd_turn_map_free(&e->mix);
+    free(e->pts);
+    free(e->last);
     free(e->buf[0]);
     free(e->buf[1]);
     free(e->key);
@@ -164,7 +170,7 @@ void cbd_turn_engine_free(cbd_turn_engine *e) {
 }
 
 cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
-                                  cbd_turn_order_result *orders, cbd_turn_error *err,
+                                  cbd_turn_analysis *res, cbd_turn_error *err,
                                   cbd_turn_engine **out) {
     cbd_turn_engine *e = calloc(1, sizeof *e);
     *out = e;
@@ -173,11 +179,13 @@ cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limi
     }
     e->plan = plan;
     e->limits = limits;
-    e->ores = orders;
+    e->ores = res->orders;
+    e->out = res;
     e->err = err;
     e->stride = plan->turn->multi_attack ? 2 : 3; /* W15 needs eligible armies only without */
     e->local = malloc((plan->n_terr + 1) * sizeof *e->local);
-    if (!e->local) {
+    e->last = malloc((plan->n_terr + 1) * sizeof *e->last);
+    if (!e->local || !e->last) {
         return CBD_ERR_NOMEM;
     }
     for (size_t i = 0; i < plan->n_terr; i++) {
@@ -186,12 +194,17 @@ cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limi
     return CBD_OK;
 }
 
-const cbd_turn_map *cbd_turn_engine_mix(const cbd_turn_engine *e) {
-    return &e->mix;
+const cbd_turn_retired *cbd_turn_engine_points(const cbd_turn_engine *e, size_t *n) {
+    *n = e->n_pts;
+    return e->pts;
 }
 
-void cbd_turn_engine_reset_mix(cbd_turn_engine *e) {
-    cbd_turn_map_clear(&e->mix, e->mix.words);
+void cbd_turn_engine_clear_points(cbd_turn_engine *e) {
+    e->n_pts = 0;
+}
+
+uint64_t cbd_turn_engine_peak(const cbd_turn_engine *e) {
+    return e->peak;
 }
 
 bool cbd_turn_engine_truncated(const cbd_turn_engine *e) {
@@ -200,10 +213,6 @@ bool cbd_turn_engine_truncated(const cbd_turn_engine *e) {
 
 uint64_t cbd_turn_engine_work(const cbd_turn_engine *e) {
     return e->work;
-}
-
-size_t cbd_turn_engine_stride(const cbd_turn_engine *e) {
-    return e->stride;
 }
 
 /* ---- one order over every state ---- */
@@ -379,20 +388,71 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
     return CBD_OK;
 }
 
-/* Whether the goals on this group's territories hold in state k (W16). */
-static bool goals_hold(const cbd_turn_engine *e, const uint32_t *k) {
-    const cbd_turn *t = e->plan->turn;
-    for (size_t g = 0; g < t->n_goals; g++) {
-        uint32_t l = e->local[t->goals[g].territory];
-        if (l != UINT32_MAX && k[l * e->stride + W_OWNER] != t->goals[g].owner) {
-            return false;
+/* Appends one retired territory's (armies, probability). */
+static cbd_status push_point(cbd_turn_engine *e, uint32_t terr, uint64_t armies, double p) {
+    if (e->n_pts == e->pts_cap) {
+        size_t cap = e->pts_cap ? e->pts_cap * 2 : 64;
+        cbd_turn_retired *n = realloc(e->pts, cap * sizeof *n);
+        if (!n) {
+            return CBD_ERR_NOMEM;
         }
+        e->pts = n;
+        e->pts_cap = cap;
     }
-    return true;
+    e->pts[e->n_pts++] = (cbd_turn_retired){terr, armies, p};
+    return CBD_OK;
 }
 
+/*
+ * Territories that no later order of the schedule touches are retired after step s: their
+ * (owner, armies) is added to the results, their goals fold into the state's goal word, and
+ * their words are zeroed so that states differing only there merge. The state count is then
+ * the variety of the territories still in play, not of everything the turn touched (one stack
+ * attacking several neighbours in turn stays small). The results are unchanged: W16 asks for
+ * each territory's distribution and the goals' joint chance, both kept exactly.
+ */
+static cbd_status retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr, int32_t s,
+                         double weight) {
+    const size_t S = e->stride, words = e->cur.words;
+    const cbd_turn *t = e->plan->turn;
+    bool any = false;
+    for (size_t l = 0; l < n_terr; l++) {
+        any = any || e->last[l] == s;
+    }
+    if (!any) {
+        return CBD_OK;
+    }
+    cbd_turn_map_clear(&e->next, words);
+    cbd_status st = CBD_OK;
+    for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
+        double w = e->cur.prob[i];
+        memcpy(e->key, e->cur.keys + i * words, words * sizeof *e->key);
+        for (size_t l = 0; l < n_terr && st == CBD_OK; l++) {
+            if (e->last[l] != s) {
+                continue;
+            }
+            uint32_t owner = e->key[l * S + W_OWNER];
+            e->out->territories[terr[l]]
+                .owner[owner == CBD_TURN_NEUTRAL ? e->out->n_players : owner] += w * weight;
+            for (size_t g = 0; g < t->n_goals; g++) {
+                if (t->goals[g].territory == terr[l] && t->goals[g].owner != owner) {
+                    e->key[words - 1] = 0; /* W16: a goal failed */
+                }
+            }
+            st = push_point(e, terr[l], e->key[l * S + W_ARMIES], w * weight);
+            memset(e->key + l * S, 0, S * sizeof *e->key);
+        }
+        st = st == CBD_OK ? cbd_turn_map_add(&e->next, e->key, w) : st;
+    }
+    cbd_turn_map tmp = e->cur;
+    e->cur = e->next;
+    e->next = tmp;
+    return st;
+}
+
+/* The state after deploys, with its goal word (the last) set: no goal has failed yet. */
 static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
-    const size_t S = e->stride, words = n_terr * S;
+    const size_t S = e->stride, words = n_terr * S + 1;
     if (2 * words > e->key_cap) {
         uint32_t *k = realloc(e->key, 2 * words * sizeof *k);
         if (!k) {
@@ -404,30 +464,35 @@ static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n
     for (size_t t = 0; t < n_terr; t++) {
         const cbd_turn_territory *s = &e->plan->start[terr[t]];
         e->local[terr[t]] = (uint32_t)t;
+        e->last[t] = -1;
         e->key[t * S + W_OWNER] = s->owner;
         e->key[t * S + W_ARMIES] = (uint32_t)s->armies; /* <= 10^9 (validated) */
         if (S == 3) {
             e->key[t * S + W_ELIG] = (uint32_t)s->armies; /* W15: all after deploys */
         }
     }
+    e->key[words - 1] = 1;
     cbd_turn_map_clear(&e->cur, words);
-    if (e->mix.words != words) {
-        cbd_turn_map_clear(&e->mix, words);
-    }
     return cbd_turn_map_add(&e->cur, e->key, 1.0);
 }
 
 cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
                                const uint32_t *seq, size_t len, double weight, double *goals) {
     cbd_status st = start_state(e, terr, n_terr);
+    const cbd_turn_order *orders = e->plan->turn->orders;
+    for (size_t s = 0; s < len; s++) {
+        e->last[e->local[orders[seq[s]].from]] = (int32_t)s;
+        e->last[e->local[orders[seq[s]].to]] = (int32_t)s;
+    }
+    st = st == CBD_OK ? retire(e, terr, n_terr, -1, weight) : st;
     for (size_t s = 0; s < len && st == CBD_OK; s++) {
         st = expand(e, seq[s], weight);
+        e->peak = e->cur.count > e->peak ? e->cur.count : e->peak;
+        st = st == CBD_OK ? retire(e, terr, n_terr, (int32_t)s, weight) : st;
     }
     double f = 0;
     for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
-        const uint32_t *k = e->cur.keys + i * e->cur.words;
-        f += goals_hold(e, k) ? e->cur.prob[i] : 0.0;
-        st = cbd_turn_map_add(&e->mix, k, e->cur.prob[i] * weight);
+        f += e->cur.keys[i * e->cur.words + e->cur.words - 1] ? e->cur.prob[i] : 0.0;
     }
     *goals = f;
     for (size_t t = 0; t < n_terr; t++) {

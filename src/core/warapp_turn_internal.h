@@ -79,29 +79,36 @@ cbd_status cbd_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w);
 
 typedef struct cbd_turn_engine cbd_turn_engine;
 
+/* One retired territory's armies and probability (weighted by its schedule). */
+typedef struct {
+    uint32_t territory;
+    uint64_t armies;
+    double probability;
+} cbd_turn_retired;
+
+/* The engine adds order chances and territory owner chances into *res as it runs. */
 cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
-                                  cbd_turn_order_result *orders, cbd_turn_error *err,
+                                  cbd_turn_analysis *res, cbd_turn_error *err,
                                   cbd_turn_engine **out);
 void cbd_turn_engine_free(cbd_turn_engine *e);
 
 /*
  * Runs the orders seq[0 .. len) on the group of territories terr[0 .. n_terr) from the board
- * after deploys, adds each order's chances × weight into the order results, the final states ×
- * weight into the group's mixture (cbd_turn_engine_mix), and sets *goals to the probability
- * that the goals on this group's territories hold.
+ * after deploys, adding each order's chances × weight and each territory's final owner
+ * chances × weight into the results, each territory's final armies × weight into the engine's
+ * points, and sets *goals to the probability that the goals on this group's territories hold.
  */
 cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
                                const uint32_t *seq, size_t len, double weight, double *goals);
 
-/* The final states of the group, mixed over the schedules run since the last reset. */
-const cbd_turn_map *cbd_turn_engine_mix(const cbd_turn_engine *e);
-/* Starts a new group. */
-void cbd_turn_engine_reset_mix(cbd_turn_engine *e);
+/* The armies points gathered since the last clear (unsorted, repeats not merged). */
+const cbd_turn_retired *cbd_turn_engine_points(const cbd_turn_engine *e, size_t *n);
+void cbd_turn_engine_clear_points(cbd_turn_engine *e);
+/* The most states any step held (after merging, before retiring). */
+uint64_t cbd_turn_engine_peak(const cbd_turn_engine *e);
 /* Whether a kill window was cut short of its exact support (a certainty is then not proven). */
 bool cbd_turn_engine_truncated(const cbd_turn_engine *e);
 uint64_t cbd_turn_engine_work(const cbd_turn_engine *e);
-/* Words per territory in a state: owner, armies and (without multi_attack) eligible. */
-size_t cbd_turn_engine_stride(const cbd_turn_engine *e);
 
 /* ---- groups of territories (warapp_turn_analyze.c) and their goals (warapp_turn_goals.c) ---- */
 

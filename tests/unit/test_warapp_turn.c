@@ -302,16 +302,46 @@ Test(turn, one_vs_one_at_full_luck) {
 }
 
 Test(turn, untouched_territories_stay_independent) {
-    /* Issue 13 item 2: three territory pairs, one order each: three groups of 1–2 outcomes. */
+    /* Issue 13 item 2: three territory pairs, one order each: three groups. Per group the pair
+     * (A, B) ends (1, alice 1), (1, bob 1) or (2, bob 1) (see one_vs_one_at_full_luck). */
     cbd_turn_territory b[] = {{ALICE, 2}, {BOB, 1}, {ALICE, 2}, {BOB, 1}, {ALICE, 2}, {BOB, 1}};
     cbd_turn_order o[] = {atk(ALICE, 0, 1, 1), atk(ALICE, 2, 3, 1), atk(ALICE, 4, 5, 1)};
     cbd_turn t = make(b, 6, o, 3);
     t.battle.luck_modifier = 1000000;
     cbd_turn_analysis a = analyze(&t);
     cr_expect_eq(a.n_groups, 3);
-    /* Per group the pair (A, B) ends (1, alice 1), (1, bob 1) or (2, bob 1): 3 states. */
     cr_expect_eq(a.max_group_states, 3);
-    cr_expect_eq(a.joint_states, 27);
+    for (int k = 1; k < 6; k += 2) {
+        cr_expect_float_eq(owner_p(&a, (size_t)k, ALICE), 0.18, EPS);
+    }
+    cbd_turn_analysis_free(&a);
+}
+
+Test(turn, one_stack_attacking_in_turn_stays_small) {
+    /* A stack of 7 sends 1 at each of six territories of bob's 1 (100 % luck). Each battle:
+     * captured 0.18, both die 0.42, only the defender kills 0.28, nobody kills 0.12 (the one
+     * attacker comes home). A target no later order touches leaves the state, so after the
+     * k-th attack the states are A's armies (k + 1 values: R homecomers) with the k-th target
+     * alice's (R <= k − 1) or bob's (R <= k): 2k + 1 states, 13 at k = 6, where keeping
+     * every target would give up to 2^6 · 7. A ends with 1 + R, R ~ Binomial(6, 0.12). */
+    cbd_turn_territory b[7] = {{ALICE, 7}};
+    cbd_turn_order o[6];
+    for (uint32_t i = 0; i < 6; i++) {
+        b[i + 1] = (cbd_turn_territory){BOB, 1};
+        o[i] = atk(ALICE, 0, i + 1, 1);
+    }
+    cbd_turn t = make(b, 7, o, 6);
+    t.battle.luck_modifier = 1000000;
+    cbd_turn_analysis a = analyze(&t);
+    cr_expect_eq(a.max_group_states, 13);
+    for (size_t i = 1; i < 7; i++) {
+        cr_expect_float_eq(owner_p(&a, i, ALICE), 0.18, EPS);
+        cr_expect_float_eq(armies_p(&a, i, 1), 1.0, EPS);
+        cr_expect_float_eq(a.orders[i - 1].capture, 0.18, EPS);
+    }
+    cr_expect_float_eq(armies_p(&a, 0, 1), pow(0.88, 6), EPS);
+    cr_expect_float_eq(armies_p(&a, 0, 7), pow(0.12, 6), EPS);
+    cr_expect_float_eq(armies_p(&a, 0, 2), 6 * 0.12 * pow(0.88, 5), EPS);
     cbd_turn_analysis_free(&a);
 }
 
