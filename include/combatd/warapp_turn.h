@@ -1,0 +1,195 @@
+#ifndef COMBATD_WARAPP_TURN_H
+#define COMBATD_WARAPP_TURN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "combatd/rng.h"
+#include "combatd/status.h"
+#include "combatd/warapp.h"
+
+/*
+ * War.app turns (RULINGS.md W11–W16): a board, the players' orders, and either the exact
+ * distribution of the board after the turn (cbd_turn_analyze) or one turn resolved with a
+ * caller's RNG (cbd_turn_sim_one).
+ *
+ * Territories and players are indices; the caller keeps their string ids. A player is
+ * 0 .. n_players − 1; CBD_TURN_NEUTRAL owns neutral territories and never gives orders (W11).
+ */
+#define CBD_TURN_NEUTRAL UINT16_MAX
+typedef uint16_t cbd_turn_player;
+
+typedef struct {
+    cbd_turn_player owner; /* a player or CBD_TURN_NEUTRAL */
+    uint64_t armies;       /* W10 */
+} cbd_turn_territory;
+
+typedef enum { CBD_ORDER_DEPLOY = 0, CBD_ORDER_ATTACK_TRANSFER = 1 } cbd_turn_order_type;
+
+typedef struct {
+    cbd_turn_order_type type;
+    cbd_turn_player player;
+    uint32_t from;     /* attack/transfer only */
+    uint32_t to;       /* territory index */
+    uint64_t armies;   /* deploy: armies added; attack/transfer: asked for (unless by_percent) */
+    bool by_percent;   /* attack/transfer: send floor(percent × movable) (W14) */
+    cbd_micro percent; /* in (0, 10^6] millionths, exact (W3) */
+} cbd_turn_order;
+
+/* W13. */
+typedef enum { CBD_MOVE_LISTED = 0, CBD_MOVE_CYCLE = 1, CBD_MOVE_RANDOM = 2 } cbd_move_order;
+
+/* W16: territory `territory` is owned by `owner` (a player or CBD_TURN_NEUTRAL) at the end. */
+typedef struct {
+    uint32_t territory;
+    cbd_turn_player owner;
+} cbd_turn_goal;
+
+typedef struct {
+    size_t max_territories;   /* a board of more is CBD_ERR_INVALID */
+    size_t max_orders;        /* all orders, deploys included */
+    size_t max_players;       /* n_players, at most CBD_TURN_NEUTRAL */
+    uint64_t max_states;      /* distinct states of one group at one step (the exact analysis) */
+    uint64_t max_state_words; /* those states × 4·(territories in the group): their memory */
+    uint64_t max_work;        /* battle outcomes enumerated over the whole analysis */
+    uint64_t max_schedules;   /* random move order: player permutations weighed per group */
+} cbd_turn_limits;
+
+/* Defaults that fit a real map: 256 territories, 256 orders, 64 players, 10^6 states,
+ * 2^24 state words (64 MiB of keys per map), 10^8 outcomes, 40,320 (8!) permutations. */
+cbd_turn_limits cbd_turn_default_limits(void);
+
+typedef struct {
+    size_t n_territories;
+    const cbd_turn_territory *territories;
+    size_t n_players;
+    const uint16_t *team; /* team[p] for each player (W8, W11); NULL: everyone on their own */
+    size_t n_orders;
+    const cbd_turn_order *orders; /* in request order; deploys anywhere (W12) */
+    cbd_warapp_settings battle;   /* W1–W10 */
+    bool multi_attack;            /* W15 */
+    cbd_move_order move_order;
+    /* CBD_MOVE_CYCLE: round 1's order of players; must list every player with orders. */
+    size_t n_player_order;
+    const cbd_turn_player *player_order;
+    size_t n_goals;
+    const cbd_turn_goal *goals;
+} cbd_turn;
+
+/* What went wrong, for the API's 422 (it validates first; these are the core's own checks). */
+typedef enum {
+    CBD_TURN_ERR_NONE = 0,
+    CBD_TURN_ERR_TERRITORY,    /* index = territory: bad owner, armies over 10^9 */
+    CBD_TURN_ERR_ORDER,        /* index = order: bad player, territory, percent, deploy target */
+    CBD_TURN_ERR_PLAYER_ORDER, /* cycle without a full player_order; index = missing player */
+    CBD_TURN_ERR_GOAL,         /* index = goal */
+    CBD_TURN_ERR_SIZE,         /* too many territories, orders or players; or armies past 10^9 */
+    CBD_TURN_ERR_STATES,       /* the analysis needs more than max_states states */
+    CBD_TURN_ERR_WORK,         /* ... more than max_work battle outcomes */
+    CBD_TURN_ERR_SCHEDULES,    /* ... more than max_schedules permutations */
+} cbd_turn_err_kind;
+
+typedef struct {
+    cbd_turn_err_kind kind;
+    size_t index;    /* the offending element, or for STATES/WORK the order being expanded */
+    uint64_t needed; /* STATES/WORK/SCHEDULES: at least this many would be needed */
+    uint64_t limit;  /* the limit that was passed */
+} cbd_turn_error;
+
+/*
+ * Checks a turn against the limits and the rules the core relies on (indices in range, owners
+ * valid, deploys onto the player's own territory at the start (W12), percent in (0, 1], the
+ * board's armies after deploys at most 10^9 in total so no battle exceeds W10, cycle lists every
+ * player with orders). CBD_ERR_INVALID with *err filled when not.
+ */
+cbd_status cbd_turn_validate(const cbd_turn *turn, const cbd_turn_limits *limits,
+                             cbd_turn_error *err);
+
+/* ---- exact analysis (W14–W16) ---- */
+
+typedef struct {
+    uint64_t armies;
+    double probability;
+} cbd_turn_point;
+
+typedef struct {
+    double *owner;          /* n_players + 1 values: owner[p], and owner[n_players] for neutral */
+    cbd_turn_point *armies; /* the armies distribution, ascending, probability > 0 */
+    size_t n_armies;
+    double mean_armies;
+} cbd_turn_territory_result;
+
+/* Per order (W16); all 0 for deploys. skipped + attack + transfer = 1 for attack/transfer. */
+typedef struct {
+    double skipped, attack, transfer, capture;
+} cbd_turn_order_result;
+
+typedef struct {
+    size_t n_territories, n_orders, n_players;
+    cbd_turn_territory_result *territories;
+    cbd_turn_order_result *orders;
+    double goals_probability; /* 1 when there are no goals */
+    bool deterministic;       /* the final board has exactly one outcome */
+    size_t n_groups;          /* independent groups of territories (issue 13 item 2) */
+    /* The most distinct states one group held after an order (territories that no later order
+     * touches are folded into the results and leave the state, so this stays small). */
+    uint64_t max_group_states;
+    uint64_t work; /* battle outcomes enumerated */
+} cbd_turn_analysis;
+
+/*
+ * The exact distribution of the board after the turn. Validates first (as cbd_turn_validate).
+ * CBD_ERR_TOO_LARGE with err->kind STATES/WORK/SCHEDULES and err->needed when a limit would be
+ * passed (checked before each order is expanded, from the outcomes each state can have).
+ */
+cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
+                            cbd_turn_analysis *out, cbd_turn_error *err);
+
+void cbd_turn_analysis_free(cbd_turn_analysis *a);
+
+/* ---- seeded resolution of one turn ---- */
+
+typedef enum {
+    CBD_TURN_DEPLOYED = 0,
+    CBD_TURN_SKIPPED = 1,
+    CBD_TURN_ATTACKED = 2,
+    CBD_TURN_TRANSFERRED = 3,
+} cbd_turn_event_kind;
+
+/* What one order did in one resolved turn. */
+typedef struct {
+    cbd_turn_event_kind kind;
+    uint64_t sent; /* armies sent (deploy: armies added) */
+    uint64_t defenders;
+    uint64_t attacker_kills, defender_kills; /* rounded, before the W4 cap */
+    cbd_warapp_outcome outcome;              /* attacks only */
+} cbd_turn_event;
+
+/*
+ * A prepared turn for many resolutions: the board after deploys, the schedule, and a cache of
+ * battle samplers (cbd_sim_side) by army count. Not thread-safe: one per thread (the cache is
+ * filled lazily). No allocation after cbd_turn_sim_create.
+ */
+typedef struct cbd_turn_sim cbd_turn_sim;
+
+cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limits,
+                               cbd_turn_sim **out, cbd_turn_error *err);
+void cbd_turn_sim_free(cbd_turn_sim *sim);
+
+/*
+ * Resolves one turn from rng. Draw order: under CBD_MOVE_RANDOM first a Fisher–Yates shuffle
+ * of the players who have attack/transfer orders, in ascending player index, for
+ * i = k − 1 down to 1: j = cbd_rng_bounded(rng, i + 1), swap(perm[i], perm[j]); perm is round
+ * 1's order. Then each battle in schedule order draws exactly as one /simulate battle
+ * (warapp_simulate.h): attackers' roll, defenders' roll, attackers' rounding draw, defenders'.
+ * Transfers and skipped orders draw nothing. board_out gets n_territories entries (the final
+ * board); events (may be NULL) gets n_orders entries, in request order.
+ */
+void cbd_turn_sim_one(cbd_turn_sim *sim, cbd_rng *rng, cbd_turn_territory *board_out,
+                      cbd_turn_event *events);
+
+/* Whether every goal holds on a board. */
+bool cbd_turn_goals_met(const cbd_turn *turn, const cbd_turn_territory *board);
+
+#endif

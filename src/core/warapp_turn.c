@@ -1,0 +1,249 @@
+/* War.app turns: limits, validation, the plan and the order schedule (W11–W13). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warapp_turn_internal.h"
+
+cbd_turn_limits cbd_turn_default_limits(void) {
+    cbd_turn_limits l = {
+        .max_territories = 256,
+        .max_orders = 256,
+        .max_players = 64,
+        .max_states = 1000000,
+        .max_state_words = UINT64_C(1) << 24,
+        .max_work = 100000000,
+        .max_schedules = 40320,
+    };
+    return l;
+}
+
+static cbd_status fail(cbd_turn_error *err, cbd_turn_err_kind kind, size_t index) {
+    err->kind = kind;
+    err->index = index;
+    return CBD_ERR_INVALID;
+}
+
+static bool valid_owner(const cbd_turn *t, cbd_turn_player owner) {
+    return owner == CBD_TURN_NEUTRAL || owner < t->n_players;
+}
+
+static cbd_status check_orders(const cbd_turn *t, cbd_turn_error *err) {
+    for (size_t i = 0; i < t->n_orders; i++) {
+        const cbd_turn_order *o = &t->orders[i];
+        if (o->player >= t->n_players || o->to >= t->n_territories) {
+            return fail(err, CBD_TURN_ERR_ORDER, i);
+        }
+        if (o->type == CBD_ORDER_DEPLOY) {
+            /* W12: onto a territory the player owns at the start of the turn. */
+            if (t->territories[o->to].owner != o->player || o->armies > CBD_WARAPP_MAX_ARMIES) {
+                return fail(err, CBD_TURN_ERR_ORDER, i);
+            }
+        } else if (o->type != CBD_ORDER_ATTACK_TRANSFER || o->from >= t->n_territories ||
+                   o->from == o->to ||
+                   (o->by_percent && (o->percent == 0 || o->percent > CBD_MICRO_ONE))) {
+            return fail(err, CBD_TURN_ERR_ORDER, i);
+        }
+    }
+    return CBD_OK;
+}
+
+/* W10: no territory may ever hold more than 10^9, so the board's total after deploys is capped
+ * (armies only move between territories or die during a turn). */
+static cbd_status check_armies(const cbd_turn *t, cbd_turn_error *err) {
+    uint64_t total = 0;
+    for (size_t i = 0; i < t->n_territories; i++) {
+        total += t->territories[i].armies;
+        if (total > CBD_WARAPP_MAX_ARMIES) {
+            return fail(err, CBD_TURN_ERR_SIZE, i);
+        }
+    }
+    for (size_t i = 0; i < t->n_orders; i++) {
+        if (t->orders[i].type == CBD_ORDER_DEPLOY) {
+            total += t->orders[i].armies;
+            if (total > CBD_WARAPP_MAX_ARMIES) {
+                return fail(err, CBD_TURN_ERR_SIZE, i);
+            }
+        }
+    }
+    return CBD_OK;
+}
+
+cbd_status cbd_turn_validate(const cbd_turn *t, const cbd_turn_limits *limits,
+                             cbd_turn_error *err) {
+    memset(err, 0, sizeof *err);
+    if (t->n_territories > limits->max_territories || t->n_orders > limits->max_orders ||
+        t->n_players > limits->max_players || t->n_players >= CBD_TURN_NEUTRAL ||
+        t->n_territories > UINT32_MAX / 4 || t->move_order > CBD_MOVE_RANDOM) {
+        return fail(err, CBD_TURN_ERR_SIZE, 0);
+    }
+    const cbd_warapp_settings *s = &t->battle;
+    if (s->offense_kill_rate > CBD_MICRO_ONE || s->defense_kill_rate > CBD_MICRO_ONE ||
+        s->luck_modifier > CBD_MICRO_ONE || s->rounding > CBD_ROUND_WEIGHTED) {
+        return fail(err, CBD_TURN_ERR_SIZE, 0);
+    }
+    for (size_t i = 0; i < t->n_territories; i++) {
+        if (!valid_owner(t, t->territories[i].owner) ||
+            t->territories[i].armies > CBD_WARAPP_MAX_ARMIES) {
+            return fail(err, CBD_TURN_ERR_TERRITORY, i);
+        }
+    }
+    for (size_t i = 0; i < t->n_goals; i++) {
+        if (t->goals[i].territory >= t->n_territories || !valid_owner(t, t->goals[i].owner)) {
+            return fail(err, CBD_TURN_ERR_GOAL, i);
+        }
+    }
+    cbd_status st = check_orders(t, err);
+    return st != CBD_OK ? st : check_armies(t, err);
+}
+
+void cbd_turn_plan_free(cbd_turn_plan *p) {
+    free(p->start);
+    free(p->team);
+    free(p->listed);
+    free(p->movers);
+    free(p->mover_of);
+    free(p->mover_off);
+    free(p->mover_orders);
+    free(p->cycle_first);
+    memset(p, 0, sizeof *p);
+}
+
+/* CBD_MOVE_CYCLE: round 1's order of the movers from player_order (W13), which must name each
+ * mover once; players without orders may be listed and are passed over. */
+static cbd_status plan_cycle(cbd_turn_plan *p, cbd_turn_error *err) {
+    const cbd_turn *t = p->turn;
+    size_t k = 0;
+    for (size_t i = 0; i < t->n_player_order; i++) {
+        cbd_turn_player pl = t->player_order[i];
+        if (pl >= t->n_players) {
+            return fail(err, CBD_TURN_ERR_PLAYER_ORDER, i);
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (t->player_order[j] == pl) {
+                return fail(err, CBD_TURN_ERR_PLAYER_ORDER, i);
+            }
+        }
+        if (p->mover_of[pl] != UINT32_MAX) {
+            p->cycle_first[k++] = p->mover_of[pl];
+        }
+    }
+    if (k != p->n_movers) {
+        for (size_t m = 0; m < p->n_movers; m++) {
+            bool listed = false;
+            for (size_t i = 0; i < t->n_player_order; i++) {
+                listed = listed || t->player_order[i] == p->movers[m];
+            }
+            if (!listed) {
+                return fail(err, CBD_TURN_ERR_PLAYER_ORDER, p->movers[m]);
+            }
+        }
+    }
+    return CBD_OK;
+}
+
+static void plan_movers(cbd_turn_plan *p) {
+    const cbd_turn *t = p->turn;
+    uint32_t *count = p->mover_off; /* counts first, then offsets */
+    for (size_t pl = 0; pl < p->n_players; pl++) {
+        p->mover_of[pl] = UINT32_MAX;
+    }
+    for (size_t i = 0; i < t->n_orders; i++) {
+        if (t->orders[i].type == CBD_ORDER_ATTACK_TRANSFER) {
+            p->listed[p->n_attack++] = (uint32_t)i;
+            p->mover_of[t->orders[i].player] = 0;
+        }
+    }
+    for (size_t pl = 0; pl < p->n_players; pl++) {
+        if (p->mover_of[pl] == 0) {
+            p->mover_of[pl] = (uint32_t)p->n_movers;
+            p->movers[p->n_movers++] = (cbd_turn_player)pl;
+        }
+    }
+    memset(count, 0, (p->n_movers + 1) * sizeof *count);
+    for (size_t a = 0; a < p->n_attack; a++) {
+        count[p->mover_of[t->orders[p->listed[a]].player] + 1]++;
+    }
+    for (size_t m = 0; m < p->n_movers; m++) {
+        if (count[m + 1] > p->max_rounds) {
+            p->max_rounds = count[m + 1];
+        }
+        count[m + 1] += count[m];
+    }
+    for (size_t a = 0; a < p->n_attack; a++) {
+        uint32_t m = p->mover_of[t->orders[p->listed[a]].player];
+        size_t at = count[m];
+        while (p->mover_orders[at] != UINT32_MAX) {
+            at++;
+        }
+        p->mover_orders[at] = p->listed[a];
+    }
+}
+
+cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits, cbd_turn_plan *p,
+                               cbd_turn_error *err) {
+    memset(p, 0, sizeof *p);
+    cbd_status st = cbd_turn_validate(t, limits, err);
+    if (st != CBD_OK) {
+        return st;
+    }
+    p->turn = t;
+    p->n_terr = t->n_territories;
+    p->n_players = t->n_players;
+    p->n_orders = t->n_orders;
+    size_t np = t->n_players + 1, no = t->n_orders + 1;
+    p->start = malloc((p->n_terr + 1) * sizeof *p->start);
+    p->team = malloc(np * sizeof *p->team);
+    p->listed = malloc(no * sizeof *p->listed);
+    p->movers = malloc(np * sizeof *p->movers);
+    p->mover_of = malloc(np * sizeof *p->mover_of);
+    p->mover_off = malloc((np + 1) * sizeof *p->mover_off);
+    p->mover_orders = malloc(no * sizeof *p->mover_orders);
+    p->cycle_first = malloc(np * sizeof *p->cycle_first);
+    if (!p->start || !p->team || !p->listed || !p->movers || !p->mover_of || !p->mover_off ||
+        !p->mover_orders || !p->cycle_first) {
+        cbd_turn_plan_free(p);
+        return CBD_ERR_NOMEM;
+    }
+    memcpy(p->start, t->territories, p->n_terr * sizeof *p->start);
+    for (size_t i = 0; i < t->n_orders; i++) {
+        p->mover_orders[i] = UINT32_MAX;
+        if (t->orders[i].type == CBD_ORDER_DEPLOY) {
+            p->start[t->orders[i].to].armies += t->orders[i].armies; /* W12: deploys first */
+        }
+    }
+    for (size_t pl = 0; pl < t->n_players; pl++) {
+        p->team[pl] = t->team ? t->team[pl] : (uint32_t)pl + 0x10000u; /* W8: own team */
+    }
+    plan_movers(p);
+    if (t->move_order == CBD_MOVE_CYCLE && (st = plan_cycle(p, err)) != CBD_OK) {
+        cbd_turn_plan_free(p);
+        return st;
+    }
+    return CBD_OK;
+}
+
+void cbd_turn_plan_schedule(const cbd_turn_plan *p, const uint32_t *first, uint32_t *out) {
+    if (!first) {
+        memcpy(out, p->listed, p->n_attack * sizeof *out);
+        return;
+    }
+    size_t k = 0, n = p->n_movers;
+    for (uint32_t r = 0; r < p->max_rounds; r++) {
+        for (size_t i = 0; i < n; i++) {
+            /* W13: rounds alternate; r = 0 is round 1 (in order), r = 1 round 2 (reversed). */
+            uint32_t m = first[r % 2 == 0 ? i : n - 1 - i];
+            if (p->mover_off[m] + r < p->mover_off[m + 1]) {
+                out[k++] = p->mover_orders[p->mover_off[m] + r];
+            }
+        }
+    }
+}
+
+bool cbd_turn_goals_met(const cbd_turn *t, const cbd_turn_territory *board) {
+    for (size_t i = 0; i < t->n_goals; i++) {
+        if (board[t->goals[i].territory].owner != t->goals[i].owner) {
+            return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,350 @@
+/*
+ * The exact analysis of a turn (W12–W16), group by group.
+ *
+ * Territories that no order links cannot affect each other, so the board is split into groups
+ * (territories joined by an order's from and to, union–find) and each group's states are
+ * enumerated alone: the state count is the product within a group, not across the board.
+ * Under the random move order (W13) a group's schedule depends only on the relative order of
+ * the players who give orders in it, so each group weighs the permutations of its own movers
+ * (equal schedules merged, weighed by how many permutations give them). The groups then share
+ * the players' permutation: per-territory and per-order results are per group anyway, and the
+ * goals' joint probability averages the product over the permutations of the movers that the
+ * goal groups share (cbd_turn_groups with disjoint movers are independent).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warapp_turn_internal.h"
+
+typedef struct {
+    const cbd_turn_plan *plan;
+    const cbd_turn_limits *limits;
+    cbd_turn_error *err;
+    size_t n_groups;
+    cbd_turn_group *groups;
+    uint32_t *group_of_terr;
+    uint32_t *group_of_order;
+    uint32_t *full, *first; /* scratch: a whole schedule, round 1's movers */
+} analysis;
+
+static uint32_t uf_find(uint32_t *parent, uint32_t x) {
+    while (parent[x] != x) {
+        parent[x] = parent[parent[x]];
+        x = parent[x];
+    }
+    return x;
+}
+
+static void groups_free(analysis *a) {
+    for (size_t g = 0; a->groups && g < a->n_groups; g++) {
+        cbd_turn_group *gr = &a->groups[g];
+        free(gr->terr);
+        free(gr->movers);
+        free(gr->seqs);
+        free(gr->weight);
+        free(gr->fval);
+        free(gr->rank_to_id);
+    }
+    free(a->groups);
+    free(a->group_of_terr);
+    free(a->group_of_order);
+    free(a->full);
+    free(a->first);
+}
+
+/* Lists each group's territories and movers; gr->len counts its orders. */
+static cbd_status groups_fill(analysis *a) {
+    const cbd_turn_plan *p = a->plan;
+    for (size_t i = 0; i < p->n_terr; i++) {
+        a->groups[a->group_of_terr[i]].n_terr++;
+    }
+    uint8_t *mark = calloc(p->n_movers + 1, 1);
+    if (!mark) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t g = 0; g < a->n_groups; g++) {
+        cbd_turn_group *gr = &a->groups[g];
+        gr->terr = malloc(gr->n_terr * sizeof *gr->terr);
+        gr->movers = malloc((p->n_movers + 1) * sizeof *gr->movers);
+        if (!gr->terr || !gr->movers) {
+            free(mark);
+            return CBD_ERR_NOMEM;
+        }
+        gr->n_terr = 0;
+    }
+    for (size_t i = 0; i < p->n_terr; i++) {
+        cbd_turn_group *gr = &a->groups[a->group_of_terr[i]];
+        gr->terr[gr->n_terr++] = (uint32_t)i;
+    }
+    for (size_t g = 0; g < a->n_groups; g++) {
+        cbd_turn_group *gr = &a->groups[g];
+        memset(mark, 0, p->n_movers + 1);
+        for (size_t k = 0; k < p->n_attack; k++) {
+            if (a->group_of_order[p->listed[k]] == g) {
+                gr->len++;
+                mark[p->mover_of[p->turn->orders[p->listed[k]].player]] = 1;
+            }
+        }
+        for (size_t m = 0; m < p->n_movers; m++) {
+            if (mark[m]) {
+                gr->movers[gr->n_movers++] = (uint32_t)m;
+            }
+        }
+    }
+    free(mark);
+    return CBD_OK;
+}
+
+static cbd_status groups_build(analysis *a) {
+    const cbd_turn_plan *p = a->plan;
+    uint32_t *parent = malloc((p->n_terr + 1) * sizeof *parent);
+    a->group_of_terr = malloc((p->n_terr + 1) * sizeof *a->group_of_terr);
+    a->group_of_order = malloc((p->n_orders + 1) * sizeof *a->group_of_order);
+    a->full = malloc((p->n_attack + 1) * sizeof *a->full);
+    a->first = malloc((p->n_movers + 1) * sizeof *a->first);
+    if (!parent || !a->group_of_terr || !a->group_of_order || !a->full || !a->first) {
+        free(parent);
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < p->n_terr; i++) {
+        parent[i] = (uint32_t)i;
+        a->group_of_terr[i] = UINT32_MAX;
+    }
+    for (size_t k = 0; k < p->n_attack; k++) {
+        const cbd_turn_order *o = &p->turn->orders[p->listed[k]];
+        parent[uf_find(parent, o->from)] = uf_find(parent, o->to);
+    }
+    for (size_t i = 0; i < p->n_terr; i++) {
+        uint32_t r = uf_find(parent, (uint32_t)i);
+        if (a->group_of_terr[r] == UINT32_MAX) {
+            a->group_of_terr[r] = (uint32_t)a->n_groups++;
+        }
+        a->group_of_terr[i] = a->group_of_terr[r];
+    }
+    free(parent);
+    for (size_t k = 0; k < p->n_attack; k++) {
+        a->group_of_order[p->listed[k]] = a->group_of_terr[p->turn->orders[p->listed[k]].from];
+    }
+    a->groups = calloc(a->n_groups + 1, sizeof *a->groups);
+    if (!a->groups) {
+        return CBD_ERR_NOMEM;
+    }
+    cbd_status st = groups_fill(a);
+    for (size_t i = 0; i < p->turn->n_goals && st == CBD_OK; i++) {
+        a->groups[a->group_of_terr[p->turn->goals[i].territory]].has_goal = true;
+    }
+    return st;
+}
+
+/* The group's orders as they run when round 1's movers are `first` (NULL: listed). */
+static void group_seq(analysis *a, size_t g, const uint32_t *first, uint32_t *out) {
+    cbd_turn_plan_schedule(a->plan, first, a->full);
+    size_t n = 0;
+    for (size_t k = 0; k < a->plan->n_attack; k++) {
+        if (a->group_of_order[a->full[k]] == g) {
+            out[n++] = a->full[k];
+        }
+    }
+}
+
+static uint64_t hash_seq(const uint32_t *v, size_t n) {
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (size_t i = 0; i < n; i++) {
+        h = (h ^ v[i]) * UINT64_C(1099511628211);
+    }
+    return h ^ (h >> 31);
+}
+
+/* W13 random: each permutation of the group's movers, equal schedules merged. */
+static cbd_status random_schedules(analysis *a, size_t g, uint32_t *perm, uint32_t *table,
+                                   size_t tcap) {
+    cbd_turn_group *gr = &a->groups[g];
+    const cbd_turn_plan *p = a->plan;
+    size_t rank = 0, len = gr->len, k = gr->n_movers;
+    memcpy(perm, gr->movers, k * sizeof *perm);
+    do {
+        /* Round 1 puts the group's movers in `perm`'s order; the others do not matter here. */
+        memcpy(a->first, perm, k * sizeof *perm);
+        for (size_t m = 0, n = k; m < p->n_movers; m++) {
+            if (!cbd_turn_contains(perm, k, (uint32_t)m)) {
+                a->first[n++] = (uint32_t)m;
+            }
+        }
+        uint32_t *cand = gr->seqs + gr->n_sched * len;
+        group_seq(a, g, a->first, cand);
+        size_t s = (size_t)hash_seq(cand, len) & (tcap - 1);
+        while (table[s] && memcmp(gr->seqs + (table[s] - 1) * len, cand, len * sizeof *cand)) {
+            s = (s + 1) & (tcap - 1);
+        }
+        if (!table[s]) {
+            table[s] = (uint32_t)++gr->n_sched;
+            gr->weight[table[s] - 1] = 0;
+        }
+        gr->weight[table[s] - 1] += 1.0 / (double)gr->n_ranks;
+        gr->rank_to_id[rank++] = table[s] - 1;
+    } while (cbd_turn_next_permutation(perm, k));
+    return CBD_OK;
+}
+
+static cbd_status group_schedules(analysis *a, size_t g) {
+    cbd_turn_group *gr = &a->groups[g];
+    const cbd_turn *t = a->plan->turn;
+    uint64_t cap = a->limits->max_schedules;
+    uint64_t fact =
+        t->move_order == CBD_MOVE_RANDOM ? cbd_turn_factorial_capped(gr->n_movers, cap) : 1;
+    if (fact > cap) {
+        a->err->kind = CBD_TURN_ERR_SCHEDULES;
+        a->err->needed = fact;
+        a->err->limit = cap;
+        return CBD_ERR_TOO_LARGE;
+    }
+    gr->n_ranks = (size_t)fact;
+    gr->seqs = malloc((gr->n_ranks * gr->len + 1) * sizeof *gr->seqs);
+    gr->weight = malloc(gr->n_ranks * sizeof *gr->weight);
+    gr->fval = malloc(gr->n_ranks * sizeof *gr->fval);
+    gr->rank_to_id = malloc(gr->n_ranks * sizeof *gr->rank_to_id);
+    if (!gr->seqs || !gr->weight || !gr->fval || !gr->rank_to_id) {
+        return CBD_ERR_NOMEM;
+    }
+    if (t->move_order != CBD_MOVE_RANDOM) {
+        group_seq(a, g, t->move_order == CBD_MOVE_CYCLE ? a->plan->cycle_first : NULL, gr->seqs);
+        gr->n_sched = 1;
+        gr->weight[0] = 1.0;
+        gr->rank_to_id[0] = 0;
+        return CBD_OK;
+    }
+    size_t tcap = 4;
+    while (tcap < 2 * gr->n_ranks) {
+        tcap *= 2;
+    }
+    uint32_t *table = calloc(tcap, sizeof *table);
+    uint32_t *perm = malloc((gr->n_movers + 1) * sizeof *perm);
+    cbd_status st = table && perm ? random_schedules(a, g, perm, table, tcap) : CBD_ERR_NOMEM;
+    free(table);
+    free(perm);
+    return st;
+}
+
+static int cmp_retired(const void *x, const void *y) {
+    const cbd_turn_retired *a = x, *b = y;
+    if (a->territory != b->territory) {
+        return a->territory < b->territory ? -1 : 1;
+    }
+    return a->armies < b->armies ? -1 : a->armies > b->armies;
+}
+
+/* W16: each territory's armies distribution from the points its retirements gathered. */
+static cbd_status armies_results(cbd_turn_engine *e, cbd_turn_analysis *out) {
+    size_t n;
+    cbd_turn_retired *pts = (cbd_turn_retired *)cbd_turn_engine_points(e, &n);
+    qsort(pts, n, sizeof *pts, cmp_retired);
+    for (size_t i = 0; i < n;) {
+        size_t j = i, distinct = 0;
+        for (; j < n && pts[j].territory == pts[i].territory; j++) {
+            distinct += j == i || pts[j].armies != pts[j - 1].armies;
+        }
+        cbd_turn_territory_result *r = &out->territories[pts[i].territory];
+        r->armies = malloc(distinct * sizeof *r->armies);
+        if (!r->armies) {
+            return CBD_ERR_NOMEM;
+        }
+        for (size_t k = i; k < j; k++) {
+            if (r->n_armies > 0 && r->armies[r->n_armies - 1].armies == pts[k].armies) {
+                r->armies[r->n_armies - 1].probability += pts[k].probability;
+            } else {
+                r->armies[r->n_armies++] = (cbd_turn_point){pts[k].armies, pts[k].probability};
+            }
+            r->mean_armies += (double)pts[k].armies * pts[k].probability;
+        }
+        i = j;
+    }
+    cbd_turn_engine_clear_points(e);
+    return CBD_OK;
+}
+
+/* The final board has one outcome iff every territory has one owner and one army count. */
+static bool one_outcome(const cbd_turn_analysis *out) {
+    for (size_t t = 0; t < out->n_territories; t++) {
+        size_t owners = 0;
+        for (size_t p = 0; p <= out->n_players; p++) {
+            owners += out->territories[t].owner[p] > 0;
+        }
+        if (owners != 1 || out->territories[t].n_armies != 1) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void cbd_turn_analysis_free(cbd_turn_analysis *r) {
+    for (size_t t = 0; r->territories && t < r->n_territories; t++) {
+        free(r->territories[t].owner);
+        free(r->territories[t].armies);
+    }
+    free(r->territories);
+    free(r->orders);
+    memset(r, 0, sizeof *r);
+}
+
+static cbd_status result_alloc(const cbd_turn_plan *p, cbd_turn_analysis *out) {
+    out->n_territories = p->n_terr;
+    out->n_orders = p->n_orders;
+    out->n_players = p->n_players;
+    out->territories = calloc(p->n_terr + 1, sizeof *out->territories);
+    out->orders = calloc(p->n_orders + 1, sizeof *out->orders);
+    if (!out->territories || !out->orders) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t t = 0; t < p->n_terr; t++) {
+        out->territories[t].owner = calloc(p->n_players + 1, sizeof(double));
+        if (!out->territories[t].owner) {
+            return CBD_ERR_NOMEM;
+        }
+    }
+    return CBD_OK;
+}
+
+/* Every schedule of group g, then its territories' results. */
+static cbd_status analyze_group(analysis *a, cbd_turn_engine *e, size_t g, cbd_turn_analysis *out) {
+    cbd_turn_group *gr = &a->groups[g];
+    cbd_status st = group_schedules(a, g);
+    for (size_t id = 0; id < gr->n_sched && st == CBD_OK; id++) {
+        st = cbd_turn_engine_run(e, gr->terr, gr->n_terr, gr->seqs + id * gr->len, gr->len,
+                                 gr->weight[id], &gr->fval[id]);
+    }
+    return st == CBD_OK ? armies_results(e, out) : st;
+}
+
+cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
+                            cbd_turn_analysis *out, cbd_turn_error *err) {
+    memset(out, 0, sizeof *out);
+    cbd_turn_plan plan;
+    cbd_status st = cbd_turn_plan_build(turn, limits, &plan, err);
+    if (st != CBD_OK) {
+        return st;
+    }
+    analysis a = {.plan = &plan, .limits = limits, .err = err};
+    cbd_turn_engine *e = NULL;
+    if ((st = groups_build(&a)) == CBD_OK && (st = result_alloc(&plan, out)) == CBD_OK) {
+        st = cbd_turn_engine_create(&plan, limits, out, err, &e);
+    }
+    out->n_groups = a.n_groups;
+    for (size_t g = 0; g < a.n_groups && st == CBD_OK; g++) {
+        st = analyze_group(&a, e, g, out);
+    }
+    if (st == CBD_OK) {
+        /* A kill window cut short of its exact support leaves a certainty unproven. */
+        out->deterministic = one_outcome(out) && !cbd_turn_engine_truncated(e);
+        out->max_group_states = cbd_turn_engine_peak(e);
+        out->work = cbd_turn_engine_work(e);
+        st = cbd_turn_combine_goals(a.groups, a.n_groups, plan.n_movers, limits->max_schedules, err,
+                                    &out->goals_probability);
+    }
+    cbd_turn_engine_free(e);
+    groups_free(&a);
+    cbd_turn_plan_free(&plan);
+    if (st != CBD_OK) {
+        cbd_turn_analysis_free(out);
+    }
+    return st;
+}

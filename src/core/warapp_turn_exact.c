@@ -1,0 +1,502 @@
+/*
+ * The exact engine of a turn (W14–W16): the distribution of a group's states, order by order,
+ * equal states merged. One battle from one state branches into every pair (attackers lost,
+ * defenders lost): the two sides roll independently (W1), so the pair's probability is the
+ * product of each side's capped kill distribution (W4), computed exactly by cbd_warapp_kills.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "combatd/warapp_odds.h"
+#include "warapp_turn_internal.h"
+
+enum { W_OWNER = 0, W_ARMIES = 1, W_ELIG = 2 };
+
+/* Kill distributions by army count for one side, computed once each. */
+typedef struct {
+    size_t count, cap; /* entries */
+    uint64_t *n;
+    cbd_kills *kills;
+    uint32_t *table; /* index + 1 */
+    size_t tcap;
+} kills_cache;
+
+struct cbd_turn_engine {
+    const cbd_turn_plan *plan;
+    const cbd_turn_limits *limits;
+    cbd_turn_order_result *ores;
+    cbd_turn_error *err;
+    size_t stride; /* words per territory */
+    kills_cache cache[2];
+    cbd_turn_map cur, next;
+    cbd_turn_analysis *out; /* owner chances are added here as territories retire */
+    cbd_turn_retired *pts;  /* (territory, armies, probability) as territories retire */
+    size_t n_pts, pts_cap;
+    int32_t *last; /* local territory -> the last step of the schedule that touches it */
+    uint64_t peak;
+    double *buf[2]; /* capped kills of each side */
+    size_t buf_cap[2];
+    uint32_t *key; /* one state being built */
+    size_t key_cap;
+    uint32_t *local; /* territory -> its place in the group being run */
+    uint64_t work;
+    bool truncated;
+};
+
+static uint64_t mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return h;
+}
+
+static void cache_free(kills_cache *c) {
+    for (size_t i = 0; i < c->count; i++) {
+        cbd_kills_free(&c->kills[i]);
+    }
+    free(c->n);
+    free(c->kills);
+    free(c->table);
+    memset(c, 0, sizeof *c);
+}
+
+static bool cache_grow(kills_cache *c) {
+    size_t cap = c->cap ? c->cap * 2 : 16, tcap = cap * 2;
+    uint64_t *n = realloc(c->n, cap * sizeof *n);
+    if (n) {
+        c->n = n;
+    }
+    cbd_kills *k = realloc(c->kills, cap * sizeof *k);
+    if (k) {
+        c->kills = k;
+    }
+    uint32_t *t = calloc(tcap, sizeof *t);
+    if (!n || !k || !t) {
+        free(t);
+        return false;
+    }
+    for (size_t i = 0; i < c->count; i++) {
+        size_t s = (size_t)mix64(c->n[i]) & (tcap - 1);
+        while (t[s]) {
+            s = (s + 1) & (tcap - 1);
+        }
+        t[s] = (uint32_t)i + 1;
+    }
+    free(c->table);
+    c->table = t;
+    c->tcap = tcap;
+    c->cap = cap;
+    return true;
+}
+
+/* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate). */
+static cbd_status kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out) {
+    kills_cache *c = &e->cache[which];
+    if (c->count == c->cap && !cache_grow(c)) {
+        return CBD_ERR_NOMEM;
+    }
+    size_t s = (size_t)mix64(n) & (c->tcap - 1);
+    while (c->table[s]) {
+        size_t i = c->table[s] - 1;
+        if (c->n[i] == n) {
+            *out = &c->kills[i];
+            return CBD_OK;
+        }
+        s = (s + 1) & (c->tcap - 1);
+    }
+    const cbd_warapp_settings *set = &e->plan->turn->battle;
+    cbd_kills *k = &c->kills[c->count];
+    cbd_status st =
+        cbd_warapp_kills(n, which == 0 ? set->offense_kill_rate : set->defense_kill_rate,
+                         set->luck_modifier, set->rounding, k);
+    if (st != CBD_OK) {
+        return st;
+    }
+    e->work += k->dist.len; /* the window's cost counts against max_work */
+    c->n[c->count] = n;
+    c->table[s] = (uint32_t)++c->count;
+    *out = k;
+    return CBD_OK;
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) {
+    return a < b ? a : b;
+}
+
+/* The range [lo, lo + len) of min(K, cap) over K's window (W4). */
+static size_t capped_len(const cbd_kills *k, uint64_t cap, uint64_t *lo) {
+    *lo = min_u64(k->dist.lo, cap);
+    return (size_t)(min_u64(k->dist.lo + k->dist.len - 1, cap) - *lo + 1);
+}
+
+/* Writes P(min(K, cap) = lo + i) into e->buf[which]; notes a window short of the support. */
+static cbd_status capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint64_t cap,
+                         uint64_t *lo, size_t *len) {
+    *len = capped_len(k, cap, lo);
+    if (*len > e->buf_cap[which]) {
+        double *b = realloc(e->buf[which], *len * sizeof *b);
+        if (!b) {
+            return CBD_ERR_NOMEM;
+        }
+        e->buf[which] = b;
+        e->buf_cap[which] = *len;
+    }
+    double *b = e->buf[which];
+    memset(b, 0, *len * sizeof *b);
+    for (size_t i = 0; i < k->dist.len; i++) {
+        b[min_u64(k->dist.lo + i, cap) - *lo] += k->dist.p[i];
+    }
+    if (min_u64(k->min, cap) != *lo || min_u64(k->max, cap) != *lo + *len - 1) {
+        e->truncated = true;
+    }
+    return CBD_OK;
+}
+
+void cbd_turn_engine_free(cbd_turn_engine *e) {
+    if (!e) {
+        return;
+    }
+    cache_free(&e->cache[0]);
+    cache_free(&e->cache[1]);
+    cbd_turn_map_free(&e->cur);
+    cbd_turn_map_free(&e->next);
+    free(e->pts);
+    free(e->last);
+    free(e->buf[0]);
+    free(e->buf[1]);
+    free(e->key);
+    free(e->local);
+    free(e);
+}
+
+cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
+                                  cbd_turn_analysis *res, cbd_turn_error *err,
+                                  cbd_turn_engine **out) {
+    cbd_turn_engine *e = calloc(1, sizeof *e);
+    *out = e;
+    if (!e) {
+        return CBD_ERR_NOMEM;
+    }
+    e->plan = plan;
+    e->limits = limits;
+    e->ores = res->orders;
+    e->out = res;
+    e->err = err;
+    e->stride = plan->turn->multi_attack ? 2 : 3; /* W15 needs eligible armies only without */
+    e->local = malloc((plan->n_terr + 1) * sizeof *e->local);
+    e->last = malloc((plan->n_terr + 1) * sizeof *e->last);
+    if (!e->local || !e->last) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < plan->n_terr; i++) {
+        e->local[i] = UINT32_MAX; /* not in the group being run */
+    }
+    return CBD_OK;
+}
+
+const cbd_turn_retired *cbd_turn_engine_points(const cbd_turn_engine *e, size_t *n) {
+    *n = e->n_pts;
+    return e->pts;
+}
+
+void cbd_turn_engine_clear_points(cbd_turn_engine *e) {
+    e->n_pts = 0;
+}
+
+uint64_t cbd_turn_engine_peak(const cbd_turn_engine *e) {
+    return e->peak;
+}
+
+bool cbd_turn_engine_truncated(const cbd_turn_engine *e) {
+    return e->truncated;
+}
+
+uint64_t cbd_turn_engine_work(const cbd_turn_engine *e) {
+    return e->work;
+}
+
+/* ---- one order over every state ---- */
+
+typedef struct {
+    cbd_turn_event_kind kind;
+    uint64_t sent, defenders, eligible;
+} order_case;
+
+/* W14 steps 1–4 in one state k. */
+static order_case classify(const cbd_turn_engine *e, const cbd_turn_order *o, const uint32_t *k,
+                           size_t lf, size_t lt) {
+    const size_t S = e->stride;
+    order_case c = {CBD_TURN_SKIPPED, 0, 0, 0};
+    if (k[lf * S + W_OWNER] != o->player) {
+        return c; /* W14.1 */
+    }
+    uint64_t armies = k[lf * S + W_ARMIES];
+    c.eligible = S == 3 ? k[lf * S + W_ELIG] : armies;
+    c.sent = cbd_turn_sent(e->plan->turn, o, armies, c.eligible);
+    if (c.sent == 0) {
+        return c; /* W14.3 */
+    }
+    cbd_turn_player to_owner = (cbd_turn_player)k[lt * S + W_OWNER];
+    c.kind =
+        cbd_turn_is_own(e->plan, o->player, to_owner) ? CBD_TURN_TRANSFERRED : CBD_TURN_ATTACKED;
+    c.defenders = k[lt * S + W_ARMIES];
+    return c;
+}
+
+static cbd_status too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi, uint64_t needed,
+                            uint64_t limit) {
+    e->err->kind = kind;
+    e->err->index = oi;
+    e->err->needed = needed;
+    e->err->limit = limit;
+    return CBD_ERR_TOO_LARGE;
+}
+
+/* The most states one step may hold: max_states, and fewer for a large group, whose states
+ * are large too (max_state_words bounds their memory). */
+static uint64_t state_cap(const cbd_turn_engine *e) {
+    uint64_t by_words = e->limits->max_state_words / (e->cur.words ? e->cur.words : 1);
+    return by_words < e->limits->max_states ? by_words : e->limits->max_states;
+}
+
+/*
+ * Before an order runs: the successors it can make (one per state, or one per pair of capped
+ * kills for an attack), an upper bound on the next step's states and its exact cost. One
+ * attack's pairs give distinct states (but for the W5 pair), so a battle of more pairs than
+ * max_states + 1 is refused before anything is built.
+ */
+static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t oi, size_t lf,
+                           size_t lt) {
+    uint64_t bound = 0, lo;
+    for (size_t i = 0; i < e->cur.count; i++) {
+        order_case c = classify(e, o, e->cur.keys + i * e->cur.words, lf, lt);
+        uint64_t pairs = 1;
+        if (c.kind == CBD_TURN_ATTACKED) {
+            const cbd_kills *ka, *kd;
+            cbd_status st;
+            if ((st = kills_of(e, 0, c.sent, &ka)) != CBD_OK ||
+                (st = kills_of(e, 1, c.defenders, &kd)) != CBD_OK) {
+                return st;
+            }
+            pairs = (uint64_t)capped_len(kd, c.sent, &lo) * capped_len(ka, c.defenders, &lo);
+            if (pairs - 1 > state_cap(e)) {
+                return too_large(e, CBD_TURN_ERR_STATES, oi, pairs - 1, state_cap(e));
+            }
+        }
+        bound += pairs;
+    }
+    if (e->work + bound > e->limits->max_work) {
+        return too_large(e, CBD_TURN_ERR_WORK, oi, e->work + bound, e->limits->max_work);
+    }
+    e->work += bound;
+    return CBD_OK;
+}
+
+/* W1–W6, W14.4, W15: every outcome of A attackers against D defenders from state `key`. */
+static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint32_t *key,
+                         size_t lf, size_t lt, uint64_t A, uint64_t D, double w, double *cap) {
+    const size_t S = e->stride, words = e->cur.words;
+    const cbd_kills *ka, *kd;
+    uint64_t alo, dlo;
+    size_t alen, dlen;
+    cbd_status st;
+    if ((st = kills_of(e, 0, A, &ka)) != CBD_OK || (st = kills_of(e, 1, D, &kd)) != CBD_OK ||
+        (st = capped(e, 1, kd, A, &alo, &alen)) != CBD_OK ||
+        (st = capped(e, 0, ka, D, &dlo, &dlen)) != CBD_OK) {
+        return st;
+    }
+    uint32_t *k2 = e->key + words;
+    for (size_t i = 0; i < alen; i++) {
+        double pa = w * e->buf[1][i];
+        uint64_t aleft = A - (alo + i); /* W4: defender kills capped at A */
+        for (size_t j = 0; j < dlen && pa > 0; j++) {
+            double p = pa * e->buf[0][j];
+            if (p == 0) {
+                continue;
+            }
+            uint64_t dleft = D - (dlo + j);
+            bool captured = dleft == 0 && aleft > 0; /* W5 */
+            memcpy(k2, key, words * sizeof *k2);
+            if (captured) {
+                *cap += p;
+                k2[lt * S + W_OWNER] = o->player; /* W6 */
+                k2[lt * S + W_ARMIES] = (uint32_t)aleft;
+                if (S == 3) {
+                    k2[lt * S + W_ELIG] = 0; /* W15: a new owner has none eligible */
+                }
+            } else {
+                dleft = dleft == 0 ? 1 : dleft; /* W5: mutual destruction resurrects one */
+                k2[lf * S + W_ARMIES] += (uint32_t)aleft; /* back home, not eligible */
+                k2[lt * S + W_ARMIES] = (uint32_t)dleft;
+                if (S == 3 && k2[lt * S + W_ELIG] > dleft) {
+                    k2[lt * S + W_ELIG] = (uint32_t)dleft; /* W15 */
+                }
+            }
+            if ((st = cbd_turn_map_add(&e->next, k2, p)) != CBD_OK) {
+                return st;
+            }
+        }
+    }
+    return CBD_OK;
+}
+
+/* One attack/transfer order (request index oi) over every state of e->cur into e->next. */
+static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
+    const cbd_turn_order *o = &e->plan->turn->orders[oi];
+    const size_t S = e->stride, words = e->cur.words;
+    size_t lf = e->local[o->from], lt = e->local[o->to];
+    cbd_status st = estimate(e, o, oi, lf, lt);
+    if (st != CBD_OK) {
+        return st;
+    }
+    cbd_turn_map_clear(&e->next, words);
+    cbd_turn_order_result *r = &e->ores[oi];
+    for (size_t i = 0; i < e->cur.count; i++) {
+        const uint32_t *k = e->cur.keys + i * words;
+        double w = e->cur.prob[i];
+        order_case c = classify(e, o, k, lf, lt);
+        if (c.kind == CBD_TURN_SKIPPED) {
+            r->skipped += w * weight;
+            st = cbd_turn_map_add(&e->next, k, w);
+        } else {
+            memcpy(e->key, k, words * sizeof *e->key);
+            e->key[lf * S + W_ARMIES] -= (uint32_t)c.sent;
+            if (S == 3) {
+                e->key[lf * S + W_ELIG] = (uint32_t)(c.eligible > c.sent ? c.eligible - c.sent : 0);
+            }
+            if (c.kind == CBD_TURN_TRANSFERRED) {
+                r->transfer += w * weight; /* W8: every moving army arrives, not eligible */
+                e->key[lt * S + W_ARMIES] += (uint32_t)c.sent;
+                st = cbd_turn_map_add(&e->next, e->key, w);
+            } else {
+                double cap = 0;
+                r->attack += w * weight;
+                st = battle(e, o, e->key, lf, lt, c.sent, c.defenders, w, &cap);
+                r->capture += cap * weight;
+            }
+        }
+        if (st != CBD_OK) {
+            return st;
+        }
+        if (e->next.count > state_cap(e)) {
+            return too_large(e, CBD_TURN_ERR_STATES, oi, e->next.count, state_cap(e));
+        }
+    }
+    cbd_turn_map tmp = e->cur;
+    e->cur = e->next;
+    e->next = tmp;
+    return CBD_OK;
+}
+
+/* Appends one retired territory's (armies, probability). */
+static cbd_status push_point(cbd_turn_engine *e, uint32_t terr, uint64_t armies, double p) {
+    if (e->n_pts == e->pts_cap) {
+        size_t cap = e->pts_cap ? e->pts_cap * 2 : 64;
+        cbd_turn_retired *n = realloc(e->pts, cap * sizeof *n);
+        if (!n) {
+            return CBD_ERR_NOMEM;
+        }
+        e->pts = n;
+        e->pts_cap = cap;
+    }
+    e->pts[e->n_pts++] = (cbd_turn_retired){terr, armies, p};
+    return CBD_OK;
+}
+
+/*
+ * Territories that no later order of the schedule touches are retired after step s: their
+ * (owner, armies) is added to the results, their goals fold into the state's goal word, and
+ * their words are zeroed so that states differing only there merge. The state count is then
+ * the variety of the territories still in play, not of everything the turn touched (one stack
+ * attacking several neighbours in turn stays small). The results are unchanged: W16 asks for
+ * each territory's distribution and the goals' joint chance, both kept exactly.
+ */
+static cbd_status retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr, int32_t s,
+                         double weight) {
+    const size_t S = e->stride, words = e->cur.words;
+    const cbd_turn *t = e->plan->turn;
+    bool any = false;
+    for (size_t l = 0; l < n_terr; l++) {
+        any = any || e->last[l] == s;
+    }
+    if (!any) {
+        return CBD_OK;
+    }
+    cbd_turn_map_clear(&e->next, words);
+    cbd_status st = CBD_OK;
+    for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
+        double w = e->cur.prob[i];
+        memcpy(e->key, e->cur.keys + i * words, words * sizeof *e->key);
+        for (size_t l = 0; l < n_terr && st == CBD_OK; l++) {
+            if (e->last[l] != s) {
+                continue;
+            }
+            uint32_t owner = e->key[l * S + W_OWNER];
+            e->out->territories[terr[l]]
+                .owner[owner == CBD_TURN_NEUTRAL ? e->out->n_players : owner] += w * weight;
+            for (size_t g = 0; g < t->n_goals; g++) {
+                if (t->goals[g].territory == terr[l] && t->goals[g].owner != owner) {
+                    e->key[words - 1] = 0; /* W16: a goal failed */
+                }
+            }
+            st = push_point(e, terr[l], e->key[l * S + W_ARMIES], w * weight);
+            memset(e->key + l * S, 0, S * sizeof *e->key);
+        }
+        st = st == CBD_OK ? cbd_turn_map_add(&e->next, e->key, w) : st;
+    }
+    cbd_turn_map tmp = e->cur;
+    e->cur = e->next;
+    e->next = tmp;
+    return st;
+}
+
+/* The state after deploys, with its goal word (the last) set: no goal has failed yet. */
+static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
+    const size_t S = e->stride, words = n_terr * S + 1;
+    if (2 * words > e->key_cap) {
+        uint32_t *k = realloc(e->key, 2 * words * sizeof *k);
+        if (!k) {
+            return CBD_ERR_NOMEM;
+        }
+        e->key = k;
+        e->key_cap = 2 * words;
+    }
+    for (size_t t = 0; t < n_terr; t++) {
+        const cbd_turn_territory *s = &e->plan->start[terr[t]];
+        e->local[terr[t]] = (uint32_t)t;
+        e->last[t] = -1;
+        e->key[t * S + W_OWNER] = s->owner;
+        e->key[t * S + W_ARMIES] = (uint32_t)s->armies; /* <= 10^9 (validated) */
+        if (S == 3) {
+            e->key[t * S + W_ELIG] = (uint32_t)s->armies; /* W15: all after deploys */
+        }
+    }
+    e->key[words - 1] = 1;
+    cbd_turn_map_clear(&e->cur, words);
+    return cbd_turn_map_add(&e->cur, e->key, 1.0);
+}
+
+cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
+                               const uint32_t *seq, size_t len, double weight, double *goals) {
+    cbd_status st = start_state(e, terr, n_terr);
+    const cbd_turn_order *orders = e->plan->turn->orders;
+    for (size_t s = 0; s < len; s++) {
+        e->last[e->local[orders[seq[s]].from]] = (int32_t)s;
+        e->last[e->local[orders[seq[s]].to]] = (int32_t)s;
+    }
+    st = st == CBD_OK ? retire(e, terr, n_terr, -1, weight) : st;
+    for (size_t s = 0; s < len && st == CBD_OK; s++) {
+        st = expand(e, seq[s], weight);
+        e->peak = e->cur.count > e->peak ? e->cur.count : e->peak;
+        st = st == CBD_OK ? retire(e, terr, n_terr, (int32_t)s, weight) : st;
+    }
+    double f = 0;
+    for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
+        f += e->cur.keys[i * e->cur.words + e->cur.words - 1] ? e->cur.prob[i] : 0.0;
+    }
+    *goals = f;
+    for (size_t t = 0; t < n_terr; t++) {
+        e->local[terr[t]] = UINT32_MAX;
+    }
+    return st;
+}

@@ -1,0 +1,186 @@
+/*
+ * W16 goals across groups under the random move order, and the small permutation helpers the
+ * analysis shares. A group's goal chance depends on the relative order of its own movers only;
+ * groups that share a mover share that order, so their goals are averaged together over the
+ * permutations of the movers they have between them; the rest multiply.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warapp_turn_internal.h"
+
+typedef struct {
+    const cbd_turn_group *groups;
+    size_t n_groups, n_movers;
+    uint64_t max_schedules;
+    cbd_turn_error *err;
+} goal_ctx;
+
+bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x) {
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] == x) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool cbd_turn_next_permutation(uint32_t *v, size_t n) {
+    if (n < 2) {
+        return false;
+    }
+    size_t i = n - 1;
+    while (i > 0 && v[i - 1] >= v[i]) {
+        i--;
+    }
+    if (i == 0) {
+        return false;
+    }
+    size_t j = n - 1;
+    while (v[j] <= v[i - 1]) {
+        j--;
+    }
+    uint32_t t = v[i - 1];
+    v[i - 1] = v[j];
+    v[j] = t;
+    for (size_t l = i, r = n - 1; l < r; l++, r--) {
+        t = v[l];
+        v[l] = v[r];
+        v[r] = t;
+    }
+    return true;
+}
+
+uint64_t cbd_turn_factorial_capped(size_t k, uint64_t cap) {
+    uint64_t f = 1;
+    for (size_t i = 2; i <= k; i++) {
+        if (f > cap / i) {
+            return cap + 1;
+        }
+        f *= i;
+    }
+    return f;
+}
+
+/* The lexicographic rank of the group's movers in the order they appear in perm. */
+static size_t restricted_rank(const cbd_turn_group *gr, const uint32_t *perm, size_t n,
+                              uint32_t *seq) {
+    size_t k = 0, rank = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (cbd_turn_contains(gr->movers, gr->n_movers, perm[i])) {
+            seq[k++] = perm[i];
+        }
+    }
+    for (size_t i = 0; i < k; i++) {
+        size_t smaller = 0;
+        for (size_t j = i + 1; j < k; j++) {
+            smaller += seq[j] < seq[i];
+        }
+        rank = rank * (k - i) + smaller; /* Lehmer code in the factorial base */
+    }
+    return rank;
+}
+
+/* The goals on groups that share movers, averaged over the permutations of those movers. */
+static cbd_status component_goals(const goal_ctx *a, const uint32_t *comp, size_t c, double *out) {
+    uint32_t *u = malloc((a->n_movers + 1) * 2 * sizeof *u), *seq = u + a->n_movers + 1;
+    if (!u) {
+        return CBD_ERR_NOMEM;
+    }
+    size_t n = 0;
+    for (size_t m = 0; m < a->n_movers; m++) {
+        for (size_t g = 0; g < a->n_groups; g++) {
+            if (comp[g] == c &&
+                cbd_turn_contains(a->groups[g].movers, a->groups[g].n_movers, (uint32_t)m)) {
+                u[n++] = (uint32_t)m;
+                break;
+            }
+        }
+    }
+    uint64_t fact = cbd_turn_factorial_capped(n, a->max_schedules);
+    if (fact > a->max_schedules) {
+        free(u);
+        a->err->kind = CBD_TURN_ERR_SCHEDULES;
+        a->err->needed = fact;
+        a->err->limit = a->max_schedules;
+        return CBD_ERR_TOO_LARGE;
+    }
+    double sum = 0;
+    do {
+        double prod = 1;
+        for (size_t g = 0; g < a->n_groups; g++) {
+            if (comp[g] == c) {
+                const cbd_turn_group *gr = &a->groups[g];
+                prod *= gr->fval[gr->rank_to_id[restricted_rank(gr, u, n, seq)]];
+            }
+        }
+        sum += prod;
+    } while (cbd_turn_next_permutation(u, n));
+    free(u);
+    *out = sum / (double)fact;
+    return CBD_OK;
+}
+
+static bool varies(const cbd_turn_group *gr) {
+    for (size_t i = 1; i < gr->n_sched; i++) {
+        if (gr->fval[i] != gr->fval[0]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool share_movers(const cbd_turn_group *x, const cbd_turn_group *y) {
+    for (size_t i = 0; i < x->n_movers; i++) {
+        if (cbd_turn_contains(y->movers, y->n_movers, x->movers[i])) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* W16: P(every goal holds). Groups whose goal chance does not depend on the permutation are
+ * independent factors; the others are joined into components by shared movers. */
+cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
+                                  uint64_t max_schedules, cbd_turn_error *err, double *out) {
+    goal_ctx ctx = {groups, n_groups, n_movers, max_schedules, err}, *a = &ctx;
+    *out = 1.0;
+    uint32_t *comp = malloc((a->n_groups + 1) * sizeof *comp);
+    if (!comp) {
+        return CBD_ERR_NOMEM;
+    }
+    size_t n_comp = 0;
+    for (size_t g = 0; g < a->n_groups; g++) {
+        const cbd_turn_group *gr = &a->groups[g];
+        comp[g] = UINT32_MAX;
+        if (!gr->has_goal) {
+            continue;
+        }
+        if (!varies(gr)) {
+            *out *= gr->fval[0];
+            continue;
+        }
+        comp[g] = (uint32_t)n_comp++;
+        for (size_t h = 0; h < g; h++) { /* join every earlier component it shares a mover with */
+            if (comp[h] != UINT32_MAX && comp[h] != comp[g] && share_movers(gr, &a->groups[h])) {
+                uint32_t from = comp[h];
+                for (size_t x = 0; x <= g; x++) {
+                    comp[x] = comp[x] == from ? comp[g] : comp[x];
+                }
+            }
+        }
+    }
+    cbd_status st = CBD_OK;
+    for (size_t c = 0; c < n_comp && st == CBD_OK; c++) {
+        bool used = false;
+        for (size_t g = 0; g < a->n_groups; g++) {
+            used = used || comp[g] == c;
+        }
+        double f = 1.0;
+        if (used && (st = component_goals(a, comp, c, &f)) == CBD_OK) {
+            *out *= f;
+        }
+    }
+    free(comp);
+    return st;
+}

@@ -1,0 +1,140 @@
+#ifndef COMBATD_WARAPP_TURN_INTERNAL_H
+#define COMBATD_WARAPP_TURN_INTERNAL_H
+
+/* What the exact analysis and the seeded resolution of a turn share: the plan of a turn. */
+#include "combatd/warapp_turn.h"
+
+/*
+ * A validated turn, laid out for running: the board after every deploy (W12), each player's
+ * team, and the attack/transfer orders grouped by the player who gives them ("movers").
+ */
+typedef struct {
+    const cbd_turn *turn;
+    size_t n_terr, n_players, n_orders;
+    cbd_turn_territory *start; /* the board after deploys */
+    uint32_t *team;            /* n_players */
+    size_t n_attack;           /* attack/transfer orders */
+    uint32_t *listed;          /* their indices in request order */
+    size_t n_movers;           /* players with attack/transfer orders */
+    cbd_turn_player *movers;   /* ascending */
+    uint32_t *mover_of;        /* n_players: index into movers, or UINT32_MAX */
+    uint32_t *mover_off;       /* n_movers + 1: offsets into mover_orders */
+    uint32_t *mover_orders;    /* each mover's orders in request order */
+    uint32_t max_rounds;       /* the most orders any mover has */
+    uint32_t *cycle_first;     /* CBD_MOVE_CYCLE: round 1's order as mover indices */
+} cbd_turn_plan;
+
+cbd_status cbd_turn_plan_build(const cbd_turn *turn, const cbd_turn_limits *limits,
+                               cbd_turn_plan *plan, cbd_turn_error *err);
+void cbd_turn_plan_free(cbd_turn_plan *plan);
+
+/*
+ * W13: the attack/transfer orders in the order they run, given round 1's order of movers
+ * (`first`: n_movers mover indices), or NULL for the listed order. Round r takes each mover's
+ * r-th order, in `first`'s order when r is odd and reversed when even; a mover with no r-th
+ * order is passed over. out gets n_attack order indices.
+ */
+void cbd_turn_plan_schedule(const cbd_turn_plan *plan, const uint32_t *first, uint32_t *out);
+
+/* W8, W11: whether `owner` is `player` or a teammate (never for neutral). */
+static inline int cbd_turn_is_own(const cbd_turn_plan *plan, cbd_turn_player player,
+                                  cbd_turn_player owner) {
+    return owner != CBD_TURN_NEUTRAL && plan->team[owner] == plan->team[player];
+}
+
+/* W14 steps 2–3: armies sent by an order from a territory of `armies` (eligible `eligible`). */
+static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order *o, uint64_t armies,
+                                     uint64_t eligible) {
+    uint64_t movable = turn->battle.one_army_must_stand_guard ? (armies ? armies - 1 : 0) : armies;
+    if (!turn->multi_attack && eligible < movable) {
+        movable = eligible; /* W15 */
+    }
+    if (o->by_percent) {
+        /* W3: exact; percent <= 10^6 and movable <= 10^9, so the product fits in 64 bits. */
+        return (uint64_t)o->percent * movable / CBD_MICRO_ONE;
+    }
+    return o->armies < movable ? o->armies : movable;
+}
+
+/* ---- the exact engine (warapp_turn_exact.c), driven by warapp_turn_analyze.c ---- */
+
+/* Distinct states of one group of territories with their probabilities: an open-addressing
+ * hash map keyed by the group's territories (owner, armies and, without multi_attack, the
+ * eligible armies of W15). */
+typedef struct {
+    size_t words; /* uint32 words per state */
+    size_t count, cap;
+    uint32_t *keys;  /* cap × words */
+    double *prob;    /* cap */
+    uint64_t *hash;  /* cap */
+    uint32_t *table; /* tcap slots: entry index + 1, 0 when empty */
+    size_t tcap;     /* a power of 2 */
+} cbd_turn_map;
+
+void cbd_turn_map_free(cbd_turn_map *m);
+/* Empties the map for states of `words` words (keeping its memory when the size is the same). */
+void cbd_turn_map_clear(cbd_turn_map *m, size_t words);
+/* Adds mass w to the state `key`, merging it with an equal state. */
+cbd_status cbd_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w);
+
+typedef struct cbd_turn_engine cbd_turn_engine;
+
+/* One retired territory's armies and probability (weighted by its schedule). */
+typedef struct {
+    uint32_t territory;
+    uint64_t armies;
+    double probability;
+} cbd_turn_retired;
+
+/* The engine adds order chances and territory owner chances into *res as it runs. */
+cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
+                                  cbd_turn_analysis *res, cbd_turn_error *err,
+                                  cbd_turn_engine **out);
+void cbd_turn_engine_free(cbd_turn_engine *e);
+
+/*
+ * Runs the orders seq[0 .. len) on the group of territories terr[0 .. n_terr) from the board
+ * after deploys, adding each order's chances × weight and each territory's final owner
+ * chances × weight into the results, each territory's final armies × weight into the engine's
+ * points, and sets *goals to the probability that the goals on this group's territories hold.
+ */
+cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
+                               const uint32_t *seq, size_t len, double weight, double *goals);
+
+/* The armies points gathered since the last clear (unsorted, repeats not merged). */
+const cbd_turn_retired *cbd_turn_engine_points(const cbd_turn_engine *e, size_t *n);
+void cbd_turn_engine_clear_points(cbd_turn_engine *e);
+/* The most states any step held (after merging, before retiring). */
+uint64_t cbd_turn_engine_peak(const cbd_turn_engine *e);
+/* Whether a kill window was cut short of its exact support (a certainty is then not proven). */
+bool cbd_turn_engine_truncated(const cbd_turn_engine *e);
+uint64_t cbd_turn_engine_work(const cbd_turn_engine *e);
+
+/* ---- groups of territories (warapp_turn_analyze.c) and their goals (warapp_turn_goals.c) ---- */
+
+/* One independent group of territories and the schedules of its orders. */
+typedef struct {
+    size_t n_terr;
+    uint32_t *terr;
+    size_t len;      /* its attack/transfer orders */
+    size_t n_movers; /* players giving them, as ascending mover indices */
+    uint32_t *movers;
+    size_t n_sched; /* distinct schedules */
+    uint32_t *seqs; /* n_sched × len */
+    double *weight; /* probability of each schedule */
+    double *fval;   /* goals probability under each schedule */
+    size_t n_ranks; /* n_movers! under random, else 1 */
+    uint32_t *rank_to_id;
+    bool has_goal;
+} cbd_turn_group;
+
+/* W16: P(every goal holds) from each group's goal chance per schedule. */
+cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
+                                  uint64_t max_schedules, cbd_turn_error *err, double *out);
+bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x);
+/* The next permutation in lexicographic order; false after the last. */
+bool cbd_turn_next_permutation(uint32_t *v, size_t n);
+/* k!, or cap + 1 when it is larger than cap. */
+uint64_t cbd_turn_factorial_capped(size_t k, uint64_t cap);
+
+#endif

@@ -1,0 +1,190 @@
+/* Seeded resolution of one War.app turn (W12–W15), drawing as /simulate does per battle. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "combatd/warapp_simulate.h"
+#include "warapp_turn_internal.h"
+
+/* Battle samplers are cached for army counts below this (a bounded table, not per army):
+ * their set-up (logs, square roots) would otherwise cost as much as the draws. */
+#define SIDE_CACHE 1024
+
+struct cbd_turn_sim {
+    cbd_turn_plan plan;
+    uint64_t *eligible; /* W15, per territory */
+    uint32_t *first;    /* round 1's order of movers */
+    uint32_t *sched;    /* the attack/transfer orders in running order */
+    size_t cache_n;
+    cbd_sim_side *side[2]; /* [0] attackers (offense rate), [1] defenders, by army count */
+    uint8_t *ready;
+};
+
+void cbd_turn_sim_free(cbd_turn_sim *sim) {
+    if (!sim) {
+        return;
+    }
+    cbd_turn_plan_free(&sim->plan);
+    free(sim->eligible);
+    free(sim->first);
+    free(sim->sched);
+    free(sim->side[0]);
+    free(sim->side[1]);
+    free(sim->ready);
+    free(sim);
+}
+
+cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limits,
+                               cbd_turn_sim **out, cbd_turn_error *err) {
+    *out = NULL;
+    cbd_turn_sim *sim = calloc(1, sizeof *sim);
+    if (!sim) {
+        return CBD_ERR_NOMEM;
+    }
+    cbd_status st = cbd_turn_plan_build(turn, limits, &sim->plan, err);
+    if (st != CBD_OK) {
+        free(sim);
+        return st;
+    }
+    const cbd_turn_plan *p = &sim->plan;
+    uint64_t total = 0;
+    for (size_t i = 0; i < p->n_terr; i++) {
+        total += p->start[i].armies;
+    }
+    sim->cache_n = total + 1 < SIDE_CACHE ? (size_t)total + 1 : SIDE_CACHE;
+    sim->eligible = malloc((p->n_terr + 1) * sizeof *sim->eligible);
+    sim->first = malloc((p->n_movers + 1) * sizeof *sim->first);
+    sim->sched = malloc((p->n_attack + 1) * sizeof *sim->sched);
+    sim->side[0] = malloc(sim->cache_n * sizeof *sim->side[0]);
+    sim->side[1] = malloc(sim->cache_n * sizeof *sim->side[1]);
+    sim->ready = calloc(sim->cache_n, 1);
+    if (!sim->eligible || !sim->first || !sim->sched || !sim->side[0] || !sim->side[1] ||
+        !sim->ready) {
+        cbd_turn_sim_free(sim);
+        return CBD_ERR_NOMEM;
+    }
+    if (turn->move_order != CBD_MOVE_RANDOM) {
+        /* listed and cycle run one schedule: work it out once. */
+        cbd_turn_plan_schedule(p, turn->move_order == CBD_MOVE_CYCLE ? p->cycle_first : NULL,
+                               sim->sched);
+    }
+    *out = sim;
+    return CBD_OK;
+}
+
+/* The sampler of one side for n armies, from the cache or set up in *tmp. */
+static const cbd_sim_side *side_for(cbd_turn_sim *sim, int which, uint64_t n, cbd_sim_side *tmp) {
+    if (n < sim->cache_n) {
+        if (!sim->ready[n]) {
+            cbd_warapp_sim s;
+            cbd_warapp_sim_init(&s, n, n, &sim->plan.turn->battle);
+            sim->side[0][n] = s.side[0];
+            sim->side[1][n] = s.side[1];
+            sim->ready[n] = 1;
+        }
+        return &sim->side[which][n];
+    }
+    cbd_warapp_sim s;
+    cbd_warapp_sim_init(&s, which == 0 ? n : 0, which == 0 ? 0 : n, &sim->plan.turn->battle);
+    *tmp = s.side[which];
+    return tmp;
+}
+
+static inline uint64_t side_kills(const cbd_sim_side *s, uint64_t x, cbd_rounding r, cbd_rng *rng) {
+    cbd_kill_value v = cbd_sim_side_blend(s, x);
+    if (r == CBD_ROUND_STRAIGHT || v.frac == 0) {
+        return cbd_round_straight(v); /* W2; with no fraction both modes agree */
+    }
+    return cbd_round_weighted(v, cbd_rng_bounded(rng, CBD_KILL_FRAC_ONE));
+}
+
+/*
+ * One battle, drawing exactly as cbd_warapp_sim_one (warapp_simulate.h): both rolls, then both
+ * rounding draws. It takes the two cached sides instead of a cbd_warapp_sim so that a turn
+ * does not set up a sampler per battle; test_warapp_turn checks the two agree draw for draw.
+ */
+static void battle(const cbd_sim_side *a, const cbd_sim_side *d, cbd_rounding r, cbd_rng *rng,
+                   cbd_turn_event *ev) {
+    uint64_t xa = a->rolls ? cbd_binomial_draw(&a->roll, rng) : a->fixed_x;
+    uint64_t xd = d->rolls ? cbd_binomial_draw(&d->roll, rng) : d->fixed_x;
+    ev->attacker_kills = side_kills(a, xa, r, rng);
+    ev->defender_kills = side_kills(d, xd, r, rng);
+    ev->outcome = cbd_warapp_resolve(a->n, d->n, ev->attacker_kills, ev->defender_kills);
+}
+
+/* W14: one attack/transfer order on the board. */
+static void run_order(cbd_turn_sim *sim, const cbd_turn_order *o, cbd_turn_territory *b,
+                      cbd_rng *rng, cbd_turn_event *ev) {
+    const cbd_turn *t = sim->plan.turn;
+    uint64_t *elig = sim->eligible;
+    memset(ev, 0, sizeof *ev);
+    ev->kind = CBD_TURN_SKIPPED;
+    if (b[o->from].owner != o->player) {
+        return; /* W14.1 */
+    }
+    uint64_t sent = cbd_turn_sent(t, o, b[o->from].armies, elig[o->from]);
+    if (sent == 0) {
+        return; /* W14.3 */
+    }
+    ev->sent = sent;
+    b[o->from].armies -= sent;
+    elig[o->from] = elig[o->from] > sent ? elig[o->from] - sent : 0;
+    if (cbd_turn_is_own(&sim->plan, o->player, b[o->to].owner)) {
+        ev->kind = CBD_TURN_TRANSFERRED; /* W8: arrivals are not eligible (W15) */
+        b[o->to].armies += sent;
+        return;
+    }
+    ev->kind = CBD_TURN_ATTACKED;
+    ev->defenders = b[o->to].armies;
+    cbd_sim_side ta, td;
+    const cbd_sim_side *sa = side_for(sim, 0, sent, &ta);
+    const cbd_sim_side *sd = side_for(sim, 1, b[o->to].armies, &td);
+    battle(sa, sd, t->battle.rounding, rng, ev);
+    if (ev->outcome.captured) {
+        b[o->to].owner = o->player; /* W6; a new owner has no eligible armies (W15) */
+        b[o->to].armies = ev->outcome.attackers_left;
+        elig[o->to] = 0;
+    } else {
+        b[o->from].armies += ev->outcome.attackers_left; /* back home, not eligible */
+        b[o->to].armies = ev->outcome.defenders_left;    /* W5 */
+        if (elig[o->to] > ev->outcome.defenders_left) {
+            elig[o->to] = ev->outcome.defenders_left;
+        }
+    }
+}
+
+void cbd_turn_sim_one(cbd_turn_sim *sim, cbd_rng *rng, cbd_turn_territory *board,
+                      cbd_turn_event *events) {
+    const cbd_turn_plan *p = &sim->plan;
+    const cbd_turn *t = p->turn;
+    memcpy(board, p->start, p->n_terr * sizeof *board);
+    for (size_t i = 0; i < p->n_terr; i++) {
+        sim->eligible[i] = board[i].armies; /* W15: what stands after deploys */
+    }
+    if (t->move_order == CBD_MOVE_RANDOM) {
+        /* W13: a uniform permutation of the movers, Fisher–Yates from the ascending order. */
+        for (size_t i = 0; i < p->n_movers; i++) {
+            sim->first[i] = (uint32_t)i;
+        }
+        for (size_t i = p->n_movers; i-- > 1;) {
+            size_t j = (size_t)cbd_rng_bounded(rng, i + 1);
+            uint32_t tmp = sim->first[i];
+            sim->first[i] = sim->first[j];
+            sim->first[j] = tmp;
+        }
+        cbd_turn_plan_schedule(p, sim->first, sim->sched);
+    }
+    if (events) {
+        for (size_t i = 0; i < p->n_orders; i++) {
+            if (t->orders[i].type == CBD_ORDER_DEPLOY) {
+                memset(&events[i], 0, sizeof events[i]);
+                events[i].kind = CBD_TURN_DEPLOYED;
+                events[i].sent = t->orders[i].armies;
+            }
+        }
+    }
+    cbd_turn_event scratch;
+    for (size_t k = 0; k < p->n_attack; k++) {
+        uint32_t oi = sim->sched[k];
+        run_order(sim, &t->orders[oi], board, rng, events ? &events[oi] : &scratch);
+    }
+}
