@@ -20,8 +20,6 @@ static const char *const attack_tile_keys[] = {"units", "loaded", NULL};
 static const char *const defense_tile_keys[] = {"level", "units", "loaded", NULL};
 static const char *const support_keys[] = {"tanks", "fort", NULL};
 static const char *const kind_names[] = {"normal", "long_distance", NULL};
-/* D5: planes carry the tile's ground troops. */
-static const char *const loaded_keys[] = {"soldier", "larva", "tank", "supercapital", NULL};
 
 typedef struct {
     const char *player;
@@ -39,20 +37,16 @@ static const char *name(int c) {
     return cbd_duper_class_name((cbd_duper_class)c);
 }
 
-/* The class names in cbd_duper_class order, as a reader's allowed list (constant, so that
- * concurrent requests share it safely). */
-static const char *const class_keys[CBD_DUPER_CLASS_COUNT + 1] = {
-    "soldier",     "larva",       "tank",        "plane",        "fort", "center",
-    "capital_lv1", "capital_lv2", "capital_lv3", "supercapital", NULL};
-
+/* A tile's "units" (every class) or "loaded" (the classes planes carry, D5), by class. */
 static void read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts) {
-    const char *const *allowed = loaded ? loaded_keys : class_keys;
+    const char *allowed[CBD_DUPER_CLASS_COUNT + 1];
+    cbd_duper_class_names(loaded, allowed);
     cbd_reader r;
     if (cbd_read_object(tile, key, allowed, &r) != CBD_FIELD_OK) {
         return;
     }
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        if (!loaded || cbd_duper_class_layer((cbd_duper_class)c) == CBD_DUPER_GROUND) {
+        if (!loaded || cbd_duper_is_loadable((cbd_duper_class)c)) {
             (void)cbd_read_u64(&r, name(c), 0, CBD_DUPER_MAX_COUNT, &counts[c]);
         }
     }
