@@ -354,7 +354,7 @@ Test(duper_core, d6_a_supporting_fort_dies_right_after_its_tanks) {
 }
 
 Test(duper_core, d6_a_surviving_supporting_fort_ends_the_allocation) {
-    /* Same defence, 10 soldiers: damage 9: tank (6 left), fort 7 > 6 survives and ends it,
+    /* Same defense, 10 soldiers: damage 9: tank (6 left), fort 7 > 6 survives and ends it,
      * so the second tile's tank survives though 6 ≥ 3 (D4). */
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_duper_battle b = battle();
