@@ -13,6 +13,9 @@
 #include "json_reader.h"
 
 #define PLAYER_MAX 64
+/* The largest seed: 2^53 − 1, as on /simulate, so that every JSON client (doubles) can echo it
+ * exactly. */
+#define SEED_MAX ((UINT64_C(1) << 53) - 1)
 
 static const char *const root_keys[] = {"attack", "defense", "rules", "seed", NULL};
 static const char *const attack_keys[] = {"player", "kind", "tile", "support", NULL};
@@ -177,12 +180,14 @@ int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *o
         cbd_duper_rules_read(&rules_reader, &rules);
     }
     uint64_t seed = 0;
-    cbd_field seeded = cbd_read_u64(&root, "seed", 0, INT64_MAX, &seed);
+    cbd_field seeded = cbd_read_u64(&root, "seed", 0, SEED_MAX, &seed);
     if (problem->status != 0) {
         return -1;
     }
     if (seeded == CBD_FIELD_ABSENT && cbd_api_os_seed(&seed) != 0) {
-        cbd_problem_set(problem, 500, "Could not draw a seed from the operating system.");
+        /* As on /simulate: the OS's entropy is a service condition, and the client can send a
+         * seed instead. */
+        cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
         return -1;
     }
     cbd_duper_result res;
