@@ -166,8 +166,10 @@ static bool side_valid(const cbd_duper_side *s) {
             return false;
         }
     }
-    /* D5: only a stack of two or more planes carries troops. */
-    return loaded == 0 || s->units[CBD_DUPER_PLANE] >= 2;
+    /* D5: troops ride in planes. A stack of two or more loads them (the API refuses fewer on
+     * a request's tile), and they stay loaded in the planes that survive a battle, so a board
+     * tile may carry them in one plane afterwards; with no plane there is nothing to ride. */
+    return loaded == 0 || s->units[CBD_DUPER_PLANE] >= 1;
 }
 
 /* What would make the arithmetic unsafe (the API layer has refused the rest, D12). */

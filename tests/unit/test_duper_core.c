@@ -576,9 +576,13 @@ Test(duper_core, the_core_refuses_unsafe_input) {
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_duper_result r;
     cbd_duper_battle b = battle();
-    b.attack.units[PLANE] = 1;
-    b.attack.loaded[SOLDIER] = 1; /* D5: one plane carries nothing */
+    b.attack.units[PLANE] = 0;
+    b.attack.loaded[SOLDIER] = 1; /* D5: no plane carries nothing */
     cr_expect_eq(cbd_duper_resolve(&rules, &b, 0, &r), CBD_ERR_INVALID);
+    /* D5: loaded troops travel on with the planes that survive, so one plane may still carry
+     * them in a later battle on a board (a request's tile needs 2, checked by the API). */
+    b.attack.units[PLANE] = 1;
+    cr_expect_eq(cbd_duper_resolve(&rules, &b, 0, &r), CBD_OK);
     b = battle();
     b.level = 4;
     cr_expect_eq(cbd_duper_resolve(&rules, &b, 0, &r), CBD_ERR_INVALID);

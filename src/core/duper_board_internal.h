@@ -1,0 +1,32 @@
+#ifndef COMBATD_CORE_DUPER_BOARD_INTERNAL_H
+#define COMBATD_CORE_DUPER_BOARD_INTERNAL_H
+
+/* The board's layout, shared by the core's board files (never by other layers). */
+#include "combatd/duper_board.h"
+
+typedef struct {
+    const char *id;
+    size_t index;
+} id_entry;
+
+struct cbd_duper_board {
+    size_t n_tiles;
+    cbd_duper_board_tile *tiles;
+    id_entry *by_id; /* the tiles in the byte order of their ids (D14) */
+    size_t *rank;    /* rank[i]: tile i's place in by_id */
+    /* Adjacency lists: tile i's neighbours are adj[adj_start[i] .. adj_start[i + 1]), each once,
+     * in the byte order of their ids. */
+    size_t *adj_start;
+    size_t *adj;
+    size_t n_pairs;
+    size_t (*pairs)[2]; /* the spec's pairs as tile indices */
+    size_t n_players;
+    const char **players; /* colours in byte order */
+    bool *eliminated;
+    uint64_t *keys; /* keys[holder * n_players + colour] */
+};
+
+/* Does anything on this tile take part in an attack of this kind (D6, D11)? */
+bool cbd_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind);
+
+#endif
