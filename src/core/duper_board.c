@@ -8,9 +8,40 @@
 
 #include "duper_board_internal.h"
 
-static int by_id_cmp(const void *a, const void *b) {
-    /* strcmp compares as unsigned char: the byte order D14 names. */
-    return strcmp(((const id_entry *)a)->id, ((const id_entry *)b)->id);
+/* FNV-1a: ids are short strings, and a request's tiles are few enough that a simple hash
+ * with linear probing beats sorting them. */
+static uint64_t hash(const char *s) {
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        h = (h ^ *p) * UINT64_C(0x100000001b3);
+    }
+    /* FNV's low bits cluster for ids that differ in their last bytes ("t5_3", "t5_4"): mix
+     * the high bits down (murmur3's finalizer) before the table masks them. */
+    h = (h ^ (h >> 33)) * UINT64_C(0xff51afd7ed558ccd);
+    return h ^ (h >> 33);
+}
+
+/* The slot of `key` in a table of mask + 1 slots holding spec tile index + 1, keyed by the
+ * tiles' ids (or owners): where it is, or the empty slot where it would go. */
+static size_t probe(const size_t *slots, size_t mask, const char *key,
+                    const cbd_duper_tile_spec *tiles, bool by_owner) {
+    size_t i = (size_t)hash(key) & mask;
+    while (slots[i] != 0) {
+        const cbd_duper_tile_spec *t = &tiles[slots[i] - 1];
+        if (strcmp(by_owner ? t->owner : t->id, key) == 0) {
+            break;
+        }
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+static size_t table_size(size_t n) {
+    size_t size = 16;
+    while (size < 2 * n) {
+        size *= 2;
+    }
+    return size;
 }
 
 static int string_cmp(const void *a, const void *b) {
@@ -105,16 +136,39 @@ static cbd_status check_tile(const cbd_duper_tile_spec *t, size_t i, cbd_duper_b
 
 static bool alloc_all(cbd_duper_board *b, size_t n_tiles, size_t n_pairs) {
     b->tiles = calloc(n_tiles ? n_tiles : 1, sizeof *b->tiles);
-    b->by_id = calloc(n_tiles ? n_tiles : 1, sizeof *b->by_id);
-    b->rank = calloc(n_tiles ? n_tiles : 1, sizeof *b->rank);
+    b->id_mask = table_size(n_tiles) - 1;
+    b->id_slots = calloc(b->id_mask + 1, sizeof *b->id_slots);
     b->adj_start = calloc(n_tiles + 1, sizeof *b->adj_start);
     b->adj = calloc(2 * n_pairs + 1, sizeof *b->adj);
     b->pairs = calloc(n_pairs ? n_pairs : 1, sizeof *b->pairs);
     b->players = calloc(n_tiles ? n_tiles : 1, sizeof *b->players);
-    return b->tiles && b->by_id && b->rank && b->adj_start && b->adj && b->pairs && b->players;
+    return b->tiles && b->id_slots && b->adj_start && b->adj && b->pairs && b->players;
 }
 
-/* The tiles, their ids in byte order, and the players (every distinct owner). */
+/* The players: every distinct owner, hashed while the tiles are read, then indexed in the
+ * byte order of their colours. */
+static cbd_status load_players(cbd_duper_board *b, const cbd_duper_board_spec *spec) {
+    size_t mask = table_size(spec->n_tiles) - 1;
+    size_t *slots = calloc(mask + 1, sizeof *slots);
+    if (!slots) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < spec->n_tiles; i++) {
+        const char *owner = spec->tiles[i].owner;
+        if (owner) {
+            size_t slot = probe(slots, mask, owner, spec->tiles, true);
+            if (slots[slot] == 0) {
+                slots[slot] = i + 1;
+                b->players[b->n_players++] = owner;
+            }
+        }
+    }
+    free(slots);
+    qsort(b->players, b->n_players, sizeof *b->players, string_cmp);
+    return CBD_OK;
+}
+
+/* The tiles, checked (D12, D13), and their ids hashed. */
 static cbd_status load_tiles(cbd_duper_board *b, const cbd_duper_board_spec *spec,
                              cbd_duper_board_error *err) {
     for (size_t i = 0; i < spec->n_tiles; i++) {
@@ -123,28 +177,16 @@ static cbd_status load_tiles(cbd_duper_board *b, const cbd_duper_board_spec *spe
         if (st != CBD_OK) {
             return st;
         }
-        b->by_id[i] = (id_entry){t->id, i};
-        if (t->owner) {
-            b->players[b->n_players++] = t->owner;
+        size_t slot = probe(b->id_slots, b->id_mask, t->id, spec->tiles, false);
+        if (b->id_slots[slot] != 0) {
+            return fail(err, CBD_BOARD_TILE_ID, i, 0, "tile ids are unique (D13)");
         }
+        b->id_slots[slot] = i + 1;
     }
-    qsort(b->by_id, b->n_tiles, sizeof *b->by_id, by_id_cmp);
-    for (size_t r = 0; r < b->n_tiles; r++) {
-        if (r > 0 && strcmp(b->by_id[r - 1].id, b->by_id[r].id) == 0) {
-            size_t later = b->by_id[r].index > b->by_id[r - 1].index ? b->by_id[r].index
-                                                                     : b->by_id[r - 1].index;
-            return fail(err, CBD_BOARD_TILE_ID, later, 0, "tile ids are unique (D13)");
-        }
-        b->rank[b->by_id[r].index] = r;
+    cbd_status st = load_players(b, spec);
+    if (st != CBD_OK) {
+        return st;
     }
-    qsort(b->players, b->n_players, sizeof *b->players, string_cmp);
-    size_t n = 0;
-    for (size_t i = 0; i < b->n_players; i++) {
-        if (n == 0 || strcmp(b->players[n - 1], b->players[i]) != 0) {
-            b->players[n++] = b->players[i];
-        }
-    }
-    b->n_players = n;
     for (size_t i = 0; i < spec->n_tiles; i++) {
         const cbd_duper_tile_spec *t = &spec->tiles[i];
         cbd_duper_board_tile *bt = &b->tiles[i];
@@ -158,12 +200,18 @@ static cbd_status load_tiles(cbd_duper_board *b, const cbd_duper_board_spec *spe
     return CBD_OK;
 }
 
-static int size_cmp(const void *a, const void *b) {
-    size_t x = *(const size_t *)a, y = *(const size_t *)b;
-    return (x > y) - (x < y);
+/* Adjacency lists are short (a map's tiles have a handful of neighbours): insertion sort. */
+static void sort_small(size_t *v, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        size_t x = v[i], j = i;
+        for (; j > 0 && v[j - 1] > x; j--) {
+            v[j] = v[j - 1];
+        }
+        v[j] = x;
+    }
 }
 
-/* Adjacency lists from the pairs: ranks sorted and deduplicated, then turned into indices. */
+/* Adjacency lists from the pairs, each neighbour once. */
 static cbd_status load_pairs(cbd_duper_board *b, const cbd_duper_board_spec *spec,
                              cbd_duper_board_error *err) {
     for (size_t p = 0; p < spec->n_pairs; p++) {
@@ -189,15 +237,15 @@ static cbd_status load_pairs(cbd_duper_board *b, const cbd_duper_board_spec *spe
     }
     for (size_t p = 0; p < spec->n_pairs; p++) {
         size_t x = b->pairs[p][0], y = b->pairs[p][1];
-        b->adj[b->adj_start[x] + fill[x]++] = b->rank[y];
-        b->adj[b->adj_start[y] + fill[y]++] = b->rank[x];
+        b->adj[b->adj_start[x] + fill[x]++] = y;
+        b->adj[b->adj_start[y] + fill[y]++] = x;
     }
     free(fill);
-    /* Compact each list in place: sorted by rank, each neighbour once. */
+    /* Compact each list in place: sorted, each neighbour once. */
     size_t out = 0;
     for (size_t i = 0; i < b->n_tiles; i++) {
         size_t lo = b->adj_start[i], hi = b->adj_start[i + 1];
-        qsort(b->adj + lo, hi - lo, sizeof *b->adj, size_cmp);
+        sort_small(b->adj + lo, hi - lo);
         b->adj_start[i] = out;
         for (size_t k = lo; k < hi; k++) {
             if (k == lo || b->adj[k] != b->adj[k - 1]) {
@@ -206,9 +254,6 @@ static cbd_status load_pairs(cbd_duper_board *b, const cbd_duper_board_spec *spe
         }
     }
     b->adj_start[b->n_tiles] = out;
-    for (size_t k = 0; k < out; k++) {
-        b->adj[k] = b->by_id[b->adj[k]].index;
-    }
     return CBD_OK;
 }
 
@@ -269,8 +314,7 @@ void cbd_duper_board_destroy(cbd_duper_board *b) {
         return;
     }
     free(b->tiles);
-    free(b->by_id);
-    free(b->rank);
+    free(b->id_slots);
     free(b->adj_start);
     free(b->adj);
     free(b->pairs);
@@ -288,10 +332,17 @@ const cbd_duper_board_tile *cbd_duper_board_tile_at(const cbd_duper_board *b, si
     return index < b->n_tiles ? &b->tiles[index] : NULL;
 }
 
+static size_t probe_tiles(const cbd_duper_board *b, const char *id) {
+    size_t i = (size_t)hash(id) & b->id_mask;
+    while (b->id_slots[i] != 0 && strcmp(b->tiles[b->id_slots[i] - 1].id, id) != 0) {
+        i = (i + 1) & b->id_mask;
+    }
+    return i;
+}
+
 size_t cbd_duper_board_find(const cbd_duper_board *b, const char *id) {
-    id_entry key = {id, 0};
-    const id_entry *e = bsearch(&key, b->by_id, b->n_tiles, sizeof *b->by_id, by_id_cmp);
-    return e ? e->index : CBD_DUPER_BOARD_NONE;
+    size_t slot = b->id_slots[probe_tiles(b, id)];
+    return slot ? slot - 1 : CBD_DUPER_BOARD_NONE;
 }
 
 bool cbd_duper_board_pair_present(const cbd_duper_board *b, size_t index) {

@@ -10,7 +10,7 @@
 
 /*
  * D14: every other tile of `owner` adjacent to `center` that holds tanks supports, with its
- * fort (D6), in the byte order of ids (the adjacency lists' order). The two tiles of the
+ * fort (D6), in the byte order of ids. The two tiles of the
  * fight never support (D12); they are never the owner's other tile on the right side, but
  * `skip` keeps that explicit.
  */
@@ -27,9 +27,19 @@ static cbd_status find_support(const cbd_duper_board *b, size_t center, int32_t 
         if (*n == CBD_DUPER_MAX_SUPPORT) {
             return CBD_ERR_INVALID;
         }
-        side->support_tanks[*n] = tile->units[CBD_DUPER_TANK];
-        side->support_fort[*n] = tile->units[CBD_DUPER_FORT];
         list[(*n)++] = t;
+    }
+    /* D14: in the byte order of ids (strcmp compares as unsigned char); at most 8 of them. */
+    for (size_t i = 1; i < *n; i++) {
+        size_t x = list[i], j = i;
+        for (; j > 0 && strcmp(b->tiles[list[j - 1]].id, b->tiles[x].id) > 0; j--) {
+            list[j] = list[j - 1];
+        }
+        list[j] = x;
+    }
+    for (size_t i = 0; i < *n; i++) {
+        side->support_tanks[i] = b->tiles[list[i]].units[CBD_DUPER_TANK];
+        side->support_fort[i] = b->tiles[list[i]].units[CBD_DUPER_FORT];
     }
     side->n_support = *n;
     return CBD_OK;

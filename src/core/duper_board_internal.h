@@ -4,18 +4,14 @@
 /* The board's layout, shared by the core's board files (never by other layers). */
 #include "combatd/duper_board.h"
 
-typedef struct {
-    const char *id;
-    size_t index;
-} id_entry;
-
 struct cbd_duper_board {
     size_t n_tiles;
     cbd_duper_board_tile *tiles;
-    id_entry *by_id; /* the tiles in the byte order of their ids (D14) */
-    size_t *rank;    /* rank[i]: tile i's place in by_id */
+    /* Tile ids hashed (open addressing, linear probing): slot holds index + 1, 0 when empty. */
+    size_t *id_slots;
+    size_t id_mask;
     /* Adjacency lists: tile i's neighbours are adj[adj_start[i] .. adj_start[i + 1]), each once,
-     * in the byte order of their ids. */
+     * in index order (D14's byte order is applied to the few supporting tiles of a battle). */
     size_t *adj_start;
     size_t *adj;
     size_t n_pairs;

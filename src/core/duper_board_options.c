@@ -9,7 +9,7 @@
 
 typedef struct {
     cbd_duper_option option;
-    size_t from_rank, to_rank; /* for the tie order: byte order of ids */
+    const char *from_id, *to_id; /* for the tie order: byte order of ids */
 } ranked;
 
 typedef struct {
@@ -66,8 +66,8 @@ static cbd_status add_option(const cbd_duper_board *b, const cbd_duper_rules *ru
          {r->eliminated[CBD_DUPER_ATTACK], r->eliminated[CBD_DUPER_DEFENSE]},
          bb.defender,
          r->card_steal_eligible},
-        b->rank[from],
-        b->rank[to],
+        b->tiles[from].id,
+        b->tiles[to].id,
     };
     return CBD_OK;
 }
@@ -129,11 +129,13 @@ static int best_first(const void *pa, const void *pb) {
     if (a->option.margin != b->option.margin) {
         return a->option.margin > b->option.margin ? -1 : 1;
     }
-    if (a->from_rank != b->from_rank) {
-        return a->from_rank < b->from_rank ? -1 : 1;
+    int by_from = strcmp(a->from_id, b->from_id);
+    if (by_from != 0) {
+        return by_from;
     }
-    if (a->to_rank != b->to_rank) {
-        return a->to_rank < b->to_rank ? -1 : 1;
+    int by_to = strcmp(a->to_id, b->to_id);
+    if (by_to != 0) {
+        return by_to;
     }
     return (int)a->option.kind - (int)b->option.kind;
 }
