@@ -33,6 +33,32 @@ typedef struct {
     uint32_t death_priority; /* lower dies first; 0 means the class never dies (centers, D7) */
 } cbd_duper_unit;
 
+/*
+ * Everything fixed about a unit class, one row per class (src/core/duper_classes.c): the API
+ * name, the layer, the shipped unit-table row (D1), whether planes carry it (D5), whether its
+ * death eliminates its player (D8) and whether its death priority is a setting (the fort's is
+ * placed by D6 instead). The API readers, the config reader, the answers and the contract
+ * test all read this table; adding a class is one enum value and one row.
+ */
+typedef struct {
+    const char *name;
+    cbd_duper_layer layer;
+    cbd_duper_unit defaults;
+    bool loadable;
+    bool capital;
+    bool death_priority_setting;
+} cbd_duper_class_info;
+
+/* The row of class c, or NULL when out of range. */
+const cbd_duper_class_info *cbd_duper_class_row(cbd_duper_class c);
+
+/*
+ * Fills names with the API names of every class (loadable_only: of the classes planes carry,
+ * D5) in cbd_duper_class order, NULL-terminated, as a reader's list of allowed members.
+ * Returns the number of names.
+ */
+size_t cbd_duper_class_names(bool loadable_only, const char *names[CBD_DUPER_CLASS_COUNT + 1]);
+
 /* The configurable rules: the unit table and the knobs RULINGS.md marks configurable. */
 typedef struct {
     cbd_duper_unit units[CBD_DUPER_CLASS_COUNT];
@@ -53,7 +79,7 @@ typedef struct {
 #define CBD_DUPER_MAX_KEYS           1000u
 #define CBD_DUPER_MAX_SUPPORT        8
 
-/* The shipped defaults (RULINGS.md's unit table and D2, D3, D10). */
+/* The shipped defaults (the class table's unit rows and D2, D3, D10). */
 cbd_duper_rules cbd_duper_default_rules(void);
 
 /* The class's name in the API ("soldier", "capital_lv1", ...), or NULL when out of range. */
@@ -64,6 +90,9 @@ cbd_duper_layer cbd_duper_class_layer(cbd_duper_class c);
 
 /* True for capital_lv1..3 and the supercapital, whose death eliminates a player (D8). */
 bool cbd_duper_is_capital(cbd_duper_class c);
+
+/* True for the classes planes carry (D5): the ground troops. */
+bool cbd_duper_is_loadable(cbd_duper_class c);
 
 /* Checks a rules value against the limits above; false when a value is out of range. */
 bool cbd_duper_rules_valid(const cbd_duper_rules *rules);

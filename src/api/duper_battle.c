@@ -8,10 +8,14 @@
 
 #include "api.h"
 #include "combatd/duper.h"
+#include "duper_json.h"
 #include "duper_rules_json.h"
 #include "json_reader.h"
 
 #define PLAYER_MAX 64
+/* The largest seed: 2^53 − 1, as on /simulate, so that every JSON client (doubles) can echo it
+ * exactly. */
+#define SEED_MAX ((UINT64_C(1) << 53) - 1)
 
 static const char *const root_keys[] = {"attack", "defense", "rules", "seed", NULL};
 static const char *const attack_keys[] = {"player", "kind", "tile", "support", NULL};
@@ -20,8 +24,6 @@ static const char *const attack_tile_keys[] = {"units", "loaded", NULL};
 static const char *const defense_tile_keys[] = {"level", "units", "loaded", NULL};
 static const char *const support_keys[] = {"tanks", "fort", NULL};
 static const char *const kind_names[] = {"normal", "long_distance", NULL};
-/* D5: planes carry the tile's ground troops. */
-static const char *const loaded_keys[] = {"soldier", "larva", "tank", "supercapital", NULL};
 
 typedef struct {
     const char *player;
@@ -33,29 +35,6 @@ static void required(const cbd_reader *r, const char *key, const char *what) {
     char ptr[224];
     cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
     cbd_problem_field(r->problem, ptr, "is required: %s", what);
-}
-
-static const char *name(int c) {
-    return cbd_duper_class_name((cbd_duper_class)c);
-}
-
-/* The class names in cbd_duper_class order, as a reader's allowed list (constant, so that
- * concurrent requests share it safely). */
-static const char *const class_keys[CBD_DUPER_CLASS_COUNT + 1] = {
-    "soldier",     "larva",       "tank",        "plane",        "fort", "center",
-    "capital_lv1", "capital_lv2", "capital_lv3", "supercapital", NULL};
-
-static void read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts) {
-    const char *const *allowed = loaded ? loaded_keys : class_keys;
-    cbd_reader r;
-    if (cbd_read_object(tile, key, allowed, &r) != CBD_FIELD_OK) {
-        return;
-    }
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        if (!loaded || cbd_duper_class_layer((cbd_duper_class)c) == CBD_DUPER_GROUND) {
-            (void)cbd_read_u64(&r, name(c), 0, CBD_DUPER_MAX_COUNT, &counts[c]);
-        }
-    }
 }
 
 static void read_support(const cbd_reader *side, cbd_duper_side *s) {
@@ -82,81 +61,6 @@ static void read_support(const cbd_reader *side, cbd_duper_side *s) {
     }
 }
 
-/* /…/units/<class>: built only for a class that is wrong, as every valid request passes here. */
-static const char *unit_pointer(const char *units_ptr, int c, char *ptr, size_t size) {
-    snprintf(ptr, size, "%s/%s", units_ptr, name(c));
-    return ptr;
-}
-
-/* The D12 shape of a tile, plus the refusals that follow from D5, D8 and D9. */
-static void check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc) {
-    char ptr[256], units_ptr[224];
-    cbd_problem *p = tile->problem;
-    cbd_reader_child_pointer(tile, "units", units_ptr, sizeof units_ptr);
-    int ground = -1, building = -1;
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        if (s->units[c] == 0) {
-            continue;
-        }
-        cbd_duper_layer layer = cbd_duper_class_layer((cbd_duper_class)c);
-        if (layer == CBD_DUPER_GROUND) {
-            if (ground >= 0) {
-                cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
-                                  "cannot stand beside %s: a tile holds at most one ground troop "
-                                  "class (D12); troops loaded in planes go in \"loaded\"",
-                                  name(ground));
-            } else {
-                ground = c;
-            }
-        } else if (layer == CBD_DUPER_BUILDING) {
-            if (building >= 0) {
-                cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
-                                  "cannot stand beside %s: a tile holds at most one building (D12)",
-                                  name(building));
-            } else if (s->units[c] > 1) {
-                cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
-                                  "must be 0 or 1: a tile holds at most one building (D12)");
-            }
-            building = c;
-        }
-        if (c == CBD_DUPER_LARVA && !npc) {
-            cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
-                              "larvae are NPC units: they stand only on an NPC tile "
-                              "(\"npc\": true) and never attack (D9)");
-        }
-        if (cbd_duper_is_capital((cbd_duper_class)c) && npc) {
-            cbd_problem_field(p, unit_pointer(units_ptr, c, ptr, sizeof ptr),
-                              "an NPC tile holds no capital or supercapital (D9)");
-        }
-    }
-    /* A player has one supercapital (D8); it may stand on the tile or ride in its planes. */
-    if (s->units[CBD_DUPER_SUPERCAPITAL] + s->loaded[CBD_DUPER_SUPERCAPITAL] > 1) {
-        snprintf(ptr, sizeof ptr, "%s/supercapital", units_ptr);
-        cbd_problem_field(p, ptr,
-                          "a player has one supercapital (D8): at most 1 on a tile, "
-                          "standing or loaded");
-    }
-    uint64_t loaded = 0;
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        loaded += s->loaded[c];
-        if (s->loaded[c] > 0 && c == CBD_DUPER_LARVA && !npc) {
-            cbd_reader_child_pointer(tile, "loaded", ptr, sizeof ptr);
-            cbd_problem_field(p, ptr, "larvae are NPC units and ride only on an NPC tile (D9)");
-        }
-        if (s->loaded[c] > 0 && cbd_duper_is_capital((cbd_duper_class)c) && npc) {
-            cbd_reader_child_pointer(tile, "loaded", ptr, sizeof ptr);
-            cbd_problem_field(p, ptr, "an NPC tile holds no supercapital (D9)");
-        }
-    }
-    if (loaded > 0 && s->units[CBD_DUPER_PLANE] < 2) {
-        cbd_reader_child_pointer(tile, "loaded", ptr, sizeof ptr);
-        cbd_problem_field(p, ptr,
-                          "needs a stack of at least 2 planes on the tile to carry troops (D5); "
-                          "the tile has %llu",
-                          (unsigned long long)s->units[CBD_DUPER_PLANE]);
-    }
-}
-
 static void read_side_tile(const cbd_reader *side, const char *const *tile_keys, cbd_duper_side *s,
                            side_read *out) {
     out->has_tile = false;
@@ -165,8 +69,8 @@ static void read_side_tile(const cbd_reader *side, const char *const *tile_keys,
         required(side, "tile", "the battle tile's units");
     } else if (f == CBD_FIELD_OK) {
         out->has_tile = true;
-        read_counts(&out->tile, "units", false, s->units);
-        read_counts(&out->tile, "loaded", true, s->loaded);
+        cbd_duper_read_counts(&out->tile, "units", false, s->units);
+        cbd_duper_read_counts(&out->tile, "loaded", true, s->loaded);
     }
 }
 
@@ -191,7 +95,7 @@ static void read_attack(const cbd_reader *root, cbd_duper_battle *b, side_read *
         return;
     }
     const cbd_duper_side *s = &b->attack;
-    check_tile(&out->tile, s, false);
+    cbd_duper_check_tile(&out->tile, s, false);
     char ptr[224];
     cbd_reader_child_pointer(&out->tile, "units", ptr, sizeof ptr);
     if (b->kind == CBD_DUPER_LONG_DISTANCE && s->units[CBD_DUPER_PLANE] == 0) {
@@ -252,148 +156,7 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
         required(&out->tile, "level", "the tile level, 1 to 3 (its tile buff)");
     }
     b->level = (uint32_t)level;
-    check_tile(&out->tile, &b->defense, b->npc);
-}
-
-/* {class: counts[c]} for every class the request listed on the tile (shown[c] > 0). */
-static void class_map(cbd_jw *w, const char *key, const uint64_t *counts, const uint64_t *shown) {
-    cbd_jw_key(w, key);
-    cbd_jw_object_open(w);
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        if (shown[c] > 0) {
-            cbd_jw_key_uint(w, name(c), counts[c]);
-        }
-    }
-    cbd_jw_object_close(w);
-}
-
-static void support_list(cbd_jw *w, size_t n, const uint64_t *tanks, const uint64_t *fort) {
-    cbd_jw_key(w, "support");
-    cbd_jw_array_open(w);
-    for (size_t i = 0; i < n; i++) {
-        cbd_jw_object_open(w);
-        cbd_jw_key_uint(w, "tanks", tanks[i]);
-        cbd_jw_key_uint(w, "fort", fort[i]);
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_array_close(w);
-}
-
-static void side_json(cbd_jw *w, const char *key, const cbd_duper_side *counts,
-                      const cbd_duper_side *shown) {
-    cbd_jw_key(w, key);
-    cbd_jw_object_open(w);
-    class_map(w, "tile", counts->units, shown->units);
-    class_map(w, "loaded", counts->loaded, shown->loaded);
-    support_list(w, shown->n_support, counts->support_tanks, counts->support_fort);
-    cbd_jw_object_close(w);
-}
-
-static void power_json(cbd_jw *w, const char *key, const cbd_duper_power *pw,
-                       const cbd_duper_side *s, bool attacking, cbd_duper_kind kind) {
-    uint64_t shown[CBD_DUPER_CLASS_COUNT];
-    uint64_t zero[CBD_DUPER_CLASS_COUNT] = {0};
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        bool part = !attacking || cbd_duper_takes_part(kind, (cbd_duper_class)c);
-        shown[c] = part ? s->units[c] : 0;
-    }
-    cbd_jw_key(w, key);
-    cbd_jw_object_open(w);
-    class_map(w, "tile", pw->units, shown);
-    /* Loaded troops are listed with power 0 so that a player sees they count for nothing (D5). */
-    class_map(w, "loaded", zero, s->loaded);
-    support_list(w, s->n_support, pw->support_tanks, pw->support_fort);
-    if (!attacking) {
-        cbd_jw_key_uint(w, "tile_buff", pw->tile_buff);
-        cbd_jw_key_uint(w, "key_buff", pw->key_buff);
-    }
-    cbd_jw_key_uint(w, "total", pw->total);
-    cbd_jw_object_close(w);
-}
-
-static void moved_in_json(cbd_jw *w, const cbd_duper_result *res) {
-    cbd_jw_key(w, "moved_in");
-    if (!res->captured) {
-        cbd_jw_null(w);
-        return;
-    }
-    cbd_jw_object_open(w);
-    class_map(w, "tile", res->moved_in_units, res->moved_in_units);
-    class_map(w, "loaded", res->moved_in_loaded, res->moved_in_loaded);
-    cbd_jw_object_close(w);
-}
-
-/* A member whose value is a count, or null when the count does not apply. */
-static void uint_or_null(cbd_jw *w, const char *key, bool applies, uint64_t v) {
-    cbd_jw_key(w, key);
-    if (applies) {
-        cbd_jw_uint(w, v);
-    } else {
-        cbd_jw_null(w);
-    }
-}
-
-static void render(cbd_jw *w, const cbd_duper_battle *b, const cbd_duper_result *res,
-                   const cbd_duper_rules *rules, const char *attacker, const char *defender,
-                   uint64_t seed) {
-    const cbd_duper_power *ap = &res->power[CBD_DUPER_ATTACK];
-    const cbd_duper_power *dp = &res->power[CBD_DUPER_DEFENSE];
-    cbd_jw_object_open(w);
-    cbd_jw_key_uint(w, "attack_power", ap->total);
-    cbd_jw_key_uint(w, "defense_power", dp->total);
-    cbd_jw_key(w, "power");
-    cbd_jw_object_open(w);
-    power_json(w, "attack", ap, &b->attack, true, b->kind);
-    power_json(w, "defense", dp, &b->defense, false, b->kind);
-    cbd_jw_object_close(w);
-    cbd_jw_key_bool(w, "captured", res->captured);
-    cbd_jw_key_bool(w, "tie", res->tie);
-    cbd_jw_key(w, "damage");
-    cbd_jw_object_open(w);
-    uint_or_null(w, "to_attacker", res->captured, res->damage);
-    uint_or_null(w, "to_defender", !res->captured, res->damage);
-    cbd_jw_object_close(w);
-    cbd_jw_key(w, "losses");
-    cbd_jw_object_open(w);
-    side_json(w, "attack", &res->losses[CBD_DUPER_ATTACK], &b->attack);
-    side_json(w, "defense", &res->losses[CBD_DUPER_DEFENSE], &b->defense);
-    cbd_jw_object_close(w);
-    cbd_jw_key(w, "survivors");
-    cbd_jw_object_open(w);
-    side_json(w, "attack", &res->survivors[CBD_DUPER_ATTACK], &b->attack);
-    side_json(w, "defense", &res->survivors[CBD_DUPER_DEFENSE], &b->defense);
-    cbd_jw_object_close(w);
-    moved_in_json(w, res);
-    const char *owner = res->captured ? attacker : defender;
-    cbd_jw_key(w, "tile_owner");
-    if (res->tile_disappears || !owner) {
-        cbd_jw_null(w);
-    } else {
-        cbd_jw_string(w, owner);
-    }
-    cbd_jw_key_bool(w, "tile_disappears", res->tile_disappears);
-    cbd_jw_key(w, "eliminated");
-    cbd_jw_array_open(w);
-    if (res->eliminated[CBD_DUPER_ATTACK]) {
-        cbd_jw_string(w, attacker);
-    }
-    if (res->eliminated[CBD_DUPER_DEFENSE] && defender) {
-        cbd_jw_string(w, defender);
-    }
-    cbd_jw_array_close(w);
-    cbd_jw_key(w, "card_steal");
-    cbd_jw_object_open(w);
-    cbd_jw_key_bool(w, "eligible", res->card_steal_eligible);
-    cbd_jw_key_real(w, "probability", cbd_micro_to_double(rules->card_steal_probability));
-    cbd_jw_key(w, "stolen");
-    if (res->card_steal_eligible) {
-        cbd_jw_bool(w, res->card_stolen);
-    } else {
-        cbd_jw_null(w);
-    }
-    cbd_jw_object_close(w);
-    cbd_jw_key_uint(w, "seed", seed);
-    cbd_jw_object_close(w);
+    cbd_duper_check_tile(&out->tile, &b->defense, b->npc);
 }
 
 int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
@@ -417,12 +180,14 @@ int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *o
         cbd_duper_rules_read(&rules_reader, &rules);
     }
     uint64_t seed = 0;
-    cbd_field seeded = cbd_read_u64(&root, "seed", 0, INT64_MAX, &seed);
+    cbd_field seeded = cbd_read_u64(&root, "seed", 0, SEED_MAX, &seed);
     if (problem->status != 0) {
         return -1;
     }
     if (seeded == CBD_FIELD_ABSENT && cbd_api_os_seed(&seed) != 0) {
-        cbd_problem_set(problem, 500, "Could not draw a seed from the operating system.");
+        /* As on /simulate: the OS's entropy is a service condition, and the client can send a
+         * seed instead. */
+        cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
         return -1;
     }
     cbd_duper_result res;
@@ -433,6 +198,9 @@ int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *o
                         cbd_status_str(st));
         return -1;
     }
-    render(out, &b, &res, &rules, att.player, def.player, seed);
+    cbd_jw_object_open(out);
+    cbd_duper_write_battle(out, &b, &res, &rules, att.player, def.player);
+    cbd_jw_key_uint(out, "seed", seed);
+    cbd_jw_object_close(out);
     return 0;
 }

@@ -21,22 +21,20 @@ const char *const cbd_duper_rules_keys[] = {"units",
                                             NULL};
 
 static const char *const unit_keys[] = {"power", "death_priority", NULL};
-/* D6 places the fort in the death order; its priority is not a setting. */
-static const char *const fort_keys[] = {"power", NULL};
+/* For a class whose death priority is no setting (the fort: D6 places it in the death order). */
+static const char *const power_only_keys[] = {"power", NULL};
 
 static void read_units(const cbd_reader *r, cbd_duper_rules *rules) {
     const char *names[CBD_DUPER_CLASS_COUNT + 1];
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        names[c] = cbd_duper_class_name((cbd_duper_class)c);
-    }
-    names[CBD_DUPER_CLASS_COUNT] = NULL;
+    cbd_duper_class_names(false, names);
     cbd_reader units;
     if (cbd_read_object(r, "units", names, &units) != CBD_FIELD_OK) {
         return;
     }
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
         cbd_reader unit;
-        const char *const *keys = c == CBD_DUPER_FORT ? fort_keys : unit_keys;
+        bool priority_setting = cbd_duper_class_row((cbd_duper_class)c)->death_priority_setting;
+        const char *const *keys = priority_setting ? unit_keys : power_only_keys;
         if (cbd_read_object(&units, names[c], keys, &unit) != CBD_FIELD_OK) {
             continue;
         }
@@ -44,8 +42,8 @@ static void read_units(const cbd_reader *r, cbd_duper_rules *rules) {
         if (cbd_read_u64(&unit, "power", 0, CBD_DUPER_MAX_POWER, &v) == CBD_FIELD_OK) {
             rules->units[c].power = (uint32_t)v;
         }
-        if (c != CBD_DUPER_FORT && cbd_read_u64(&unit, "death_priority", 0,
-                                                CBD_DUPER_MAX_DEATH_PRIORITY, &v) == CBD_FIELD_OK) {
+        if (priority_setting && cbd_read_u64(&unit, "death_priority", 0,
+                                             CBD_DUPER_MAX_DEATH_PRIORITY, &v) == CBD_FIELD_OK) {
             rules->units[c].death_priority = (uint32_t)v; /* 0: never dies (D7) */
         }
     }

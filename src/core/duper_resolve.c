@@ -17,7 +17,7 @@
  *   of its tile never dies (priority 0 in a retuned table), neither does the fort.
  * - Supporting fort (D6): ranks right after its own tanks, at their priority; so it dies only
  *   when all of them died and the remaining damage still reaches its power. When its side
- *   dies outright (a failed attack, or a captured defence), it dies with its tanks.
+ *   dies outright (a failed attack, or a captured defense), it dies with its tanks.
  * - Dying outright: every unit that takes part dies, except classes with priority 0 (centers,
  *   D7), which stay with the tile and pass to the attacker on a capture.
  * - Capital on the tile (D8, D10): a supercapital loaded in the defending tile's planes is on
@@ -39,11 +39,21 @@ typedef struct {
     uint64_t *lost;
 } group;
 
-#define MAX_GROUPS (CBD_DUPER_CLASS_COUNT + 2 * CBD_DUPER_MAX_SUPPORT)
+/* The units of one side that can die, in the order D3, D4 and D6 give them. */
+typedef struct {
+    group g[CBD_DUPER_CLASS_COUNT + 2 * CBD_DUPER_MAX_SUPPORT];
+    size_t n;
+} death_order;
+
 #define FORT_ORDER 0xffu /* the defending fort comes after its tile's troops (D6) */
 
-static uint64_t sort_key(uint32_t dp, size_t location, unsigned order) {
-    return ((uint64_t)dp << 32) | ((uint64_t)location << 8) | order;
+static uint64_t sort_key(uint32_t death_priority, size_t location, unsigned order) {
+    return ((uint64_t)death_priority << 32) | ((uint64_t)location << 8) | order;
+}
+
+static void add_group(death_order *o, uint64_t key, uint64_t count, uint32_t power,
+                      uint64_t *lost) {
+    o->g[o->n++] = (group){key, count, power, lost};
 }
 
 static bool is_troop(int c) {
@@ -62,28 +72,28 @@ static bool attacks(cbd_duper_kind kind, int c) {
 }
 
 /* D3: supporting tanks at their own priority, each supporting fort right after its tanks. */
-static size_t add_support(group *g, size_t n, const cbd_duper_rules *rules, const cbd_duper_side *s,
-                          cbd_duper_side *loss) {
-    uint32_t dp = rules->supporting_tank_death_priority;
+static void add_support(death_order *o, const cbd_duper_rules *rules, const cbd_duper_side *s,
+                        cbd_duper_side *loss) {
+    uint32_t death_priority = rules->supporting_tank_death_priority;
     for (size_t i = 0; i < s->n_support; i++) {
         if (s->support_tanks[i]) {
-            g[n++] = (group){sort_key(dp, 1 + i, 0), s->support_tanks[i],
-                             rules->units[CBD_DUPER_TANK].power, &loss->support_tanks[i]};
+            add_group(o, sort_key(death_priority, 1 + i, 0), s->support_tanks[i],
+                      rules->units[CBD_DUPER_TANK].power, &loss->support_tanks[i]);
         }
         if (s->support_fort[i]) {
-            g[n++] = (group){sort_key(dp, 1 + i, 1), 1, rules->units[CBD_DUPER_FORT].power,
-                             &loss->support_fort[i]};
+            add_group(o, sort_key(death_priority, 1 + i, 1), 1, rules->units[CBD_DUPER_FORT].power,
+                      &loss->support_fort[i]);
         }
     }
-    return n;
 }
 
 /*
  * D4: units die in order while the remaining damage reaches their power; the first unit
  * that survives ends the allocation and the rest of the damage is discarded.
  */
-static void allocate(group *g, size_t n, uint64_t damage) {
-    for (size_t i = 1; i < n; i++) {
+static void allocate(death_order *o, uint64_t damage) {
+    group *g = o->g;
+    for (size_t i = 1; i < o->n; i++) {
         group x = g[i];
         size_t j = i;
         while (j > 0 && g[j - 1].key > x.key) {
@@ -92,7 +102,7 @@ static void allocate(group *g, size_t n, uint64_t damage) {
         }
         g[j] = x;
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < o->n; i++) {
         uint64_t killed = g[i].power == 0 ? g[i].count : damage / g[i].power;
         if (killed > g[i].count) {
             killed = g[i].count;
@@ -156,139 +166,203 @@ static bool side_valid(const cbd_duper_side *s) {
             return false;
         }
     }
-    /* D5: only a stack of two or more planes carries troops. */
-    return loaded == 0 || s->units[CBD_DUPER_PLANE] >= 2;
+    /* D5: troops ride in planes. A stack of two or more loads them (the API refuses fewer on
+     * a request's tile), and they stay loaded in the planes that survive a battle, so a board
+     * tile may carry them in one plane afterwards; with no plane there is nothing to ride. */
+    return loaded == 0 || s->units[CBD_DUPER_PLANE] >= 1;
+}
+
+/* What would make the arithmetic unsafe (the API layer has refused the rest, D12). */
+static bool battle_valid(const cbd_duper_rules *rules, const cbd_duper_battle *b) {
+    return cbd_duper_rules_valid(rules) && side_valid(&b->attack) && side_valid(&b->defense) &&
+           (b->kind == CBD_DUPER_NORMAL || b->kind == CBD_DUPER_LONG_DISTANCE) &&
+           b->keys <= CBD_DUPER_MAX_KEYS && (b->npc || (b->level >= 1 && b->level <= 3));
+}
+
+/* Attack power: the troops that take part (loaded ones have no power, D5), an attacking fort
+ * (D6) and the supporting tanks with their forts. */
+static void attack_power(const cbd_duper_rules *rules, const cbd_duper_battle *b,
+                         cbd_duper_power *attack) {
+    uint64_t total = 0;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (attacks(b->kind, c)) {
+            attack->units[c] = b->attack.units[c] * rules->units[c].power;
+            total += attack->units[c];
+        }
+    }
+    attack->total = total + support_power(rules, &b->attack, attack);
+}
+
+/* Defense power: troops, building, support, tile buff and key buff (D2); NPC tiles count
+ * their units alone (D9). */
+static void defense_power(const cbd_duper_rules *rules, const cbd_duper_battle *b,
+                          cbd_duper_power *defense) {
+    uint64_t total = 0;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        defense->units[c] = b->defense.units[c] * rules->units[c].power;
+        total += defense->units[c];
+    }
+    total += support_power(rules, &b->defense, defense);
+    if (!b->npc) {
+        defense->tile_buff = rules->tile_buff[b->level - 1];
+        defense->key_buff = (uint64_t)rules->key_buff_per_key * b->keys;
+    }
+    defense->total = total + defense->tile_buff + defense->key_buff;
+}
+
+/* D8, D10: a capital or supercapital on the defending tile, standing or loaded in its planes. */
+static bool holds_capital(const cbd_duper_side *defense) {
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (cbd_duper_is_capital((cbd_duper_class)c) &&
+            (defense->units[c] > 0 || defense->loaded[c] > 0)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A capture: the defenders die outright; the attackers take damage equal to the defense
+ * power, and an attacking fort absorbs the first of it and never dies (D6, D8). */
+static void damage_attackers(const cbd_duper_rules *rules, const cbd_duper_battle *b,
+                             cbd_duper_result *out) {
+    const cbd_duper_side *attack = &b->attack;
+    cbd_duper_side *loss = &out->losses[CBD_DUPER_ATTACK];
+    all_die(rules, &b->defense, &out->losses[CBD_DUPER_DEFENSE], false, b->kind);
+    out->damage = out->power[CBD_DUPER_DEFENSE].total;
+    uint64_t damage = out->damage;
+    if (b->kind == CBD_DUPER_NORMAL && attack->units[CBD_DUPER_FORT] > 0) {
+        uint64_t absorbed = rules->units[CBD_DUPER_FORT].power;
+        damage = damage > absorbed ? damage - absorbed : 0;
+    }
+    death_order order = {.n = 0};
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        uint32_t death_priority = rules->units[c].death_priority;
+        if (attacks(b->kind, c) && is_troop(c) && attack->units[c] > 0 && death_priority != 0) {
+            add_group(&order, sort_key(death_priority, 0, (unsigned)c), attack->units[c],
+                      rules->units[c].power, &loss->units[c]);
+        }
+    }
+    add_support(&order, rules, attack, loss);
+    allocate(&order, damage);
+    loaded_losses(attack, loss);
+}
+
+/* D6: the defending fort ranks after its tile's troops, with the highest priority among them
+ * (1 on a tile without troops); if one of them never dies, neither does the fort. */
+static void add_defending_tile(death_order *order, const cbd_duper_rules *rules,
+                               const cbd_duper_side *defense, cbd_duper_side *loss) {
+    uint32_t fort_priority = 1;
+    bool fort_mortal = true;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        uint32_t death_priority = rules->units[c].death_priority;
+        if (defense->units[c] == 0 || c == CBD_DUPER_FORT) {
+            continue;
+        }
+        if (is_troop(c)) {
+            fort_priority = death_priority > fort_priority ? death_priority : fort_priority;
+            fort_mortal = fort_mortal && death_priority != 0;
+        }
+        if (death_priority != 0) {
+            add_group(order, sort_key(death_priority, 0, (unsigned)c), defense->units[c],
+                      rules->units[c].power, &loss->units[c]);
+        }
+    }
+    if (defense->units[CBD_DUPER_FORT] > 0 && fort_mortal) {
+        add_group(order, sort_key(fort_priority, 0, FORT_ORDER), defense->units[CBD_DUPER_FORT],
+                  rules->units[CBD_DUPER_FORT].power, &loss->units[CBD_DUPER_FORT]);
+    }
+}
+
+/* A failed attack: the attackers die outright; the defenders take the attack power less the
+ * tile and key buffs (D9: none on an NPC tile), never below 0. */
+static void damage_defenders(const cbd_duper_rules *rules, const cbd_duper_battle *b,
+                             cbd_duper_result *out) {
+    cbd_duper_side *loss = &out->losses[CBD_DUPER_DEFENSE];
+    const cbd_duper_power *defense = &out->power[CBD_DUPER_DEFENSE];
+    all_die(rules, &b->attack, &out->losses[CBD_DUPER_ATTACK], true, b->kind);
+    uint64_t attack_total = out->power[CBD_DUPER_ATTACK].total;
+    uint64_t buffs = defense->tile_buff + defense->key_buff;
+    out->damage = attack_total > buffs ? attack_total - buffs : 0;
+    death_order order = {.n = 0};
+    add_defending_tile(&order, rules, &b->defense, loss);
+    add_support(&order, rules, &b->defense, loss);
+    allocate(&order, out->damage);
+    loaded_losses(&b->defense, loss);
+}
+
+/* Survivors are what each side had less its losses. */
+static void count_survivors(const cbd_duper_side *in, const cbd_duper_side *loss,
+                            cbd_duper_side *left) {
+    left->n_support = in->n_support;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        left->units[c] = in->units[c] - loss->units[c];
+        left->loaded[c] = in->loaded[c] - loss->loaded[c];
+    }
+    for (size_t i = 0; i < in->n_support; i++) {
+        left->support_tanks[i] = in->support_tanks[i] - loss->support_tanks[i];
+        left->support_fort[i] = in->support_fort[i] - loss->support_fort[i];
+    }
+}
+
+/* D8: a side whose capital or supercapital died is eliminated (D9: NPCs never are). */
+static bool eliminated(const cbd_duper_side *loss, bool npc) {
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (cbd_duper_is_capital((cbd_duper_class)c) &&
+            (loss->units[c] > 0 || loss->loaded[c] > 0)) {
+            return !npc;
+        }
+    }
+    return false;
+}
+
+/* D6, W6-like: the surviving attacking troops that took part occupy a captured tile, with
+ * what their planes carry; never the fort, never the supporting tanks. */
+static void move_in(const cbd_duper_battle *b, cbd_duper_result *out) {
+    const cbd_duper_side *left = &out->survivors[CBD_DUPER_ATTACK];
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (attacks(b->kind, c) && is_troop(c)) {
+            out->moved_in_units[c] = left->units[c];
+        }
+    }
+    memcpy(out->moved_in_loaded, left->loaded, sizeof out->moved_in_loaded);
 }
 
 cbd_status cbd_duper_resolve(const cbd_duper_rules *rules, const cbd_duper_battle *b, uint64_t seed,
                              cbd_duper_result *out) {
-    if (!cbd_duper_rules_valid(rules) || !side_valid(&b->attack) || !side_valid(&b->defense) ||
-        (b->kind != CBD_DUPER_NORMAL && b->kind != CBD_DUPER_LONG_DISTANCE) ||
-        b->keys > CBD_DUPER_MAX_KEYS || (!b->npc && (b->level < 1 || b->level > 3))) {
+    if (!battle_valid(rules, b)) {
         return CBD_ERR_INVALID;
     }
     memset(out, 0, sizeof *out);
-    const cbd_duper_side *att = &b->attack, *def = &b->defense;
-    cbd_duper_power *ap = &out->power[CBD_DUPER_ATTACK], *dp = &out->power[CBD_DUPER_DEFENSE];
-    cbd_duper_side *aloss = &out->losses[CBD_DUPER_ATTACK];
-    cbd_duper_side *dloss = &out->losses[CBD_DUPER_DEFENSE];
-    aloss->n_support = att->n_support;
-    dloss->n_support = def->n_support;
-
-    /* Attack power: the troops that take part (loaded ones have no power, D5), an attacking
-     * fort (D6) and the supporting tanks with their forts. */
-    uint64_t total = 0;
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        if (attacks(b->kind, c)) {
-            ap->units[c] = att->units[c] * rules->units[c].power;
-            total += ap->units[c];
-        }
-    }
-    ap->total = total + support_power(rules, att, ap);
-
-    /* Defense power: troops, building, support, tile buff and key buff; NPC tiles count
-     * their units alone (D9). */
-    total = 0;
-    bool capital = def->loaded[CBD_DUPER_SUPERCAPITAL] > 0;
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        dp->units[c] = def->units[c] * rules->units[c].power;
-        total += dp->units[c];
-        capital = capital || (cbd_duper_is_capital((cbd_duper_class)c) && def->units[c] > 0);
-    }
-    total += support_power(rules, def, dp);
-    if (!b->npc) {
-        dp->tile_buff = rules->tile_buff[b->level - 1];
-        dp->key_buff = (uint64_t)rules->key_buff_per_key * b->keys; /* D2 */
-    }
-    dp->total = total + dp->tile_buff + dp->key_buff;
+    out->losses[CBD_DUPER_ATTACK].n_support = b->attack.n_support;
+    out->losses[CBD_DUPER_DEFENSE].n_support = b->defense.n_support;
+    attack_power(rules, b, &out->power[CBD_DUPER_ATTACK]);
+    defense_power(rules, b, &out->power[CBD_DUPER_DEFENSE]);
 
     /* The outcome (D8: a tie fails, unless the defending tile holds a capital). */
-    out->tie = ap->total == dp->total;
-    out->captured = ap->total > dp->total || (out->tie && capital);
-
-    group g[MAX_GROUPS];
-    size_t n = 0;
+    bool capital = holds_capital(&b->defense);
+    uint64_t attack_total = out->power[CBD_DUPER_ATTACK].total;
+    uint64_t defense_total = out->power[CBD_DUPER_DEFENSE].total;
+    out->tie = attack_total == defense_total;
+    out->captured = attack_total > defense_total || (out->tie && capital);
     if (out->captured) {
-        all_die(rules, def, dloss, false, b->kind);
-        /* The attackers take damage equal to the defense power; an attacking fort absorbs
-         * the first of it and never dies (D6). */
-        out->damage = dp->total;
-        uint64_t damage = dp->total;
-        if (b->kind == CBD_DUPER_NORMAL && att->units[CBD_DUPER_FORT] > 0) {
-            uint64_t absorbed = rules->units[CBD_DUPER_FORT].power;
-            damage = damage > absorbed ? damage - absorbed : 0;
-        }
-        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-            if (attacks(b->kind, c) && is_troop(c) && att->units[c] > 0 &&
-                rules->units[c].death_priority != 0) {
-                g[n++] = (group){sort_key(rules->units[c].death_priority, 0, (unsigned)c),
-                                 att->units[c], rules->units[c].power, &aloss->units[c]};
-            }
-        }
-        n = add_support(g, n, rules, att, aloss);
-        allocate(g, n, damage);
-        loaded_losses(att, aloss);
+        damage_attackers(rules, b, out);
     } else {
-        all_die(rules, att, aloss, true, b->kind);
-        /* The defenders take the attack power less the tile and key buffs (D9: none on an
-         * NPC tile). */
-        uint64_t buffs = dp->tile_buff + dp->key_buff;
-        out->damage = ap->total > buffs ? ap->total - buffs : 0;
-        uint32_t fort_dp = 1;
-        bool fort_mortal = true;
-        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-            uint32_t cdp = rules->units[c].death_priority;
-            if (def->units[c] == 0 || c == CBD_DUPER_FORT) {
-                continue;
-            }
-            if (is_troop(c)) {
-                fort_dp = cdp > fort_dp ? cdp : fort_dp;
-                fort_mortal = fort_mortal && cdp != 0;
-            }
-            if (cdp != 0) {
-                g[n++] = (group){sort_key(cdp, 0, (unsigned)c), def->units[c],
-                                 rules->units[c].power, &dloss->units[c]};
-            }
-        }
-        if (def->units[CBD_DUPER_FORT] > 0 && fort_mortal) {
-            g[n++] = (group){sort_key(fort_dp, 0, FORT_ORDER), def->units[CBD_DUPER_FORT],
-                             rules->units[CBD_DUPER_FORT].power, &dloss->units[CBD_DUPER_FORT]};
-        }
-        n = add_support(g, n, rules, def, dloss);
-        allocate(g, n, out->damage);
-        loaded_losses(def, dloss);
+        damage_defenders(rules, b, out);
     }
 
-    /* Survivors, elimination (D8), the moved-in troops and the card steal (D10). */
-    for (int s = 0; s < 2; s++) {
-        const cbd_duper_side *in = s == CBD_DUPER_ATTACK ? att : def;
-        cbd_duper_side *loss = &out->losses[s], *left = &out->survivors[s];
-        left->n_support = in->n_support;
-        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-            left->units[c] = in->units[c] - loss->units[c];
-            left->loaded[c] = in->loaded[c] - loss->loaded[c];
-            if (cbd_duper_is_capital((cbd_duper_class)c) &&
-                (loss->units[c] > 0 || loss->loaded[c] > 0)) {
-                out->eliminated[s] = s == CBD_DUPER_ATTACK || !b->npc;
-            }
-        }
-        for (size_t i = 0; i < in->n_support; i++) {
-            left->support_tanks[i] = in->support_tanks[i] - loss->support_tanks[i];
-            left->support_fort[i] = in->support_fort[i] - loss->support_fort[i];
-        }
-    }
+    count_survivors(&b->attack, &out->losses[CBD_DUPER_ATTACK], &out->survivors[CBD_DUPER_ATTACK]);
+    count_survivors(&b->defense, &out->losses[CBD_DUPER_DEFENSE],
+                    &out->survivors[CBD_DUPER_DEFENSE]);
+    out->eliminated[CBD_DUPER_ATTACK] = eliminated(&out->losses[CBD_DUPER_ATTACK], false);
+    out->eliminated[CBD_DUPER_DEFENSE] = eliminated(&out->losses[CBD_DUPER_DEFENSE], b->npc);
+    /* The tile disappears when its owner after the battle is eliminated (D8). */
     if (out->captured) {
-        const cbd_duper_side *left = &out->survivors[CBD_DUPER_ATTACK];
-        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-            if (attacks(b->kind, c) && is_troop(c)) {
-                out->moved_in_units[c] = left->units[c];
-            }
-        }
-        memcpy(out->moved_in_loaded, left->loaded, sizeof out->moved_in_loaded);
+        move_in(b, out);
         out->tile_disappears = out->eliminated[CBD_DUPER_ATTACK];
     } else {
         out->tile_disappears = out->eliminated[CBD_DUPER_DEFENSE];
     }
+    /* D10: drawn whatever the outcome. */
     out->card_steal_eligible = capital;
     out->card_stolen = capital && cbd_duper_card_steal_draw(seed, rules->card_steal_probability);
     return CBD_OK;

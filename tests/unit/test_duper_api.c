@@ -210,6 +210,14 @@ Test(duper_api, bad_input_names_the_field) {
     expect_422(ATT("{\"units\": {\"soldier\": 1}}") " \"defense\": {\"player\": \"b\", \"tile\":"
                                                     " {\"level\": 1}}, \"seed\": -1}",
                "/seed", NULL);
+    /* One seed range on every endpoint: 0 to 2^53 − 1, as /simulate documents. */
+    expect_422(ATT("{\"units\": {\"soldier\": 1}}") " \"defense\": {\"player\": \"b\", \"tile\":"
+                                                    " {\"level\": 1}}, \"seed\": 9007199254740992}",
+               "/seed", "9007199254740991");
+    expect_422(
+        ATT("{\"units\": {\"soldier\": 1}}") " \"defense\": {\"player\": \"b\", \"tile\":"
+                                             " {\"level\": 1}}, \"seed\": 9223372036854775807}",
+        "/seed", "9007199254740991");
     expect_422(ATT("{\"units\": {\"soldier\": 1}}") " \"defense\": {\"player\": \"b\", \"tile\":"
                                                     " {\"level\": 1}}, \"rules\": {\"card_steal_"
                                                     "probability\": 1.5}}",
@@ -340,6 +348,17 @@ Test(duper_api, d10_card_steal_rate_over_1e5_seeded_requests) {
         cr_expect_eq(stolen_with(&cfg, req, seed), stolen_with(&cfg, req, seed));
     }
     json_decref(req);
+}
+
+Test(duper_api, the_largest_seed_is_2_to_the_53_minus_1_and_is_echoed) {
+    json_t *r;
+    cr_assert_eq(run(ATT("{\"units\": {\"soldier\": 1}}") " \"defense\": {\"player\": \"b\","
+                                                          " \"tile\": {\"level\": 1}},"
+                                                          " \"seed\": 9007199254740991}",
+                     &r),
+                 200);
+    cr_expect_eq(at(r, "seed"), (json_int_t)9007199254740991);
+    json_decref(r);
 }
 
 Test(duper_api, d10_a_missing_seed_is_drawn_and_returned) {

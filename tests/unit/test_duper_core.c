@@ -354,7 +354,7 @@ Test(duper_core, d6_a_supporting_fort_dies_right_after_its_tanks) {
 }
 
 Test(duper_core, d6_a_surviving_supporting_fort_ends_the_allocation) {
-    /* Same defence, 10 soldiers: damage 9: tank (6 left), fort 7 > 6 survives and ends it,
+    /* Same defense, 10 soldiers: damage 9: tank (6 left), fort 7 > 6 survives and ends it,
      * so the second tile's tank survives though 6 ≥ 3 (D4). */
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_duper_battle b = battle();
@@ -576,9 +576,13 @@ Test(duper_core, the_core_refuses_unsafe_input) {
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_duper_result r;
     cbd_duper_battle b = battle();
-    b.attack.units[PLANE] = 1;
-    b.attack.loaded[SOLDIER] = 1; /* D5: one plane carries nothing */
+    b.attack.units[PLANE] = 0;
+    b.attack.loaded[SOLDIER] = 1; /* D5: no plane carries nothing */
     cr_expect_eq(cbd_duper_resolve(&rules, &b, 0, &r), CBD_ERR_INVALID);
+    /* D5: loaded troops travel on with the planes that survive, so one plane may still carry
+     * them in a later battle on a board (a request's tile needs 2, checked by the API). */
+    b.attack.units[PLANE] = 1;
+    cr_expect_eq(cbd_duper_resolve(&rules, &b, 0, &r), CBD_OK);
     b = battle();
     b.level = 4;
     cr_expect_eq(cbd_duper_resolve(&rules, &b, 0, &r), CBD_ERR_INVALID);

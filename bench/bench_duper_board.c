@@ -1,0 +1,158 @@
+/*
+ * Duper board core benchmark (issue 14). Prints:
+ *   1. a board of 200 tiles and 500 adjacency pairs with one attack: µs to build the board
+ *      from its spec and run the attack (support, resolve, apply), as a request would;
+ *   2. the options (D17) of a player with 30 tiles (10 with planes) on a 500-tile board,
+ *      long-distance range unlimited and 3 steps (goal of the endpoint: ≤ 1 ms; the whole
+ *      /duper/board/options answer for 500 tiles: < 5 ms).
+ * Usage: build/bench/bench_duper_board [iterations]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "combatd/duper_board.h"
+
+#define MAX_TILES 500
+#define MAX_PAIRS 1400
+
+static const char *const colours[] = {"red", "blue", "green", "white", "black", "pink"};
+
+typedef struct {
+    char ids[MAX_TILES][8];
+    cbd_duper_tile_spec tiles[MAX_TILES];
+    cbd_duper_pair_spec pairs[MAX_PAIRS];
+    cbd_duper_board_spec spec;
+} board_def;
+
+static double now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static uint64_t rnd(uint64_t *s, uint64_t n) {
+    *s = *s * 6364136223846793005u + 1442695040888963407u;
+    return (*s >> 33) % n;
+}
+
+/*
+ * A w × h grid (a map's shape: each tile has up to 4 neighbours, plus `diagonals` extra
+ * pairs between diagonal neighbours). Owners come in bands of columns; one tile in eight is
+ * the NPCs'. The first `red_tiles` tiles of column order are red, every third with planes.
+ */
+static void make_grid(board_def *d, int w, int h, size_t diagonals, int red_tiles) {
+    uint64_t s = 5;
+    size_t n = 0, np = 0;
+    for (int x = 0; x < w; x++) {
+        for (int y = 0; y < h; y++, n++) {
+            snprintf(d->ids[n], sizeof d->ids[n], "t%d_%d", x, y);
+            bool red = (int)n < red_tiles;
+            const char *owner = red ? "red" : colours[1 + (size_t)x * 5 / (size_t)w];
+            if (!red && rnd(&s, 8) == 0) {
+                owner = NULL;
+            }
+            cbd_duper_tile_spec *t = &d->tiles[n];
+            memset(t, 0, sizeof *t);
+            t->id = d->ids[n];
+            t->owner = owner;
+            t->level = 1 + (uint32_t)rnd(&s, 3);
+            t->units[owner ? (rnd(&s, 2) ? CBD_DUPER_TANK : CBD_DUPER_SOLDIER) : CBD_DUPER_LARVA] =
+                1 + rnd(&s, 9);
+            if (owner && (red ? n % 3 == 0 : rnd(&s, 4) == 0)) {
+                t->units[CBD_DUPER_PLANE] = 2 + rnd(&s, 3);
+            }
+            if (owner && rnd(&s, 6) == 0) {
+                t->units[CBD_DUPER_FORT] = 1;
+            }
+            if (x > 0) {
+                d->pairs[np++] = (cbd_duper_pair_spec){{d->ids[n - (size_t)h], d->ids[n]}};
+            }
+            if (y > 0) {
+                d->pairs[np++] = (cbd_duper_pair_spec){{d->ids[n - 1], d->ids[n]}};
+            }
+        }
+    }
+    for (size_t k = 0; k < diagonals; k++) {
+        size_t x = rnd(&s, (uint64_t)w - 1), y = rnd(&s, (uint64_t)h - 1);
+        size_t a = x * (size_t)h + y, b = (x + 1) * (size_t)h + y + 1;
+        d->pairs[np++] = (cbd_duper_pair_spec){{d->ids[a], d->ids[b]}};
+    }
+    d->spec = (cbd_duper_board_spec){d->tiles, n, d->pairs, np, NULL, 0};
+}
+
+static void bench_battle(long iterations) {
+    static board_def d;
+    make_grid(&d, 20, 10, 130, 0); /* 370 grid pairs + 130 diagonals = 500 */
+    /* t5_5 attacks its neighbour t6_5 (a blue tile attacking whoever holds the next column). */
+    d.tiles[5 * 10 + 5].owner = "blue";
+    d.tiles[5 * 10 + 5].units[CBD_DUPER_SOLDIER] = 0;
+    d.tiles[5 * 10 + 5].units[CBD_DUPER_TANK] = 20;
+    d.tiles[6 * 10 + 5].owner = "green";
+    cbd_duper_attack_spec attack = {"t5_5", "t6_5", CBD_DUPER_NORMAL};
+    cbd_duper_rules rules = cbd_duper_default_rules();
+    double build = 0, run = 0;
+    uint64_t sink = 0;
+    for (long i = 0; i < iterations; i++) {
+        double t0 = now_us();
+        cbd_duper_board *b;
+        cbd_duper_board_error err;
+        if (cbd_duper_board_create(&d.spec, &b, &err) != CBD_OK) {
+            fprintf(stderr, "board refused: %s (index %zu)\n", err.detail, err.index);
+            exit(1);
+        }
+        double t1 = now_us();
+        cbd_duper_board_battle out;
+        if (cbd_duper_board_run(b, &rules, &attack, 1, (uint64_t)i, &out, &err) != CBD_OK) {
+            fprintf(stderr, "run failed: %s\n", err.detail);
+            exit(1);
+        }
+        double t2 = now_us();
+        sink += out.result.damage + out.n_support[0] + out.n_support[1];
+        cbd_duper_board_destroy(b);
+        build += t1 - t0;
+        run += t2 - t1;
+    }
+    printf("board 200 tiles, %zu pairs, 1 attack: build %6.2f us + run %5.2f us = %6.2f us "
+           "(%ld iterations, checksum %llu)\n",
+           d.spec.n_pairs, build / (double)iterations, run / (double)iterations,
+           (build + run) / (double)iterations, iterations, (unsigned long long)sink);
+}
+
+static void bench_options(long iterations, uint32_t range) {
+    static board_def d;
+    make_grid(&d, 25, 20, 300, 30);
+    cbd_duper_board *b;
+    cbd_duper_board_error err;
+    if (cbd_duper_board_create(&d.spec, &b, &err) != CBD_OK) {
+        fprintf(stderr, "board refused: %s (index %zu)\n", err.detail, err.index);
+        exit(1);
+    }
+    cbd_duper_rules rules = cbd_duper_default_rules();
+    int32_t red = cbd_duper_board_player_find(b, "red");
+    size_t n = 0;
+    double t0 = now_us();
+    for (long i = 0; i < iterations; i++) {
+        cbd_duper_options o;
+        if (cbd_duper_board_options(b, &rules, red, range, &o) != CBD_OK) {
+            fprintf(stderr, "options failed\n");
+            exit(1);
+        }
+        n = o.n;
+        cbd_duper_options_free(&o);
+    }
+    double t1 = now_us();
+    printf("options: 30 red tiles (10 with planes) on 500 tiles, %zu pairs, range %u: %5zu "
+           "options in %7.1f us (%ld iterations)\n",
+           d.spec.n_pairs, range, n, (t1 - t0) / (double)iterations, iterations);
+    cbd_duper_board_destroy(b);
+}
+
+int main(int argc, char **argv) {
+    long n = argc > 1 ? atol(argv[1]) : 2000;
+    bench_battle(n);
+    bench_options(n / 10 > 0 ? n / 10 : 1, 0);
+    bench_options(n / 10 > 0 ? n / 10 : 1, 3);
+    return 0;
+}

@@ -1,0 +1,385 @@
+/*
+ * A Duper board (RULINGS.md D13): building it from a spec, checking the spec (D12's tile shape,
+ * levels, pairs, keys) and reading it back. Battles on it are in duper_board_battle.c, the
+ * options in duper_board_options.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "duper_board_internal.h"
+
+/* FNV-1a: ids are short strings, and a request's tiles are few enough that a simple hash
+ * with linear probing beats sorting them. */
+static uint64_t hash(const char *s) {
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        h = (h ^ *p) * UINT64_C(0x100000001b3);
+    }
+    /* FNV's low bits cluster for ids that differ in their last bytes ("t5_3", "t5_4"): mix
+     * the high bits down (murmur3's finalizer) before the table masks them. */
+    h = (h ^ (h >> 33)) * UINT64_C(0xff51afd7ed558ccd);
+    return h ^ (h >> 33);
+}
+
+/* The slot of `key` in a table of mask + 1 slots holding spec tile index + 1, keyed by the
+ * tiles' ids (or owners): where it is, or the empty slot where it would go. */
+static size_t probe(const size_t *slots, size_t mask, const char *key,
+                    const cbd_duper_tile_spec *tiles, bool by_owner) {
+    size_t i = (size_t)hash(key) & mask;
+    while (slots[i] != 0) {
+        const cbd_duper_tile_spec *t = &tiles[slots[i] - 1];
+        if (strcmp(by_owner ? t->owner : t->id, key) == 0) {
+            break;
+        }
+        i = (i + 1) & mask;
+    }
+    return i;
+}
+
+static size_t table_size(size_t n) {
+    size_t size = 16;
+    while (size < 2 * n) {
+        size *= 2;
+    }
+    return size;
+}
+
+static int string_cmp(const void *a, const void *b) {
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static cbd_status fail(cbd_duper_board_error *err, cbd_duper_board_fault fault, size_t index,
+                       int member, const char *detail) {
+    *err = (cbd_duper_board_error){fault, index, member, -1, false, detail};
+    return CBD_ERR_INVALID;
+}
+
+static cbd_status shape_fail(cbd_duper_board_error *err, size_t index, int c, bool loaded,
+                             const char *detail) {
+    *err = (cbd_duper_board_error){CBD_BOARD_TILE_SHAPE, index, 0, c, loaded, detail};
+    return CBD_ERR_INVALID;
+}
+
+/* D12: one ground troop class, one air class and one building (and one of it) on a tile; D9:
+ * larvae only on NPC tiles, no capital there. */
+static cbd_status check_units(const cbd_duper_tile_spec *t, size_t i, cbd_duper_board_error *err) {
+    int ground = -1, building = -1;
+    bool npc = t->owner == NULL;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (t->units[c] == 0) {
+            continue;
+        }
+        cbd_duper_layer layer = cbd_duper_class_layer((cbd_duper_class)c);
+        if (layer == CBD_DUPER_GROUND && ground >= 0) {
+            return shape_fail(err, i, c, false,
+                              "a tile holds at most one ground troop class (D12)");
+        }
+        if (layer == CBD_DUPER_BUILDING && (building >= 0 || t->units[c] > 1)) {
+            return shape_fail(err, i, c, false, "a tile holds at most one building (D12)");
+        }
+        ground = layer == CBD_DUPER_GROUND ? c : ground;
+        building = layer == CBD_DUPER_BUILDING ? c : building;
+        if (c == CBD_DUPER_LARVA && !npc) {
+            return shape_fail(err, i, c, false, "larvae stand only on NPC tiles (D9)");
+        }
+        if (cbd_duper_is_capital((cbd_duper_class)c) && npc) {
+            return shape_fail(err, i, c, false, "an NPC tile holds no capital (D9)");
+        }
+    }
+    return CBD_OK;
+}
+
+/* D5: a stack of 2+ planes carries the tile's ground troops; D8: one supercapital. */
+static cbd_status check_loaded(const cbd_duper_tile_spec *t, size_t i, cbd_duper_board_error *err) {
+    bool npc = t->owner == NULL;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (t->loaded[c] == 0) {
+            continue;
+        }
+        if (!cbd_duper_is_loadable((cbd_duper_class)c)) {
+            return shape_fail(err, i, c, true, "planes carry ground troops only (D5)");
+        }
+        if (t->units[CBD_DUPER_PLANE] < 2) {
+            return shape_fail(err, i, c, true,
+                              "needs a stack of at least 2 planes to carry troops (D5)");
+        }
+        if ((c == CBD_DUPER_LARVA && !npc) || (cbd_duper_is_capital((cbd_duper_class)c) && npc)) {
+            return shape_fail(err, i, c, true,
+                              "larvae ride only on NPC tiles, capitals never there (D9)");
+        }
+    }
+    if (t->units[CBD_DUPER_SUPERCAPITAL] + t->loaded[CBD_DUPER_SUPERCAPITAL] > 1) {
+        return shape_fail(err, i, CBD_DUPER_SUPERCAPITAL, t->loaded[CBD_DUPER_SUPERCAPITAL] > 0,
+                          "a player has one supercapital (D8)");
+    }
+    return CBD_OK;
+}
+
+static cbd_status check_tile(const cbd_duper_tile_spec *t, size_t i, cbd_duper_board_error *err) {
+    if (t->id == NULL || t->id[0] == '\0') {
+        return fail(err, CBD_BOARD_TILE_ID, i, 0, "a tile id is a non-empty string (D13)");
+    }
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (t->units[c] > CBD_DUPER_MAX_COUNT || t->loaded[c] > CBD_DUPER_MAX_COUNT) {
+            *err = (cbd_duper_board_error){
+                CBD_BOARD_TILE_COUNT,           i, 0, c, t->units[c] <= CBD_DUPER_MAX_COUNT,
+                "at most 10^9 units of a class"};
+            return CBD_ERR_INVALID;
+        }
+    }
+    if (t->level < 1 || t->level > 3) {
+        return fail(err, CBD_BOARD_TILE_LEVEL, i, 0, "a tile's level is 1, 2 or 3 (D13)");
+    }
+    cbd_status st = check_units(t, i, err);
+    return st == CBD_OK ? check_loaded(t, i, err) : st;
+}
+
+static bool alloc_all(cbd_duper_board *b, size_t n_tiles, size_t n_pairs) {
+    b->tiles = calloc(n_tiles ? n_tiles : 1, sizeof *b->tiles);
+    b->id_mask = table_size(n_tiles) - 1;
+    b->id_slots = calloc(b->id_mask + 1, sizeof *b->id_slots);
+    b->adj_start = calloc(n_tiles + 1, sizeof *b->adj_start);
+    b->adj = calloc(2 * n_pairs + 1, sizeof *b->adj);
+    b->pairs = calloc(n_pairs ? n_pairs : 1, sizeof *b->pairs);
+    b->players = calloc(n_tiles ? n_tiles : 1, sizeof *b->players);
+    return b->tiles && b->id_slots && b->adj_start && b->adj && b->pairs && b->players;
+}
+
+/* The players: every distinct owner, hashed while the tiles are read, then indexed in the
+ * byte order of their colours. */
+static cbd_status load_players(cbd_duper_board *b, const cbd_duper_board_spec *spec) {
+    size_t mask = table_size(spec->n_tiles) - 1;
+    size_t *slots = calloc(mask + 1, sizeof *slots);
+    if (!slots) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < spec->n_tiles; i++) {
+        const char *owner = spec->tiles[i].owner;
+        if (owner) {
+            size_t slot = probe(slots, mask, owner, spec->tiles, true);
+            if (slots[slot] == 0) {
+                slots[slot] = i + 1;
+                b->players[b->n_players++] = owner;
+            }
+        }
+    }
+    free(slots);
+    qsort(b->players, b->n_players, sizeof *b->players, string_cmp);
+    return CBD_OK;
+}
+
+/* The tiles, checked (D12, D13), and their ids hashed. */
+static cbd_status load_tiles(cbd_duper_board *b, const cbd_duper_board_spec *spec,
+                             cbd_duper_board_error *err) {
+    for (size_t i = 0; i < spec->n_tiles; i++) {
+        const cbd_duper_tile_spec *t = &spec->tiles[i];
+        cbd_status st = check_tile(t, i, err);
+        if (st != CBD_OK) {
+            return st;
+        }
+        size_t slot = probe(b->id_slots, b->id_mask, t->id, spec->tiles, false);
+        if (b->id_slots[slot] != 0) {
+            return fail(err, CBD_BOARD_TILE_ID, i, 0, "tile ids are unique (D13)");
+        }
+        b->id_slots[slot] = i + 1;
+    }
+    cbd_status st = load_players(b, spec);
+    if (st != CBD_OK) {
+        return st;
+    }
+    for (size_t i = 0; i < spec->n_tiles; i++) {
+        const cbd_duper_tile_spec *t = &spec->tiles[i];
+        cbd_duper_board_tile *bt = &b->tiles[i];
+        bt->id = t->id;
+        bt->owner = t->owner ? cbd_duper_board_player_find(b, t->owner) : CBD_DUPER_BOARD_NPC;
+        bt->level = t->level;
+        memcpy(bt->units, t->units, sizeof bt->units);
+        memcpy(bt->loaded, t->loaded, sizeof bt->loaded);
+        bt->present = true;
+    }
+    return CBD_OK;
+}
+
+/* Adjacency lists are short (a map's tiles have a handful of neighbours): insertion sort. */
+static void sort_small(size_t *v, size_t n) {
+    for (size_t i = 1; i < n; i++) {
+        size_t x = v[i], j = i;
+        for (; j > 0 && v[j - 1] > x; j--) {
+            v[j] = v[j - 1];
+        }
+        v[j] = x;
+    }
+}
+
+/* Adjacency lists from the pairs, each neighbour once. */
+static cbd_status load_pairs(cbd_duper_board *b, const cbd_duper_board_spec *spec,
+                             cbd_duper_board_error *err) {
+    for (size_t p = 0; p < spec->n_pairs; p++) {
+        for (int m = 0; m < 2; m++) {
+            const char *id = spec->pairs[p].tile[m];
+            b->pairs[p][m] = id ? cbd_duper_board_find(b, id) : CBD_DUPER_BOARD_NONE;
+            if (b->pairs[p][m] == CBD_DUPER_BOARD_NONE) {
+                return fail(err, CBD_BOARD_PAIR_UNKNOWN_TILE, p, m, "names no tile of the board");
+            }
+        }
+        if (b->pairs[p][0] == b->pairs[p][1]) {
+            return fail(err, CBD_BOARD_PAIR_SELF, p, 1, "a tile is not adjacent to itself");
+        }
+        b->adj_start[b->pairs[p][0] + 1]++;
+        b->adj_start[b->pairs[p][1] + 1]++;
+    }
+    for (size_t i = 0; i < b->n_tiles; i++) {
+        b->adj_start[i + 1] += b->adj_start[i];
+    }
+    size_t *fill = calloc(b->n_tiles ? b->n_tiles : 1, sizeof *fill);
+    if (!fill) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t p = 0; p < spec->n_pairs; p++) {
+        size_t x = b->pairs[p][0], y = b->pairs[p][1];
+        b->adj[b->adj_start[x] + fill[x]++] = y;
+        b->adj[b->adj_start[y] + fill[y]++] = x;
+    }
+    free(fill);
+    /* Compact each list in place: sorted, each neighbour once. */
+    size_t out = 0;
+    for (size_t i = 0; i < b->n_tiles; i++) {
+        size_t lo = b->adj_start[i], hi = b->adj_start[i + 1];
+        sort_small(b->adj + lo, hi - lo);
+        b->adj_start[i] = out;
+        for (size_t k = lo; k < hi; k++) {
+            if (k == lo || b->adj[k] != b->adj[k - 1]) {
+                b->adj[out++] = b->adj[k];
+            }
+        }
+    }
+    b->adj_start[b->n_tiles] = out;
+    return CBD_OK;
+}
+
+static cbd_status load_keys(cbd_duper_board *b, const cbd_duper_board_spec *spec,
+                            cbd_duper_board_error *err) {
+    size_t np = b->n_players;
+    b->eliminated = calloc(np ? np : 1, sizeof *b->eliminated);
+    b->keys = calloc(np ? np * np : 1, sizeof *b->keys);
+    if (!b->eliminated || !b->keys) {
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < spec->n_keys; k++) {
+        const cbd_duper_keys_spec *ks = &spec->keys[k];
+        int32_t holder = ks->holder ? cbd_duper_board_player_find(b, ks->holder) : -1;
+        int32_t colour = ks->colour ? cbd_duper_board_player_find(b, ks->colour) : -1;
+        if (holder < 0 || colour < 0) {
+            return fail(err, CBD_BOARD_KEYS_UNKNOWN_PLAYER, k, holder < 0 ? 0 : 1,
+                        "names no player that owns a tile of the board (D13)");
+        }
+        if (ks->count > CBD_DUPER_MAX_KEYS) {
+            return fail(err, CBD_BOARD_KEYS_COUNT, k, 1, "at most 1000 keys of a colour");
+        }
+        b->keys[(size_t)holder * np + (size_t)colour] = ks->count;
+    }
+    return CBD_OK;
+}
+
+cbd_status cbd_duper_board_create(const cbd_duper_board_spec *spec, cbd_duper_board **out,
+                                  cbd_duper_board_error *err) {
+    *out = NULL;
+    *err = (cbd_duper_board_error){CBD_BOARD_FINE, 0, 0, -1, false, NULL};
+    cbd_duper_board *b = calloc(1, sizeof *b);
+    if (!b) {
+        return CBD_ERR_NOMEM;
+    }
+    b->n_tiles = spec->n_tiles;
+    b->n_pairs = spec->n_pairs;
+    cbd_status st = alloc_all(b, spec->n_tiles, spec->n_pairs) ? CBD_OK : CBD_ERR_NOMEM;
+    if (st == CBD_OK) {
+        st = load_tiles(b, spec, err);
+    }
+    if (st == CBD_OK) {
+        st = load_pairs(b, spec, err);
+    }
+    if (st == CBD_OK) {
+        st = load_keys(b, spec, err);
+    }
+    if (st != CBD_OK) {
+        cbd_duper_board_destroy(b);
+        return st;
+    }
+    *out = b;
+    return CBD_OK;
+}
+
+void cbd_duper_board_destroy(cbd_duper_board *b) {
+    if (!b) {
+        return;
+    }
+    free(b->tiles);
+    free(b->id_slots);
+    free(b->adj_start);
+    free(b->adj);
+    free(b->pairs);
+    free(b->players);
+    free(b->eliminated);
+    free(b->keys);
+    free(b);
+}
+
+size_t cbd_duper_board_tile_count(const cbd_duper_board *b) {
+    return b->n_tiles;
+}
+
+const cbd_duper_board_tile *cbd_duper_board_tile_at(const cbd_duper_board *b, size_t index) {
+    return index < b->n_tiles ? &b->tiles[index] : NULL;
+}
+
+static size_t probe_tiles(const cbd_duper_board *b, const char *id) {
+    size_t i = (size_t)hash(id) & b->id_mask;
+    while (b->id_slots[i] != 0 && strcmp(b->tiles[b->id_slots[i] - 1].id, id) != 0) {
+        i = (i + 1) & b->id_mask;
+    }
+    return i;
+}
+
+size_t cbd_duper_board_find(const cbd_duper_board *b, const char *id) {
+    size_t slot = b->id_slots[probe_tiles(b, id)];
+    return slot ? slot - 1 : CBD_DUPER_BOARD_NONE;
+}
+
+bool cbd_duper_board_pair_present(const cbd_duper_board *b, size_t index) {
+    return index < b->n_pairs && b->tiles[b->pairs[index][0]].present &&
+           b->tiles[b->pairs[index][1]].present;
+}
+
+size_t cbd_duper_board_player_count(const cbd_duper_board *b) {
+    return b->n_players;
+}
+
+const char *cbd_duper_board_player_name(const cbd_duper_board *b, int32_t player) {
+    return player >= 0 && (size_t)player < b->n_players ? b->players[player] : NULL;
+}
+
+int32_t cbd_duper_board_player_find(const cbd_duper_board *b, const char *colour) {
+    const char **e = bsearch(&colour, b->players, b->n_players, sizeof *b->players, string_cmp);
+    return e ? (int32_t)(e - b->players) : CBD_DUPER_BOARD_NPC;
+}
+
+bool cbd_duper_board_player_eliminated(const cbd_duper_board *b, int32_t player) {
+    return player >= 0 && (size_t)player < b->n_players && b->eliminated[player];
+}
+
+uint64_t cbd_duper_board_keys(const cbd_duper_board *b, int32_t holder, int32_t colour) {
+    if (holder < 0 || colour < 0 || (size_t)holder >= b->n_players ||
+        (size_t)colour >= b->n_players) {
+        return 0;
+    }
+    return b->keys[(size_t)holder * b->n_players + (size_t)colour];
+}
+
+bool cbd_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind) {
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (t->units[c] > 0 && cbd_duper_takes_part(kind, (cbd_duper_class)c)) {
+            return true;
+        }
+    }
+    return false;
+}

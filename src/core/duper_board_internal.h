@@ -1,0 +1,28 @@
+#ifndef COMBATD_CORE_DUPER_BOARD_INTERNAL_H
+#define COMBATD_CORE_DUPER_BOARD_INTERNAL_H
+
+/* The board's layout, shared by the core's board files (never by other layers). */
+#include "combatd/duper_board.h"
+
+struct cbd_duper_board {
+    size_t n_tiles;
+    cbd_duper_board_tile *tiles;
+    /* Tile ids hashed (open addressing, linear probing): slot holds index + 1, 0 when empty. */
+    size_t *id_slots;
+    size_t id_mask;
+    /* Adjacency lists: tile i's neighbours are adj[adj_start[i] .. adj_start[i + 1]), each once,
+     * in index order (D14's byte order is applied to the few supporting tiles of a battle). */
+    size_t *adj_start;
+    size_t *adj;
+    size_t n_pairs;
+    size_t (*pairs)[2]; /* the spec's pairs as tile indices */
+    size_t n_players;
+    const char **players; /* colours in byte order */
+    bool *eliminated;
+    uint64_t *keys; /* keys[holder * n_players + colour] */
+};
+
+/* Does anything on this tile take part in an attack of this kind (D6, D11)? */
+bool cbd_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind);
+
+#endif

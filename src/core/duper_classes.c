@@ -1,0 +1,71 @@
+/*
+ * The Duper class table: one row per unit class (RULINGS.md's unit table, D1, D5, D6, D8).
+ * Every other place that needs a class's name, layer, default power or death priority, or
+ * whether planes carry it or its death eliminates a player, reads it from here.
+ */
+#include "combatd/duper.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Rows are indexed by cbd_duper_class (designated initializers), and the static assert below
+ * ties the table's length to the enum, so a class added to one without the other fails to
+ * build. The fort's death priority is decided by D6 at battle time; its 5 here only orders it
+ * among buildings and is not a setting. Centers never die (D7: priority 0).
+ */
+static const cbd_duper_class_info classes[] = {
+    /* name, layer, {power, death priority}, loadable (D5), capital (D8), priority setting */
+    [CBD_DUPER_SOLDIER] = {"soldier", CBD_DUPER_GROUND, {1, 1}, true, false, true},
+    [CBD_DUPER_LARVA] = {"larva", CBD_DUPER_GROUND, {1, 1}, true, false, true},
+    [CBD_DUPER_TANK] = {"tank", CBD_DUPER_GROUND, {3, 2}, true, false, true},
+    [CBD_DUPER_PLANE] = {"plane", CBD_DUPER_AIR, {4, 3}, false, false, true},
+    [CBD_DUPER_FORT] = {"fort", CBD_DUPER_BUILDING, {7, 5}, false, false, false},
+    [CBD_DUPER_CENTER] = {"center", CBD_DUPER_BUILDING, {0, 0}, false, false, true},
+    [CBD_DUPER_CAPITAL_LV1] = {"capital_lv1", CBD_DUPER_BUILDING, {9, 6}, false, true, true},
+    [CBD_DUPER_CAPITAL_LV2] = {"capital_lv2", CBD_DUPER_BUILDING, {16, 6}, false, true, true},
+    [CBD_DUPER_CAPITAL_LV3] = {"capital_lv3", CBD_DUPER_BUILDING, {20, 6}, false, true, true},
+    /* The supercapital (capital lv4) is a ground troop: it moves, attacks and rides planes. */
+    [CBD_DUPER_SUPERCAPITAL] = {"supercapital", CBD_DUPER_GROUND, {21, 4}, true, true, true},
+};
+
+_Static_assert(sizeof classes / sizeof classes[0] == CBD_DUPER_CLASS_COUNT,
+               "one row of the class table per cbd_duper_class");
+
+const cbd_duper_class_info *cbd_duper_class_row(cbd_duper_class c) {
+    if ((int)c < 0 || c >= CBD_DUPER_CLASS_COUNT) {
+        return NULL;
+    }
+    return &classes[c];
+}
+
+size_t cbd_duper_class_names(bool loadable_only, const char *names[CBD_DUPER_CLASS_COUNT + 1]) {
+    size_t n = 0;
+    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+        if (!loadable_only || classes[c].loadable) {
+            names[n++] = classes[c].name;
+        }
+    }
+    names[n] = NULL;
+    return n;
+}
+
+const char *cbd_duper_class_name(cbd_duper_class c) {
+    const cbd_duper_class_info *row = cbd_duper_class_row(c);
+    return row ? row->name : NULL;
+}
+
+cbd_duper_layer cbd_duper_class_layer(cbd_duper_class c) {
+    const cbd_duper_class_info *row = cbd_duper_class_row(c);
+    return row ? row->layer : CBD_DUPER_GROUND;
+}
+
+bool cbd_duper_is_capital(cbd_duper_class c) {
+    const cbd_duper_class_info *row = cbd_duper_class_row(c);
+    return row && row->capital;
+}
+
+bool cbd_duper_is_loadable(cbd_duper_class c) {
+    const cbd_duper_class_info *row = cbd_duper_class_row(c);
+    return row && row->loadable;
+}
