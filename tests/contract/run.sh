@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The contract stage: lint openapi.yaml (Redocly, recommended rules), the YAML files
 # (yamllint), docker-compose.yml (docker-compose config), the Dockerfile (dockerfile-utils),
-# the C formatting (clang-format) and the shell scripts (shellcheck); then check live
+# the C formatting (clang-format), the docs (scripts/check-docs.sh) and the shell scripts
+# (shellcheck); then check live
 # responses against openapi.yaml.
 # Expects build/combatd (scripts/test.sh builds it first). Prints "N passed, N failed".
 set -uo pipefail
@@ -39,6 +40,7 @@ clang_format_check() {
     (cd "$root" && git ls-files '*.c' '*.h' | xargs clang-format --dry-run --Werror)
 }
 lint "clang-format (.clang-format)" clang_format_check
+lint "docs name what exists; rulings table; layers" "$root/scripts/check-docs.sh"
 lint "shellcheck" shellcheck "$root"/scripts/*.sh "$root"/.ci/run "$root"/tests/*/run.sh
 
 log=$(mktemp)
