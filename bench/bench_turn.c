@@ -1,7 +1,8 @@
 /*
  * A War.app turn in the core (issue 13 item 6): 8 orders over 9 territories, armies in the
  * tens, 16 % luck, multi_attack on, random move order. Goals: exact analysis <= 2 ms, seeded
- * resolution >= 10^6 turns/s on one core.
+ * resolution >= 10^6 turns/s on one core; over HTTP (one keep-alive connection, http_latency.h)
+ * POST /analyze-turn <= 5 ms and a one-trial POST /simulate-turn <= 50 µs.
  * Run: taskset -c 1 ./build/bench/bench_turn [turns]   (default 4·10^6)
  */
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <time.h>
 
 #include "combatd/warapp_turn.h"
+#include "http_latency.h"
 
 enum { ALICE = 0, BOB = 1, CAROL = 2, NEUTRAL = CBD_TURN_NEUTRAL };
 
@@ -109,11 +111,52 @@ static int run(const char *label, long turns) {
     return 0;
 }
 
+/* The bench board as a request body: territories t0..t8, players by name. */
+static void turn_body(char *out, size_t size, const char *extra) {
+    static const char *const names[] = {"alice", "bob", "carol"};
+    size_t n = (size_t)snprintf(out, size, "{\"territories\": {");
+    for (int i = 0; i < 9; i++) {
+        n += (size_t)snprintf(out + n, size - n, "%s\"t%d\": {\"owner\": \"%s\", \"armies\": %llu}",
+                              i ? ", " : "", i,
+                              board[i].owner == NEUTRAL ? "neutral" : names[board[i].owner],
+                              (unsigned long long)board[i].armies);
+    }
+    n += (size_t)snprintf(out + n, size - n, "}, \"orders\": [");
+    for (int i = 0; i < 8; i++) {
+        const cbd_turn_order *o = &orders[i];
+        n += (size_t)snprintf(out + n, size - n,
+                              "%s{\"player\": \"%s\", \"from\": \"t%u\", \"to\": \"t%u\", ",
+                              i ? ", " : "", names[o->player], o->from, o->to);
+        n += o->by_percent ? (size_t)snprintf(out + n, size - n, "\"percent\": 1}")
+                           : (size_t)snprintf(out + n, size - n, "\"armies\": %llu}",
+                                              (unsigned long long)o->armies);
+    }
+    snprintf(out + n, size - n,
+             "], \"settings\": {\"luck_modifier\": 0.16, \"multi_attack\": true}, "
+             "\"move_order\": \"random\"%s}",
+             extra);
+}
+
+static void run_http(void) {
+    static char body[4096];
+    turn_body(body, sizeof body, "");
+    http_latency a = http_latency_measure("/analyze-turn", body, 301);
+    printf(
+        "POST /analyze-turn over HTTP: median %.3f ms, p90 %.3f ms, p99 %.3f ms (goal <= 5 ms)\n",
+        a.median_us / 1e3, a.p90_us / 1e3, a.p99_us / 1e3);
+    turn_body(body, sizeof body, ", \"trials\": 1, \"seed\": 42");
+    http_latency s = http_latency_measure("/simulate-turn", body, 5001);
+    printf("POST /simulate-turn, 1 trial, over HTTP: median %.1f µs, p90 %.1f µs, p99 %.1f µs "
+           "(goal <= 50 µs)\n",
+           s.median_us, s.p90_us, s.p99_us);
+}
+
 int main(int argc, char **argv) {
     long turns = argc > 1 ? atol(argv[1]) : 4000000;
     setup((const uint64_t[]){30, 20, 10, 25, 18, 12, 22, 15, 10},
           (const uint64_t[]){29, 15, 0, 24, 12, 10, 21, 14});
     int rc = run("the bench turn", turns);
+    run_http();
     /* Issue 13 item 2's figures: with every territory kept in the state to the end, the final
      * state counts of this board's three groups multiply to 63,504 joint states, at most 54 in
      * one group (counted by a search over boards of this shape with that stricter engine; the

@@ -111,6 +111,12 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw
 bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                       cbd_problem *problem);
 bool cbd_api_simulate_is_heavy(const json_t *request);
+bool cbd_api_analyze_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                          cbd_problem *problem);
+bool cbd_api_analyze_turn_is_heavy(const json_t *request);
+bool cbd_api_simulate_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                           cbd_problem *problem);
+bool cbd_api_simulate_turn_is_heavy(const json_t *request);
 int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                          cbd_problem *problem);
 /* cbd_api_duper_battle in the convention above (api.c), until it returns bool itself. */

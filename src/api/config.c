@@ -46,6 +46,11 @@ static const cbd_config_key warapp_keys[] = {
     WK(max_targets, 1, 100),
     WK(max_trials, 1, 1000000000),
     WK(max_listed_battles, 0, 100000),
+    WK(max_turn_territories, 1, 100000),
+    WK(max_turn_orders, 1, 100000),
+    WK(max_turn_states, 1, 100000000),
+    WK(max_turn_simulated_orders, 1, UINT64_C(100000000000)),
+    WK(max_listed_turns, 0, 100000),
 };
 #undef WK
 #define N_WARAPP_KEYS (sizeof warapp_keys / sizeof warapp_keys[0])
@@ -78,6 +83,11 @@ void cbd_config_defaults(cbd_config *cfg) {
     w->max_targets = 32;
     w->max_trials = 10000000;
     w->max_listed_battles = 1000;
+    w->max_turn_territories = 256;
+    w->max_turn_orders = 256;
+    w->max_turn_states = 1000000;
+    w->max_turn_simulated_orders = 50000000; /* a few seconds of one core at most */
+    w->max_listed_turns = 100;
 
     cfg->duper = cbd_duper_default_rules();
 }

@@ -40,6 +40,12 @@ typedef struct {
     uint32_t max_targets;             /* armies_needed targets per request */
     uint64_t max_trials;              /* /simulate trials per request */
     uint64_t max_listed_battles;      /* /simulate include_battles limit */
+    /* War.app turns (/analyze-turn, /simulate-turn; W11–W16). */
+    uint32_t max_turn_territories;      /* territories per board */
+    uint32_t max_turn_orders;           /* orders per turn, deploys included */
+    uint64_t max_turn_states;           /* distinct board states of one group (the analysis) */
+    uint64_t max_turn_simulated_orders; /* /simulate-turn: trials × orders per request */
+    uint64_t max_listed_turns;          /* /simulate-turn include_turns limit */
 } cbd_warapp_config;
 
 typedef struct {

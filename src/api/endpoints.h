@@ -29,6 +29,10 @@
     ROW("/analyze-attack", CBD_ALLOW_POST, cbd_api_analyze_attack, NULL, NULL, "/analyze-attack")  \
     ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_is_heavy, NULL,            \
         "/simulate")                                                                               \
+    ROW("/analyze-turn", CBD_ALLOW_POST, cbd_api_analyze_turn, cbd_api_analyze_turn_is_heavy,      \
+        NULL, "/analyze-turn")                                                                     \
+    ROW("/simulate-turn", CBD_ALLOW_POST, cbd_api_simulate_turn, cbd_api_simulate_turn_is_heavy,   \
+        NULL, "/simulate-turn")                                                                    \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle_endpoint, NULL, NULL,                \
         "/duper/battle")                                                                           \
     ROW("/livez", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_livez, "/livez")                         \

@@ -284,6 +284,23 @@ cbd_field cbd_read_object(const cbd_reader *r, const char *key, const char *cons
     return cbd_reader_open(child, v, ptr, allowed, r->problem) ? CBD_FIELD_OK : CBD_FIELD_BAD;
 }
 
+cbd_field cbd_read_map(const cbd_reader *r, const char *key, cbd_reader *child) {
+    const json_t *v = member(r, key);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    char ptr[POINTER_MAX];
+    item_pointer(r, key, NULL, ptr);
+    child->obj = v;
+    child->problem = r->problem;
+    copy_str(child->pointer, sizeof child->pointer, ptr);
+    if (!json_is_object(v)) {
+        cbd_reader_error(r, key, "must be an object, not %s", cbd_json_type_name(v));
+        return CBD_FIELD_BAD;
+    }
+    return CBD_FIELD_OK;
+}
+
 bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,
                           const char *const *allowed) {
     const json_t *arr = json_object_get(r->obj, key);

@@ -85,6 +85,9 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
 cbd_field cbd_read_object(const cbd_reader *r, const char *key, const char *const *allowed,
                           cbd_reader *child);
 
+/* A nested object whose member names are data (ids), not fields: any name is allowed. */
+cbd_field cbd_read_map(const cbd_reader *r, const char *key, cbd_reader *child);
+
 /* An array of at most max_items; *out is the array. */
 cbd_field cbd_read_array(const cbd_reader *r, const char *key, size_t max_items,
                          const json_t **out);

@@ -21,14 +21,18 @@ bool cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *s) {
     return ok;
 }
 
-void cbd_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *s) {
-    cbd_jw_key(w, key);
-    cbd_jw_object_open(w);
+void cbd_warapp_settings_members(cbd_jw *w, const cbd_warapp_settings *s) {
     cbd_jw_key_real(w, "offense_kill_rate", cbd_micro_to_double(s->offense_kill_rate));
     cbd_jw_key_real(w, "defense_kill_rate", cbd_micro_to_double(s->defense_kill_rate));
     cbd_jw_key_real(w, "luck_modifier", cbd_micro_to_double(s->luck_modifier));
     cbd_jw_key_string(w, "rounding_mode",
                       rounding_names[s->rounding == CBD_ROUND_STRAIGHT ? 0 : 1]);
     cbd_jw_key_bool(w, "one_army_must_stand_guard", s->one_army_must_stand_guard);
+}
+
+void cbd_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *s) {
+    cbd_jw_key(w, key);
+    cbd_jw_object_open(w);
+    cbd_warapp_settings_members(w, s);
     cbd_jw_object_close(w);
 }

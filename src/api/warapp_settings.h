@@ -14,6 +14,10 @@ bool cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *settings
 /* The allowed member names of a settings object. */
 extern const char *const cbd_warapp_settings_keys[];
 
+/* The effective settings' members, written into the object the caller has open (so that an
+ * endpoint can add its own, as the turn endpoints add multi_attack). */
+void cbd_warapp_settings_members(cbd_jw *w, const cbd_warapp_settings *settings);
+
 /* The effective settings as the API echoes them: member `key` of the object being written. */
 void cbd_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *settings);
 

@@ -480,7 +480,8 @@ cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t 
                                const uint32_t *seq, size_t len, double weight, double *goals) {
     cbd_status st = start_state(e, terr, n_terr);
     const cbd_turn_order *orders = e->plan->turn->orders;
-    for (size_t s = 0; s < len; s++) {
+    /* Only on a started state: a failed start leaves e->local unset (UINT32_MAX). */
+    for (size_t s = 0; s < len && st == CBD_OK; s++) {
         e->last[e->local[orders[seq[s]].from]] = (int32_t)s;
         e->last[e->local[orders[seq[s]].to]] = (int32_t)s;
     }

@@ -66,6 +66,22 @@ static const endpoint_case cases[] = {
      false, 200},
     {"/simulate on a worker", "/simulate",
      "{\"attackers\": 2, \"defenders\": 1, \"trials\": 65537, \"seed\": 7}", false, 200},
+    {"/analyze-turn", "/analyze-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 4}, \"B\": {\"owner\":"
+     " \"bob\", \"armies\": 2}, \"C\": {\"owner\": \"alice\", \"armies\": 3}}, \"orders\":"
+     " [{\"type\": \"deploy\", \"player\": \"alice\", \"to\": \"A\", \"armies\": 1},"
+     " {\"player\": \"alice\", \"from\": \"A\", \"to\": \"B\", \"armies\": 3},"
+     " {\"player\": \"alice\", \"from\": \"C\", \"to\": \"B\", \"percent\": 1}],"
+     " \"settings\": {\"luck_modifier\": 0.5}, \"goals\": [{\"territory\": \"B\","
+     " \"owner\": \"alice\"}]}",
+     false, 200},
+    {"/simulate-turn", "/simulate-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 4}, \"B\": {\"owner\":"
+     " \"bob\", \"armies\": 2}}, \"orders\": [{\"player\": \"alice\", \"from\": \"A\","
+     " \"to\": \"B\", \"armies\": 3}, {\"player\": \"bob\", \"from\": \"B\", \"to\": \"A\","
+     " \"armies\": 1}], \"move_order\": \"random\", \"settings\": {\"luck_modifier\": 1},"
+     " \"trials\": 20, \"seed\": 1000000000000001}",
+     false, 200},
     {"/duper/battle", "/duper/battle",
      "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
      " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"

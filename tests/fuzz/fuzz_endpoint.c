@@ -46,6 +46,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     cfg.warapp.max_targets = 8;
     cfg.warapp.max_trials = 1000;
     cfg.warapp.max_listed_battles = 10;
+    cfg.warapp.max_turn_states = 10000;
+    cfg.warapp.max_turn_simulated_orders = 100000;
+    cfg.warapp.max_listed_turns = 10;
     endpoint = cbd_api_find_endpoint(FUZZ_ENDPOINT);
     if (!endpoint) {
         fprintf(stderr, "no endpoint %s\n", FUZZ_ENDPOINT);

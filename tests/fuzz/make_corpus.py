@@ -16,7 +16,8 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-ENDPOINTS = ["fuzz_analyze_attack", "fuzz_simulate", "fuzz_duper_battle"]
+ENDPOINTS = ["fuzz_analyze_attack", "fuzz_simulate", "fuzz_analyze_turn", "fuzz_simulate_turn",
+             "fuzz_duper_battle"]
 CONFIG_KEYS = {"server", "warapp", "duper"}
 
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')

@@ -1,0 +1,198 @@
+/*
+ * POST /analyze-turn (issue 13): the exact distribution of the board after a War.app turn
+ * (W11–W16). The request is read in warapp_turn_json.c; the numbers come from the core
+ * (cbd_turn_analyze), which refuses a turn past warapp.max_turn_states before it allocates.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "api.h"
+#include "warapp_turn_json.h"
+
+/* As /analyze-attack: values below this probability are not listed in a distribution. */
+#define LISTED_MIN_PROBABILITY 1e-15
+
+static const char *const request_keys[] = {CBD_TURN_KEYS, "max_distribution_points", NULL};
+
+/* The percentiles /analyze-attack reports, with its definition (cbd_dist_quantile): the
+ * smallest value whose cumulative probability reaches q, less a slack of 1e-12. */
+static const struct {
+    const char *name;
+    double q;
+} percentiles[] = {{"p1", 0.01},  {"p5", 0.05},  {"p10", 0.10}, {"p25", 0.25}, {"p50", 0.50},
+                   {"p75", 0.75}, {"p90", 0.90}, {"p95", 0.95}, {"p99", 0.99}};
+
+static uint64_t quantile(const cbd_turn_territory_result *t, double q) {
+    double cum = 0.0;
+    for (size_t i = 0; i < t->n_armies; i++) {
+        cum += t->armies[i].probability;
+        if (cum >= q - 1e-12) {
+            return t->armies[i].armies;
+        }
+    }
+    return t->armies[t->n_armies - 1].armies;
+}
+
+/*
+ * `armies` as /analyze-attack writes a distribution: mean, percentiles, the values of
+ * probability >= 1e-15 (at most max_points of them: the consecutive run holding the most mass)
+ * and the mass left out. idx is scratch of n_armies entries.
+ */
+static void armies_json(cbd_jw *w, const cbd_turn_territory_result *t, uint32_t max_points,
+                        size_t *idx) {
+    size_t n = 0;
+    for (size_t i = 0; i < t->n_armies; i++) {
+        if (t->armies[i].probability >= LISTED_MIN_PROBABILITY) {
+            idx[n++] = i;
+        }
+    }
+    size_t first = 0, count = n;
+    if (n > max_points) {
+        double run = 0.0, best = -1.0;
+        for (size_t i = 0; i < n; i++) {
+            run += t->armies[idx[i]].probability;
+            if (i >= max_points) {
+                run -= t->armies[idx[i - max_points]].probability;
+            }
+            if (i + 1 >= max_points && run > best) {
+                best = run;
+                first = i + 1 - max_points;
+            }
+        }
+        count = max_points;
+    }
+    double omitted = 0.0;
+    for (size_t i = 0; i < t->n_armies; i++) {
+        double p = t->armies[i].probability;
+        omitted += p < LISTED_MIN_PROBABILITY ? p : 0.0;
+    }
+    for (size_t j = 0; j < n; j++) {
+        omitted += j < first || j >= first + count ? t->armies[idx[j]].probability : 0.0;
+    }
+    cbd_jw_key(w, "armies");
+    cbd_jw_object_open(w);
+    cbd_jw_key_real(w, "mean", t->mean_armies);
+    cbd_jw_key(w, "percentiles");
+    cbd_jw_object_open(w);
+    for (size_t i = 0; i < sizeof percentiles / sizeof percentiles[0]; i++) {
+        cbd_jw_key_uint(w, percentiles[i].name, quantile(t, percentiles[i].q));
+    }
+    cbd_jw_object_close(w);
+    cbd_jw_key(w, "distribution");
+    cbd_jw_array_open(w);
+    for (size_t j = first; j < first + count; j++) {
+        cbd_jw_object_open(w);
+        cbd_jw_key_uint(w, "armies", t->armies[idx[j]].armies);
+        cbd_jw_key_real(w, "probability", t->armies[idx[j]].probability);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+    cbd_jw_key_real(w, "omitted_probability", omitted);
+    cbd_jw_object_close(w);
+}
+
+/* owner: player -> probability, only owners with probability > 0, players in index order
+ * (the order the request first names them), neutral last. */
+static void owner_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_territory_result *t) {
+    size_t np = q->turn.n_players;
+    cbd_jw_key(w, "owner");
+    cbd_jw_object_open(w);
+    for (size_t p = 0; p <= np; p++) {
+        if (t->owner[p] > 0.0) {
+            cbd_turn_owner_key(w, q, p == np ? CBD_TURN_NEUTRAL : (cbd_turn_player)p);
+            cbd_jw_real(w, t->owner[p]);
+        }
+    }
+    cbd_jw_object_close(w);
+}
+
+static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_analysis *a) {
+    cbd_jw_key(w, "orders");
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < q->turn.n_orders; i++) {
+        cbd_jw_object_open(w);
+        if (q->orders[i].type == CBD_ORDER_DEPLOY) {
+            cbd_jw_key_string(w, "type", "deploy");
+        } else {
+            const cbd_turn_order_result *o = &a->orders[i];
+            cbd_jw_key_string(w, "type", "attack_transfer");
+            cbd_jw_key_real(w, "skipped_probability", o->skipped);
+            cbd_jw_key_real(w, "attack_probability", o->attack);
+            cbd_jw_key_real(w, "transfer_probability", o->transfer);
+            cbd_jw_key_real(w, "capture_probability", o->capture);
+        }
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+}
+
+static bool render(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_analysis *a,
+                   uint32_t max_points) {
+    size_t most = 1;
+    for (size_t i = 0; i < a->n_territories; i++) {
+        most = a->territories[i].n_armies > most ? a->territories[i].n_armies : most;
+    }
+    size_t *idx = malloc(most * sizeof *idx);
+    if (!idx) {
+        return false;
+    }
+    cbd_jw_object_open(w);
+    cbd_turn_echo_members(w, q);
+    cbd_jw_key_bool(w, "deterministic", a->deterministic);
+    cbd_jw_key(w, "territories");
+    cbd_jw_object_open(w);
+    for (size_t i = 0; i < a->n_territories; i++) {
+        cbd_jw_key(w, q->territory_id[i]);
+        cbd_jw_object_open(w);
+        owner_json(w, q, &a->territories[i]);
+        armies_json(w, &a->territories[i], max_points, idx);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_object_close(w);
+    orders_json(w, q, a);
+    if (q->turn.n_goals > 0) {
+        cbd_jw_key_real(w, "goals_probability", a->goals_probability);
+    }
+    cbd_jw_object_close(w);
+    free(idx);
+    return true;
+}
+
+bool cbd_api_analyze_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                          cbd_problem *problem) {
+    cbd_reader r;
+    if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
+        return false;
+    }
+    cbd_turn_request q;
+    bool ok = cbd_turn_request_read(&r, &cfg->warapp, &q);
+    uint64_t points = cfg->warapp.max_distribution_points;
+    ok &= cbd_read_u64(&r, "max_distribution_points", 1, cfg->warapp.max_distribution_points,
+                       &points) != CBD_FIELD_BAD;
+    if (!ok || problem->status != 0) {
+        cbd_turn_request_free(&q);
+        return false;
+    }
+    cbd_turn_analysis a;
+    cbd_turn_error err;
+    cbd_status st = cbd_turn_analyze(&q.turn, &q.limits, &a, &err);
+    if (st != CBD_OK) {
+        cbd_turn_error_problem(&q, st, &err, problem);
+        cbd_turn_request_free(&q);
+        return false;
+    }
+    ok = render(out, &q, &a, (uint32_t)points);
+    if (!ok) {
+        cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
+    }
+    cbd_turn_analysis_free(&a);
+    cbd_turn_request_free(&q);
+    return ok;
+}
+
+/* A turn of many attack/transfer orders can take long enough to enumerate that it belongs on
+ * a worker thread (its cost is known only once it is read; this is the cheap bound). */
+bool cbd_api_analyze_turn_is_heavy(const json_t *request) {
+    json_t *orders = json_object_get(request, "orders");
+    return json_is_array(orders) && json_array_size(orders) > 16;
+}

@@ -1,0 +1,379 @@
+/*
+ * POST /simulate-turn (issue 13): War.app turns resolved with a seeded RNG (W11–W16), one
+ * real turn per trial. The RNG is created here from the request's seed (or a fresh OS seed,
+ * which is returned): xoshiro256** seeded through splitmix64, one stream for the whole request,
+ * trials in order, each drawing as cbd_turn_sim_one documents. Every statistic is an integer
+ * count, so the same body and seed render the same bytes.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "combatd/warapp_simulate.h"
+#include "warapp_request.h"
+#include "warapp_turn_json.h"
+
+/* Turns are listed by default up to this many trials (and at most warapp.max_listed_turns). */
+#define LIST_BY_DEFAULT_MAX 100
+
+static const char *const request_keys[] = {CBD_TURN_KEYS, "trials", "seed", "include_turns", NULL};
+
+typedef struct {
+    uint64_t trials, seed;
+    bool seed_given, include_turns;
+} sim_options;
+
+/* The armies one territory ended with: value -> count, open addressing (key + 1; 0 = empty).
+ * Armies go up to 10^9, so nothing is allocated per army; only per distinct value seen. */
+typedef struct {
+    uint64_t *key, *count;
+    size_t cap, n;
+    uint64_t sum;
+} hist;
+
+typedef struct {
+    const cbd_turn_request *q;
+    size_t n_terr, n_orders, n_owner; /* n_owner = players + 1 (neutral last) */
+    uint64_t *owner_counts;           /* n_terr × n_owner */
+    hist *armies;                     /* n_terr */
+    uint64_t (*order_counts)[4];      /* skipped, attacks, transfers, captures */
+    uint64_t goals_met;
+    cbd_turn_territory *boards; /* listed turns: trials × n_terr, or NULL */
+    cbd_turn_event *events;     /* listed turns: trials × n_orders, or NULL */
+} sim_stats;
+
+static size_t hash_slot(uint64_t v, size_t cap) {
+    return (size_t)((v * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
+}
+
+static bool hist_grow(hist *h) {
+    size_t cap = h->cap ? h->cap * 2 : 8;
+    uint64_t *key = calloc(cap, sizeof *key), *count = calloc(cap, sizeof *count);
+    if (!key || !count) {
+        free(key);
+        free(count);
+        return false;
+    }
+    for (size_t i = 0; i < h->cap; i++) {
+        if (h->key[i]) {
+            size_t s = hash_slot(h->key[i], cap);
+            while (key[s]) {
+                s = (s + 1) & (cap - 1);
+            }
+            key[s] = h->key[i];
+            count[s] = h->count[i];
+        }
+    }
+    free(h->key);
+    free(h->count);
+    h->key = key;
+    h->count = count;
+    h->cap = cap;
+    return true;
+}
+
+static bool hist_add(hist *h, uint64_t armies) {
+    if (2 * (h->n + 1) > h->cap && !hist_grow(h)) {
+        return false;
+    }
+    uint64_t k = armies + 1;
+    size_t s = hash_slot(k, h->cap);
+    while (h->key[s] && h->key[s] != k) {
+        s = (s + 1) & (h->cap - 1);
+    }
+    h->n += h->key[s] == 0;
+    h->key[s] = k;
+    h->count[s]++;
+    h->sum += armies;
+    return true;
+}
+
+static void stats_free(sim_stats *s) {
+    for (size_t i = 0; s->armies && i < s->n_terr; i++) {
+        free(s->armies[i].key);
+        free(s->armies[i].count);
+    }
+    free(s->armies);
+    free(s->owner_counts);
+    free(s->order_counts);
+    free(s->boards);
+    free(s->events);
+}
+
+static bool stats_init(sim_stats *s, const cbd_turn_request *q, const sim_options *o) {
+    memset(s, 0, sizeof *s);
+    s->q = q;
+    s->n_terr = q->turn.n_territories;
+    s->n_orders = q->turn.n_orders;
+    s->n_owner = q->turn.n_players + 1;
+    s->owner_counts = calloc(s->n_terr * s->n_owner, sizeof *s->owner_counts);
+    s->armies = calloc(s->n_terr, sizeof *s->armies);
+    s->order_counts = calloc(s->n_orders + 1, sizeof *s->order_counts);
+    bool ok = s->owner_counts && s->armies && s->order_counts;
+    if (ok && o->include_turns) {
+        s->boards = malloc(o->trials * s->n_terr * sizeof *s->boards);
+        s->events = malloc((o->trials * s->n_orders + 1) * sizeof *s->events);
+        ok = s->boards && s->events;
+    }
+    return ok;
+}
+
+/* One resolved turn into the counts. */
+static bool stats_add(sim_stats *s, const cbd_turn_territory *board, const cbd_turn_event *ev) {
+    for (size_t i = 0; i < s->n_terr; i++) {
+        cbd_turn_player owner = board[i].owner;
+        size_t o = owner == CBD_TURN_NEUTRAL ? s->n_owner - 1 : owner;
+        s->owner_counts[i * s->n_owner + o]++;
+        if (!hist_add(&s->armies[i], board[i].armies)) {
+            return false;
+        }
+    }
+    for (size_t i = 0; i < s->n_orders; i++) {
+        uint64_t *c = s->order_counts[i];
+        c[0] += ev[i].kind == CBD_TURN_SKIPPED;
+        c[1] += ev[i].kind == CBD_TURN_ATTACKED;
+        c[2] += ev[i].kind == CBD_TURN_TRANSFERRED;
+        c[3] += ev[i].kind == CBD_TURN_ATTACKED && ev[i].outcome.captured;
+    }
+    s->goals_met += cbd_turn_goals_met(&s->q->turn, board);
+    return true;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} ascending, as /simulate's. */
+static bool hist_json(cbd_jw *w, const hist *h, uint64_t trials) {
+    uint64_t *vals = malloc((h->n ? h->n : 1) * sizeof *vals);
+    if (!vals) {
+        return false;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < h->cap; i++) {
+        if (h->key[i]) {
+            vals[n++] = h->key[i];
+        }
+    }
+    qsort(vals, n, sizeof *vals, cmp_u64);
+    cbd_jw_key(w, "armies");
+    cbd_jw_object_open(w);
+    cbd_jw_key_real(w, "mean", (double)h->sum / (double)trials);
+    cbd_jw_key(w, "histogram");
+    cbd_jw_array_open(w);
+    for (size_t j = 0; j < n; j++) {
+        size_t s = hash_slot(vals[j], h->cap);
+        while (h->key[s] != vals[j]) {
+            s = (s + 1) & (h->cap - 1);
+        }
+        cbd_jw_object_open(w);
+        cbd_jw_key_uint(w, "armies", vals[j] - 1);
+        cbd_jw_key_uint(w, "count", h->count[s]);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+    cbd_jw_object_close(w);
+    free(vals);
+    return true;
+}
+
+/* What one order did in one turn. */
+static void event_json(cbd_jw *w, const cbd_turn_event *e) {
+    static const char *const names[] = {"deploy", "skipped", "attack", "transfer"};
+    cbd_jw_object_open(w);
+    cbd_jw_key_string(w, "result", names[e->kind]);
+    if (e->kind != CBD_TURN_SKIPPED) {
+        cbd_jw_key_uint(w, e->kind == CBD_TURN_DEPLOYED ? "armies" : "sent", e->sent);
+    }
+    if (e->kind == CBD_TURN_ATTACKED) {
+        cbd_jw_key_uint(w, "defenders", e->defenders);
+        cbd_jw_key_uint(w, "attacker_kills", e->attacker_kills);
+        cbd_jw_key_uint(w, "defender_kills", e->defender_kills);
+        cbd_warapp_outcome_members(w, &e->outcome);
+    }
+    cbd_jw_object_close(w);
+}
+
+static void turns_json(cbd_jw *w, const sim_stats *s, uint64_t trials) {
+    cbd_jw_key(w, "turns");
+    cbd_jw_array_open(w);
+    for (uint64_t t = 0; t < trials; t++) {
+        const cbd_turn_territory *board = s->boards + t * s->n_terr;
+        cbd_jw_object_open(w);
+        cbd_jw_key(w, "territories");
+        cbd_jw_object_open(w);
+        for (size_t i = 0; i < s->n_terr; i++) {
+            cbd_jw_key(w, s->q->territory_id[i]);
+            cbd_jw_object_open(w);
+            cbd_jw_key(w, "owner");
+            cbd_jw_string(w, board[i].owner == CBD_TURN_NEUTRAL ? "neutral"
+                                                                : s->q->player_id[board[i].owner]);
+            cbd_jw_key_uint(w, "armies", board[i].armies);
+            cbd_jw_object_close(w);
+        }
+        cbd_jw_object_close(w);
+        cbd_jw_key(w, "orders");
+        cbd_jw_array_open(w);
+        for (size_t i = 0; i < s->n_orders; i++) {
+            event_json(w, &s->events[t * s->n_orders + i]);
+        }
+        cbd_jw_array_close(w);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+}
+
+static void orders_json(cbd_jw *w, const sim_stats *s) {
+    cbd_jw_key(w, "orders");
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < s->n_orders; i++) {
+        cbd_jw_object_open(w);
+        if (s->q->orders[i].type == CBD_ORDER_DEPLOY) {
+            cbd_jw_key_string(w, "type", "deploy");
+        } else {
+            cbd_jw_key_string(w, "type", "attack_transfer");
+            cbd_jw_key_uint(w, "skipped", s->order_counts[i][0]);
+            cbd_jw_key_uint(w, "attacks", s->order_counts[i][1]);
+            cbd_jw_key_uint(w, "transfers", s->order_counts[i][2]);
+            cbd_jw_key_uint(w, "captures", s->order_counts[i][3]);
+        }
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+}
+
+static bool render(cbd_jw *w, const sim_stats *s, const sim_options *o) {
+    const cbd_turn_request *q = s->q;
+    cbd_jw_object_open(w);
+    cbd_jw_key_uint(w, "seed", o->seed);
+    cbd_jw_key_uint(w, "trials", o->trials);
+    cbd_turn_echo_members(w, q);
+    cbd_jw_key(w, "territories");
+    cbd_jw_object_open(w);
+    bool ok = true;
+    for (size_t i = 0; i < s->n_terr && ok; i++) {
+        cbd_jw_key(w, q->territory_id[i]);
+        cbd_jw_object_open(w);
+        cbd_jw_key(w, "owner");
+        cbd_jw_object_open(w); /* owners with a non-zero count, players in index order */
+        for (size_t p = 0; p < s->n_owner; p++) {
+            uint64_t c = s->owner_counts[i * s->n_owner + p];
+            if (c) {
+                cbd_turn_owner_key(w, q,
+                                   p + 1 == s->n_owner ? CBD_TURN_NEUTRAL : (cbd_turn_player)p);
+                cbd_jw_uint(w, c);
+            }
+        }
+        cbd_jw_object_close(w);
+        ok = hist_json(w, &s->armies[i], o->trials);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_object_close(w);
+    orders_json(w, s);
+    if (q->turn.n_goals > 0) {
+        cbd_jw_key_uint(w, "goals_met", s->goals_met);
+    }
+    if (s->boards) {
+        turns_json(w, s, o->trials);
+    }
+    cbd_jw_object_close(w);
+    return ok;
+}
+
+static bool read_options(const cbd_reader *r, const cbd_warapp_config *cfg,
+                         const cbd_turn_request *q, sim_options *o) {
+    o->trials = 1;
+    bool ok = cbd_read_u64(r, "trials", 1, cfg->max_trials, &o->trials) != CBD_FIELD_BAD;
+    cbd_field seed = cbd_read_seed(r, "seed", &o->seed);
+    o->seed_given = seed == CBD_FIELD_OK;
+    ok &= seed != CBD_FIELD_BAD;
+    uint64_t listed_max = cfg->max_listed_turns;
+    o->include_turns = o->trials <= LIST_BY_DEFAULT_MAX && o->trials <= listed_max;
+    cbd_field listed = cbd_read_bool(r, "include_turns", &o->include_turns);
+    ok &= listed != CBD_FIELD_BAD;
+    if (listed == CBD_FIELD_OK && o->include_turns && o->trials > listed_max) {
+        cbd_reader_error(r, "include_turns",
+                         "can list at most %" PRIu64
+                         " turns (warapp.max_listed_turns); ask for fewer trials or set it false",
+                         listed_max);
+        ok = false;
+    }
+    /* The budget is checked up front: a request never starts work it may not finish. */
+    uint64_t per_trial = q->turn.n_orders ? q->turn.n_orders : 1;
+    if (ok && o->trials > cfg->max_turn_simulated_orders / per_trial) {
+        cbd_reader_error(r, "trials",
+                         "× orders = %" PRIu64 " × %" PRIu64 " resolved orders; at most %" PRIu64
+                         " per request (warapp.max_turn_simulated_orders): ask for fewer trials",
+                         o->trials, per_trial, cfg->max_turn_simulated_orders);
+        ok = false;
+    }
+    return ok;
+}
+
+static bool run(const cbd_turn_request *q, const sim_options *o, cbd_jw *out,
+                cbd_problem *problem) {
+    cbd_turn_sim *sim;
+    cbd_turn_error err;
+    cbd_status st = cbd_turn_sim_create(&q->turn, &q->limits, &sim, &err);
+    if (st != CBD_OK) {
+        cbd_turn_error_problem(q, st, &err, problem);
+        return false;
+    }
+    sim_stats s;
+    bool ok = stats_init(&s, q, o);
+    cbd_turn_territory *board = malloc((s.n_terr + 1) * sizeof *board);
+    cbd_turn_event *ev = malloc((s.n_orders + 1) * sizeof *ev);
+    ok = ok && board && ev;
+    cbd_rng rng;
+    cbd_rng_seed(&rng, o->seed);
+    for (uint64_t t = 0; ok && t < o->trials; t++) {
+        cbd_turn_territory *b = s.boards ? s.boards + t * s.n_terr : board;
+        cbd_turn_event *e = s.events ? s.events + t * s.n_orders : ev;
+        cbd_turn_sim_one(sim, &rng, b, e);
+        ok = stats_add(&s, b, e);
+    }
+    ok = ok && render(out, &s, o);
+    if (!ok) {
+        cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
+    }
+    free(board);
+    free(ev);
+    stats_free(&s);
+    cbd_turn_sim_free(sim);
+    return ok;
+}
+
+bool cbd_api_simulate_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                           cbd_problem *problem) {
+    cbd_reader r;
+    if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
+        return false;
+    }
+    cbd_turn_request q;
+    sim_options o;
+    bool ok = cbd_turn_request_read(&r, &cfg->warapp, &q);
+    ok &= read_options(&r, &cfg->warapp, &q, &o);
+    ok = ok && problem->status == 0;
+    if (ok && !o.seed_given) {
+        ok = cbd_api_fresh_seed(&o.seed, problem);
+    }
+    ok = ok && run(&q, &o, out, problem);
+    cbd_turn_request_free(&q);
+    return ok;
+}
+
+/* More than one /simulate block of work (trials × orders > 65,536 resolved orders, a few ms)
+ * goes to a worker, as /simulate's large runs do; the values are validated when answered. */
+bool cbd_api_simulate_turn_is_heavy(const json_t *request) {
+    json_t *trials = json_object_get(request, "trials");
+    json_t *orders = json_object_get(request, "orders");
+    if (!json_is_integer(trials) || json_integer_value(trials) <= 0) {
+        return false;
+    }
+    double n = json_is_array(orders) && json_array_size(orders) > 0
+                   ? (double)json_array_size(orders)
+                   : 1.0;
+    return (double)json_integer_value(trials) * n > (double)CBD_SIM_BLOCK;
+}

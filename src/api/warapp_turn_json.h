@@ -1,0 +1,69 @@
+#ifndef COMBATD_API_WARAPP_TURN_JSON_H
+#define COMBATD_API_WARAPP_TURN_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "combatd/warapp_turn.h"
+#include "config.h"
+#include "json_reader.h"
+#include "json_write.h"
+#include "problem.h"
+
+/*
+ * The turn both War.app turn endpoints read (/analyze-turn, /simulate-turn; W11–W16), mapped
+ * from string ids to the core's indices:
+ *   territories  index = the order of the request's `territories` object (jansson keeps it),
+ *                which is also the order every answer lists them in;
+ *   players      index = the order the request first names them: the territories' owners
+ *                first (in territory order), then the orders' players (in order order).
+ *                `neutral` is not a player (CBD_TURN_NEUTRAL). teams, player_order and goals
+ *                may name only these players.
+ * Ids point into the request document, which outlives the answer.
+ */
+#define CBD_TURN_KEYS                                                                              \
+    "territories", "orders", "settings", "teams", "move_order", "player_order", "goals"
+
+/* The longest territory or player id, in bytes. */
+#define CBD_TURN_ID_MAX 64
+
+typedef struct {
+    cbd_turn turn; /* its arrays point into this struct's allocations */
+    const char **territory_id;
+    const char **player_id;
+    cbd_turn_territory *territories;
+    cbd_turn_order *orders;
+    uint16_t *team;
+    cbd_turn_player *player_order;
+    cbd_turn_goal *goals;
+    const uint32_t *sorted; /* territory indices sorted by id, for lookups */
+    cbd_turn_limits limits; /* the core's defaults with the config's warapp.max_turn_* */
+} cbd_turn_request;
+
+/*
+ * Reads the turn members of the request object `r` (opened by the caller with CBD_TURN_KEYS
+ * plus its own). True when the turn is valid; false with every offending field recorded (422)
+ * or a 500 (out of memory). Free with cbd_turn_request_free either way.
+ */
+bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q);
+
+void cbd_turn_request_free(cbd_turn_request *q);
+
+/* The core's error, as the 422 (or 500) the API answers with: pointers into the request. */
+void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_turn_error *err,
+                            cbd_problem *problem);
+
+/* "listed", "cycle" or "random". */
+const char *cbd_turn_move_order_name(cbd_move_order m);
+
+/* The echo both answers carry: "settings" (the battle settings and multi_attack) and
+ * "move_order", as members of the object being written. */
+void cbd_turn_echo_members(cbd_jw *w, const cbd_turn_request *q);
+
+/* A player's (or neutral's) id as a JSON member name of the object being written. */
+void cbd_turn_owner_key(cbd_jw *w, const cbd_turn_request *q, cbd_turn_player owner);
+
+#endif
