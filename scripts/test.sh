@@ -74,6 +74,9 @@ stage tests-asan asan_tests
 [ -x tests/contract/run.sh ] && stage contract tests/contract/run.sh
 [ -x tests/browser/run.sh ] && stage browser tests/browser/run.sh
 [ -x tests/tsan/run.sh ] && stage tsan tests/tsan/run.sh
+# Restarts behind a proxy lose nothing: 3 replicas behind HAProxy under wrk, SIGTERM, SIGKILL and
+# a rolling restart (about a minute).
+[ -x tests/scale/run.sh ] && stage scale tests/scale/run.sh
 # The deployment files: the image built and run with a real engine, the Kubernetes manifests.
 stage image scripts/ci-image.sh
 stage kubernetes scripts/ci-kubernetes.sh

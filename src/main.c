@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "config.h"
 #include "healthcheck.h"
 #include "server.h"
+#include "sysres.h"
 
 extern char **environ;
 
@@ -28,9 +30,11 @@ static void usage(FILE *out) {
             "                      or $COMBATD_CONFIG)\n"
             "  -p, --port N        port to listen on; 0 picks a free one (default 8080)\n"
             "  -b, --bind ADDR     address to listen on (default 0.0.0.0)\n"
-            "  -t, --threads N     worker threads; 0 = one per CPU (default 0)\n"
+            "  -t, --threads N     worker threads; 0 = one per CPU this process may\n"
+            "                      use (affinity, cgroup quota; default 0)\n"
             "      --check-config  load and validate the configuration, then exit\n"
-            "      --healthcheck   exit 0 if the service on --port answers GET /livez\n"
+            "      --healthcheck   exit 0 if the service this configuration describes answers\n"
+            "                      GET /livez, else 1 (same flags, environment and file)\n"
             "  -h, --help          show this help\n"
             "  -V, --version       show the version\n"
             "\n"
@@ -140,18 +144,69 @@ static bool load_config(const options *o, cbd_config *cfg) {
     return ok;
 }
 
+/* threads 0 is the CPUs this process may use; the open-file limit is raised and the
+ * connection limit made to fit it (issue 15). Each decision is a JSON log line. */
+static void fit_resources(cbd_config *cfg) {
+    cbd_server_config *s = &cfg->server;
+    if (s->threads == 0) {
+        const char *source = "affinity";
+        s->threads = cbd_sys_cpu_count(&source);
+        fprintf(stderr, "{\"event\":\"threads\",\"threads\":%u,\"from\":\"%s\"}\n", s->threads,
+                source);
+    }
+    uint64_t nofile = cbd_sys_raise_nofile();
+    uint32_t fit = cbd_sys_fit_connections(nofile, s->connection_limit, s->threads);
+    if (nofile > 0 && fit < s->connection_limit) {
+        fprintf(stderr,
+                "{\"event\":\"connection_limit_capped\",\"configured\":%u,\"open_files\":%llu,"
+                "\"reserved\":%llu,\"connection_limit\":%u}\n",
+                s->connection_limit, (unsigned long long)nofile,
+                (unsigned long long)cbd_sys_fd_reserve(s->threads), fit);
+        s->connection_limit = fit;
+    }
+}
+
+/* SIGTERM: a lame duck of drain_delay seconds (a second signal ends it), then the drain. */
+static void drain_on_signal(cbd_server *server, const cbd_config *cfg, sigset_t *stop_signals) {
+    int sig = 0;
+    sigwait(stop_signals, &sig);
+    cbd_server_begin_drain(server);
+    fprintf(stderr,
+            "{\"event\":\"draining\",\"signal\":%d,\"drain_delay_s\":%u,\"deadline_s\":%u}\n", sig,
+            cfg->server.drain_delay, cfg->server.drain_deadline);
+    if (cfg->server.drain_delay > 0) {
+        struct timespec lame_duck = {(time_t)cfg->server.drain_delay, 0};
+        int again = sigtimedwait(stop_signals, NULL, &lame_duck);
+        fprintf(stderr, "{\"event\":\"lame_duck_over\",\"cut_short\":%s}\n",
+                again > 0 ? "true" : "false");
+    }
+    bool drained = cbd_server_drain(server);
+    cbd_drain_stats st;
+    cbd_server_drain_stats(server, &st);
+    fprintf(stderr,
+            "{\"event\":\"stopped\",\"drained\":%s,\"unanswered\":%zu,\"idle_closed\":%zu,"
+            "\"open_left\":%zu,\"drain_ms\":%llu}\n",
+            drained ? "true" : "false", st.unanswered, st.idle_closed, st.open_left,
+            (unsigned long long)st.took_ms);
+}
+
 int main(int argc, char **argv) {
     options o = {0};
+    /* --healthcheck exits 0 or 1 only, whatever else is wrong (Docker reserves 2). */
+    bool health = false;
+    for (int i = 1; i < argc; i++) {
+        health |= strcmp(argv[i], "--healthcheck") == 0;
+    }
     int rc = parse_args(argc, argv, &o);
     if (rc >= 0) {
-        return rc;
+        return health && rc != 0 ? 1 : rc;
     }
     cbd_config cfg;
     if (!load_config(&o, &cfg)) {
-        return 2;
+        return health ? 1 : 2;
     }
     if (o.healthcheck) {
-        return cbd_healthcheck((uint16_t)cfg.server.port);
+        return cbd_healthcheck(cfg.server.bind, (uint16_t)cfg.server.port);
     }
     if (o.check_config) {
         printf("combatd: configuration is valid\n");
@@ -170,21 +225,19 @@ int main(int argc, char **argv) {
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
     signal(SIGPIPE, SIG_IGN);
 
+    fit_resources(&cfg);
     char err[256];
     cbd_server *server = cbd_server_start(&cfg, err, sizeof err);
     if (!server) {
         fprintf(stderr, "combatd: %s\n", err);
         return 1;
     }
-    fprintf(stderr, "{\"event\":\"listening\",\"bind\":\"%s\",\"port\":%u,\"version\":\"%s\"}\n",
-            cfg.server.bind, cbd_server_port(server), COMBATD_VERSION);
-
-    int sig = 0;
-    sigwait(&stop_signals, &sig);
-    fprintf(stderr, "{\"event\":\"draining\",\"signal\":%d,\"deadline_s\":%u}\n", sig,
-            cfg.server.drain_deadline);
-    bool drained = cbd_server_drain(server);
+    fprintf(stderr,
+            "{\"event\":\"listening\",\"bind\":\"%s\",\"port\":%u,\"threads\":%u,"
+            "\"connection_limit\":%u,\"version\":\"%s\"}\n",
+            cfg.server.bind, cbd_server_port(server), cfg.server.threads,
+            cfg.server.connection_limit, COMBATD_VERSION);
+    drain_on_signal(server, &cfg, &stop_signals);
     cbd_server_stop(server);
-    fprintf(stderr, "{\"event\":\"stopped\",\"drained\":%s}\n", drained ? "true" : "false");
     return 0;
 }

@@ -32,6 +32,9 @@ static const cbd_config_key server_keys[] = {
     SK(drain_deadline, CBD_KEY_UINT, 0, 3600),
     SK(access_log, CBD_KEY_BOOL, 0, 1),
     SK(cors_origins, CBD_KEY_ORIGINS, 0, 0),
+    /* Restarts and proxies (issue 15). */
+    SK(drain_delay, CBD_KEY_UINT, 0, 3600),
+    SK(trusted_proxies, CBD_KEY_NETS, 0, 0),
 };
 #undef SK
 #define N_SERVER_KEYS (sizeof server_keys / sizeof server_keys[0])
@@ -73,6 +76,8 @@ void cbd_config_defaults(cbd_config *cfg) {
     s->drain_deadline = 10;
     s->access_log = true;
     s->n_cors_origins = 0;
+    s->drain_delay = 0; /* no lame duck unless asked: a plain SIGTERM drains at once */
+    s->n_trusted_proxies = 0;
 
     cbd_warapp_config *w = &cfg->warapp;
     w->defaults = cbd_warapp_default_settings();

@@ -7,13 +7,15 @@
 
 #include "combatd/duper.h"
 #include "combatd/warapp.h"
+#include "net_ranges.h"
 #include "problem.h"
 
 /*
  * The service configuration. Precedence (lowest first): built-in defaults < the config file
  * (config/combatd.json or --config) < COMBATD_* environment < command-line flags.
  */
-#define CBD_MAX_CORS_ORIGINS 16
+#define CBD_MAX_CORS_ORIGINS    16
+#define CBD_MAX_TRUSTED_PROXIES 32
 
 typedef struct {
     char bind[64];                    /* "0.0.0.0", "127.0.0.1", "::" ... */
@@ -29,6 +31,10 @@ typedef struct {
     bool access_log;                  /* one JSON line per request on stderr */
     size_t n_cors_origins;
     char cors_origins[CBD_MAX_CORS_ORIGINS][128]; /* "*" allows any origin */
+    /* Restarts and proxies (issue 15). */
+    uint32_t drain_delay; /* seconds of lame duck on SIGTERM: /readyz 503, still serving */
+    size_t n_trusted_proxies;
+    cbd_net_range trusted_proxies[CBD_MAX_TRUSTED_PROXIES]; /* no per-IP limit; XFF believed */
 } cbd_server_config;
 
 typedef struct {

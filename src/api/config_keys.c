@@ -57,6 +57,77 @@ static bool set_origins_text(cbd_server_config *s, const char *value, const char
     return true;
 }
 
+/* ---- trusted_proxies: see CBD_KEY_NETS (issue 15) ---- */
+
+#define NETS_RULE                                                                                  \
+    "must be addresses or CIDR ranges such as \"10.0.0.0/8\", \"192.0.2.7\" or \"fd00::/8\" "      \
+    "(no bits set past the prefix), at most 32"
+
+static bool is_blank(char c) {
+    return c == ' ' || c == '\t';
+}
+
+/* Adds the comma-separated ranges of `text` (len bytes); false on a bad one or too many. */
+static bool add_nets(cbd_server_config *s, const char *text, size_t len) {
+    size_t start = 0;
+    while (start <= len) {
+        const char *comma = memchr(text + start, ',', len - start);
+        size_t end = comma ? (size_t)(comma - text) : len, a = start, b = end;
+        while (a < b && is_blank(text[a])) {
+            a++;
+        }
+        while (b > a && is_blank(text[b - 1])) {
+            b--;
+        }
+        if (s->n_trusted_proxies == CBD_MAX_TRUSTED_PROXIES ||
+            !cbd_net_range_parse(text + a, b - a, &s->trusted_proxies[s->n_trusted_proxies])) {
+            return false;
+        }
+        s->n_trusted_proxies++;
+        start = end + 1;
+    }
+    return true;
+}
+
+static bool set_nets_text(cbd_server_config *s, const char *value, const char *source,
+                          cbd_problem *problem) {
+    s->n_trusted_proxies = 0;
+    if (value[0] != '\0' && !add_nets(s, value, strlen(value))) {
+        cbd_problem_field(problem, source, NETS_RULE ", not \"%s\"", value);
+        return false;
+    }
+    return true;
+}
+
+/* A JSON array of strings, or one string with commas as in the environment. */
+static void read_nets(const cbd_reader *r, const cbd_config_key *k, cbd_server_config *s) {
+    const json_t *v = json_object_get(r->obj, k->name);
+    if (!v) {
+        return;
+    }
+    s->n_trusted_proxies = 0;
+    if (json_is_string(v)) {
+        if (json_string_length(v) > 0 &&
+            !add_nets(s, json_string_value(v), json_string_length(v))) {
+            cbd_reader_error(r, k->name, NETS_RULE);
+        }
+        return;
+    }
+    const json_t *arr;
+    if (cbd_read_array(r, k->name, CBD_MAX_TRUSTED_PROXIES, &arr) != CBD_FIELD_OK) {
+        return;
+    }
+    for (size_t j = 0; j < json_array_size(arr); j++) {
+        const json_t *o = json_array_get(arr, j);
+        if (!json_is_string(o) || strchr(json_string_value(o), ',') ||
+            !add_nets(s, json_string_value(o), json_string_length(o))) {
+            cbd_reader_item_error(r, k->name, j,
+                                  "must be an address or CIDR range such as \"10.0.0.0/8\" or "
+                                  "\"fd00::/8\", with no bits set past the prefix");
+        }
+    }
+}
+
 static bool set_uint_text(const cbd_config_key *k, void *base, const char *value,
                           const char *source, cbd_problem *problem) {
     char *end;
@@ -98,6 +169,8 @@ bool cbd_config_key_set_text(const cbd_config_key *k, void *base, const char *va
         }
         case CBD_KEY_ORIGINS:
             return set_origins_text(base, value, source, problem);
+        case CBD_KEY_NETS:
+            return set_nets_text(base, value, source, problem);
         case CBD_KEY_UINT:
             return set_uint_text(k, base, value, source, problem);
     }
@@ -139,6 +212,9 @@ static void read_key(const cbd_reader *r, const cbd_config_key *k, void *base) {
             break;
         case CBD_KEY_ORIGINS:
             read_origins(r, k, base);
+            break;
+        case CBD_KEY_NETS:
+            read_nets(r, k, base);
             break;
     }
 }

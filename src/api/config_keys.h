@@ -14,11 +14,13 @@
 #include "problem.h"
 
 typedef enum {
-    CBD_KEY_UINT,   /* uint32_t or uint64_t (by size) in [min, max] */
-    CBD_KEY_BOOL,   /* bool */
-    CBD_KEY_STRING, /* char[size]: a non-empty string of at most size - 1 bytes */
-    CBD_KEY_ORIGINS /* cbd_server_config's CORS list: count and array, at the offset of the
-                       array (the only list key; its count sits beside it in config.h) */
+    CBD_KEY_UINT,    /* uint32_t or uint64_t (by size) in [min, max] */
+    CBD_KEY_BOOL,    /* bool */
+    CBD_KEY_STRING,  /* char[size]: a non-empty string of at most size - 1 bytes */
+    CBD_KEY_ORIGINS, /* cbd_server_config's CORS list: count and array, at the offset of the
+                       array (its count sits beside it in config.h) */
+    CBD_KEY_NETS     /* cbd_server_config's trusted_proxies: addresses or CIDR ranges, with its
+                        count beside it (net_ranges.h; issue 15) */
 } cbd_key_type;
 
 typedef struct {

@@ -1,5 +1,6 @@
 #include "access_log.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -11,7 +12,7 @@
 
 /* Longest text each escaped field may take (with room for a NUL): these caps decide where a
  * long method, path or request id is cut. */
-enum { METHOD_CAP = 64, PATH_CAP = 512, REQUEST_ID_CAP = 160 };
+enum { METHOD_CAP = 64, PATH_CAP = 512, REQUEST_ID_CAP = 160, CLIENT_CAP = 64 };
 
 /* An output buffer that silently drops what does not fit: text stops at cap. */
 typedef struct {
@@ -137,6 +138,10 @@ size_t cbd_access_log_format_at(const cbd_access_log_entry *e, const struct time
     line_buf b = {.buf = buf, .cap = size - 1, .len = 0};
     PUT_LIT(&b, "{\"ts\":\"");
     put_timestamp(&b, now);
+    if (e->client) {
+        PUT_LIT(&b, "\",\"client\":\"");
+        put_escaped(&b, e->client, CLIENT_CAP);
+    }
     PUT_LIT(&b, "\",\"method\":\"");
     put_escaped(&b, e->method, METHOD_CAP);
     PUT_LIT(&b, "\",\"path\":\"");
@@ -171,5 +176,23 @@ void cbd_access_log_write(const cbd_access_log_entry *e) {
     line[n++] = '\n';
     /* A log line that cannot be written is dropped: logging must never stop the service. */
     ssize_t written = write(STDERR_FILENO, line, n);
+    (void)written;
+}
+
+void cbd_log_mhd_message(void *cls, const char *fmt, va_list ap) {
+    (void)cls;
+    char text[512];
+    int n = vsnprintf(text, sizeof text, fmt, ap);
+    size_t len = n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1;
+    while (len > 0 && (text[len - 1] == '\n' || text[len - 1] == '\r')) {
+        text[--len] = '\0';
+    }
+    static const char head[] = "{\"event\":\"libmicrohttpd\",\"message\":\"";
+    char line[sizeof head + 6 * sizeof text + 4];
+    memcpy(line, head, sizeof head - 1);
+    size_t used = sizeof head - 1;
+    used += escape_into(line + used, sizeof line - used - 4, text);
+    memcpy(line + used, "\"}\n", 3);
+    ssize_t written = write(STDERR_FILENO, line, used + 3);
     (void)written;
 }

@@ -1,6 +1,7 @@
 #ifndef COMBATD_HTTP_ACCESS_LOG_H
 #define COMBATD_HTTP_ACCESS_LOG_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -14,7 +15,8 @@ typedef struct {
     uint64_t bytes_in;
     uint64_t bytes_out;
     const char *request_id;
-    const char *ended; /* "ok", "timeout", "client_abort", ... */
+    const char *ended;  /* "ok", "timeout", "client_abort", ... */
+    const char *client; /* the client address (issue 15); NULL leaves the field out */
 } cbd_access_log_entry;
 
 /* Formats one compact JSON line (no trailing newline) into buf; returns its length. A line that
@@ -28,5 +30,9 @@ size_t cbd_access_log_format_at(const cbd_access_log_entry *e, const struct time
 
 /* Writes the line to stderr with a single write(2), so lines from threads never interleave. */
 void cbd_access_log_write(const cbd_access_log_entry *e);
+
+/* libmicrohttpd's messages (MHD_OPTION_EXTERNAL_LOGGER): each one JSON line on stderr,
+ * {"event":"libmicrohttpd","message":"..."}, so the log stays one JSON object a line. */
+void cbd_log_mhd_message(void *cls, const char *fmt, va_list ap);
 
 #endif

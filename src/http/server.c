@@ -21,6 +21,7 @@
 #include "json_alloc.h"
 #include "request_checks.h"
 #include "response.h"
+#include "sysres.h"
 #include "server_internal.h"
 #include "worker.h"
 
@@ -30,6 +31,25 @@
 
 /* ---- the access handler ---- */
 
+/* The client address (issue 15): the socket peer, or from a trusted proxy the one its
+ * X-Forwarded-For names (net_ranges.h). */
+static void set_client(const cbd_server *s, struct MHD_Connection *con, const cbd_conn *conn,
+                       cbd_http_request *req) {
+    if (conn && conn->trusted) {
+        const char *xff = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "X-Forwarded-For");
+        (void)cbd_net_forwarded_client(xff, s->cfg.server.trusted_proxies,
+                                       s->cfg.server.n_trusted_proxies, req->client);
+    }
+}
+
+/* A connection over the per-IP limit (conns.h): one answer, then the connection closes. */
+static enum MHD_Result refuse(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req) {
+    cbd_extra_headers e = {.close = true, .retry_after = "1"};
+    return cbd_http_send_problem(s, con, req, 503, &e,
+                                 "Too many connections from %s (at most %u); retry shortly.",
+                                 req->client, s->cfg.server.per_ip_connection_limit);
+}
+
 static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
                                   const char *url, const char *method, const char *version) {
     req->started = true;
@@ -37,6 +57,14 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     snprintf(req->path, sizeof req->path, "%s", url);
     req->route = cbd_route_find(url);
     cbd_http_set_request_id(con, req);
+    cbd_conn *conn = cbd_conn_of(con);
+    set_client(s, con, conn, req);
+    if (conn && conn->over_limit) {
+        /* Answered once the request is in (a body is read and dropped, as for a 413 below). */
+        req->refused = true;
+        cbd_body_init(&req->body, (size_t)s->cfg.server.body_limit);
+        return MHD_YES;
+    }
 
     char why[320];
     unsigned bad = cbd_framing_check(con, &req->uri, method, version, why, sizeof why);
@@ -111,6 +139,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (req->status != 0) {
         return MHD_YES; /* already answered (e.g. early 413): nothing more to do */
     }
+    if (req->refused) {
+        return refuse(s, con, req);
+    }
     if (req->route->get) {
         return req->route->get(s, con, req);
     }
@@ -144,10 +175,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
 
 /* Called at the request line, before headers: the earliest point to start the clock. */
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
-    (void)con;
     cbd_server *s = cls;
+    cbd_conn *conn = cbd_conn_of(con);
+    cbd_conn_request_begins(conn); /* the drain leaves this connection alone */
     cbd_http_request *req = calloc(1, sizeof *req);
     if (req) {
+        snprintf(req->client, sizeof req->client, "%s", conn ? conn->peer : "-");
         req->start_us = cbd_now_us();
         req->route = CBD_ROUTE_OTHER;
         cbd_framing_note_uri(&req->uri, uri);
@@ -161,6 +194,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
     cbd_server *s = cls;
     /* On keep-alive the next request starts now; its clock starts with it. */
     bool cut = cbd_watch_request_done(cbd_watch_of(con));
+    cbd_conn_request_ends(cbd_conn_of(con), cbd_now_us());
     cbd_http_request *req = *con_cls;
     if (!req) {
         return;
@@ -178,6 +212,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
             .bytes_in = req->body.seen,
             .bytes_out = req->bytes_out,
             .request_id = req->request_id[0] ? req->request_id : "-",
+            .client = req->client[0] ? req->client : "-",
             .ended = cut                                             ? "deadline"
                      : toe == MHD_REQUEST_TERMINATED_COMPLETED_OK    ? "ok"
                      : toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? "timeout"
@@ -200,14 +235,37 @@ static void on_connection(void *cls, struct MHD_Connection *con, void **socket_c
                           enum MHD_ConnectionNotificationCode code) {
     cbd_server *s = cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
-        const union MHD_ConnectionInfo *info =
+        const union MHD_ConnectionInfo *fd =
             MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
-        *socket_context = info ? cbd_watch_add(s->watchdog, info->connect_fd) : NULL;
+        const union MHD_ConnectionInfo *peer =
+            MHD_get_connection_info(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+        cbd_watch *watch = fd ? cbd_watch_add(s->watchdog, fd->connect_fd) : NULL;
+        cbd_conn *c = fd ? cbd_conns_open(s->conns, fd->connect_fd, peer ? peer->client_addr : NULL,
+                                          watch, cbd_now_us())
+                         : NULL;
+        if (!c) {
+            cbd_watch_remove(s->watchdog, watch);
+        } else if (c->over_limit) {
+            /* It gets one answer; one that sends nothing goes after a second, not 10. */
+            (void)MHD_set_connection_option(con, MHD_CONNECTION_OPTION_TIMEOUT, 1u);
+        }
+        *socket_context = c;
         return;
     }
     /* MHD_CONNECTION_NOTIFY_CLOSED comes before MHD closes the socket. */
-    cbd_watch_remove(s->watchdog, *socket_context);
+    cbd_conn *c = *socket_context;
+    if (c) {
+        cbd_watch_remove(s->watchdog, c->watch);
+        cbd_conns_close(s->conns, c);
+    }
     *socket_context = NULL;
+}
+
+/* Past twice the per-IP limit a connection is closed at accept (conns.h). */
+static enum MHD_Result on_accept(void *cls, const struct sockaddr *addr, socklen_t len) {
+    (void)len;
+    cbd_server *s = cls;
+    return cbd_conns_may_accept(s->conns, addr) ? MHD_YES : MHD_NO;
 }
 
 uint64_t cbd_server_deadline_cuts(const cbd_server *s) {
@@ -239,8 +297,7 @@ static unsigned pool_size(const cbd_server_config *c) {
     if (c->threads > 0) {
         return c->threads;
     }
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (unsigned)n : 1u;
+    return cbd_sys_cpu_count(NULL); /* the CPUs this process may use (sysres.h) */
 }
 
 cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) {
@@ -255,8 +312,12 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     atomic_init(&s->draining, false);
     atomic_init(&s->jobs, 0u);
     s->watchdog = cbd_watchdog_start((uint64_t)cfg->server.request_deadline * 1000000u);
-    if (!s->watchdog) {
+    s->conns = cbd_conns_create(cfg->server.per_ip_connection_limit, cfg->server.trusted_proxies,
+                                cfg->server.n_trusted_proxies);
+    if (!s->watchdog || !s->conns) {
         snprintf(err, err_size, "cannot start the request-deadline watchdog thread");
+        cbd_watchdog_stop(s->watchdog);
+        cbd_conns_destroy(s->conns);
         free(s);
         return NULL;
     }
@@ -267,25 +328,29 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
         snprintf(err, err_size, "bind address \"%s\" is not an IPv4 or IPv6 address",
                  cfg->server.bind);
         cbd_watchdog_stop(s->watchdog);
+        cbd_conns_destroy(s->conns);
         free(s);
         return NULL;
     }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0u);
+                     MHD_USE_ITC | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0u);
     unsigned threads = pool_size(&cfg->server);
+    /* The per-IP limit is conns.c's (MHD's cannot exempt trusted proxies): MHD's is 0, none. */
     s->daemon = MHD_start_daemon(
-        flags, (uint16_t)cfg->server.port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
+        flags, (uint16_t)cfg->server.port, on_accept, s, on_request, s,
+        /* First, so that MHD's messages about the options below go through it too. */
+        MHD_OPTION_EXTERNAL_LOGGER, cbd_log_mhd_message, NULL, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
-        cfg->server.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-        cfg->server.per_ip_connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
-        cfg->server.connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)cfg->server.connection_memory_limit, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, on_connection,
-        s, MHD_OPTION_END);
+        cfg->server.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
+        MHD_OPTION_CONNECTION_TIMEOUT, cfg->server.connection_timeout,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->server.connection_memory_limit,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_END);
     if (!s->daemon) {
         snprintf(err, err_size, "cannot listen on %s port %u (in use, or not permitted?)",
                  cfg->server.bind, cfg->server.port);
         cbd_watchdog_stop(s->watchdog);
+        cbd_conns_destroy(s->conns);
         free(s);
         return NULL;
     }
@@ -298,23 +363,6 @@ uint16_t cbd_server_port(const cbd_server *s) {
     return s->port;
 }
 
-bool cbd_server_drain(cbd_server *s) {
-    atomic_store(&s->draining, true);
-    MHD_socket listen_fd = MHD_quiesce_daemon(s->daemon);
-    if (listen_fd != MHD_INVALID_SOCKET) {
-        close(listen_fd);
-    }
-    uint64_t deadline = cbd_now_us() + (uint64_t)s->cfg.server.drain_deadline * 1000000u;
-    while (atomic_load(&s->metrics.in_flight) > 0) {
-        if (cbd_now_us() >= deadline) {
-            return false;
-        }
-        struct timespec pause = {0, 10 * 1000 * 1000};
-        nanosleep(&pause, NULL);
-    }
-    return true;
-}
-
 void cbd_server_stop(cbd_server *s) {
     if (!s) {
         return;
@@ -324,5 +372,6 @@ void cbd_server_stop(cbd_server *s) {
     /* Then the daemon: its connections' CLOSED notifications empty the watchdog's list. */
     MHD_stop_daemon(s->daemon);
     cbd_watchdog_stop(s->watchdog);
+    cbd_conns_destroy(s->conns); /* after the daemon: every connection has closed */
     free(s);
 }

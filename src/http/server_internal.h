@@ -16,6 +16,7 @@
 #include "body.h"
 #include "framing.h"
 #include "config.h"
+#include "conns.h"
 #include "metrics.h"
 #include "router.h"
 #include "server.h"
@@ -30,6 +31,9 @@ struct cbd_server {
     uint16_t port;
 
     cbd_watchdog *watchdog; /* the absolute request deadline (watchdog.h) */
+    /* Restarts and proxies (issue 15): open connections (conns.h), what the drain did. */
+    cbd_conns *conns;
+    cbd_drain_stats drain;
 };
 
 /* Everything a request owns, from its request line to its completion callback. */
@@ -50,6 +54,8 @@ struct cbd_http_request {
     cbd_api_request job_req;
     struct MHD_Connection *con;
     cbd_server *server;
+    char client[CBD_NET_ADDR_TEXT]; /* the peer, or who a trusted proxy forwarded for */
+    bool refused;                   /* over the per-IP limit: answered 503 (conns.h) */
 };
 
 static inline uint64_t cbd_now_us(void) {
@@ -58,11 +64,17 @@ static inline uint64_t cbd_now_us(void) {
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* The watchdog's entry for a connection (NULL if its allocation failed). */
-static inline cbd_watch *cbd_watch_of(struct MHD_Connection *con) {
+/* A connection's entry in the table of open connections (NULL if its allocation failed). */
+static inline cbd_conn *cbd_conn_of(struct MHD_Connection *con) {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
     return info ? info->socket_context : NULL;
+}
+
+/* The watchdog's entry for a connection (NULL if its allocation failed). */
+static inline cbd_watch *cbd_watch_of(struct MHD_Connection *con) {
+    cbd_conn *c = cbd_conn_of(con);
+    return c ? c->watch : NULL;
 }
 
 #endif

@@ -96,14 +96,19 @@ Test(lifecycle, port_zero_logs_the_chosen_port_and_sigterm_exits_0) {
 }
 
 /* Starts the binary on a free loopback port with the given drain deadline (seconds). */
-static void start_draining_child(child *c, const char *drain_deadline) {
+static void start_child_with_delay(child *c, const char *drain_deadline, const char *delay) {
     static char *args[] = {NULL, "--port", "0", "--bind", "127.0.0.1", NULL};
-    char deadline[64];
+    char deadline[64], lame_duck[64];
     snprintf(deadline, sizeof deadline, "COMBATD_DRAIN_DEADLINE=%s", drain_deadline);
-    char *env[] = {"PATH=/usr/bin:/bin", deadline, NULL};
+    snprintf(lame_duck, sizeof lame_duck, "COMBATD_DRAIN_DELAY=%s", delay);
+    char *env[] = {"PATH=/usr/bin:/bin", deadline, lame_duck, NULL};
     args[0] = (char *)binary();
     start_child(c, args, env);
     cr_assert_gt(c->port, 0, "the listening line names the port");
+}
+
+static void start_draining_child(child *c, const char *drain_deadline) {
+    start_child_with_delay(c, drain_deadline, "0");
 }
 
 /* Sends `text` on a new connection and leaves it open: with a half-sent body the request is
@@ -161,7 +166,8 @@ Test(lifecycle, sigterm_drains_an_in_flight_request) {
 
 Test(lifecycle, readyz_turns_503_while_draining) {
     child c;
-    start_draining_child(&c, "5");
+    /* A lame duck of 2 s: the idle connection is closed by the drain only after it. */
+    start_child_with_delay(&c, "5", "2");
     /* A keep-alive connection that has been answered once, and a request in flight. */
     static const char ready[] = "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n";
     char resp[2048];
@@ -178,6 +184,7 @@ Test(lifecycle, readyz_turns_503_while_draining) {
     exchange(idle, ready, resp, sizeof resp);
     cr_expect(strncmp(resp, "HTTP/1.1 503 ", 13) == 0, "%s", resp);
     cr_expect(strstr(resp, "application/problem+json") != NULL, "%s", resp);
+    cr_expect(strstr(resp, "Connection: close\r\n") != NULL, "%s", resp);
     close(idle);
 
     exchange(busy, "]\n", resp, sizeof resp);

@@ -125,7 +125,8 @@ Test(slow, per_ip_connection_limit_holds) {
         cr_assert_geq(fds[i], 0);
     }
     raw_sleep(0.2); /* let the workers accept all three */
-    /* The fourth is accepted by the kernel, then closed by MHD without an answer. */
+    /* The fourth is over the limit: its request is answered 503 with Retry-After, and the
+     * connection closes (issue 15). */
     int extra = raw_connect(port);
     cr_assert_geq(extra, 0);
     (void)raw_send_str(extra, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
@@ -133,7 +134,8 @@ Test(slow, per_ip_connection_limit_holds) {
     size_t len;
     char *got = raw_read_until_close(extra, 3.0, &closed, &len);
     cr_expect(closed, "the fourth connection from one address stayed open");
-    cr_expect_eq(raw_status(got), 0, "the fourth connection was served: %s", got);
+    cr_expect_eq(raw_status(got), 503, "the fourth connection was served: %s", got);
+    cr_expect(strstr(got, "Retry-After: 1\r\n") && strstr(got, "Connection: close\r\n"), "%s", got);
     free(got);
     close(extra);
     /* The three within the limit are served. */

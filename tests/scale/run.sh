@@ -20,6 +20,8 @@ cd "$root" || exit 1
 seconds=${SCALE_SECONDS:-10}
 conns=${SCALE_CONNECTIONS:-64}
 binary=${COMBATD_BINARY:-$root/build/combatd}
+# Not passed on: combatd reads every COMBATD_* variable as a setting and refuses unknown ones.
+unset COMBATD_BINARY
 
 need=""
 command -v wrk >/dev/null || need="$need wrk"

@@ -1,0 +1,238 @@
+/*
+ * Behind a proxy and in a container (issue 15, items 2 and 3), against the real binary: the
+ * per-IP limit spares trusted_proxies, a trusted proxy's X-Forwarded-For names the client in
+ * the access log, and --healthcheck reads the same flags and environment as the service and
+ * probes the family it binds, exiting 0 or 1 only.
+ */
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "raw_http.h"
+
+static const char *binary(void) {
+    const char *b = getenv("COMBATD_BINARY");
+    cr_assert_not_null(b, "COMBATD_BINARY is set by CTest");
+    return b;
+}
+
+typedef struct {
+    pid_t pid;
+    int err_fd;
+    uint16_t port;
+} child;
+
+/* Starts the binary with args (after argv[0]) and env; 0 port when it did not listen. */
+static void start_child(child *c, char *const args[], char *const env[]) {
+    int fds[2];
+    cr_assert_eq(pipe(fds), 0);
+    char *argv[16] = {(char *)binary()};
+    for (int i = 0; args[i] && i < 14; i++) {
+        argv[i + 1] = args[i];
+    }
+    c->pid = fork();
+    cr_assert_neq(c->pid, -1);
+    if (c->pid == 0) {
+        dup2(fds[1], STDERR_FILENO);
+        close(fds[0]);
+        execve(binary(), argv, env);
+        _exit(127);
+    }
+    close(fds[1]);
+    c->err_fd = fds[0];
+    c->port = 0;
+    char line[4096];
+    size_t used = 0;
+    while (used + 1 < sizeof line && read(c->err_fd, line + used, 1) == 1) {
+        line[++used] = '\0';
+        if (line[used - 1] == '\n') {
+            char *p = strstr(line, "\"event\":\"listening\"");
+            if (p && (p = strstr(line, "\"port\":")) != NULL) {
+                c->port = (uint16_t)atoi(p + 7);
+                break;
+            }
+            used = 0;
+        }
+    }
+}
+
+/* SIGTERM, wait, and the rest of its log into buf. */
+static void stop_child(child *c, char *buf, size_t size) {
+    kill(c->pid, SIGTERM);
+    size_t used = 0;
+    ssize_t n;
+    while (used + 1 < size && (n = read(c->err_fd, buf + used, size - 1 - used)) > 0) {
+        used += (size_t)n;
+    }
+    buf[used] = '\0';
+    close(c->err_fd);
+    waitpid(c->pid, NULL, 0);
+}
+
+/* A connection to 127.0.0.1:port from the loopback address `from`. */
+static int connect_from(const char *from, uint16_t port) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    struct sockaddr_in local = {.sin_family = AF_INET}, remote = {.sin_family = AF_INET};
+    inet_pton(AF_INET, from, &local.sin_addr);
+    remote.sin_port = htons(port);
+    remote.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    cr_assert_eq(bind(fd, (struct sockaddr *)&local, sizeof local), 0, "bind %s", from);
+    cr_assert_eq(connect(fd, (struct sockaddr *)&remote, sizeof remote), 0);
+    return fd;
+}
+
+static int status_of(int fd, const char *request, char *resp, size_t size) {
+    cr_assert(raw_send_str(fd, request));
+    memset(resp, 0, size);
+    struct pollfd p = {fd, POLLIN, 0};
+    if (poll(&p, 1, 3000) <= 0 || recv(fd, resp, size - 1, 0) <= 0) {
+        return 0;
+    }
+    return raw_status(resp);
+}
+
+static char *env_proxy[] = {"PATH=/usr/bin:/bin", "COMBATD_PER_IP_CONNECTION_LIMIT=2",
+                            "COMBATD_TRUSTED_PROXIES=127.0.0.1", NULL};
+static char *args_loopback[] = {"--port", "0", "--bind", "127.0.0.1", NULL};
+
+Test(behind_proxy, trusted_proxies_are_exempt_from_the_per_ip_limit) {
+    child c;
+    start_child(&c, args_loopback, env_proxy);
+    cr_assert_gt(c.port, 0);
+    static const char get[] = "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n";
+    char resp[4096];
+    /* Five from the trusted 127.0.0.1, all held open at once: every one is served. */
+    int trusted[5];
+    for (int i = 0; i < 5; i++) {
+        trusted[i] = connect_from("127.0.0.1", c.port);
+    }
+    raw_sleep(0.2);
+    for (int i = 0; i < 5; i++) {
+        cr_expect_eq(status_of(trusted[i], get, resp, sizeof resp), 200, "trusted %d: %s", i, resp);
+    }
+    /* From 127.0.0.2 the limit is 2: the third is answered 503 with Retry-After, and closed. */
+    int other[3];
+    for (int i = 0; i < 3; i++) {
+        other[i] = connect_from("127.0.0.2", c.port);
+    }
+    raw_sleep(0.2);
+    cr_expect_eq(status_of(other[0], get, resp, sizeof resp), 200, "%s", resp);
+    cr_expect_eq(status_of(other[1], get, resp, sizeof resp), 200, "%s", resp);
+    cr_expect_eq(status_of(other[2], get, resp, sizeof resp), 503, "%s", resp);
+    cr_expect(strstr(resp, "Retry-After: 1\r\n") && strstr(resp, "Connection: close\r\n") &&
+                  strstr(resp, "application/problem+json"),
+              "%s", resp);
+    for (int i = 0; i < 5; i++) {
+        close(trusted[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        close(other[i]);
+    }
+    char log[65536];
+    stop_child(&c, log, sizeof log);
+}
+
+Test(behind_proxy, the_access_log_names_the_client_forwarded_by_a_trusted_proxy) {
+    child c;
+    start_child(&c, args_loopback, env_proxy);
+    cr_assert_gt(c.port, 0);
+    char resp[4096];
+    static const char fwd[] = "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
+                              "X-Forwarded-For: 6.6.6.6, 203.0.113.9\r\n\r\n";
+    int fd = connect_from("127.0.0.1", c.port);
+    cr_expect_eq(status_of(fd, fwd, resp, sizeof resp), 200);
+    close(fd);
+    /* The same header from an untrusted peer is not believed. */
+    fd = connect_from("127.0.0.2", c.port);
+    cr_expect_eq(status_of(fd, fwd, resp, sizeof resp), 200);
+    close(fd);
+    raw_sleep(0.1);
+    char log[65536];
+    stop_child(&c, log, sizeof log);
+    cr_expect(strstr(log, "\"client\":\"203.0.113.9\",\"method\":\"GET\"") != NULL, "%s", log);
+    cr_expect(strstr(log, "\"client\":\"127.0.0.2\",\"method\":\"GET\"") != NULL, "%s", log);
+    cr_expect(strstr(log, "6.6.6.6") == NULL, "a spoofed entry left of the proxy's: %s", log);
+}
+
+/* Runs `combatd --healthcheck ARGS` with env; its exit status (-1 when killed). */
+static int healthcheck(char *const args[], char *const env[]) {
+    char *argv[16] = {(char *)binary(), "--healthcheck"};
+    for (int i = 0; args[i] && i < 13; i++) {
+        argv[i + 2] = args[i];
+    }
+    pid_t pid = fork();
+    cr_assert_neq(pid, -1);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, STDERR_FILENO);
+        dup2(null, STDOUT_FILENO);
+        execve(binary(), argv, env);
+        _exit(127);
+    }
+    int status;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Test(behind_proxy, healthcheck_reads_the_port_flag_and_the_environment) {
+    child c;
+    start_child(&c, args_loopback, env_proxy);
+    cr_assert_gt(c.port, 0);
+    char port[16], env_port[48], wrong[16];
+    snprintf(port, sizeof port, "%u", c.port);
+    snprintf(env_port, sizeof env_port, "COMBATD_PORT=%u", c.port);
+    snprintf(wrong, sizeof wrong, "%u", c.port == 65535 ? 65534 : c.port + 1);
+    char *env_plain[] = {"PATH=/usr/bin:/bin", NULL};
+    char *env_with_port[] = {"PATH=/usr/bin:/bin", env_port, "COMBATD_BIND=127.0.0.1", NULL};
+    char *flag[] = {"--port", port, "--bind", "127.0.0.1", NULL};
+    char *wildcard[] = {"--port", port, NULL}; /* bind 0.0.0.0: probes 127.0.0.1 */
+    char *none[] = {NULL};
+    char *elsewhere[] = {"--port", wrong, NULL};
+    char *bad_flag[] = {"--no-such-flag", NULL};
+    cr_expect_eq(healthcheck(flag, env_plain), 0);
+    cr_expect_eq(healthcheck(wildcard, env_plain), 0);
+    cr_expect_eq(healthcheck(none, env_with_port), 0, "COMBATD_PORT moves the probe too");
+    cr_expect_eq(healthcheck(elsewhere, env_plain), 1);
+    /* Errors are 1, never 2 (Docker reserves it). */
+    cr_expect_eq(healthcheck(bad_flag, env_plain), 1);
+    char *env_bad[] = {"PATH=/usr/bin:/bin", "COMBATD_NO_SUCH_SETTING=1", NULL};
+    cr_expect_eq(healthcheck(flag, env_bad), 1);
+    char log[65536];
+    stop_child(&c, log, sizeof log);
+    cr_expect_eq(healthcheck(flag, env_plain), 1, "nothing listens any more");
+}
+
+Test(behind_proxy, healthcheck_probes_ipv6_when_the_service_binds_it) {
+    int probe = socket(AF_INET6, SOCK_STREAM, 0);
+    struct sockaddr_in6 a = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+    bool v6 = probe >= 0 && bind(probe, (struct sockaddr *)&a, sizeof a) == 0;
+    if (probe >= 0) {
+        close(probe);
+    }
+    if (!v6) {
+        cr_skip_test("IPv6 loopback (::1) is not available here: cannot test --bind ::1");
+    }
+    child c;
+    char *args[] = {"--port", "0", "--bind", "::1", NULL};
+    char *env[] = {"PATH=/usr/bin:/bin", NULL};
+    start_child(&c, args, env);
+    cr_assert_gt(c.port, 0, "listens on ::1");
+    char port[16];
+    snprintf(port, sizeof port, "%u", c.port);
+    char *on_v6[] = {"--port", port, "--bind", "::1", NULL};
+    char *on_any6[] = {"--port", port, "--bind", "::", NULL};
+    char *on_v4[] = {"--port", port, "--bind", "127.0.0.1", NULL};
+    cr_expect_eq(healthcheck(on_v6, env), 0);
+    cr_expect_eq(healthcheck(on_any6, env), 0, ":: probes ::1");
+    cr_expect_eq(healthcheck(on_v4, env), 1, "the service is not on IPv4");
+    char log[16384];
+    stop_child(&c, log, sizeof log);
+}
