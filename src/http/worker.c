@@ -173,6 +173,14 @@ unsigned cbd_pool_share(const cbd_pool *p) {
     return p->share;
 }
 
+unsigned cbd_server_worker_jobs(const cbd_server *s) {
+    cbd_pool *p = s->pool;
+    pthread_mutex_lock(&p->lock);
+    unsigned n = p->running + p->waiting;
+    pthread_mutex_unlock(&p->lock);
+    return n;
+}
+
 /* Admits a request (under lock): 0, or why not (1: this client's share, 2: the pool). */
 static int admit(cbd_pool *p, const unsigned char key[16]) {
     if (p->stop || p->running + p->waiting >= p->capacity) {
