@@ -224,8 +224,8 @@ enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con
     if (refused == 1) {
         return cbd_http_send_problem(
             s, con, req, 503, &retry,
-            "This client already has %u long requests computing or waiting (server.worker_share); "
-            "retry when an answer has come.",
+            "This client address already has %u long request(s) computing or waiting, its share "
+            "(server.worker_share); retry when an answer has come.",
             share);
     }
     return cbd_http_send_problem(s, con, req, 503, &retry,
