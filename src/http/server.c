@@ -194,8 +194,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         return cbd_http_send_problem(s, con, req, 500, NULL, "Out of memory reading the body.");
     }
     if (req->job_started) {
-        /* Resumed by the worker: its reply is ready. */
-        return cbd_http_send_reply(s, con, req, &req->job_reply, NULL);
+        /* Resumed by the worker: its reply is ready (a 503 if the server began to stop). */
+        cbd_extra_headers retry = {
+            .retry_after = req->job_reply.status == 503 ? CBD_RETRY_AFTER_SECONDS : NULL};
+        return cbd_http_send_reply(s, con, req, &req->job_reply, &retry);
     }
     /* The whole request is in: computing the answer is ours, not a slow client's. */
     cbd_watch_answering(cbd_watch_of(con));

@@ -95,9 +95,20 @@ static void *worker_main(void *arg) {
         p->head = (p->head + 1) % p->capacity;
         p->waiting--;
         p->running++;
+        bool stopping = p->stop;
         pthread_mutex_unlock(&p->lock);
 
-        cbd_api_answer(&req->job_req, &req->server->cfg, &req->job_reply);
+        if (stopping) {
+            /* The server is stopping: what still waits is refused, not computed, so that
+             * stopping takes one request's time and not the whole queue's. */
+            cbd_api_request_release(&req->job_req);
+            cbd_problem problem;
+            cbd_problem_init(&problem);
+            cbd_problem_set(&problem, 503, "The service is stopping; retry on another replica.");
+            cbd_api_problem_reply(&problem, &req->job_reply);
+        } else {
+            cbd_api_answer(&req->job_req, &req->server->cfg, &req->job_reply);
+        }
         struct MHD_Connection *con = req->con;
         unsigned char key[16];
         memcpy(key, req->job_client, sizeof key);
