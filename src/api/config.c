@@ -76,7 +76,8 @@ void cbd_config_defaults(cbd_config *cfg) {
     s->drain_deadline = 10;
     s->access_log = true;
     s->n_cors_origins = 0;
-    /* One request's cost and slow clients (issue 12): see README, "Bounded work". */
+    /* One request's cost and slow clients (issue 12): README, "Fairness" and "Slow and idle
+     * clients". */
     s->inline_cost_ns = 1000000; /* 1 ms: longer work would hold up the thread's connections */
     s->workers = 0;
     s->worker_queue = 64;
