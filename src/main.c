@@ -217,13 +217,16 @@ int main(int argc, char **argv) {
 
     /* Block the signals before the daemon's threads start, so they inherit the mask and only
      * the sigwait below sees SIGTERM and SIGINT. SIGPIPE is ignored: a client that hangs up
-     * must not end the process. */
+     * must not end the process. SIGHUP is ignored too: there is nothing to reload, and a
+     * closed terminal or a manager's reload signal must not end the service without a drain
+     * (stop it with SIGTERM). */
     sigset_t stop_signals;
     sigemptyset(&stop_signals);
     sigaddset(&stop_signals, SIGTERM);
     sigaddset(&stop_signals, SIGINT);
     pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
     signal(SIGPIPE, SIG_IGN);
+    signal(SIGHUP, SIG_IGN);
 
     fit_resources(&cfg);
     char err[256];

@@ -10,7 +10,7 @@
 #include <sys/random.h>
 
 /* The POST columns of every row of endpoints.h; a GET resource's row has no handler. */
-#define API_ROW(path, allow, post, heavy, get, label) {path, post, heavy},
+#define API_ROW(path, allow, post, cost, get, label) {path, post, cost},
 const cbd_api_endpoint cbd_api_endpoints[] = {
     CBD_ENDPOINT_TABLE(API_ROW){NULL, NULL, NULL},
 };
@@ -25,15 +25,16 @@ const cbd_api_endpoint *cbd_api_find_endpoint(const char *path) {
 }
 
 /* Used when even the problem cannot be built: a constant body needs no allocation. */
-static const char oom_body[] =
+const char cbd_api_oom_body[] =
     "{\"type\":\"about:blank\",\"title\":\"Internal Server Error\",\"status\":500,"
     "\"detail\":\"The service ran out of memory; try again.\",\"errors\":[]}";
+const size_t cbd_api_oom_body_len = sizeof cbd_api_oom_body - 1;
 
 static void oom_reply(cbd_api_reply *reply) {
     reply->status = 500;
     reply->content_type = "application/problem+json";
-    reply->body = strdup(oom_body);
-    reply->body_len = reply->body ? sizeof oom_body - 1 : 0;
+    reply->body = strdup(cbd_api_oom_body);
+    reply->body_len = reply->body ? cbd_api_oom_body_len : 0;
 }
 
 /* Takes a rendered body, or answers 500 when rendering ran out of memory (text NULL). */
@@ -94,8 +95,8 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     return true;
 }
 
-bool cbd_api_is_heavy(const cbd_api_request *req) {
-    return req->ep->is_heavy && req->ep->is_heavy(req->doc);
+uint64_t cbd_api_cost(const cbd_api_request *req, const cbd_config *cfg) {
+    return req->ep->cost ? req->ep->cost(cfg, req->doc) : CBD_COST_BASE_NS;
 }
 
 void cbd_api_request_release(cbd_api_request *req) {

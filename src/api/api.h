@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include <jansson.h>
 
@@ -40,10 +41,20 @@ typedef bool (*cbd_endpoint_fn)(const cbd_config *cfg, const json_t *request, cb
                                 cbd_problem *problem);
 
 /*
- * True when answering this (parsed) request takes long enough to belong off the HTTP thread,
- * e.g. /simulate with more than one block of trials (issue 4).
+ * The estimated cost of answering a parsed request, in nanoseconds of one core (issue 12):
+ * about CBD_COST_NS_PER_TERM a binomial term, CBD_COST_NS_PER_BATTLE a simulated battle,
+ * CBD_COST_NS_PER_BYTE an answer byte, plus CBD_COST_BASE_NS for parsing. The http layer answers a
+ * request on its own thread when the estimate is at most server.inline_cost_ns, and on the worker
+ * pool otherwise. An estimator never fails: a request it cannot read, or one past its endpoint's
+ * budget, is answered by a cheap 422, so it returns CBD_COST_BASE_NS for it. NULL in a row means
+ * the endpoint always costs CBD_COST_BASE_NS.
  */
-typedef bool (*cbd_heavy_fn)(const json_t *request);
+typedef uint64_t (*cbd_cost_fn)(const cbd_config *cfg, const json_t *request);
+
+#define CBD_COST_BASE_NS       UINT64_C(20000)
+#define CBD_COST_NS_PER_TERM   UINT64_C(10)
+#define CBD_COST_NS_PER_BATTLE UINT64_C(100)
+#define CBD_COST_NS_PER_BYTE   UINT64_C(4) /* rendering the answer */
 
 /*
  * The api layer's columns of an endpoint's row (endpoints.h holds the rows; the http layer's
@@ -52,7 +63,7 @@ typedef bool (*cbd_heavy_fn)(const json_t *request);
 typedef struct {
     const char *path;
     cbd_endpoint_fn handle; /* NULL for a resource the http layer serves (GET) */
-    cbd_heavy_fn is_heavy;  /* NULL: always answered on the HTTP thread */
+    cbd_cost_fn cost;       /* NULL: CBD_COST_BASE_NS, always answered on the HTTP thread */
 } cbd_api_endpoint;
 
 /* The POST endpoint served at `path`, or NULL (for callers without a server: fuzzers,
@@ -72,13 +83,13 @@ typedef struct {
 /*
  * Parses a body for `ep`. Returns true with *req set, or false with the 400 (not JSON, naming
  * line and column) or 422 (not an object) reply filled. The body is parsed once: the http
- * layer asks cbd_api_is_heavy of the parsed request, then answers it here or on a worker.
+ * layer asks cbd_api_cost of the parsed request, then answers it here or on a worker.
  */
 bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd_api_request *req,
                    cbd_api_reply *reply);
 
-/* Whether the request belongs off the HTTP thread (see cbd_heavy_fn). */
-bool cbd_api_is_heavy(const cbd_api_request *req);
+/* The estimated nanoseconds of one core that answering the request costs (cbd_cost_fn). */
+uint64_t cbd_api_cost(const cbd_api_request *req, const cbd_config *cfg);
 
 /* Validates (422 with pointers), computes and renders the answer, and releases the request.
  * Always produces a reply; 500 only on out-of-memory. */
@@ -96,6 +107,10 @@ void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply);
 
 void cbd_api_reply_free(cbd_api_reply *reply);
 
+/* The constant 500 problem body, for when nothing can be allocated (not NUL-counted). */
+extern const char cbd_api_oom_body[];
+extern const size_t cbd_api_oom_body_len;
+
 /* A seed from the OS (getrandom) in [0, CBD_SEED_MAX] (json_reader.h), so that it survives
  * JSON clients' doubles: true, or false with the 503 problem every endpoint answers when the
  * OS has no entropy to give. */
@@ -110,13 +125,14 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw
                             cbd_problem *problem);
 bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                       cbd_problem *problem);
-bool cbd_api_simulate_is_heavy(const json_t *request);
+uint64_t cbd_api_simulate_cost(const cbd_config *cfg, const json_t *request);
+uint64_t cbd_api_analyze_attack_cost(const cbd_config *cfg, const json_t *request);
 bool cbd_api_analyze_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                           cbd_problem *problem);
-bool cbd_api_analyze_turn_is_heavy(const json_t *request);
+uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request);
 bool cbd_api_simulate_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                            cbd_problem *problem);
-bool cbd_api_simulate_turn_is_heavy(const json_t *request);
+uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request);
 int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                          cbd_problem *problem);
 /* cbd_api_duper_battle in the convention above (api.c), until it returns bool itself. */

@@ -35,6 +35,13 @@ static const cbd_config_key server_keys[] = {
     /* Restarts and proxies (issue 15). */
     SK(drain_delay, CBD_KEY_UINT, 0, 3600),
     SK(trusted_proxies, CBD_KEY_NETS, 0, 0),
+    /* One request's cost and slow clients (issue 12). */
+    SK(inline_cost_ns, CBD_KEY_UINT, 0, UINT64_C(60000000000)),
+    SK(workers, CBD_KEY_UINT, 0, 256),
+    SK(worker_queue, CBD_KEY_UINT, 0, 100000),
+    SK(worker_share, CBD_KEY_UINT, 0, 100000),
+    SK(send_deadline, CBD_KEY_UINT, 1, 3600),
+    SK(max_answer_bytes, CBD_KEY_UINT, 4096, UINT64_C(1) << 32),
 };
 #undef SK
 #define N_SERVER_KEYS (sizeof server_keys / sizeof server_keys[0])
@@ -46,6 +53,7 @@ static const cbd_config_key warapp_keys[] = {
     WK(max_distribution_points, 1, 1000000),
     WK(max_graph_points, 1, 10000),
     WK(max_graph_terms, 1000, UINT64_C(10000000000)),
+    WK(max_needed_terms, 1000, UINT64_C(10000000000)),
     WK(max_targets, 1, 100),
     WK(max_trials, 1, 1000000000),
     WK(max_listed_battles, 0, 100000),
@@ -78,13 +86,22 @@ void cbd_config_defaults(cbd_config *cfg) {
     s->n_cors_origins = 0;
     s->drain_delay = 0; /* no lame duck unless asked: a plain SIGTERM drains at once */
     s->n_trusted_proxies = 0;
+    /* One request's cost and slow clients (issue 12): README, "Fairness" and "Slow and idle
+     * clients". */
+    s->inline_cost_ns = 1000000; /* 1 ms: longer work would hold up the thread's connections */
+    s->workers = 0;
+    s->worker_queue = 64;
+    s->worker_share = 0;
+    s->send_deadline = 30;
+    s->max_answer_bytes = 8u * 1024u * 1024u;
 
     cbd_warapp_config *w = &cfg->warapp;
     w->defaults = cbd_warapp_default_settings();
     w->army_cap = CBD_WARAPP_MAX_ARMIES;
     w->max_distribution_points = 10000;
     w->max_graph_points = 10000;
-    w->max_graph_terms = 20000000; /* about 0.2 s of one core */
+    w->max_graph_terms = 20000000;  /* about 0.2 s of one core */
+    w->max_needed_terms = 20000000; /* the same for armies_needed */
     w->max_targets = 32;
     w->max_trials = 10000000;
     w->max_listed_battles = 1000;

@@ -29,6 +29,13 @@ typedef struct {
     uint64_t connection_memory_limit; /* bytes of MHD memory per connection */
     uint32_t drain_deadline;          /* seconds to finish in-flight requests on SIGTERM */
     bool access_log;                  /* one JSON line per request on stderr */
+    /* One request's cost and slow clients (issue 12). */
+    uint64_t inline_cost_ns;   /* estimated cost (api.h) above which a request runs on a worker */
+    uint32_t workers;          /* worker threads; 0 = one per online CPU, at least 2 */
+    uint32_t worker_queue;     /* requests that may wait for a worker, beyond those running */
+    uint32_t worker_share;     /* running + waiting per client address; 0 = max(1, workers/4) */
+    uint32_t send_deadline;    /* seconds a client may take to read one answer */
+    uint64_t max_answer_bytes; /* the largest answer; larger listings are refused up front */
     size_t n_cors_origins;
     char cors_origins[CBD_MAX_CORS_ORIGINS][128]; /* "*" allows any origin */
     /* Restarts and proxies (issue 15). */
@@ -43,6 +50,7 @@ typedef struct {
     uint32_t max_distribution_points; /* per survivor distribution in /analyze-attack */
     uint32_t max_graph_points;        /* analyze graph points per request */
     uint64_t max_graph_terms;         /* binomial terms a graph may cost (its CPU budget) */
+    uint64_t max_needed_terms;        /* binomial terms armies_needed may cost (its budget) */
     uint32_t max_targets;             /* armies_needed targets per request */
     uint64_t max_trials;              /* /simulate trials per request */
     uint64_t max_listed_battles;      /* /simulate include_battles limit */

@@ -5,11 +5,13 @@
  * Every endpoint of the service, one row each: the one place that says which paths exist,
  * which methods each takes, who answers it and how metrics label it (issue 11).
  *
- *   ROW(path, allow, post, heavy, get, label)
+ *   ROW(path, allow, post, cost, get, label)
  *     path   the URL path, matched exactly (query strings are not part of it in MHD)
  *     allow  the Allow header: CBD_ALLOW_POST or CBD_ALLOW_GET (405 and OPTIONS answer it)
  *     post   the api handler of a POST endpoint (cbd_endpoint_fn, api.h), or NULL
- *     heavy  whether a parsed request belongs on a worker thread (cbd_heavy_fn), or NULL
+ *     cost   the estimate of a parsed request's cost in nanoseconds of one core (cbd_cost_fn,
+ *            api.h), or NULL for an endpoint that is always cheap; above
+ *            server.inline_cost_ns a request runs on the worker pool (src/http/worker.c)
  *     get    the http layer's handler of a GET resource (cbd_get_fn, router.h), or NULL
  *     label  the `route` label of combatd_requests_total
  *
@@ -26,13 +28,13 @@
 
 /* clang-format off */
 #define CBD_ENDPOINT_TABLE(ROW)                                                                    \
-    ROW("/analyze-attack", CBD_ALLOW_POST, cbd_api_analyze_attack, NULL, NULL, "/analyze-attack")  \
-    ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_is_heavy, NULL,            \
-        "/simulate")                                                                               \
-    ROW("/analyze-turn", CBD_ALLOW_POST, cbd_api_analyze_turn, cbd_api_analyze_turn_is_heavy,      \
-        NULL, "/analyze-turn")                                                                     \
-    ROW("/simulate-turn", CBD_ALLOW_POST, cbd_api_simulate_turn, cbd_api_simulate_turn_is_heavy,   \
-        NULL, "/simulate-turn")                                                                    \
+    ROW("/analyze-attack", CBD_ALLOW_POST, cbd_api_analyze_attack, cbd_api_analyze_attack_cost,    \
+        NULL, "/analyze-attack")                                                                   \
+    ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_cost, NULL, "/simulate")   \
+    ROW("/analyze-turn", CBD_ALLOW_POST, cbd_api_analyze_turn, cbd_api_analyze_turn_cost, NULL,    \
+        "/analyze-turn")                                                                           \
+    ROW("/simulate-turn", CBD_ALLOW_POST, cbd_api_simulate_turn, cbd_api_simulate_turn_cost, NULL, \
+        "/simulate-turn")                                                                          \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle_endpoint, NULL, NULL,                \
         "/duper/battle")                                                                           \
     ROW("/livez", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_livez, "/livez")                         \

@@ -190,9 +190,18 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, const json_t *request, cbd_jw *
     return ok;
 }
 
-/* A turn of many attack/transfer orders can take long enough to enumerate that it belongs on
- * a worker thread (its cost is known only once it is read; this is the cheap bound). */
-bool cbd_api_analyze_turn_is_heavy(const json_t *request) {
+/*
+ * The estimate the http layer compares with server.inline_cost_ns (api.h). How many board
+ * states a turn enumerates is known only while it runs (the core bounds it by
+ * warapp.max_turn_states and its work limit), so this is the cheap bound by order count: about
+ * CBD_TURN_COST_NS_PER_ORDER an order, measured on boards of tens of armies, which puts a turn
+ * of more than 16 orders on the worker pool at the default 1 ms.
+ */
+#define CBD_TURN_COST_NS_PER_ORDER UINT64_C(60000)
+
+uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request) {
+    (void)cfg;
     json_t *orders = json_object_get(request, "orders");
-    return json_is_array(orders) && json_array_size(orders) > 16;
+    size_t n = json_is_array(orders) ? json_array_size(orders) : 0;
+    return CBD_COST_BASE_NS + (uint64_t)n * CBD_TURN_COST_NS_PER_ORDER;
 }

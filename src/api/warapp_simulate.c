@@ -7,6 +7,7 @@
  * streams (warapp_simulate.h), and every statistic is an integer count.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "api.h"
@@ -24,6 +25,51 @@ typedef struct {
     bool seed_given;
     bool include_battles;
 } sim_request;
+
+/* Upper bounds on the rendered size of one listed battle, one histogram entry, the rest. */
+#define BYTES_PER_BATTLE 230.0
+#define BYTES_PER_BAR    48.0
+#define BYTES_FIXED      1024.0
+
+/* The distinct survivor counts one side's histogram can list: the roll spreads the kills over
+ * about ±6 standard deviations, scaled by the luck (W1), and rounding adds one either side. */
+static double bars(uint64_t n, cbd_micro rate, const cbd_warapp_settings *s, uint64_t trials) {
+    double p = cbd_micro_to_double(rate), luck = cbd_micro_to_double(s->luck_modifier);
+    double spread = 12.0 * luck * sqrt((double)n * p * (1.0 - p)) + 3.0;
+    return fmin(spread, (double)trials);
+}
+
+static double answer_bytes(const sim_request *q, bool listed) {
+    const cbd_warapp_settings *s = &q->battle.settings;
+    double hist = bars(q->battle.defenders, s->defense_kill_rate, s, q->trials) +
+                  bars(q->battle.attackers, s->offense_kill_rate, s, q->trials);
+    return BYTES_FIXED + hist * BYTES_PER_BAR +
+           (listed ? (double)q->trials * BYTES_PER_BATTLE : 0.0);
+}
+
+/* The answer within server.max_answer_bytes (issue 12), refused before any battle is fought. */
+static bool check_answer_size(const cbd_reader *r, const cbd_config *cfg, sim_request *q,
+                              bool listing_asked) {
+    double cap = (double)cfg->server.max_answer_bytes;
+    if (q->include_battles && answer_bytes(q, true) > cap) {
+        if (listing_asked) {
+            cbd_reader_error(r, "include_battles",
+                             "makes an answer of about %.0f bytes; at most %" PRIu64
+                             " are allowed: ask for fewer trials or set it false",
+                             answer_bytes(q, true), cfg->server.max_answer_bytes);
+            return false;
+        }
+        q->include_battles = false; /* a default listing is dropped, as past the limit below */
+    }
+    if (answer_bytes(q, false) > cap) {
+        cbd_reader_error(r, "trials",
+                         "make histograms of about %.0f bytes; at most %" PRIu64
+                         " are allowed: ask for fewer trials",
+                         answer_bytes(q, false), cfg->server.max_answer_bytes);
+        return false;
+    }
+    return true;
+}
 
 static bool read_request(const cbd_config *cfg, const json_t *request, sim_request *q,
                          cbd_problem *problem) {
@@ -54,6 +100,8 @@ static bool read_request(const cbd_config *cfg, const json_t *request, sim_reque
     if (q->include_battles && q->trials > cfg->warapp.max_listed_battles) {
         q->include_battles = false;
     }
+    ok = ok && problem->status == 0 &&
+         (q->battle.transfer || check_answer_size(&r, cfg, q, listed == CBD_FIELD_OK));
     /* Unknown members were recorded by cbd_reader_open without failing it. */
     return ok && problem->status == 0;
 }
@@ -150,14 +198,22 @@ bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
 }
 
 /*
- * Fairness (issue 4): a request of more than one block of trials (65,536 battles, about 5 ms)
- * runs on a worker thread while its connection is suspended, so the MHD thread it is pinned to
- * keeps serving its other connections. Only a valid integer `trials` counts; anything else is
- * answered inline (it is either small or a 422).
+ * Fairness (issue 4, issue 12): the estimate the http layer compares with
+ * server.inline_cost_ns, so that more than about ten thousand battles run on the worker pool
+ * and the MHD thread the connection is pinned to keeps serving its other connections. The
+ * request is read as the handler reads it; an invalid one is a cheap 422.
  */
-bool cbd_api_simulate_is_heavy(const json_t *request) {
-    /* More than one block of trials (about 5 ms of work) goes to a worker; validation of the
-     * value itself happens when the request is answered. */
-    json_t *trials = json_object_get(request, "trials");
-    return json_is_integer(trials) && json_integer_value(trials) > (json_int_t)CBD_SIM_BLOCK;
+uint64_t cbd_api_simulate_cost(const cbd_config *cfg, const json_t *request) {
+    sim_request q;
+    cbd_problem *scratch = malloc(sizeof *scratch);
+    uint64_t cost = CBD_COST_BASE_NS;
+    if (scratch) {
+        cbd_problem_init(scratch);
+        if (read_request(cfg, request, &q, scratch) && !q.battle.transfer) {
+            cost += q.trials * CBD_COST_NS_PER_BATTLE +
+                    (uint64_t)(answer_bytes(&q, q.include_battles) * (double)CBD_COST_NS_PER_BYTE);
+        }
+    }
+    free(scratch);
+    return cost;
 }

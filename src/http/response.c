@@ -50,12 +50,20 @@ static bool add_headers(cbd_server *s, struct MHD_Connection *con, cbd_http_requ
     }
     ok &= MHD_add_response_header(resp, "X-Request-Id", req->request_id) == MHD_YES;
     ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store") == MHD_YES;
+    /* No answer is to be sniffed into something else: JSON stays data, never a script. */
+    ok &= MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff") == MHD_YES;
     const char *origin = allowed_origin(s, con);
     if (origin) {
         ok &= add_cors(resp, origin, extra);
     }
     if (extra && extra->csp) {
         ok &= MHD_add_response_header(resp, "Content-Security-Policy", extra->csp) == MHD_YES;
+        /* The page links nowhere that needs to know where a visitor came from. */
+        ok &= MHD_add_response_header(resp, "Referrer-Policy", "no-referrer") == MHD_YES;
+    }
+    if (extra && extra->retry_after) {
+        ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, extra->retry_after) ==
+              MHD_YES;
     }
     if (extra && extra->allow) {
         ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, extra->allow) == MHD_YES;
@@ -70,9 +78,10 @@ static bool add_headers(cbd_server *s, struct MHD_Connection *con, cbd_http_requ
     return ok;
 }
 
-enum MHD_Result cbd_http_send(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
-                              unsigned status, const char *content_type, void *body, size_t len,
-                              bool must_free, const cbd_extra_headers *extra) {
+/* One attempt to queue an answer; MHD_NO when MHD could not (out of memory, mostly). */
+static enum MHD_Result queue_once(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
+                                  unsigned status, const char *content_type, void *body, size_t len,
+                                  bool must_free, const cbd_extra_headers *extra) {
     struct MHD_Response *resp = MHD_create_response_from_buffer(
         len, body, must_free ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     if (!resp) {
@@ -87,9 +96,25 @@ enum MHD_Result cbd_http_send(cbd_server *s, struct MHD_Connection *con, cbd_htt
     if (rc == MHD_YES) {
         req->status = status;
         req->bytes_out = len;
-        /* Sending the answer is not the client trickling its request: the deadline stops
-         * here (a client that reads slowly meets MHD's inactivity timeout instead). */
-        cbd_watch_answering(cbd_watch_of(con));
+        /* The send deadline runs from here: a client that reads its answer too slowly is
+         * cut (watchdog.h); the request deadline has stopped. */
+        cbd_watch_sending(cbd_watch_of(con));
+    }
+    return rc;
+}
+
+enum MHD_Result cbd_http_send(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
+                              unsigned status, const char *content_type, void *body, size_t len,
+                              bool must_free, const cbd_extra_headers *extra) {
+    bool oom = body == cbd_api_oom_body;
+    enum MHD_Result rc = queue_once(s, con, req, status, content_type, body, len, must_free, extra);
+    if (rc == MHD_NO && !oom) {
+        /* Under memory pressure a large answer's response or one of its headers may not be
+         * made: the constant 500 needs less (no body copy, fewer headers), so try it once
+         * before the connection is closed without an answer. */
+        cbd_extra_headers close = {.close = true};
+        rc = queue_once(s, con, req, 500, "application/problem+json", (void *)cbd_api_oom_body,
+                        cbd_api_oom_body_len, false, &close);
     }
     return rc;
 }

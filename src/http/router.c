@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#define ROUTE_ROW(path, allow, post, heavy, get, label) {{path, post, heavy}, allow, get, label},
+#define ROUTE_ROW(path, allow, post, cost, get, label) {{path, post, cost}, allow, get, label},
 
 const cbd_route cbd_routes[CBD_ROUTE_COUNT] = {
     CBD_ENDPOINT_TABLE(ROUTE_ROW){{"", NULL, NULL}, NULL, NULL, "other"},

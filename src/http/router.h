@@ -20,13 +20,13 @@ typedef enum MHD_Result (*cbd_get_fn)(cbd_server *s, struct MHD_Connection *con,
  * refused before routing).
  */
 typedef struct {
-    cbd_api_endpoint api; /* path, POST handler, heavy test */
+    cbd_api_endpoint api; /* path, POST handler, cost estimate */
     const char *allow;    /* the Allow header */
     cbd_get_fn get;
     const char *label; /* the metrics label */
 } cbd_route;
 
-#define CBD_ROUTE_COUNT_ROW(path, allow, post, heavy, get, label) 1 +
+#define CBD_ROUTE_COUNT_ROW(path, allow, post, cost, get, label) 1 +
 /* The routes with "other"; the metrics arrays are sized by it. */
 enum { CBD_ROUTE_COUNT = CBD_ENDPOINT_TABLE(CBD_ROUTE_COUNT_ROW) 1 };
 

@@ -8,10 +8,12 @@
 
 #include <arpa/inet.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,6 +21,7 @@
 #include "access_log.h"
 #include "framing.h"
 #include "json_alloc.h"
+#include "linger.h"
 #include "request_checks.h"
 #include "response.h"
 #include "sysres.h"
@@ -28,6 +31,58 @@
 /* An oversized body up to this much past the limit is read and dropped before the 413, as Go's
  * net/http reads up to 256 KiB of an unread body before closing. */
 #define DISCARD_MAX (256u * 1024u)
+
+/* After an early answer, what the client still sends is read and dropped up to this much and
+ * this long before the close (linger.h), for at most LINGER_SOCKETS connections at once. */
+#define LINGER_BYTES   (4u * 1024u * 1024u)
+#define LINGER_US      (3u * 1000000u)
+#define LINGER_SOCKETS 256u
+
+/* Whether the client sends a body: an answer queued before it is read is an early one. */
+static bool has_body(struct MHD_Connection *con) {
+    const char *cl =
+        MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    return (cl && strtoull(cl, NULL, 10) > 0) ||
+           MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+}
+
+/* An answer before the body: the connection closes after it, gently (linger.h). */
+static enum MHD_Result early_problem(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req, int status, const char *detail) {
+    cbd_extra_headers close = {.close = true};
+    cbd_watch_set_linger(cbd_watch_of(con));
+    return cbd_http_send_problem(s, con, req, status, &close, "%s", detail);
+}
+
+/*
+ * A body past the limit by more than DISCARD_MAX (a chunked one, whose size was not known at
+ * the start): MHD cannot queue an answer while the body is coming, so the 413 is written to
+ * the socket here, and the access handler's MHD_NO closes the connection, gently, so that
+ * the client can read it (linger.h caps what is read after it).
+ */
+static enum MHD_Result refuse_rest_of_body(cbd_server *s, struct MHD_Connection *con,
+                                           cbd_http_request *req) {
+    char body[192], head[512];
+    int nb = snprintf(body, sizeof body,
+                      "{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,"
+                      "\"detail\":\"The body may be at most %" PRIu64 " bytes.\",\"errors\":[]}",
+                      s->cfg.server.body_limit);
+    int n = snprintf(head, sizeof head,
+                     "HTTP/1.1 413 Content Too Large\r\nConnection: close\r\n"
+                     "Content-Type: application/problem+json\r\n"
+                     "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
+                     "X-Request-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
+                     req->request_id, nb, body);
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info && nb > 0 && n > 0 && (size_t)n < sizeof head &&
+        send(info->connect_fd, head, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) == n) {
+        req->status = 413;
+        req->bytes_out = (uint64_t)nb;
+        cbd_watch_set_linger(cbd_watch_of(con));
+    }
+    return MHD_NO;
+}
 
 /* ---- the access handler ---- */
 
@@ -72,8 +127,13 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
         cbd_extra_headers close = {.close = true};
         return cbd_http_send_problem(s, con, req, (int)bad, &close, "%s", why);
     }
+    bool body = has_body(con);
     if (req->route == CBD_ROUTE_OTHER) {
-        return cbd_http_send_problem(s, con, req, 404, NULL,
+        cbd_extra_headers close = {.close = body};
+        if (body) {
+            cbd_watch_set_linger(cbd_watch_of(con));
+        }
+        return cbd_http_send_problem(s, con, req, 404, &close,
                                      "No resource at %s; see /openapi.yaml for the endpoints.",
                                      req->path);
     }
@@ -84,7 +144,10 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     }
     bool method_ok = cbd_route_allows(req->route, method);
     if (!method_ok) {
-        cbd_extra_headers e = {.allow = allow};
+        cbd_extra_headers e = {.allow = allow, .close = body};
+        if (body) {
+            cbd_watch_set_linger(cbd_watch_of(con));
+        }
         return cbd_http_send_problem(s, con, req, 405, &e, "%s is not allowed on %s; use %s.",
                                      method, req->path, allow);
     }
@@ -96,9 +159,13 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     const char *ct =
         MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
     if (!cbd_http_is_json_content_type(ct)) {
-        return cbd_http_send_problem(s, con, req, 415, NULL,
-                                     "Send the body as Content-Type: application/json (got %s).",
-                                     ct ? ct : "no Content-Type");
+        char text[200];
+        snprintf(text, sizeof text, "Send the body as Content-Type: application/json (got %.120s).",
+                 ct ? ct : "no Content-Type");
+        if (body) {
+            return early_problem(s, con, req, 415, text);
+        }
+        return cbd_http_send_problem(s, con, req, 415, NULL, "%s", text);
     }
     /* A body a little over the limit is read and dropped, and the 413 comes after it (the
      * too_large path in on_request): answering at once and closing with the client's bytes
@@ -107,10 +174,10 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     const char *cl =
         MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     if (cl && strtoull(cl, NULL, 10) > s->cfg.server.body_limit + DISCARD_MAX) {
-        cbd_extra_headers close = {.close = true};
-        return cbd_http_send_problem(s, con, req, 413, &close,
-                                     "The body may be at most %" PRIu64 " bytes.",
-                                     s->cfg.server.body_limit);
+        char text[96];
+        snprintf(text, sizeof text, "The body may be at most %" PRIu64 " bytes.",
+                 s->cfg.server.body_limit);
+        return early_problem(s, con, req, 413, text);
     }
     cbd_body_init(&req->body, (size_t)s->cfg.server.body_limit);
     return MHD_YES;
@@ -128,12 +195,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         return first_call(s, con, req, url, method, version);
     }
     if (*upload_data_size > 0) {
-        /* MHD's timeout counts inactivity only; a trickling client meets this deadline. */
-        if (cbd_now_us() - req->start_us > (uint64_t)s->cfg.server.request_deadline * 1000000u) {
+        /* MHD's timeout counts inactivity only; a trickling client meets the watchdog. */
+        if (cbd_watch_cut(cbd_watch_of(con)) != CBD_CUT_NONE) {
             return MHD_NO;
         }
         (void)cbd_body_append(&req->body, upload_data, *upload_data_size);
         *upload_data_size = 0;
+        if (req->body.too_large && req->body.seen > s->cfg.server.body_limit + DISCARD_MAX) {
+            return refuse_rest_of_body(s, con, req);
+        }
         return MHD_YES;
     }
     if (req->status != 0) {
@@ -155,8 +225,10 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         return cbd_http_send_problem(s, con, req, 500, NULL, "Out of memory reading the body.");
     }
     if (req->job_started) {
-        /* Resumed by the worker: its reply is ready. */
-        return cbd_http_send_reply(s, con, req, &req->job_reply, NULL);
+        /* Resumed by the worker: its reply is ready (a 503 if the server began to stop). */
+        cbd_extra_headers retry = {
+            .retry_after = req->job_reply.status == 503 ? CBD_RETRY_AFTER_SECONDS : NULL};
+        return cbd_http_send_reply(s, con, req, &req->job_reply, &retry);
     }
     /* The whole request is in: computing the answer is ours, not a slow client's. */
     cbd_watch_answering(cbd_watch_of(con));
@@ -166,7 +238,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (!cbd_api_parse(&req->route->api, body, req->body.len, &api_req, &reply)) {
         return cbd_http_send_reply(s, con, req, &reply, NULL);
     }
-    if (cbd_api_is_heavy(&api_req)) {
+    /* Bounded work (issue 12): past a small estimate, off the HTTP thread. */
+    if (cbd_api_cost(&api_req, &s->cfg) > s->cfg.server.inline_cost_ns) {
         return cbd_http_run_on_worker(s, con, req, &api_req);
     }
     cbd_api_answer(&api_req, &s->cfg, &reply);
@@ -177,7 +250,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
 static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
     cbd_server *s = cls;
     cbd_conn *conn = cbd_conn_of(con);
-    cbd_conn_request_begins(conn); /* the drain leaves this connection alone */
+    cbd_conn_request_begins(conn);          /* the drain leaves this connection alone */
+    cbd_watch_receiving(cbd_watch_of(con)); /* if its first byte did not start it already */
     cbd_http_request *req = calloc(1, sizeof *req);
     if (req) {
         snprintf(req->client, sizeof req->client, "%s", conn ? conn->peer : "-");
@@ -193,7 +267,7 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
                          enum MHD_RequestTerminationCode toe) {
     cbd_server *s = cls;
     /* On keep-alive the next request starts now; its clock starts with it. */
-    bool cut = cbd_watch_request_done(cbd_watch_of(con));
+    cbd_cut cut = cbd_watch_request_done(cbd_watch_of(con));
     cbd_conn_request_ends(cbd_conn_of(con), cbd_now_us());
     cbd_http_request *req = *con_cls;
     if (!req) {
@@ -213,7 +287,8 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
             .bytes_out = req->bytes_out,
             .request_id = req->request_id[0] ? req->request_id : "-",
             .client = req->client[0] ? req->client : "-",
-            .ended = cut                                             ? "deadline"
+            .ended = cut == CBD_CUT_REQUEST                          ? "deadline"
+                     : cut == CBD_CUT_SEND                           ? "send_deadline"
                      : toe == MHD_REQUEST_TERMINATED_COMPLETED_OK    ? "ok"
                      : toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? "timeout"
                      : toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT    ? "client_abort"
@@ -252,9 +327,18 @@ static void on_connection(void *cls, struct MHD_Connection *con, void **socket_c
         *socket_context = c;
         return;
     }
-    /* MHD_CONNECTION_NOTIFY_CLOSED comes before MHD closes the socket. */
+    /* MHD_CONNECTION_NOTIFY_CLOSED comes before MHD closes the socket: an early answer's
+     * socket lives on in a descriptor of the lingerer's own (linger.h). */
     cbd_conn *c = *socket_context;
     if (c) {
+        if (cbd_watch_lingers(c->watch) && cbd_watch_cut(c->watch) == CBD_CUT_NONE) {
+            const union MHD_ConnectionInfo *info =
+                MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
+            int fd = info ? fcntl(info->connect_fd, F_DUPFD_CLOEXEC, 0) : -1;
+            if (fd >= 0) {
+                cbd_linger_add(s->linger, fd);
+            }
+        }
         cbd_watch_remove(s->watchdog, c->watch);
         cbd_conns_close(s->conns, c);
     }
@@ -300,6 +384,32 @@ static unsigned pool_size(const cbd_server_config *c) {
     return cbd_sys_cpu_count(NULL); /* the CPUs this process may use (sysres.h) */
 }
 
+/* The threads of our own beside MHD's: the watchdog, the lingerer and the worker pool. */
+static void stop_helpers(cbd_server *s) {
+    cbd_pool_stop(s->pool);
+    cbd_linger_stop(s->linger);
+    cbd_watchdog_stop(s->watchdog);
+    cbd_conns_destroy(s->conns); /* after the daemon: every connection has closed */
+}
+
+static bool start_helpers(cbd_server *s, const cbd_config *cfg, char *err, size_t err_size) {
+    uint64_t second = 1000000u;
+    s->watchdog = cbd_watchdog_start((uint64_t)cfg->server.request_deadline * second,
+                                     (uint64_t)cfg->server.send_deadline * second);
+    s->linger = cbd_linger_start(LINGER_BYTES, LINGER_US, LINGER_SOCKETS);
+    unsigned cpus = cbd_sys_cpu_count(NULL); /* the CPUs this process may use (sysres.h) */
+    unsigned workers = cfg->server.workers ? cfg->server.workers : cpus > 2 ? cpus : 2u;
+    s->pool = cbd_pool_start(workers, cfg->server.worker_queue, cfg->server.worker_share);
+    s->conns = cbd_conns_create(cfg->server.per_ip_connection_limit, cfg->server.trusted_proxies,
+                                cfg->server.n_trusted_proxies);
+    if (!s->watchdog || !s->linger || !s->pool || !s->conns) {
+        snprintf(err, err_size, "cannot start the watchdog, lingering or worker threads");
+        stop_helpers(s);
+        return false;
+    }
+    return true;
+}
+
 cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) {
     cbd_server *s = calloc(1, sizeof *s);
     if (!s) {
@@ -308,16 +418,14 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     }
     s->cfg = *cfg;
     cbd_json_alloc_install();
+    /* Answers of megabytes come from mmap and go back to the OS when freed: a fixed threshold
+     * stops glibc from raising it after the first large free, which kept a slow-reader flood's
+     * memory in the heap after the readers had gone (issue 12). */
+    (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
     cbd_metrics_init(&s->metrics);
     atomic_init(&s->draining, false);
-    atomic_init(&s->jobs, 0u);
-    s->watchdog = cbd_watchdog_start((uint64_t)cfg->server.request_deadline * 1000000u);
-    s->conns = cbd_conns_create(cfg->server.per_ip_connection_limit, cfg->server.trusted_proxies,
-                                cfg->server.n_trusted_proxies);
-    if (!s->watchdog || !s->conns) {
-        snprintf(err, err_size, "cannot start the request-deadline watchdog thread");
-        cbd_watchdog_stop(s->watchdog);
-        cbd_conns_destroy(s->conns);
+    if (!start_helpers(s, cfg, err, err_size)) {
         free(s);
         return NULL;
     }
@@ -327,8 +435,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     if (!parse_bind(cfg->server.bind, (uint16_t)cfg->server.port, &addr, &ipv6)) {
         snprintf(err, err_size, "bind address \"%s\" is not an IPv4 or IPv6 address",
                  cfg->server.bind);
-        cbd_watchdog_stop(s->watchdog);
-        cbd_conns_destroy(s->conns);
+        stop_helpers(s);
         free(s);
         return NULL;
     }
@@ -349,8 +456,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     if (!s->daemon) {
         snprintf(err, err_size, "cannot listen on %s port %u (in use, or not permitted?)",
                  cfg->server.bind, cfg->server.port);
-        cbd_watchdog_stop(s->watchdog);
-        cbd_conns_destroy(s->conns);
+        stop_helpers(s);
         free(s);
         return NULL;
     }
@@ -367,11 +473,12 @@ void cbd_server_stop(cbd_server *s) {
     if (!s) {
         return;
     }
-    /* Workers resume their connections and then touch the daemon no more: wait for them. */
-    cbd_http_wait_for_workers(s);
+    /* Workers answer what they hold, resume its connections and then touch the daemon no
+     * more: stop them first. */
+    cbd_pool_stop(s->pool);
+    s->pool = NULL;
     /* Then the daemon: its connections' CLOSED notifications empty the watchdog's list. */
     MHD_stop_daemon(s->daemon);
-    cbd_watchdog_stop(s->watchdog);
-    cbd_conns_destroy(s->conns); /* after the daemon: every connection has closed */
+    stop_helpers(s);
     free(s);
 }

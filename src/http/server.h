@@ -47,6 +47,9 @@ void cbd_server_drain_stats(const cbd_server *server, cbd_drain_stats *out);
  * request past server.request_deadline). */
 uint64_t cbd_server_deadline_cuts(const cbd_server *server);
 
+/* Long requests computing or waiting on the worker pool now (for tests and benches). */
+unsigned cbd_server_worker_jobs(const cbd_server *server);
+
 /* Stops the daemon (closing what is left) and frees the handle. NULL is a no-op. */
 void cbd_server_stop(cbd_server *server);
 

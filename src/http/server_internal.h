@@ -22,15 +22,18 @@
 #include "server.h"
 #include "watchdog.h"
 
+typedef struct cbd_pool cbd_pool; /* the worker pool (worker.h) */
+
 struct cbd_server {
     struct MHD_Daemon *daemon;
     cbd_config cfg;
     cbd_metrics metrics;
     atomic_bool draining;
-    atomic_uint jobs; /* requests running on worker threads (worker.h) */
+    cbd_pool *pool; /* long requests' worker threads (worker.h) */
     uint16_t port;
 
-    cbd_watchdog *watchdog; /* the absolute request deadline (watchdog.h) */
+    cbd_watchdog *watchdog;    /* the request and send deadlines (watchdog.h) */
+    struct cbd_linger *linger; /* gentle closes after early answers (linger.h) */
     /* Restarts and proxies (issue 15): open connections (conns.h), what the drain did. */
     cbd_conns *conns;
     cbd_drain_stats drain;
@@ -52,6 +55,7 @@ struct cbd_http_request {
     bool job_started;
     cbd_api_reply job_reply;
     cbd_api_request job_req;
+    unsigned char job_client[16]; /* the address whose share it counts against */
     struct MHD_Connection *con;
     cbd_server *server;
     char client[CBD_NET_ADDR_TEXT]; /* the peer, or who a trusted proxy forwarded for */

@@ -2,26 +2,37 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <linux/sockios.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <stdlib.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 
 typedef enum {
-    PHASE_RECEIVING = 0, /* reading a request (or waiting for the next one on keep-alive) */
-    PHASE_ANSWERING = 1, /* a response is queued or being computed: not the client's fault */
+    PHASE_IDLE = 0,      /* waiting for a request's first byte: the inactivity timeout's */
+    PHASE_RECEIVING = 1, /* reading a request: the request deadline runs */
+    PHASE_ANSWERING = 2, /* computing or queued: not the client's fault */
+    PHASE_SENDING = 3,   /* the answer is queued: the send deadline runs */
 } watch_phase;
 
 struct cbd_watch {
     struct cbd_watch *prev, *next; /* the watchdog's list, under its lock */
     int fd;
-    _Atomic uint64_t since_us; /* when the current request began (connection open or the
-                                  previous request's completion) */
+    _Atomic uint64_t since_us; /* when the current phase began */
     atomic_int phase;          /* a watch_phase */
-    atomic_bool cut;           /* the watchdog cut it */
+    atomic_int cut;            /* a cbd_cut: the watchdog cut it */
+    atomic_bool linger;        /* close it gently (cbd_watch_set_linger) */
+    /* The watchdog thread's own: the client's share of the phase so far, and its last look. */
+    uint64_t waited_us;
+    uint64_t looked_us;
+    int looked_phase;
 };
 
 struct cbd_watchdog {
     uint64_t deadline_us;
+    uint64_t send_deadline_us;
     pthread_mutex_t lock;
     pthread_cond_t wake;
     cbd_watch *watches; /* under lock */
@@ -39,20 +50,74 @@ static uint64_t now_us(void) {
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* When the socket last received data, or 0 when TCP_INFO cannot say. */
+static uint64_t last_data_us(int fd, uint64_t now) {
+    struct tcp_info ti;
+    socklen_t len = sizeof ti;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 || len < sizeof ti) {
+        return 0;
+    }
+    uint64_t ago = (uint64_t)ti.tcpi_last_data_recv * 1000u;
+    return ago < now ? now - ago : 0;
+}
+
+/* Whether the client is the one being waited for in `phase`: in RECEIVING, every byte it
+ * sent has been read; in SENDING, bytes it has not taken sit in the send queue. */
+static bool client_is_waited_for(int fd, int phase) {
+    int n = 0;
+    if (phase == PHASE_RECEIVING) {
+        return ioctl(fd, FIONREAD, &n) != 0 || n == 0;
+    }
+    return ioctl(fd, SIOCOUTQ, &n) == 0 && n > 0;
+}
+
+/* One look at one connection (under the lock); true when it is to be cut. */
+static cbd_cut look(const cbd_watchdog *w, cbd_watch *e, uint64_t now) {
+    int phase = atomic_load(&e->phase);
+    uint64_t since = atomic_load(&e->since_us);
+    if (phase == PHASE_IDLE) {
+        /* A first byte after the previous request ended (2 ms for the clock's grain) starts
+         * the next request's clock, before the request line is complete. */
+        uint64_t data = last_data_us(e->fd, now);
+        if (data > since + 2000u &&
+            atomic_compare_exchange_strong(&e->phase, &phase, PHASE_RECEIVING)) {
+            atomic_store(&e->since_us, data);
+            phase = PHASE_RECEIVING;
+            since = data;
+        }
+    }
+    if (phase != e->looked_phase || since > e->looked_us) {
+        /* A new phase since the last look: its clock starts at its own beginning. */
+        e->waited_us = 0;
+        e->looked_us = since < now ? since : now;
+        e->looked_phase = phase;
+    }
+    uint64_t step = now - e->looked_us;
+    e->looked_us = now;
+    if (phase != PHASE_RECEIVING && phase != PHASE_SENDING) {
+        return CBD_CUT_NONE;
+    }
+    if (client_is_waited_for(e->fd, phase)) {
+        e->waited_us += step;
+    }
+    uint64_t limit = phase == PHASE_RECEIVING ? w->deadline_us : w->send_deadline_us;
+    if (e->waited_us <= limit || atomic_load(&e->cut) != CBD_CUT_NONE) {
+        return CBD_CUT_NONE;
+    }
+    return phase == PHASE_RECEIVING ? CBD_CUT_REQUEST : CBD_CUT_SEND;
+}
+
 static void *watchdog_main(void *arg) {
     cbd_watchdog *w = arg;
     pthread_mutex_lock(&w->lock);
     while (!w->stop) {
         uint64_t now = now_us();
         for (cbd_watch *e = w->watches; e; e = e->next) {
-            /* A request thread may have restarted the clock after `now` was read: since > now
-             * then, and the unsigned difference must not wrap into a huge age. */
-            uint64_t since = atomic_load(&e->since_us);
-            if (atomic_load(&e->phase) == PHASE_RECEIVING && !atomic_load(&e->cut) && since < now &&
-                now - since > w->deadline_us) {
+            cbd_cut cut = look(w, e, now);
+            if (cut != CBD_CUT_NONE) {
                 /* Counted before the hang-up: whoever sees the connection end (a client, a
                  * test reading cbd_server_deadline_cuts) must also see the cut counted. */
-                atomic_store(&e->cut, true);
+                atomic_store(&e->cut, (int)cut);
                 atomic_fetch_add(&w->cuts, 1);
                 /* shutdown(), not close(): the descriptor stays MHD's, and its event loop
                  * sees the hang-up at once and closes the connection in its own thread. */
@@ -75,12 +140,13 @@ static void *watchdog_main(void *arg) {
     return NULL;
 }
 
-cbd_watchdog *cbd_watchdog_start(uint64_t deadline_us) {
+cbd_watchdog *cbd_watchdog_start(uint64_t deadline_us, uint64_t send_deadline_us) {
     cbd_watchdog *w = calloc(1, sizeof *w);
     if (!w) {
         return NULL;
     }
     w->deadline_us = deadline_us;
+    w->send_deadline_us = send_deadline_us;
     atomic_init(&w->cuts, 0);
     pthread_condattr_t attr;
     if (pthread_mutex_init(&w->lock, NULL) != 0) {
@@ -126,8 +192,10 @@ cbd_watch *cbd_watch_add(cbd_watchdog *w, int fd) {
     }
     e->fd = fd;
     atomic_init(&e->since_us, now_us());
-    atomic_init(&e->phase, PHASE_RECEIVING);
-    atomic_init(&e->cut, false);
+    atomic_init(&e->phase, PHASE_IDLE);
+    atomic_init(&e->cut, CBD_CUT_NONE);
+    atomic_init(&e->linger, false);
+    e->looked_phase = -1;
     pthread_mutex_lock(&w->lock);
     e->next = w->watches;
     if (w->watches) {
@@ -157,19 +225,53 @@ void cbd_watch_remove(cbd_watchdog *w, cbd_watch *e) {
     free(e);
 }
 
-void cbd_watch_answering(cbd_watch *e) {
+/* Enters `phase`, restarting its clock. */
+static void enter(cbd_watch *e, watch_phase phase) {
     if (e) {
-        atomic_store(&e->phase, PHASE_ANSWERING);
+        atomic_store(&e->since_us, now_us());
+        atomic_store(&e->phase, (int)phase);
     }
 }
 
-bool cbd_watch_request_done(cbd_watch *e) {
-    if (!e) {
-        return false;
+void cbd_watch_receiving(cbd_watch *e) {
+    int idle = PHASE_IDLE;
+    if (e && atomic_load(&e->phase) == PHASE_IDLE) {
+        /* The watchdog may have seen the first byte already: its start stands. */
+        uint64_t t = now_us();
+        if (atomic_compare_exchange_strong(&e->phase, &idle, PHASE_RECEIVING)) {
+            atomic_store(&e->since_us, t);
+        }
     }
-    bool cut = atomic_load(&e->cut);
-    atomic_store(&e->since_us, now_us());
-    atomic_store(&e->phase, PHASE_RECEIVING);
+}
+
+void cbd_watch_answering(cbd_watch *e) {
+    enter(e, PHASE_ANSWERING);
+}
+
+void cbd_watch_sending(cbd_watch *e) {
+    enter(e, PHASE_SENDING);
+}
+
+cbd_cut cbd_watch_cut(const cbd_watch *e) {
+    return e ? (cbd_cut)atomic_load(&((cbd_watch *)e)->cut) : CBD_CUT_NONE;
+}
+
+void cbd_watch_set_linger(cbd_watch *e) {
+    if (e) {
+        atomic_store(&e->linger, true);
+    }
+}
+
+bool cbd_watch_lingers(const cbd_watch *e) {
+    return e && atomic_load(&((cbd_watch *)e)->linger);
+}
+
+cbd_cut cbd_watch_request_done(cbd_watch *e) {
+    if (!e) {
+        return CBD_CUT_NONE;
+    }
+    cbd_cut cut = (cbd_cut)atomic_load(&e->cut);
+    enter(e, PHASE_IDLE);
     return cut;
 }
 

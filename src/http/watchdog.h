@@ -5,10 +5,20 @@
 #include <stdint.h>
 
 /*
- * The request-deadline watchdog. libmicrohttpd's timeout counts inactivity only, so a client
- * that trickles its request line, headers or body (one byte every few seconds) is never cut
- * by it. A thread of ours looks at every open connection a few times a second and shuts down
- * any that has been receiving one request for longer than the deadline.
+ * The request and send deadlines. libmicrohttpd's timeout counts inactivity only, so a client
+ * that trickles its request line, headers or body (one byte every few seconds), or reads its
+ * answer a byte at a time, is never cut by it. A thread of ours looks at every open
+ * connection a few times a second and shuts down any whose client has made the server wait
+ * longer than a deadline (issue 12, item 3):
+ *
+ * - The request deadline starts at the request's first byte (seen in the socket's TCP_INFO,
+ *   or at the request line, whichever comes first), not at accept or the previous answer: the
+ *   wait for a first byte is idleness, for the inactivity timeout. It counts only time in
+ *   which the server has read everything the client sent: a tick in which bytes wait unread
+ *   in the socket (FIONREAD) is the server's stall, not the client's.
+ * - Once the request is in, computing or queueing its answer counts for nothing.
+ * - The send deadline counts the time an answer waits on the client: ticks in which the
+ *   socket's send queue holds bytes the client has not taken (SIOCOUTQ).
  */
 typedef struct cbd_watchdog cbd_watchdog;
 
@@ -16,7 +26,14 @@ typedef struct cbd_watchdog cbd_watchdog;
 typedef struct cbd_watch cbd_watch;
 
 /* Starts the watchdog thread; NULL when a lock or the thread cannot be created. */
-cbd_watchdog *cbd_watchdog_start(uint64_t deadline_us);
+cbd_watchdog *cbd_watchdog_start(uint64_t deadline_us, uint64_t send_deadline_us);
+
+/* Why the watchdog cut a connection. */
+typedef enum {
+    CBD_CUT_NONE = 0,
+    CBD_CUT_REQUEST = 1, /* the client took too long to send its request */
+    CBD_CUT_SEND = 2,    /* the client took too long to read its answer */
+} cbd_cut;
 
 /* Stops the thread and frees the watchdog. Every watch must have been removed. */
 void cbd_watchdog_stop(cbd_watchdog *w);
@@ -29,12 +46,26 @@ cbd_watch *cbd_watch_add(cbd_watchdog *w, int fd);
  * before the socket is closed (MHD's CLOSED notification comes before the close). */
 void cbd_watch_remove(cbd_watchdog *w, cbd_watch *watch);
 
-/* The request is in: computing and sending the answer is ours, not a slow client's. */
+/* A request line has arrived: its clock runs, if its first byte had not already started it. */
+void cbd_watch_receiving(cbd_watch *watch);
+
+/* The request is in: computing (or queueing) the answer is ours, not a slow client's. */
 void cbd_watch_answering(cbd_watch *watch);
 
-/* The request is done; the next one on a keep-alive connection starts its clock now.
- * Returns true when the watchdog cut this connection (for the access log). */
-bool cbd_watch_request_done(cbd_watch *watch);
+/* The answer is queued: the send deadline runs. */
+void cbd_watch_sending(cbd_watch *watch);
+
+/* Whether the watchdog has cut this connection (CBD_CUT_NONE for NULL). */
+cbd_cut cbd_watch_cut(const cbd_watch *watch);
+
+/* The answer should linger: the client may still be sending when the connection closes
+ * (an early answer), so its close reads and drops a little first (linger.h). */
+void cbd_watch_set_linger(cbd_watch *watch);
+bool cbd_watch_lingers(const cbd_watch *watch);
+
+/* The request is done; the connection waits for the next one's first byte.
+ * Returns why the watchdog cut this connection, if it did (for the access log). */
+cbd_cut cbd_watch_request_done(cbd_watch *watch);
 
 /* How many connections the watchdog has cut. */
 uint64_t cbd_watchdog_cuts(const cbd_watchdog *w);

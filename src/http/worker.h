@@ -3,18 +3,27 @@
 
 #include "server_internal.h"
 
-/* At most this many requests run on worker threads at once; more get 503 + Retry-After. */
-#define CBD_MAX_WORKER_JOBS 16u
+/* The Retry-After of a 503 for a full pool: a long request takes well under a second. */
+#define CBD_RETRY_AFTER_SECONDS "1"
 
 /*
- * Takes over `api_req`: it is answered on a worker thread while the connection is suspended
- * (the next access-handler call sends req->job_reply), or released with a 503 when
- * CBD_MAX_WORKER_JOBS are already running.
+ * A fixed set of worker threads and a bounded queue, with at most `share` places (running +
+ * waiting) per client address (0: max(1, workers / 4)). NULL when the threads cannot start.
+ */
+cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share);
+
+/* Answers every admitted request, then joins the threads (before MHD_stop_daemon). */
+void cbd_pool_stop(cbd_pool *p);
+
+/* The places one client address may hold. */
+unsigned cbd_pool_share(const cbd_pool *p);
+
+/*
+ * Takes over `api_req`: it waits for a worker while the connection is suspended (the next
+ * access-handler call sends req->job_reply), or is released with a 503 + Retry-After when
+ * the client's share or the pool is full.
  */
 enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
                                        cbd_http_request *req, cbd_api_request *api_req);
-
-/* Waits until no worker thread touches the daemon any more (before MHD_stop_daemon). */
-void cbd_http_wait_for_workers(cbd_server *s);
 
 #endif

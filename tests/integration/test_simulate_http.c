@@ -12,9 +12,18 @@
 static cbd_server *server;
 static uint16_t port;
 
+/* One client sends 8 long requests at once here: its share of the worker pool (by default
+ * max(1, workers / 4)) is raised so that all 8 are computed, not refused with a 503. */
+static cbd_server *start_sharing(void) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.worker_share = 16;
+    return test_server_start(&cfg);
+}
+
 static void setup(void) {
     curl_global_init(CURL_GLOBAL_DEFAULT);
-    server = test_server_start_default();
+    server = start_sharing();
     port = cbd_server_port(server);
 }
 
@@ -74,7 +83,7 @@ Test(simulate_http, same_seed_same_bytes_in_parallel_and_after_restart) {
     cr_expect_eq(sum, 200000);
 
     cbd_server_stop(server);
-    server = test_server_start_default();
+    server = start_sharing();
     port = cbd_server_port(server);
     test_response again;
     cr_assert_eq(test_post_json(port, "/simulate", big_body, &again), 0);

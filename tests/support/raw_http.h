@@ -6,6 +6,7 @@
 #ifndef COMBATD_TEST_RAW_HTTP_H
 #define COMBATD_TEST_RAW_HTTP_H
 
+#include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -40,6 +41,38 @@ static inline int raw_connect(uint16_t port) {
     struct sockaddr_in a;
     memset(&a, 0, sizeof a);
     a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
+    int one = 1;
+    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return fd;
+}
+
+/*
+ * The same from a chosen loopback source address ("127.0.0.2": a second client address, as
+ * the per-client limits see it), with a receive buffer of `rcvbuf` bytes when not 0 (a
+ * client that reads nothing then holds the server's answer in the server's send queue).
+ */
+static inline int raw_connect_from(uint16_t port, const char *source, int rcvbuf) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return -1;
+    }
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    if (rcvbuf > 0) {
+        (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
+    }
+    if (inet_pton(AF_INET, source, &a.sin_addr) != 1 ||
+        bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+        close(fd);
+        return -1;
+    }
     a.sin_port = htons(port);
     a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {

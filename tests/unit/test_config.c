@@ -227,3 +227,32 @@ Test(config, warapp_limits_are_read_through_their_rows) {
     cr_expect_not(load(&cfg, "{\"warapp\": {\"max_targets\": 101}}", &p));
     cr_expect_str_eq(p.errors[0].pointer, "/warapp/max_targets");
 }
+
+/* Issue 12: the worker pool, the send deadline, the answer cap and the armies_needed budget are
+ * ordinary keys of the file and the environment, with their ranges. */
+Test(config, bounded_work_keys) {
+    cbd_config cfg;
+    cbd_problem p;
+    cr_assert(load(&cfg,
+                   "{\"server\": {\"workers\": 3, \"worker_queue\": 0, \"worker_share\": 2,"
+                   " \"send_deadline\": 5, \"max_answer_bytes\": 65536,"
+                   " \"inline_cost_ns\": 0}, \"warapp\": {\"max_needed_terms\": 1000}}",
+                   &p),
+              "%s", p.detail);
+    cr_expect_eq(cfg.server.workers, 3u);
+    cr_expect_eq(cfg.server.worker_queue, 0u);
+    cr_expect_eq(cfg.server.worker_share, 2u);
+    cr_expect_eq(cfg.server.send_deadline, 5u);
+    cr_expect_eq(cfg.server.max_answer_bytes, 65536u);
+    cr_expect_eq(cfg.server.inline_cost_ns, 0u);
+    cr_expect_eq(cfg.warapp.max_needed_terms, 1000u);
+    cr_expect_not(load(&cfg, "{\"server\": {\"send_deadline\": 0}}", &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/server/send_deadline");
+    cr_expect_not(load(&cfg, "{\"server\": {\"max_answer_bytes\": 4095}}", &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/server/max_answer_bytes");
+    char *env[] = {"COMBATD_WORKER_SHARE=7", NULL};
+    cbd_config_defaults(&cfg);
+    cbd_problem_init(&p);
+    cr_assert(cbd_config_apply_env(&cfg, env, &p), "%s", p.detail);
+    cr_expect_eq(cfg.server.worker_share, 7u);
+}

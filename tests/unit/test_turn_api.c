@@ -452,13 +452,20 @@ Test(simulate_turn, budgets_are_422s) {
     json_decref(doc);
 }
 
+/* The cost estimate (api.h): 20 µs to parse, 100 ns per resolved order (trials × orders). With
+ * the default inline budget of 1 ms, 1,000 turns of 3 orders stay on the HTTP thread (0.32 ms)
+ * and 30,000 go to a worker (9.02 ms). */
 Test(simulate_turn, heavy_runs_go_to_a_worker) {
     const cbd_api_endpoint *ep = cbd_api_find_endpoint("/simulate-turn");
-    cr_assert_not_null(ep->is_heavy);
+    cr_assert_not_null(ep->cost);
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
     json_t *small = json_loads("{\"trials\": 1000, \"orders\": [1, 2, 3]}", 0, NULL);
     json_t *large = json_loads("{\"trials\": 30000, \"orders\": [1, 2, 3]}", 0, NULL);
-    cr_expect_not(ep->is_heavy(small));
-    cr_expect(ep->is_heavy(large));
+    cr_expect_eq(ep->cost(&cfg, small), UINT64_C(320000));
+    cr_expect_eq(ep->cost(&cfg, large), UINT64_C(9020000));
+    cr_expect_leq(ep->cost(&cfg, small), cfg.server.inline_cost_ns);
+    cr_expect_gt(ep->cost(&cfg, large), cfg.server.inline_cost_ns);
     json_decref(small);
     json_decref(large);
 }
