@@ -57,10 +57,22 @@ const liveDuper = await live('duper/battle', {
     attack: { player: 'red', kind: 'normal', tile: { units: { soldier: 2 } } },
     defense: { player: 'blue', tile: { level: 1, units: { soldier: 1 } } },
 });
+// The issue's example turn (issue 13), as the turn panel is prefilled with it.
+const TURN_EXAMPLE = {
+    territories: { A: { owner: 'alice', armies: 12 }, B: { owner: 'bob', armies: 5 }, N: { owner: 'neutral', armies: 2 } },
+    orders: [{ type: 'deploy', player: 'alice', to: 'A', armies: 3 },
+        { player: 'alice', from: 'A', to: 'B', armies: 10 },
+        { player: 'alice', from: 'A', to: 'N', percent: 1 },
+        { player: 'bob', from: 'B', to: 'A', armies: 4 }],
+    settings: { luck_modifier: 0.16, multi_attack: false },
+    teams: { alice: 'red' }, move_order: 'listed', player_order: ['alice', 'bob'],
+    goals: [{ territory: 'B', owner: 'alice' }],
+};
+const liveTurn = await live('analyze-turn', TURN_EXAMPLE) && await live('simulate-turn', { ...TURN_EXAMPLE, trials: 1, seed: 1 });
 // Every endpoint exists now: one answering 501 is a regression, not a reason to skip.
 await check('every endpoint the page calls is implemented (no 501)', async () => {
-    assert(liveAnalyze && liveSimulate && liveDuper,
-        `501 from ${[!liveAnalyze && '/analyze-attack', !liveSimulate && '/simulate', !liveDuper && '/duper/battle'].filter(Boolean).join(', ')}`);
+    assert(liveAnalyze && liveSimulate && liveDuper && liveTurn,
+        `501 from ${[!liveAnalyze && '/analyze-attack', !liveSimulate && '/simulate', !liveDuper && '/duper/battle', !liveTurn && '/analyze-turn or /simulate-turn'].filter(Boolean).join(', ')}`);
 });
 
 const browser = await openBrowser({ width: 1280, height: 900 });
@@ -207,6 +219,157 @@ try {
         const row = support.find((r) => r[0] === 'support tile 1: tanks');
         assert(row, 'no row for the supporting tanks');
         equal(row[1] + '/' + row[2], '3/1', 'supporting tanks lost/left');
+    });
+
+    // ---------- The War.app turn panel: /analyze-turn and /simulate-turn ----------
+    // How the page writes a probability (fmtPct): two decimals, 0 and 1 exactly.
+    const pct = (p) => p === 0 ? '0 %' : p === 1 ? '100 %' : p * 100 < 0.01 ? '< 0.01 %' : p * 100 > 99.99 ? '> 99.99 %' : (p * 100).toFixed(2) + ' %';
+    const turnBars = () => page.$$eval('#turn-territories .territory', (ts) => Object.fromEntries(ts.map((t) => [t.dataset.territory,
+        Object.fromEntries(Array.from(t.querySelectorAll('.ownerbar'), (b) => [b.dataset.owner,
+            { p: b.dataset.probability, count: b.dataset.count, text: b.querySelector('.pct').textContent.trim() }]))])));
+    const orderCell = (i, key) => page.getAttribute(`#turn-order-results tr[data-order="${i}"] td[data-key=${key}]`, 'data-value');
+    const meanOf = async (id) => Number(await page.getAttribute(`#turn-territories .territory[data-territory="${id}"] .armies-mean`, 'data-value'));
+    const field = (pointer) => `#turn-form [data-pointer="${pointer}"]`;
+
+    await check('the prefilled turn example: owner bars equal the API answer and the values worked by hand', async () => {
+        if (!liveTurn) {
+            equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'error', 'panel state');
+            return SKIP;
+        }
+        const sent = page.waitForRequest((r) => r.url().endsWith('/analyze-turn'));
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        // The page sent the issue's example: the same board, orders, goals and options (it
+        // spells out the defaults: type attack_transfer, the W9 settings).
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.territories), JSON.stringify(TURN_EXAMPLE.territories), 'territories sent');
+        equal(JSON.stringify(body.orders), JSON.stringify(TURN_EXAMPLE.orders.map((o) => ({ type: o.type || 'attack_transfer', ...o }))), 'orders sent');
+        for (const k of ['goals', 'teams', 'move_order', 'player_order']) equal(JSON.stringify(body[k]), JSON.stringify(TURN_EXAMPLE[k]), k + ' sent');
+        equal(body.settings.luck_modifier, 0.16, 'luck sent');
+        equal(body.settings.multi_attack, false, 'multi_attack sent');
+        // The test's own request of the literal example (settings left to the W9 defaults).
+        const api = await (await fetch(new URL('analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(TURN_EXAMPLE) })).json();
+        const bars = await turnBars();
+        equal(Object.keys(bars).join(','), 'A,B,N', 'territories shown');
+        for (const [id, t] of Object.entries(api.territories)) {
+            equal(Object.keys(bars[id]).join(','), Object.keys(t.owner).join(','), `owners of ${id}`);
+            for (const [o, p] of Object.entries(t.owner)) {
+                equal(Number(bars[id][o].p), p, `${id} ${o} probability`);
+                equal(bars[id][o].text, pct(p), `${id} ${o} label`);
+            }
+            equal(await meanOf(id), t.armies.mean, `${id} armies mean`);
+        }
+        // By hand: 10 attackers on B's 5 at 16 % luck kill round(0.84 * 6 + 0.16 * X) >= round(5.04)
+        // = 5 whatever X ~ Bin(10, 0.6) is: B is alice's surely (W1, W2). B's 5 kill
+        // round(2.94 + 0.16 * Y), Y ~ Bin(5, 0.7): 4 when Y >= 4, else 3, so B keeps 6 with
+        // P(Y >= 4) = 5 * 0.7^4 * 0.3 + 0.7^5 = 0.52822, else 7. Bob's order finds B no longer his:
+        // skipped (W14).
+        equal(bars.B.alice.text, '100 %', 'B to alice');
+        const p4 = 5 * 0.7 ** 4 * 0.3 + 0.7 ** 5;
+        assert(Math.abs(await meanOf('B') - (6 * p4 + 7 * (1 - p4))) < 1e-9, `B mean is not ${6 * p4 + 7 * (1 - p4)}`);
+        equal(await orderCell(3, 'skipped_probability'), '1', "bob's order skipped");
+        equal(await orderCell(1, 'capture_probability'), '1', 'A to B captures');
+        equal(await text('#turn-goals-probability'), '100 %', 'goals probability');
+        equal(await page.getAttribute('#turn-deterministic', 'data-value'), 'false', 'deterministic');
+    });
+
+    // 0 % luck, straight round (W9 rates): A has 12 + 3 = 15 (W12). 10 kill 6 >= 5 on B, B's 5
+    // kill round(3.5) = 4: B is alice's with 6; A keeps 5, of which 4 may move (guard), 100 %
+    // of 4 = 4 go to N: they kill round(2.4) = 2 >= 2, N's 2 kill round(1.4) = 1: N alice's with 3,
+    // A keeps 1. One outcome.
+    await check('the example at 0 % luck is deterministic, worked by hand', async () => {
+        if (!liveTurn) return SKIP;
+        await page.fill('#turn-luck', '0');
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        equal(await page.getAttribute('#turn-deterministic', 'data-value'), 'true', 'deterministic');
+        assert(/one outcome/.test(await text('#turn-results .chips')), 'no "one outcome" chip');
+        const bars = await turnBars();
+        for (const id of ['A', 'B', 'N']) equal(JSON.stringify(Object.keys(bars[id])), '["alice"]', `owners of ${id}`);
+        equal(bars.B.alice.text, '100 %', 'B to alice');
+        equal(`${await meanOf('A')} ${await meanOf('B')} ${await meanOf('N')}`, '1 6 3', 'armies of A, B, N');
+        equal(await orderCell(2, 'capture_probability'), '1', 'A to N captures');
+        equal(await orderCell(3, 'skipped_probability'), '1', "bob's order skipped");
+    });
+
+    await check('an invalid order (from equal to to) shows the API error beside the field its pointer names', async () => {
+        if (!liveTurn) return SKIP;
+        await page.fill(field('/orders/1/to'), 'A');
+        const bad = structuredClone(TURN_EXAMPLE);
+        bad.orders[1].to = 'A';
+        const problem = await (await fetch(new URL('analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(bad) })).json();
+        equal(problem.errors.map((e) => e.pointer).join(' '), '/orders/1/to', 'the API names');
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'error', 'panel state');
+        assert(await page.isVisible('#turn .panel-error'), 'no problem box at the top');
+        equal(await page.getAttribute(field('/orders/1/to'), 'aria-invalid'), 'true', 'aria-invalid on order 2 to');
+        const err = await page.$eval(field('/orders/1/to'), (n) => {
+            const e = n.closest('.field').querySelector('.field-error');
+            return e ? { text: e.textContent, for: e.dataset.for, described: (n.getAttribute('aria-describedby') || '').split(' ').includes(e.id) } : null;
+        });
+        assert(err, 'no message beside the field');
+        equal(err.for, '/orders/1/to', 'the message names');
+        equal(err.text, problem.errors[0].detail, 'the message');
+        assert(err.described, 'the message is not tied to the field by aria-describedby');
+        await page.fill(field('/orders/1/to'), 'B');
+    });
+
+    await check('a territory id used twice is caught on the page, nothing sent', async () => {
+        if (!liveTurn) return SKIP;
+        const before = requests.length;
+        await page.fill('#turn-board tbody tr:nth-child(3) [data-key=id]', 'A');
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'invalid', 'panel state');
+        equal(requests.length, before, 'requests made');
+        equal(await page.$$eval('#turn-board [aria-invalid=true]', (ns) => ns.length), 1, 'fields marked');
+        await page.fill('#turn-board tbody tr:nth-child(3) [data-key=id]', 'N');
+    });
+
+    // Built with the Add and Remove buttons: A alice 5, B bob 3, one order A -> B with 4, 0 % luck,
+    // weighted random. The 4 kill 2.4: 3 with chance 0.4 (W2), which takes B's 3; else 2. B's 3
+    // kill 2.1: 2 with chance 0.9, else 3. B is alice's with 0.4 (armies 4 - 2 = 2 or 4 - 3 = 1)
+    // and bob's with 0.6 (3 - 2 = 1): mean 0.4 * (0.9 * 2 + 0.1 * 1) + 0.6 * 1 = 1.36.
+    await check('a board edited with Add/Remove gives the two-owner split worked by hand (40 % / 60 %)', async () => {
+        if (!liveTurn) return SKIP;
+        await page.click('#turn-board tbody tr:nth-child(3) button.remove');
+        while (await page.$('#turn-orders tbody tr button.remove')) await page.click('#turn-orders tbody tr button.remove');
+        await page.click('#turn-add-order');
+        await page.fill(field('/orders/0/player'), 'alice');
+        await page.fill(field('/orders/0/from'), 'A');
+        await page.fill(field('/orders/0/to'), 'B');
+        await page.fill(field('/orders/0/armies'), '4');
+        await page.fill(field('/territories/A/armies'), '5');
+        await page.fill(field('/territories/B/armies'), '3');
+        await page.selectOption('#turn-rounding', 'weighted_random');
+        const sent = page.waitForRequest((r) => r.url().endsWith('/analyze-turn'));
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.territories), '{"A":{"owner":"alice","armies":5},"B":{"owner":"bob","armies":3}}', 'board sent');
+        equal(JSON.stringify(body.orders), '[{"type":"attack_transfer","player":"alice","from":"A","to":"B","armies":4}]', 'orders sent');
+        const bars = await turnBars();
+        equal(`${bars.B.alice.text} ${bars.B.bob.text}`, '40.00 % 60.00 %', 'owners of B');
+        assert(Math.abs(await meanOf('B') - 1.36) < 1e-9, 'B mean is not 1.36');
+        equal(await text('#turn-goals-probability'), '40.00 %', 'goals probability');
+        equal(await orderCell(0, 'capture_probability'), '0.4', 'capture probability');
+        equal(await page.getAttribute('#turn-deterministic', 'data-value'), 'false', 'deterministic');
+    });
+
+    await check('Simulate this turn counts owners near the exact 40 % and a fixed seed replays the run', async () => {
+        if (!liveTurn) return SKIP;
+        await page.fill('#turn-trials', '2000');
+        await page.fill('#turn-seed', '');
+        equal(await submit('turn', () => page.click('#turn-simulate')), 'done', 'panel state');
+        equal(await page.getAttribute('#turn-results', 'data-answer'), 'simulation', 'answer drawn');
+        const seed = await text('#turn-seed-used');
+        assert(/^\d+$/.test(seed), `no seed shown (${seed})`);
+        const first = await turnBars();
+        const alice = Number(first.B.alice.count), bob = Number(first.B.bob.count);
+        equal(alice + bob, 2000, 'turns counted for B');
+        const sd = Math.sqrt(0.4 * 0.6 / 2000);
+        assert(Math.abs(alice / 2000 - 0.4) < 5 * sd, `alice took B in ${alice} of 2000 turns, far from 40 %`);
+        equal(first.B.alice.text, pct(alice / 2000), 'label of the count');
+        await submit('turn', () => page.click('#turn-replay'));
+        equal(await page.inputValue('#turn-seed'), seed, 'seed put back in the form');
+        equal(await text('#turn-seed-used'), seed, 'seed of the replay');
+        equal(JSON.stringify(await turnBars()), JSON.stringify(first), 'replayed counts');
+        // Back to the exact answer for the screenshot.
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
     });
 
     await check('the page made no request to any other host', async () => {
