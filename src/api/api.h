@@ -101,20 +101,13 @@ void cbd_api_reply_free(cbd_api_reply *reply);
  * OS has no entropy to give. */
 bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem);
 
-/* The same without the problem: 0, or −1 when the OS had none. For the Duper endpoint until
- * it moves to cbd_api_fresh_seed. */
-int cbd_api_os_seed(uint64_t *seed);
-
 /* The endpoints. */
 bool cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                             cbd_problem *problem);
 bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                       cbd_problem *problem);
 bool cbd_api_simulate_is_heavy(const json_t *request);
-int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                         cbd_problem *problem);
-/* cbd_api_duper_battle in the convention above (api.c), until it returns bool itself. */
-bool cbd_api_duper_battle_endpoint(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                                   cbd_problem *problem);
+bool cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                          cbd_problem *problem);
 
 #endif

@@ -29,8 +29,7 @@
     ROW("/analyze-attack", CBD_ALLOW_POST, cbd_api_analyze_attack, NULL, NULL, "/analyze-attack")  \
     ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_is_heavy, NULL,            \
         "/simulate")                                                                               \
-    ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle_endpoint, NULL, NULL,                \
-        "/duper/battle")                                                                           \
+    ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, "/duper/battle")        \
     ROW("/livez", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_livez, "/livez")                         \
     ROW("/readyz", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_readyz, "/readyz")                      \
     ROW("/metrics", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_metrics, "/metrics")                   \

@@ -48,16 +48,10 @@ void cbd_reader_item_error(const cbd_reader *r, const char *key, size_t index, c
 bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,
                           const char *const *allowed);
 
-/* The two below build a pointer into a caller's buffer; they stay for the Duper endpoint until
- * it moves to cbd_reader_error (issue 11). */
-
-/* `pointer` + "/" + key, escaped as RFC 6901 requires. */
-void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, size_t size);
-
-/* `pointer` + "/" + key + "/" + index: an array item's pointer, built without printf (readers
- * open one for every item of every request). */
-void cbd_reader_item_pointer(const cbd_reader *r, const char *key, size_t index, char *out,
-                             size_t size);
+/* A reader at member `key` of r (an object, or NULL when absent), without checking its
+ * members again: for errors about something inside a member already read
+ * (`/attack/tile/units/plane`). */
+void cbd_reader_at(cbd_reader *child, const cbd_reader *r, const char *key);
 
 /* A whole number in [min, max]. Reals (even 3.0), strings and booleans are refused. */
 cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint64_t max,
