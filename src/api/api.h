@@ -109,5 +109,9 @@ bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
 bool cbd_api_simulate_is_heavy(const json_t *request);
 bool cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                           cbd_problem *problem);
+bool cbd_api_duper_board_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                                cbd_problem *problem);
+bool cbd_api_duper_board_options(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                                 cbd_problem *problem);
 
 #endif

@@ -30,6 +30,10 @@
     ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_is_heavy, NULL,            \
         "/simulate")                                                                               \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, "/duper/battle")        \
+    ROW("/duper/board/battle", CBD_ALLOW_POST, cbd_api_duper_board_battle, NULL, NULL,             \
+        "/duper/board/battle")                                                                     \
+    ROW("/duper/board/options", CBD_ALLOW_POST, cbd_api_duper_board_options, NULL, NULL,           \
+        "/duper/board/options")                                                                    \
     ROW("/livez", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_livez, "/livez")                         \
     ROW("/readyz", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_readyz, "/readyz")                      \
     ROW("/metrics", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_metrics, "/metrics")                   \

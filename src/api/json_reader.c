@@ -274,6 +274,14 @@ void cbd_reader_at(cbd_reader *child, const cbd_reader *r, const char *key) {
     copy_str(child->pointer, sizeof child->pointer, ptr);
 }
 
+void cbd_reader_at_item(cbd_reader *child, const cbd_reader *r, const char *key, size_t index) {
+    char ptr[POINTER_MAX];
+    item_pointer(r, key, &index, ptr);
+    child->obj = json_array_get(json_object_get(r->obj, key), index);
+    child->problem = r->problem;
+    copy_str(child->pointer, sizeof child->pointer, ptr);
+}
+
 bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,
                           const char *const *allowed) {
     const json_t *arr = json_object_get(r->obj, key);
