@@ -1,0 +1,510 @@
+/*
+ * POST /duper/board/battle and /duper/board/options at the JSON layer (no socket): the worked
+ * example on a board, hand-worked battles from D1–D17, every bad board's 422 with its exact
+ * pointer, the limits from the config, and an options list checked attack by attack.
+ * Request bodies are written with ' for " (q() swaps them) so they stay readable.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "api.h"
+#include "config.h"
+
+/* The body with every ' turned into ": a static buffer, one body at a time. */
+static const char *q(const char *s) {
+    static char buf[8192];
+    size_t n = strlen(s);
+    cr_assert_lt(n, sizeof buf);
+    for (size_t i = 0; i <= n; i++) {
+        buf[i] = s[i] == '\'' ? '"' : s[i];
+    }
+    return buf;
+}
+
+static int run_cfg(const cbd_config *cfg, const char *path, const char *body, json_t **out) {
+    cbd_api_reply reply;
+    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
+    cr_assert_not_null(ep, "no endpoint %s", path);
+    cbd_api_run(ep, cfg, body, strlen(body), &reply);
+    *out = json_loadb(reply.body, reply.body_len, 0, NULL);
+    cr_assert_not_null(*out, "reply is not JSON: %s", reply.body);
+    int status = reply.status;
+    cbd_api_reply_free(&reply);
+    return status;
+}
+
+static int run(const char *path, const char *body, json_t **out) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    return run_cfg(&cfg, path, body, out);
+}
+
+/* A slash-separated walk over objects and arrays (ids here hold no slash). */
+static const json_t *get(const json_t *doc, const char *path) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", path);
+    const json_t *v = doc;
+    for (char *tok = strtok(buf, "/"); tok && v; tok = strtok(NULL, "/")) {
+        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
+    }
+    return v;
+}
+
+static json_int_t at(const json_t *doc, const char *path) {
+    const json_t *v = get(doc, path);
+    cr_assert(json_is_integer(v), "%s is not an integer", path);
+    return json_integer_value(v);
+}
+
+static const char *str(const json_t *doc, const char *path) {
+    const json_t *v = get(doc, path);
+    cr_assert(json_is_string(v), "%s is not a string", path);
+    return json_string_value(v);
+}
+
+/* The JSON text of a member, for comparing whole values against a literal. */
+static void expect_json(const json_t *doc, const char *path, const char *expected) {
+    json_t *want = json_loads(q(expected), 0, NULL);
+    cr_assert_not_null(want, "bad literal %s", expected);
+    const json_t *v = get(doc, path);
+    char *got = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    cr_expect(v && json_equal(v, want), "%s: got %s, want %s", path, got ? got : "nothing",
+              expected);
+    free(got);
+    json_decref(want);
+}
+
+static bool has_error(const json_t *problem, const char *pointer, const char *needle) {
+    const json_t *errors = json_object_get(problem, "errors");
+    for (size_t i = 0; i < json_array_size(errors); i++) {
+        const json_t *e = json_array_get(errors, i);
+        const char *p = json_string_value(json_object_get(e, "pointer"));
+        const char *d = json_string_value(json_object_get(e, "detail"));
+        if (p && strcmp(p, pointer) == 0 && (!needle || (d && strstr(d, needle)))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void expect_422_cfg(const cbd_config *cfg, const char *path, const char *body,
+                           const char *pointer, const char *needle) {
+    json_t *doc;
+    int status = run_cfg(cfg, path, body, &doc);
+    char *text = json_dumps(doc, JSON_COMPACT);
+    cr_expect_eq(status, 422, "%s -> %d %s", body, status, text);
+    cr_expect(has_error(doc, pointer, needle), "expected %s (%s) in %s", pointer,
+              needle ? needle : "", text);
+    free(text);
+    json_decref(doc);
+}
+
+static void expect_422(const char *path, const char *body, const char *pointer,
+                       const char *needle) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    expect_422_cfg(&cfg, path, body, pointer, needle);
+}
+
+/* The issue's board, with the tiles, pairs, keys and attacks spliced in by the tests. */
+#define EX_TILES                                                                                   \
+    "'a1': {'owner': 'red', 'level': 1, 'units': {'soldier': 8, 'plane': 2, 'fort': 1},"           \
+    " 'loaded': {'tank': 2}},"                                                                     \
+    " 'a2': {'owner': 'red', 'units': {'tank': 3}},"                                               \
+    " 'b1': {'owner': 'blue', 'level': 3, 'units': {'tank': 5, 'center': 1}},"                     \
+    " 'b2': {'owner': 'blue', 'units': {'tank': 4}},"                                              \
+    " 'n1': {'owner': 'npc', 'units': {'larva': 3}}"
+#define EX_PAIRS "['a1', 'b1'], ['a1', 'a2'], ['b1', 'b2'], ['a1', 'n1']"
+#define EX_BOARD(tiles, pairs, keys)                                                               \
+    "{'board': {'tiles': {" tiles "}, 'adjacent': [" pairs "], 'keys': {" keys "}}"
+#define EX_ATTACK(attacks)                                                                         \
+    ", 'attacks': [" attacks "], 'rules': {'key_buff_per_key': 1}, 'seed': 7}"
+#define EXAMPLE(attacks) EX_BOARD(EX_TILES, EX_PAIRS, "'blue': {'red': 2}") EX_ATTACK(attacks)
+
+#define BATTLE  "/duper/board/battle"
+#define OPTIONS "/duper/board/options"
+
+Test(board_api, the_worked_example_on_a_board) {
+    /* D2 with 1 per key, D14: a2 supports a1 (adjacent, tanks), b2 supports b1; n1 is no one's
+     * support. 8 + 8 + 7 + 9 = 32 against 15 + 12 + 4 + 2 = 33: the attack fails. 26 damage
+     * to the defence: b1's 5 tanks (DP 2, 15), then b2's supporting tanks (DP 4): 3 die (9),
+     * 2 remain < 3, so 1 survives. The attackers are all gone (D6: the fort dies on failure). */
+    json_t *r;
+    cr_assert_eq(run(BATTLE, q(EXAMPLE("{'from': 'a1', 'to': 'b1', 'kind': 'normal'}")), &r), 200);
+    cr_expect(json_is_false(get(r, "battles/0/skipped")));
+    expect_json(r, "battles/0/support", "{'attack': ['a2'], 'defense': ['b2']}");
+    cr_expect_eq(at(r, "battles/0/attack_power"), 32);
+    cr_expect_eq(at(r, "battles/0/defense_power"), 33);
+    cr_expect(json_is_false(get(r, "battles/0/captured")));
+    cr_expect_eq(at(r, "battles/0/damage/to_defender"), 26);
+    cr_expect_eq(at(r, "battles/0/survivors/defense/support/0/tanks"), 1);
+    cr_expect_str_eq(str(r, "battles/0/tile_owner"), "blue");
+    cr_expect_eq(at(r, "battles/0/seed"), 7);
+    expect_json(r, "board/tiles/a1", "{'owner': 'red', 'level': 1, 'units': {}}");
+    expect_json(r, "board/tiles/a2", "{'owner': 'red', 'level': 1, 'units': {}}");
+    expect_json(r, "board/tiles/b1", "{'owner': 'blue', 'level': 3, 'units': {'center': 1}}");
+    expect_json(r, "board/tiles/b2", "{'owner': 'blue', 'level': 1, 'units': {'tank': 1}}");
+    expect_json(r, "board/tiles/n1", "{'owner': 'npc', 'level': 1, 'units': {'larva': 3}}");
+    expect_json(r, "board/adjacent", "[" EX_PAIRS "]");
+    expect_json(r, "board/keys", "{'blue': {'red': 2}}");
+    cr_expect_eq(at(r, "seed"), 7);
+    json_decref(r);
+}
+
+Test(board_api, a_supporting_fort_with_tanks_and_a_capture) {
+    /* D6, D14: A (2 tanks + fort) supports S: 5 + 6 + 7 = 18 against T's 3 soldiers + level-1
+     * buff 1 = 4. Success: the attackers take 4 (D8): 4 of S's soldiers (DP 1) die, the 5th
+     * survives and moves in; the supporting tile keeps everything (D15). */
+    json_t *r;
+    cr_assert_eq(run(BATTLE,
+                     q("{'board': {'tiles': {'S': {'owner': 'red', 'units': {'soldier': 5}},"
+                       " 'A': {'owner': 'red', 'units': {'tank': 2, 'fort': 1}},"
+                       " 'T': {'owner': 'blue', 'units': {'soldier': 3}}},"
+                       " 'adjacent': [['S', 'T'], ['A', 'S']]},"
+                       " 'attacks': [{'from': 'S', 'to': 'T'}], 'seed': 1}"),
+                     &r),
+                 200);
+    expect_json(r, "battles/0/support", "{'attack': ['A'], 'defense': []}");
+    cr_expect_eq(at(r, "battles/0/attack_power"), 18);
+    cr_expect_eq(at(r, "battles/0/defense_power"), 4);
+    cr_expect(json_is_true(get(r, "battles/0/captured")));
+    expect_json(r, "board/tiles",
+                "{'S': {'owner': 'red', 'level': 1, 'units': {}},"
+                " 'A': {'owner': 'red', 'level': 1, 'units': {'tank': 2, 'fort': 1}},"
+                " 'T': {'owner': 'red', 'level': 1, 'units': {'soldier': 1}}}");
+    json_decref(r);
+}
+
+Test(board_api, a_long_distance_attack_with_support_around_the_source) {
+    /* D11, D14: only S's 2 planes (8) attack, with A's tank adjacent to S (3): 11. T (not
+     * adjacent to S) has 2 soldiers + D's supporting tank (3) + buff 1 = 6. Success: 6 damage
+     * to the attackers: a plane (DP 3, 4) dies, 2 < 4 saves the other, which moves in; S keeps
+     * its 4 soldiers (D15). 11 damage to the defence: 2 soldiers, then D's tank (3) die. */
+    json_t *r;
+    cr_assert_eq(run(BATTLE,
+                     q("{'board': {'tiles': {'S': {'owner': 'red', 'units': {'soldier': 4, "
+                       "'plane': 2}},"
+                       " 'A': {'owner': 'red', 'units': {'tank': 1}},"
+                       " 'T': {'owner': 'blue', 'units': {'soldier': 2}},"
+                       " 'D': {'owner': 'blue', 'units': {'tank': 1}}},"
+                       " 'adjacent': [['S', 'A'], ['T', 'D']]},"
+                       " 'attacks': [{'from': 'S', 'to': 'T', 'kind': 'long_distance'}], "
+                       "'seed': 1}"),
+                     &r),
+                 200);
+    expect_json(r, "battles/0/support", "{'attack': ['A'], 'defense': ['D']}");
+    cr_expect_eq(at(r, "battles/0/attack_power"), 11);
+    cr_expect_eq(at(r, "battles/0/defense_power"), 6);
+    expect_json(r, "board/tiles",
+                "{'S': {'owner': 'red', 'level': 1, 'units': {'soldier': 4}},"
+                " 'A': {'owner': 'red', 'level': 1, 'units': {'tank': 1}},"
+                " 'T': {'owner': 'red', 'level': 1, 'units': {'plane': 1}},"
+                " 'D': {'owner': 'blue', 'level': 1, 'units': {}}}");
+    json_decref(r);
+}
+
+Test(board_api, the_second_attack_meets_the_survivors_of_the_first) {
+    /* D16: S's 2 soldiers fail against T (3 + buff 1 = 4); the defenders take 2 − 1 (the tile
+     * buff) = 1: one soldier dies. S2's 4 soldiers then meet 2 soldiers + 1 = 3 (with all 3 it
+     * would be a tie, a failure): success, 3 damage, 1 moves in. */
+    json_t *r;
+    cr_assert_eq(run(BATTLE,
+                     q("{'board': {'tiles': {'S': {'owner': 'red', 'units': {'soldier': 2}},"
+                       " 'S2': {'owner': 'red', 'units': {'soldier': 4}},"
+                       " 'T': {'owner': 'blue', 'units': {'soldier': 3}}},"
+                       " 'adjacent': [['S', 'T'], ['S2', 'T']]},"
+                       " 'attacks': [{'from': 'S', 'to': 'T'}, {'from': 'S2', 'to': 'T'}],"
+                       " 'seed': 5}"),
+                     &r),
+                 200);
+    cr_expect(json_is_false(get(r, "battles/0/captured")));
+    cr_expect_eq(at(r, "battles/0/damage/to_defender"), 1);
+    cr_expect_eq(at(r, "battles/1/attack_power"), 4);
+    cr_expect_eq(at(r, "battles/1/defense_power"), 3);
+    cr_expect(json_is_true(get(r, "battles/1/captured")));
+    cr_expect_eq(at(r, "battles/0/seed"), 5);
+    cr_expect_eq(at(r, "battles/1/seed"), 6); /* seed + i (duper_board.h) */
+    expect_json(r, "board/tiles",
+                "{'S': {'owner': 'red', 'level': 1, 'units': {}},"
+                " 'S2': {'owner': 'red', 'level': 1, 'units': {}},"
+                " 'T': {'owner': 'red', 'level': 1, 'units': {'soldier': 1}}}");
+    json_decref(r);
+}
+
+Test(board_api, an_attack_whose_source_was_lost_is_skipped) {
+    /* D16: blue's 10 soldiers take R (1 + 1 = 2); red's later attack from R is skipped. */
+    json_t *r;
+    cr_assert_eq(run(BATTLE,
+                     q("{'board': {'tiles': {'B': {'owner': 'blue', 'units': {'soldier': "
+                       "10}},"
+                       " 'R': {'owner': 'red', 'units': {'soldier': 1}}},"
+                       " 'adjacent': [['B', 'R']]},"
+                       " 'attacks': [{'from': 'B', 'to': 'R'}, {'from': 'R', 'to': 'B'}],"
+                       " 'seed': 5}"),
+                     &r),
+                 200);
+    cr_expect(json_is_true(get(r, "battles/0/captured")));
+    expect_json(r, "battles/1", "{'skipped': 'source_lost'}");
+    expect_json(r, "board/tiles/R", "{'owner': 'blue', 'level': 1, 'units': {'soldier': 8}}");
+    json_decref(r);
+}
+
+Test(board_api, a_captured_capital_takes_its_players_tiles_off_the_board) {
+    /* D8, D15, D16: 20 soldiers against a capital lv1 (9) + buff 1 + blue's red key (D2: 2)
+     * = 12: captured, blue is eliminated, B2 leaves the board with its pair, the keys between
+     * red and blue go, and the later attack on B2 is skipped. The attackers take 12: 8 move
+     * in. */
+    json_t *r;
+    cr_assert_eq(run(BATTLE,
+                     q("{'board': {'tiles': {'S': {'owner': 'red', 'units': {'soldier': 20}},"
+                       " 'T': {'owner': 'blue', 'units': {'capital_lv1': 1}},"
+                       " 'S2': {'owner': 'red', 'units': {'soldier': 3}},"
+                       " 'B2': {'owner': 'blue', 'units': {'soldier': 1}}},"
+                       " 'adjacent': [['S', 'T'], ['S2', 'B2'], ['S', 'S2']],"
+                       " 'keys': {'blue': {'red': 1}, 'red': {'blue': 2}}},"
+                       " 'attacks': [{'from': 'S', 'to': 'T'}, {'from': 'S2', 'to': 'B2'}],"
+                       " 'seed': 5}"),
+                     &r),
+                 200);
+    cr_expect_eq(at(r, "battles/0/defense_power"), 12);
+    expect_json(r, "battles/0/eliminated", "['blue']");
+    cr_expect(json_is_true(get(r, "battles/0/card_steal/eligible"))); /* D10 */
+    expect_json(r, "battles/1", "{'skipped': 'target_gone'}");
+    expect_json(r, "board",
+                "{'tiles': {'S': {'owner': 'red', 'level': 1, 'units': {}},"
+                " 'T': {'owner': 'red', 'level': 1, 'units': {'soldier': 8}},"
+                " 'S2': {'owner': 'red', 'level': 1, 'units': {'soldier': 3}}},"
+                " 'adjacent': [['S', 'T'], ['S', 'S2']], 'keys': {}}");
+    json_decref(r);
+}
+
+Test(board_api, options_checked_attack_by_attack) {
+    /* D17 on the issue's board for red (key buff 1): a2's tanks border only red, so every
+     * option starts at a1 (troops and planes). Normal: n1 (32 vs larvae 3, no buffs, D9) and
+     * b1 (32 vs 33). Long distance (range 0: anywhere): 8 (planes) + 9 (a2's support) = 17
+     * against n1 (3), b2 (12 + 1 + 2 + b1's 15 = 30) and b1 (15 + 4 + 2 + b2's 12 = 33).
+     * Margins 29, 14, -1, -13, -16. */
+    json_t *r;
+    cr_assert_eq(run(OPTIONS,
+                     q(EX_BOARD(EX_TILES, EX_PAIRS, "'blue': {'red': 2}") ", 'player': 'red',"
+                                                                          " 'rules': "
+                                                                          "{'key_buff_per_key': "
+                                                                          "1}}"),
+                     &r),
+                 200);
+    expect_json(r, "options",
+                "[{'from': 'a1', 'to': 'n1', 'kind': 'normal', 'defender': 'npc',"
+                "  'attack_power': 32, 'defense_power': 3, 'captured': true, 'margin': 29,"
+                "  'eliminated': [], 'card_steal_possible': false},"
+                " {'from': 'a1', 'to': 'n1', 'kind': 'long_distance', 'defender': 'npc',"
+                "  'attack_power': 17, 'defense_power': 3, 'captured': true, 'margin': 14,"
+                "  'eliminated': [], 'card_steal_possible': false},"
+                " {'from': 'a1', 'to': 'b1', 'kind': 'normal', 'defender': 'blue',"
+                "  'attack_power': 32, 'defense_power': 33, 'captured': false, 'margin': -1,"
+                "  'eliminated': [], 'card_steal_possible': false},"
+                " {'from': 'a1', 'to': 'b2', 'kind': 'long_distance', 'defender': 'blue',"
+                "  'attack_power': 17, 'defense_power': 30, 'captured': false, 'margin': -13,"
+                "  'eliminated': [], 'card_steal_possible': false},"
+                " {'from': 'a1', 'to': 'b1', 'kind': 'long_distance', 'defender': 'blue',"
+                "  'attack_power': 17, 'defense_power': 33, 'captured': false, 'margin': -16,"
+                "  'eliminated': [], 'card_steal_possible': false}]");
+    cr_expect_eq(at(r, "count"), 5);
+    cr_expect(json_is_false(get(r, "truncated")));
+    json_decref(r);
+}
+
+Test(board_api, options_are_cut_at_the_configured_cap_with_a_flag) {
+    /* The cap keeps the best: the first two of the five above. Range 1 drops the long-distance
+     * attacks on b2 (2 steps from a1). */
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.duper_board.max_board_options = 2;
+    json_t *r;
+    const char *body = q(EX_BOARD(EX_TILES, EX_PAIRS, "") ", 'player': 'red'}");
+    cr_assert_eq(run_cfg(&cfg, OPTIONS, body, &r), 200);
+    cr_expect_eq(json_array_size(get(r, "options")), 2);
+    cr_expect_eq(at(r, "options/1/margin"), 14);
+    cr_expect_eq(at(r, "count"), 5);
+    cr_expect(json_is_true(get(r, "truncated")));
+    json_decref(r);
+    cfg.duper_board.long_distance_range = 1;
+    cfg.duper_board.max_board_options = 1000;
+    cr_assert_eq(run_cfg(&cfg, OPTIONS, body, &r), 200);
+    cr_expect_eq(at(r, "count"), 4);
+    json_decref(r);
+}
+
+#define ATTACK_A1_B1 "{'from': 'a1', 'to': 'b1'}"
+
+Test(board_api, a_tile_breaking_d12s_shape_is_named_by_its_class) {
+    /* D12: soldiers and tanks are both ground classes; the second one listed is at fault. */
+    expect_422(BATTLE,
+               q(EX_BOARD("'a1': {'owner': 'red', 'units': {'soldier': 1, 'tank': 2}},"
+                          " 'b1': {'owner': 'blue', 'units': {'tank': 1}}",
+                          "['a1', 'b1']", "") EX_ATTACK(ATTACK_A1_B1)),
+               "/board/tiles/a1/units/tank", "one ground troop class");
+    /* D5: one plane carries nothing. */
+    expect_422(BATTLE,
+               q(EX_BOARD("'a1': {'owner': 'red', 'units': {'plane': 1}, 'loaded': {'tank': 1}},"
+                          " 'b1': {'owner': 'blue', 'units': {'tank': 1}}",
+                          "['a1', 'b1']", "") EX_ATTACK(ATTACK_A1_B1)),
+               "/board/tiles/a1/loaded", "at least 2 planes");
+    /* D9: larvae only on NPC tiles. */
+    expect_422(OPTIONS,
+               q(EX_BOARD("'a1': {'owner': 'red', 'units': {'larva': 1}}", "", "") ", 'player': "
+                                                                                   "'red'}"),
+               "/board/tiles/a1/units/larva", NULL);
+}
+
+Test(board_api, an_unknown_tile_in_adjacent_or_an_attack) {
+    expect_422(BATTLE,
+               q(EX_BOARD(EX_TILES, "['a1', 'b1'], ['a1', 'a2'], ['b1', 'b2'], ['a1', 'zz']", "")
+                     EX_ATTACK(ATTACK_A1_B1)),
+               "/board/adjacent/3/1", "no tile");
+    expect_422(BATTLE, q(EXAMPLE("{'from': 'a1', 'to': 'zz'}")), "/attacks/0/to", "no tile");
+    expect_422(BATTLE, q(EXAMPLE(ATTACK_A1_B1 ", {'from': 'zz', 'to': 'b1'}")), "/attacks/1/from",
+               "no tile");
+}
+
+Test(board_api, a_pair_of_a_tile_with_itself) {
+    expect_422(BATTLE,
+               q(EX_BOARD(EX_TILES, "['a1', 'b1'], ['b2', 'b2']", "") EX_ATTACK(ATTACK_A1_B1)),
+               "/board/adjacent/1", "itself");
+}
+
+Test(board_api, a_normal_attack_between_tiles_that_are_not_adjacent) {
+    /* D14: a2 borders a1 only; a long-distance attack would be legal if a2 had planes. */
+    expect_422(BATTLE, q(EXAMPLE("{'from': 'a2', 'to': 'b1', 'kind': 'normal'}")), "/attacks/0/to",
+               "not adjacent");
+}
+
+Test(board_api, an_attack_from_an_npc_tile_or_on_ones_own_tile) {
+    expect_422(BATTLE, q(EXAMPLE("{'from': 'n1', 'to': 'a1'}")), "/attacks/0/from", "NPC");
+    expect_422(BATTLE, q(EXAMPLE("{'from': 'a1', 'to': 'a2'}")), "/attacks/0/to", "own tile");
+}
+
+Test(board_api, an_unknown_player_in_keys) {
+    expect_422(BATTLE,
+               q(EX_BOARD(EX_TILES, EX_PAIRS, "'green': {'red': 1}") EX_ATTACK(ATTACK_A1_B1)),
+               "/board/keys/green", "no player");
+    expect_422(BATTLE,
+               q(EX_BOARD(EX_TILES, EX_PAIRS, "'blue': {'green': 1}") EX_ATTACK(ATTACK_A1_B1)),
+               "/board/keys/blue/green", "no player");
+    expect_422(BATTLE,
+               q(EX_BOARD(EX_TILES, EX_PAIRS, "'blue': {'red': 1001}") EX_ATTACK(ATTACK_A1_B1)),
+               "/board/keys/blue/red", "0 to 1000");
+}
+
+Test(board_api, a_level_outside_1_to_3) {
+    expect_422(BATTLE,
+               q(EX_BOARD("'a1': {'owner': 'red', 'units': {'soldier': 1}},"
+                          " 'b1': {'owner': 'blue', 'level': 4, 'units': {'tank': 1}}",
+                          "['a1', 'b1']", "") EX_ATTACK(ATTACK_A1_B1)),
+               "/board/tiles/b1/level", "1 to 3");
+    expect_422(BATTLE,
+               q(EX_BOARD("'a1': {'owner': 'red', 'level': 0, 'units': {'soldier': 1}},"
+                          " 'b1': {'owner': 'blue', 'units': {'tank': 1}}",
+                          "['a1', 'b1']", "") EX_ATTACK(ATTACK_A1_B1)),
+               "/board/tiles/a1/level", "1 to 3");
+}
+
+Test(board_api, unknown_members_and_missing_ones) {
+    expect_422(BATTLE, q("{'board': {'tiles': {}}, 'attacks': [], 'extra': 1}"), "/extra", "known");
+    expect_422(BATTLE, q("{'board': {'tiles': {}, 'edges': []}, 'attacks': []}"), "/board/edges",
+               "known");
+    expect_422(BATTLE, q(EXAMPLE("{'from': 'a1', 'to': 'b1', 'via': 'a2'}")), "/attacks/0/via",
+               "known");
+    expect_422(BATTLE, q(EX_BOARD("'a1': {'owner': 'red', 'colour': 'red'}", "", "") EX_ATTACK("")),
+               "/board/tiles/a1/colour", "known");
+    expect_422(BATTLE, q("{'attacks': []}"), "/board", "required");
+    expect_422(BATTLE, q("{'board': {'tiles': {}}}"), "/attacks", "required");
+    expect_422(BATTLE, q("{'board': {}, 'attacks': []}"), "/board/tiles", "required");
+    expect_422(BATTLE, q("{'board': {'tiles': {'a1': {}}}, 'attacks': []}"),
+               "/board/tiles/a1/owner", "required");
+    expect_422(BATTLE, q(EX_BOARD(EX_TILES, "['a1']", "") EX_ATTACK("")), "/board/adjacent/0",
+               "pair");
+    expect_422(BATTLE, q(EXAMPLE("{'from': 'a1', 'to': 'b1', 'kind': 'far'}")), "/attacks/0/kind",
+               "normal, long_distance");
+    expect_422(BATTLE,
+               q(EX_BOARD(EX_TILES, EX_PAIRS, "") ", 'attacks': [], 'seed': 9007199254740992}"),
+               "/seed", NULL);
+    expect_422(OPTIONS, q(EX_BOARD(EX_TILES, EX_PAIRS, "") ", 'player': 'green'}"), "/player",
+               "holding a tile");
+    expect_422(OPTIONS, q(EX_BOARD(EX_TILES, EX_PAIRS, "") ", 'player': 'npc'}"), "/player", NULL);
+    expect_422(OPTIONS, q(EX_BOARD(EX_TILES, EX_PAIRS, "") "}"), "/player", "required");
+}
+
+Test(board_api, the_limits_come_from_the_config) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    /* The defaults fit a real match (README: configuration). */
+    cr_expect_eq(cfg.duper_board.max_board_tiles, 2000);
+    cr_expect_eq(cfg.duper_board.max_board_pairs, 8000);
+    cr_expect_eq(cfg.duper_board.max_board_attacks, 64);
+    cfg.duper_board.max_board_tiles = 4;
+    expect_422_cfg(&cfg, BATTLE, q(EXAMPLE(ATTACK_A1_B1)), "/board/tiles", "max_board_tiles");
+    cbd_config_defaults(&cfg);
+    cfg.duper_board.max_board_pairs = 3;
+    expect_422_cfg(&cfg, BATTLE, q(EXAMPLE(ATTACK_A1_B1)), "/board/adjacent", "at most 3");
+    cbd_config_defaults(&cfg);
+    cfg.duper_board.max_board_attacks = 1;
+    expect_422_cfg(&cfg, BATTLE, q(EXAMPLE(ATTACK_A1_B1 ", " ATTACK_A1_B1)), "/attacks",
+                   "at most 1");
+}
+
+Test(board_api, the_config_file_takes_the_board_keys_in_the_duper_section) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cbd_problem p;
+    cbd_problem_init(&p);
+    const char *text = q("{'duper': {'max_board_tiles': 10, 'max_board_pairs': 20,"
+                         " 'max_board_attacks': 3, 'long_distance_range': 2,"
+                         " 'max_board_options': 5, 'key_buff_per_key': 1}}");
+    cr_assert(cbd_config_load_text(&cfg, text, strlen(text), &p), "%s", p.detail);
+    cr_expect_eq(cfg.duper_board.max_board_tiles, 10);
+    cr_expect_eq(cfg.duper_board.max_board_pairs, 20);
+    cr_expect_eq(cfg.duper_board.max_board_attacks, 3);
+    cr_expect_eq(cfg.duper_board.long_distance_range, 2);
+    cr_expect_eq(cfg.duper_board.max_board_options, 5);
+    cr_expect_eq(cfg.duper.key_buff_per_key, 1);
+    cbd_problem_init(&p);
+    text = q("{'duper': {'max_board_tiles': 1}}");
+    cr_expect_not(cbd_config_load_text(&cfg, text, strlen(text), &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/duper/max_board_tiles");
+    /* A request's rules are rules only: the limits are the operator's. */
+    expect_422(
+        BATTLE,
+        q(EX_BOARD(EX_TILES, EX_PAIRS, "") ", 'attacks': [], 'rules': {'max_board_tiles': 9}}"),
+        "/rules/max_board_tiles", "known");
+}
+
+Test(board_api, support_found_on_both_sides_in_the_byte_order_of_ids) {
+    /* D14: red's A0 and z9 border S and hold tanks: both support the attack, A0 first ('A' <
+     * 'z'), z9 although it borders T too. Blue's m borders T (and S): it supports the defence;
+     * blue's k borders S only: it does not. 6 + 3 + 3 = 12 against 1 + 3 + 1 = 5: success; the
+     * defence all dies (m's tank with it), the attackers take 5: 5 soldiers, 1 moves in. */
+    json_t *r;
+    cr_assert_eq(run(BATTLE,
+                     q("{'board': {'tiles': {'S': {'owner': 'red', 'units': {'soldier': 6}},"
+                       " 'z9': {'owner': 'red', 'units': {'tank': 1}},"
+                       " 'A0': {'owner': 'red', 'units': {'tank': 1}},"
+                       " 'T': {'owner': 'blue', 'units': {'soldier': 1}},"
+                       " 'm': {'owner': 'blue', 'units': {'tank': 1}},"
+                       " 'k': {'owner': 'blue', 'units': {'tank': 1}}},"
+                       " 'adjacent': [['S', 'T'], ['S', 'z9'], ['z9', 'T'], ['A0', 'S'],"
+                       " ['m', 'T'], ['m', 'S'], ['k', 'S']]},"
+                       " 'attacks': [{'from': 'S', 'to': 'T'}], 'seed': 3}"),
+                     &r),
+                 200);
+    expect_json(r, "battles/0/support", "{'attack': ['A0', 'z9'], 'defense': ['m']}");
+    cr_expect_eq(at(r, "battles/0/attack_power"), 12);
+    cr_expect_eq(at(r, "battles/0/defense_power"), 5);
+    expect_json(r, "board/tiles/T", "{'owner': 'red', 'level': 1, 'units': {'soldier': 1}}");
+    expect_json(r, "board/tiles/m", "{'owner': 'blue', 'level': 1, 'units': {}}");
+    expect_json(r, "board/tiles/k", "{'owner': 'blue', 'level': 1, 'units': {'tank': 1}}");
+    expect_json(r, "board/tiles/z9", "{'owner': 'red', 'level': 1, 'units': {'tank': 1}}");
+    json_decref(r);
+}
