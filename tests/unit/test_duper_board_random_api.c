@@ -21,7 +21,7 @@
 #define MAX_TILES 9
 
 typedef struct {
-    char id[4];
+    char id[24];
     int owner; /* 0 red, 1 blue, 2 npc */
     int level;
     unsigned soldier, larva, tank, plane, supercapital, fort, center, capital, loaded_soldier,
