@@ -19,7 +19,8 @@ static const char *const kind_names[] = {"normal", "long_distance", NULL};
 static const char *const skip_names[] = {NULL, "source_lost", "nothing_to_attack", "target_gone",
                                          "target_own"};
 
-static void read_attack(const cbd_reader *root, size_t i, cbd_duper_attack_spec *a) {
+static void read_attack(const cbd_reader *root, const cbd_board_read *br, size_t i,
+                        cbd_duper_attack_spec *a) {
     cbd_reader r;
     if (!cbd_reader_open_item(&r, root, "attacks", i, attack_keys)) {
         return;
@@ -33,10 +34,14 @@ static void read_attack(const cbd_reader *root, size_t i, cbd_duper_attack_spec 
     int kind = 0;
     (void)cbd_read_enum(&r, "kind", kind_names, &kind);
     a->kind = kind == 1 ? CBD_DUPER_LONG_DISTANCE : CBD_DUPER_NORMAL;
+    if (br->tiles) { /* the board's tiles were read: the attack can be checked against them */
+        cbd_board_check_attack(br, &r, a->from, a->to);
+    }
 }
 
 /* The attacks (NULL with the problem filled when absent, bad or out of memory). */
-static cbd_duper_attack_spec *read_attacks(const cbd_reader *root, uint32_t most, size_t *n) {
+static cbd_duper_attack_spec *read_attacks(const cbd_reader *root, const cbd_board_read *br,
+                                           uint32_t most, size_t *n) {
     const json_t *arr;
     cbd_field f = cbd_read_array(root, "attacks", most, &arr);
     if (f == CBD_FIELD_ABSENT) {
@@ -52,7 +57,7 @@ static cbd_duper_attack_spec *read_attacks(const cbd_reader *root, uint32_t most
         return NULL;
     }
     for (size_t i = 0; i < *n; i++) {
-        read_attack(root, i, &a[i]);
+        read_attack(root, br, i, &a[i]);
     }
     return a;
 }
@@ -137,7 +142,8 @@ bool cbd_api_duper_board_battle(const cbd_config *cfg, const json_t *request, cb
     cbd_board_read br;
     size_t n = 0;
     (void)cbd_board_read_json(&root, &cfg->duper_board, &br);
-    cbd_duper_attack_spec *attacks = read_attacks(&root, cfg->duper_board.max_board_attacks, &n);
+    cbd_duper_attack_spec *attacks =
+        read_attacks(&root, &br, cfg->duper_board.max_board_attacks, &n);
     cbd_duper_rules rules;
     cbd_board_read_rules(&root, cfg, &rules);
     uint64_t seed = 0;

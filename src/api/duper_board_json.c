@@ -98,6 +98,27 @@ static bool read_tiles(cbd_board_read *b, const cbd_duper_board_config *limits) 
     return true;
 }
 
+/* The request's tile `id` (a JSON object, or NULL when there is none). */
+static const json_t *tile_of(const cbd_board_read *b, const char *id) {
+    const json_t *tiles = json_object_get(b->board.obj, "tiles");
+    return json_is_object(tiles) ? json_object_get(tiles, id) : NULL;
+}
+
+/* The references the core would refuse one at a time, checked here so that one answer lists
+ * every bad pair (the core stays the backstop). */
+static void check_pair(const cbd_board_read *b, size_t i, const char *const id[2]) {
+    cbd_reader at;
+    cbd_reader_at_item(&at, &b->board, "adjacent", i);
+    for (size_t m = 0; m < 2; m++) {
+        if (!tile_of(b, id[m])) {
+            cbd_reader_item_error(&at, NULL, m, "names no tile of the board (D13)");
+        }
+    }
+    if (strcmp(id[0], id[1]) == 0) {
+        cbd_reader_item_error(&b->board, "adjacent", i, "a tile is not adjacent to itself");
+    }
+}
+
 static bool read_pairs(cbd_board_read *b, const cbd_duper_board_config *limits) {
     const json_t *arr;
     if (cbd_read_array(&b->board, "adjacent", limits->max_board_pairs, &arr) != CBD_FIELD_OK) {
@@ -119,6 +140,7 @@ static bool read_pairs(cbd_board_read *b, const cbd_duper_board_config *limits) 
         }
         b->pairs[i].tile[0] = json_string_value(a);
         b->pairs[i].tile[1] = json_string_value(z);
+        check_pair(b, i, b->pairs[i].tile);
     }
     b->spec.pairs = b->pairs;
     b->spec.n_pairs = n;
@@ -190,6 +212,28 @@ void cbd_board_read_free(cbd_board_read *b) {
     b->tiles = NULL;
     b->pairs = NULL;
     b->keys = NULL;
+}
+
+static const char *owner_json(const json_t *tile) {
+    return json_string_value(json_object_get(tile, "owner"));
+}
+
+void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, const char *from,
+                            const char *to) {
+    const json_t *s = from ? tile_of(b, from) : NULL, *t = to ? tile_of(b, to) : NULL;
+    if (from && !s) {
+        cbd_reader_error(attack, "from", "names no tile of the board");
+    }
+    if (to && !t) {
+        cbd_reader_error(attack, "to", "names no tile of the board");
+    }
+    const char *attacker = owner_json(s), *defender = owner_json(t);
+    if (attacker && strcmp(attacker, "npc") == 0) {
+        cbd_reader_error(attack, "from", "is an NPC tile: NPC tiles never attack (D9)");
+    } else if (attacker && defender && strcmp(attacker, defender) == 0) {
+        cbd_reader_error(attack, "to",
+                         "is the attacker's own tile: an attack needs another owner's");
+    }
 }
 
 bool cbd_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem) {

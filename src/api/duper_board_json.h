@@ -34,6 +34,12 @@ bool cbd_board_read_json(const cbd_reader *root, const cbd_duper_board_config *l
                          cbd_board_read *out);
 void cbd_board_read_free(cbd_board_read *b);
 
+/* Records what is wrong with an attack from `from` to `to` (either NULL when it was missing)
+ * that the read board alone shows: an unknown tile, an NPC source, one's own target, each at
+ * the attack's member. Adjacency is the core's (cbd_duper_board_run). */
+void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, const char *from,
+                            const char *to);
+
 /* Builds the board (cbd_duper_board_create), naming a fault of the spec by its pointer. */
 bool cbd_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem);
 
