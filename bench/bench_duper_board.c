@@ -5,14 +5,19 @@
  *   2. the options (D17) of a player with 30 tiles (10 with planes) on a 500-tile board,
  *      long-distance range unlimited and 3 steps (goal of the endpoint: ≤ 1 ms; the whole
  *      /duper/board/options answer for 500 tiles: < 5 ms).
- * Usage: build/bench/bench_duper_board [iterations]
+ *   3. the same two requests through the api layer (parse, read, build, run, write; no
+ *      socket) and over HTTP on loopback, one keep-alive connection (goals: the battle
+ *      ≤ 50 µs, the options of 30 tiles ≤ 1 ms, any 500-tile options answer < 5 ms).
+ * Usage: build/bench/bench_duper_board [iterations] [http_requests]
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "api.h"
 #include "combatd/duper_board.h"
+#include "http_latency.h"
 
 #define MAX_TILES 500
 #define MAX_PAIRS 1400
@@ -149,10 +154,128 @@ static void bench_options(long iterations, uint32_t range) {
     cbd_duper_board_destroy(b);
 }
 
+/* A growing text buffer for the request bodies. */
+typedef struct {
+    char *p;
+    size_t len, cap;
+} text;
+
+static void put(text *t, const char *s) {
+    size_t n = strlen(s);
+    if (t->len + n + 1 > t->cap) {
+        t->cap = (t->len + n + 1) * 2;
+        t->p = realloc(t->p, t->cap);
+        if (!t->p) {
+            exit(1);
+        }
+    }
+    memcpy(t->p + t->len, s, n + 1);
+    t->len += n;
+}
+
+/* The board as a request's "board" member, then `rest` (the other members and the brace). */
+static char *board_body(const board_def *d, const char *rest) {
+    text t = {NULL, 0, 0};
+    char item[160];
+    put(&t, "{\"board\":{\"tiles\":{");
+    for (size_t i = 0; i < d->spec.n_tiles; i++) {
+        const cbd_duper_tile_spec *tile = &d->tiles[i];
+        snprintf(item, sizeof item, "%s\"%s\":{\"owner\":\"%s\",\"level\":%u,\"units\":{",
+                 i ? "," : "", tile->id, tile->owner ? tile->owner : "npc", tile->level);
+        put(&t, item);
+        bool first = true;
+        for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
+            if (tile->units[c] > 0) {
+                snprintf(item, sizeof item, "%s\"%s\":%llu", first ? "" : ",",
+                         cbd_duper_class_name((cbd_duper_class)c),
+                         (unsigned long long)tile->units[c]);
+                put(&t, item);
+                first = false;
+            }
+        }
+        put(&t, "}}");
+    }
+    put(&t, "},\"adjacent\":[");
+    for (size_t p = 0; p < d->spec.n_pairs; p++) {
+        snprintf(item, sizeof item, "%s[\"%s\",\"%s\"]", p ? "," : "", d->pairs[p].tile[0],
+                 d->pairs[p].tile[1]);
+        put(&t, item);
+    }
+    put(&t, "]}");
+    put(&t, rest);
+    return t.p;
+}
+
+/* The request through the api layer, as the server's handler runs it (no socket). */
+static void bench_api_request(const char *label, const char *path, const char *body, long n) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
+    size_t answer = 0;
+    double t0 = now_us();
+    for (long i = 0; i < n; i++) {
+        cbd_api_reply reply;
+        cbd_api_run(ep, &cfg, body, strlen(body), &reply);
+        if (reply.status != 200) {
+            fprintf(stderr, "%s: %d %.300s\n", path, reply.status, reply.body);
+            exit(1);
+        }
+        answer = reply.body_len;
+        cbd_api_reply_free(&reply);
+    }
+    double t1 = now_us();
+    /* The floor under any reader: jansson's parse of the body alone. */
+    for (long i = 0; i < n; i++) {
+        json_t *doc = json_loadb(body, strlen(body), JSON_REJECT_DUPLICATES, NULL);
+        if (!doc) {
+            exit(1);
+        }
+        json_decref(doc);
+    }
+    double t2 = now_us();
+    printf("%s: api layer %7.1f us, of which jansson's parse %7.1f us (body %zu bytes, answer "
+           "%zu bytes)\n",
+           label, (t1 - t0) / (double)n, (t2 - t1) / (double)n, strlen(body), answer);
+}
+
+static void bench_http(long api_n, long http_n) {
+    static board_def d;
+    make_grid(&d, 20, 10, 130, 0);
+    d.tiles[5 * 10 + 5].owner = "blue";
+    d.tiles[5 * 10 + 5].units[CBD_DUPER_SOLDIER] = 0;
+    d.tiles[5 * 10 + 5].units[CBD_DUPER_TANK] = 20;
+    d.tiles[6 * 10 + 5].owner = "green";
+    char *battle = board_body(&d, ",\"attacks\":[{\"from\":\"t5_5\",\"to\":\"t6_5\"}],"
+                                  "\"seed\":1}");
+    bench_api_request("battle, 200 tiles, 500 pairs", "/duper/board/battle", battle, api_n);
+    http_latency l = http_latency_measure("/duper/board/battle", battle, http_n);
+    printf("battle, 200 tiles, 500 pairs: HTTP median %.1f us, p90 %.1f us, p99 %.1f us "
+           "(goal <= 50 us)\n",
+           l.median_us, l.p90_us, l.p99_us);
+    free(battle);
+    static board_def o;
+    make_grid(&o, 25, 20, 300, 30);
+    static const char *const ranges[] = {"3", "0"};
+    for (size_t r = 0; r < 2; r++) {
+        char rest[96], label[96];
+        snprintf(rest, sizeof rest, ",\"player\":\"red\",\"long_distance_range\":%s}", ranges[r]);
+        snprintf(label, sizeof label, "options, 30 of 500 tiles, range %s", ranges[r]);
+        char *body = board_body(&o, rest);
+        bench_api_request(label, "/duper/board/options", body, api_n / 10 > 0 ? api_n / 10 : 1);
+        l = http_latency_measure("/duper/board/options", body, http_n / 10 > 0 ? http_n / 10 : 1);
+        printf("%s: HTTP median %.1f us, p90 %.1f us, p99 %.1f us (goal <= 1000 us; any "
+               "500-tile board < 5000 us)\n",
+               label, l.median_us, l.p90_us, l.p99_us);
+        free(body);
+    }
+}
+
 int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 2000;
+    long http_n = argc > 2 ? atol(argv[2]) : 2000;
     bench_battle(n);
     bench_options(n / 10 > 0 ? n / 10 : 1, 0);
     bench_options(n / 10 > 0 ? n / 10 : 1, 3);
+    bench_http(n, http_n);
     return 0;
 }

@@ -82,17 +82,21 @@ static inline http_latency http_latency_measure(const char *path, const char *bo
         perror("connect");
         exit(1);
     }
-    char request[4096];
-    int req_len = snprintf(request, sizeof request,
-                           "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                           "Content-Type: application/json\r\nContent-Length: %zu\r\n\r\n%s",
-                           path, strlen(body), body);
-    if (req_len < 0 || (size_t)req_len >= sizeof request) {
+    /* Board requests run to tens of kilobytes, and their answers too. */
+    size_t request_size = strlen(body) + strlen(path) + 256;
+    char *request = malloc(request_size);
+    int req_len = request ? snprintf(request, request_size,
+                                     "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                     "Content-Type: application/json\r\nContent-Length: "
+                                     "%zu\r\n\r\n%s",
+                                     path, strlen(body), body)
+                          : -1;
+    if (req_len < 0 || (size_t)req_len >= request_size) {
         fprintf(stderr, "request too long\n");
         exit(1);
     }
     double *lat = malloc(sizeof *lat * (size_t)n);
-    static char buf[65536];
+    static char buf[1 << 20];
     for (long i = 0; lat && i < n; i++) {
         double t0 = http_latency_now_us();
         if (send(fd, request, (size_t)req_len, 0) != req_len ||
@@ -108,6 +112,7 @@ static inline http_latency http_latency_measure(const char *path, const char *bo
     qsort(lat, (size_t)n, sizeof *lat, http_latency_cmp);
     http_latency r = {lat[n / 2], lat[n * 9 / 10], lat[n * 99 / 100]};
     free(lat);
+    free(request);
     close(fd);
     cbd_server_stop(server);
     return r;

@@ -142,24 +142,12 @@ void cbd_api_reply_free(cbd_api_reply *reply) {
     reply->body_len = 0;
 }
 
-bool cbd_api_duper_battle_endpoint(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                                   cbd_problem *problem) {
-    return cbd_api_duper_battle(cfg, request, out, problem) == 0;
-}
-
 bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem) {
-    if (cbd_api_os_seed(seed) != 0) {
+    uint64_t v;
+    if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
         cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
         return false;
     }
-    return true;
-}
-
-int cbd_api_os_seed(uint64_t *seed) {
-    uint64_t v;
-    if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
-        return -1;
-    }
     *seed = v & CBD_SEED_MAX;
-    return 0;
+    return true;
 }

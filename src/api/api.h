@@ -116,10 +116,6 @@ extern const size_t cbd_api_oom_body_len;
  * OS has no entropy to give. */
 bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem);
 
-/* The same without the problem: 0, or −1 when the OS had none. For the Duper endpoint until
- * it moves to cbd_api_fresh_seed. */
-int cbd_api_os_seed(uint64_t *seed);
-
 /* The endpoints. */
 bool cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                             cbd_problem *problem);
@@ -133,10 +129,12 @@ uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request)
 bool cbd_api_simulate_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
                            cbd_problem *problem);
 uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request);
-int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                         cbd_problem *problem);
-/* cbd_api_duper_battle in the convention above (api.c), until it returns bool itself. */
-bool cbd_api_duper_battle_endpoint(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                                   cbd_problem *problem);
+bool cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                          cbd_problem *problem);
+bool cbd_api_duper_board_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                                cbd_problem *problem);
+bool cbd_api_duper_board_options(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                                 cbd_problem *problem);
+uint64_t cbd_api_duper_board_options_cost(const cbd_config *cfg, const json_t *request);
 
 #endif

@@ -66,6 +66,16 @@ static const cbd_config_key warapp_keys[] = {
 #undef WK
 #define N_WARAPP_KEYS (sizeof warapp_keys / sizeof warapp_keys[0])
 
+/* The duper section's board keys (its rules are read by duper_rules_json.c). */
+#define DK(field, lo, hi) CBD_CONFIG_KEY(cbd_duper_board_config, field, CBD_KEY_UINT, lo, hi)
+static const cbd_config_key duper_board_keys[] = {
+    DK(max_board_tiles, 2, 100000),    DK(max_board_pairs, 0, 1000000),
+    DK(max_board_attacks, 1, 10000),   DK(long_distance_range, 0, 1000000),
+    DK(max_board_options, 1, 1000000),
+};
+#undef DK
+#define N_DUPER_BOARD_KEYS (sizeof duper_board_keys / sizeof duper_board_keys[0])
+
 void cbd_config_defaults(cbd_config *cfg) {
     memset(cfg, 0, sizeof *cfg);
     cbd_server_config *s = &cfg->server;
@@ -112,6 +122,14 @@ void cbd_config_defaults(cbd_config *cfg) {
     w->max_listed_turns = 100;
 
     cfg->duper = cbd_duper_default_rules();
+    /* A real match has tens to a few hundred tiles, each with a handful of neighbours, and a
+     * turn's few attacks; these leave room for large custom maps. */
+    cbd_duper_board_config *d = &cfg->duper_board;
+    d->max_board_tiles = 2000;
+    d->max_board_pairs = 8000;
+    d->max_board_attacks = 64;
+    d->long_distance_range = 0; /* the rules give no range (D17) */
+    d->max_board_options = 1000;
 }
 
 static const cbd_config_key *find_key(const cbd_config_key *keys, size_t n, const char *name) {
@@ -155,6 +173,23 @@ static bool read_server(const json_t *value, cbd_config *cfg, cbd_problem *probl
     return cbd_config_keys_read(&r, server_keys, N_SERVER_KEYS, &cfg->server);
 }
 
+static void read_duper(const cbd_reader *root, cbd_config *cfg) {
+    size_t n_rules = 0;
+    while (cbd_duper_rules_keys[n_rules]) {
+        n_rules++;
+    }
+    const char *names[32];
+    for (size_t i = 0; i < n_rules; i++) {
+        names[i] = cbd_duper_rules_keys[i];
+    }
+    key_names(duper_board_keys, N_DUPER_BOARD_KEYS, NULL, names + n_rules);
+    cbd_reader duper;
+    if (cbd_read_object(root, "duper", names, &duper) == CBD_FIELD_OK) {
+        cbd_duper_rules_read(&duper, &cfg->duper);
+        (void)cbd_config_keys_read(&duper, duper_board_keys, N_DUPER_BOARD_KEYS, &cfg->duper_board);
+    }
+}
+
 static bool read_warapp(const json_t *value, cbd_config *cfg, cbd_problem *problem) {
     const char *names[N_WARAPP_KEYS + 2];
     key_names(warapp_keys, N_WARAPP_KEYS, "defaults", names);
@@ -179,7 +214,7 @@ bool cbd_config_load_text(cbd_config *cfg, const char *text, size_t len, cbd_pro
         return false;
     }
     static const char *const names[] = {"server", "warapp", "duper", NULL};
-    cbd_reader r, duper;
+    cbd_reader r;
     if (cbd_reader_open(&r, root, "", names, problem)) {
         const json_t *section;
         /* Every section is read, each failure recorded, so one run lists every error. */
@@ -189,9 +224,7 @@ bool cbd_config_load_text(cbd_config *cfg, const char *text, size_t len, cbd_pro
         if ((section = json_object_get(root, "warapp")) != NULL) {
             (void)read_warapp(section, cfg, problem);
         }
-        if (cbd_read_object(&r, "duper", cbd_duper_rules_keys, &duper) == CBD_FIELD_OK) {
-            cbd_duper_rules_read(&duper, &cfg->duper);
-        }
+        read_duper(&r, cfg);
     }
     json_decref(root);
     return problem->status == 0;

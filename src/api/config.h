@@ -62,10 +62,21 @@ typedef struct {
     uint64_t max_listed_turns;          /* /simulate-turn include_turns limit */
 } cbd_warapp_config;
 
+/* The board endpoints' limits and D17's range: keys of the file's "duper" section beside the
+ * rules (they are not rules, so a request's "rules" does not take them). */
+typedef struct {
+    uint32_t max_board_tiles;     /* tiles per board */
+    uint32_t max_board_pairs;     /* adjacency pairs per board */
+    uint32_t max_board_attacks;   /* attacks per /duper/board/battle request */
+    uint32_t long_distance_range; /* D17: steps of adjacency; 0 = anywhere on the board */
+    uint32_t max_board_options;   /* options listed per answer; the rest are counted */
+} cbd_duper_board_config;
+
 typedef struct {
     cbd_server_config server;
     cbd_warapp_config warapp;
     cbd_duper_rules duper;
+    cbd_duper_board_config duper_board;
 } cbd_config;
 
 /* The built-in defaults. */

@@ -13,9 +13,6 @@
 #include "json_reader.h"
 
 #define PLAYER_MAX 64
-/* The largest seed: 2^53 − 1, as on /simulate, so that every JSON client (doubles) can echo it
- * exactly. */
-#define SEED_MAX ((UINT64_C(1) << 53) - 1)
 
 static const char *const root_keys[] = {"attack", "defense", "rules", "seed", NULL};
 static const char *const attack_keys[] = {"player", "kind", "tile", "support", NULL};
@@ -32,9 +29,7 @@ typedef struct {
 } side_read;
 
 static void required(const cbd_reader *r, const char *key, const char *what) {
-    char ptr[224];
-    cbd_reader_child_pointer(r, key, ptr, sizeof ptr);
-    cbd_problem_field(r->problem, ptr, "is required: %s", what);
+    cbd_reader_error(r, key, "is required: %s", what);
 }
 
 static void read_support(const cbd_reader *side, cbd_duper_side *s) {
@@ -44,10 +39,8 @@ static void read_support(const cbd_reader *side, cbd_duper_side *s) {
     }
     s->n_support = json_array_size(arr);
     for (size_t i = 0; i < s->n_support; i++) {
-        char ptr[224];
         cbd_reader item;
-        cbd_reader_item_pointer(side, "support", i, ptr, sizeof ptr);
-        if (!cbd_reader_open(&item, json_array_get(arr, i), ptr, support_keys, side->problem)) {
+        if (!cbd_reader_open_item(&item, side, "support", i, support_keys)) {
             continue;
         }
         /* D6, D12: a tile supports with its tanks; a fort supports only with tanks inside. */
@@ -96,11 +89,10 @@ static void read_attack(const cbd_reader *root, cbd_duper_battle *b, side_read *
     }
     const cbd_duper_side *s = &b->attack;
     cbd_duper_check_tile(&out->tile, s, false);
-    char ptr[224];
-    cbd_reader_child_pointer(&out->tile, "units", ptr, sizeof ptr);
     if (b->kind == CBD_DUPER_LONG_DISTANCE && s->units[CBD_DUPER_PLANE] == 0) {
-        strncat(ptr, "/plane", sizeof ptr - strlen(ptr) - 1);
-        cbd_problem_field(r.problem, ptr, "a long-distance attack needs at least 1 plane (D11)");
+        cbd_reader units;
+        cbd_reader_at(&units, &out->tile, "units");
+        cbd_reader_error(&units, "plane", "a long-distance attack needs at least 1 plane (D11)");
     } else if (b->kind == CBD_DUPER_NORMAL) {
         uint64_t attackers = 0;
         for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
@@ -109,8 +101,8 @@ static void read_attack(const cbd_reader *root, cbd_duper_battle *b, side_read *
             }
         }
         if (attackers == 0) {
-            cbd_problem_field(r.problem, ptr,
-                              "nothing here can attack: an attack needs a troop or a fort (D6)");
+            cbd_reader_error(&out->tile, "units",
+                             "nothing here can attack: an attack needs a troop or a fort (D6)");
         }
     }
 }
@@ -125,27 +117,23 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
         return;
     }
     (void)cbd_read_bool(&r, "npc", &b->npc);
-    char ptr[224];
     f = cbd_read_string(&r, "player", PLAYER_MAX, &out->player);
     if (f == CBD_FIELD_ABSENT && !b->npc) {
         required(&r, "player", "the defending player (or \"npc\": true)");
     } else if (f == CBD_FIELD_OK && b->npc) {
-        cbd_reader_child_pointer(&r, "player", ptr, sizeof ptr);
-        cbd_problem_field(r.problem, ptr, "must be absent: an NPC tile has no player (D9)");
+        cbd_reader_error(&r, "player", "must be absent: an NPC tile has no player (D9)");
     }
     uint64_t keys = 0;
     if (cbd_read_u64(&r, "keys", 0, CBD_DUPER_MAX_KEYS, &keys) == CBD_FIELD_OK && b->npc &&
         keys > 0) {
-        cbd_reader_child_pointer(&r, "keys", ptr, sizeof ptr);
-        cbd_problem_field(r.problem, ptr, "must be 0: NPCs hold no keys and get no key buff (D9)");
+        cbd_reader_error(&r, "keys", "must be 0: NPCs hold no keys and get no key buff (D9)");
     }
     b->keys = keys;
     read_side_tile(&r, defense_tile_keys, &b->defense, out);
     read_support(&r, &b->defense);
     if (b->npc && b->defense.n_support > 0) {
-        cbd_reader_child_pointer(&r, "support", ptr, sizeof ptr);
-        cbd_problem_field(r.problem, ptr,
-                          "must be empty: an NPC tile defends with its own units alone (D9)");
+        cbd_reader_error(&r, "support",
+                         "must be empty: an NPC tile defends with its own units alone (D9)");
     }
     if (!out->has_tile) {
         return;
@@ -159,11 +147,11 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
     cbd_duper_check_tile(&out->tile, &b->defense, b->npc);
 }
 
-int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                         cbd_problem *problem) {
+bool cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+                          cbd_problem *problem) {
     cbd_reader root, rules_reader;
     if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
-        return -1;
+        return false;
     }
     cbd_duper_battle b;
     memset(&b, 0, sizeof b);
@@ -180,15 +168,14 @@ int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *o
         cbd_duper_rules_read(&rules_reader, &rules);
     }
     uint64_t seed = 0;
-    cbd_field seeded = cbd_read_u64(&root, "seed", 0, SEED_MAX, &seed);
+    cbd_field seeded = cbd_read_seed(&root, "seed", &seed);
     if (problem->status != 0) {
-        return -1;
+        return false;
     }
-    if (seeded == CBD_FIELD_ABSENT && cbd_api_os_seed(&seed) != 0) {
-        /* As on /simulate: the OS's entropy is a service condition, and the client can send a
-         * seed instead. */
-        cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
-        return -1;
+    /* As on /simulate: the OS's entropy is a service condition (503), and the client can send
+     * a seed instead. */
+    if (seeded == CBD_FIELD_ABSENT && !cbd_api_fresh_seed(&seed, problem)) {
+        return false;
     }
     cbd_duper_result res;
     cbd_status st = cbd_duper_resolve(&rules, &b, seed, &res);
@@ -196,11 +183,11 @@ int cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *o
         /* Unreachable when the checks above are complete: the core refuses what they refuse. */
         cbd_problem_set(problem, 422, "The battle breaks the rules' limits: %s.",
                         cbd_status_str(st));
-        return -1;
+        return false;
     }
     cbd_jw_object_open(out);
     cbd_duper_write_battle(out, &b, &res, &rules, att.player, def.player);
     cbd_jw_key_uint(out, "seed", seed);
     cbd_jw_object_close(out);
-    return 0;
+    return true;
 }

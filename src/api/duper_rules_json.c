@@ -54,21 +54,17 @@ static void read_tile_buff(const cbd_reader *r, cbd_duper_rules *rules) {
     if (cbd_read_array(r, "tile_buff", 3, &arr) != CBD_FIELD_OK) {
         return;
     }
-    char ptr[224];
-    cbd_reader_child_pointer(r, "tile_buff", ptr, sizeof ptr);
     if (json_array_size(arr) != 3) {
-        cbd_problem_field(r->problem, ptr,
-                          "must list the buffs of tile levels 1, 2 and 3 (3 numbers)");
+        cbd_reader_error(r, "tile_buff",
+                         "must list the buffs of tile levels 1, 2 and 3 (3 numbers)");
         return;
     }
     for (size_t i = 0; i < 3; i++) {
         const json_t *v = json_array_get(arr, i);
         json_int_t x = json_is_integer(v) ? json_integer_value(v) : -1;
         if (x < 0 || x > (json_int_t)CBD_DUPER_MAX_POWER) {
-            char item[240];
-            snprintf(item, sizeof item, "%s/%zu", ptr, i);
-            cbd_problem_field(r->problem, item, "must be a whole number from 0 to %u",
-                              CBD_DUPER_MAX_POWER);
+            cbd_reader_item_error(r, "tile_buff", i, "must be a whole number from 0 to %u",
+                                  CBD_DUPER_MAX_POWER);
             continue;
         }
         rules->tile_buff[i] = (uint32_t)x;

@@ -27,16 +27,13 @@ void cbd_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded,
 
 /* /…/units/<class>: built only for a class that is wrong, as every valid request passes here. */
 static void unit_error(const cbd_reader *tile, int c, const char *detail) {
-    char units_ptr[224], ptr[256];
-    cbd_reader_child_pointer(tile, "units", units_ptr, sizeof units_ptr);
-    snprintf(ptr, sizeof ptr, "%s/%s", units_ptr, name(c));
-    cbd_problem_field(tile->problem, ptr, "%s", detail);
+    cbd_reader units;
+    cbd_reader_at(&units, tile, "units");
+    cbd_reader_error(&units, name(c), "%s", detail);
 }
 
 static void loaded_error(const cbd_reader *tile, const char *detail) {
-    char ptr[224];
-    cbd_reader_child_pointer(tile, "loaded", ptr, sizeof ptr);
-    cbd_problem_field(tile->problem, ptr, "%s", detail);
+    cbd_reader_error(tile, "loaded", "%s", detail);
 }
 
 /* The classes seen so far on a tile, one per layer (D12). */

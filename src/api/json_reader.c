@@ -50,7 +50,8 @@ static void copy_str(char *out, size_t size, const char *src) {
     out[n] = '\0';
 }
 
-void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, size_t size) {
+/* `pointer` + "/" + key, escaped as RFC 6901 requires. */
+static void child_pointer(const cbd_reader *r, const char *key, char *out, size_t size) {
     copy_str(out, size - 1, r->pointer);
     size_t n = strlen(out);
     out[n] = '/';
@@ -58,31 +59,12 @@ void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, s
     append_escaped(out, size, key);
 }
 
-void cbd_reader_item_pointer(const cbd_reader *r, const char *key, size_t index, char *out,
-                             size_t size) {
-    cbd_reader_child_pointer(r, key, out, size);
-    char digits[24];
-    size_t n = 0;
-    do {
-        digits[n++] = (char)('0' + index % 10);
-        index /= 10;
-    } while (index > 0);
-    size_t used = strlen(out);
-    if (used + 1 + n < size) {
-        out[used++] = '/';
-        while (n > 0) {
-            out[used++] = digits[--n];
-        }
-        out[used] = '\0';
-    }
-}
-
 /* The longest pointer built before it is cut to the problem's storage. */
 #define POINTER_MAX 224
 
 static void item_pointer(const cbd_reader *r, const char *key, const size_t *index, char *out) {
     if (key) {
-        cbd_reader_child_pointer(r, key, out, POINTER_MAX);
+        child_pointer(r, key, out, POINTER_MAX);
     } else {
         copy_str(out, POINTER_MAX, r->pointer);
     }
@@ -299,6 +281,22 @@ cbd_field cbd_read_map(const cbd_reader *r, const char *key, cbd_reader *child) 
         return CBD_FIELD_BAD;
     }
     return CBD_FIELD_OK;
+}
+
+void cbd_reader_at(cbd_reader *child, const cbd_reader *r, const char *key) {
+    char ptr[POINTER_MAX];
+    item_pointer(r, key, NULL, ptr);
+    child->obj = json_object_get(r->obj, key);
+    child->problem = r->problem;
+    copy_str(child->pointer, sizeof child->pointer, ptr);
+}
+
+void cbd_reader_at_item(cbd_reader *child, const cbd_reader *r, const char *key, size_t index) {
+    char ptr[POINTER_MAX];
+    item_pointer(r, key, &index, ptr);
+    child->obj = json_array_get(json_object_get(r->obj, key), index);
+    child->problem = r->problem;
+    copy_str(child->pointer, sizeof child->pointer, ptr);
 }
 
 bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,

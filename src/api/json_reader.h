@@ -36,7 +36,8 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
  * JSON pointers are built one way: by these, from the reader's own pointer, into the
  * problem's storage (no buffer at the call site).
  *   cbd_reader_error       at pointer + "/" + key, or at the reader's own pointer (key NULL)
- *   cbd_reader_item_error  at pointer + "/" + key + "/" + index (an array item)
+ *   cbd_reader_item_error  at pointer + "/" + key + "/" + index (an array item), or at
+ *                          pointer + "/" + index (key NULL: the reader is at the array)
  * Keys are escaped as RFC 6901 requires.
  */
 void cbd_reader_error(const cbd_reader *r, const char *key, const char *fmt, ...)
@@ -48,16 +49,12 @@ void cbd_reader_item_error(const cbd_reader *r, const char *key, size_t index, c
 bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,
                           const char *const *allowed);
 
-/* The two below build a pointer into a caller's buffer; they stay for the Duper endpoint until
- * it moves to cbd_reader_error (issue 11). */
-
-/* `pointer` + "/" + key, escaped as RFC 6901 requires. */
-void cbd_reader_child_pointer(const cbd_reader *r, const char *key, char *out, size_t size);
-
-/* `pointer` + "/" + key + "/" + index: an array item's pointer, built without printf (readers
- * open one for every item of every request). */
-void cbd_reader_item_pointer(const cbd_reader *r, const char *key, size_t index, char *out,
-                             size_t size);
+/* A reader at member `key` of r (an object, or NULL when absent), without checking its
+ * members again: for errors about something inside a member already read
+ * (`/attack/tile/units/plane`). */
+void cbd_reader_at(cbd_reader *child, const cbd_reader *r, const char *key);
+/* The same at array item `index` of member `key` (`/board/adjacent/3`). */
+void cbd_reader_at_item(cbd_reader *child, const cbd_reader *r, const char *key, size_t index);
 
 /* A whole number in [min, max]. Reals (even 3.0), strings and booleans are refused. */
 cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint64_t max,

@@ -315,6 +315,10 @@ void cbd_jw_key(cbd_jw *w, const char *key) {
     w->len = (size_t)(p - w->data);
 }
 
+void cbd_jw_key_any(cbd_jw *w, const char *key) {
+    put_any_key(w, key);
+}
+
 void cbd_jw_int(cbd_jw *w, int64_t v) {
     separate(w);
     put_integer(w, v);

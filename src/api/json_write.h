@@ -44,6 +44,8 @@ void cbd_jw_array_close(cbd_jw *w);
  * '"', '\\' or control byte. Names that come from elsewhere go through cbd_jw_value.
  */
 void cbd_jw_key(cbd_jw *w, const char *key);
+/* A member name from a request (a tile id): escaped as a string. */
+void cbd_jw_key_any(cbd_jw *w, const char *key);
 void cbd_jw_int(cbd_jw *w, int64_t v);
 void cbd_jw_uint(cbd_jw *w, uint64_t v);
 void cbd_jw_real(cbd_jw *w, double v); /* v must be finite, as in jansson */

@@ -14,8 +14,8 @@
  * fight never support (D12); they are never the owner's other tile on the right side, but
  * `skip` keeps that explicit.
  */
-static cbd_status find_support(const cbd_duper_board *b, size_t center, int32_t owner, size_t skip,
-                               size_t *list, size_t *n, cbd_duper_side *side) {
+cbd_status cbd_duper_board_support(const cbd_duper_board *b, size_t center, int32_t owner,
+                                   size_t skip, size_t *list, size_t *n, cbd_duper_side *side) {
     *n = 0;
     for (size_t k = b->adj_start[center]; k < b->adj_start[center + 1]; k++) {
         size_t t = b->adj[k];
@@ -63,11 +63,11 @@ cbd_status cbd_duper_board_prepare(const cbd_duper_board *b, size_t from, size_t
     memcpy(battle->defense.units, t->units, sizeof t->units);
     memcpy(battle->defense.loaded, t->loaded, sizeof t->loaded);
     /* D11, D14: a long-distance attack is supported around its source like any other. */
-    cbd_status st = find_support(b, from, s->owner, to, out->support[CBD_DUPER_ATTACK],
-                                 &out->n_support[CBD_DUPER_ATTACK], &battle->attack);
+    cbd_status st = cbd_duper_board_support(b, from, s->owner, to, out->support[CBD_DUPER_ATTACK],
+                                            &out->n_support[CBD_DUPER_ATTACK], &battle->attack);
     if (st == CBD_OK && !battle->npc) { /* D9: NPC defenders get no support */
-        st = find_support(b, to, t->owner, from, out->support[CBD_DUPER_DEFENSE],
-                          &out->n_support[CBD_DUPER_DEFENSE], &battle->defense);
+        st = cbd_duper_board_support(b, to, t->owner, from, out->support[CBD_DUPER_DEFENSE],
+                                     &out->n_support[CBD_DUPER_DEFENSE], &battle->defense);
     }
     return st;
 }

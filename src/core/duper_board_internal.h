@@ -22,6 +22,12 @@ struct cbd_duper_board {
     uint64_t *keys; /* keys[holder * n_players + colour] */
 };
 
+/* D14: the tiles of `owner` other than `skip` adjacent to `center` holding tanks, into
+ * list[0..*n) in the byte order of ids, and their tanks and forts into side's support.
+ * CBD_ERR_INVALID when there are more than CBD_DUPER_MAX_SUPPORT. */
+cbd_status cbd_duper_board_support(const cbd_duper_board *b, size_t center, int32_t owner,
+                                   size_t skip, size_t *list, size_t *n, cbd_duper_side *side);
+
 /* Does anything on this tile take part in an attack of this kind (D6, D11)? */
 bool cbd_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind);
 

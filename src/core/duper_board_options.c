@@ -10,6 +10,7 @@
 typedef struct {
     cbd_duper_option option;
     const char *from_id, *to_id; /* for the tie order: byte order of ids */
+    uint32_t from_rank, to_rank; /* the same order as ranks, when the list is long */
 } ranked;
 
 typedef struct {
@@ -17,6 +18,20 @@ typedef struct {
     size_t n, cap;
     size_t n_unlisted;
 } option_list;
+
+/* What every option of one request shares: each side of a battle depends only on its own tile
+ * (D14: the support of S is the attacker's tiles around S, that of T the defender's around T),
+ * so the attacking side is built once per source and the defending side once per target. */
+typedef struct {
+    const cbd_duper_board *b;
+    const cbd_duper_rules *rules;
+    int32_t player;
+    cbd_duper_side attack; /* the current source's side */
+    bool attack_ok;        /* false: over CBD_DUPER_MAX_SUPPORT supporting tiles */
+    cbd_duper_side *defense;
+    uint8_t *defense_state; /* per tile: 0 not built yet, 1 built, 2 over the support limit */
+    option_list list;
+} options_ctx;
 
 /* D17: buildings alone do not attack; a tile needs a troop (soldiers, tanks, planes or a
  * supercapital; larvae are NPC units). */
@@ -33,17 +48,21 @@ static bool target(const cbd_duper_board *b, size_t t, int32_t player) {
     return b->tiles[t].present && b->tiles[t].owner != player;
 }
 
-static cbd_status add_option(const cbd_duper_board *b, const cbd_duper_rules *rules, size_t from,
-                             size_t to, cbd_duper_kind kind, option_list *list) {
-    cbd_duper_board_battle bb;
-    if (cbd_duper_board_prepare(b, from, to, kind, &bb) != CBD_OK) {
-        list->n_unlisted++;
-        return CBD_OK;
-    }
-    cbd_status st = cbd_duper_resolve(rules, &bb.battle, 0, &bb.result);
-    if (st != CBD_OK) {
-        return st;
-    }
+/* A side as cbd_duper_board_prepare builds it: the tile's units and their support (D14; no
+ * support for NPCs, D9). The other tile of the fight is never `owner`'s, so nothing is
+ * skipped. */
+static bool build_side(const cbd_duper_board *b, size_t tile, cbd_duper_side *side) {
+    const cbd_duper_board_tile *t = &b->tiles[tile];
+    size_t list[CBD_DUPER_MAX_SUPPORT], n = 0;
+    memset(side, 0, sizeof *side);
+    memcpy(side->units, t->units, sizeof side->units);
+    memcpy(side->loaded, t->loaded, sizeof side->loaded);
+    return t->owner == CBD_DUPER_BOARD_NPC ||
+           cbd_duper_board_support(b, tile, t->owner, CBD_DUPER_BOARD_NONE, list, &n, side) ==
+               CBD_OK;
+}
+
+static cbd_status push(option_list *list, const ranked *item) {
     if (list->n == list->cap) {
         size_t cap = list->cap ? 2 * list->cap : 64;
         ranked *grown = realloc(list->items, cap * sizeof *grown);
@@ -53,23 +72,50 @@ static cbd_status add_option(const cbd_duper_board *b, const cbd_duper_rules *ru
         list->items = grown;
         list->cap = cap;
     }
-    const cbd_duper_result *r = &bb.result;
-    uint64_t attack = r->power[CBD_DUPER_ATTACK].total, defense = r->power[CBD_DUPER_DEFENSE].total;
-    list->items[list->n++] = (ranked){
+    list->items[list->n++] = *item;
+    return CBD_OK;
+}
+
+static cbd_status add_option(options_ctx *c, size_t from, size_t to, cbd_duper_kind kind) {
+    const cbd_duper_board *b = c->b;
+    if (c->defense_state[to] == 0) {
+        c->defense_state[to] = build_side(b, to, &c->defense[to]) ? 1 : 2;
+    }
+    if (!c->attack_ok || c->defense_state[to] == 2) {
+        c->list.n_unlisted++; /* a side with over 8 supporting tiles (cbd_duper_board_prepare) */
+        return CBD_OK;
+    }
+    const cbd_duper_board_tile *t = &b->tiles[to];
+    cbd_duper_battle battle;
+    battle.kind = kind;
+    battle.npc = t->owner == CBD_DUPER_BOARD_NPC;
+    battle.level = t->level;
+    battle.keys = battle.npc ? 0 : cbd_duper_board_keys(b, t->owner, c->player); /* D2 */
+    battle.attack = c->attack;
+    battle.defense = c->defense[to];
+    cbd_duper_result r;
+    cbd_status st = cbd_duper_resolve(c->rules, &battle, 0, &r);
+    if (st != CBD_OK) {
+        return st;
+    }
+    uint64_t attack = r.power[CBD_DUPER_ATTACK].total, defense = r.power[CBD_DUPER_DEFENSE].total;
+    ranked item = {
         {from,
          to,
          kind,
          attack,
          defense,
          (int64_t)attack - (int64_t)defense,
-         r->captured,
-         {r->eliminated[CBD_DUPER_ATTACK], r->eliminated[CBD_DUPER_DEFENSE]},
-         bb.defender,
-         r->card_steal_eligible},
+         r.captured,
+         {r.eliminated[CBD_DUPER_ATTACK], r.eliminated[CBD_DUPER_DEFENSE]},
+         t->owner,
+         r.card_steal_eligible},
         b->tiles[from].id,
         b->tiles[to].id,
+        0,
+        0,
     };
-    return CBD_OK;
+    return push(&c->list, &item);
 }
 
 /* Tiles within `range` steps of `from` (breadth first over the tiles still on the board),
@@ -101,15 +147,15 @@ static void within_range(const cbd_duper_board *b, size_t from, uint32_t range, 
 }
 
 /* D11, D17: long-distance attacks from a tile with planes. */
-static cbd_status long_distance(const cbd_duper_board *b, const cbd_duper_rules *rules, size_t from,
-                                uint32_t range, size_t *reach, uint32_t *dist, bool *seen,
-                                option_list *list) {
-    int32_t player = b->tiles[from].owner;
+static cbd_status long_distance(options_ctx *c, size_t from, uint32_t range, size_t *reach,
+                                uint32_t *dist, bool *seen) {
+    const cbd_duper_board *b = c->b;
+    int32_t player = c->player;
     cbd_status st = CBD_OK;
     if (range == 0) {
         for (size_t t = 0; t < b->n_tiles && st == CBD_OK; t++) {
             if (target(b, t, player)) {
-                st = add_option(b, rules, from, t, CBD_DUPER_LONG_DISTANCE, list);
+                st = add_option(c, from, t, CBD_DUPER_LONG_DISTANCE);
             }
         }
         return st;
@@ -118,52 +164,120 @@ static cbd_status long_distance(const cbd_duper_board *b, const cbd_duper_rules 
     within_range(b, from, range, reach, dist, seen, &n);
     for (size_t i = 0; i < n && st == CBD_OK; i++) {
         if (target(b, reach[i], player)) {
-            st = add_option(b, rules, from, reach[i], CBD_DUPER_LONG_DISTANCE, list);
+            st = add_option(c, from, reach[i], CBD_DUPER_LONG_DISTANCE);
         }
     }
     return st;
 }
 
-static int best_first(const void *pa, const void *pb) {
-    const ranked *a = pa, *b = pb;
+static int by_margin(const ranked *a, const ranked *b) {
     if (a->option.margin != b->option.margin) {
         return a->option.margin > b->option.margin ? -1 : 1;
     }
-    int by_from = strcmp(a->from_id, b->from_id);
+    return 0;
+}
+
+/* Best margin first; ties by the byte order of from's id, then to's, normal first. */
+static int best_first(const void *pa, const void *pb) {
+    const ranked *a = pa, *b = pb;
+    int m = by_margin(a, b);
+    if (m != 0) {
+        return m;
+    }
+    int by_from = a->option.from == b->option.from ? 0 : strcmp(a->from_id, b->from_id);
     if (by_from != 0) {
         return by_from;
     }
-    int by_to = strcmp(a->to_id, b->to_id);
+    int by_to = a->option.to == b->option.to ? 0 : strcmp(a->to_id, b->to_id);
     if (by_to != 0) {
         return by_to;
     }
     return (int)a->option.kind - (int)b->option.kind;
 }
 
-static cbd_status list_all(const cbd_duper_board *b, const cbd_duper_rules *rules, int32_t player,
-                           uint32_t range, option_list *list) {
+/* The same order with the ids' ranks (ids are unique, so ranks order as strcmp does). */
+static int best_first_ranked(const void *pa, const void *pb) {
+    const ranked *a = pa, *b = pb;
+    int m = by_margin(a, b);
+    if (m != 0) {
+        return m;
+    }
+    if (a->from_rank != b->from_rank) {
+        return a->from_rank < b->from_rank ? -1 : 1;
+    }
+    if (a->to_rank != b->to_rank) {
+        return a->to_rank < b->to_rank ? -1 : 1;
+    }
+    return (int)a->option.kind - (int)b->option.kind;
+}
+
+static int tile_id_cmp(const void *pa, const void *pb) {
+    const cbd_duper_board_tile *a = *(const cbd_duper_board_tile *const *)pa;
+    const cbd_duper_board_tile *b = *(const cbd_duper_board_tile *const *)pb;
+    return strcmp(a->id, b->id);
+}
+
+/* Sorts the options. A long list (more options than tiles) is sorted by the ranks of the ids,
+ * found once by sorting the tiles, rather than by comparing ids at every step. */
+static cbd_status sort_options(const cbd_duper_board *b, option_list *list) {
+    if (list->n <= b->n_tiles) {
+        qsort(list->items, list->n, sizeof *list->items, best_first);
+        return CBD_OK;
+    }
+    const cbd_duper_board_tile **order = malloc(b->n_tiles * sizeof *order);
+    uint32_t *rank = malloc(b->n_tiles * sizeof *rank);
+    if (!order || !rank) {
+        free(order);
+        free(rank);
+        return CBD_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < b->n_tiles; i++) {
+        order[i] = &b->tiles[i];
+    }
+    qsort(order, b->n_tiles, sizeof *order, tile_id_cmp);
+    for (size_t i = 0; i < b->n_tiles; i++) {
+        rank[order[i] - b->tiles] = (uint32_t)i;
+    }
+    for (size_t i = 0; i < list->n; i++) {
+        list->items[i].from_rank = rank[list->items[i].option.from];
+        list->items[i].to_rank = rank[list->items[i].option.to];
+    }
+    qsort(list->items, list->n, sizeof *list->items, best_first_ranked);
+    free(order);
+    free(rank);
+    return CBD_OK;
+}
+
+static cbd_status list_all(options_ctx *c, uint32_t range) {
+    const cbd_duper_board *b = c->b;
     size_t n = b->n_tiles ? b->n_tiles : 1;
     size_t *reach = malloc(n * sizeof *reach);
     uint32_t *dist = malloc(n * sizeof *dist);
     bool *seen = calloc(n, sizeof *seen);
-    cbd_status st = reach && dist && seen ? CBD_OK : CBD_ERR_NOMEM;
+    c->defense = malloc(n * sizeof *c->defense);
+    c->defense_state = calloc(n, sizeof *c->defense_state);
+    cbd_status st =
+        reach && dist && seen && c->defense && c->defense_state ? CBD_OK : CBD_ERR_NOMEM;
     for (size_t s = 0; s < b->n_tiles && st == CBD_OK; s++) {
         const cbd_duper_board_tile *tile = &b->tiles[s];
-        if (!tile->present || tile->owner != player || !has_troops(tile)) {
+        if (!tile->present || tile->owner != c->player || !has_troops(tile)) {
             continue;
         }
+        c->attack_ok = build_side(b, s, &c->attack);
         for (size_t k = b->adj_start[s]; k < b->adj_start[s + 1] && st == CBD_OK; k++) {
-            if (target(b, b->adj[k], player)) {
-                st = add_option(b, rules, s, b->adj[k], CBD_DUPER_NORMAL, list);
+            if (target(b, b->adj[k], c->player)) {
+                st = add_option(c, s, b->adj[k], CBD_DUPER_NORMAL);
             }
         }
         if (st == CBD_OK && tile->units[CBD_DUPER_PLANE] > 0) {
-            st = long_distance(b, rules, s, range, reach, dist, seen, list);
+            st = long_distance(c, s, range, reach, dist, seen);
         }
     }
     free(reach);
     free(dist);
     free(seen);
+    free(c->defense);
+    free(c->defense_state);
     return st;
 }
 
@@ -173,24 +287,25 @@ cbd_status cbd_duper_board_options(const cbd_duper_board *b, const cbd_duper_rul
     if (!cbd_duper_rules_valid(rules) || player < 0 || (size_t)player >= b->n_players) {
         return CBD_ERR_INVALID;
     }
-    option_list list = {NULL, 0, 0, 0};
-    cbd_status st = list_all(b, rules, player, range, &list);
+    options_ctx c = {.b = b, .rules = rules, .player = player};
+    cbd_status st = list_all(&c, range);
+    if (st == CBD_OK) {
+        st = sort_options(b, &c.list);
+    }
+    if (st == CBD_OK) {
+        out->items = malloc((c.list.n ? c.list.n : 1) * sizeof *out->items);
+        st = out->items ? CBD_OK : CBD_ERR_NOMEM;
+    }
     if (st != CBD_OK) {
-        free(list.items);
+        free(c.list.items);
         return st;
     }
-    qsort(list.items, list.n, sizeof *list.items, best_first);
-    out->items = malloc((list.n ? list.n : 1) * sizeof *out->items);
-    if (!out->items) {
-        free(list.items);
-        return CBD_ERR_NOMEM;
+    for (size_t i = 0; i < c.list.n; i++) {
+        out->items[i] = c.list.items[i].option;
     }
-    for (size_t i = 0; i < list.n; i++) {
-        out->items[i] = list.items[i].option;
-    }
-    out->n = list.n;
-    out->n_unlisted = list.n_unlisted;
-    free(list.items);
+    out->n = c.list.n;
+    out->n_unlisted = c.list.n_unlisted;
+    free(c.list.items);
     return CBD_OK;
 }
 

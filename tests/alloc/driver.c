@@ -89,6 +89,26 @@ static const endpoint_case cases[] = {
      " \"tile\": {\"level\": 3, \"units\": {\"tank\": 5, \"center\": 1}},"
      " \"support\": [{\"tanks\": 4}]}, \"seed\": 1000000000000001}",
      false, 200},
+    {"/duper/board/battle", "/duper/board/battle",
+     "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\", \"units\": {\"soldier\": 8,"
+     " \"plane\": 2}, \"loaded\": {\"tank\": 2}}, \"a2\": {\"owner\": \"red\", \"units\":"
+     " {\"tank\": 3}}, \"b1\": {\"owner\": \"blue\", \"level\": 3, \"units\": {\"capital_lv1\":"
+     " 1}}, \"b2\": {\"owner\": \"blue\", \"units\": {\"tank\": 4}}}, \"adjacent\": [[\"a1\","
+     " \"b1\"], [\"a1\", \"a2\"], [\"b1\", \"b2\"]], \"keys\": {\"blue\": {\"red\": 2}}},"
+     " \"attacks\": [{\"from\": \"a1\", \"to\": \"b1\"}, {\"from\": \"a2\", \"to\": \"b2\","
+     " \"kind\": \"long_distance\"}], \"seed\": 1000000000000001}",
+     false, 200},
+    {"/duper/board/battle 422", "/duper/board/battle",
+     "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\"}}, \"adjacent\": [[\"a1\","
+     " \"zz\"]]}, \"attacks\": []}",
+     false, 422},
+    {"/duper/board/options", "/duper/board/options",
+     "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\", \"units\": {\"soldier\": 8,"
+     " \"plane\": 2}}, \"a2\": {\"owner\": \"red\", \"units\": {\"tank\": 3}}, \"b1\":"
+     " {\"owner\": \"blue\", \"units\": {\"tank\": 5}}, \"n1\": {\"owner\": \"npc\","
+     " \"units\": {\"larva\": 3}}}, \"adjacent\": [[\"a1\", \"b1\"], [\"a1\", \"a2\"]]},"
+     " \"player\": \"red\"}",
+     false, 200},
     {"GET /metrics", "/metrics", NULL, true, 200},
 };
 

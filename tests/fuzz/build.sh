@@ -91,4 +91,8 @@ build_harness fuzz_simulate "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='
 build_harness fuzz_analyze_turn "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='"/analyze-turn"'
 build_harness fuzz_simulate_turn "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='"/simulate-turn"'
 build_harness fuzz_duper_battle "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='"/duper/battle"'
+build_harness fuzz_duper_board_battle "$ROOT/tests/fuzz/fuzz_endpoint.c" \
+    -DFUZZ_ENDPOINT='"/duper/board/battle"'
+build_harness fuzz_duper_board_options "$ROOT/tests/fuzz/fuzz_endpoint.c" \
+    -DFUZZ_ENDPOINT='"/duper/board/options"'
 build_harness fuzz_config "$ROOT/tests/fuzz/fuzz_config.c"

@@ -1,0 +1,63 @@
+#ifndef COMBATD_API_DUPER_BOARD_JSON_H
+#define COMBATD_API_DUPER_BOARD_JSON_H
+
+#include <stdbool.h>
+
+#include "combatd/duper_board.h"
+#include "config.h"
+#include "json_reader.h"
+#include "json_write.h"
+
+/*
+ * A Duper board on the way in and out (D13, D15), shared by POST /duper/board/battle and
+ * /duper/board/options:
+ *
+ *   {"tiles": {id: {"owner": player | "npc", "level": 1..3, "units": {...}, "loaded": {...}}},
+ *    "adjacent": [[id, id], ...], "keys": {holder: {colour: count}}}
+ *
+ * Every string stays the request document's, so a read board lives as long as the document.
+ */
+typedef struct {
+    cbd_reader board;           /* at /board: every pointer of a fault is built from it */
+    cbd_duper_tile_spec *tiles; /* in the request's order */
+    cbd_duper_pair_spec *pairs;
+    cbd_duper_keys_spec *keys;
+    cbd_duper_board_spec spec;
+} cbd_board_read;
+
+/*
+ * Reads member "board" of root into *out and checks what the core does not see (types,
+ * limits, D12's shape per tile with its pointer). False with the problem filled (422 with a
+ * pointer per bad field, 500 when out of memory). Free with cbd_board_read_free either way.
+ */
+bool cbd_board_read_json(const cbd_reader *root, const cbd_duper_board_config *limits,
+                         cbd_board_read *out);
+void cbd_board_read_free(cbd_board_read *b);
+
+/* Records what is wrong with an attack from `from` to `to` (either NULL when it was missing)
+ * that the read board alone shows: an unknown tile, an NPC source, one's own target, each at
+ * the attack's member. Adjacency is the core's (cbd_duper_board_run). */
+void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, const char *from,
+                            const char *to);
+
+/* Builds the board (cbd_duper_board_create), naming a fault of the spec by its pointer. */
+bool cbd_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem);
+
+/* Records the field error of a core fault: tiles, pairs and keys under /board, attacks under
+ * `attacks` (the reader of the request's root, for faults of its "attacks" member). */
+void cbd_board_fault(const cbd_board_read *b, const cbd_reader *attacks,
+                     const cbd_duper_board_error *err);
+
+/* Writes the board as it stands, in the request's shape and order: tiles that left the board
+ * and the pairs with them are gone, and keys only between players that still hold a tile, so
+ * the board can be sent again (D15). False (500 recorded) when out of memory. */
+bool cbd_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_read *b,
+                     cbd_problem *problem);
+
+/* The rules of a request: cfg's, with its "rules" member over them. */
+void cbd_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_duper_rules *rules);
+
+/* The id of a player (its colour), or "npc". */
+const char *cbd_board_owner_name(const cbd_duper_board *board, int32_t owner);
+
+#endif
