@@ -88,7 +88,7 @@ static void read_attack(const cbd_reader *root, cbd_duper_battle *b, side_read *
         return;
     }
     const cbd_duper_side *s = &b->attack;
-    cbd_duper_check_tile(&out->tile, s, false);
+    cbd_duper_check_tile(&out->tile, s, false, CBD_DUPER_LOADING_PLANES);
     if (b->kind == CBD_DUPER_LONG_DISTANCE && s->units[CBD_DUPER_PLANE] == 0) {
         cbd_reader units;
         cbd_reader_at(&units, &out->tile, "units");
@@ -144,7 +144,7 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
         required(&out->tile, "level", "the tile level, 1 to 3 (its tile buff)");
     }
     b->level = (uint32_t)level;
-    cbd_duper_check_tile(&out->tile, &b->defense, b->npc);
+    cbd_duper_check_tile(&out->tile, &b->defense, b->npc, CBD_DUPER_LOADING_PLANES);
 }
 
 bool cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,

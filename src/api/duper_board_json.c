@@ -64,7 +64,8 @@ static void read_tile(const cbd_reader *tiles, const char *id, cbd_duper_tile_sp
     memset(&side, 0, sizeof side);
     memcpy(side.units, t->units, sizeof side.units);
     memcpy(side.loaded, t->loaded, sizeof side.loaded);
-    cbd_duper_check_tile(&tr, &side, npc); /* D5, D8, D9, D12, each named by its pointer */
+    /* D5, D8, D9, D12, each named by its pointer; a board tile may be a battle's leftovers. */
+    cbd_duper_check_tile(&tr, &side, npc, CBD_DUPER_CARRYING_PLANES);
 }
 
 static bool read_tiles(cbd_board_read *b, const cbd_duper_board_config *limits) {

@@ -3,6 +3,7 @@
  * D5, D8, D9) that no reader getter can see alone. The classes come from the core's class
  * table, so a new class is read and checked without an edit here.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "duper_json.h"
@@ -78,8 +79,9 @@ static void check_unit(const cbd_reader *tile, const cbd_duper_side *s, bool npc
     }
 }
 
-/* D5 (a stack of 2+ planes carries troops) and D9 for what the planes carry. */
-static void check_loaded(const cbd_reader *tile, const cbd_duper_side *s, bool npc) {
+/* D5 (a stack of planes carries troops) and D9 for what the planes carry. */
+static void check_loaded(const cbd_reader *tile, const cbd_duper_side *s, bool npc,
+                         uint64_t min_planes) {
     uint64_t loaded = 0;
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
         loaded += s->loaded[c];
@@ -90,17 +92,18 @@ static void check_loaded(const cbd_reader *tile, const cbd_duper_side *s, bool n
             loaded_error(tile, "an NPC tile holds no supercapital (D9)");
         }
     }
-    if (loaded > 0 && s->units[CBD_DUPER_PLANE] < 2) {
+    if (loaded > 0 && s->units[CBD_DUPER_PLANE] < min_planes) {
         char detail[160];
         snprintf(detail, sizeof detail,
-                 "needs a stack of at least 2 planes on the tile to carry troops (D5); the tile "
-                 "has %llu",
-                 (unsigned long long)s->units[CBD_DUPER_PLANE]);
+                 "needs a stack of at least %" PRIu64 " plane%s on the tile to carry troops (D5); "
+                 "the tile has %" PRIu64,
+                 min_planes, min_planes == 1 ? "" : "s", s->units[CBD_DUPER_PLANE]);
         loaded_error(tile, detail);
     }
 }
 
-void cbd_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc) {
+void cbd_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc,
+                          uint64_t min_planes) {
     layers_seen seen = {-1, -1};
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
         if (s->units[c] > 0) {
@@ -112,5 +115,5 @@ void cbd_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool 
         unit_error(tile, CBD_DUPER_SUPERCAPITAL,
                    "a player has one supercapital (D8): at most 1 on a tile, standing or loaded");
     }
-    check_loaded(tile, s, npc);
+    check_loaded(tile, s, npc, min_planes);
 }

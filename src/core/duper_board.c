@@ -89,7 +89,9 @@ static cbd_status check_units(const cbd_duper_tile_spec *t, size_t i, cbd_duper_
     return CBD_OK;
 }
 
-/* D5: a stack of 2+ planes carries the tile's ground troops; D8: one supercapital. */
+/* D5: planes carry the tile's ground troops (a stack of 2+ loads them, and they stay loaded
+ * while one plane of the stack survives, so a board, which may be what battles left, needs 1);
+ * D8: one supercapital. */
 static cbd_status check_loaded(const cbd_duper_tile_spec *t, size_t i, cbd_duper_board_error *err) {
     bool npc = t->owner == NULL;
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
@@ -99,9 +101,8 @@ static cbd_status check_loaded(const cbd_duper_tile_spec *t, size_t i, cbd_duper
         if (!cbd_duper_is_loadable((cbd_duper_class)c)) {
             return shape_fail(err, i, c, true, "planes carry ground troops only (D5)");
         }
-        if (t->units[CBD_DUPER_PLANE] < 2) {
-            return shape_fail(err, i, c, true,
-                              "needs a stack of at least 2 planes to carry troops (D5)");
+        if (t->units[CBD_DUPER_PLANE] < 1) {
+            return shape_fail(err, i, c, true, "needs a plane on the tile to carry troops (D5)");
         }
         if ((c == CBD_DUPER_LARVA && !npc) || (cbd_duper_is_capital((cbd_duper_class)c) && npc)) {
             return shape_fail(err, i, c, true,

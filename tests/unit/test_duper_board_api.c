@@ -269,3 +269,36 @@ Test(board_options_api, cost_grows_with_the_board) {
     json_decref(small);
     json_decref(large);
 }
+
+/*
+ * A board combatd answers can be sent back (D5, D15). Red's 2 planes carry a tank on a long-
+ * distance attack (D11: only the planes attack, 2 x 4 = 8) into b1, which 3 soldiers hold at
+ * level 1 (3 + tile buff 1 = 4; no keys). 8 > 4 captures, and the attackers take 4 damage
+ * (D8): the first plane (DP 3, power 4) dies, 0 is left, the second survives and its tank stays
+ * loaded (D5). b1 is then red's with 1 plane carrying 1 tank, which the returned board holds
+ * and a second request must accept.
+ */
+Test(board_battle_api, a_returned_board_with_one_carrying_plane_is_accepted) {
+    json_t *doc = NULL;
+    cr_assert_eq(run(BATTLE,
+                     q("{'board': {'tiles': {"
+                       "'a1': {'owner': 'red', 'units': {'plane': 2}, 'loaded': {'tank': 1}},"
+                       "'b1': {'owner': 'blue', 'units': {'soldier': 3}}}},"
+                       " 'attacks': [{'from': 'a1', 'to': 'b1', 'kind': 'long_distance'}],"
+                       " 'seed': 1}"),
+                     &doc),
+                 200);
+    cr_expect_eq(at(doc, "battles/0/attack_power"), 8);
+    cr_expect_eq(at(doc, "battles/0/defense_power"), 4);
+    cr_expect_eq(at(doc, "board/tiles/b1/units/plane"), 1);
+    cr_expect_eq(at(doc, "board/tiles/b1/loaded/tank"), 1);
+    cr_expect_str_eq(str(doc, "board/tiles/b1/owner"), "red");
+    char *board = json_dumps(json_object_get(doc, "board"), JSON_COMPACT);
+    cr_assert_not_null(board);
+    char body[2048];
+    snprintf(body, sizeof body, "{\"board\": %s, \"player\": \"red\"}", board);
+    free(board);
+    json_decref(doc);
+    cr_expect_eq(run(OPTIONS, body, &doc), 200, "%s", body);
+    json_decref(doc);
+}

@@ -130,8 +130,8 @@ Test(duper_board_options, d12_d13_bad_boards_name_the_tile_pair_or_keys_entry) {
     cr_expect_eq(e.index, 1);
     cr_expect_eq(e.cls, TANK);
     t[1].units[TANK] = 0;
-    /* D5: troops loaded on one plane. */
-    t[0].units[PLANE] = 1, t[0].loaded[SOLDIER] = 2;
+    /* D5: troops loaded with no plane to carry them (one plane may: what a battle leaves). */
+    t[0].units[PLANE] = 0, t[0].loaded[SOLDIER] = 2;
     e = refused(t, 3, ok, 1, NULL, 0);
     cr_expect_eq(e.fault, CBD_BOARD_TILE_SHAPE);
     cr_expect(e.loaded);

@@ -13,12 +13,13 @@ Test(board_refusals, a_tile_breaking_d12s_shape_is_named_by_its_class) {
                           " 'b1': {'owner': 'blue', 'units': {'tank': 1}}",
                           "['a1', 'b1']", "") EX_ATTACK(ATTACK_A1_B1)),
                "/board/tiles/a1/units/tank", "one ground troop class");
-    /* D5: one plane carries nothing. */
+    /* D5: loaded troops with no plane to carry them. (One plane may carry on a board: it is
+     * what a battle leaves when one plane of a stack survives; see the test below.) */
     expect_422(BATTLE,
-               q(EX_BOARD("'a1': {'owner': 'red', 'units': {'plane': 1}, 'loaded': {'tank': 1}},"
+               q(EX_BOARD("'a1': {'owner': 'red', 'units': {'soldier': 1}, 'loaded': {'tank': 1}},"
                           " 'b1': {'owner': 'blue', 'units': {'tank': 1}}",
                           "['a1', 'b1']", "") EX_ATTACK(ATTACK_A1_B1)),
-               "/board/tiles/a1/loaded", "at least 2 planes");
+               "/board/tiles/a1/loaded", "at least 1 plane");
     /* D9: larvae only on NPC tiles. */
     expect_422(OPTIONS,
                q(EX_BOARD("'a1': {'owner': 'red', 'units': {'larva': 1}}", "", "") ", 'player': "
