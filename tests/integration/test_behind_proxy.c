@@ -118,23 +118,77 @@ Test(behind_proxy, trusted_proxies_are_exempt_from_the_per_ip_limit) {
     for (int i = 0; i < 5; i++) {
         cr_expect_eq(status_of(trusted[i], get, resp, sizeof resp), 200, "trusted %d: %s", i, resp);
     }
-    /* From 127.0.0.2 the limit is 2: the third is answered 503 with Retry-After, and closed. */
-    int other[3];
+    /* From 127.0.0.2 the limit is 2: one of three is answered 503 with Retry-After (once), and
+     * closed. Which one depends on the order the server's threads accepted them in. */
+    int other[3], ok = 0, refused = 0;
     for (int i = 0; i < 3; i++) {
         other[i] = connect_from("127.0.0.2", c.port);
     }
     raw_sleep(0.2);
-    cr_expect_eq(status_of(other[0], get, resp, sizeof resp), 200, "%s", resp);
-    cr_expect_eq(status_of(other[1], get, resp, sizeof resp), 200, "%s", resp);
-    cr_expect_eq(status_of(other[2], get, resp, sizeof resp), 503, "%s", resp);
-    cr_expect(strstr(resp, "Retry-After: 1\r\n") && strstr(resp, "Connection: close\r\n") &&
-                  strstr(resp, "application/problem+json"),
-              "%s", resp);
+    for (int i = 0; i < 3; i++) {
+        int status = status_of(other[i], get, resp, sizeof resp);
+        ok += status == 200;
+        if (status == 503) {
+            refused++;
+            const char *retry = strstr(resp, "Retry-After: 1\r\n");
+            cr_expect(retry && !strstr(retry + 1, "Retry-After") &&
+                          strstr(resp, "Connection: close\r\n") &&
+                          strstr(resp, "application/problem+json"),
+                      "%s", resp);
+        }
+    }
+    cr_expect_eq(ok, 2);
+    cr_expect_eq(refused, 1);
     for (int i = 0; i < 5; i++) {
         close(trusted[i]);
     }
     for (int i = 0; i < 3; i++) {
         close(other[i]);
+    }
+    char log[65536];
+    stop_child(&c, log, sizeof log);
+}
+
+/* Reads until the peer closes (0) or 2 s pass (-1); what came is left in resp. */
+static int read_to_close(int fd, char *resp, size_t size) {
+    size_t got = 0;
+    memset(resp, 0, size);
+    for (;;) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (poll(&p, 1, 2000) <= 0) {
+            return -1;
+        }
+        ssize_t n = recv(fd, resp + got, size - 1 - got, 0);
+        if (n <= 0) {
+            return 0;
+        }
+        got += (size_t)n;
+        if (got == size - 1) {
+            return -1;
+        }
+    }
+}
+
+/* Past twice the per-IP limit (2 here) a connection is closed at accept, before any answer:
+ * the fifth from one address reads EOF with nothing in it, whatever it sends. The third and
+ * fourth are still answered 503 (the test above). */
+Test(behind_proxy, past_twice_the_limit_a_connection_is_closed_at_accept) {
+    child c;
+    start_child(&c, args_loopback, env_proxy);
+    cr_assert_gt(c.port, 0);
+    int held[4];
+    for (int i = 0; i < 4; i++) {
+        held[i] = connect_from("127.0.0.2", c.port);
+    }
+    raw_sleep(0.2);
+    int fifth = connect_from("127.0.0.2", c.port);
+    char resp[4096];
+    (void)raw_send_str(fifth, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");
+    cr_expect_eq(read_to_close(fifth, resp, sizeof resp), 0, "not closed: %s", resp);
+    cr_expect_eq(resp[0], '\0', "answered: %s", resp);
+    close(fifth);
+    for (int i = 0; i < 4; i++) {
+        close(held[i]);
     }
     char log[65536];
     stop_child(&c, log, sizeof log);
