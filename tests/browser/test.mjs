@@ -17,7 +17,9 @@ const origin = new URL(base).origin;
 const SKIP = Symbol('skip');
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
-async function check(name, fn) {
+// cleanup runs after the check whether it passed or not, so one failure does not spill into
+// the next check.
+async function check(name, fn, cleanup) {
     try {
         const r = await fn();
         if (r === SKIP) {
@@ -31,6 +33,7 @@ async function check(name, fn) {
         counts.failed++;
         console.log(`not ok - ${name}: ${String(err && err.message || err).split('\n')[0]}`);
     }
+    if (cleanup) await cleanup();
 }
 function assert(cond, message) {
     if (!cond) throw new Error(message);
@@ -441,9 +444,17 @@ try {
         equal(await text('#board-after-pairs'), 'a1–b1, a1–a2, b1–b2, a1–n1', 'pairs after');
     });
 
-    // n1 holds 3 larvae: an NPC tile gets no tile, key or support buff (D9), so 3; a1's normal
-    // attack is the 32 above: margin 29, captured, best first. The long-distance attack carries
-    // only the planes and what they load (D11): 2 * 4 + loaded 2 tanks * 3 + ... as the API says.
+    // Red's options by hand (D17). a2's tanks border only red's a1 and it has no planes: every
+    // option is from a1. Normal: to b1 and n1 (adjacent). Long distance (range 0 = anywhere): to
+    // b1, b2 and n1. A normal attack is the 32 above; a long-distance one carries only a1's
+    // planes, 2 * 4 (loaded troops have no power, D5), with a2's support 9: 17 (D11, D14).
+    // n1: 3 larvae * 1, no tile, key or support buff for an NPC (D9): 3. b1: 33 as above. b2:
+    // its 4 tanks * 3 + b1's 5 tanks * 3 (b1 borders b2) + level 1's 1 + keys 2 = 30. By margin:
+    // +29, +14, -1, -13, -16; nobody eliminated, no capital so no card steal (D8, D10).
+    const OPTIONS_BY_HAND = [['n1', 'normal', 'npc', 32, 3], ['n1', 'long_distance', 'npc', 17, 3], ['b1', 'normal', 'blue', 32, 33],
+        ['b2', 'long_distance', 'blue', 17, 30], ['b1', 'long_distance', 'blue', 17, 33]]
+        .map(([to, kind, defender, a, d]) => ({ from: 'a1', to, kind, defender, attackPower: String(a), defensePower: String(d),
+            margin: String(a - d), captured: String(a > d), eliminated: '', cardSteal: 'false' }));
     await check('List options shows red\'s options as the API lists them, and picking one fills the attack', async () => {
         const sent = page.waitForRequest((r) => r.url().endsWith('/duper/board/options'));
         equal(await submit('duper-board', () => page.click('#board-list-options')), 'done', 'panel state');
@@ -457,13 +468,7 @@ try {
             captured: String(o.captured), eliminated: o.eliminated.join(','), cardSteal: String(o.card_steal_possible) }));
         equal(JSON.stringify(shown), JSON.stringify(want), 'options shown');
         equal(await text('#board-options-count'), String(api.count), 'count');
-        equal(shown.length, 5, 'options');
-        equal(JSON.stringify(shown[0]), JSON.stringify({ from: 'a1', to: 'n1', kind: 'normal', defender: 'npc', attackPower: '32', defensePower: '3',
-            margin: '29', captured: 'true', eliminated: '', cardSteal: 'false' }), 'the best option, by hand');
-        const normalB1 = shown.find((o) => o.to === 'b1' && o.kind === 'normal');
-        equal(normalB1 && normalB1.margin, '-1', 'a1 to b1 normal margin (32 - 33)');
-        const margins = shown.map((o) => Number(o.margin));
-        equal(JSON.stringify(margins), JSON.stringify([...margins].sort((a, b) => b - a)), 'best margin first');
+        equal(JSON.stringify(shown), JSON.stringify(OPTIONS_BY_HAND), 'options worked by hand');
         // Picking the long-distance attack on b2, then the best one.
         const ld = shown.findIndex((o) => o.to === 'b2');
         await page.click(`#board-options tbody tr:nth-child(${ld + 1}) button.option-use`);
@@ -497,8 +502,7 @@ try {
         equal(err.for, '/board/tiles/a1/units/tank', 'the message names');
         equal(err.text, 'tank: ' + problem.errors[0].detail, 'the message');
         assert(err.described, 'the message is not tied to the field by aria-describedby');
-        await page.fill(units, 'soldier:8 plane:2 fort:1');
-    });
+    }, () => page.fill(boardField('/board/tiles/a1/units'), 'soldier:8 plane:2 fort:1'));
 
     await check('an attack on an unknown tile shows the error beside "to" (/attacks/0/to)', async () => {
         await page.fill('#board-to', 'zz');
@@ -510,7 +514,18 @@ try {
         equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'error', 'panel state');
         equal(await page.getAttribute('#board-to', 'aria-invalid'), 'true', 'aria-invalid on to');
         equal(await page.$eval('#board-to', (n) => n.closest('.field').querySelector('.field-error').textContent), problem.errors[0].detail, 'the message');
-        // Back to the worked example for the screenshot.
+    }, () => page.fill('#board-to', 'b1'));
+
+    await check('units text the page cannot read is caught on the page, nothing sent', async () => {
+        const before = requests.length;
+        await page.fill(boardField('/board/tiles/b2/units'), 'tank:four');
+        equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'invalid', 'panel state');
+        equal(requests.length, before, 'requests made');
+        equal(await page.$$eval('#board-tiles [aria-invalid=true]', (ns) => ns.map((n) => n.dataset.pointer).join(' ')), '/board/tiles/b2/units', 'fields marked');
+    }, () => page.fill(boardField('/board/tiles/b2/units'), 'tank:4'));
+
+    await check('the board example again, for the screenshot', async () => {
+        await page.fill('#board-from', 'a1');
         await page.fill('#board-to', 'b1');
         await page.selectOption('#board-kind', 'normal');
         equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'done', 'panel state');
