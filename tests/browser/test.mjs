@@ -17,7 +17,9 @@ const origin = new URL(base).origin;
 const SKIP = Symbol('skip');
 const counts = { passed: 0, failed: 0, skipped: 0 };
 
-async function check(name, fn) {
+// cleanup runs after the check whether it passed or not, so one failure does not spill into
+// the next check.
+async function check(name, fn, cleanup) {
     try {
         const r = await fn();
         if (r === SKIP) {
@@ -31,6 +33,7 @@ async function check(name, fn) {
         counts.failed++;
         console.log(`not ok - ${name}: ${String(err && err.message || err).split('\n')[0]}`);
     }
+    if (cleanup) await cleanup();
 }
 function assert(cond, message) {
     if (!cond) throw new Error(message);
@@ -69,10 +72,30 @@ const TURN_EXAMPLE = {
     goals: [{ territory: 'B', owner: 'alice' }],
 };
 const liveTurn = await live('analyze-turn', TURN_EXAMPLE) && await live('simulate-turn', { ...TURN_EXAMPLE, trials: 1, seed: 1 });
+// The issue's worked example on a board (issue 14), as the board panel is prefilled with it
+// (player: the options player the panel starts with).
+const BOARD_EXAMPLE = {
+    board: {
+        tiles: {
+            a1: { owner: 'red', level: 1, units: { soldier: 8, plane: 2, fort: 1 }, loaded: { tank: 2 } },
+            a2: { owner: 'red', units: { tank: 3 } },
+            b1: { owner: 'blue', level: 3, units: { tank: 5, center: 1 } },
+            b2: { owner: 'blue', units: { tank: 4 } },
+            n1: { owner: 'npc', units: { larva: 3 } },
+        },
+        adjacent: [['a1', 'b1'], ['a1', 'a2'], ['b1', 'b2'], ['a1', 'n1']],
+        keys: { blue: { red: 2 } },
+    },
+    attacks: [{ from: 'a1', to: 'b1', kind: 'normal' }],
+    rules: { key_buff_per_key: 1 }, seed: 7, player: 'red',
+};
+const liveBoard = await live('duper/board/battle', { board: BOARD_EXAMPLE.board, attacks: [] }) &&
+    await live('duper/board/options', { board: BOARD_EXAMPLE.board, player: 'red' });
 // Every endpoint exists now: one answering 501 is a regression, not a reason to skip.
 await check('every endpoint the page calls is implemented (no 501)', async () => {
-    assert(liveAnalyze && liveSimulate && liveDuper && liveTurn,
-        `501 from ${[!liveAnalyze && '/analyze-attack', !liveSimulate && '/simulate', !liveDuper && '/duper/battle', !liveTurn && '/analyze-turn or /simulate-turn'].filter(Boolean).join(', ')}`);
+    assert(liveAnalyze && liveSimulate && liveDuper && liveTurn && liveBoard,
+        `501 from ${[!liveAnalyze && '/analyze-attack', !liveSimulate && '/simulate', !liveDuper && '/duper/battle', !liveTurn && '/analyze-turn or /simulate-turn',
+            !liveBoard && '/duper/board/battle or /duper/board/options'].filter(Boolean).join(', ')}`);
 });
 
 const browser = await openBrowser({ width: 1280, height: 900 });
@@ -370,6 +393,143 @@ try {
         equal(JSON.stringify(await turnBars()), JSON.stringify(first), 'replayed counts');
         // Back to the exact answer for the screenshot.
         equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+    });
+
+    // ---------- The Duper board panel: /duper/board/battle and /duper/board/options ----------
+    const boardField = (pointer) => `#board-form [data-pointer="${pointer}"]`;
+    const post = async (path, body) => (await fetch(new URL(path, base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const tileRow = (id) => `#board-tiles tbody tr[data-pointer="/board/tiles/${id}"]`;
+    const rowMarks = (sel) => page.$eval(sel, (r) => ({
+        cls: ['role-from', 'role-to', 'role-sup-att', 'role-sup-def'].filter((c) => r.classList.contains(c)).join(' '),
+        badges: Array.from(r.querySelectorAll('.badge'), (b) => b.textContent.trim()).join(', '),
+    }));
+    const afterCell = (id, key) => page.getAttribute(`#board-after tr[data-tile="${id}"] td[data-key=${key}]`, 'data-value');
+
+    // The worked example on a board (issue 14, RULINGS.md D2 with key_buff_per_key 1, D14, D15).
+    // Support (D14): a2 is red, adjacent to a1 and holds tanks: it supports the attack; b2 is
+    // blue, adjacent to b1 with tanks: it supports the defense; n1 is an NPC, not b1's owner.
+    // Attack 8 soldiers + 2 planes * 4 + the fort 7 + a2's 3 tanks * 3 = 32 (the loaded tanks add
+    // nothing); defense b1's 5 tanks * 3 + b2's 4 tanks * 3 + level 3's 4 + 2 keys * 1 = 33.
+    // 32 < 33: the attack fails and every attacking troop dies: a1 loses its soldiers, planes,
+    // loaded tanks and fort, a2 its 3 tanks (both empty). The defense takes 32 - 4 - 2 = 26: b1's
+    // 5 tanks (15) first, then 3 of b2's 4 (9), 2 left over < 3: b2 keeps 1 tank, b1 its center.
+    await check('the board example resolves to 32 vs 33 with a2 and b2 marked as support and the board after worked by hand', async () => {
+        const sent = page.waitForRequest((r) => r.url().endsWith('/duper/board/battle'));
+        equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        for (const k of ['board', 'attacks', 'rules', 'seed']) equal(JSON.stringify(body[k]), JSON.stringify(BOARD_EXAMPLE[k]), k + ' sent');
+        equal(Object.keys(body).sort().join(','), 'attacks,board,rules,seed', 'members sent');
+        equal(await text('#board-b0-attack-power'), '32', 'attack power');
+        equal(await text('#board-b0-defense-power'), '33', 'defense power');
+        equal(await text('#board-b0-verdict'), 'Attack fails', 'verdict');
+        equal(await text('#board-b0-damage-defender'), '26', 'damage to the defense');
+        equal(await text('#board-b0-support-attack'), 'a2', 'attack support');
+        equal(await text('#board-b0-support-defense'), 'b2', 'defense support');
+        const marks = {};
+        for (const id of ['a1', 'a2', 'b1', 'b2', 'n1']) marks[id] = await rowMarks(tileRow(id));
+        equal(JSON.stringify(marks.a2), '{"cls":"role-sup-att","badges":"supports attack"}', 'a2 in the tiles table');
+        equal(JSON.stringify(marks.b2), '{"cls":"role-sup-def","badges":"supports defense"}', 'b2 in the tiles table');
+        equal(marks.a1.cls + ' / ' + marks.b1.cls + ' / ' + marks.n1.cls, 'role-from / role-to / ', 'a1, b1, n1 in the tiles table');
+        // Two styles, not one: the rows differ in what is drawn, not only in their class.
+        const look = (id) => page.$eval(tileRow(id), (r) => getComputedStyle(r).backgroundImage + '|' + getComputedStyle(r).backgroundColor);
+        assert(await look('a2') !== await look('b2'), 'the attack and defense support look the same');
+        assert(await look('a2') !== await look('n1'), 'the support looks like an uninvolved tile');
+        equal(JSON.stringify(await rowMarks('#board-after tr[data-tile="b2"]')), JSON.stringify(marks.b2), 'b2 in the board after');
+        const units = {};
+        for (const id of ['a1', 'a2', 'b1', 'b2', 'n1']) units[id] = await afterCell(id, 'units');
+        equal(JSON.stringify(units), '{"a1":"","a2":"","b1":"center:1","b2":"tank:1","n1":"larva:3"}', 'units after');
+        equal(await afterCell('a1', 'loaded'), '', 'a1 loaded after');
+        equal(await afterCell('b1', 'owner'), 'blue', 'b1 owner after');
+        equal(await text('#board-after tr[data-tile="a1"] td[data-key=units]'), 'empty (was soldier:8 plane:2 fort:1)', 'a1 units shown');
+        equal(await text('#board-after-pairs'), 'a1–b1, a1–a2, b1–b2, a1–n1', 'pairs after');
+    });
+
+    // Red's options by hand (D17). a2's tanks border only red's a1 and it has no planes: every
+    // option is from a1. Normal: to b1 and n1 (adjacent). Long distance (range 0 = anywhere): to
+    // b1, b2 and n1. A normal attack is the 32 above; a long-distance one carries only a1's
+    // planes, 2 * 4 (loaded troops have no power, D5), with a2's support 9: 17 (D11, D14).
+    // n1: 3 larvae * 1, no tile, key or support buff for an NPC (D9): 3. b1: 33 as above. b2:
+    // its 4 tanks * 3 + b1's 5 tanks * 3 (b1 borders b2) + level 1's 1 + keys 2 = 30. By margin:
+    // +29, +14, -1, -13, -16; nobody eliminated, no capital so no card steal (D8, D10).
+    const OPTIONS_BY_HAND = [['n1', 'normal', 'npc', 32, 3], ['n1', 'long_distance', 'npc', 17, 3], ['b1', 'normal', 'blue', 32, 33],
+        ['b2', 'long_distance', 'blue', 17, 30], ['b1', 'long_distance', 'blue', 17, 33]]
+        .map(([to, kind, defender, a, d]) => ({ from: 'a1', to, kind, defender, attackPower: String(a), defensePower: String(d),
+            margin: String(a - d), captured: String(a > d), eliminated: '', cardSteal: 'false' }));
+    await check('List options shows red\'s options as the API lists them, and picking one fills the attack', async () => {
+        const sent = page.waitForRequest((r) => r.url().endsWith('/duper/board/options'));
+        equal(await submit('duper-board', () => page.click('#board-list-options')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        const request = { board: BOARD_EXAMPLE.board, player: 'red', rules: BOARD_EXAMPLE.rules };
+        equal(JSON.stringify(body), JSON.stringify(request), 'request sent');
+        const api = await post('duper/board/options', request);
+        const shown = await page.$$eval('#board-options tbody tr', (rs) => rs.map((r) => ({ ...r.dataset })));
+        const want = api.options.map((o) => ({ from: o.from, to: o.to, kind: o.kind, defender: o.defender,
+            attackPower: String(o.attack_power), defensePower: String(o.defense_power), margin: String(o.margin),
+            captured: String(o.captured), eliminated: o.eliminated.join(','), cardSteal: String(o.card_steal_possible) }));
+        equal(JSON.stringify(shown), JSON.stringify(want), 'options shown');
+        equal(await text('#board-options-count'), String(api.count), 'count');
+        equal(JSON.stringify(shown), JSON.stringify(OPTIONS_BY_HAND), 'options worked by hand');
+        // Picking the long-distance attack on b2, then the best one.
+        const ld = shown.findIndex((o) => o.to === 'b2');
+        await page.click(`#board-options tbody tr:nth-child(${ld + 1}) button.option-use`);
+        equal(`${await page.inputValue('#board-from')} ${await page.inputValue('#board-to')} ${await page.inputValue('#board-kind')}`, 'a1 b2 long_distance', 'attack filled in');
+        await page.click('#board-options tbody tr:nth-child(1) button.option-use');
+        equal(`${await page.inputValue('#board-from')} ${await page.inputValue('#board-to')} ${await page.inputValue('#board-kind')}`, 'a1 n1 normal', 'attack filled in');
+        // 32 against 3: captured, and n1 is red's after (D15).
+        equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'done', 'panel state after Resolve');
+        equal(await text('#board-b0-verdict'), 'Attack succeeds', 'verdict');
+        equal(await text('#board-b0-defense-power'), '3', 'defense power of n1');
+        equal(await afterCell('n1', 'owner'), 'red', 'n1 owner after');
+        assert(await page.$('#board-options tbody tr'), 'the options list went away on Resolve');
+    });
+
+    await check('an invalid board (two ground troop classes on a1) shows the API error at the field its pointer names', async () => {
+        const units = boardField('/board/tiles/a1/units');
+        await page.fill(units, 'soldier:8 tank:2 plane:2 fort:1');
+        const bad = structuredClone(BOARD_EXAMPLE);
+        delete bad.player;
+        bad.board.tiles.a1.units = { soldier: 8, tank: 2, plane: 2, fort: 1 };
+        const problem = await post('duper/board/battle', bad);
+        equal(problem.errors.map((e) => e.pointer).join(' '), '/board/tiles/a1/units/tank', 'the API names');
+        equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'error', 'panel state');
+        assert(await page.isVisible('#duper-board .panel-error'), 'no problem box at the top');
+        equal(await page.getAttribute(units, 'aria-invalid'), 'true', 'aria-invalid on the units of a1');
+        const err = await page.$eval(units, (n) => {
+            const e = n.closest('.field').querySelector('.field-error');
+            return e ? { text: e.textContent, for: e.dataset.for, described: (n.getAttribute('aria-describedby') || '').split(' ').includes(e.id) } : null;
+        });
+        assert(err, 'no message beside the units of a1');
+        equal(err.for, '/board/tiles/a1/units/tank', 'the message names');
+        equal(err.text, 'tank: ' + problem.errors[0].detail, 'the message');
+        assert(err.described, 'the message is not tied to the field by aria-describedby');
+    }, () => page.fill(boardField('/board/tiles/a1/units'), 'soldier:8 plane:2 fort:1'));
+
+    await check('an attack on an unknown tile shows the error beside "to" (/attacks/0/to)', async () => {
+        await page.fill('#board-to', 'zz');
+        const bad = structuredClone(BOARD_EXAMPLE);
+        delete bad.player;
+        bad.attacks[0] = { from: 'a1', to: 'zz', kind: 'normal' };
+        const problem = await post('duper/board/battle', bad);
+        equal(problem.errors.map((e) => e.pointer).join(' '), '/attacks/0/to', 'the API names');
+        equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'error', 'panel state');
+        equal(await page.getAttribute('#board-to', 'aria-invalid'), 'true', 'aria-invalid on to');
+        equal(await page.$eval('#board-to', (n) => n.closest('.field').querySelector('.field-error').textContent), problem.errors[0].detail, 'the message');
+    }, () => page.fill('#board-to', 'b1'));
+
+    await check('units text the page cannot read is caught on the page, nothing sent', async () => {
+        const before = requests.length;
+        await page.fill(boardField('/board/tiles/b2/units'), 'tank:four');
+        equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'invalid', 'panel state');
+        equal(requests.length, before, 'requests made');
+        equal(await page.$$eval('#board-tiles [aria-invalid=true]', (ns) => ns.map((n) => n.dataset.pointer).join(' ')), '/board/tiles/b2/units', 'fields marked');
+    }, () => page.fill(boardField('/board/tiles/b2/units'), 'tank:4'));
+
+    await check('the board example again, for the screenshot', async () => {
+        await page.fill('#board-from', 'a1');
+        await page.fill('#board-to', 'b1');
+        await page.selectOption('#board-kind', 'normal');
+        equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'done', 'panel state');
+        equal(await text('#board-b0-attack-power') + ' vs ' + await text('#board-b0-defense-power'), '32 vs 33', 'powers');
     });
 
     await check('the page made no request to any other host', async () => {
