@@ -181,4 +181,49 @@ static inline int raw_status(const char *text) {
     return status;
 }
 
+/*
+ * Reads one whole answer on a keep-alive connection: the header block, then its Content-Length
+ * bytes of body, which are dropped. Each wait for data gives up after `timeout_ms` (-1: never).
+ * Returns the status, or 0 when the connection ended or went quiet before a whole answer;
+ * sets *close_after (when not NULL) to whether the answer said Connection: close.
+ */
+static inline int raw_read_answer(int fd, int timeout_ms, bool *close_after) {
+    char buf[16384];
+    size_t len = 0;
+    char *end = NULL;
+    while (!end) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (len + 1 >= sizeof buf || poll(&p, 1, timeout_ms) <= 0) {
+            return 0;
+        }
+        ssize_t n = recv(fd, buf + len, sizeof buf - 1 - len, 0);
+        if (n <= 0) {
+            return 0;
+        }
+        len += (size_t)n;
+        buf[len] = '\0';
+        end = strstr(buf, "\r\n\r\n");
+    }
+    *end = '\0';
+    const char *cl = strcasestr(buf, "\r\nContent-Length:");
+    size_t want = cl ? strtoul(cl + 17, NULL, 10) : 0, have = len - (size_t)(end + 4 - buf);
+    if (close_after) {
+        *close_after = strcasestr(buf, "\r\nConnection: close") != NULL;
+    }
+    int status = raw_status(buf);
+    while (have < want) {
+        struct pollfd p = {fd, POLLIN, 0};
+        size_t ask = want - have < sizeof buf ? want - have : sizeof buf;
+        if (poll(&p, 1, timeout_ms) <= 0) {
+            return 0;
+        }
+        ssize_t n = recv(fd, buf, ask, 0);
+        if (n <= 0) {
+            return 0;
+        }
+        have += (size_t)n;
+    }
+    return status;
+}
+
 #endif
