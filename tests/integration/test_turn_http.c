@@ -5,6 +5,7 @@
 
 #include <criterion/criterion.h>
 
+#include "api_test.h"
 #include "chi_square.h"
 #include "http_client.h"
 
@@ -24,13 +25,8 @@ TestSuite(turn_http, .init = test_suite_start, .fini = test_suite_stop);
     " \"goals\": [{\"territory\": \"B\", \"owner\": \"alice\"}]" extra "}"
 
 static const json_t *at(const json_t *doc, const char *path) {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    const json_t *v = doc;
-    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
-        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
-        cr_assert_not_null(v, "no %s", path);
-    }
+    const json_t *v = json_walk(doc, path);
+    cr_assert_not_null(v, "no %s", path);
     return v;
 }
 
