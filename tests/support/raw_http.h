@@ -32,30 +32,11 @@ static inline void raw_sleep(double seconds) {
     }
 }
 
-/* A blocking TCP connection to 127.0.0.1:port, or -1. */
-static inline int raw_connect(uint16_t port) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return -1;
-    }
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    int one = 1;
-    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    return fd;
-}
-
 /*
- * The same from a chosen loopback source address ("127.0.0.2": a second client address, as
- * the per-client limits see it), with a receive buffer of `rcvbuf` bytes when not 0 (a
- * client that reads nothing then holds the server's answer in the server's send queue).
+ * A blocking TCP connection to 127.0.0.1:port, or -1; from a chosen loopback source address
+ * when `source` is not NULL ("127.0.0.2": a second client address, as the per-client limits
+ * see it), with a receive buffer of `rcvbuf` bytes when not 0 (a client that reads nothing
+ * then holds the server's answer in the server's send queue).
  */
 static inline int raw_connect_from(uint16_t port, const char *source, int rcvbuf) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -68,8 +49,8 @@ static inline int raw_connect_from(uint16_t port, const char *source, int rcvbuf
     if (rcvbuf > 0) {
         (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
     }
-    if (inet_pton(AF_INET, source, &a.sin_addr) != 1 ||
-        bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+    if (source && (inet_pton(AF_INET, source, &a.sin_addr) != 1 ||
+                   bind(fd, (struct sockaddr *)&a, sizeof a) != 0)) {
         close(fd);
         return -1;
     }
@@ -82,6 +63,10 @@ static inline int raw_connect_from(uint16_t port, const char *source, int rcvbuf
     int one = 1;
     (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
+}
+
+static inline int raw_connect(uint16_t port) {
+    return raw_connect_from(port, NULL, 0);
 }
 
 /* Sends everything; false when the peer has gone (no SIGPIPE). */
