@@ -34,12 +34,7 @@ static int read_response(int fd) {
 }
 
 static bool send_request(int fd, const char *method, const char *path, const char *body) {
-    char head[512];
-    snprintf(head, sizeof head,
-             "%s %s HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\n\r\n",
-             method, path, body ? strlen(body) : 0);
-    return raw_send_str(fd, head) && (!body || raw_send_str(fd, body));
+    return raw_send_request(fd, method, path, "application/json", body, false);
 }
 
 static void *attacker(void *arg) {

@@ -25,15 +25,7 @@ static const char long_simulation[] = "{\"attackers\": 100, \"defenders\": 60, \
 
 /* Sends one request with Connection: close on fd; its answer is left to read. */
 static void send_request(int fd, const char *method, const char *path, const char *body) {
-    char head[512];
-    snprintf(head, sizeof head,
-             "%s %s HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-             method, path, body ? strlen(body) : 0);
-    cr_assert(raw_send_str(fd, head));
-    if (body) {
-        cr_assert(raw_send_str(fd, body));
-    }
+    cr_assert(raw_send_request(fd, method, path, "application/json", body, true));
 }
 
 /* Sends one request with Connection: close on fd and reads until the server closes. */

@@ -91,6 +91,25 @@ static inline bool raw_send_str(int fd, const char *s) {
 }
 
 /*
+ * Sends one request with a body (NULL: none): a Content-Type header when content_type is not
+ * NULL, Content-Length always, Connection: close when close_after. False when the peer has
+ * gone.
+ */
+static inline bool raw_send_request(int fd, const char *method, const char *path,
+                                    const char *content_type, const char *body, bool close_after) {
+    char head[1024];
+    int n = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: t\r\n%s%s%sContent-Length: %zu\r\n%s\r\n", method,
+                     path, content_type ? "Content-Type: " : "", content_type ? content_type : "",
+                     content_type ? "\r\n" : "", body ? strlen(body) : 0,
+                     close_after ? "Connection: close\r\n" : "");
+    if (n < 0 || (size_t)n >= sizeof head) {
+        return false;
+    }
+    return raw_send(fd, head, (size_t)n) && (!body || raw_send_str(fd, body));
+}
+
+/*
  * Reads until the peer closes or `timeout` seconds pass. Returns the bytes read (NUL-
  * terminated, malloc'd) and sets *closed when the peer closed (EOF or reset).
  */
