@@ -27,45 +27,14 @@ static uint16_t port;
 static atomic_bool stop;
 static atomic_ulong answered, refused, failed;
 
-/* Reads one response (headers, then Content-Length bytes); its status, or 0 on failure. */
+/* One whole response; its status, or 0 on failure. A heavy answer may be seconds coming:
+ * no timeout. */
 static int read_response(int fd) {
-    static _Thread_local char buf[1 << 16];
-    size_t len = 0;
-    char *end = NULL;
-    while (!end) {
-        if (len + 1 >= sizeof buf) {
-            return 0;
-        }
-        ssize_t n = recv(fd, buf + len, sizeof buf - 1 - len, 0);
-        if (n <= 0) {
-            return 0;
-        }
-        len += (size_t)n;
-        buf[len] = '\0';
-        end = strstr(buf, "\r\n\r\n");
-    }
-    const char *cl = strstr(buf, "Content-Length: ");
-    size_t want = cl ? strtoul(cl + 16, NULL, 10) : 0;
-    size_t have = len - (size_t)(end + 4 - buf);
-    while (have < want) {
-        char sink[16384];
-        size_t ask = want - have < sizeof sink ? want - have : sizeof sink;
-        ssize_t n = recv(fd, sink, ask, 0);
-        if (n <= 0) {
-            return 0;
-        }
-        have += (size_t)n;
-    }
-    return raw_status(buf);
+    return raw_read_answer(fd, -1, NULL);
 }
 
 static bool send_request(int fd, const char *method, const char *path, const char *body) {
-    char head[512];
-    snprintf(head, sizeof head,
-             "%s %s HTTP/1.1\r\nHost: b\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\n\r\n",
-             method, path, body ? strlen(body) : 0);
-    return raw_send_str(fd, head) && (!body || raw_send_str(fd, body));
+    return raw_send_request(fd, method, path, "application/json", body, false);
 }
 
 static void *attacker(void *arg) {

@@ -7,12 +7,10 @@
 #include <stdlib.h>
 
 #include "api.h"
+#include "dist_json.h"
 #include "combatd/warapp_odds.h"
 #include "warapp_request.h"
 #include "warapp_settings.h"
-
-/* Values below this probability are not listed in a distribution (the contract's 1e-15). */
-#define LISTED_MIN_PROBABILITY 1e-15
 
 /* The most targets one request may carry, whatever max_targets says. */
 #define TARGETS_HELD 100
@@ -201,71 +199,14 @@ static bool read_request(const cbd_config *cfg, const json_t *request, analyze_r
     return ok && problem->status == 0;
 }
 
-/*
- * The listed part of a distribution: every value of probability >= 1e-15, and when there are
- * more than max_points of them, the run of max_points consecutive listed values that holds the
- * most mass. The mass not listed is reported as omitted_probability.
- */
+/* The distribution as /analyze-turn writes its armies too (dist_json.h). */
 static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points) {
-    static const struct {
-        const char *name;
-        double q;
-    } pct[] = {{"p1", 0.01},  {"p5", 0.05},  {"p10", 0.10}, {"p25", 0.25}, {"p50", 0.50},
-               {"p75", 0.75}, {"p90", 0.90}, {"p95", 0.95}, {"p99", 0.99}};
     size_t *idx = malloc(d->len * sizeof *idx);
     if (!idx) {
         return CBD_ERR_NOMEM;
     }
-    size_t n = 0;
-    for (size_t i = 0; i < d->len; i++) {
-        if (d->p[i] >= LISTED_MIN_PROBABILITY) {
-            idx[n++] = i;
-        }
-    }
-    size_t first = 0, count = n;
-    if (n > max_points) {
-        double run = 0.0, best = -1.0;
-        for (size_t i = 0; i < n; i++) {
-            run += d->p[idx[i]];
-            if (i >= max_points) {
-                run -= d->p[idx[i - max_points]];
-            }
-            if (i + 1 >= max_points && run > best) {
-                best = run;
-                first = i + 1 - max_points;
-            }
-        }
-        count = max_points;
-    }
-    /* The mass not listed, summed directly (1 − listed would report rounding noise). */
-    double omitted = 0.0;
-    for (size_t i = 0; i < d->len; i++) {
-        omitted += d->p[i] < LISTED_MIN_PROBABILITY ? d->p[i] : 0.0;
-    }
-    for (size_t j = 0; j < n; j++) {
-        omitted += j < first || j >= first + count ? d->p[idx[j]] : 0.0;
-    }
-    cbd_jw_key(w, key);
-    cbd_jw_object_open(w);
-    cbd_jw_key_real(w, "mean", cbd_dist_mean(d));
-    cbd_jw_key(w, "percentiles");
-    cbd_jw_object_open(w);
-    for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) {
-        cbd_jw_key_uint(w, pct[i].name, cbd_dist_quantile(d, pct[i].q));
-    }
-    cbd_jw_object_close(w);
-    cbd_jw_key(w, "distribution");
-    cbd_jw_array_open(w);
-    for (size_t j = first; j < first + count; j++) {
-        size_t i = idx[j];
-        cbd_jw_object_open(w);
-        cbd_jw_key_uint(w, "armies", d->lo + i);
-        cbd_jw_key_real(w, "probability", d->p[i]);
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_array_close(w);
-    cbd_jw_key_real(w, "omitted_probability", omitted);
-    cbd_jw_object_close(w);
+    cbd_dist_view view = cbd_dist_view_window(d);
+    cbd_dist_json(w, key, &view, max_points, idx);
     free(idx);
     return CBD_OK;
 }

@@ -7,89 +7,10 @@
 #include <stdlib.h>
 
 #include "api.h"
+#include "dist_json.h"
 #include "warapp_turn_json.h"
 
-/* As /analyze-attack: values below this probability are not listed in a distribution. */
-#define LISTED_MIN_PROBABILITY 1e-15
-
 static const char *const request_keys[] = {CBD_TURN_KEYS, "max_distribution_points", NULL};
-
-/* The percentiles /analyze-attack reports, with its definition (cbd_dist_quantile): the
- * smallest value whose cumulative probability reaches q, less a slack of 1e-12. */
-static const struct {
-    const char *name;
-    double q;
-} percentiles[] = {{"p1", 0.01},  {"p5", 0.05},  {"p10", 0.10}, {"p25", 0.25}, {"p50", 0.50},
-                   {"p75", 0.75}, {"p90", 0.90}, {"p95", 0.95}, {"p99", 0.99}};
-
-static uint64_t quantile(const cbd_turn_territory_result *t, double q) {
-    double cum = 0.0;
-    for (size_t i = 0; i < t->n_armies; i++) {
-        cum += t->armies[i].probability;
-        if (cum >= q - 1e-12) {
-            return t->armies[i].armies;
-        }
-    }
-    return t->armies[t->n_armies - 1].armies;
-}
-
-/*
- * `armies` as /analyze-attack writes a distribution: mean, percentiles, the values of
- * probability >= 1e-15 (at most max_points of them: the consecutive run holding the most mass)
- * and the mass left out. idx is scratch of n_armies entries.
- */
-static void armies_json(cbd_jw *w, const cbd_turn_territory_result *t, uint32_t max_points,
-                        size_t *idx) {
-    size_t n = 0;
-    for (size_t i = 0; i < t->n_armies; i++) {
-        if (t->armies[i].probability >= LISTED_MIN_PROBABILITY) {
-            idx[n++] = i;
-        }
-    }
-    size_t first = 0, count = n;
-    if (n > max_points) {
-        double run = 0.0, best = -1.0;
-        for (size_t i = 0; i < n; i++) {
-            run += t->armies[idx[i]].probability;
-            if (i >= max_points) {
-                run -= t->armies[idx[i - max_points]].probability;
-            }
-            if (i + 1 >= max_points && run > best) {
-                best = run;
-                first = i + 1 - max_points;
-            }
-        }
-        count = max_points;
-    }
-    double omitted = 0.0;
-    for (size_t i = 0; i < t->n_armies; i++) {
-        double p = t->armies[i].probability;
-        omitted += p < LISTED_MIN_PROBABILITY ? p : 0.0;
-    }
-    for (size_t j = 0; j < n; j++) {
-        omitted += j < first || j >= first + count ? t->armies[idx[j]].probability : 0.0;
-    }
-    cbd_jw_key(w, "armies");
-    cbd_jw_object_open(w);
-    cbd_jw_key_real(w, "mean", t->mean_armies);
-    cbd_jw_key(w, "percentiles");
-    cbd_jw_object_open(w);
-    for (size_t i = 0; i < sizeof percentiles / sizeof percentiles[0]; i++) {
-        cbd_jw_key_uint(w, percentiles[i].name, quantile(t, percentiles[i].q));
-    }
-    cbd_jw_object_close(w);
-    cbd_jw_key(w, "distribution");
-    cbd_jw_array_open(w);
-    for (size_t j = first; j < first + count; j++) {
-        cbd_jw_object_open(w);
-        cbd_jw_key_uint(w, "armies", t->armies[idx[j]].armies);
-        cbd_jw_key_real(w, "probability", t->armies[idx[j]].probability);
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_array_close(w);
-    cbd_jw_key_real(w, "omitted_probability", omitted);
-    cbd_jw_object_close(w);
-}
 
 /* owner: player -> probability, only owners with probability > 0, players in index order
  * (the order the request first names them), neutral last. */
@@ -142,10 +63,12 @@ static bool render(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_analysis
     cbd_jw_key(w, "territories");
     cbd_jw_object_open(w);
     for (size_t i = 0; i < a->n_territories; i++) {
+        const cbd_turn_territory_result *t = &a->territories[i];
         cbd_jw_key(w, q->territory_id[i]);
         cbd_jw_object_open(w);
-        owner_json(w, q, &a->territories[i]);
-        armies_json(w, &a->territories[i], max_points, idx);
+        owner_json(w, q, t);
+        cbd_dist_view armies = cbd_dist_view_points(t->armies, t->n_armies, t->mean_armies);
+        cbd_dist_json(w, "armies", &armies, max_points, idx);
         cbd_jw_object_close(w);
     }
     cbd_jw_object_close(w);

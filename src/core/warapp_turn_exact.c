@@ -43,13 +43,6 @@ struct cbd_turn_engine {
     bool truncated;
 };
 
-static uint64_t mix64(uint64_t h) {
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    return h;
-}
-
 static void cache_free(kills_cache *c) {
     for (size_t i = 0; i < c->count; i++) {
         cbd_kills_free(&c->kills[i]);
@@ -70,17 +63,12 @@ static bool cache_grow(kills_cache *c) {
     if (k) {
         c->kills = k;
     }
-    uint32_t *t = calloc(tcap, sizeof *t);
-    if (!n || !k || !t) {
-        free(t);
+    if (!n || !k) {
         return false;
     }
-    for (size_t i = 0; i < c->count; i++) {
-        size_t s = (size_t)mix64(c->n[i]) & (tcap - 1);
-        while (t[s]) {
-            s = (s + 1) & (tcap - 1);
-        }
-        t[s] = (uint32_t)i + 1;
+    uint32_t *t = cbd_turn_index_build(c->n, c->count, tcap);
+    if (!t) {
+        return false;
     }
     free(c->table);
     c->table = t;
@@ -95,7 +83,7 @@ static cbd_status kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_
     if (c->count == c->cap && !cache_grow(c)) {
         return CBD_ERR_NOMEM;
     }
-    size_t s = (size_t)mix64(n) & (c->tcap - 1);
+    size_t s = (size_t)cbd_turn_mix64(n) & (c->tcap - 1);
     while (c->table[s]) {
         size_t i = c->table[s] - 1;
         if (c->n[i] == n) {

@@ -58,6 +58,20 @@ static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order 
 
 /* ---- the exact engine (warapp_turn_exact.c), driven by warapp_turn_analyze.c ---- */
 
+/*
+ * The index tables of the state map and of the engine's kill cache: tcap slots (a power of 2),
+ * each holding an entry's index + 1 (0: empty); an entry sits in the first free slot from
+ * cbd_turn_mix64(its key) & (tcap - 1) on. cbd_turn_index_build indexes keys[0 .. count) in a
+ * new table, or returns NULL when out of memory.
+ */
+static inline uint64_t cbd_turn_mix64(uint64_t h) {
+    h ^= h >> 33;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    h ^= h >> 33;
+    return h;
+}
+uint32_t *cbd_turn_index_build(const uint64_t *keys, size_t count, size_t tcap);
+
 /* Distinct states of one group of territories with their probabilities: an open-addressing
  * hash map keyed by the group's territories (owner, armies and, without multi_attack, the
  * eligible armies of W15). */
@@ -66,7 +80,7 @@ typedef struct {
     size_t count, cap;
     uint32_t *keys;  /* cap × words */
     double *prob;    /* cap */
-    uint64_t *hash;  /* cap */
+    uint64_t *hash;  /* cap: the index key of each state (its words hashed) */
     uint32_t *table; /* tcap slots: entry index + 1, 0 when empty */
     size_t tcap;     /* a power of 2 */
 } cbd_turn_map;

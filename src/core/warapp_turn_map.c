@@ -4,20 +4,28 @@
 
 #include "warapp_turn_internal.h"
 
-static uint64_t mix64(uint64_t h) {
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    return h;
-}
-
 static uint64_t hash_words(const uint32_t *k, size_t n) {
     uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ n;
     for (size_t i = 0; i < n; i++) {
         h = (h ^ k[i]) * UINT64_C(0x100000001b3);
         h ^= h >> 29;
     }
-    return mix64(h);
+    return h; /* the index table mixes it once more (cbd_turn_mix64) */
+}
+
+uint32_t *cbd_turn_index_build(const uint64_t *keys, size_t count, size_t tcap) {
+    uint32_t *t = calloc(tcap, sizeof *t);
+    if (!t) {
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t s = (size_t)cbd_turn_mix64(keys[i]) & (tcap - 1);
+        while (t[s]) {
+            s = (s + 1) & (tcap - 1);
+        }
+        t[s] = (uint32_t)i + 1;
+    }
+    return t;
 }
 
 void cbd_turn_map_free(cbd_turn_map *m) {
@@ -40,16 +48,9 @@ void cbd_turn_map_clear(cbd_turn_map *m, size_t words) {
 }
 
 static bool map_rehash(cbd_turn_map *m, size_t tcap) {
-    uint32_t *t = calloc(tcap, sizeof *t);
+    uint32_t *t = cbd_turn_index_build(m->hash, m->count, tcap);
     if (!t) {
         return false;
-    }
-    for (size_t i = 0; i < m->count; i++) {
-        size_t s = (size_t)m->hash[i] & (tcap - 1);
-        while (t[s]) {
-            s = (s + 1) & (tcap - 1);
-        }
-        t[s] = (uint32_t)i + 1;
     }
     free(m->table);
     m->table = t;
@@ -90,7 +91,7 @@ cbd_status cbd_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w) {
         return CBD_ERR_NOMEM;
     }
     uint64_t h = hash_words(key, m->words);
-    size_t s = (size_t)h & (m->tcap - 1);
+    size_t s = (size_t)cbd_turn_mix64(h) & (m->tcap - 1);
     while (m->table[s]) {
         size_t i = m->table[s] - 1;
         if (m->hash[i] == h && memcmp(m->keys + i * m->words, key, m->words * 4) == 0) {

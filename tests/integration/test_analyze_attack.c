@@ -7,22 +7,10 @@
 
 #include "http_client.h"
 
-static cbd_server *server;
-static uint16_t port;
-
-static void setup(void) {
-    server = test_server_start_default();
-    port = cbd_server_port(server);
-}
-
-static void teardown(void) {
-    cbd_server_stop(server);
-}
-
-TestSuite(analyze, .init = setup, .fini = teardown);
+TestSuite(analyze, .init = test_suite_start, .fini = test_suite_stop);
 
 static json_t *post_ok(const char *body, test_response *r) {
-    cr_assert_eq(test_post_json(port, "/analyze-attack", body, r), 0);
+    cr_assert_eq(test_post_json(test_port, "/analyze-attack", body, r), 0);
     cr_assert_eq(r->status, 200, "body: %s", r->body);
     cr_assert_not_null(r->json);
     return r->json;
@@ -240,7 +228,7 @@ ParameterizedTestParameters(analyze, bad_input_is_422_naming_the_field) {
 
 ParameterizedTest(const bad_case *c, analyze, bad_input_is_422_naming_the_field) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/analyze-attack", c->body, &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/analyze-attack", c->body, &r), 0);
     cr_expect_eq(r.status, 422, "%s -> %ld %s", c->body, r.status, r.body);
     const json_t *errors = json_object_get(r.json, "errors");
     bool found = false;

@@ -5,87 +5,21 @@
  * probes the family it binds, exiting 0 or 1 only.
  */
 #include <arpa/inet.h>
-#include <fcntl.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <criterion/criterion.h>
 
+#include "child_server.h"
 #include "raw_http.h"
-
-static const char *binary(void) {
-    const char *b = getenv("COMBATD_BINARY");
-    cr_assert_not_null(b, "COMBATD_BINARY is set by CTest");
-    return b;
-}
-
-typedef struct {
-    pid_t pid;
-    int err_fd;
-    uint16_t port;
-} child;
-
-/* Starts the binary with args (after argv[0]) and env; 0 port when it did not listen. */
-static void start_child(child *c, char *const args[], char *const env[]) {
-    int fds[2];
-    cr_assert_eq(pipe(fds), 0);
-    char *argv[16] = {(char *)binary()};
-    for (int i = 0; args[i] && i < 14; i++) {
-        argv[i + 1] = args[i];
-    }
-    c->pid = fork();
-    cr_assert_neq(c->pid, -1);
-    if (c->pid == 0) {
-        dup2(fds[1], STDERR_FILENO);
-        close(fds[0]);
-        execve(binary(), argv, env);
-        _exit(127);
-    }
-    close(fds[1]);
-    c->err_fd = fds[0];
-    c->port = 0;
-    char line[4096];
-    size_t used = 0;
-    while (used + 1 < sizeof line && read(c->err_fd, line + used, 1) == 1) {
-        line[++used] = '\0';
-        if (line[used - 1] == '\n') {
-            char *p = strstr(line, "\"event\":\"listening\"");
-            if (p && (p = strstr(line, "\"port\":")) != NULL) {
-                c->port = (uint16_t)atoi(p + 7);
-                break;
-            }
-            used = 0;
-        }
-    }
-}
-
-/* SIGTERM, wait, and the rest of its log into buf. */
-static void stop_child(child *c, char *buf, size_t size) {
-    kill(c->pid, SIGTERM);
-    size_t used = 0;
-    ssize_t n;
-    while (used + 1 < size && (n = read(c->err_fd, buf + used, size - 1 - used)) > 0) {
-        used += (size_t)n;
-    }
-    buf[used] = '\0';
-    close(c->err_fd);
-    waitpid(c->pid, NULL, 0);
-}
 
 /* A connection to 127.0.0.1:port from the loopback address `from`. */
 static int connect_from(const char *from, uint16_t port) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    struct sockaddr_in local = {.sin_family = AF_INET}, remote = {.sin_family = AF_INET};
-    inet_pton(AF_INET, from, &local.sin_addr);
-    remote.sin_port = htons(port);
-    remote.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    cr_assert_eq(bind(fd, (struct sockaddr *)&local, sizeof local), 0, "bind %s", from);
-    cr_assert_eq(connect(fd, (struct sockaddr *)&remote, sizeof remote), 0);
+    int fd = raw_connect_from(port, from, 0);
+    cr_assert_geq(fd, 0, "connect from %s", from);
     return fd;
 }
 
@@ -104,8 +38,8 @@ static char *env_proxy[] = {"PATH=/usr/bin:/bin", "COMBATD_PER_IP_CONNECTION_LIM
 static char *args_loopback[] = {"--port", "0", "--bind", "127.0.0.1", NULL};
 
 Test(behind_proxy, trusted_proxies_are_exempt_from_the_per_ip_limit) {
-    child c;
-    start_child(&c, args_loopback, env_proxy);
+    child_server c;
+    child_start(&c, args_loopback, env_proxy);
     cr_assert_gt(c.port, 0);
     static const char get[] = "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n";
     char resp[4096];
@@ -146,7 +80,7 @@ Test(behind_proxy, trusted_proxies_are_exempt_from_the_per_ip_limit) {
         close(other[i]);
     }
     char log[65536];
-    stop_child(&c, log, sizeof log);
+    child_stop(&c, log, sizeof log);
 }
 
 /* Reads until the peer closes (0) or 2 s pass (-1); what came is left in resp. */
@@ -173,8 +107,8 @@ static int read_to_close(int fd, char *resp, size_t size) {
  * the fifth from one address reads EOF with nothing in it, whatever it sends. The third and
  * fourth are still answered 503 (the test above). */
 Test(behind_proxy, past_twice_the_limit_a_connection_is_closed_at_accept) {
-    child c;
-    start_child(&c, args_loopback, env_proxy);
+    child_server c;
+    child_start(&c, args_loopback, env_proxy);
     cr_assert_gt(c.port, 0);
     int held[4];
     for (int i = 0; i < 4; i++) {
@@ -191,12 +125,12 @@ Test(behind_proxy, past_twice_the_limit_a_connection_is_closed_at_accept) {
         close(held[i]);
     }
     char log[65536];
-    stop_child(&c, log, sizeof log);
+    child_stop(&c, log, sizeof log);
 }
 
 Test(behind_proxy, the_access_log_names_the_client_forwarded_by_a_trusted_proxy) {
-    child c;
-    start_child(&c, args_loopback, env_proxy);
+    child_server c;
+    child_start(&c, args_loopback, env_proxy);
     cr_assert_gt(c.port, 0);
     char resp[4096];
     static const char fwd[] = "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n"
@@ -210,7 +144,7 @@ Test(behind_proxy, the_access_log_names_the_client_forwarded_by_a_trusted_proxy)
     close(fd);
     raw_sleep(0.1);
     char log[65536];
-    stop_child(&c, log, sizeof log);
+    child_stop(&c, log, sizeof log);
     cr_expect(strstr(log, "\"client\":\"203.0.113.9\",\"method\":\"GET\"") != NULL, "%s", log);
     cr_expect(strstr(log, "\"client\":\"127.0.0.2\",\"method\":\"GET\"") != NULL, "%s", log);
     cr_expect(strstr(log, "6.6.6.6") == NULL, "a spoofed entry left of the proxy's: %s", log);
@@ -218,27 +152,16 @@ Test(behind_proxy, the_access_log_names_the_client_forwarded_by_a_trusted_proxy)
 
 /* Runs `combatd --healthcheck ARGS` with env; its exit status (-1 when killed). */
 static int healthcheck(char *const args[], char *const env[]) {
-    char *argv[16] = {(char *)binary(), "--healthcheck"};
+    char *argv[15] = {"--healthcheck"};
     for (int i = 0; args[i] && i < 13; i++) {
-        argv[i + 2] = args[i];
+        argv[i + 1] = args[i];
     }
-    pid_t pid = fork();
-    cr_assert_neq(pid, -1);
-    if (pid == 0) {
-        int null = open("/dev/null", O_WRONLY);
-        dup2(null, STDERR_FILENO);
-        dup2(null, STDOUT_FILENO);
-        execve(binary(), argv, env);
-        _exit(127);
-    }
-    int status;
-    waitpid(pid, &status, 0);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    return child_run(argv, env, NULL, 0);
 }
 
 Test(behind_proxy, healthcheck_reads_the_port_flag_and_the_environment) {
-    child c;
-    start_child(&c, args_loopback, env_proxy);
+    child_server c;
+    child_start(&c, args_loopback, env_proxy);
     cr_assert_gt(c.port, 0);
     char port[16], env_port[48], wrong[16];
     snprintf(port, sizeof port, "%u", c.port);
@@ -260,7 +183,7 @@ Test(behind_proxy, healthcheck_reads_the_port_flag_and_the_environment) {
     char *env_bad[] = {"PATH=/usr/bin:/bin", "COMBATD_NO_SUCH_SETTING=1", NULL};
     cr_expect_eq(healthcheck(flag, env_bad), 1);
     char log[65536];
-    stop_child(&c, log, sizeof log);
+    child_stop(&c, log, sizeof log);
     cr_expect_eq(healthcheck(flag, env_plain), 1, "nothing listens any more");
 }
 
@@ -274,10 +197,10 @@ Test(behind_proxy, healthcheck_probes_ipv6_when_the_service_binds_it) {
     if (!v6) {
         cr_skip_test("IPv6 loopback (::1) is not available here: cannot test --bind ::1");
     }
-    child c;
+    child_server c;
     char *args[] = {"--port", "0", "--bind", "::1", NULL};
     char *env[] = {"PATH=/usr/bin:/bin", NULL};
-    start_child(&c, args, env);
+    child_start(&c, args, env);
     cr_assert_gt(c.port, 0, "listens on ::1");
     char port[16];
     snprintf(port, sizeof port, "%u", c.port);
@@ -288,5 +211,5 @@ Test(behind_proxy, healthcheck_probes_ipv6_when_the_service_binds_it) {
     cr_expect_eq(healthcheck(on_any6, env), 0, ":: probes ::1");
     cr_expect_eq(healthcheck(on_v4, env), 1, "the service is not on IPv4");
     char log[16384];
-    stop_child(&c, log, sizeof log);
+    child_stop(&c, log, sizeof log);
 }

@@ -23,18 +23,15 @@ static const char long_simulation[] = "{\"attackers\": 100, \"defenders\": 60, \
                                       "10000000, \"seed\": 1, \"settings\": {\"luck_modifier\": "
                                       "0.16}}";
 
+/* Sends one request with Connection: close on fd; its answer is left to read. */
+static void send_request(int fd, const char *method, const char *path, const char *body) {
+    cr_assert(raw_send_request(fd, method, path, "application/json", body, true));
+}
+
 /* Sends one request with Connection: close on fd and reads until the server closes. */
 static char *exchange(int fd, const char *method, const char *path, const char *body,
                       double timeout) {
-    char head[512];
-    snprintf(head, sizeof head,
-             "%s %s HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-             method, path, body ? strlen(body) : 0);
-    cr_assert(raw_send_str(fd, head));
-    if (body) {
-        cr_assert(raw_send_str(fd, body));
-    }
+    send_request(fd, method, path, body);
     bool closed;
     char *text = raw_read_until_close(fd, timeout, &closed, NULL);
     cr_assert_not_null(text);
@@ -166,6 +163,25 @@ static void expect_refusal(const char *text, const char *detail) {
     cr_expect_not_null(strstr(text, detail), "%.600s", text);
 }
 
+/* The one worker computing the long simulation from 127.0.0.1 (about a second); the
+ * connection, its answer still to read. */
+static int occupy_worker(cbd_server *s, uint16_t port) {
+    int first = raw_connect_from(port, "127.0.0.1", 0);
+    cr_assert_geq(first, 0);
+    send_request(first, "POST", "/simulate", long_simulation);
+    wait_for_jobs(s, 1);
+    return first;
+}
+
+/* The long simulation's answer, once the worker is done with it: a 200. */
+static void expect_answered(int first) {
+    bool closed;
+    char *text = raw_read_until_close(first, 20.0, &closed, NULL);
+    cr_expect_eq(raw_status(text), 200, "%.300s", text);
+    free(text);
+    close(first);
+}
+
 Test(pool, a_client_past_its_share_gets_503_and_another_address_is_served) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
@@ -175,15 +191,7 @@ Test(pool, a_client_past_its_share_gets_503_and_another_address_is_served) {
     cbd_server *s = start(&cfg);
     uint16_t port = cbd_server_port(s);
 
-    int first = raw_connect_from(port, "127.0.0.1", 0);
-    cr_assert_geq(first, 0);
-    char head[256];
-    snprintf(head, sizeof head,
-             "POST /simulate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-             strlen(long_simulation));
-    cr_assert(raw_send_str(first, head) && raw_send_str(first, long_simulation));
-    wait_for_jobs(s, 1);
+    int first = occupy_worker(s, port);
 
     /* Its second long request, while the first computes (about a second): refused at once. */
     char *text = post_from(port, "127.0.0.1", "/simulate", long_simulation);
@@ -205,11 +213,7 @@ Test(pool, a_client_past_its_share_gets_503_and_another_address_is_served) {
     cr_expect_eq(raw_status(text), 200, "%.300s", text);
     free(text);
 
-    bool closed;
-    text = raw_read_until_close(first, 20.0, &closed, NULL);
-    cr_expect_eq(raw_status(text), 200, "%.300s", text);
-    free(text);
-    close(first);
+    expect_answered(first);
     cbd_server_stop(s);
 }
 
@@ -221,23 +225,11 @@ Test(pool, a_full_pool_refuses_every_address_with_503) {
     cfg.server.worker_share = 4;
     cbd_server *s = start(&cfg);
     uint16_t port = cbd_server_port(s);
-    int first = raw_connect_from(port, "127.0.0.1", 0);
-    cr_assert_geq(first, 0);
-    char head[256];
-    snprintf(head, sizeof head,
-             "POST /simulate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-             strlen(long_simulation));
-    cr_assert(raw_send_str(first, head) && raw_send_str(first, long_simulation));
-    wait_for_jobs(s, 1);
+    int first = occupy_worker(s, port);
     char *text = post_from(port, "127.0.0.2", "/simulate", long_simulation);
     expect_refusal(text, "All 1 places for long requests are taken");
     free(text);
-    bool closed;
-    text = raw_read_until_close(first, 20.0, &closed, NULL);
-    cr_expect_eq(raw_status(text), 200, "%.300s", text);
-    free(text);
-    close(first);
+    expect_answered(first);
     cbd_server_stop(s);
 }
 
@@ -267,12 +259,7 @@ Test(deadline, a_request_waiting_for_a_busy_thread_is_not_cut) {
     cr_assert_geq(slow, 0);
     const char *body = "{\"attackers\": 100, \"defenders\": 60, \"trials\": 30000000, "
                        "\"seed\": 1, \"settings\": {\"luck_modifier\": 0.16}}";
-    char head[256];
-    snprintf(head, sizeof head,
-             "POST /simulate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
-             "Content-Length: %zu\r\nConnection: close\r\n\r\n",
-             strlen(body));
-    cr_assert(raw_send_str(slow, head) && raw_send_str(slow, body));
+    send_request(slow, "POST", "/simulate", body);
     raw_sleep(0.3); /* the thread is computing */
     double t0 = raw_now();
     char *text = exchange(quick, "GET", "/livez", NULL, 30.0);

@@ -21,12 +21,7 @@
 #include "raw_http.h"
 
 static void send_post(int fd, const char *path, const char *content_type, const char *body) {
-    char head[512];
-    snprintf(head, sizeof head,
-             "POST %s HTTP/1.1\r\nHost: t\r\nContent-Type: %s\r\nContent-Length: %zu\r\n"
-             "Connection: close\r\n\r\n",
-             path, content_type, strlen(body));
-    cr_assert(raw_send_str(fd, head) && raw_send_str(fd, body));
+    cr_assert(raw_send_request(fd, "POST", path, content_type, body, true));
 }
 
 /* ---- the send deadline ---- */

@@ -5,19 +5,7 @@
 
 #include "http_client.h"
 
-static cbd_server *server;
-static uint16_t port;
-
-static void setup(void) {
-    server = test_server_start_default();
-    port = cbd_server_port(server);
-}
-
-static void teardown(void) {
-    cbd_server_stop(server);
-}
-
-TestSuite(duper_http, .init = setup, .fini = teardown);
+TestSuite(duper_http, .init = test_suite_start, .fini = test_suite_stop);
 
 Test(duper_http, worked_example_over_http) {
     /* The rule file's example with key_buff_per_key 1: 32 vs 33, 26 damage to the defenders,
@@ -30,7 +18,7 @@ Test(duper_http, worked_example_over_http) {
         " \"units\": {\"tank\": 5, \"center\": 1}}, \"support\": [{\"tanks\": 4}]},"
         " \"rules\": {\"key_buff_per_key\": 1}, \"seed\": 7}";
     test_response r;
-    cr_assert_eq(test_post_json(port, "/duper/battle", body, &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/duper/battle", body, &r), 0);
     cr_assert_eq(r.status, 200, "%s", r.body);
     char ct[128];
     cr_expect_str_eq(test_header(&r, "Content-Type", ct, sizeof ct), "application/json");
@@ -52,7 +40,7 @@ Test(duper_http, bad_input_is_422_problem_json_naming_the_field) {
         "{\"attack\": {\"player\": \"red\", \"tile\": {\"units\": {\"soldier\": 1,"
         " \"tank\": 2}}}, \"defense\": {\"player\": \"blue\", \"tile\": {\"level\": 7}}}";
     test_response r;
-    cr_assert_eq(test_post_json(port, "/duper/battle", body, &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/duper/battle", body, &r), 0);
     cr_expect_eq(r.status, 422);
     char ct[128];
     cr_expect_str_eq(test_header(&r, "Content-Type", ct, sizeof ct), "application/problem+json");

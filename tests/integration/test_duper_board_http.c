@@ -9,19 +9,7 @@
 
 #include "http_client.h"
 
-static cbd_server *server;
-static uint16_t port;
-
-static void setup(void) {
-    server = test_server_start_default();
-    port = cbd_server_port(server);
-}
-
-static void teardown(void) {
-    cbd_server_stop(server);
-}
-
-TestSuite(board_http, .init = setup, .fini = teardown);
+TestSuite(board_http, .init = test_suite_start, .fini = test_suite_stop);
 
 #define BOARD                                                                                      \
     "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\", \"level\": 1, \"units\":"               \
@@ -41,7 +29,7 @@ Test(board_http, the_worked_example_over_http) {
     /* 32 vs 33 (RULINGS D2 with 1 per key): the attack fails, a1 and a2 lose everything, b1
      * keeps its center (D7), b2 one of its 4 tanks (26 damage: 15 on b1, then 3 of b2's). */
     test_response r;
-    cr_assert_eq(test_post_json(port, "/duper/board/battle",
+    cr_assert_eq(test_post_json(test_port, "/duper/board/battle",
                                 BOARD ", \"attacks\": [{\"from\": \"a1\", \"to\": \"b1\"}],"
                                       " \"seed\": 7}",
                                 &r),
@@ -66,8 +54,8 @@ Test(board_http, the_worked_example_over_http) {
 Test(board_http, options_over_http) {
     /* The best option is a1 on the NPCs: 32 against 3 larvae (D9: no buffs), margin 29. */
     test_response r;
-    cr_assert_eq(test_post_json(port, "/duper/board/options", BOARD ", \"player\": \"red\"}", &r),
-                 0);
+    cr_assert_eq(
+        test_post_json(test_port, "/duper/board/options", BOARD ", \"player\": \"red\"}", &r), 0);
     cr_assert_eq(r.status, 200, "%s", r.body);
     const json_t *best = json_array_get(json_object_get(r.json, "options"), 0);
     cr_expect_str_eq(json_string_value(json_object_get(best, "to")), "n1");
@@ -78,7 +66,7 @@ Test(board_http, options_over_http) {
 
 Test(board_http, a_bad_board_is_422_problem_json_naming_the_field) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/duper/board/battle",
+    cr_assert_eq(test_post_json(test_port, "/duper/board/battle",
                                 BOARD ", \"attacks\": [{\"from\": \"a2\", \"to\": \"b1\"}]}", &r),
                  0);
     cr_expect_eq(r.status, 422);
@@ -91,15 +79,16 @@ Test(board_http, a_bad_board_is_422_problem_json_naming_the_field) {
 
 Test(board_http, get_is_405_and_each_route_has_its_metrics_label) {
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/duper/board/options", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/duper/board/options", NULL, NULL, 0, NULL, &r),
+                 0);
     cr_expect_eq(r.status, 405);
     char allow[64];
     cr_expect_str_eq(test_header(&r, "Allow", allow, sizeof allow), "POST, OPTIONS");
     test_response_free(&r);
-    cr_assert_eq(test_post_json(port, "/duper/board/battle", "{}", &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/duper/board/battle", "{}", &r), 0);
     cr_expect_eq(r.status, 422);
     test_response_free(&r);
-    cr_assert_eq(test_request(port, "GET", "/metrics", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/metrics", NULL, NULL, 0, NULL, &r), 0);
     cr_expect(strstr(r.body, "route=\"/duper/board/battle\""), "%s", r.body);
     cr_expect(strstr(r.body, "route=\"/duper/board/options\""), "%s", r.body);
     test_response_free(&r);

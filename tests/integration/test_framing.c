@@ -12,19 +12,7 @@
 #include "http_client.h"
 #include "raw_http.h"
 
-static cbd_server *server;
-static uint16_t port;
-
-static void setup(void) {
-    server = test_server_start_default();
-    port = cbd_server_port(server);
-}
-
-static void teardown(void) {
-    cbd_server_stop(server);
-}
-
-TestSuite(framing, .init = setup, .fini = teardown);
+TestSuite(framing, .init = test_suite_start, .fini = test_suite_stop);
 
 typedef struct {
     int status;    /* of the first response */
@@ -36,7 +24,7 @@ typedef struct {
 
 static exchange send_bytes(const char *request, size_t len) {
     exchange x = {0, false, 0, 0, NULL};
-    int fd = raw_connect(port);
+    int fd = raw_connect(test_port);
     cr_assert_geq(fd, 0);
     (void)raw_send(fd, request, len);
     x.text = raw_read_until_close(fd, 3.0, &x.closed, NULL);

@@ -7,24 +7,16 @@
 
 #include "http_client.h"
 
-static cbd_server *server;
-static uint16_t port;
-
 static void setup(void) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     cfg.server.body_limit = 1000;
     cfg.server.n_cors_origins = 1;
     snprintf(cfg.server.cors_origins[0], sizeof cfg.server.cors_origins[0], "https://play.example");
-    server = test_server_start(&cfg);
-    port = cbd_server_port(server);
+    test_suite_start_with(&cfg);
 }
 
-static void teardown(void) {
-    cbd_server_stop(server);
-}
-
-TestSuite(http, .init = setup, .fini = teardown);
+TestSuite(http, .init = setup, .fini = test_suite_stop);
 
 static void expect_header(const test_response *r, const char *name, const char *want) {
     char buf[256];
@@ -37,7 +29,7 @@ static void expect_header(const test_response *r, const char *name, const char *
 
 Test(http, livez_answers_ok_json) {
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/livez", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/livez", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 200);
     cr_expect_str_eq(r.body, "{\"status\":\"ok\"}");
     expect_header(&r, "Content-Type", "application/json");
@@ -47,7 +39,7 @@ Test(http, livez_answers_ok_json) {
 
 Test(http, readyz_answers_ready) {
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/readyz", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/readyz", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 200);
     cr_expect_str_eq(r.body, "{\"status\":\"ready\"}");
     test_response_free(&r);
@@ -55,7 +47,7 @@ Test(http, readyz_answers_ready) {
 
 Test(http, head_answers_without_a_body) {
     test_response r;
-    cr_assert_eq(test_request(port, "HEAD", "/livez", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "HEAD", "/livez", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 200);
     cr_expect_eq(r.body_len, 0);
     test_response_free(&r);
@@ -63,7 +55,7 @@ Test(http, head_answers_without_a_body) {
 
 Test(http, unknown_path_is_404_problem) {
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/nope", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/nope", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 404);
     expect_header(&r, "Content-Type", "application/problem+json");
     cr_expect_str_eq(r.body, "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,"
@@ -74,7 +66,7 @@ Test(http, unknown_path_is_404_problem) {
 
 Test(http, wrong_method_is_405_with_allow) {
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/analyze-attack", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/analyze-attack", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 405);
     expect_header(&r, "Allow", "POST, OPTIONS");
     expect_header(&r, "Content-Type", "application/problem+json");
@@ -82,7 +74,8 @@ Test(http, wrong_method_is_405_with_allow) {
                      "GET is not allowed on /analyze-attack; use POST, OPTIONS.");
     test_response_free(&r);
 
-    cr_assert_eq(test_request(port, "POST", "/metrics", "application/json", "{}", 2, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "POST", "/metrics", "application/json", "{}", 2, NULL, &r),
+                 0);
     cr_expect_eq(r.status, 405);
     expect_header(&r, "Allow", "GET, HEAD, OPTIONS");
     test_response_free(&r);
@@ -93,7 +86,8 @@ Test(http, other_content_types_are_415) {
                            NULL};
     for (size_t i = 0; i < 4; i++) {
         test_response r;
-        cr_assert_eq(test_request(port, "POST", "/duper/battle", types[i], "{}", 2, NULL, &r), 0);
+        cr_assert_eq(test_request(test_port, "POST", "/duper/battle", types[i], "{}", 2, NULL, &r),
+                     0);
         cr_expect_eq(r.status, 415, "Content-Type %s", types[i] ? types[i] : "(none)");
         cr_expect_eq(json_integer_value(json_object_get(r.json, "status")), 415);
         cr_expect_str_eq(json_string_value(json_object_get(r.json, "title")),
@@ -104,8 +98,8 @@ Test(http, other_content_types_are_415) {
 
 Test(http, json_with_parameters_is_accepted) {
     test_response r;
-    cr_assert_eq(test_request(port, "POST", "/analyze-attack", "application/json; charset=utf-8",
-                              "[]", 2, NULL, &r),
+    cr_assert_eq(test_request(test_port, "POST", "/analyze-attack",
+                              "application/json; charset=utf-8", "[]", 2, NULL, &r),
                  0);
     cr_expect_neq(r.status, 415);
     test_response_free(&r);
@@ -116,7 +110,8 @@ Test(http, body_over_the_limit_by_content_length_is_413) {
     memset(big, ' ', 1001);
     test_response r;
     cr_assert_eq(
-        test_request(port, "POST", "/analyze-attack", "application/json", big, 1001, NULL, &r), 0);
+        test_request(test_port, "POST", "/analyze-attack", "application/json", big, 1001, NULL, &r),
+        0);
     cr_expect_eq(r.status, 413);
     expect_header(&r, "Connection", "close");
     cr_expect_str_eq(json_string_value(json_object_get(r.json, "detail")),
@@ -132,7 +127,7 @@ Test(http, body_at_the_limit_is_read) {
     body[0] = '[';
     body[1] = ']';
     test_response r;
-    cr_assert_eq(test_request(port, "POST", "/analyze-attack", "application/json", body,
+    cr_assert_eq(test_request(test_port, "POST", "/analyze-attack", "application/json", body,
                               sizeof body, NULL, &r),
                  0);
     cr_expect_eq(r.status, 422);
@@ -153,14 +148,14 @@ Test(http, chunked_body_over_the_limit_is_413_after_reading) {
     n += 600;
     n += snprintf(req + n, sizeof req - (size_t)n, "\r\n0\r\n\r\n");
     char resp[4096];
-    cr_assert_gt(test_raw(port, req, (size_t)n, resp, sizeof resp), 0);
+    cr_assert_gt(test_raw(test_port, req, (size_t)n, resp, sizeof resp), 0);
     cr_expect(strncmp(resp, "HTTP/1.1 413 ", 13) == 0, "%s", resp);
     cr_expect(strstr(resp, "application/problem+json") != NULL);
 }
 
 Test(http, malformed_json_is_400_naming_line_and_column) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/analyze-attack", "{\n \"attackers\": 10,\n}", &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/analyze-attack", "{\n \"attackers\": 10,\n}", &r), 0);
     cr_expect_eq(r.status, 400);
     expect_header(&r, "Content-Type", "application/problem+json");
     const char *detail = json_string_value(json_object_get(r.json, "detail"));
@@ -173,7 +168,7 @@ Test(http, duplicate_keys_and_trailing_garbage_are_400) {
     const char *bodies[] = {"{\"attackers\": 1, \"attackers\": 2}", "{} {}", "{}x", ""};
     for (size_t i = 0; i < 4; i++) {
         test_response r;
-        cr_assert_eq(test_post_json(port, "/simulate", bodies[i], &r), 0);
+        cr_assert_eq(test_post_json(test_port, "/simulate", bodies[i], &r), 0);
         cr_expect_eq(r.status, 400, "body %s", bodies[i]);
         test_response_free(&r);
     }
@@ -181,7 +176,7 @@ Test(http, duplicate_keys_and_trailing_garbage_are_400) {
 
 Test(http, a_non_object_document_is_422) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/duper/battle", "[1, 2]", &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/duper/battle", "[1, 2]", &r), 0);
     cr_expect_eq(r.status, 422);
     json_t *e = json_array_get(json_object_get(r.json, "errors"), 0);
     cr_expect_str_eq(json_string_value(json_object_get(e, "pointer")), "");
@@ -193,13 +188,13 @@ Test(http, a_non_object_document_is_422) {
 Test(http, request_id_is_echoed_or_generated) {
     const char *mine[] = {"X-Request-Id: trace-42.a", NULL};
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/livez", NULL, NULL, 0, mine, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/livez", NULL, NULL, 0, mine, &r), 0);
     expect_header(&r, "X-Request-Id", "trace-42.a");
     test_response_free(&r);
 
     /* An id with characters that could break the log line is replaced, not echoed. */
     const char *hostile[] = {"X-Request-Id: a\"b", NULL};
-    cr_assert_eq(test_request(port, "GET", "/livez", NULL, NULL, 0, hostile, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/livez", NULL, NULL, 0, hostile, &r), 0);
     char buf[128];
     const char *id = test_header(&r, "X-Request-Id", buf, sizeof buf);
     cr_assert_not_null(id);
@@ -211,7 +206,7 @@ Test(http, request_id_is_echoed_or_generated) {
 Test(http, cors_preflight_for_an_allowed_origin) {
     const char *h[] = {"Origin: https://play.example", "Access-Control-Request-Method: POST", NULL};
     test_response r;
-    cr_assert_eq(test_request(port, "OPTIONS", "/analyze-attack", NULL, NULL, 0, h, &r), 0);
+    cr_assert_eq(test_request(test_port, "OPTIONS", "/analyze-attack", NULL, NULL, 0, h, &r), 0);
     cr_expect_eq(r.status, 204);
     expect_header(&r, "Access-Control-Allow-Origin", "https://play.example");
     expect_header(&r, "Access-Control-Allow-Methods", "GET, HEAD, POST, OPTIONS");
@@ -224,7 +219,7 @@ Test(http, cors_headers_are_absent_for_other_origins) {
     const char *h[] = {"Origin: https://evil.example", NULL};
     test_response r;
     char buf[128];
-    cr_assert_eq(test_request(port, "GET", "/livez", NULL, NULL, 0, h, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/livez", NULL, NULL, 0, h, &r), 0);
     cr_expect_eq(r.status, 200);
     cr_expect_null(test_header(&r, "Access-Control-Allow-Origin", buf, sizeof buf));
     test_response_free(&r);
@@ -232,7 +227,7 @@ Test(http, cors_headers_are_absent_for_other_origins) {
 
 Test(http, openapi_is_served_as_yaml) {
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/openapi.yaml", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/openapi.yaml", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 200);
     expect_header(&r, "Content-Type", "application/yaml; charset=utf-8");
     cr_expect(strncmp(r.body, "openapi: 3.1.0\n", 15) == 0);
@@ -241,7 +236,7 @@ Test(http, openapi_is_served_as_yaml) {
 
 Test(http, page_is_served_as_html) {
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 200);
     expect_header(&r, "Content-Type", "text/html; charset=utf-8");
     char csp[512];
@@ -254,11 +249,11 @@ Test(http, page_is_served_as_html) {
 
 Test(http, metrics_count_requests_by_route_and_status) {
     test_response r;
-    cr_assert_eq(test_request(port, "GET", "/nope", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/nope", NULL, NULL, 0, NULL, &r), 0);
     test_response_free(&r);
-    cr_assert_eq(test_request(port, "GET", "/livez", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/livez", NULL, NULL, 0, NULL, &r), 0);
     test_response_free(&r);
-    cr_assert_eq(test_request(port, "GET", "/metrics", NULL, NULL, 0, NULL, &r), 0);
+    cr_assert_eq(test_request(test_port, "GET", "/metrics", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 200);
     expect_header(&r, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
     /* Each test has its own server (the suite's init runs per test), so the counts are 1. */

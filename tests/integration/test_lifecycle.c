@@ -14,100 +14,40 @@
 
 #include <criterion/criterion.h>
 
+#include "child_server.h"
 #include "http_client.h"
-
-static const char *binary(void) {
-    const char *b = getenv("COMBATD_BINARY");
-    cr_assert_not_null(b, "COMBATD_BINARY is set by CTest");
-    return b;
-}
-
-typedef struct {
-    pid_t pid;
-    int err_fd; /* the child's stderr */
-    uint16_t port;
-} child;
-
-/* Starts combatd with args and extra environment; reads stderr until the listening line. */
-static void start_child(child *c, char *const args[], char *const env[]) {
-    int fds[2];
-    cr_assert_eq(pipe(fds), 0);
-    c->pid = fork();
-    cr_assert_neq(c->pid, -1);
-    if (c->pid == 0) {
-        dup2(fds[1], STDERR_FILENO);
-        close(fds[0]);
-        execve(binary(), args, env);
-        _exit(127);
-    }
-    close(fds[1]);
-    c->err_fd = fds[0];
-    c->port = 0;
-    char line[4096];
-    size_t used = 0;
-    while (used + 1 < sizeof line) {
-        ssize_t n = read(c->err_fd, line + used, 1);
-        if (n <= 0) {
-            break;
-        }
-        used++;
-        line[used] = '\0';
-        char *p = strstr(line, "\"port\":");
-        if (line[used - 1] == '\n' && p) {
-            c->port = (uint16_t)atoi(p + 7);
-            break;
-        }
-    }
-}
-
-/* Waits up to `seconds` for the child; returns its wait status, or -1 on timeout. */
-static int wait_child(const child *c, int seconds) {
-    for (int i = 0; i < seconds * 100; i++) {
-        int status;
-        if (waitpid(c->pid, &status, WNOHANG) == c->pid) {
-            return status;
-        }
-        struct timespec pause = {0, 10 * 1000 * 1000};
-        nanosleep(&pause, NULL);
-    }
-    kill(c->pid, SIGKILL);
-    waitpid(c->pid, NULL, 0);
-    return -1;
-}
 
 static char *env_empty[] = {"PATH=/usr/bin:/bin", NULL};
 
 Test(lifecycle, port_zero_logs_the_chosen_port_and_sigterm_exits_0) {
     /* No --config: the test runs in the build tree, where config/ does not exist. */
-    char *args2[] = {(char *)binary(), "--port",    "0", "--bind",
-                     "127.0.0.1",      "--threads", "2", NULL};
-    child c;
-    start_child(&c, args2, env_empty);
+    char *args2[] = {"--port", "0", "--bind", "127.0.0.1", "--threads", "2", NULL};
+    child_server c;
+    child_start(&c, args2, env_empty);
     cr_assert_gt(c.port, 0, "the listening line names the port");
     test_response r;
     cr_assert_eq(test_request(c.port, "GET", "/livez", NULL, NULL, 0, NULL, &r), 0);
     cr_expect_eq(r.status, 200);
     test_response_free(&r);
     kill(c.pid, SIGTERM);
-    int status = wait_child(&c, 5);
+    int status = child_wait(&c, 5);
     cr_assert(WIFEXITED(status), "exited by itself");
     cr_expect_eq(WEXITSTATUS(status), 0);
     close(c.err_fd);
 }
 
 /* Starts the binary on a free loopback port with the given drain deadline (seconds). */
-static void start_child_with_delay(child *c, const char *drain_deadline, const char *delay) {
-    static char *args[] = {NULL, "--port", "0", "--bind", "127.0.0.1", NULL};
+static void start_child_with_delay(child_server *c, const char *drain_deadline, const char *delay) {
+    static char *args[] = {"--port", "0", "--bind", "127.0.0.1", NULL};
     char deadline[64], lame_duck[64];
     snprintf(deadline, sizeof deadline, "COMBATD_DRAIN_DEADLINE=%s", drain_deadline);
     snprintf(lame_duck, sizeof lame_duck, "COMBATD_DRAIN_DELAY=%s", delay);
     char *env[] = {"PATH=/usr/bin:/bin", deadline, lame_duck, NULL};
-    args[0] = (char *)binary();
-    start_child(c, args, env);
+    child_start(c, args, env);
     cr_assert_gt(c->port, 0, "the listening line names the port");
 }
 
-static void start_draining_child(child *c, const char *drain_deadline) {
+static void start_draining_child(child_server *c, const char *drain_deadline) {
     start_child_with_delay(c, drain_deadline, "0");
 }
 
@@ -133,8 +73,8 @@ static void pause_200ms(void) {
 }
 
 /* Waits for the child to exit by itself and checks it exited 0. */
-static void expect_clean_exit(child *c) {
-    int status = wait_child(c, 5);
+static void expect_clean_exit(child_server *c) {
+    int status = child_wait(c, 5);
     cr_assert(WIFEXITED(status), "exited by itself");
     cr_expect_eq(WEXITSTATUS(status), 0);
     close(c->err_fd);
@@ -145,7 +85,7 @@ static const char half_request[] = "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n
                                    "Content-Type: application/json\r\nContent-Length: 4\r\n\r\n[1";
 
 Test(lifecycle, sigterm_drains_an_in_flight_request) {
-    child c;
+    child_server c;
     start_draining_child(&c, "5");
     int fd = send_on_new_connection(c.port, half_request);
     pause_200ms();
@@ -165,7 +105,7 @@ Test(lifecycle, sigterm_drains_an_in_flight_request) {
 }
 
 Test(lifecycle, readyz_turns_503_while_draining) {
-    child c;
+    child_server c;
     /* A lame duck of 2 s: the idle connection is closed by the drain only after it. */
     start_child_with_delay(&c, "5", "2");
     /* A keep-alive connection that has been answered once, and a request in flight. */
@@ -193,7 +133,7 @@ Test(lifecycle, readyz_turns_503_while_draining) {
 }
 
 Test(lifecycle, drain_deadline_bounds_a_stuck_request) {
-    child c;
+    child_server c;
     start_draining_child(&c, "1");
     int fd = send_on_new_connection(c.port, half_request);
     pause_200ms();
@@ -203,49 +143,25 @@ Test(lifecycle, drain_deadline_bounds_a_stuck_request) {
     close(fd);
 }
 
-static int run_for_output(char *const args[], char *const env[], char *out, size_t size) {
-    child c;
-    int fds[2];
-    cr_assert_eq(pipe(fds), 0);
-    c.pid = fork();
-    if (c.pid == 0) {
-        dup2(fds[1], STDOUT_FILENO);
-        dup2(fds[1], STDERR_FILENO);
-        close(fds[0]);
-        execve(binary(), args, env);
-        _exit(127);
-    }
-    close(fds[1]);
-    size_t used = 0;
-    ssize_t n;
-    while (used + 1 < size && (n = read(fds[0], out + used, size - 1 - used)) > 0) {
-        used += (size_t)n;
-    }
-    out[used] = '\0';
-    close(fds[0]);
-    int status = wait_child(&c, 5);
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 Test(lifecycle, help_and_version) {
     char out[4096];
-    char *help[] = {(char *)binary(), "--help", NULL};
-    cr_expect_eq(run_for_output(help, env_empty, out, sizeof out), 0);
+    char *help[] = {"--help", NULL};
+    cr_expect_eq(child_run(help, env_empty, out, sizeof out), 0);
     cr_expect(strstr(out, "--port N") != NULL && strstr(out, "--config FILE") != NULL, "%s", out);
-    char *version[] = {(char *)binary(), "--version", NULL};
-    cr_expect_eq(run_for_output(version, env_empty, out, sizeof out), 0);
+    char *version[] = {"--version", NULL};
+    cr_expect_eq(child_run(version, env_empty, out, sizeof out), 0);
     cr_expect(strncmp(out, "combatd 0.1.0", 13) == 0, "%s", out);
 }
 
 Test(lifecycle, bad_configuration_stops_start_up_naming_it) {
     char out[4096];
     char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_BODY_LIMT=5", NULL};
-    char *args[] = {(char *)binary(), "--check-config", NULL};
-    cr_expect_eq(run_for_output(args, env, out, sizeof out), 2);
+    char *args[] = {"--check-config", NULL};
+    cr_expect_eq(child_run(args, env, out, sizeof out), 2);
     cr_expect(strstr(out, "COMBATD_BODY_LIMT: is not a known setting") != NULL, "%s", out);
 
-    char *port[] = {(char *)binary(), "--port", "99999", "--check-config", NULL};
-    cr_expect_eq(run_for_output(port, env_empty, out, sizeof out), 2);
+    char *port[] = {"--port", "99999", "--check-config", NULL};
+    cr_expect_eq(child_run(port, env_empty, out, sizeof out), 2);
     cr_expect(strstr(out, "--port: must be a whole number from 0 to 65535") != NULL, "%s", out);
 
     char path[] = "/tmp/combatd-test-config-XXXXXX";
@@ -254,12 +170,12 @@ Test(lifecycle, bad_configuration_stops_start_up_naming_it) {
     static const char text[] = "{\"warapp\": {\"defaults\": {\"rounding_mode\": \"up\"}}}";
     cr_assert_eq(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
     close(fd);
-    char *file[] = {(char *)binary(), "--config", path, "--check-config", NULL};
-    cr_expect_eq(run_for_output(file, env_empty, out, sizeof out), 2);
+    char *file[] = {"--config", path, "--check-config", NULL};
+    cr_expect_eq(child_run(file, env_empty, out, sizeof out), 2);
     cr_expect(strstr(out, "/warapp/defaults/rounding_mode: must be one of") != NULL, "%s", out);
     unlink(path);
 
-    char *missing[] = {(char *)binary(), "--config", "/nonexistent.json", "--check-config", NULL};
-    cr_expect_eq(run_for_output(missing, env_empty, out, sizeof out), 2);
+    char *missing[] = {"--config", "/nonexistent.json", "--check-config", NULL};
+    cr_expect_eq(child_run(missing, env_empty, out, sizeof out), 2);
     cr_expect(strstr(out, "/nonexistent.json") != NULL, "%s", out);
 }

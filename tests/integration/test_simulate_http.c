@@ -5,34 +5,19 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
-#include <curl/curl.h>
 
 #include "http_client.h"
 
-static cbd_server *server;
-static uint16_t port;
-
 /* One client sends 8 long requests at once here: its share of the worker pool (by default
  * max(1, workers / 4)) is raised so that all 8 are computed, not refused with a 503. */
-static cbd_server *start_sharing(void) {
+static void start_sharing(void) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     cfg.server.worker_share = 16;
-    return test_server_start(&cfg);
+    test_suite_start_with(&cfg);
 }
 
-static void setup(void) {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    server = start_sharing();
-    port = cbd_server_port(server);
-}
-
-static void teardown(void) {
-    cbd_server_stop(server);
-    curl_global_cleanup();
-}
-
-TestSuite(simulate_http, .init = setup, .fini = teardown);
+TestSuite(simulate_http, .init = start_sharing, .fini = test_suite_stop);
 
 static const char big_body[] =
     "{\"attackers\": 100, \"defenders\": 60, \"trials\": 200000, \"seed\": 9007199254740991,"
@@ -56,7 +41,7 @@ Test(simulate_http, same_seed_same_bytes_in_parallel_and_after_restart) {
     call calls[8];
     pthread_t th[8];
     for (int i = 0; i < 8; i++) {
-        calls[i].port = port;
+        calls[i].port = test_port;
         cr_assert_eq(pthread_create(&th[i], NULL, post_big, &calls[i]), 0);
     }
     for (int i = 0; i < 8; i++) {
@@ -82,11 +67,10 @@ Test(simulate_http, same_seed_same_bytes_in_parallel_and_after_restart) {
     }
     cr_expect_eq(sum, 200000);
 
-    cbd_server_stop(server);
-    server = start_sharing();
-    port = cbd_server_port(server);
+    test_suite_stop();
+    start_sharing();
     test_response again;
-    cr_assert_eq(test_post_json(port, "/simulate", big_body, &again), 0);
+    cr_assert_eq(test_post_json(test_port, "/simulate", big_body, &again), 0);
     cr_expect_eq(again.body_len, calls[0].r.body_len);
     cr_expect_eq(memcmp(again.body, calls[0].r.body, again.body_len), 0);
     test_response_free(&again);
@@ -100,7 +84,7 @@ Test(simulate_http, drawn_seed_replays) {
     test_response a, b;
     const char *body = "{\"attackers\": 12, \"defenders\": 8, \"trials\": 50,"
                        " \"settings\": {\"luck_modifier\": 1}}";
-    cr_assert_eq(test_post_json(port, "/simulate", body, &a), 0);
+    cr_assert_eq(test_post_json(test_port, "/simulate", body, &a), 0);
     cr_assert_eq(a.status, 200, "%s", a.body);
     json_int_t seed = json_integer_value(json_object_get(a.json, "seed"));
     cr_expect(seed >= 0 && seed <= 9007199254740991LL);
@@ -109,7 +93,7 @@ Test(simulate_http, drawn_seed_replays) {
              "{\"attackers\": 12, \"defenders\": 8, \"trials\": 50, \"seed\": %lld,"
              " \"settings\": {\"luck_modifier\": 1}}",
              (long long)seed);
-    cr_assert_eq(test_post_json(port, "/simulate", replay, &b), 0);
+    cr_assert_eq(test_post_json(test_port, "/simulate", replay, &b), 0);
     cr_expect_str_eq(b.body, a.body);
     /* 50 trials are listed by default, each battle consistent with W4–W6. */
     json_t *battles = json_object_get(a.json, "battles");
@@ -131,7 +115,7 @@ Test(simulate_http, drawn_seed_replays) {
  * rounds up, W2) — the basic rules' "10 attack 5" example: 6 survivors capture. */
 Test(simulate_http, deterministic_battle_at_zero_luck) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/simulate",
+    cr_assert_eq(test_post_json(test_port, "/simulate",
                                 "{\"source_armies\": 11, \"defenders\": 5, \"trials\": 3,"
                                 " \"seed\": 0}",
                                 &r),
@@ -151,7 +135,8 @@ Test(simulate_http, deterministic_battle_at_zero_luck) {
 Test(simulate_http, transfer_moves_everyone) {
     test_response r;
     cr_assert_eq(
-        test_post_json(port, "/simulate", "{\"source_armies\": 11, \"transfer\": true}", &r), 0);
+        test_post_json(test_port, "/simulate", "{\"source_armies\": 11, \"transfer\": true}", &r),
+        0);
     cr_assert_eq(r.status, 200, "%s", r.body);
     cr_expect_str_eq(r.body, "{\"transfer\":true,\"outcome\":{\"armies_arriving\":10}}");
     test_response_free(&r);
@@ -160,7 +145,7 @@ Test(simulate_http, transfer_moves_everyone) {
 /* Each bad field is a 422 naming it. */
 static void expect_422(const char *body, const char *pointer) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/simulate", body, &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/simulate", body, &r), 0);
     cr_expect_eq(r.status, 422, "%s -> %ld %s", body, r.status, r.body);
     bool found = false;
     size_t i;
@@ -195,7 +180,7 @@ Test(simulate_http, bad_input_names_the_field) {
 /* Stand guard off: all 11 may attack (W7). */
 Test(simulate_http, stand_guard_off_allows_all) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/simulate",
+    cr_assert_eq(test_post_json(test_port, "/simulate",
                                 "{\"source_armies\": 11, \"defenders\": 5, \"seed\": 3,"
                                 " \"settings\": {\"one_army_must_stand_guard\": false}}",
                                 &r),

@@ -13,19 +13,7 @@
 #include "http_client.h"
 #include "raw_http.h"
 
-static cbd_server *server;
-static uint16_t port;
-
-static void setup(void) {
-    server = test_server_start_default();
-    port = cbd_server_port(server);
-}
-
-static void teardown(void) {
-    cbd_server_stop(server);
-}
-
-TestSuite(smuggling, .init = setup, .fini = teardown);
+TestSuite(smuggling, .init = test_suite_start, .fini = test_suite_stop);
 
 typedef struct {
     int status;
@@ -36,7 +24,7 @@ typedef struct {
 
 static exchange send_raw(const char *request) {
     exchange x = {0, false, 0, NULL};
-    int fd = raw_connect(port);
+    int fd = raw_connect(test_port);
     cr_assert_geq(fd, 0);
     (void)raw_send_str(fd, request);
     x.text = raw_read_until_close(fd, 3.0, &x.closed, NULL);
@@ -103,7 +91,7 @@ Test(smuggling, smuggled_second_request_is_never_answered) {
 /* The control: one Content-Length is fine and the connection is kept for a second request,
  * so the tests above fail for the framing, not for the raw client. */
 Test(smuggling, single_content_length_keeps_the_connection) {
-    int fd = raw_connect(port);
+    int fd = raw_connect(test_port);
     cr_assert_geq(fd, 0);
     const char *req = HEAD "Content-Length: 1\r\n\r\n{";
     for (int i = 0; i < 2; i++) {

@@ -4,26 +4,12 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
-#include <curl/curl.h>
 
+#include "api_test.h"
 #include "chi_square.h"
 #include "http_client.h"
 
-static cbd_server *server;
-static uint16_t port;
-
-static void setup(void) {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-    server = test_server_start_default();
-    port = cbd_server_port(server);
-}
-
-static void teardown(void) {
-    cbd_server_stop(server);
-    curl_global_cleanup();
-}
-
-TestSuite(turn_http, .init = setup, .fini = teardown);
+TestSuite(turn_http, .init = test_suite_start, .fini = test_suite_stop);
 
 #define ISSUE_TURN(luck, extra)                                                                    \
     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 12}, \"B\": {\"owner\": "        \
@@ -39,13 +25,8 @@ TestSuite(turn_http, .init = setup, .fini = teardown);
     " \"goals\": [{\"territory\": \"B\", \"owner\": \"alice\"}]" extra "}"
 
 static const json_t *at(const json_t *doc, const char *path) {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    const json_t *v = doc;
-    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
-        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
-        cr_assert_not_null(v, "no %s", path);
-    }
+    const json_t *v = json_walk(doc, path);
+    cr_assert_not_null(v, "no %s", path);
     return v;
 }
 
@@ -64,7 +45,7 @@ static double num(const json_t *doc, const char *path) {
  */
 Test(turn_http, issue_example_by_hand) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/analyze-turn", ISSUE_TURN("0.16", ""), &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/analyze-turn", ISSUE_TURN("0.16", ""), &r), 0);
     cr_assert_eq(r.status, 200, "%s", r.body);
     const json_t *d = r.json;
     cr_expect(json_is_false(at(d, "deterministic")));
@@ -89,7 +70,7 @@ Test(turn_http, issue_example_by_hand) {
 /* At 0 % luck the same turn has one outcome: B loses R(3.5) = 4 (W2: .5 rounds up): 6. */
 Test(turn_http, zero_luck_is_deterministic) {
     test_response r;
-    cr_assert_eq(test_post_json(port, "/analyze-turn", ISSUE_TURN("0", ""), &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/analyze-turn", ISSUE_TURN("0", ""), &r), 0);
     cr_assert_eq(r.status, 200, "%s", r.body);
     cr_expect(json_is_true(at(r.json, "deterministic")));
     cr_expect_eq(num(r.json, "territories/B/armies/distribution/0/armies"), 6);
@@ -102,7 +83,7 @@ Test(turn_http, bad_input_is_a_422_naming_the_field) {
     test_response r;
     const char *body = "{\"territories\": {\"A\": {\"owner\": \"a\", \"armies\": 3}}, \"orders\":"
                        " [{\"player\": \"a\", \"from\": \"A\", \"to\": \"B\", \"armies\": 1}]}";
-    cr_assert_eq(test_post_json(port, "/simulate-turn", body, &r), 0);
+    cr_assert_eq(test_post_json(test_port, "/simulate-turn", body, &r), 0);
     cr_expect_eq(r.status, 422);
     cr_expect_str_eq(json_string_value(at(r.json, "errors/0/pointer")), "/orders/0/to");
     test_response_free(&r);
@@ -111,8 +92,8 @@ Test(turn_http, bad_input_is_a_422_naming_the_field) {
 Test(turn_http, same_seed_same_bytes) {
     test_response a, b;
     const char *body = ISSUE_TURN("0.5", ", \"trials\": 2000, \"seed\": 123456789");
-    cr_assert_eq(test_post_json(port, "/simulate-turn", body, &a), 0);
-    cr_assert_eq(test_post_json(port, "/simulate-turn", body, &b), 0);
+    cr_assert_eq(test_post_json(test_port, "/simulate-turn", body, &a), 0);
+    cr_assert_eq(test_post_json(test_port, "/simulate-turn", body, &b), 0);
     cr_assert_eq(a.status, 200, "%s", a.body);
     cr_expect_eq(a.body_len, b.body_len);
     cr_expect_eq(memcmp(a.body, b.body, a.body_len), 0);
@@ -135,10 +116,10 @@ Test(turn_http, same_seed_same_bytes) {
 
 Test(turn_http, sampled_turns_agree_with_the_analysis) {
     test_response exact, sim;
-    cr_assert_eq(test_post_json(port, "/analyze-turn", FRONT(""), &exact), 0);
+    cr_assert_eq(test_post_json(test_port, "/analyze-turn", FRONT(""), &exact), 0);
     cr_assert_eq(exact.status, 200, "%s", exact.body);
     enum { TRIALS = 40000 };
-    cr_assert_eq(test_post_json(port, "/simulate-turn",
+    cr_assert_eq(test_post_json(test_port, "/simulate-turn",
                                 FRONT(", \"trials\": 40000, \"seed\": 20261201"), &sim),
                  0);
     cr_assert_eq(sim.status, 200, "%s", sim.body);

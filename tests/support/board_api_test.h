@@ -13,8 +13,7 @@
 
 #include <criterion/criterion.h>
 
-#include "api.h"
-#include "config.h"
+#include "api_test.h"
 
 /* The body with every ' turned into ": a static buffer, one body at a time. */
 static inline const char *q(const char *s) {
@@ -28,15 +27,7 @@ static inline const char *q(const char *s) {
 }
 
 static inline int run_cfg(const cbd_config *cfg, const char *path, const char *body, json_t **out) {
-    cbd_api_reply reply;
-    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
-    cr_assert_not_null(ep, "no endpoint %s", path);
-    cbd_api_run(ep, cfg, body, strlen(body), &reply);
-    *out = json_loadb(reply.body, reply.body_len, 0, NULL);
-    cr_assert_not_null(*out, "reply is not JSON: %s", reply.body);
-    int status = reply.status;
-    cbd_api_reply_free(&reply);
-    return status;
+    return api_test_run(cfg, path, body, out, NULL);
 }
 
 static inline int run(const char *path, const char *body, json_t **out) {
@@ -45,25 +36,14 @@ static inline int run(const char *path, const char *body, json_t **out) {
     return run_cfg(&cfg, path, body, out);
 }
 
-/* A slash-separated walk over objects and arrays (ids here hold no slash). */
-static inline const json_t *get(const json_t *doc, const char *path) {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    const json_t *v = doc;
-    for (char *tok = strtok(buf, "/"); tok && v; tok = strtok(NULL, "/")) {
-        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
-    }
-    return v;
-}
-
 static inline json_int_t at(const json_t *doc, const char *path) {
-    const json_t *v = get(doc, path);
+    const json_t *v = json_walk(doc, path);
     cr_assert(json_is_integer(v), "%s is not an integer", path);
     return json_integer_value(v);
 }
 
 static inline const char *str(const json_t *doc, const char *path) {
-    const json_t *v = get(doc, path);
+    const json_t *v = json_walk(doc, path);
     cr_assert(json_is_string(v), "%s is not a string", path);
     return json_string_value(v);
 }
@@ -72,25 +52,12 @@ static inline const char *str(const json_t *doc, const char *path) {
 static inline void expect_json(const json_t *doc, const char *path, const char *expected) {
     json_t *want = json_loads(q(expected), 0, NULL);
     cr_assert_not_null(want, "bad literal %s", expected);
-    const json_t *v = get(doc, path);
+    const json_t *v = json_walk(doc, path);
     char *got = v ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
     cr_expect(v && json_equal(v, want), "%s: got %s, want %s", path, got ? got : "nothing",
               expected);
     free(got);
     json_decref(want);
-}
-
-static inline bool has_error(const json_t *problem, const char *pointer, const char *needle) {
-    const json_t *errors = json_object_get(problem, "errors");
-    for (size_t i = 0; i < json_array_size(errors); i++) {
-        const json_t *e = json_array_get(errors, i);
-        const char *p = json_string_value(json_object_get(e, "pointer"));
-        const char *d = json_string_value(json_object_get(e, "detail"));
-        if (p && strcmp(p, pointer) == 0 && (!needle || (d && strstr(d, needle)))) {
-            return true;
-        }
-    }
-    return false;
 }
 
 static inline void expect_422_cfg(const cbd_config *cfg, const char *path, const char *body,

@@ -6,18 +6,7 @@
 #include <string.h>
 
 #include "combatd/duper_board.h"
-
-enum { A = CBD_DUPER_ATTACK, D = CBD_DUPER_DEFENSE };
-#define SOLDIER CBD_DUPER_SOLDIER
-#define LARVA   CBD_DUPER_LARVA
-#define TANK    CBD_DUPER_TANK
-#define PLANE   CBD_DUPER_PLANE
-#define FORT    CBD_DUPER_FORT
-#define CENTER  CBD_DUPER_CENTER
-#define CAP1    CBD_DUPER_CAPITAL_LV1
-#define SUPER   CBD_DUPER_SUPERCAPITAL
-#define NORMAL  CBD_DUPER_NORMAL
-#define LONG    CBD_DUPER_LONG_DISTANCE
+#include "duper_names.h"
 
 static inline cbd_duper_tile_spec tile(const char *id, const char *owner, uint32_t level) {
     cbd_duper_tile_spec t;

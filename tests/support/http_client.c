@@ -33,6 +33,29 @@ cbd_server *test_server_start_default(void) {
     return test_server_start(&cfg);
 }
 
+cbd_server *test_server;
+uint16_t test_port;
+
+void test_suite_start_with(cbd_config *cfg) {
+    /* libcurl's global state is set up before any thread of the test can race to do it. */
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    test_server = test_server_start(cfg);
+    test_port = cbd_server_port(test_server);
+}
+
+void test_suite_start(void) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    test_suite_start_with(&cfg);
+}
+
+void test_suite_stop(void) {
+    cbd_server_stop(test_server);
+    test_server = NULL;
+    test_port = 0;
+    curl_global_cleanup();
+}
+
 typedef struct {
     char *data;
     size_t len;

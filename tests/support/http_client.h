@@ -28,6 +28,18 @@ cbd_server *test_server_start(cbd_config *cfg);
 cbd_server *test_server_start_default(void);
 
 /*
+ * A suite's server: `TestSuite(name, .init = test_suite_start, .fini = test_suite_stop)`.
+ * Criterion runs each test in a process of its own, so each test gets a fresh server, with
+ * the built-in defaults, on test_port. A suite that needs other settings calls
+ * test_suite_start_with(&cfg) from its own .init.
+ */
+extern cbd_server *test_server;
+extern uint16_t test_port;
+void test_suite_start(void);
+void test_suite_start_with(cbd_config *cfg);
+void test_suite_stop(void);
+
+/*
  * Sends one request. `content_type` may be NULL (no header); `extra_headers` is a
  * NULL-terminated list of "Name: value" lines, or NULL. Returns 0 on a transport success.
  */

@@ -32,30 +32,11 @@ static inline void raw_sleep(double seconds) {
     }
 }
 
-/* A blocking TCP connection to 127.0.0.1:port, or -1. */
-static inline int raw_connect(uint16_t port) {
-    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) {
-        return -1;
-    }
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons(port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        close(fd);
-        return -1;
-    }
-    int one = 1;
-    (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    return fd;
-}
-
 /*
- * The same from a chosen loopback source address ("127.0.0.2": a second client address, as
- * the per-client limits see it), with a receive buffer of `rcvbuf` bytes when not 0 (a
- * client that reads nothing then holds the server's answer in the server's send queue).
+ * A blocking TCP connection to 127.0.0.1:port, or -1; from a chosen loopback source address
+ * when `source` is not NULL ("127.0.0.2": a second client address, as the per-client limits
+ * see it), with a receive buffer of `rcvbuf` bytes when not 0 (a client that reads nothing
+ * then holds the server's answer in the server's send queue).
  */
 static inline int raw_connect_from(uint16_t port, const char *source, int rcvbuf) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -68,8 +49,8 @@ static inline int raw_connect_from(uint16_t port, const char *source, int rcvbuf
     if (rcvbuf > 0) {
         (void)setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof rcvbuf);
     }
-    if (inet_pton(AF_INET, source, &a.sin_addr) != 1 ||
-        bind(fd, (struct sockaddr *)&a, sizeof a) != 0) {
+    if (source && (inet_pton(AF_INET, source, &a.sin_addr) != 1 ||
+                   bind(fd, (struct sockaddr *)&a, sizeof a) != 0)) {
         close(fd);
         return -1;
     }
@@ -82,6 +63,10 @@ static inline int raw_connect_from(uint16_t port, const char *source, int rcvbuf
     int one = 1;
     (void)setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return fd;
+}
+
+static inline int raw_connect(uint16_t port) {
+    return raw_connect_from(port, NULL, 0);
 }
 
 /* Sends everything; false when the peer has gone (no SIGPIPE). */
@@ -103,6 +88,25 @@ static inline bool raw_send(int fd, const void *data, size_t len) {
 
 static inline bool raw_send_str(int fd, const char *s) {
     return raw_send(fd, s, strlen(s));
+}
+
+/*
+ * Sends one request with a body (NULL: none): a Content-Type header when content_type is not
+ * NULL, Content-Length always, Connection: close when close_after. False when the peer has
+ * gone.
+ */
+static inline bool raw_send_request(int fd, const char *method, const char *path,
+                                    const char *content_type, const char *body, bool close_after) {
+    char head[1024];
+    int n = snprintf(head, sizeof head,
+                     "%s %s HTTP/1.1\r\nHost: t\r\n%s%s%sContent-Length: %zu\r\n%s\r\n", method,
+                     path, content_type ? "Content-Type: " : "", content_type ? content_type : "",
+                     content_type ? "\r\n" : "", body ? strlen(body) : 0,
+                     close_after ? "Connection: close\r\n" : "");
+    if (n < 0 || (size_t)n >= sizeof head) {
+        return false;
+    }
+    return raw_send(fd, head, (size_t)n) && (!body || raw_send_str(fd, body));
 }
 
 /*
@@ -177,6 +181,51 @@ static inline int raw_status(const char *text) {
     int status = 0;
     if (!text || sscanf(text, "HTTP/1.%*d %d", &status) != 1) {
         return 0;
+    }
+    return status;
+}
+
+/*
+ * Reads one whole answer on a keep-alive connection: the header block, then its Content-Length
+ * bytes of body, which are dropped. Each wait for data gives up after `timeout_ms` (-1: never).
+ * Returns the status, or 0 when the connection ended or went quiet before a whole answer;
+ * sets *close_after (when not NULL) to whether the answer said Connection: close.
+ */
+static inline int raw_read_answer(int fd, int timeout_ms, bool *close_after) {
+    char buf[16384];
+    size_t len = 0;
+    char *end = NULL;
+    while (!end) {
+        struct pollfd p = {fd, POLLIN, 0};
+        if (len + 1 >= sizeof buf || poll(&p, 1, timeout_ms) <= 0) {
+            return 0;
+        }
+        ssize_t n = recv(fd, buf + len, sizeof buf - 1 - len, 0);
+        if (n <= 0) {
+            return 0;
+        }
+        len += (size_t)n;
+        buf[len] = '\0';
+        end = strstr(buf, "\r\n\r\n");
+    }
+    *end = '\0';
+    const char *cl = strcasestr(buf, "\r\nContent-Length:");
+    size_t want = cl ? strtoul(cl + 17, NULL, 10) : 0, have = len - (size_t)(end + 4 - buf);
+    if (close_after) {
+        *close_after = strcasestr(buf, "\r\nConnection: close") != NULL;
+    }
+    int status = raw_status(buf);
+    while (have < want) {
+        struct pollfd p = {fd, POLLIN, 0};
+        size_t ask = want - have < sizeof buf ? want - have : sizeof buf;
+        if (poll(&p, 1, timeout_ms) <= 0) {
+            return 0;
+        }
+        ssize_t n = recv(fd, buf, ask, 0);
+        if (n <= 0) {
+            return 0;
+        }
+        have += (size_t)n;
     }
     return status;
 }

@@ -91,14 +91,10 @@ static void *client(void *arg) {
             atomic_fetch_add(&failures, 1);
             break;
         }
-        char head[512];
-        size_t blen = r->body ? strlen(r->body) : 0;
-        int hl = snprintf(
-            head, sizeof head, "%s %s HTTP/1.1\r\nHost: tsan\r\n%sContent-Length: %zu\r\n\r\n",
-            r->method, r->path, r->body ? "Content-Type: application/json\r\n" : "", blen);
         buf[0] = '\0';
         int status = 0;
-        if (raw_send(fd, head, (size_t)hl) && (blen == 0 || raw_send(fd, r->body, blen))) {
+        if (raw_send_request(fd, r->method, r->path, r->body ? "application/json" : NULL, r->body,
+                             false)) {
             status = read_response(fd, buf, 1 << 20);
         }
         if (status == 501) {

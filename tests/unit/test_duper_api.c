@@ -10,8 +10,7 @@
 
 #include <criterion/criterion.h>
 
-#include "api.h"
-#include "config.h"
+#include "api_test.h"
 
 static const char worked_example[] =
     "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\","
@@ -25,14 +24,7 @@ static const char worked_example[] =
 
 /* Runs a body through the endpoint; returns the status and the parsed reply in *out. */
 static int run_cfg(const cbd_config *cfg, const char *body, json_t **out) {
-    cbd_api_reply reply;
-    cbd_api_run(cbd_api_find_endpoint("/duper/battle"), cfg, body, strlen(body), &reply);
-    json_error_t err;
-    *out = json_loadb(reply.body, reply.body_len, 0, &err);
-    cr_assert_not_null(*out, "reply is not JSON: %s", reply.body);
-    int status = reply.status;
-    cbd_api_reply_free(&reply);
-    return status;
+    return api_test_run(cfg, "/duper/battle", body, out, NULL);
 }
 
 static int run(const char *body, json_t **out) {
@@ -42,29 +34,9 @@ static int run(const char *body, json_t **out) {
 }
 
 static json_int_t at(const json_t *doc, const char *path) {
-    /* A tiny pointer walk over objects and arrays, for readable assertions. */
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    const json_t *v = doc;
-    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
-        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
-        cr_assert_not_null(v, "no %s", path);
-    }
+    const json_t *v = json_walk(doc, path);
     cr_assert(json_is_integer(v), "%s is not an integer", path);
     return json_integer_value(v);
-}
-
-static bool has_error(const json_t *problem, const char *pointer, const char *needle) {
-    const json_t *errors = json_object_get(problem, "errors");
-    for (size_t i = 0; i < json_array_size(errors); i++) {
-        const json_t *e = json_array_get(errors, i);
-        const char *p = json_string_value(json_object_get(e, "pointer"));
-        const char *d = json_string_value(json_object_get(e, "detail"));
-        if (p && strcmp(p, pointer) == 0 && (!needle || (d && strstr(d, needle)))) {
-            return true;
-        }
-    }
-    return false;
 }
 
 static void expect_422(const char *body, const char *pointer, const char *needle) {

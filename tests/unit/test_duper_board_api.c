@@ -12,11 +12,11 @@ Test(board_api, the_worked_example_on_a_board) {
      * 2 remain < 3, so 1 survives. The attackers are all gone (D6: the fort dies on failure). */
     json_t *r;
     cr_assert_eq(run(BATTLE, q(EXAMPLE("{'from': 'a1', 'to': 'b1', 'kind': 'normal'}")), &r), 200);
-    cr_expect(json_is_false(get(r, "battles/0/skipped")));
+    cr_expect(json_is_false(json_walk(r, "battles/0/skipped")));
     expect_json(r, "battles/0/support", "{'attack': ['a2'], 'defense': ['b2']}");
     cr_expect_eq(at(r, "battles/0/attack_power"), 32);
     cr_expect_eq(at(r, "battles/0/defense_power"), 33);
-    cr_expect(json_is_false(get(r, "battles/0/captured")));
+    cr_expect(json_is_false(json_walk(r, "battles/0/captured")));
     cr_expect_eq(at(r, "battles/0/damage/to_defender"), 26);
     cr_expect_eq(at(r, "battles/0/survivors/defense/support/0/tanks"), 1);
     cr_expect_str_eq(str(r, "battles/0/tile_owner"), "blue");
@@ -48,7 +48,7 @@ Test(board_api, a_supporting_fort_with_tanks_and_a_capture) {
     expect_json(r, "battles/0/support", "{'attack': ['A'], 'defense': []}");
     cr_expect_eq(at(r, "battles/0/attack_power"), 18);
     cr_expect_eq(at(r, "battles/0/defense_power"), 4);
-    cr_expect(json_is_true(get(r, "battles/0/captured")));
+    cr_expect(json_is_true(json_walk(r, "battles/0/captured")));
     expect_json(r, "board/tiles",
                 "{'S': {'owner': 'red', 'level': 1, 'units': {}},"
                 " 'A': {'owner': 'red', 'level': 1, 'units': {'tank': 2, 'fort': 1}},"
@@ -98,11 +98,11 @@ Test(board_api, the_second_attack_meets_the_survivors_of_the_first) {
                        " 'seed': 5}"),
                      &r),
                  200);
-    cr_expect(json_is_false(get(r, "battles/0/captured")));
+    cr_expect(json_is_false(json_walk(r, "battles/0/captured")));
     cr_expect_eq(at(r, "battles/0/damage/to_defender"), 1);
     cr_expect_eq(at(r, "battles/1/attack_power"), 4);
     cr_expect_eq(at(r, "battles/1/defense_power"), 3);
-    cr_expect(json_is_true(get(r, "battles/1/captured")));
+    cr_expect(json_is_true(json_walk(r, "battles/1/captured")));
     cr_expect_eq(at(r, "battles/0/seed"), 5);
     cr_expect_eq(at(r, "battles/1/seed"), 6); /* seed + i (duper_board.h) */
     expect_json(r, "board/tiles",
@@ -124,7 +124,7 @@ Test(board_api, an_attack_whose_source_was_lost_is_skipped) {
                        " 'seed': 5}"),
                      &r),
                  200);
-    cr_expect(json_is_true(get(r, "battles/0/captured")));
+    cr_expect(json_is_true(json_walk(r, "battles/0/captured")));
     expect_json(r, "battles/1", "{'skipped': 'source_lost'}");
     expect_json(r, "board/tiles/R", "{'owner': 'blue', 'level': 1, 'units': {'soldier': 8}}");
     json_decref(r);
@@ -149,7 +149,7 @@ Test(board_api, a_captured_capital_takes_its_players_tiles_off_the_board) {
                  200);
     cr_expect_eq(at(r, "battles/0/defense_power"), 12);
     expect_json(r, "battles/0/eliminated", "['blue']");
-    cr_expect(json_is_true(get(r, "battles/0/card_steal/eligible"))); /* D10 */
+    cr_expect(json_is_true(json_walk(r, "battles/0/card_steal/eligible"))); /* D10 */
     expect_json(r, "battles/1", "{'skipped': 'target_gone'}");
     expect_json(r, "board",
                 "{'tiles': {'S': {'owner': 'red', 'level': 1, 'units': {}},"
@@ -190,7 +190,7 @@ Test(board_api, options_checked_attack_by_attack) {
                 "  'attack_power': 17, 'defense_power': 33, 'captured': false, 'margin': -16,"
                 "  'eliminated': [], 'card_steal_possible': false}]");
     cr_expect_eq(at(r, "count"), 5);
-    cr_expect(json_is_false(get(r, "truncated")));
+    cr_expect(json_is_false(json_walk(r, "truncated")));
     json_decref(r);
 }
 
@@ -203,10 +203,10 @@ Test(board_api, options_are_cut_at_the_configured_cap_with_a_flag) {
     json_t *r;
     const char *body = q(EX_BOARD(EX_TILES, EX_PAIRS, "") ", 'player': 'red'}");
     cr_assert_eq(run_cfg(&cfg, OPTIONS, body, &r), 200);
-    cr_expect_eq(json_array_size(get(r, "options")), 2);
+    cr_expect_eq(json_array_size(json_walk(r, "options")), 2);
     cr_expect_eq(at(r, "options/1/margin"), 14);
     cr_expect_eq(at(r, "count"), 5);
-    cr_expect(json_is_true(get(r, "truncated")));
+    cr_expect(json_is_true(json_walk(r, "truncated")));
     json_decref(r);
     cfg.duper_board.long_distance_range = 1;
     cfg.duper_board.max_board_options = 1000;

@@ -7,16 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "combatd/duper.h"
-
-enum { A = CBD_DUPER_ATTACK, D = CBD_DUPER_DEFENSE };
-#define SOLDIER CBD_DUPER_SOLDIER
-#define LARVA   CBD_DUPER_LARVA
-#define TANK    CBD_DUPER_TANK
-#define PLANE   CBD_DUPER_PLANE
-#define FORT    CBD_DUPER_FORT
-#define CENTER  CBD_DUPER_CENTER
-#define CAP1    CBD_DUPER_CAPITAL_LV1
-#define SUPER   CBD_DUPER_SUPERCAPITAL
+#include "duper_names.h"
 
 static cbd_duper_battle battle(void) {
     cbd_duper_battle b;

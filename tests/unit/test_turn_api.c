@@ -10,22 +10,15 @@
 
 #include <criterion/criterion.h>
 
-#include "api.h"
-#include "config.h"
+#include "api_test.h"
 
+/* The last reply's text, for the messages of failed assertions. */
 static char *last_body;
 
 static int run_cfg(const cbd_config *cfg, const char *path, const char *body, json_t **out) {
-    cbd_api_reply reply;
-    cbd_api_run(cbd_api_find_endpoint(path), cfg, body, strlen(body), &reply);
-    json_error_t err;
-    *out = json_loadb(reply.body, reply.body_len, 0, &err);
-    cr_assert_not_null(*out, "reply is not JSON: %s", reply.body);
     free(last_body);
-    last_body = strdup(reply.body);
-    int status = reply.status;
-    cbd_api_reply_free(&reply);
-    return status;
+    last_body = NULL;
+    return api_test_run(cfg, path, body, out, &last_body);
 }
 
 static int run(const char *path, const char *body, json_t **out) {
@@ -34,15 +27,9 @@ static int run(const char *path, const char *body, json_t **out) {
     return run_cfg(&cfg, path, body, out);
 }
 
-/* A pointer walk over objects and arrays (no escapes needed for the ids used here). */
 static const json_t *at(const json_t *doc, const char *path) {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", path);
-    const json_t *v = doc;
-    for (char *tok = strtok(buf, "/"); tok; tok = strtok(NULL, "/")) {
-        v = json_is_array(v) ? json_array_get(v, (size_t)atoi(tok)) : json_object_get(v, tok);
-        cr_assert_not_null(v, "no %s in %s", path, last_body);
-    }
+    const json_t *v = json_walk(doc, path);
+    cr_assert_not_null(v, "no %s in %s", path, last_body);
     return v;
 }
 
@@ -50,18 +37,6 @@ static double num(const json_t *doc, const char *path) {
     const json_t *v = at(doc, path);
     cr_assert(json_is_number(v), "%s is not a number", path);
     return json_number_value(v);
-}
-
-static bool has_error(const json_t *problem, const char *pointer, const char *needle) {
-    const json_t *errors = json_object_get(problem, "errors");
-    for (size_t i = 0; i < json_array_size(errors); i++) {
-        const json_t *e = json_array_get(errors, i);
-        if (strcmp(json_string_value(json_object_get(e, "pointer")), pointer) == 0 &&
-            (!needle || strstr(json_string_value(json_object_get(e, "detail")), needle))) {
-            return true;
-        }
-    }
-    return false;
 }
 
 /* Board: A alice 10, B bob 3, C bob 5; 0 % luck, 60/70, straight round (W9). By hand:

@@ -1,0 +1,111 @@
+#include "dist_json.h"
+
+static uint64_t window_value(const void *data, size_t i) {
+    const cbd_dist *d = data;
+    return d->lo + i;
+}
+
+static double window_probability(const void *data, size_t i) {
+    const cbd_dist *d = data;
+    return d->p[i];
+}
+
+cbd_dist_view cbd_dist_view_window(const cbd_dist *d) {
+    return (cbd_dist_view){d, d->len, window_value, window_probability, cbd_dist_mean(d)};
+}
+
+static uint64_t point_value(const void *data, size_t i) {
+    const cbd_turn_point *p = data;
+    return p[i].armies;
+}
+
+static double point_probability(const void *data, size_t i) {
+    const cbd_turn_point *p = data;
+    return p[i].probability;
+}
+
+cbd_dist_view cbd_dist_view_points(const cbd_turn_point *points, size_t n, double mean) {
+    return (cbd_dist_view){points, n, point_value, point_probability, mean};
+}
+
+static uint64_t quantile(const cbd_dist_view *d, double q) {
+    double cum = 0.0;
+    for (size_t i = 0; i < d->n; i++) {
+        cum += d->probability(d->data, i);
+        if (cum >= q - 1e-12) {
+            return d->value(d->data, i);
+        }
+    }
+    return d->value(d->data, d->n - 1);
+}
+
+static void percentiles_json(cbd_jw *w, const cbd_dist_view *d) {
+    static const struct {
+        const char *name;
+        double q;
+    } pct[] = {{"p1", 0.01},  {"p5", 0.05},  {"p10", 0.10}, {"p25", 0.25}, {"p50", 0.50},
+               {"p75", 0.75}, {"p90", 0.90}, {"p95", 0.95}, {"p99", 0.99}};
+    cbd_jw_key(w, "percentiles");
+    cbd_jw_object_open(w);
+    for (size_t i = 0; i < sizeof pct / sizeof pct[0]; i++) {
+        cbd_jw_key_uint(w, pct[i].name, quantile(d, pct[i].q));
+    }
+    cbd_jw_object_close(w);
+}
+
+/* Of the n listed values (indices idx), the first of the run of max_points consecutive ones
+ * holding the most mass; 0 when all fit. */
+static size_t heaviest_run(const cbd_dist_view *d, const size_t *idx, size_t n,
+                           uint32_t max_points) {
+    size_t first = 0;
+    if (n > max_points) {
+        double run = 0.0, best = -1.0;
+        for (size_t i = 0; i < n; i++) {
+            run += d->probability(d->data, idx[i]);
+            if (i >= max_points) {
+                run -= d->probability(d->data, idx[i - max_points]);
+            }
+            if (i + 1 >= max_points && run > best) {
+                best = run;
+                first = i + 1 - max_points;
+            }
+        }
+    }
+    return first;
+}
+
+void cbd_dist_json(cbd_jw *w, const char *key, const cbd_dist_view *d, uint32_t max_points,
+                   size_t *idx) {
+    size_t n = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        if (d->probability(d->data, i) >= CBD_LISTED_MIN_PROBABILITY) {
+            idx[n++] = i;
+        }
+    }
+    size_t first = heaviest_run(d, idx, n, max_points);
+    size_t count = n > max_points ? max_points : n;
+    /* The mass not listed, summed directly (1 − listed would report rounding noise). */
+    double omitted = 0.0;
+    for (size_t i = 0; i < d->n; i++) {
+        double p = d->probability(d->data, i);
+        omitted += p < CBD_LISTED_MIN_PROBABILITY ? p : 0.0;
+    }
+    for (size_t j = 0; j < n; j++) {
+        omitted += j < first || j >= first + count ? d->probability(d->data, idx[j]) : 0.0;
+    }
+    cbd_jw_key(w, key);
+    cbd_jw_object_open(w);
+    cbd_jw_key_real(w, "mean", d->mean);
+    percentiles_json(w, d);
+    cbd_jw_key(w, "distribution");
+    cbd_jw_array_open(w);
+    for (size_t j = first; j < first + count; j++) {
+        cbd_jw_object_open(w);
+        cbd_jw_key_uint(w, "armies", d->value(d->data, idx[j]));
+        cbd_jw_key_real(w, "probability", d->probability(d->data, idx[j]));
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+    cbd_jw_key_real(w, "omitted_probability", omitted);
+    cbd_jw_object_close(w);
+}
