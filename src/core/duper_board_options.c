@@ -220,6 +220,9 @@ static int tile_id_cmp(const void *pa, const void *pb) {
 /* Sorts the options. A long list (more options than tiles) is sorted by the ranks of the ids,
  * found once by sorting the tiles, rather than by comparing ids at every step. */
 static cbd_status sort_options(const cbd_duper_board *b, option_list *list) {
+    if (list->n < 2) {
+        return CBD_OK; /* nothing to order; an empty list has no array for qsort (UB on NULL) */
+    }
     if (list->n <= b->n_tiles) {
         qsort(list->items, list->n, sizeof *list->items, best_first);
         return CBD_OK;
