@@ -132,6 +132,24 @@ void cbd_config_defaults(cbd_config *cfg) {
     d->max_board_options = 1000;
 }
 
+const cbd_config_key *cbd_config_key_table(const char *section, size_t *n) {
+    static const struct {
+        const char *name;
+        const cbd_config_key *keys;
+        size_t n;
+    } tables[] = {{"server", server_keys, N_SERVER_KEYS},
+                  {"warapp", warapp_keys, N_WARAPP_KEYS},
+                  {"duper", duper_board_keys, N_DUPER_BOARD_KEYS}};
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        if (strcmp(section, tables[i].name) == 0) {
+            *n = tables[i].n;
+            return tables[i].keys;
+        }
+    }
+    *n = 0;
+    return NULL;
+}
+
 static const cbd_config_key *find_key(const cbd_config_key *keys, size_t n, const char *name) {
     for (size_t i = 0; i < n; i++) {
         if (strcmp(keys[i].name, name) == 0) {
