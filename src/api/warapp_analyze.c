@@ -325,9 +325,44 @@ done:
     return ok;
 }
 
+/*
+ * A battle of at most SMALL_ARMIES a side with no graph and no targets, the request most
+ * clients send: its cost is bounded without reading it (below), so the estimate does not read
+ * and validate the whole request a second time on the hot path.
+ */
+#define SMALL_ARMIES 1000
+
+static bool small_battle(const json_t *request, uint64_t *armies) {
+    static const char *const counts[] = {"attackers", "defenders", "source_armies"};
+    if (json_object_get(request, "graph") || json_object_get(request, "targets")) {
+        return false;
+    }
+    *armies = 0;
+    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        const json_t *v = json_object_get(request, counts[i]);
+        if (!v) {
+            continue;
+        }
+        if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+            json_integer_value(v) > SMALL_ARMIES) {
+            return false;
+        }
+        *armies += (uint64_t)json_integer_value(v);
+    }
+    return true;
+}
+
 uint64_t cbd_api_analyze_attack_cost(const cbd_config *cfg, const json_t *request) {
-    /* The request is read as the handler reads it, into a problem that is thrown away: a
-     * request that is not valid, or past a budget, is answered by a cheap 422. */
+    /* An upper bound for a small battle: a side's kill window has at most n + 1 terms, and each
+     * survivor distribution at most n + 1 items (576 µs at 1,000 a side: on the HTTP thread). */
+    uint64_t armies = 0;
+    if (small_battle(request, &armies)) {
+        return CBD_COST_BASE_NS + CBD_COST_NS_PER_TERM * 2u * (armies + 2u) +
+               CBD_COST_NS_PER_BYTE *
+                   (uint64_t)(BYTES_FIXED + BYTES_PER_DIST_ITEM * (double)(armies + 2u));
+    }
+    /* Otherwise the request is read as the handler reads it, into a problem that is thrown
+     * away: a request that is not valid, or past a budget, is answered by a cheap 422. */
     analyze_request *q = calloc(1, sizeof *q);
     cbd_problem *scratch = malloc(sizeof *scratch);
     uint64_t cost = CBD_COST_BASE_NS;
