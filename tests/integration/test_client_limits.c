@@ -39,11 +39,8 @@ static int send_long(uint16_t port, const char *from, const char *xff) {
     return fd;
 }
 
-/* The answer on fd, read until the server closes (timeout s at most); fd is closed. */
 static char *answer_of(int fd, double timeout) {
-    bool closed;
-    char *got = raw_read_until_close(fd, timeout, &closed, NULL);
-    close(fd);
+    char *got = raw_answer_of(fd, timeout);
     cr_assert_not_null(got);
     return got;
 }

@@ -157,9 +157,7 @@ static int send_from(uint16_t port, const char *from, const char *request) {
 }
 
 static char *answer_of(int fd, double timeout) {
-    bool closed;
-    char *got = raw_read_until_close(fd, timeout, &closed, NULL);
-    close(fd);
+    char *got = raw_answer_of(fd, timeout);
     cr_assert_not_null(got);
     return got;
 }

@@ -158,6 +158,14 @@ static inline char *raw_read_until_close(int fd, double timeout, bool *closed, s
     return buf;
 }
 
+/* The answer on fd, read until the server closes (timeout seconds at most); fd is closed. */
+static inline char *raw_answer_of(int fd, double timeout) {
+    bool closed;
+    char *got = raw_read_until_close(fd, timeout, &closed, NULL);
+    close(fd);
+    return got;
+}
+
 /* True when the peer has closed the connection (a zero-timeout check that consumes data). */
 static inline bool raw_peer_closed(int fd) {
     char buf[4096];
