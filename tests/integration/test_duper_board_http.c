@@ -88,7 +88,9 @@ Test(board_http, get_is_405_and_each_route_has_its_metrics_label) {
     cr_assert_eq(test_post_json(test_port, "/duper/board/battle", "{}", &r), 0);
     cr_expect_eq(r.status, 422);
     test_response_free(&r);
-    cr_assert_eq(test_request(test_port, "GET", "/metrics", NULL, NULL, 0, NULL, &r), 0);
+    static const char *const labels[] = {"route=\"/duper/board/battle\"",
+                                         "route=\"/duper/board/options\"", NULL};
+    cr_assert_eq(test_metrics_with(test_port, labels, 5.0, &r), 0);
     cr_expect(strstr(r.body, "route=\"/duper/board/battle\""), "%s", r.body);
     cr_expect(strstr(r.body, "route=\"/duper/board/options\""), "%s", r.body);
     test_response_free(&r);

@@ -202,3 +202,22 @@ long test_raw(uint16_t port, const char *request, size_t len, char *out, size_t 
     close(fd);
     return (long)got;
 }
+
+int test_metrics_with(uint16_t port, const char *const *needles, double timeout,
+                      test_response *out) {
+    double end = raw_now() + timeout;
+    for (;;) {
+        if (test_request(port, "GET", "/metrics", NULL, NULL, 0, NULL, out) != 0) {
+            return -1;
+        }
+        bool all = out->body != NULL;
+        for (size_t i = 0; all && needles[i]; i++) {
+            all = strstr(out->body, needles[i]) != NULL;
+        }
+        if (all || raw_now() >= end) {
+            return 0;
+        }
+        test_response_free(out);
+        raw_sleep(0.02);
+    }
+}

@@ -55,6 +55,15 @@ const char *test_header(const test_response *r, const char *name, char *buf, siz
 
 void test_response_free(test_response *r);
 
+/*
+ * GET /metrics until every string of `needles` (NULL-terminated) is in the body, or `timeout`
+ * seconds pass; *out holds the last answer. A request is counted in its completion callback,
+ * which libmicrohttpd may run just after the client has read the answer, so a test that asks
+ * for /metrics right after another request must allow for that. 0, or -1 when a request fails.
+ */
+int test_metrics_with(uint16_t port, const char *const *needles, double timeout,
+                      test_response *out);
+
 /* Connects to 127.0.0.1:port; returns the socket or -1. Receives time out after 5 s. */
 int test_connect(uint16_t port);
 
