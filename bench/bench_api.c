@@ -1,12 +1,13 @@
 /*
  * Where a request's CPU goes inside combatd, without a socket (issue 6). For each body that
  * bench/load.sh sends, prints microseconds per request for:
- *   parse   json_loadb + json_decref of the body alone (jansson's share, a floor for the API);
+ *   parse   cbd_api_parse + release of the body alone (jansson's share, a floor for the API);
  *   api     the whole API layer: parse, validate, compute, render (cbd_api_run);
  * so that the load figures can be read against them: the HTTP stack's own cost per request is
  * the bare server's (bench/load.sh), and combatd adds `api` plus its HTTP bookkeeping.
  *
- *   build/bench/bench_api [requests]      (default 200000; run on a quiet machine)
+ *   build/bench/bench_api [requests [path]]   (default 200000, every path; run on a quiet
+ *                                             machine; one path for perf record)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@ static const load_body bodies[] = {
     {"analyze_small.json", "/analyze-attack"},
     {"duper_small.json", "/duper/battle"},
     {"simulate_small.json", "/simulate"},
+    {"simulate_turn_bench.json", "/simulate-turn"}, /* bench_turn's one-trial turn */
 };
 
 static double now_ns(void) {
@@ -48,16 +50,17 @@ static char *read_body(const char *name, size_t *len) {
     return text;
 }
 
-static double parse_us(const char *body, size_t len, long n) {
+static double parse_us(const char *path, const char *body, size_t len, long n) {
+    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
     double t0 = now_ns();
     for (long i = 0; i < n; i++) {
-        json_error_t err;
-        json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
-        if (!doc) {
-            fprintf(stderr, "not JSON: %s\n", err.text);
+        cbd_api_request req;
+        cbd_api_reply reply;
+        if (!cbd_api_parse(ep, body, len, &req, &reply)) {
+            fprintf(stderr, "%s: status %d: %s\n", path, reply.status, reply.body);
             exit(1);
         }
-        json_decref(doc);
+        cbd_api_request_release(&req);
     }
     return (now_ns() - t0) / (double)n / 1000.0;
 }
@@ -87,14 +90,18 @@ int main(int argc, char **argv) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     printf("%-16s %7s %9s %9s %8s\n", "endpoint", "bytes", "parse us", "api us", "parse %");
+    const char *only = argc > 2 ? argv[2] : NULL;
     for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        if (only && strcmp(only, bodies[i].path) != 0) {
+            continue;
+        }
         size_t len = 0;
         const char *body = read_body(bodies[i].file, &len);
         if (!body) {
             fprintf(stderr, "cannot read bench/wrk/bodies/%s\n", bodies[i].file);
             return 1;
         }
-        double parse = parse_us(body, len, n);
+        double parse = parse_us(bodies[i].path, body, len, n);
         double api = api_us(&cfg, bodies[i].path, body, len, n);
         printf("%-16s %7zu %9.2f %9.2f %7.0f%%\n", bodies[i].path, len, parse, api,
                100.0 * parse / api);

@@ -71,24 +71,32 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     req->ep = ep;
     req->doc = NULL;
     json_error_t err;
-    /* No JSON_DISABLE_EOF_CHECK: trailing garbage after the document is an error. */
     cbd_json_alloc_reset();
+    req->arena = cbd_json_arena_new();
+    if (!req->arena) {
+        oom_reply(reply);
+        return false;
+    }
+    cbd_json_arena *heap = cbd_json_arena_use(req->arena);
+    /* No JSON_DISABLE_EOF_CHECK: trailing garbage after the document is an error. */
     json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
+    (void)cbd_json_arena_use(heap);
     if (cbd_json_alloc_failed()) { /* the document may be wrong, or the error be ours */
-        json_decref(doc);
+        cbd_api_request_release(req);
         oom_reply(reply);
         return false;
     }
     if (!doc) {
+        cbd_api_request_release(req);
         cbd_problem_set(&problem, 400, "The body is not valid JSON: line %d, column %d: %s",
                         err.line, err.column, err.text);
         cbd_api_problem_reply(&problem, reply);
         return false;
     }
     if (!json_is_object(doc)) {
+        cbd_api_request_release(req);
         cbd_problem_field(&problem, "", "the request must be a JSON object");
         cbd_api_problem_reply(&problem, reply);
-        json_decref(doc);
         return false;
     }
     req->doc = doc;
@@ -100,8 +108,10 @@ uint64_t cbd_api_cost(const cbd_api_request *req, const cbd_config *cfg) {
 }
 
 void cbd_api_request_release(cbd_api_request *req) {
-    json_decref(req->doc);
+    /* The whole document goes with its arena: no walk to free it value by value. */
     req->doc = NULL;
+    cbd_json_arena_free(req->arena);
+    req->arena = NULL;
 }
 
 void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply) {
@@ -110,7 +120,9 @@ void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *
     cbd_jw out;
     cbd_jw_init(&out);
     cbd_json_alloc_reset();
+    cbd_json_arena *heap = cbd_json_arena_use(req->arena);
     bool ok = req->ep->handle(cfg, req->doc, &out, &problem);
+    (void)cbd_json_arena_use(heap);
     if (cbd_json_alloc_failed()) { /* whatever the handler concluded, it may be wrong */
         cbd_jw_discard(&out);
         oom_reply(reply);

@@ -77,7 +77,8 @@ extern const cbd_api_endpoint cbd_api_endpoints[];
 /* A parsed request, between cbd_api_parse and cbd_api_answer. */
 typedef struct {
     const cbd_api_endpoint *ep;
-    json_t *doc; /* the request's JSON object; owned until cbd_api_answer or _release */
+    json_t *doc;                  /* the request's JSON object, made in `arena` */
+    struct cbd_json_arena *arena; /* owned until cbd_api_answer or _release (json_alloc.h) */
 } cbd_api_request;
 
 /*
