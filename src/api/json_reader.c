@@ -222,12 +222,10 @@ cbd_field cbd_read_bool(const cbd_reader *r, const char *key, bool *out) {
 }
 
 cbd_field cbd_read_enum(const cbd_reader *r, const char *key, const char *const *names, int *out) {
-    char list[256];
     const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
-    list_names(names, list, sizeof list);
     if (json_is_string(v)) {
         for (int i = 0; names[i]; i++) {
             if (strcmp(json_string_value(v), names[i]) == 0) {
@@ -236,6 +234,8 @@ cbd_field cbd_read_enum(const cbd_reader *r, const char *key, const char *const 
             }
         }
     }
+    char list[256]; /* only for the error: most enums read are valid */
+    list_names(names, list, sizeof list);
     cbd_reader_error(r, key, "must be one of: %s", list);
     return CBD_FIELD_BAD;
 }
