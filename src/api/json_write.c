@@ -294,9 +294,8 @@ static void put_any_key(cbd_jw *w, const char *key) {
 
 /* Answers write about a hundred keys each, all names from combatd's own code (json_write.h):
  * comma, quotes, name and colon go out in one copy, with no escaping scan. */
-void cbd_jw_key(cbd_jw *w, const char *key) {
+void cbd_jw_key_n(cbd_jw *w, const char *key, size_t n) {
     check_key(w);
-    size_t n = strlen(key);
     bool comma = !w->after_key && !w->first;
     w->after_key = true;
     w->first = false;
@@ -355,31 +354,6 @@ void cbd_jw_string_n(cbd_jw *w, const char *s, size_t n) {
 
 void cbd_jw_string(cbd_jw *w, const char *s) {
     cbd_jw_string_n(w, s, strlen(s));
-}
-
-void cbd_jw_key_int(cbd_jw *w, const char *key, int64_t v) {
-    cbd_jw_key(w, key);
-    cbd_jw_int(w, v);
-}
-
-void cbd_jw_key_uint(cbd_jw *w, const char *key, uint64_t v) {
-    cbd_jw_key(w, key);
-    cbd_jw_uint(w, v);
-}
-
-void cbd_jw_key_real(cbd_jw *w, const char *key, double v) {
-    cbd_jw_key(w, key);
-    cbd_jw_real(w, v);
-}
-
-void cbd_jw_key_bool(cbd_jw *w, const char *key, bool v) {
-    cbd_jw_key(w, key);
-    cbd_jw_bool(w, v);
-}
-
-void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s) {
-    cbd_jw_key(w, key);
-    cbd_jw_string(w, s);
 }
 
 /* Depth is bounded by the parser (JSON_PARSER_MAX_DEPTH) for what came in, and by our own

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -43,7 +44,12 @@ void cbd_jw_array_close(cbd_jw *w);
  * combatd's own (a literal or a name table's entry), so it is written as is: it must hold no
  * '"', '\\' or control byte. Names that come from elsewhere go through cbd_jw_value.
  */
-void cbd_jw_key(cbd_jw *w, const char *key);
+void cbd_jw_key_n(cbd_jw *w, const char *key, size_t n);
+/* Inline so that the length of a literal name is known when compiling: answers write a few
+ * hundred names each. */
+static inline void cbd_jw_key(cbd_jw *w, const char *key) {
+    cbd_jw_key_n(w, key, strlen(key));
+}
 /* A member name from a request (a tile id): escaped as a string. */
 void cbd_jw_key_any(cbd_jw *w, const char *key);
 void cbd_jw_int(cbd_jw *w, int64_t v);
@@ -57,11 +63,26 @@ void cbd_jw_string_n(cbd_jw *w, const char *s, size_t n);
 void cbd_jw_value(cbd_jw *w, const json_t *v);
 
 /* Convenience: a member in one call. */
-void cbd_jw_key_int(cbd_jw *w, const char *key, int64_t v);
-void cbd_jw_key_uint(cbd_jw *w, const char *key, uint64_t v);
-void cbd_jw_key_real(cbd_jw *w, const char *key, double v);
-void cbd_jw_key_bool(cbd_jw *w, const char *key, bool v);
-void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s);
+static inline void cbd_jw_key_int(cbd_jw *w, const char *key, int64_t v) {
+    cbd_jw_key(w, key);
+    cbd_jw_int(w, v);
+}
+static inline void cbd_jw_key_uint(cbd_jw *w, const char *key, uint64_t v) {
+    cbd_jw_key(w, key);
+    cbd_jw_uint(w, v);
+}
+static inline void cbd_jw_key_real(cbd_jw *w, const char *key, double v) {
+    cbd_jw_key(w, key);
+    cbd_jw_real(w, v);
+}
+static inline void cbd_jw_key_bool(cbd_jw *w, const char *key, bool v) {
+    cbd_jw_key(w, key);
+    cbd_jw_bool(w, v);
+}
+static inline void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s) {
+    cbd_jw_key(w, key);
+    cbd_jw_string(w, s);
+}
 
 /*
  * The NUL-terminated text (malloc'd; free with free()) and its length, or NULL when memory ran
