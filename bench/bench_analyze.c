@@ -104,6 +104,11 @@ static void bench_http(void) {
     printf("HTTP loopback, small analysis (10 vs 5, 16%% luck), one connection: median %.1f µs, "
            "p99 %.1f µs (goal: median <= 200 µs, %d requests)\n",
            l.median_us, l.p99_us, N);
+    /* The answer is about 700 bytes. */
+    http_latency f = http_latency_floor(body, 700, N);
+    printf("  loopback floor today, the same round trip to a server that only answers: median "
+           "%.1f µs\n",
+           f.median_us);
 }
 
 int main(void) {

@@ -149,6 +149,11 @@ static void run_http(void) {
     printf("POST /simulate-turn, 1 trial, over HTTP: median %.1f µs, p90 %.1f µs, p99 %.1f µs "
            "(goal <= 50 µs)\n",
            s.median_us, s.p90_us, s.p99_us);
+    /* The one-trial answer is about 3.4 KB. */
+    http_latency f = http_latency_floor(body, 3400, 5001);
+    printf("  loopback floor today, the same round trip to a server that only answers: median "
+           "%.1f µs\n",
+           f.median_us);
 }
 
 int main(int argc, char **argv) {

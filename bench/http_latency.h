@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,30 +59,26 @@ static inline int http_latency_read(int fd, char *buf, size_t size) {
     }
 }
 
-/* POSTs `body` to `path` n times and returns the latency percentiles; exits on any error or on
- * an answer other than 200, so a figure is never taken from error responses. */
-static inline http_latency http_latency_measure(const char *path, const char *body, long n) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cfg.server.port = 0;
-    snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
-    cfg.server.access_log = false;
-    cfg.server.threads = 2;
-    char err[256];
-    cbd_server *server = cbd_server_start(&cfg, err, sizeof err);
-    if (!server) {
-        fprintf(stderr, "server: %s\n", err);
-        exit(1);
-    }
+/* Connects one keep-alive connection to 127.0.0.1:port, or exits. */
+static inline int http_latency_connect(uint16_t port) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(cbd_server_port(server))};
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(port)};
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
+    if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
         perror("connect");
         exit(1);
     }
+    return fd;
+}
+
+/* POSTs `body` to `path` at 127.0.0.1:port n times and returns the latency percentiles; exits
+ * on any error or on an answer other than 200, so a figure is never taken from error
+ * responses. */
+static inline http_latency http_latency_against(uint16_t port, const char *path, const char *body,
+                                                long n) {
+    int fd = http_latency_connect(port);
     /* Board requests run to tens of kilobytes, and their answers too. */
     size_t request_size = strlen(body) + strlen(path) + 256;
     char *request = malloc(request_size);
@@ -114,7 +111,98 @@ static inline http_latency http_latency_measure(const char *path, const char *bo
     free(lat);
     free(request);
     close(fd);
+    return r;
+}
+
+/* combatd on an ephemeral port, as the service runs by default, without the access log. */
+static inline http_latency http_latency_measure(const char *path, const char *body, long n) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.port = 0;
+    snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
+    cfg.server.access_log = false;
+    cfg.server.threads = 2;
+    char err[256];
+    cbd_server *server = cbd_server_start(&cfg, err, sizeof err);
+    if (!server) {
+        fprintf(stderr, "server: %s\n", err);
+        exit(1);
+    }
+    http_latency r = http_latency_against(cbd_server_port(server), path, body, n);
     cbd_server_stop(server);
+    return r;
+}
+
+/*
+ * The floor under every figure above: the same round trip against a server that does nothing
+ * but answer, a blocking loop on one thread that reads a request (head + Content-Length body)
+ * and writes a fixed answer of `answer_bytes`. It is the kernel's loopback and scheduler cost
+ * of that day on that core, which no HTTP server can go below; on the shared machine it
+ * changes from day to day, so a figure is read against the floor measured beside it.
+ */
+typedef struct {
+    int listener;
+    size_t answer_bytes;
+} http_floor_server;
+
+static inline void *http_floor_serve(void *arg) {
+    const http_floor_server *f = arg;
+    char head[128];
+    int head_len = snprintf(head, sizeof head, "HTTP/1.1 200 OK\r\nContent-Length: %zu\r\n\r\n",
+                            f->answer_bytes);
+    size_t answer_len = (size_t)head_len + f->answer_bytes;
+    char *answer = malloc(answer_len);
+    static char buf[1 << 20];
+    int fd = accept(f->listener, NULL, NULL);
+    if (!answer || fd < 0) {
+        exit(1);
+    }
+    memcpy(answer, head, (size_t)head_len);
+    memset(answer + head_len, 'x', f->answer_bytes);
+    int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    size_t have = 0;
+    for (;;) {
+        ssize_t got = recv(fd, buf + have, sizeof buf - have - 1, 0);
+        if (got <= 0) {
+            break;
+        }
+        have += (size_t)got;
+        buf[have] = '\0';
+        char *end = strstr(buf, "\r\n\r\n");
+        char *cl = end ? strcasestr(buf, "\r\nContent-Length:") : NULL;
+        size_t need = end ? (size_t)(end + 4 - buf) + (cl ? strtoul(cl + 17, NULL, 10) : 0) : 0;
+        if (!end || have < need) {
+            continue;
+        }
+        if (send(fd, answer, answer_len, 0) != (ssize_t)answer_len) {
+            break;
+        }
+        memmove(buf, buf + need, have - need);
+        have -= need;
+    }
+    close(fd);
+    free(answer);
+    return NULL;
+}
+
+/* The floor for a request of `body` answered with `answer_bytes` (see above). */
+static inline http_latency http_latency_floor(const char *body, size_t answer_bytes, long n) {
+    http_floor_server f = {socket(AF_INET, SOCK_STREAM, 0), answer_bytes};
+    struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = 0};
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t len = sizeof addr;
+    pthread_t t;
+    if (f.listener < 0 || bind(f.listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+        listen(f.listener, 1) != 0 ||
+        getsockname(f.listener, (struct sockaddr *)&addr, &len) != 0 ||
+        pthread_create(&t, NULL, http_floor_serve, &f) != 0) {
+        perror("floor server");
+        exit(1);
+    }
+    http_latency r = http_latency_against(ntohs(addr.sin_port), "/", body, n);
+    pthread_join(t, NULL);
+    close(f.listener);
     return r;
 }
 
