@@ -137,6 +137,8 @@ Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_sa
     cbd_config shipped, d;
     cbd_problem p;
     cr_assert(load_over_defaults(file, &shipped, &p), "config/combatd.json: %s", p.detail);
+    json_t *doc = json_loads(file, 0, NULL);
+    cr_assert_not_null(doc);
     static const char *const sections[] = {"server", "warapp", "duper"};
     for (size_t s = 0; s < 3; s++) {
         doc_table t;
@@ -146,6 +148,10 @@ Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_sa
         for (size_t i = 0; i < n; i++) {
             const doc_row *r = find_row(&t, keys[i].name);
             cr_assert_not_null(r, "%s.%s", sections[s], keys[i].name);
+            /* Every key is written out, so that an operator sees each one to change. */
+            cr_expect_not_null(json_object_get(json_object_get(doc, sections[s]), keys[i].name),
+                               "config/combatd.json does not list %s.%s", sections[s],
+                               keys[i].name);
             expected_shipped(sections[s], r, &d);
             cr_expect(same_value(&keys[i], section_of(&shipped, sections[s]),
                                  section_of(&d, sections[s])),
@@ -171,6 +177,7 @@ Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_sa
                   d.duper.supporting_tank_death_priority &&
               shipped.duper.card_steal_probability == d.duper.card_steal_probability &&
               memcmp(shipped.duper.tile_buff, d.duper.tile_buff, sizeof d.duper.tile_buff) == 0);
+    json_decref(doc);
     free(file);
     free(readme);
 }
