@@ -25,7 +25,8 @@ typedef struct {
 } sim_options;
 
 /* The armies one territory ended with: value -> count, open addressing (key + 1; 0 = empty).
- * Armies go up to 10^9, so nothing is allocated per army; only per distinct value seen. */
+ * Armies go up to 10^9, so nothing is allocated per army; only per distinct value seen. The
+ * counts share the keys' block (count = key + cap): one allocation per growth, not two. */
 typedef struct {
     uint64_t *key, *count;
     size_t cap, n;
@@ -49,12 +50,11 @@ static size_t hash_slot(uint64_t v, size_t cap) {
 
 static bool hist_grow(hist *h) {
     size_t cap = h->cap ? h->cap * 2 : 8;
-    uint64_t *key = calloc(cap, sizeof *key), *count = calloc(cap, sizeof *count);
-    if (!key || !count) {
-        free(key);
-        free(count);
+    uint64_t *key = calloc(2 * cap, sizeof *key);
+    if (!key) {
         return false;
     }
+    uint64_t *count = key + cap;
     for (size_t i = 0; i < h->cap; i++) {
         if (h->key[i]) {
             size_t s = hash_slot(h->key[i], cap);
@@ -66,7 +66,6 @@ static bool hist_grow(hist *h) {
         }
     }
     free(h->key);
-    free(h->count);
     h->key = key;
     h->count = count;
     h->cap = cap;
@@ -91,8 +90,7 @@ static bool hist_add(hist *h, uint64_t armies) {
 
 static void stats_free(sim_stats *s) {
     for (size_t i = 0; s->armies && i < s->n_terr; i++) {
-        free(s->armies[i].key);
-        free(s->armies[i].count);
+        free(s->armies[i].key); /* the counts with it */
     }
     free(s->armies);
     free(s->owner_counts);
@@ -147,7 +145,9 @@ static int cmp_u64(const void *a, const void *b) {
 
 /* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} ascending, as /simulate's. */
 static bool hist_json(cbd_jw *w, const hist *h, uint64_t trials) {
-    uint64_t *vals = malloc((h->n ? h->n : 1) * sizeof *vals);
+    /* A few distinct values (one for a single trial) sort on the stack. */
+    uint64_t few[64];
+    uint64_t *vals = h->n <= 64 ? few : malloc(h->n * sizeof *vals);
     if (!vals) {
         return false;
     }
@@ -175,7 +175,9 @@ static bool hist_json(cbd_jw *w, const hist *h, uint64_t trials) {
     }
     cbd_jw_array_close(w);
     cbd_jw_object_close(w);
-    free(vals);
+    if (vals != few) {
+        free(vals);
+    }
     return true;
 }
 

@@ -31,7 +31,8 @@
 #define CBD_TURN_ID_MAX 64
 
 typedef struct {
-    cbd_turn turn; /* its arrays point into this struct's allocations */
+    cbd_turn turn; /* its arrays point into `block` */
+    void *block;   /* every array below, carved from one allocation */
     const char **territory_id;
     const char **player_id;
     cbd_turn_territory *territories;
@@ -39,7 +40,7 @@ typedef struct {
     uint16_t *team;
     cbd_turn_player *player_order;
     cbd_turn_goal *goals;
-    const uint32_t *sorted; /* territory indices sorted by id, for lookups */
+    uint32_t *sorted;       /* territory indices sorted by id, for lookups */
     cbd_turn_limits limits; /* the core's defaults with the config's warapp.max_turn_* */
 } cbd_turn_request;
 
