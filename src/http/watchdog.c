@@ -3,8 +3,9 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <linux/sockios.h>
+#include <linux/tcp.h> /* struct tcp_info with tcpi_bytes_received (glibc's lacks it) */
 #include <netinet/in.h>
-#include <netinet/tcp.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -28,6 +29,10 @@ struct cbd_watch {
     uint64_t waited_us;
     uint64_t looked_us;
     int looked_phase;
+    /* The idle phase that began at idle_since had received idle_bytes when first looked at
+     * (0 for a new connection, which has received nothing yet). */
+    uint64_t idle_since;
+    uint64_t idle_bytes;
 };
 
 struct cbd_watchdog {
@@ -50,15 +55,57 @@ static uint64_t now_us(void) {
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
-/* When the socket last received data, or 0 when TCP_INFO cannot say. */
-static uint64_t last_data_us(int fd, uint64_t now) {
+/*
+ * TCP_INFO tells when the socket last received data only to the kernel's tick (4 ms at
+ * HZ=250, 10 ms at HZ=100), so an arrival time read back can land a tick after the truth: a
+ * connection accepted, or a request finished, a moment after its last byte then seems to
+ * receive a new one. Arrival times within this margin of a phase's start prove nothing.
+ */
+#define ARRIVAL_GRAIN_US 25000u
+
+typedef struct {
+    uint64_t last_data_us; /* when data last arrived (to the tick), or 0 */
+    uint64_t bytes;        /* every byte the socket has received */
+    bool has_bytes;        /* the kernel reported the count */
+} arrivals;
+
+static bool read_arrivals(int fd, uint64_t now, arrivals *a) {
     struct tcp_info ti;
     socklen_t len = sizeof ti;
-    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 || len < sizeof ti) {
-        return 0;
+    if (getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &len) != 0 ||
+        len < offsetof(struct tcp_info, tcpi_last_data_recv) + sizeof ti.tcpi_last_data_recv) {
+        return false;
     }
     uint64_t ago = (uint64_t)ti.tcpi_last_data_recv * 1000u;
-    return ago < now ? now - ago : 0;
+    a->last_data_us = ago < now ? now - ago : 0;
+    a->has_bytes = len >= offsetof(struct tcp_info, tcpi_bytes_received) + sizeof(uint64_t);
+    a->bytes = a->has_bytes ? ti.tcpi_bytes_received : 0;
+    return true;
+}
+
+/*
+ * Whether a request's first byte has arrived in the idle phase that began at `since`, and
+ * when (*at). Bytes are counted: the phase's count at its first look (exactly 0 on a new
+ * connection), and any byte past it is a new request's. A byte that came between the phase's
+ * start and that first look is seen by its arrival time, when that is clearly later than the
+ * start; otherwise the request's clock starts at its request line or its next byte.
+ */
+static bool first_byte_arrived(cbd_watch *e, uint64_t since, uint64_t now, uint64_t *at) {
+    arrivals a;
+    if (!read_arrivals(e->fd, now, &a)) {
+        return false;
+    }
+    bool arrived;
+    if (e->idle_since != since) { /* the first look at this idle phase */
+        e->idle_since = since;
+        e->idle_bytes = a.bytes;
+        arrived = a.last_data_us > since + ARRIVAL_GRAIN_US;
+    } else {
+        arrived = a.has_bytes ? a.bytes > e->idle_bytes : a.last_data_us > since + ARRIVAL_GRAIN_US;
+    }
+    uint64_t t = a.last_data_us < since ? since : a.last_data_us;
+    *at = t < now ? t : now;
+    return arrived;
 }
 
 /* Whether the client is the one being waited for in `phase`: in RECEIVING, every byte it
@@ -75,16 +122,14 @@ static bool client_is_waited_for(int fd, int phase) {
 static cbd_cut look(const cbd_watchdog *w, cbd_watch *e, uint64_t now) {
     int phase = atomic_load(&e->phase);
     uint64_t since = atomic_load(&e->since_us);
-    if (phase == PHASE_IDLE) {
-        /* A first byte after the previous request ended (2 ms for the clock's grain) starts
-         * the next request's clock, before the request line is complete. */
-        uint64_t data = last_data_us(e->fd, now);
-        if (data > since + 2000u &&
-            atomic_compare_exchange_strong(&e->phase, &phase, PHASE_RECEIVING)) {
-            atomic_store(&e->since_us, data);
-            phase = PHASE_RECEIVING;
-            since = data;
-        }
+    uint64_t at;
+    if (phase == PHASE_IDLE && first_byte_arrived(e, since, now, &at) &&
+        atomic_compare_exchange_strong(&e->phase, &phase, PHASE_RECEIVING)) {
+        /* The next request's clock starts at its first byte, before its request line is
+         * complete. */
+        atomic_store(&e->since_us, at);
+        phase = PHASE_RECEIVING;
+        since = at;
     }
     if (phase != e->looked_phase || since > e->looked_us) {
         /* A new phase since the last look: its clock starts at its own beginning. */
@@ -191,7 +236,10 @@ cbd_watch *cbd_watch_add(cbd_watchdog *w, int fd) {
         return NULL;
     }
     e->fd = fd;
-    atomic_init(&e->since_us, now_us());
+    uint64_t t = now_us();
+    atomic_init(&e->since_us, t);
+    e->idle_since = t; /* a new connection's first idle phase: nothing received yet */
+    e->idle_bytes = 0;
     atomic_init(&e->phase, PHASE_IDLE);
     atomic_init(&e->cut, CBD_CUT_NONE);
     atomic_init(&e->linger, false);

@@ -11,9 +11,9 @@
  * connection a few times a second and shuts down any whose client has made the server wait
  * longer than a deadline (issue 12, item 3):
  *
- * - The request deadline starts at the request's first byte (seen in the socket's TCP_INFO,
- *   or at the request line, whichever comes first), not at accept or the previous answer: the
- *   wait for a first byte is idleness, for the inactivity timeout. It counts only time in
+ * - The request deadline starts at the request's first byte (seen in the socket's TCP_INFO
+ *   byte count, or at the request line, whichever comes first), not at accept or the previous
+ *   answer: the wait for a first byte is idleness, for the inactivity timeout. It counts only time in
  *   which the server has read everything the client sent: a tick in which bytes wait unread
  *   in the socket (FIONREAD) is the server's stall, not the client's.
  * - Once the request is in, computing or queueing its answer counts for nothing.
