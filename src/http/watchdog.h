@@ -13,9 +13,9 @@
  *
  * - The request deadline starts at the request's first byte (seen in the socket's TCP_INFO
  *   byte count, or at the request line, whichever comes first), not at accept or the previous
- *   answer: the wait for a first byte is idleness, for the inactivity timeout. It counts only time in
- *   which the server has read everything the client sent: a tick in which bytes wait unread
- *   in the socket (FIONREAD) is the server's stall, not the client's.
+ *   answer: the wait for a first byte is idleness, for the inactivity timeout. It counts only
+ *   time in which the server has read everything the client sent: a tick in which bytes wait
+ *   unread in the socket (FIONREAD) is the server's stall, not the client's.
  * - Once the request is in, computing or queueing its answer counts for nothing.
  * - The send deadline counts the time an answer waits on the client: ticks in which the
  *   socket's send queue holds bytes the client has not taken (SIOCOUTQ).
