@@ -102,7 +102,9 @@ static size_t heap_in_use(void) {
 #if defined(__SANITIZE_ADDRESS__)
     return __sanitizer_get_current_allocated_bytes();
 #else
-    return mallinfo2().uordblks;
+    /* Chunks past the mmap threshold are counted apart (hblkhd): the string may be one. */
+    struct mallinfo2 m = mallinfo2();
+    return m.uordblks + m.hblkhd;
 #endif
 }
 
