@@ -4,6 +4,7 @@
 #include "json_reader.h"
 #include "json_write.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,30 +115,82 @@ void cbd_api_request_release(cbd_api_request *req) {
     req->arena = NULL;
 }
 
-void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply) {
+cbd_api_limits cbd_api_full_limits(const cbd_config *cfg) {
+    return (cbd_api_limits){
+        .work_limit = cbd_work_times(cfg->server.work_budget_ms, CBD_WORK_UNITS_PER_MS),
+        .mem_limit = (size_t)cfg->server.memory_budget,
+    };
+}
+
+cbd_api_limits cbd_api_inline_limits(const cbd_config *cfg) {
+    cbd_api_limits l = cbd_api_full_limits(cfg);
+    uint64_t inline_units =
+        cbd_work_times(cfg->server.inline_work_us, CBD_WORK_UNITS_PER_MS / 1000);
+    if (inline_units < l.work_limit) {
+        l.work_limit = inline_units;
+        l.hand_back = true;
+    }
+    return l;
+}
+
+/* The handler's outcome as a reply: its text, or its problem (the budget's or the cap's when
+ * those stopped it, whatever the handler concluded). */
+static void reply_of(bool ok, cbd_jw *out, cbd_problem *problem, const cbd_config *cfg,
+                     const cbd_budget *budget, cbd_api_reply *reply) {
+    size_t len = 0;
+    char *text = ok ? cbd_jw_finish(out, &len) : NULL;
+    if (ok && text) {
+        text_reply(200, "application/json", text, len, reply);
+        return;
+    }
+    cbd_jw_discard(out);
+    if (out->over) {
+        cbd_problem_init(problem);
+        (void)cbd_api_answer_too_large(cfg, 0, out->blame ? out->blame : "", problem);
+    } else if (cbd_budget_spent(budget) && problem->status != 422 && problem->status != 504) {
+        cbd_problem_init(problem); /* an endpoint that did not name the member: the request */
+        (void)cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "", problem);
+    } else if (ok) {
+        oom_reply(reply); /* finishing the text ran out of memory */
+        return;
+    }
+    if (problem->status == 0) {
+        cbd_problem_set(problem, 500, "The service could not compute an answer.");
+    }
+    cbd_api_problem_reply(problem, reply);
+}
+
+bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
+                           const cbd_api_limits *limits, cbd_api_reply *reply) {
     cbd_problem problem;
     cbd_problem_init(&problem);
+    cbd_budget budget;
+    cbd_budget_init(&budget, limits->work_limit, limits->mem_limit);
+    cbd_budget_set_progress(&budget, limits->progress, limits->progress_arg);
     cbd_jw out;
     cbd_jw_init(&out);
+    cbd_jw_set_limit(&out, (size_t)cfg->server.max_answer_bytes);
     cbd_json_alloc_reset();
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
-    bool ok = req->ep->handle(cfg, req->doc, &out, &problem);
+    bool ok = req->ep->handle(cfg, &budget, req->doc, &out, &problem);
     (void)cbd_json_arena_use(heap);
+    if (limits->hand_back && budget.stopped == CBD_BUDGET_WORK) {
+        cbd_jw_discard(&out); /* run again with the full budget; the request is kept */
+        return false;
+    }
     if (cbd_json_alloc_failed()) { /* whatever the handler concluded, it may be wrong */
         cbd_jw_discard(&out);
         oom_reply(reply);
-    } else if (!ok) {
-        cbd_jw_discard(&out);
-        if (problem.status == 0) {
-            cbd_problem_set(&problem, 500, "The service could not compute an answer.");
-        }
-        cbd_api_problem_reply(&problem, reply);
     } else {
-        size_t len = 0;
-        char *text = cbd_jw_finish(&out, &len);
-        text_reply(200, "application/json", text, len, reply);
+        reply_of(ok, &out, &problem, cfg, &budget, reply);
     }
     cbd_api_request_release(req);
+    return true;
+}
+
+void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply) {
+    cbd_api_limits limits = cbd_api_full_limits(cfg);
+    (void)cbd_api_answer_within(req, cfg, &limits, reply);
 }
 
 void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body, size_t len,
@@ -152,6 +205,69 @@ void cbd_api_reply_free(cbd_api_reply *reply) {
     free(reply->body);
     reply->body = NULL;
     reply->body_len = 0;
+}
+
+bool cbd_api_oom_problem(cbd_problem *problem) {
+    cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
+    return false;
+}
+
+bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,
+                              cbd_problem *problem) {
+    uint64_t cap = cfg->server.max_answer_bytes;
+    if (problem->status == 0) {
+        cbd_problem_set(problem, 422, "The answer would be larger than one answer may be.");
+    }
+    if (bytes > 0) {
+        cbd_problem_field(problem, member,
+                          "the answer would be about %.0f bytes, past the %" PRIu64
+                          " bytes of server.max_answer_bytes: ask for less here",
+                          bytes, cap);
+    } else {
+        cbd_problem_field(problem, member,
+                          "the answer would pass the %" PRIu64
+                          " bytes of server.max_answer_bytes: ask for less here",
+                          cap);
+    }
+    return false;
+}
+
+/* What the budget was and what was spent, for the 422 when it stopped a request. */
+static void budget_field(const cbd_config *cfg, const cbd_budget *b, const char *member,
+                         cbd_problem *problem) {
+    if (b->stopped == CBD_BUDGET_MEMORY) {
+        cbd_problem_field(problem, member,
+                          "the request needs more than the memory budget of %" PRIu64
+                          " bytes (server.memory_budget); it held %zu bytes when it stopped: "
+                          "reduce this member",
+                          cfg->server.memory_budget, b->mem_held);
+        return;
+    }
+    cbd_problem_field(problem, member,
+                      "the request needs more than the work budget of %" PRIu64
+                      " units (about %" PRIu64
+                      " ms of CPU, server.work_budget_ms); it spent %" PRIu64
+                      " units before it stopped: reduce this member",
+                      b->work_limit, b->work_limit / CBD_WORK_UNITS_PER_MS, b->work_spent);
+}
+
+bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_status st,
+                          const char *member, cbd_problem *problem) {
+    if (st == CBD_ERR_BUDGET && budget && budget->stopped == CBD_BUDGET_CANCELLED) {
+        cbd_problem_set(problem, 504,
+                        "The answer took longer than server.answer_deadline (%" PRIu32
+                        " s) allows; retry later or ask for less.",
+                        cfg->server.answer_deadline);
+    } else if (st == CBD_ERR_BUDGET && budget && budget->stopped != CBD_BUDGET_RUNNING) {
+        cbd_problem_set(problem, 422, "This request costs more than one request may spend.");
+        budget_field(cfg, budget, member, problem);
+    } else if (st == CBD_ERR_NOMEM) {
+        (void)cbd_api_oom_problem(problem);
+    } else {
+        cbd_problem_set(problem, 500, "The service could not compute an answer: %s.",
+                        cbd_status_str(st));
+    }
+    return false;
 }
 
 bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem) {

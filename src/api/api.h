@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "combatd/budget.h"
 #include "config.h"
 #include "json_write.h"
 #include "problem.h"
@@ -36,9 +37,14 @@ typedef struct {
  * An endpoint: reads the parsed request (always a JSON object), and either writes its answer
  * (one JSON value) to *out and returns true, or fills *problem and returns false; what it wrote
  * by then is dropped. Answers are streamed rather than built as jansson trees (json_write.h).
+ * Every core call it makes gets `budget` (budget.h), which meters the request's work and memory;
+ * when a core call stops on it the endpoint says which member to reduce with
+ * cbd_api_core_problem. `out` is capped at server.max_answer_bytes: an endpoint names the member
+ * that makes its answer large with cbd_jw_blame, and refuses with cbd_api_answer_too_large
+ * before working where it can tell the size in advance.
  */
-typedef bool (*cbd_endpoint_fn)(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                                cbd_problem *problem);
+typedef bool (*cbd_endpoint_fn)(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                                cbd_jw *out, cbd_problem *problem);
 
 /*
  * The estimated cost of answering a parsed request, in nanoseconds of one core (issue 12):
@@ -92,8 +98,36 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
 /* The estimated nanoseconds of one core that answering the request costs (cbd_cost_fn). */
 uint64_t cbd_api_cost(const cbd_api_request *req, const cbd_config *cfg);
 
-/* Validates (422 with pointers), computes and renders the answer, and releases the request.
- * Always produces a reply; 500 only on out-of-memory. */
+/*
+ * Where a request runs decides how much it may spend there (server.work_budget_ms on a worker,
+ * server.inline_work_us on an HTTP thread; server.memory_budget on both). `hand_back`: a request
+ * that spends `work_limit` is handed back to be run again elsewhere rather than refused.
+ * `progress` (may be NULL) is called about every millisecond of work; true stops the request
+ * with a 504 (the caller's deadline).
+ */
+typedef struct {
+    uint64_t work_limit; /* units (budget.h) */
+    size_t mem_limit;    /* bytes */
+    bool hand_back;
+    cbd_budget_progress_fn progress;
+    void *progress_arg;
+} cbd_api_limits;
+
+/* The full limits of the config (a worker's, and every caller's without a server). */
+cbd_api_limits cbd_api_full_limits(const cbd_config *cfg);
+/* The limits of a request answered on an HTTP thread: a small work budget, handed back. */
+cbd_api_limits cbd_api_inline_limits(const cbd_config *cfg);
+
+/*
+ * Validates (422 with pointers), computes and renders the answer within `limits`, and releases
+ * the request. Returns true with a reply (500 only on out-of-memory); false, with the request
+ * kept and no reply, when `limits->hand_back` and the work budget was spent: the caller runs it
+ * again with more (cbd_api_answer).
+ */
+bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
+                           const cbd_api_limits *limits, cbd_api_reply *reply);
+
+/* cbd_api_answer_within at the full limits: always produces a reply. */
 void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply);
 
 /* Releases a parsed request that will not be answered. */
@@ -108,6 +142,23 @@ void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply);
 
 void cbd_api_reply_free(cbd_api_reply *reply);
 
+/*
+ * The problem for a core call that failed with `st`: CBD_ERR_BUDGET is a 422 naming `member` (a
+ * JSON pointer, "" for the whole request) as the one to reduce, with the budget and what was
+ * spent (a 504 when the deadline stopped it); CBD_ERR_NOMEM the 500 of out-of-memory; anything
+ * else a 500. Returns false, for `return cbd_api_core_problem(...)`.
+ */
+bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_status st,
+                          const char *member, cbd_problem *problem);
+
+/* The 500 problem of out-of-memory, in the words of every other. Returns false. */
+bool cbd_api_oom_problem(cbd_problem *problem);
+
+/* The 422 of an answer that would pass server.max_answer_bytes (`bytes` its estimated size, 0
+ * when unknown), naming `member`. Returns false. */
+bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,
+                              cbd_problem *problem);
+
 /* The constant 500 problem body, for when nothing can be allocated (not NUL-counted). */
 extern const char cbd_api_oom_body[];
 extern const size_t cbd_api_oom_body_len;
@@ -118,24 +169,24 @@ extern const size_t cbd_api_oom_body_len;
 bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem);
 
 /* The endpoints. */
-bool cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                            cbd_problem *problem);
-bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                            cbd_jw *out, cbd_problem *problem);
+bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
                       cbd_problem *problem);
 uint64_t cbd_api_simulate_cost(const cbd_config *cfg, const json_t *request);
 uint64_t cbd_api_analyze_attack_cost(const cbd_config *cfg, const json_t *request);
-bool cbd_api_analyze_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                          cbd_problem *problem);
+bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                          cbd_jw *out, cbd_problem *problem);
 uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request);
-bool cbd_api_simulate_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                           cbd_problem *problem);
+bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                           cbd_jw *out, cbd_problem *problem);
 uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request);
-bool cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                          cbd_problem *problem);
-bool cbd_api_duper_board_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                                cbd_problem *problem);
-bool cbd_api_duper_board_options(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                                 cbd_problem *problem);
+bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                          cbd_jw *out, cbd_problem *problem);
+bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                                cbd_jw *out, cbd_problem *problem);
+bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                                 cbd_jw *out, cbd_problem *problem);
 uint64_t cbd_api_duper_board_options_cost(const cbd_config *cfg, const json_t *request);
 
 #endif

@@ -42,6 +42,10 @@ static const cbd_config_key server_keys[] = {
     SK(worker_share, CBD_KEY_UINT, 0, 100000),
     SK(send_deadline, CBD_KEY_UINT, 1, 3600),
     SK(max_answer_bytes, CBD_KEY_UINT, 4096, UINT64_C(1) << 32),
+    SK(work_budget_ms, CBD_KEY_UINT, 1, 3600000),
+    SK(inline_work_us, CBD_KEY_UINT, 1, 1000000),
+    SK(memory_budget, CBD_KEY_UINT, 1024 * 1024, UINT64_C(1) << 40),
+    SK(answer_deadline, CBD_KEY_UINT, 1, 3600),
 };
 #undef SK
 #define N_SERVER_KEYS (sizeof server_keys / sizeof server_keys[0])
@@ -104,6 +108,12 @@ void cbd_config_defaults(cbd_config *cfg) {
     s->worker_share = 0;
     s->send_deadline = 30;
     s->max_answer_bytes = 8u * 1024u * 1024u;
+    /* README, "One budget for every request": about 2 s of one core on a worker, 1 ms on an
+     * HTTP thread (so that its other connections wait at most that long), 128 MiB. */
+    s->work_budget_ms = 2000;
+    s->inline_work_us = 1000;
+    s->memory_budget = UINT64_C(128) * 1024 * 1024;
+    s->answer_deadline = 10;
 
     cbd_warapp_config *w = &cfg->warapp;
     w->defaults = cbd_warapp_default_settings();

@@ -36,6 +36,11 @@ typedef struct {
     uint32_t worker_share;     /* running + waiting per client address; 0 = max(1, workers/4) */
     uint32_t send_deadline;    /* seconds a client may take to read one answer */
     uint64_t max_answer_bytes; /* the largest answer; larger listings are refused up front */
+    /* One budget for every request (budget.h): work and memory metered as they are spent. */
+    uint64_t work_budget_ms;  /* a request's work on a worker, in ms of one core (10^6 units) */
+    uint64_t inline_work_us;  /* ... on an HTTP thread before it moves to a worker, in µs */
+    uint64_t memory_budget;   /* bytes the core may hold for one request */
+    uint32_t answer_deadline; /* seconds from a request's last byte to the start of its answer */
     size_t n_cors_origins;
     char cors_origins[CBD_MAX_CORS_ORIGINS][128]; /* "*" allows any origin */
     /* Restarts and proxies (issue 15). */

@@ -147,8 +147,9 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
     cbd_duper_check_tile(&out->tile, &b->defense, b->npc, CBD_DUPER_LOADING_PLANES);
 }
 
-bool cbd_api_duper_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                          cbd_problem *problem) {
+bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                          cbd_jw *out, cbd_problem *problem) {
+    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader root, rules_reader;
     if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
         return false;

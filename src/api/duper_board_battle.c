@@ -133,8 +133,9 @@ static bool run(cbd_duper_board *board, const cbd_board_read *br, const cbd_read
     return ok;
 }
 
-bool cbd_api_duper_board_battle(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                                cbd_problem *problem) {
+bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                                cbd_jw *out, cbd_problem *problem) {
+    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader root;
     if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
         return false;

@@ -83,8 +83,9 @@ static bool find_player(const cbd_reader *root, const cbd_duper_board *board, co
     return true;
 }
 
-bool cbd_api_duper_board_options(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                                 cbd_problem *problem) {
+bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                                 cbd_jw *out, cbd_problem *problem) {
+    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader root;
     if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
         return false;

@@ -20,6 +20,12 @@ static bool grow(cbd_jw *b, size_t more) {
     if (b->failed) {
         return false;
     }
+    if (b->limit != 0 && b->len + more > b->limit + 1) { /* + 1: the closing NUL */
+        b->failed = true;
+        b->over = true;
+        b->cap = 0;
+        return false;
+    }
     size_t cap = b->cap ? b->cap : FIRST_CAPACITY;
     while (cap < b->len + more) {
         cap *= 2;
@@ -397,6 +403,22 @@ void cbd_jw_value(cbd_jw *w, const json_t *v) {
     }
 }
 
+void cbd_jw_set_limit(cbd_jw *w, size_t limit) {
+    w->limit = limit;
+}
+
+/* Empty again, keeping what the caller reads after finishing: the limit and whether (and for
+ * which member) it was passed. */
+static void reset_keeping_limit(cbd_jw *w) {
+    size_t limit = w->limit;
+    bool over = w->over;
+    const char *blame = w->blame;
+    cbd_jw_init(w);
+    w->limit = limit;
+    w->over = over;
+    w->blame = blame;
+}
+
 char *cbd_jw_finish(cbd_jw *w, size_t *len) {
     assert(w->failed || (w->depth == 0 && !w->after_key)); /* every container closed */
     put_char(w, '\0');
@@ -406,13 +428,13 @@ char *cbd_jw_finish(cbd_jw *w, size_t *len) {
     } else {
         free(w->data);
     }
-    cbd_jw_init(w);
+    reset_keeping_limit(w);
     return text;
 }
 
 void cbd_jw_discard(cbd_jw *w) {
     free(w->data);
-    cbd_jw_init(w);
+    reset_keeping_limit(w);
 }
 
 char *cbd_json_write(const json_t *value, size_t *len) {

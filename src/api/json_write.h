@@ -25,6 +25,12 @@ typedef struct {
     char *data;
     size_t len, cap;
     bool failed;
+    /* The answer cap (server.max_answer_bytes): 0 for none. Past it the writer fails as when
+     * memory runs out (sticky), with `over` set, and `blame` names the request member that
+     * made the answer large (cbd_jw_blame), for the 422. */
+    size_t limit;
+    bool over;
+    const char *blame;
     bool first;     /* nothing written yet inside the innermost object or array */
     bool after_key; /* a key was written; its value comes next, with no comma */
     /* Debug builds (NDEBUG not set) assert that objects and arrays nest, that keys come only
@@ -35,6 +41,13 @@ typedef struct {
 } cbd_jw;
 
 void cbd_jw_init(cbd_jw *w);
+/* Caps the text at `limit` bytes (0: none); kept by cbd_jw_finish and cbd_jw_discard. */
+void cbd_jw_set_limit(cbd_jw *w, size_t limit);
+/* Names the member (a JSON pointer, a static string) that decides the size of what comes
+ * next, for the 422 of an answer past the cap: "/include_turns", "/trials". */
+static inline void cbd_jw_blame(cbd_jw *w, const char *member) {
+    w->blame = member;
+}
 void cbd_jw_object_open(cbd_jw *w);
 void cbd_jw_object_close(cbd_jw *w);
 void cbd_jw_array_open(cbd_jw *w);
@@ -86,7 +99,8 @@ static inline void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s) 
 
 /*
  * The NUL-terminated text (malloc'd; free with free()) and its length, or NULL when memory ran
- * out (the buffer is then freed). The writer is empty afterwards either way.
+ * out or the text passed the limit (`over`; the buffer is then freed). The writer is empty
+ * afterwards either way, with its limit, `over` and `blame` kept for the caller to read.
  */
 char *cbd_jw_finish(cbd_jw *w, size_t *len);
 /* Drops what was written (e.g. when an answer turns into a problem half-way). */

@@ -77,6 +77,8 @@ const char *cbd_http_reason(int status) {
             return "Not Implemented";
         case 503:
             return "Service Unavailable";
+        case 504:
+            return "Gateway Timeout";
         default:
             return "Error";
     }

@@ -293,8 +293,9 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
     return st;
 }
 
-bool cbd_api_analyze_attack(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                            cbd_problem *problem) {
+bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                            cbd_jw *out, cbd_problem *problem) {
+    (void)budget; /* BUDGET-TODO: charge the core calls */
     analyze_request *q = calloc(1, sizeof *q);
     if (!q) {
         cbd_problem_set(problem, 500, "The service ran out of memory; try again.");

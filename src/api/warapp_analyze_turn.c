@@ -81,8 +81,9 @@ static bool render(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_analysis
     return true;
 }
 
-bool cbd_api_analyze_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                          cbd_problem *problem) {
+bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                          cbd_jw *out, cbd_problem *problem) {
+    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader r;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
         return false;

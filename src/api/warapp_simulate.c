@@ -159,8 +159,9 @@ static void render(cbd_jw *w, const sim_request *q, const cbd_sim_stats *st,
     cbd_jw_object_close(w);
 }
 
-bool cbd_api_simulate(const cbd_config *cfg, const json_t *request, cbd_jw *out,
+bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
                       cbd_problem *problem) {
+    (void)budget; /* BUDGET-TODO: charge the core calls */
     sim_request q;
     if (!read_request(cfg, request, &q, problem)) {
         return false;

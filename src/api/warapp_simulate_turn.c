@@ -347,8 +347,9 @@ static bool run(const cbd_turn_request *q, const sim_options *o, cbd_jw *out,
     return ok;
 }
 
-bool cbd_api_simulate_turn(const cbd_config *cfg, const json_t *request, cbd_jw *out,
-                           cbd_problem *problem) {
+bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                           cbd_jw *out, cbd_problem *problem) {
+    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader r;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
         return false;

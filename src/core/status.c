@@ -10,6 +10,8 @@ const char *cbd_status_str(cbd_status status) {
             return "out of memory";
         case CBD_ERR_TOO_LARGE:
             return "result too large";
+        case CBD_ERR_BUDGET:
+            return "budget spent";
     }
     return "unknown status";
 }

@@ -8,7 +8,7 @@
 #include <string.h>
 
 static const unsigned statuses[CBD_METRIC_STATUSES - 1] = {200, 204, 400, 403, 404, 405, 408, 413,
-                                                           415, 422, 429, 500, 501, 503, 304};
+                                                           415, 422, 429, 500, 501, 503, 504, 304};
 
 /* Upper bounds in microseconds: a game client wants well under a millisecond, so the low end
  * is fine-grained. */
@@ -135,6 +135,12 @@ char *cbd_metrics_render(cbd_metrics *m, size_t *len) {
         "# TYPE combatd_response_bytes_total counter\n"
         "combatd_response_bytes_total %" PRIu64 "\n",
         (uint64_t)atomic_load_explicit(&m->bytes_out, memory_order_relaxed));
+    put(&t,
+        "# HELP combatd_requests_handed_to_workers_total Requests that spent the inline work "
+        "budget on an HTTP thread and started over on a worker.\n"
+        "# TYPE combatd_requests_handed_to_workers_total counter\n"
+        "combatd_requests_handed_to_workers_total %" PRIu64 "\n",
+        (uint64_t)atomic_load_explicit(&m->handed_to_workers, memory_order_relaxed));
     if (t.failed) {
         free(t.buf);
         return NULL;

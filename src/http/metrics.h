@@ -12,7 +12,7 @@
  * Requests are counted by route and status; latency goes into a fixed-bucket histogram.
  */
 #define CBD_METRIC_ROUTES   CBD_ROUTE_COUNT /* one row per route of router.h, with "other" */
-#define CBD_METRIC_STATUSES 16 /* the statuses the service answers with, plus "other" */
+#define CBD_METRIC_STATUSES 17 /* the statuses the service answers with, plus "other" */
 #define CBD_METRIC_BUCKETS  15
 
 typedef struct {
@@ -23,6 +23,7 @@ typedef struct {
     atomic_int_fast64_t in_flight;
     atomic_uint_fast64_t bytes_in;
     atomic_uint_fast64_t bytes_out;
+    atomic_uint_fast64_t handed_to_workers; /* spent server.inline_work_us; started over */
 } cbd_metrics;
 
 void cbd_metrics_init(cbd_metrics *m);

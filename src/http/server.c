@@ -232,17 +232,24 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     }
     /* The whole request is in: computing the answer is ours, not a slow client's. */
     cbd_watch_answering(cbd_watch_of(con));
+    req->in_us = cbd_now_us();
     cbd_api_reply reply;
     cbd_api_request api_req;
     const char *body = req->body.data ? req->body.data : "";
     if (!cbd_api_parse(&req->route->api, body, req->body.len, &api_req, &reply)) {
         return cbd_http_send_reply(s, con, req, &reply, NULL);
     }
-    /* Bounded work (issue 12): past a small estimate, off the HTTP thread. */
+    /* The estimate routes: past a small one, off the HTTP thread at once. The meter protects:
+     * on this thread a request may spend server.inline_work_us, and one that spends it starts
+     * over on a worker, so no request holds an HTTP thread longer, whatever its estimate. */
     if (cbd_api_cost(&api_req, &s->cfg) > s->cfg.server.inline_cost_ns) {
         return cbd_http_run_on_worker(s, con, req, &api_req);
     }
-    cbd_api_answer(&api_req, &s->cfg, &reply);
+    cbd_api_limits limits = cbd_api_inline_limits(&s->cfg);
+    if (!cbd_api_answer_within(&api_req, &s->cfg, &limits, &reply)) {
+        atomic_fetch_add(&s->metrics.handed_to_workers, 1);
+        return cbd_http_run_on_worker(s, con, req, &api_req);
+    }
     return cbd_http_send_reply(s, con, req, &reply, NULL);
 }
 

@@ -52,6 +52,7 @@ struct cbd_http_request {
     unsigned status;
     uint64_t bytes_out;
     /* A long request computed on a worker thread while the connection is suspended. */
+    uint64_t in_us; /* when the whole request was in: server.answer_deadline counts from it */
     bool job_started;
     cbd_api_reply job_reply;
     cbd_api_request job_req;

@@ -96,6 +96,37 @@ static void release_place(cbd_pool *p, const unsigned char key[16]) {
     }
 }
 
+/* A job's progress callback: true once server.answer_deadline has passed since the request was
+ * in, so that the core stops it and the client gets a 504 rather than a late answer. */
+static bool past_deadline(void *arg) {
+    const cbd_http_request *req = arg;
+    return cbd_now_us() - req->in_us > (uint64_t)req->server->cfg.server.answer_deadline * 1000000u;
+}
+
+static void refuse_job(cbd_http_request *req, const char *detail) {
+    cbd_api_request_release(&req->job_req);
+    cbd_problem problem;
+    cbd_problem_init(&problem);
+    cbd_problem_set(&problem, 503, "%s", detail);
+    cbd_api_problem_reply(&problem, &req->job_reply);
+}
+
+/* Computes a job's reply, or refuses it: the server is stopping (what still waits is refused,
+ * not computed, so that stopping takes one request's time and not the whole queue's), or it
+ * waited past its deadline (its client has likely given up; a 503 says to retry). */
+static void answer_job(cbd_http_request *req, bool stopping) {
+    if (stopping) {
+        refuse_job(req, "The service is stopping; retry on another replica.");
+    } else if (past_deadline(req)) {
+        refuse_job(req, "The request waited for a worker past server.answer_deadline; retry.");
+    } else {
+        cbd_api_limits limits = cbd_api_full_limits(&req->server->cfg);
+        limits.progress = past_deadline;
+        limits.progress_arg = req;
+        (void)cbd_api_answer_within(&req->job_req, &req->server->cfg, &limits, &req->job_reply);
+    }
+}
+
 static void *worker_main(void *arg) {
     cbd_pool *p = arg;
     pthread_mutex_lock(&p->lock);
@@ -113,17 +144,7 @@ static void *worker_main(void *arg) {
         bool stopping = p->stop;
         pthread_mutex_unlock(&p->lock);
 
-        if (stopping) {
-            /* The server is stopping: what still waits is refused, not computed, so that
-             * stopping takes one request's time and not the whole queue's. */
-            cbd_api_request_release(&req->job_req);
-            cbd_problem problem;
-            cbd_problem_init(&problem);
-            cbd_problem_set(&problem, 503, "The service is stopping; retry on another replica.");
-            cbd_api_problem_reply(&problem, &req->job_reply);
-        } else {
-            cbd_api_answer(&req->job_req, &req->server->cfg, &req->job_reply);
-        }
+        answer_job(req, stopping);
         struct MHD_Connection *con = req->con;
         unsigned char key[16];
         memcpy(key, req->job_client, sizeof key);

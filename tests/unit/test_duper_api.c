@@ -286,7 +286,7 @@ static bool stolen_with(cbd_config *cfg, json_t *req, uint64_t seed) {
     cbd_jw_init(&out);
     cbd_problem p;
     cbd_problem_init(&p);
-    cr_assert(cbd_api_duper_battle(cfg, req, &out, &p));
+    cr_assert(cbd_api_duper_battle(cfg, NULL, req, &out, &p));
     size_t len = 0;
     char *text = cbd_jw_finish(&out, &len);
     cr_assert_not_null(text);

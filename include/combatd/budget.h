@@ -1,0 +1,125 @@
+#ifndef COMBATD_BUDGET_H
+#define COMBATD_BUDGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "combatd/status.h"
+
+/*
+ * One request's budget: the work the core may do for it and the memory it may hold, metered
+ * as they are spent (as SQLite's progress handler and SQLITE_LIMIT_*, PostgreSQL's
+ * statement_timeout and work_mem, Lua's instruction hook). Every core computation that grows
+ * with its input charges its work here before doing it and takes its memory from here; when
+ * either is spent it stops with CBD_ERR_BUDGET and `stopped` says which. Estimates made before
+ * a request runs only decide where it runs; this is what bounds it.
+ *
+ * Work is counted in units of about one nanosecond of one core of the reference machine
+ * (2 vCPUs, x86-64; bench/bench_budget prints the ratio of CPU time to units for the costliest
+ * request of every endpoint). Each kind of step has its weight below, measured by that
+ * benchmark, so a budget reads as time: 2·10^9 units are about 2 s of CPU.
+ *
+ * A budget belongs to one request and is used by one thread at a time. A NULL budget is
+ * unlimited (unit tests, and callers that bound the work themselves); allocations made with it
+ * still go through cbd_mem_* so that cbd_mem_free releases any of them.
+ */
+
+/* Units in a millisecond of one core: a config's milliseconds of budget times this. */
+#define CBD_WORK_UNITS_PER_MS UINT64_C(1000000)
+
+/* The weights: units charged per step of each kind (about its nanoseconds). */
+#define CBD_WORK_BINOM_TERM   4   /* one term of a binomial pmf window */
+#define CBD_WORK_KILL_TERM    3   /* one roll value folded into a kill distribution */
+#define CBD_WORK_SCAN_TERM    1   /* one value of a distribution summed or scanned */
+#define CBD_WORK_BATTLE       60  /* one simulated battle (two variates and the rounding) */
+#define CBD_WORK_TURN_OUTCOME 25  /* one battle outcome enumerated for one turn state */
+#define CBD_WORK_TURN_STATE   40  /* one turn state stored, looked up or folded */
+#define CBD_WORK_TURN_ORDER   30  /* one order of one simulated turn, besides its battle */
+#define CBD_WORK_BOARD_STEP   20  /* one tile or adjacency step of a board walk */
+#define CBD_WORK_DUPER_BATTLE 400 /* one Duper battle resolved */
+
+/* Why a budget stopped a computation. */
+typedef enum {
+    CBD_BUDGET_RUNNING = 0,
+    CBD_BUDGET_WORK = 1,      /* work_spent passed work_limit */
+    CBD_BUDGET_MEMORY = 2,    /* an allocation would have passed mem_limit */
+    CBD_BUDGET_CANCELLED = 3, /* the progress callback said stop (a deadline passed) */
+} cbd_budget_stop;
+
+/*
+ * Called once every CBD_BUDGET_PROGRESS_UNITS units of work; returning true stops the
+ * computation with CBD_BUDGET_CANCELLED. The caller's own business (a deadline, say): the core
+ * reads no clock.
+ */
+typedef bool (*cbd_budget_progress_fn)(void *arg);
+#define CBD_BUDGET_PROGRESS_UNITS (UINT64_C(1) << 20) /* about a millisecond */
+
+typedef struct cbd_budget {
+    uint64_t work_limit; /* units; UINT64_MAX for none */
+    uint64_t work_spent;
+    size_t mem_limit; /* bytes held at once through cbd_mem_*; SIZE_MAX for none */
+    size_t mem_held;
+    size_t mem_peak;
+    cbd_budget_progress_fn progress; /* may be NULL */
+    void *progress_arg;
+    uint64_t next_progress; /* work_spent at which progress is called next */
+    cbd_budget_stop stopped;
+} cbd_budget;
+
+/* A budget of `work_limit` units and `mem_limit` bytes, nothing spent. */
+void cbd_budget_init(cbd_budget *b, uint64_t work_limit, size_t mem_limit);
+
+/* Sets a progress callback (see cbd_budget_progress_fn). */
+void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg);
+
+/* The slow path of cbd_charge: records the stop or calls the progress callback. */
+bool cbd_budget_check(cbd_budget *b);
+
+/*
+ * Charges `units` of work, before doing it. True while the budget holds; false once it is
+ * spent (or was stopped before), and then the caller returns CBD_ERR_BUDGET. Saturates.
+ */
+static inline bool cbd_charge(cbd_budget *b, uint64_t units) {
+    if (!b) {
+        return true;
+    }
+    uint64_t spent = b->work_spent + units;
+    b->work_spent = spent < units ? UINT64_MAX : spent;
+    if (b->work_spent > b->work_limit || b->work_spent >= b->next_progress ||
+        b->stopped != CBD_BUDGET_RUNNING) {
+        return cbd_budget_check(b);
+    }
+    return true;
+}
+
+/* units × count, saturating, for charging a loop before it runs. */
+static inline uint64_t cbd_work_times(uint64_t units, uint64_t count) {
+    return count != 0 && units > UINT64_MAX / count ? UINT64_MAX : units * count;
+}
+
+/* Whether a budget has stopped (false for NULL). */
+static inline bool cbd_budget_spent(const cbd_budget *b) {
+    return b && b->stopped != CBD_BUDGET_RUNNING;
+}
+
+/*
+ * The status a core function returns for an allocation that failed: CBD_ERR_BUDGET when the
+ * budget refused it, CBD_ERR_NOMEM when the system did.
+ */
+static inline cbd_status cbd_budget_nomem(const cbd_budget *b) {
+    return cbd_budget_spent(b) ? CBD_ERR_BUDGET : CBD_ERR_NOMEM;
+}
+
+/*
+ * The core's allocator. Each block remembers its budget, so cbd_mem_free needs none; a block
+ * must go back through cbd_mem_free or cbd_mem_realloc, never free(). NULL when the system has
+ * no memory, or when the budget would pass mem_limit (then b->stopped is CBD_BUDGET_MEMORY).
+ */
+void *cbd_mem_alloc(cbd_budget *b, size_t size);
+void *cbd_mem_calloc(cbd_budget *b, size_t count, size_t size);
+/* As realloc; on failure the old block is kept. `p` NULL allocates from `b`. */
+void *cbd_mem_realloc(cbd_budget *b, void *p, size_t size);
+void cbd_mem_free(void *p);
+
+#endif
