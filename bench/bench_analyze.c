@@ -45,7 +45,7 @@ static void bench_full(uint64_t n, int runs, double goal_ms) {
     for (int i = 0; i < runs; i++) {
         double t0 = now_us();
         cbd_warapp_analysis a;
-        if (cbd_warapp_analyze(n, n, &s, &a) != CBD_OK) {
+        if (cbd_warapp_analyze(n, n, &s, NULL, &a) != CBD_OK) {
             fprintf(stderr, "analysis failed\n");
             exit(1);
         }
@@ -67,7 +67,7 @@ static void bench_graph(void) {
     double t[21];
     for (int i = 0; i < 21; i++) {
         double t0 = now_us();
-        if (cbd_warapp_graph(1000, 1001, 2000, &s, pts) != CBD_OK) {
+        if (cbd_warapp_graph(1000, 1001, 2000, &s, NULL, pts) != CBD_OK) {
             exit(1);
         }
         t[i] = now_us() - t0;
@@ -84,7 +84,7 @@ static void bench_needed(void) {
     double t[21];
     for (int i = 0; i < 21; i++) {
         double t0 = now_us();
-        if (cbd_warapp_armies_needed(1000000, &s, q, 3, 1000000000, got) != CBD_OK) {
+        if (cbd_warapp_armies_needed(1000000, &s, q, 3, 1000000000, NULL, got) != CBD_OK) {
             exit(1);
         }
         t[i] = now_us() - t0;

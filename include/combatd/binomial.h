@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "combatd/budget.h"
 #include "combatd/decimal.h"
 #include "combatd/status.h"
 
@@ -29,12 +30,14 @@
 typedef struct {
     uint64_t lo;     /* the first value held: pmf[i] = P(X = lo + i) */
     size_t len;      /* at least 1 */
-    double *pmf;     /* malloc'd, len values; free with cbd_binom_window_free */
+    double *pmf;     /* from the budget (cbd_mem_*), len values; free with cbd_binom_window_free */
     double raw_mass; /* the window's sum before renormalising */
 } cbd_binom_window;
 
-/* The window for n trials at success probability p (millionths). */
-cbd_status cbd_binom_window_compute(uint64_t n, cbd_micro p, cbd_binom_window *out);
+/* The window for n trials at success probability p (millionths). Charges `budget` for every
+ * term it has room for (CBD_WORK_BINOM_TERM each) before computing them. */
+cbd_status cbd_binom_window_compute(uint64_t n, cbd_micro p, cbd_budget *budget,
+                                    cbd_binom_window *out);
 
 void cbd_binom_window_free(cbd_binom_window *w);
 

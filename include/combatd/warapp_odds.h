@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "combatd/budget.h"
 #include "combatd/status.h"
 #include "combatd/warapp.h"
 
@@ -27,7 +28,7 @@
 typedef struct {
     uint64_t lo;
     size_t len;
-    double *p; /* malloc'd; free with cbd_dist_free */
+    double *p; /* from a budget (cbd_mem_*); free with cbd_dist_free */
 } cbd_dist;
 
 void cbd_dist_free(cbd_dist *d);
@@ -52,9 +53,10 @@ typedef struct {
     uint64_t min, max;
 } cbd_kills;
 
-/* The kills of n armies at kill rate `rate` with luck `luck` and rounding `rounding` (W1, W2). */
+/* The kills of n armies at kill rate `rate` with luck `luck` and rounding `rounding` (W1, W2),
+ * charged to `budget` (the binomial window, then CBD_WORK_KILL_TERM per roll value folded). */
 cbd_status cbd_warapp_kills(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_rounding rounding,
-                            cbd_kills *out);
+                            cbd_budget *budget, cbd_kills *out);
 
 void cbd_kills_free(cbd_kills *k);
 
@@ -72,8 +74,11 @@ typedef struct {
     cbd_dist defenders_left;    /* W5: includes the resurrected army */
 } cbd_warapp_analysis;
 
+/* Every core call below charges `budget` (budget.h; NULL: unlimited) and takes its memory from
+ * it; CBD_ERR_BUDGET when it is spent. */
 cbd_status cbd_warapp_analyze(uint64_t attackers, uint64_t defenders,
-                              const cbd_warapp_settings *settings, cbd_warapp_analysis *out);
+                              const cbd_warapp_settings *settings, cbd_budget *budget,
+                              cbd_warapp_analysis *out);
 
 void cbd_warapp_analysis_free(cbd_warapp_analysis *a);
 
@@ -90,7 +95,8 @@ typedef struct {
  * out[0 .. to − from]. The defenders' kills depend only on D, so they are computed once.
  */
 cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
-                            const cbd_warapp_settings *settings, cbd_warapp_graph_point *out);
+                            const cbd_warapp_settings *settings, cbd_budget *budget,
+                            cbd_warapp_graph_point *out);
 
 /*
  * The fewest attackers (at most `cap`) whose capture probability against D defenders is >= q,
@@ -101,6 +107,6 @@ cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
  */
 cbd_status cbd_warapp_armies_needed(uint64_t defenders, const cbd_warapp_settings *settings,
                                     const double *targets, size_t n_targets, uint64_t cap,
-                                    uint64_t *out);
+                                    cbd_budget *budget, uint64_t *out);
 
 #endif

@@ -218,14 +218,14 @@ static void outcome_json(cbd_jw *w, const cbd_warapp_outcome *o) {
     cbd_jw_object_close(w);
 }
 
-static cbd_status graph_json(cbd_jw *w, const analyze_request *q) {
+static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *budget) {
     size_t n = (size_t)(q->graph_to - q->graph_from + 1);
     cbd_warapp_graph_point *pts = malloc(n * sizeof *pts);
     if (!pts) {
         return CBD_ERR_NOMEM;
     }
-    cbd_status st =
-        cbd_warapp_graph(q->battle.defenders, q->graph_from, q->graph_to, &q->battle.settings, pts);
+    cbd_status st = cbd_warapp_graph(q->battle.defenders, q->graph_from, q->graph_to,
+                                     &q->battle.settings, budget, pts);
     if (st == CBD_OK) {
         cbd_jw_key(w, "graph");
         cbd_jw_array_open(w);
@@ -243,10 +243,11 @@ static cbd_status graph_json(cbd_jw *w, const analyze_request *q) {
     return st;
 }
 
-static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const analyze_request *q) {
+static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const analyze_request *q,
+                              cbd_budget *budget) {
     uint64_t got[sizeof q->targets / sizeof q->targets[0]];
     cbd_status st = cbd_warapp_armies_needed(q->battle.defenders, &q->battle.settings, q->targets,
-                                             q->n_targets, cfg->warapp.army_cap, got);
+                                             q->n_targets, cfg->warapp.army_cap, budget, got);
     if (st != CBD_OK) {
         return st;
     }
@@ -267,8 +268,10 @@ static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const analyze_re
     return CBD_OK;
 }
 
+/* The answer; on failure *blame names the member whose part of the work failed. */
 static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_request *q,
-                                const cbd_warapp_analysis *a) {
+                                const cbd_warapp_analysis *a, cbd_budget *budget,
+                                const char **blame) {
     cbd_jw_object_open(w);
     cbd_jw_key_uint(w, "attackers", a->attackers);
     cbd_jw_key_uint(w, "defenders", a->defenders);
@@ -279,15 +282,19 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
     if (a->deterministic) {
         outcome_json(w, &a->outcome);
     }
+    cbd_jw_blame(w, "/max_distribution_points");
     cbd_status st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points);
     if (st == CBD_OK) {
         st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points);
     }
     if (st == CBD_OK && q->has_graph) {
-        st = graph_json(w, q);
+        *blame = "/graph";
+        cbd_jw_blame(w, "/graph");
+        st = graph_json(w, q, budget);
     }
     if (st == CBD_OK && q->n_targets > 0) {
-        st = needed_json(w, cfg, q);
+        *blame = "/targets";
+        st = needed_json(w, cfg, q, budget);
     }
     cbd_jw_object_close(w);
     return st;
@@ -295,11 +302,9 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
 
 bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                             cbd_jw *out, cbd_problem *problem) {
-    (void)budget; /* BUDGET-TODO: charge the core calls */
     analyze_request *q = calloc(1, sizeof *q);
     if (!q) {
-        cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
-        return false;
+        return cbd_api_oom_problem(problem);
     }
     bool ok = false;
     if (!read_request(cfg, request, q, problem)) {
@@ -308,15 +313,18 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const jso
     if (q->battle.transfer) {
         cbd_warapp_transfer_write(out, &q->battle);
     } else {
+        /* The battle's own work grows with the larger side. */
+        const char *blame =
+            q->battle.attackers >= q->battle.defenders ? "/attackers" : "/defenders";
         cbd_warapp_analysis a;
-        cbd_status st =
-            cbd_warapp_analyze(q->battle.attackers, q->battle.defenders, &q->battle.settings, &a);
+        cbd_status st = cbd_warapp_analyze(q->battle.attackers, q->battle.defenders,
+                                           &q->battle.settings, budget, &a);
         if (st == CBD_OK) {
-            st = analysis_json(out, cfg, q, &a);
+            st = analysis_json(out, cfg, q, &a, budget, &blame);
             cbd_warapp_analysis_free(&a);
         }
         if (st != CBD_OK) {
-            cbd_problem_set(problem, 500, "The analysis failed: %s.", cbd_status_str(st));
+            (void)cbd_api_core_problem(cfg, budget, st, blame, problem);
             goto done;
         }
     }

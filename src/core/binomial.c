@@ -78,7 +78,7 @@ double cbd_binom_pmf(uint64_t k, uint64_t n, double p, double q) {
 }
 
 void cbd_binom_window_free(cbd_binom_window *w) {
-    free(w->pmf);
+    cbd_mem_free(w->pmf);
     w->pmf = NULL;
     w->len = 0;
 }
@@ -88,11 +88,15 @@ void cbd_binom_window_free(cbd_binom_window *w) {
  * CBD_ERR_TOO_LARGE when a side ran out of room before the cut-off (the caller retries wider).
  */
 static cbd_status walk(uint64_t n, uint64_t mode, double p, double q, uint64_t below,
-                       uint64_t above, cbd_binom_window *out) {
+                       uint64_t above, cbd_budget *budget, cbd_binom_window *out) {
     size_t cap = (size_t)(below + above + 1);
-    double *buf = malloc(cap * sizeof *buf);
+    /* Every term there is room for may be computed (and each retry computes them again). */
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_BINOM_TERM, cap))) {
+        return CBD_ERR_BUDGET;
+    }
+    double *buf = cbd_mem_alloc(budget, cap * sizeof *buf);
     if (!buf) {
-        return CBD_ERR_NOMEM;
+        return cbd_budget_nomem(budget);
     }
     double peak = cbd_binom_pmf(mode, n, p, q);
     double floor_mass = peak * CBD_BINOM_CUTOFF;
@@ -109,7 +113,7 @@ static cbd_status walk(uint64_t n, uint64_t mode, double p, double q, uint64_t b
             break;
         }
         if (hi + 1 >= cap) {
-            free(buf);
+            cbd_mem_free(buf);
             return CBD_ERR_TOO_LARGE;
         }
         buf[++hi] = f;
@@ -123,7 +127,7 @@ static cbd_status walk(uint64_t n, uint64_t mode, double p, double q, uint64_t b
             break;
         }
         if (lo == 0) {
-            free(buf);
+            cbd_mem_free(buf);
             return CBD_ERR_TOO_LARGE;
         }
         buf[--lo] = f;
@@ -138,7 +142,7 @@ static cbd_status walk(uint64_t n, uint64_t mode, double p, double q, uint64_t b
     for (size_t i = 0; i < len; i++) {
         buf[i] = buf[lo + i] / sum;
     }
-    double *shrunk = realloc(buf, len * sizeof *buf);
+    double *shrunk = cbd_mem_realloc(budget, buf, len * sizeof *buf);
     out->pmf = shrunk ? shrunk : buf;
     out->lo = mode - (uint64_t)(centre - lo);
     out->len = len;
@@ -146,7 +150,8 @@ static cbd_status walk(uint64_t n, uint64_t mode, double p, double q, uint64_t b
     return CBD_OK;
 }
 
-cbd_status cbd_binom_window_compute(uint64_t n, cbd_micro p, cbd_binom_window *out) {
+cbd_status cbd_binom_window_compute(uint64_t n, cbd_micro p, cbd_budget *budget,
+                                    cbd_binom_window *out) {
     out->pmf = NULL;
     out->len = 0;
     if (p > CBD_MICRO_ONE) {
@@ -154,9 +159,9 @@ cbd_status cbd_binom_window_compute(uint64_t n, cbd_micro p, cbd_binom_window *o
     }
     if (n == 0 || p == 0 || p == CBD_MICRO_ONE) {
         /* A certain outcome: no successes, or all of them. */
-        out->pmf = malloc(sizeof *out->pmf);
+        out->pmf = cbd_mem_alloc(budget, sizeof *out->pmf);
         if (!out->pmf) {
-            return CBD_ERR_NOMEM;
+            return cbd_budget_nomem(budget);
         }
         out->pmf[0] = 1.0;
         out->lo = p == CBD_MICRO_ONE ? n : 0;
@@ -178,7 +183,7 @@ cbd_status cbd_binom_window_compute(uint64_t n, cbd_micro p, cbd_binom_window *o
     for (;;) {
         uint64_t below = reach < mode ? reach : mode;
         uint64_t above = reach < n - mode ? reach : n - mode;
-        cbd_status st = walk(n, mode, pd, qd, below, above, out);
+        cbd_status st = walk(n, mode, pd, qd, below, above, budget, out);
         if (st != CBD_ERR_TOO_LARGE) {
             return st;
         }

@@ -11,7 +11,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b) {
 }
 
 void cbd_dist_free(cbd_dist *d) {
-    free(d->p);
+    cbd_mem_free(d->p);
     d->p = NULL;
     d->len = 0;
 }
@@ -36,12 +36,12 @@ uint64_t cbd_dist_quantile(const cbd_dist *d, double q) {
     return d->lo + d->len - 1;
 }
 
-/* A zeroed window over [lo, hi]. */
-static cbd_status dist_alloc(cbd_dist *d, uint64_t lo, uint64_t hi) {
+/* A zeroed window over [lo, hi], from the budget. */
+static cbd_status dist_alloc(cbd_dist *d, uint64_t lo, uint64_t hi, cbd_budget *budget) {
     d->lo = lo;
     d->len = (size_t)(hi - lo + 1);
-    d->p = calloc(d->len, sizeof *d->p);
-    return d->p ? CBD_OK : CBD_ERR_NOMEM;
+    d->p = cbd_mem_calloc(budget, d->len, sizeof *d->p);
+    return d->p ? CBD_OK : cbd_budget_nomem(budget);
 }
 
 /* Drops values of probability exactly 0 at both ends (keeping at least one). */
@@ -87,7 +87,7 @@ static void deposit(cbd_dist *d, cbd_kill_value v, cbd_rounding r, double w) {
 }
 
 cbd_status cbd_warapp_kills(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_rounding rounding,
-                            cbd_kills *out) {
+                            cbd_budget *budget, cbd_kills *out) {
     memset(out, 0, sizeof *out);
     if (rate > CBD_MICRO_ONE || luck > CBD_MICRO_ONE || n > CBD_WARAPP_MAX_ARMIES) {
         return CBD_ERR_INVALID;
@@ -103,7 +103,7 @@ cbd_status cbd_warapp_kills(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_roun
     cbd_status st;
     if (luck == 0 || xmin == xmax) {
         /* W1 at L = 0 (or a certain roll): one blended value, whatever the roll. */
-        if ((st = dist_alloc(&out->dist, out->min, out->max)) != CBD_OK) {
+        if ((st = dist_alloc(&out->dist, out->min, out->max, budget)) != CBD_OK) {
             return st;
         }
         deposit(&out->dist, vmin, rounding, 1.0);
@@ -112,12 +112,16 @@ cbd_status cbd_warapp_kills(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_roun
     }
 
     cbd_binom_window w;
-    if ((st = cbd_binom_window_compute(n, rate, &w)) != CBD_OK) {
+    if ((st = cbd_binom_window_compute(n, rate, budget, &w)) != CBD_OK) {
         return st;
+    }
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_KILL_TERM, w.len))) {
+        cbd_binom_window_free(&w);
+        return CBD_ERR_BUDGET;
     }
     cbd_kill_value v = cbd_warapp_blend(n, rate, luck, w.lo);
     cbd_kill_value vtop = cbd_warapp_blend(n, rate, luck, w.lo + w.len - 1);
-    st = dist_alloc(&out->dist, round_low(v, rounding), round_high(vtop, rounding));
+    st = dist_alloc(&out->dist, round_low(v, rounding), round_high(vtop, rounding), budget);
     if (st != CBD_OK) {
         cbd_binom_window_free(&w);
         return st;
@@ -199,13 +203,14 @@ static bool is_deterministic(uint64_t a, uint64_t d, const cbd_kills *ka, const 
     return no_attacker_left && d >= 1 && lo == d - 1 && hi == d;
 }
 
-static cbd_status kills_pair(uint64_t a, uint64_t d, const cbd_warapp_settings *s, cbd_kills *ka,
-                             cbd_kills *kd) {
-    cbd_status st = cbd_warapp_kills(a, s->offense_kill_rate, s->luck_modifier, s->rounding, ka);
+static cbd_status kills_pair(uint64_t a, uint64_t d, const cbd_warapp_settings *s,
+                             cbd_budget *budget, cbd_kills *ka, cbd_kills *kd) {
+    cbd_status st =
+        cbd_warapp_kills(a, s->offense_kill_rate, s->luck_modifier, s->rounding, budget, ka);
     if (st != CBD_OK) {
         return st;
     }
-    st = cbd_warapp_kills(d, s->defense_kill_rate, s->luck_modifier, s->rounding, kd);
+    st = cbd_warapp_kills(d, s->defense_kill_rate, s->luck_modifier, s->rounding, budget, kd);
     if (st != CBD_OK) {
         cbd_kills_free(ka);
     }
@@ -213,7 +218,7 @@ static cbd_status kills_pair(uint64_t a, uint64_t d, const cbd_warapp_settings *
 }
 
 cbd_status cbd_warapp_analyze(uint64_t attackers, uint64_t defenders, const cbd_warapp_settings *s,
-                              cbd_warapp_analysis *out) {
+                              cbd_budget *budget, cbd_warapp_analysis *out) {
     memset(out, 0, sizeof *out);
     if (attackers == 0) {
         return CBD_ERR_INVALID;
@@ -221,9 +226,14 @@ cbd_status cbd_warapp_analyze(uint64_t attackers, uint64_t defenders, const cbd_
     out->attackers = attackers;
     out->defenders = defenders;
     cbd_kills ka, kd;
-    cbd_status st = kills_pair(attackers, defenders, s, &ka, &kd);
+    cbd_status st = kills_pair(attackers, defenders, s, budget, &ka, &kd);
     if (st != CBD_OK) {
         return st;
+    }
+    /* The tails, the two survivor windows and their trims scan each kill window a few times. */
+    if (!cbd_charge(budget, cbd_work_times(4 * CBD_WORK_SCAN_TERM, ka.dist.len + kd.dist.len))) {
+        st = CBD_ERR_BUDGET;
+        goto done;
     }
     /* The sides are independent: each event is a product of one factor per side (W5). */
     double pa = cbd_kills_at_least(&ka, defenders);
@@ -240,7 +250,7 @@ cbd_status cbd_warapp_analyze(uint64_t attackers, uint64_t defenders, const cbd_
     const cbd_dist *dd = &kd.dist;
     uint64_t top = dd->lo + dd->len - 1;
     st = dist_alloc(&out->attackers_left, attackers - min_u64(top, attackers),
-                    attackers - min_u64(dd->lo, attackers));
+                    attackers - min_u64(dd->lo, attackers), budget);
     if (st != CBD_OK) {
         goto done;
     }
@@ -259,7 +269,7 @@ cbd_status cbd_warapp_analyze(uint64_t attackers, uint64_t defenders, const cbd_
     if (lo == 0 && defenders >= 1 && hi < 1) {
         hi = 1;
     }
-    if ((st = dist_alloc(&out->defenders_left, lo, hi)) != CBD_OK) {
+    if ((st = dist_alloc(&out->defenders_left, lo, hi, budget)) != CBD_OK) {
         goto done;
     }
     for (size_t i = 0; i < ad->len; i++) {
@@ -290,23 +300,28 @@ typedef struct {
     double *suf_p;  /* suf_p[i] = P(Kd >= lo + i), summed from the top */
 } defense;
 
-static cbd_status defense_init(uint64_t d, const cbd_warapp_settings *s, defense *df) {
+static cbd_status defense_init(uint64_t d, const cbd_warapp_settings *s, cbd_budget *budget,
+                               defense *df) {
     memset(df, 0, sizeof *df);
     cbd_status st =
-        cbd_warapp_kills(d, s->defense_kill_rate, s->luck_modifier, s->rounding, &df->kd);
+        cbd_warapp_kills(d, s->defense_kill_rate, s->luck_modifier, s->rounding, budget, &df->kd);
     if (st != CBD_OK) {
         return st;
     }
     const cbd_dist *dd = &df->kd.dist;
-    df->cum_p = malloc((dd->len + 1) * sizeof *df->cum_p);
-    df->cum_kp = malloc((dd->len + 1) * sizeof *df->cum_kp);
-    df->suf_p = malloc((dd->len + 1) * sizeof *df->suf_p);
-    if (!df->cum_p || !df->cum_kp || !df->suf_p) {
-        free(df->cum_p);
-        free(df->cum_kp);
-        free(df->suf_p);
+    if (!cbd_charge(budget, cbd_work_times(3 * CBD_WORK_SCAN_TERM, dd->len + 1))) {
         cbd_kills_free(&df->kd);
-        return CBD_ERR_NOMEM;
+        return CBD_ERR_BUDGET;
+    }
+    df->cum_p = cbd_mem_alloc(budget, (dd->len + 1) * sizeof *df->cum_p);
+    df->cum_kp = cbd_mem_alloc(budget, (dd->len + 1) * sizeof *df->cum_kp);
+    df->suf_p = cbd_mem_alloc(budget, (dd->len + 1) * sizeof *df->suf_p);
+    if (!df->cum_p || !df->cum_kp || !df->suf_p) {
+        cbd_mem_free(df->cum_p);
+        cbd_mem_free(df->cum_kp);
+        cbd_mem_free(df->suf_p);
+        cbd_kills_free(&df->kd);
+        return cbd_budget_nomem(budget);
     }
     df->cum_p[0] = df->cum_kp[0] = 0.0;
     for (size_t i = 0; i < dd->len; i++) {
@@ -321,9 +336,9 @@ static cbd_status defense_init(uint64_t d, const cbd_warapp_settings *s, defense
 }
 
 static void defense_free(defense *df) {
-    free(df->cum_p);
-    free(df->cum_kp);
-    free(df->suf_p);
+    cbd_mem_free(df->cum_p);
+    cbd_mem_free(df->cum_kp);
+    cbd_mem_free(df->suf_p);
     cbd_kills_free(&df->kd);
 }
 
@@ -348,11 +363,16 @@ static double defense_below(const defense *df, uint64_t a) {
 
 /* One point: the attackers' kills for a, combined with the defense. */
 static cbd_status graph_point(uint64_t d, uint64_t a, const cbd_warapp_settings *s,
-                              const defense *df, cbd_warapp_graph_point *pt) {
+                              const defense *df, cbd_budget *budget, cbd_warapp_graph_point *pt) {
     cbd_kills ka;
-    cbd_status st = cbd_warapp_kills(a, s->offense_kill_rate, s->luck_modifier, s->rounding, &ka);
+    cbd_status st =
+        cbd_warapp_kills(a, s->offense_kill_rate, s->luck_modifier, s->rounding, budget, &ka);
     if (st != CBD_OK) {
         return st;
+    }
+    if (!cbd_charge(budget, cbd_work_times(3 * CBD_WORK_SCAN_TERM, ka.dist.len))) {
+        cbd_kills_free(&ka);
+        return CBD_ERR_BUDGET;
     }
     double pa = cbd_kills_at_least(&ka, d);
     double below = defense_below(df, a);
@@ -376,17 +396,18 @@ static cbd_status graph_point(uint64_t d, uint64_t a, const cbd_warapp_settings 
 }
 
 cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
-                            const cbd_warapp_settings *s, cbd_warapp_graph_point *out) {
+                            const cbd_warapp_settings *s, cbd_budget *budget,
+                            cbd_warapp_graph_point *out) {
     if (from == 0 || from > to) {
         return CBD_ERR_INVALID;
     }
     defense df;
-    cbd_status st = defense_init(defenders, s, &df);
+    cbd_status st = defense_init(defenders, s, budget, &df);
     if (st != CBD_OK) {
         return st;
     }
     for (uint64_t a = from; a <= to && st == CBD_OK; a++) {
-        st = graph_point(defenders, a, s, &df, &out[a - from]);
+        st = graph_point(defenders, a, s, &df, budget, &out[a - from]);
     }
     defense_free(&df);
     return st;
@@ -430,11 +451,16 @@ first_true(uint64_t lo, uint64_t hi, uint64_t d, const cbd_warapp_settings *s, c
 }
 
 static cbd_status capture_at(uint64_t a, uint64_t d, const cbd_warapp_settings *s,
-                             const defense *df, double *p) {
+                             const defense *df, cbd_budget *budget, double *p) {
     cbd_kills ka;
-    cbd_status st = cbd_warapp_kills(a, s->offense_kill_rate, s->luck_modifier, s->rounding, &ka);
+    cbd_status st =
+        cbd_warapp_kills(a, s->offense_kill_rate, s->luck_modifier, s->rounding, budget, &ka);
     if (st != CBD_OK) {
         return st;
+    }
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, ka.dist.len))) {
+        cbd_kills_free(&ka);
+        return CBD_ERR_BUDGET;
     }
     *p = cbd_kills_at_least(&ka, d) * defense_below(df, a);
     cbd_kills_free(&ka);
@@ -442,7 +468,7 @@ static cbd_status capture_at(uint64_t a, uint64_t d, const cbd_warapp_settings *
 }
 
 static cbd_status needed_one(uint64_t d, const cbd_warapp_settings *s, const defense *df, double q,
-                             uint64_t cap, uint64_t *out) {
+                             uint64_t cap, cbd_budget *budget, uint64_t *out) {
     *out = 0;
     if (!capture_possible(cap, d, s, df)) {
         return CBD_OK;
@@ -460,7 +486,7 @@ static cbd_status needed_one(uint64_t d, const cbd_warapp_settings *s, const def
     cbd_status st;
     uint64_t below = first - 1, gap = 1, a = first;
     for (;;) {
-        if ((st = capture_at(a, d, s, df, &p)) != CBD_OK) {
+        if ((st = capture_at(a, d, s, df, budget, &p)) != CBD_OK) {
             return st;
         }
         if (p >= q) {
@@ -476,7 +502,7 @@ static cbd_status needed_one(uint64_t d, const cbd_warapp_settings *s, const def
     /* Now P(below) < q (or below = first − 1, where it is 0) and P(a) >= q. */
     while (a - below > 1) {
         uint64_t mid = below + (a - below) / 2;
-        if ((st = capture_at(mid, d, s, df, &p)) != CBD_OK) {
+        if ((st = capture_at(mid, d, s, df, budget, &p)) != CBD_OK) {
             return st;
         }
         if (p >= q) {
@@ -491,7 +517,7 @@ static cbd_status needed_one(uint64_t d, const cbd_warapp_settings *s, const def
 
 cbd_status cbd_warapp_armies_needed(uint64_t defenders, const cbd_warapp_settings *s,
                                     const double *targets, size_t n_targets, uint64_t cap,
-                                    uint64_t *out) {
+                                    cbd_budget *budget, uint64_t *out) {
     if (cap == 0 || cap > CBD_WARAPP_MAX_ARMIES) {
         return CBD_ERR_INVALID;
     }
@@ -501,12 +527,12 @@ cbd_status cbd_warapp_armies_needed(uint64_t defenders, const cbd_warapp_setting
         }
     }
     defense df;
-    cbd_status st = defense_init(defenders, s, &df);
+    cbd_status st = defense_init(defenders, s, budget, &df);
     if (st != CBD_OK) {
         return st;
     }
     for (size_t i = 0; i < n_targets && st == CBD_OK; i++) {
-        st = needed_one(defenders, s, &df, targets[i], cap, &out[i]);
+        st = needed_one(defenders, s, &df, targets[i], cap, budget, &out[i]);
     }
     defense_free(&df);
     return st;

@@ -96,7 +96,7 @@ static cbd_status kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_
     cbd_kills *k = &c->kills[c->count];
     cbd_status st =
         cbd_warapp_kills(n, which == 0 ? set->offense_kill_rate : set->defense_kill_rate,
-                         set->luck_modifier, set->rounding, k);
+                         set->luck_modifier, set->rounding, NULL /* BUDGET-TODO */, k);
     if (st != CBD_OK) {
         return st;
     }

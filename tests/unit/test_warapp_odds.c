@@ -20,7 +20,7 @@ static cbd_warapp_settings settings(cbd_micro luck, cbd_rounding r) {
 /* The only kill value of n armies at rate p with 0 % luck (straight round). */
 static uint64_t fixed_kills(uint64_t n, cbd_micro p) {
     cbd_kills k;
-    cr_assert_eq(cbd_warapp_kills(n, p, 0, CBD_ROUND_STRAIGHT, &k), CBD_OK);
+    cr_assert_eq(cbd_warapp_kills(n, p, 0, CBD_ROUND_STRAIGHT, NULL, &k), CBD_OK);
     cr_assert_eq(k.min, k.max);
     cr_assert_eq(k.dist.len, 1);
     cr_assert_eq(k.dist.lo, k.min);
@@ -58,7 +58,7 @@ Test(examples, w3_exact_half_rounds_up) {
     /* 32 attackers against 45 defenders all die: 32 kills >= 32. */
     cbd_warapp_settings s = settings(0, CBD_ROUND_STRAIGHT);
     cbd_warapp_analysis a;
-    cr_assert_eq(cbd_warapp_analyze(32, 45, &s, &a), CBD_OK);
+    cr_assert_eq(cbd_warapp_analyze(32, 45, &s, NULL, &a), CBD_OK);
     cr_expect(a.deterministic);
     cr_expect_eq(a.outcome.attackers_lost, 32);
     cr_expect_eq(a.outcome.attackers_left, 0);
@@ -70,7 +70,7 @@ Test(examples, w3_exact_half_rounds_up) {
 static cbd_warapp_outcome fixed_battle(uint64_t att, uint64_t def) {
     cbd_warapp_settings s = settings(0, CBD_ROUND_STRAIGHT);
     cbd_warapp_analysis a;
-    cr_assert_eq(cbd_warapp_analyze(att, def, &s, &a), CBD_OK);
+    cr_assert_eq(cbd_warapp_analyze(att, def, &s, NULL, &a), CBD_OK);
     cr_assert(a.deterministic);
     cr_assert_eq(a.capture_probability, a.outcome.captured ? 1.0 : 0.0);
     cr_assert_eq(a.attackers_left.len, 1);
@@ -129,7 +129,7 @@ Test(examples, fewest_attackers_at_zero_luck) {
     for (uint64_t d = 1; d <= 10; d++) {
         double q[2] = {1.0, 0.5};
         uint64_t got[2];
-        cr_assert_eq(cbd_warapp_armies_needed(d, &s, q, 2, 1000, got), CBD_OK);
+        cr_assert_eq(cbd_warapp_armies_needed(d, &s, q, 2, 1000, NULL, got), CBD_OK);
         cr_expect_eq(got[0], expected[d - 1], "D=%lu", (unsigned long)d);
         cr_expect_eq(got[1], expected[d - 1], "D=%lu", (unsigned long)d);
         /* And directly: one fewer fails, that many captures. */
@@ -143,13 +143,13 @@ Test(examples, fewest_attackers_at_zero_luck) {
 Test(examples, full_luck_reference_values) {
     cbd_warapp_settings s = settings(1000000, CBD_ROUND_STRAIGHT);
     cbd_warapp_analysis a;
-    cr_assert_eq(cbd_warapp_analyze(1, 1, &s, &a), CBD_OK);
+    cr_assert_eq(cbd_warapp_analyze(1, 1, &s, NULL, &a), CBD_OK);
     cr_expect_float_eq(a.capture_probability, 0.18, 1e-15);
     /* Mutual destruction: 0.6 · 0.7 = 0.42. */
     cr_expect_float_eq(a.mutual_destruction_probability, 0.42, 1e-15);
     cr_expect(!a.deterministic);
     cbd_warapp_analysis_free(&a);
-    cr_assert_eq(cbd_warapp_analyze(2, 2, &s, &a), CBD_OK);
+    cr_assert_eq(cbd_warapp_analyze(2, 2, &s, NULL, &a), CBD_OK);
     cr_expect_float_eq(a.capture_probability, 0.1836, 1e-15);
     cbd_warapp_analysis_free(&a);
 }
@@ -163,11 +163,11 @@ Test(examples, full_luck_reference_values) {
 Test(examples, random_combat_examples) {
     cbd_warapp_settings s = settings(1000000, CBD_ROUND_STRAIGHT);
     cbd_warapp_analysis a;
-    cr_assert_eq(cbd_warapp_analyze(7, 4, &s, &a), CBD_OK);
+    cr_assert_eq(cbd_warapp_analyze(7, 4, &s, NULL, &a), CBD_OK);
     cr_expect_float_eq(a.capture_probability, 0.710208, 1e-14);
     cr_expect_float_eq(dist_p(&a.attackers_left, 4), 0.4116, 1e-14);
     cbd_warapp_analysis_free(&a);
-    cr_assert_eq(cbd_warapp_analyze(15, 6, &s, &a), CBD_OK);
+    cr_assert_eq(cbd_warapp_analyze(15, 6, &s, NULL, &a), CBD_OK);
     cr_expect_float_eq(dist_p(&a.attackers_left, 10), 0.302526, 1e-14);
     cbd_warapp_analysis_free(&a);
 }
@@ -185,7 +185,7 @@ Test(examples, half_luck_roll_54_gives_57) {
     cr_expect_eq(v.whole, 57);
     cr_expect_eq(v.frac, 0);
     cbd_kills k;
-    cr_assert_eq(cbd_warapp_kills(100, 600000, 500000, CBD_ROUND_STRAIGHT, &k), CBD_OK);
+    cr_assert_eq(cbd_warapp_kills(100, 600000, 500000, CBD_ROUND_STRAIGHT, NULL, &k), CBD_OK);
     double want = (double)(binom_ld(100, 53, 0.6L) + binom_ld(100, 54, 0.6L));
     cr_expect_float_eq(dist_p(&k.dist, 57), want, 1e-14);
     /* Kills range over 0.5·X + 30 for X in 0..100: 30 to 80. */
@@ -207,7 +207,7 @@ Test(binomial, pmf_and_window_mass) {
     for (size_t i = 0; i < 5; i++) {
         for (size_t j = 0; j < 4; j++) {
             cbd_binom_window w;
-            cr_assert_eq(cbd_binom_window_compute(ns[i], ps[j], &w), CBD_OK);
+            cr_assert_eq(cbd_binom_window_compute(ns[i], ps[j], NULL, &w), CBD_OK);
             cr_expect_float_eq(w.raw_mass, 1.0, 1e-12, "n=%lu p=%u", (unsigned long)ns[i], ps[j]);
             /* Only the window: about 20σ + slack, never n + 1 values. */
             cr_expect(w.len < 400000);
@@ -225,7 +225,7 @@ Test(properties, huge_armies_means_and_sums) {
         uint64_t n = ns[i];
         cbd_warapp_settings s = settings(160000, CBD_ROUND_WEIGHTED);
         cbd_warapp_analysis a;
-        cr_assert_eq(cbd_warapp_analyze(n, n, &s, &a), CBD_OK);
+        cr_assert_eq(cbd_warapp_analyze(n, n, &s, NULL, &a), CBD_OK);
         cr_expect_float_eq(dist_sum(&a.attackers_left), 1.0, 1e-12);
         cr_expect_float_eq(dist_sum(&a.defenders_left), 1.0, 1e-12);
         cr_expect_float_eq(cbd_dist_mean(&a.attackers_left), 0.3 * (double)n, 1e-12 * (double)n);
@@ -251,7 +251,7 @@ Test(properties, extremes_are_finite) {
                     settings(lucks[j], w ? CBD_ROUND_WEIGHTED : CBD_ROUND_STRAIGHT);
                 s.offense_kill_rate = 600000;
                 cbd_warapp_analysis a;
-                cr_assert_eq(cbd_warapp_analyze(pairs[i][0], pairs[i][1], &s, &a), CBD_OK);
+                cr_assert_eq(cbd_warapp_analyze(pairs[i][0], pairs[i][1], &s, NULL, &a), CBD_OK);
                 cr_expect(isfinite(a.capture_probability) && a.capture_probability >= 0 &&
                           a.capture_probability <= 1);
                 cr_expect_float_eq(dist_sum(&a.attackers_left), 1.0, 1e-12);
@@ -272,7 +272,7 @@ Test(properties, capture_monotone_in_attackers) {
             double prev = 0.0;
             for (uint64_t a = 1; a <= 400; a++) {
                 cbd_warapp_analysis an;
-                cr_assert_eq(cbd_warapp_analyze(a, 150, &s, &an), CBD_OK);
+                cr_assert_eq(cbd_warapp_analyze(a, 150, &s, NULL, &an), CBD_OK);
                 cr_expect(an.capture_probability >= prev - 1e-15, "A=%lu L=%u", (unsigned long)a,
                           lucks[l]);
                 prev = an.capture_probability;
@@ -288,10 +288,10 @@ Test(properties, capture_monotone_in_attackers) {
 Test(properties, graph_matches_analysis) {
     cbd_warapp_settings s = settings(500000, CBD_ROUND_WEIGHTED);
     cbd_warapp_graph_point g[80];
-    cr_assert_eq(cbd_warapp_graph(30, 1, 80, &s, g), CBD_OK);
+    cr_assert_eq(cbd_warapp_graph(30, 1, 80, &s, NULL, g), CBD_OK);
     for (uint64_t a = 1; a <= 80; a++) {
         cbd_warapp_analysis an;
-        cr_assert_eq(cbd_warapp_analyze(a, 30, &s, &an), CBD_OK);
+        cr_assert_eq(cbd_warapp_analyze(a, 30, &s, NULL, &an), CBD_OK);
         cr_expect_eq(g[a - 1].attackers, a);
         cr_expect_float_eq(g[a - 1].capture_probability, an.capture_probability, 1e-13);
         cr_expect_float_eq(g[a - 1].expected_attackers_lost,
@@ -312,12 +312,12 @@ Test(properties, armies_needed) {
         cbd_warapp_settings s = settings(160000, w ? CBD_ROUND_WEIGHTED : CBD_ROUND_STRAIGHT);
         double q[4] = {0.5, 0.9, 0.99, 1.0};
         uint64_t got[4];
-        cr_assert_eq(cbd_warapp_armies_needed(100, &s, q, 4, 1000000000, got), CBD_OK);
+        cr_assert_eq(cbd_warapp_armies_needed(100, &s, q, 4, 1000000000, NULL, got), CBD_OK);
         cr_expect_eq(got[3], w ? 199 : 198);
         for (int i = 0; i < 3; i++) {
             cbd_warapp_analysis at, below;
-            cr_assert_eq(cbd_warapp_analyze(got[i], 100, &s, &at), CBD_OK);
-            cr_assert_eq(cbd_warapp_analyze(got[i] - 1, 100, &s, &below), CBD_OK);
+            cr_assert_eq(cbd_warapp_analyze(got[i], 100, &s, NULL, &at), CBD_OK);
+            cr_assert_eq(cbd_warapp_analyze(got[i] - 1, 100, &s, NULL, &below), CBD_OK);
             cr_expect(at.capture_probability >= q[i]);
             cr_expect(below.capture_probability < q[i]);
             cbd_warapp_analysis_free(&at);
@@ -325,7 +325,7 @@ Test(properties, armies_needed) {
         }
         cr_expect(got[0] < got[1] && got[1] < got[2] && got[2] <= got[3]);
         uint64_t none;
-        cr_assert_eq(cbd_warapp_armies_needed(100, &s, q, 1, 150, &none), CBD_OK);
+        cr_assert_eq(cbd_warapp_armies_needed(100, &s, q, 1, 150, NULL, &none), CBD_OK);
         cr_expect_eq(none, 0);
     }
 }

@@ -177,7 +177,7 @@ static void check_all(const config *c) {
                 }
             }
             cbd_warapp_analysis an;
-            cr_assert_eq(cbd_warapp_analyze(A, D, &s, &an), CBD_OK);
+            cr_assert_eq(cbd_warapp_analyze(A, D, &s, NULL, &an), CBD_OK);
             cr_assert_float_eq(an.capture_probability, (double)capture, 1e-12, "A=%lu D=%lu",
                                (unsigned long)A, (unsigned long)D);
             cr_assert_float_eq(an.mutual_destruction_probability, (double)mutual, 1e-12,
