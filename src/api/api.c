@@ -174,6 +174,9 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
     bool ok = req->ep->handle(cfg, &budget, req->doc, &out, &problem);
     (void)cbd_json_arena_use(heap);
+    if (limits->report) {
+        *limits->report = budget;
+    }
     if (limits->hand_back && budget.stopped == CBD_BUDGET_WORK) {
         cbd_jw_discard(&out); /* run again with the full budget; the request is kept */
         return false;

@@ -111,6 +111,8 @@ typedef struct {
     bool hand_back;
     cbd_budget_progress_fn progress;
     void *progress_arg;
+    cbd_budget *report; /* may be NULL: receives the budget as the request left it (benchmarks,
+                           tests) */
 } cbd_api_limits;
 
 /* The full limits of the config (a worker's, and every caller's without a server). */
