@@ -1,19 +1,22 @@
 /*
  * The answers of the api layer, one hash per input, so that a refactoring can prove it
- * changed no answer (issue 11: every answer stays byte-identical except on purpose).
+ * changed no answer (every answer stays byte-identical except on purpose).
  *
- *     answer_hashes DIR...
+ *     answer_hashes SEEDS_DIR
  *
- * Each DIR is named after a fuzz harness (tests/fuzz/seeds/<harness>/, or the corpora that
- * tests/fuzz/make_corpus.py writes): fuzz_analyze_attack, fuzz_simulate and fuzz_duper_battle
- * feed every file as a request body to that endpoint through cbd_api_run; fuzz_config loads
- * it as a config file and, for KEY=VALUE files, sets one server key. One line per input:
+ * SEEDS_DIR (tests/fuzz/seeds, or the corpora that tests/fuzz/make_corpus.py writes) holds a
+ * folder per fuzz harness. Every POST endpoint of CBD_ENDPOINT_TABLE has one, named as
+ * scripts/endpoints.sh names it (fuzz_ and the path with '/' and '-' as '_'), and each of its
+ * files is sent as a request body through cbd_api_run; fuzz_config's files are loaded as a
+ * config file and, for KEY=VALUE files, set one server key. One line per input:
  *
  *     <harness>/<file> <status> <FNV-1a 64 of status, content type and body>
  *
  * sorted by name, then "overall <hash of the lines>". Answers must be deterministic: a 200
- * from a random endpoint to a request without a seed is run again with "seed": 1 added (the
- * line then ends in "+seed"). The limits are the fuzzers' (tests/fuzz/fuzz_endpoint.c), so
+ * that differs when the same body is sent again (a seed drawn from the OS) is run again with
+ * "seed": 1 added (the line then ends in "+seed"). The check fails (exit 2) when an endpoint
+ * has no folder, or its seeds do not include both a 200 and a refusal, so that every endpoint's
+ * successful answers are pinned. The limits are the fuzzers' (tests/fuzz/fuzz_endpoint.c), so
  * the large corpora run in seconds.
  */
 #include <dirent.h>
@@ -89,41 +92,50 @@ static char *with_seed(const char *body, size_t len) {
     return text;
 }
 
-static int endpoint_line(const char *ep_path, const char *body, size_t len, char *line, size_t size,
-                         const char *name) {
+/* The reply's hash: status, content type and body. */
+static uint64_t reply_hash(const cbd_api_reply *reply) {
+    fnv f = {UINT64_C(0xcbf29ce484222325)};
+    char status[16];
+    snprintf(status, sizeof status, "%d", reply->status);
+    fnv_str(&f, status);
+    fnv_str(&f, reply->content_type ? reply->content_type : "");
+    fnv_add(&f, reply->body ? reply->body : "", reply->body_len);
+    return f.h;
+}
+
+static const cbd_config *fuzz_config(void) {
     static cbd_config cfg;
     static bool ready;
     if (!ready) {
         fuzz_limits(&cfg);
         ready = true;
     }
-    const cbd_api_endpoint *ep = cbd_api_find_endpoint(ep_path);
-    if (!ep) {
-        fprintf(stderr, "no endpoint %s\n", ep_path);
-        return -1;
-    }
-    bool random = strcmp(ep_path, "/analyze-attack") != 0;
+    return &cfg;
+}
+
+/* The line of one body; *status gets the answer's status. */
+static void endpoint_line(const cbd_api_endpoint *ep, const char *body, size_t len, char *line,
+                          size_t size, const char *name, int *status) {
     cbd_api_reply reply;
-    cbd_api_run(ep, &cfg, body, len, &reply);
+    cbd_api_run(ep, fuzz_config(), body, len, &reply);
+    uint64_t h = reply_hash(&reply);
     const char *tag = "";
-    if (random && reply.status == 200) {
-        char *seeded = with_seed(body, len);
-        if (seeded) {
+    if (reply.status == 200) {
+        cbd_api_reply again;
+        cbd_api_run(ep, fuzz_config(), body, len, &again);
+        char *seeded = reply_hash(&again) != h ? with_seed(body, len) : NULL;
+        cbd_api_reply_free(&again);
+        if (seeded) { /* a seed drawn from the OS: pin one instead */
             cbd_api_reply_free(&reply);
-            cbd_api_run(ep, &cfg, seeded, strlen(seeded), &reply);
+            cbd_api_run(ep, fuzz_config(), seeded, strlen(seeded), &reply);
+            h = reply_hash(&reply);
             free(seeded);
             tag = " +seed";
         }
     }
-    fnv f = {UINT64_C(0xcbf29ce484222325)};
-    char status[16];
-    snprintf(status, sizeof status, "%d", reply.status);
-    fnv_str(&f, status);
-    fnv_str(&f, reply.content_type ? reply.content_type : "");
-    fnv_add(&f, reply.body ? reply.body : "", reply.body_len);
-    snprintf(line, size, "%s %d %016" PRIx64 "%s", name, reply.status, f.h, tag);
+    *status = reply.status;
+    snprintf(line, size, "%s %d %016" PRIx64 "%s", name, reply.status, h, tag);
     cbd_api_reply_free(&reply);
-    return 0;
 }
 
 static void config_summary(fnv *f, bool ok, const cbd_config *cfg, const cbd_problem *p) {
@@ -181,15 +193,17 @@ static void config_line(const char *body, size_t len, char *line, size_t size, c
     snprintf(line, size, "%s %s %016" PRIx64, name, ok ? "ok" : "bad", f.h);
 }
 
-static const char *endpoint_of(const char *harness) {
-    if (strcmp(harness, "fuzz_analyze_attack") == 0) {
-        return "/analyze-attack";
-    }
-    if (strcmp(harness, "fuzz_simulate") == 0) {
-        return "/simulate";
-    }
-    if (strcmp(harness, "fuzz_duper_battle") == 0) {
-        return "/duper/battle";
+/* The POST endpoint whose harness folder is `harness` (scripts/endpoints.sh's naming). */
+static const cbd_api_endpoint *endpoint_of(const char *harness) {
+    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
+        char name[128];
+        snprintf(name, sizeof name, "fuzz%s", ep->path);
+        for (char *c = name; *c; c++) {
+            *c = *c == '/' || *c == '-' ? '_' : *c;
+        }
+        if (ep->handle && strcmp(name, harness) == 0) {
+            return ep;
+        }
     }
     return NULL;
 }
@@ -198,63 +212,107 @@ static int cmp_str(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+typedef struct {
+    char **lines;
+    size_t n, cap;
+} line_list;
+
+static bool add_line(line_list *l, const char *line) {
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 1024;
+        char **grown = realloc(l->lines, cap * sizeof *grown);
+        if (!grown) {
+            return false;
+        }
+        l->lines = grown;
+        l->cap = cap;
+    }
+    return (l->lines[l->n++] = strdup(line)) != NULL;
+}
+
+/* The lines of one harness folder; false when it cannot be read or an endpoint's seeds do not
+ * hold both a 200 and a refusal. */
+static bool harness_lines(const char *root, const char *harness, line_list *out) {
+    const cbd_api_endpoint *ep = endpoint_of(harness);
+    bool config = strcmp(harness, "fuzz_config") == 0;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/%s", root, harness);
+    DIR *d = opendir(dir);
+    if (!d || (!ep && !config)) {
+        fprintf(stderr, "answer_hashes: cannot use %s (no such folder, or no such endpoint)\n",
+                dir);
+        if (d) {
+            closedir(d);
+        }
+        return false;
+    }
+    unsigned ok = 0, refused = 0;
+    struct dirent *e;
+    bool good = true;
+    while (good && (e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "json.dict") == 0) {
+            continue;
+        }
+        char path[8192], name[512], line[768];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        snprintf(name, sizeof name, "%s/%s", harness, e->d_name);
+        size_t len = 0;
+        char *body = read_all(path, &len);
+        if (!body) {
+            fprintf(stderr, "answer_hashes: cannot read %s\n", path);
+            good = false;
+            break;
+        }
+        int status = 0;
+        if (config) {
+            config_line(body, len, line, sizeof line, name);
+        } else {
+            endpoint_line(ep, body, len, line, sizeof line, name, &status);
+            ok += status == 200;
+            refused += status != 200;
+        }
+        free(body);
+        good = add_line(out, line);
+    }
+    closedir(d);
+    if (good && ep && (ok == 0 || refused == 0)) {
+        fprintf(stderr, "answer_hashes: %s needs seeds answered 200 and refused (has %u, %u)\n",
+                harness, ok, refused);
+        good = false;
+    }
+    return good;
+}
+
 int main(int argc, char **argv) {
     json_object_seed(1);
-    size_t n = 0, cap = 1024;
-    char **lines = malloc(cap * sizeof *lines);
-    for (int a = 1; a < argc && lines; a++) {
-        const char *dir = argv[a];
-        const char *harness = strrchr(dir, '/') ? strrchr(dir, '/') + 1 : dir;
-        const char *ep = endpoint_of(harness);
-        bool config = strcmp(harness, "fuzz_config") == 0;
-        DIR *d = opendir(dir);
-        if (!d || (!ep && !config)) {
-            fprintf(stderr, "cannot use %s\n", dir);
-            return 2;
-        }
-        struct dirent *e;
-        while ((e = readdir(d)) != NULL) {
-            if (e->d_name[0] == '.' || strcmp(e->d_name, "json.dict") == 0) {
-                continue;
-            }
-            char path[4096], name[512], line[768];
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            snprintf(name, sizeof name, "%s/%s", harness, e->d_name);
-            size_t len = 0;
-            char *body = read_all(path, &len);
-            if (!body) {
-                fprintf(stderr, "cannot read %s\n", path);
-                return 2;
-            }
-            if (config) {
-                config_line(body, len, line, sizeof line, name);
-            } else if (endpoint_line(ep, body, len, line, sizeof line, name) != 0) {
-                return 2;
-            }
-            free(body);
-            if (n == cap) {
-                cap *= 2;
-                char **grown = realloc(lines, cap * sizeof *lines);
-                if (!grown) {
-                    return 2;
-                }
-                lines = grown;
-            }
-            lines[n++] = strdup(line);
-        }
-        closedir(d);
-    }
-    if (!lines) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: answer_hashes SEEDS_DIR\n");
         return 2;
     }
-    qsort(lines, n, sizeof *lines, cmp_str);
-    fnv all = {UINT64_C(0xcbf29ce484222325)};
-    for (size_t i = 0; i < n; i++) {
-        printf("%s\n", lines[i]);
-        fnv_str(&all, lines[i]);
-        free(lines[i]);
+    line_list l = {0};
+    bool good = harness_lines(argv[1], "fuzz_config", &l);
+    for (const cbd_api_endpoint *ep = cbd_api_endpoints; good && ep->path; ep++) {
+        if (!ep->handle) {
+            continue;
+        }
+        char harness[128];
+        snprintf(harness, sizeof harness, "fuzz%s", ep->path);
+        for (char *c = harness; *c; c++) {
+            *c = *c == '/' || *c == '-' ? '_' : *c;
+        }
+        good = harness_lines(argv[1], harness, &l);
     }
-    free(lines);
-    printf("overall %016" PRIx64 " (%zu inputs)\n", all.h, n);
+    if (!good) {
+        return 2;
+    }
+    qsort(l.lines, l.n, sizeof *l.lines, cmp_str);
+    fnv all = {UINT64_C(0xcbf29ce484222325)};
+    for (size_t i = 0; i < l.n; i++) {
+        printf("%s\n", l.lines[i]);
+        fnv_str(&all, l.lines[i]);
+        free(l.lines[i]);
+    }
+    free(l.lines);
+    printf("overall %016" PRIx64 " (%zu inputs)\n", all.h, l.n);
     return 0;
 }

@@ -86,13 +86,8 @@ build_harness() { # name source extra-flags...
         -o "$OUT/$name"
     echo "fuzz: built $OUT/$name"
 }
-build_harness fuzz_analyze_attack "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='"/analyze-attack"'
-build_harness fuzz_simulate "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='"/simulate"'
-build_harness fuzz_analyze_turn "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='"/analyze-turn"'
-build_harness fuzz_simulate_turn "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='"/simulate-turn"'
-build_harness fuzz_duper_battle "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT='"/duper/battle"'
-build_harness fuzz_duper_board_battle "$ROOT/tests/fuzz/fuzz_endpoint.c" \
-    -DFUZZ_ENDPOINT='"/duper/board/battle"'
-build_harness fuzz_duper_board_options "$ROOT/tests/fuzz/fuzz_endpoint.c" \
-    -DFUZZ_ENDPOINT='"/duper/board/options"'
+# One harness per POST endpoint of the table, all from fuzz_endpoint.c.
+while read -r path harness; do
+    build_harness "$harness" "$ROOT/tests/fuzz/fuzz_endpoint.c" -DFUZZ_ENDPOINT="\"$path\""
+done < <("$ROOT/scripts/endpoints.sh")
 build_harness fuzz_config "$ROOT/tests/fuzz/fuzz_config.c"

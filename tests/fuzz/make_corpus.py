@@ -13,11 +13,14 @@ import hashlib
 import json
 import pathlib
 import re
+import subprocess
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
-ENDPOINTS = ["fuzz_analyze_attack", "fuzz_simulate", "fuzz_analyze_turn", "fuzz_simulate_turn",
-             "fuzz_duper_battle", "fuzz_duper_board_battle", "fuzz_duper_board_options"]
+# Every endpoint's harness, from the endpoint table (scripts/endpoints.sh).
+ENDPOINTS = [line.split()[1] for line in subprocess.run(
+    [str(ROOT / "scripts" / "endpoints.sh")], check=True, capture_output=True,
+    text=True).stdout.splitlines()]
 CONFIG_KEYS = {"server", "warapp", "duper"}
 
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')

@@ -15,8 +15,10 @@ DURATION=${1:?usage: tests/fuzz/run.sh DURATION_SECONDS [HARNESS...]}
 shift
 OUT=${FUZZ_OUT:-$ROOT/build-fuzz}
 HARNESSES=("$@")
-[ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_analyze_attack fuzz_simulate fuzz_analyze_turn fuzz_simulate_turn
-    fuzz_duper_battle fuzz_duper_board_battle fuzz_duper_board_options fuzz_config)
+# By default every endpoint's harness (scripts/endpoints.sh reads the endpoint table) and the
+# config's.
+[ ${#HARNESSES[@]} -gt 0 ] || mapfile -t HARNESSES < <("$ROOT/scripts/endpoints.sh" | cut -d' ' -f2 &&
+    echo fuzz_config)
 
 "$ROOT/tests/fuzz/build.sh" "$OUT" || exit 2
 python3 "$ROOT/tests/fuzz/make_corpus.py" "$OUT/seeds" || exit 2
