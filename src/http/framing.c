@@ -25,7 +25,16 @@
  * What this cannot see: a NUL right before a bare LF reads as a CRLF; such a line is a NUL in
  * a header, which nginx (and any RFC 9110 front end) refuses before it gets here.
  */
-#include "framing.h"
+#include "framing.h" /* and through it microhttpd.h, for MHD_VERSION */
+
+/* The layout above was read off libmicrohttpd 0.9.75 (MHD_VERSION 0x00097500) and checked by
+ * tests/integration/test_framing.c and test_smuggling.c against that version only. Another
+ * version may cut, fold or NUL-terminate differently, and this file would then refuse good
+ * requests or, worse, let a smuggled one through: read its connection.c again, run those
+ * tests, and widen the range here only then (CMakeLists.txt pins the same range). */
+#if !defined(MHD_VERSION) || MHD_VERSION < 0x00097500 || MHD_VERSION >= 0x00097600
+#error "src/http/framing.c is checked against libmicrohttpd 0.9.75 only; see the comment above"
+#endif
 
 #include <stdio.h>
 #include <string.h>
