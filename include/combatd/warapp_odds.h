@@ -8,6 +8,7 @@
 #include "combatd/budget.h"
 #include "combatd/status.h"
 #include "combatd/warapp.h"
+#include "combatd/warapp_units.h"
 
 /*
  * Exact War.app odds (W1–W6), computed rather than simulated.
@@ -32,6 +33,12 @@ typedef struct {
 } cbd_dist;
 
 void cbd_dist_free(cbd_dist *d);
+
+/* A zeroed window over [lo, hi], from the budget. */
+cbd_status cbd_dist_alloc(cbd_dist *d, uint64_t lo, uint64_t hi, cbd_budget *budget);
+
+/* Drops values of probability exactly 0 at both ends (keeping at least one). */
+void cbd_dist_trim(cbd_dist *d);
 
 /* The mean of a distribution. */
 double cbd_dist_mean(const cbd_dist *d);
@@ -60,22 +67,45 @@ cbd_status cbd_warapp_kills(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_roun
 
 void cbd_kills_free(cbd_kills *k);
 
-/* P(kills >= t); exactly 0 or 1 when the support decides it. */
-double cbd_kills_at_least(const cbd_kills *k, uint64_t t);
+/* The exact support [min, max] of cbd_warapp_kills, without computing the distribution. */
+void cbd_warapp_kills_support(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_rounding rounding,
+                              uint64_t *min, uint64_t *max);
 
-/* The full analysis of A attackers (>= 1) against D defenders. */
+/* P(kills >= t) and P(kills < t); exactly 0 or 1 when the support decides it. */
+double cbd_kills_at_least(const cbd_kills *k, uint64_t t);
+double cbd_kills_below(const cbd_kills *k, uint64_t t);
+
+/* One special unit's fate in an analysis (W19). */
 typedef struct {
-    uint64_t attackers, defenders;
+    double survival_probability;
+    /* A health unit: its health left (0 when dead), P(health = lo + i) = p[i]; for a unit with
+     * damage to kill, len 0 and p NULL. */
+    cbd_dist health_left;
+} cbd_warapp_unit_result;
+
+/* The full analysis of an attacking side (an army or a unit at least, W20) against a defending
+ * one. Armies only in the distributions (W20). */
+typedef struct {
+    uint64_t attackers, defenders; /* armies */
     double capture_probability;
     double mutual_destruction_probability;
     bool deterministic;         /* exactly one outcome is possible (decided on the support) */
     cbd_warapp_outcome outcome; /* that outcome, when deterministic */
     cbd_dist attackers_left;    /* W6: occupying on capture, at home on failure */
     cbd_dist defenders_left;    /* W5: includes the resurrected army */
+    /* Per unit of each side, in listed order (from the budget; NULL without units). */
+    cbd_warapp_unit_result *attacking_units, *defending_units;
+    size_t n_attacking_units, n_defending_units;
 } cbd_warapp_analysis;
 
-/* Every core call below charges `budget` (budget.h; NULL: unlimited) and takes its memory from
- * it; CBD_ERR_BUDGET when it is spent. */
+/* W18–W20: the sides' powers must be at most CBD_WARAPP_MAX_ARMIES each. */
+cbd_status cbd_warapp_analyze_sides(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
+                                    const cbd_warapp_settings *settings, cbd_budget *budget,
+                                    cbd_warapp_analysis *out);
+
+/* A attackers (>= 1) against D defenders, without units: cbd_warapp_analyze_sides of two sides
+ * of armies only. Every core call here charges `budget` (budget.h; NULL: unlimited) and takes
+ * its memory from it; CBD_ERR_BUDGET when it is spent. */
 cbd_status cbd_warapp_analyze(uint64_t attackers, uint64_t defenders,
                               const cbd_warapp_settings *settings, cbd_budget *budget,
                               cbd_warapp_analysis *out);
@@ -99,6 +129,14 @@ cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
                             cbd_warapp_graph_point *out);
 
 /*
+ * The same with units: the attacking side's armies run from..to (0 <= from <= to; 0 only when
+ * it has units) beside its units, fixed; the defending side is as given.
+ */
+cbd_status cbd_warapp_graph_sides(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
+                                  uint64_t from, uint64_t to, const cbd_warapp_settings *settings,
+                                  cbd_budget *budget, cbd_warapp_graph_point *out);
+
+/*
  * The fewest attackers (at most `cap`) whose capture probability against D defenders is >= q,
  * for each target q in (0, 1]; 0 where even `cap` attackers fall short. Capture probability
  * never falls as attackers grow, so each target is a galloping plus binary search. A target of
@@ -108,5 +146,19 @@ cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
 cbd_status cbd_warapp_armies_needed(uint64_t defenders, const cbd_warapp_settings *settings,
                                     const double *targets, size_t n_targets, uint64_t cap,
                                     cbd_budget *budget, uint64_t *out);
+
+/* Where no number of armies up to the cap reaches a target (cbd_warapp_armies_needed_sides). */
+#define CBD_WARAPP_UNREACHABLE UINT64_MAX
+
+/*
+ * The same with units: the fewest attacking armies beside the attacking side's units (its
+ * `armies` is ignored; 0 armies may be enough when it has units), CBD_WARAPP_UNREACHABLE where
+ * even `cap` fall short.
+ */
+cbd_status cbd_warapp_armies_needed_sides(const cbd_warapp_side *attack,
+                                          const cbd_warapp_side *defense,
+                                          const cbd_warapp_settings *settings,
+                                          const double *targets, size_t n_targets, uint64_t cap,
+                                          cbd_budget *budget, uint64_t *out);
 
 #endif

@@ -1,0 +1,35 @@
+#ifndef COMBATD_CORE_WARAPP_BATTLE_INTERNAL_H
+#define COMBATD_CORE_WARAPP_BATTLE_INTERNAL_H
+
+/*
+ * What the one-battle analysis (warapp_battle.c) shares with the graph and the fewest-armies
+ * search (warapp_search.c): a side prepared for taking damage many times (W19).
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "combatd/budget.h"
+#include "combatd/warapp_odds.h"
+#include "combatd/warapp_units.h"
+
+typedef struct {
+    const cbd_warapp_side *side;
+    size_t order[CBD_WARAPP_MAX_UNITS]; /* cbd_warapp_damage_order */
+    size_t n_before;                    /* units before the armies */
+    uint64_t toughness;                 /* the least damage that leaves it nothing */
+} cbd_side_prep;
+
+void cbd_side_prep_init(cbd_side_prep *p, const cbd_warapp_side *side);
+
+/* The side's armies left after `damage` (W19: the units before them shield them). */
+uint64_t cbd_side_prep_armies_left(const cbd_side_prep *p, uint64_t damage);
+
+/*
+ * Each unit's survival probability, and a health unit's health left, when the side takes the
+ * damage distribution `damage`: an array of side->n_units results from the budget (NULL when
+ * the side has none). On failure nothing is left allocated.
+ */
+cbd_status cbd_warapp_unit_results(const cbd_side_prep *p, const cbd_kills *damage,
+                                   cbd_budget *budget, cbd_warapp_unit_result **out);
+
+#endif

@@ -1,0 +1,354 @@
+/*
+ * The analyze graph and the fewest armies for a chance (W1–W6, W17–W20): the attacking armies
+ * vary beside the attacking units, fixed; see include/combatd/warapp_odds.h.
+ *
+ * The defenders' damage Kd does not depend on the attacking armies, so it is computed once with
+ * prefix sums. Against a armies the attacking side keeps nothing iff Kd reaches a + U (U: its
+ * units' toughness, warapp_battle.c), and the armies it loses are min(G, a) where G is the part
+ * of Kd that gets past the units before them (W19; G is Kd when there are none).
+ */
+#include <string.h>
+
+#include "combatd/warapp_odds.h"
+#include "warapp_battle_internal.h"
+
+static uint64_t min_u64(uint64_t a, uint64_t b) {
+    return a < b ? a : b;
+}
+
+static uint64_t add_sat(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/* Prefix sums of a distribution: P(X < lo + i), E[(X − lo)·1{X < lo + i}], P(X >= lo + i). */
+typedef struct {
+    const cbd_dist *d;
+    double *cum_p, *cum_kp, *suf_p; /* len + 1 values each */
+} sums;
+
+static cbd_status sums_init(sums *s, const cbd_dist *d, cbd_budget *budget) {
+    memset(s, 0, sizeof *s);
+    s->d = d;
+    if (!cbd_charge(budget, cbd_work_times(3 * CBD_WORK_SCAN_TERM, d->len + 1))) {
+        return CBD_ERR_BUDGET;
+    }
+    s->cum_p = cbd_mem_alloc(budget, (d->len + 1) * sizeof *s->cum_p);
+    s->cum_kp = cbd_mem_alloc(budget, (d->len + 1) * sizeof *s->cum_kp);
+    s->suf_p = cbd_mem_alloc(budget, (d->len + 1) * sizeof *s->suf_p);
+    if (!s->cum_p || !s->cum_kp || !s->suf_p) {
+        return cbd_budget_nomem(budget);
+    }
+    s->cum_p[0] = s->cum_kp[0] = 0.0;
+    for (size_t i = 0; i < d->len; i++) {
+        s->cum_p[i + 1] = s->cum_p[i] + d->p[i];
+        s->cum_kp[i + 1] = s->cum_kp[i] + (double)i * d->p[i];
+    }
+    s->suf_p[d->len] = 0.0;
+    for (size_t i = d->len; i-- > 0;) {
+        s->suf_p[i] = s->suf_p[i + 1] + d->p[i];
+    }
+    return CBD_OK;
+}
+
+static void sums_free(sums *s) {
+    cbd_mem_free(s->cum_p);
+    cbd_mem_free(s->cum_kp);
+    cbd_mem_free(s->suf_p);
+}
+
+/* The index of value v in the window, clamped to [0, len]. */
+static size_t sums_index(const sums *s, uint64_t v) {
+    return v > s->d->lo ? (size_t)min_u64(v - s->d->lo, s->d->len) : 0;
+}
+
+/* The defending side, and the attacking side's units, for every point of a graph or search. */
+typedef struct {
+    cbd_warapp_side attack; /* armies set per point */
+    cbd_side_prep att, def;
+    uint64_t unit_power, unit_toughness; /* of the attacking units */
+    cbd_kills kd;                        /* the defenders' damage */
+    sums kd_sums;
+    cbd_dist to_armies; /* G, when units shield the attacking armies (else unused) */
+    sums g_sums;        /* over G, or aliases kd_sums */
+    bool own_g;
+} search;
+
+/* G: the pushforward of Kd through the units that shield the attacking armies; it never falls
+ * as Kd grows (warapp_units.h), so its window is the image of Kd's. */
+static cbd_status to_armies_init(search *sr, cbd_budget *budget) {
+    const cbd_dist *dd = &sr->kd.dist;
+    const cbd_side_prep *p = &sr->att;
+    uint64_t g_lo = cbd_warapp_damage_to_armies(p->side, p->order, p->n_before, dd->lo);
+    uint64_t g_hi =
+        cbd_warapp_damage_to_armies(p->side, p->order, p->n_before, dd->lo + dd->len - 1);
+    cbd_status st = cbd_dist_alloc(&sr->to_armies, g_lo, g_hi, budget);
+    for (size_t i = 0; st == CBD_OK && i < dd->len; i++) {
+        uint64_t g = cbd_warapp_damage_to_armies(p->side, p->order, p->n_before, dd->lo + i);
+        sr->to_armies.p[g - g_lo] += dd->p[i];
+    }
+    return st == CBD_OK ? sums_init(&sr->g_sums, &sr->to_armies, budget) : st;
+}
+
+static void search_free(search *sr) {
+    sums_free(&sr->kd_sums);
+    if (sr->own_g) {
+        sums_free(&sr->g_sums);
+        cbd_dist_free(&sr->to_armies);
+    }
+    cbd_kills_free(&sr->kd);
+}
+
+static cbd_status search_init(search *sr, const cbd_warapp_side *attack,
+                              const cbd_warapp_side *defense, const cbd_warapp_settings *s,
+                              cbd_budget *budget) {
+    memset(sr, 0, sizeof *sr);
+    sr->attack = *attack;
+    sr->attack.armies = 0;
+    cbd_side_prep_init(&sr->att, &sr->attack);
+    cbd_side_prep_init(&sr->def, defense);
+    sr->unit_power = cbd_warapp_side_power(&sr->attack, true);
+    sr->unit_toughness = cbd_warapp_side_toughness(&sr->attack);
+    cbd_status st = cbd_warapp_kills(cbd_warapp_side_power(defense, false), s->defense_kill_rate,
+                                     s->luck_modifier, s->rounding, budget, &sr->kd);
+    if (st != CBD_OK) {
+        return st;
+    }
+    st = sums_init(&sr->kd_sums, &sr->kd.dist, budget);
+    if (st == CBD_OK && sr->att.n_before > 0) {
+        sr->own_g = true;
+        st = to_armies_init(sr, budget);
+    } else if (st == CBD_OK) {
+        sr->g_sums = sr->kd_sums;
+    }
+    if (st != CBD_OK) {
+        search_free(sr);
+    }
+    return st;
+}
+
+/* P(Kd < t) or, with below = false, P(Kd >= t), as cbd_kills_below does it but from the sums:
+ * the smaller tail, the other as its complement, exactly 0 or 1 where the support decides. */
+static double kd_tail(const search *sr, uint64_t t, bool below) {
+    if (t <= sr->kd.min) {
+        return below ? 0.0 : 1.0;
+    }
+    if (t > sr->kd.max) {
+        return below ? 1.0 : 0.0;
+    }
+    size_t i = sums_index(&sr->kd_sums, t);
+    double want = below ? sr->kd_sums.cum_p[i] : sr->kd_sums.suf_p[i];
+    double other = below ? sr->kd_sums.suf_p[i] : sr->kd_sums.cum_p[i];
+    return want <= other ? want : 1.0 - other;
+}
+
+/* E[min(G, a)] = lo·P(G < a) + E[(G − lo)·1{G < a}] + a·P(G >= a); `above` is P(G >= a). */
+static double expected_army_losses(const search *sr, uint64_t a, double above) {
+    const sums *g = &sr->g_sums;
+    size_t i = sums_index(g, a);
+    return (double)g->d->lo * g->cum_p[i] + g->cum_kp[i] + (double)a * above;
+}
+
+/* One point: the attackers' damage for a armies and the units, combined with the defense. */
+static cbd_status graph_point(const search *sr, uint64_t a, const cbd_warapp_settings *s,
+                              cbd_budget *budget, cbd_warapp_graph_point *pt) {
+    cbd_kills ka;
+    cbd_status st = cbd_warapp_kills(add_sat(a, sr->unit_power), s->offense_kill_rate,
+                                     s->luck_modifier, s->rounding, budget, &ka);
+    if (st != CBD_OK) {
+        return st;
+    }
+    if (!cbd_charge(budget, cbd_work_times(3 * CBD_WORK_SCAN_TERM, ka.dist.len))) {
+        cbd_kills_free(&ka);
+        return CBD_ERR_BUDGET;
+    }
+    uint64_t t_att = add_sat(a, sr->unit_toughness);
+    double pa = cbd_kills_at_least(&ka, sr->def.toughness);
+    double below = kd_tail(sr, t_att, true);
+    double above = kd_tail(sr, t_att, false); /* the attacking side keeps nothing */
+    pt->attackers = a;
+    pt->capture_probability = pa * below;
+    double g_above = sr->own_g ? sr->g_sums.suf_p[sums_index(&sr->g_sums, a)] : above;
+    pt->expected_attackers_lost = expected_army_losses(sr, a, g_above);
+
+    /* E[defenders lost] = E[armies killed] − P(mutual destruction): that army is resurrected. */
+    uint64_t d = sr->def.side->armies;
+    double e = 0.0;
+    for (size_t j = 0; j < ka.dist.len; j++) {
+        uint64_t killed = d - cbd_side_prep_armies_left(&sr->def, ka.dist.lo + j);
+        e += (double)killed * ka.dist.p[j];
+    }
+    pt->expected_defenders_lost = d >= 1 ? e - pa * above : e;
+    cbd_kills_free(&ka);
+    return CBD_OK;
+}
+
+cbd_status cbd_warapp_graph_sides(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
+                                  uint64_t from, uint64_t to, const cbd_warapp_settings *s,
+                                  cbd_budget *budget, cbd_warapp_graph_point *out) {
+    if (from > to || (from == 0 && attack->n_units == 0) ||
+        attack->n_units > CBD_WARAPP_MAX_UNITS || defense->n_units > CBD_WARAPP_MAX_UNITS) {
+        return CBD_ERR_INVALID;
+    }
+    search sr;
+    cbd_status st = search_init(&sr, attack, defense, s, budget);
+    if (st != CBD_OK) {
+        return st;
+    }
+    for (uint64_t a = from; a <= to && st == CBD_OK; a++) {
+        st = graph_point(&sr, a, s, budget, &out[a - from]);
+    }
+    search_free(&sr);
+    return st;
+}
+
+cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
+                            const cbd_warapp_settings *s, cbd_budget *budget,
+                            cbd_warapp_graph_point *out) {
+    if (from == 0) {
+        return CBD_ERR_INVALID;
+    }
+    cbd_warapp_side attack = {0, 0, NULL}, defense = {defenders, 0, NULL};
+    return cbd_warapp_graph_sides(&attack, &defense, from, to, s, budget, out);
+}
+
+/* ---- the fewest armies for a chance ---- */
+
+/* Capture is possible (probability > 0 in exact arithmetic) / certain with a armies, from the
+ * supports alone. */
+static bool capture_possible(const search *sr, uint64_t a, const cbd_warapp_settings *s) {
+    uint64_t min, max;
+    cbd_warapp_kills_support(add_sat(a, sr->unit_power), s->offense_kill_rate, s->luck_modifier,
+                             s->rounding, &min, &max);
+    return max >= sr->def.toughness && sr->kd.min < add_sat(a, sr->unit_toughness);
+}
+
+static bool capture_certain(const search *sr, uint64_t a, const cbd_warapp_settings *s) {
+    uint64_t min, max;
+    cbd_warapp_kills_support(add_sat(a, sr->unit_power), s->offense_kill_rate, s->luck_modifier,
+                             s->rounding, &min, &max);
+    return min >= sr->def.toughness && sr->kd.max < add_sat(a, sr->unit_toughness);
+}
+
+typedef bool (*capture_pred)(const search *, uint64_t, const cbd_warapp_settings *);
+
+/* The smallest a in [lo, hi] for which pred holds, given that it holds at hi and is monotone. */
+static uint64_t first_true(uint64_t lo, uint64_t hi, const search *sr, const cbd_warapp_settings *s,
+                           capture_pred pred) {
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (pred(sr, mid, s)) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return lo;
+}
+
+static cbd_status capture_at(const search *sr, uint64_t a, const cbd_warapp_settings *s,
+                             cbd_budget *budget, double *p) {
+    cbd_kills ka;
+    cbd_status st = cbd_warapp_kills(add_sat(a, sr->unit_power), s->offense_kill_rate,
+                                     s->luck_modifier, s->rounding, budget, &ka);
+    if (st != CBD_OK) {
+        return st;
+    }
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, ka.dist.len))) {
+        cbd_kills_free(&ka);
+        return CBD_ERR_BUDGET;
+    }
+    *p = cbd_kills_at_least(&ka, sr->def.toughness) *
+         kd_tail(sr, add_sat(a, sr->unit_toughness), true);
+    cbd_kills_free(&ka);
+    return CBD_OK;
+}
+
+/* The fewest armies in [lo, cap] for target q, or CBD_WARAPP_UNREACHABLE. */
+static cbd_status needed_one(const search *sr, const cbd_warapp_settings *s, double q, uint64_t lo,
+                             uint64_t cap, cbd_budget *budget, uint64_t *out) {
+    *out = CBD_WARAPP_UNREACHABLE;
+    if (!capture_possible(sr, cap, s)) {
+        return CBD_OK;
+    }
+    /* Below `first` the capture probability is exactly 0. */
+    uint64_t first = first_true(lo, cap, sr, s, capture_possible);
+    if (q >= 1.0) {
+        if (capture_certain(sr, cap, s)) {
+            *out = first_true(first, cap, sr, s, capture_certain);
+        }
+        return CBD_OK;
+    }
+    /* Gallop from `first` (the answer is usually a little above it), then bisect. */
+    double p;
+    cbd_status st;
+    uint64_t below = 0, gap = 1, a = first;
+    bool have_below = false; /* P(below) < q, else every count under a has P 0 < q */
+    for (;;) {
+        if ((st = capture_at(sr, a, s, budget, &p)) != CBD_OK) {
+            return st;
+        }
+        if (p >= q) {
+            break;
+        }
+        if (a == cap) {
+            return CBD_OK;
+        }
+        below = a;
+        have_below = true;
+        a = cap - a > gap ? a + gap : cap;
+        gap *= 2;
+    }
+    while (have_below && a - below > 1) {
+        uint64_t mid = below + (a - below) / 2;
+        if ((st = capture_at(sr, mid, s, budget, &p)) != CBD_OK) {
+            return st;
+        }
+        if (p >= q) {
+            a = mid;
+        } else {
+            below = mid;
+        }
+    }
+    *out = a;
+    return CBD_OK;
+}
+
+cbd_status cbd_warapp_armies_needed_sides(const cbd_warapp_side *attack,
+                                          const cbd_warapp_side *defense,
+                                          const cbd_warapp_settings *s, const double *targets,
+                                          size_t n_targets, uint64_t cap, cbd_budget *budget,
+                                          uint64_t *out) {
+    if (cap == 0 || cap > CBD_WARAPP_MAX_ARMIES || attack->n_units > CBD_WARAPP_MAX_UNITS ||
+        defense->n_units > CBD_WARAPP_MAX_UNITS) {
+        return CBD_ERR_INVALID;
+    }
+    for (size_t i = 0; i < n_targets; i++) {
+        if (!(targets[i] > 0.0 && targets[i] <= 1.0)) {
+            return CBD_ERR_INVALID;
+        }
+    }
+    search sr;
+    cbd_status st = search_init(&sr, attack, defense, s, budget);
+    if (st != CBD_OK) {
+        return st;
+    }
+    /* W20: an attack needs an army or a unit, so 0 armies only beside units. */
+    uint64_t lo = attack->n_units > 0 ? 0 : 1;
+    for (size_t i = 0; i < n_targets && st == CBD_OK; i++) {
+        st = needed_one(&sr, s, targets[i], lo, cap, budget, &out[i]);
+    }
+    search_free(&sr);
+    return st;
+}
+
+cbd_status cbd_warapp_armies_needed(uint64_t defenders, const cbd_warapp_settings *s,
+                                    const double *targets, size_t n_targets, uint64_t cap,
+                                    cbd_budget *budget, uint64_t *out) {
+    cbd_warapp_side attack = {0, 0, NULL}, defense = {defenders, 0, NULL};
+    cbd_status st =
+        cbd_warapp_armies_needed_sides(&attack, &defense, s, targets, n_targets, cap, budget, out);
+    for (size_t i = 0; st == CBD_OK && i < n_targets; i++) {
+        out[i] = out[i] == CBD_WARAPP_UNREACHABLE ? 0 : out[i];
+    }
+    return st;
+}
