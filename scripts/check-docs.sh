@@ -2,11 +2,15 @@
 # Keeps the documentation true to the tree:
 #  1. every repository path that README.md, docs/*.md, deploy/README.md, openapi.yaml or a
 #     CMakeLists.txt names in backquotes (or in a comment) exists;
-#  2. docs/architecture.md's ruling table has one row per ruling of RULINGS.md, and every file
-#     a row names exists and cites that ruling id;
+#  2. the rules: docs/rules.md has one heading per rule ("### W14 — title"), the ids of each game
+#     run 1..n without a gap, every rule id cited in src/, include/, tests/, web/, docs/,
+#     bench/'s C files, openapi.yaml and README.md has a heading there, and docs/architecture.md's
+#     rule map has one row per rule, with the heading's title, naming the one file where the
+#     rule lives and its tests (or "not yet implemented", as docs/rules.md then says), each of
+#     which exists and cites the rule;
 #  3. no file includes a header of a layer above its own.
-# RULINGS.md is read from $COMBATD_RULINGS, else ../shared/rules/RULINGS.md beside the checkout;
-# without it, the table's ids must run W1..Wn and D1..Dm without a gap.
+# Reads nothing outside the repository. Untracked files count too, so a new file is checked
+# before it is added.
 # Prints one line per finding and "N passed, N failed".
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -39,39 +43,113 @@ for doc in "${docs[@]}"; do
     done < <(grep -oE "\`($tops)(/[A-Za-z0-9_.@+/-]*)?\`" "$doc" | tr -d '`' | sort -u)
 done
 
-# 2. The ruling table.
+# 2. The rules. docs/rules.md states each rule under a heading "### W14 — title"; every id cited
+# anywhere must have one, and docs/architecture.md's rule map names, per rule, the one file where
+# it lives and its tests, each of which must cite it.
+rules=docs/rules.md
 arch=docs/architecture.md
-if [ ! -f "$arch" ]; then
-    fail "$arch is missing"
+map_heading='## Rulings: where each is implemented and tested'
+# Prints "file:line:ID" for each rule id the files cite: the id as a word (W14, W14.1, W1–W16
+# gives W1 and W16) or the start of a Criterion test name (Test(suite, d2_d14_...) cites D2
+# and D14).
+citations() {
+    grep -HInowE '[WD][0-9]+' -- "$@"
+    grep -HInoE 'Test\([A-Za-z0-9_]+, *([wd][0-9]+_)+' -- "$@" |
+        sed -E 's/^([^:]*:[0-9]+:)Test\([A-Za-z0-9_]+, */\1/' |
+        awk -F: '{ n = split($3, id, "_")
+                   for (i = 1; i < n; i++) print $1 ":" $2 ":" toupper(id[i]) }'
+}
+# Whether file $1 cites rule $2.
+cites() {
+    grep -qx "$2" <<<"$(citations "$1" | cut -d: -f3)"
+}
+# The text of rule $1's section of docs/rules.md, heading included.
+rule_section() {
+    awk -v id="$1" '/^##+ / { inside = ($2 == id && $3 == "—") } inside' "$rules"
+}
+if [ ! -f "$rules" ]; then
+    fail "$rules is missing"
 else
-    rulings=${COMBATD_RULINGS:-$root/../shared/rules/RULINGS.md}
-    if [ -f "$rulings" ]; then
-        want=$(grep -oE '^- \*\*[WD][0-9]+ ' "$rulings" | grep -oE '[WD][0-9]+' | sort -u)
-    else
-        echo "note: $rulings not found; checking the table's ids for gaps only"
-        have=$(grep -oE '^\| (W|D)[0-9]+ ' "$arch" | grep -oE '[WD][0-9]+')
-        nw=$(echo "$have" | grep -c '^W')
-        nd=$(echo "$have" | grep -c '^D')
-        want=$( (seq -f 'W%g' 1 "$nw"; seq -f 'D%g' 1 "$nd") | sort -u)
+    headings=$(grep -E '^##+ [WD][0-9]+ — ' "$rules")
+    ids=$(echo "$headings" | awk '{ print $2 }')
+    for dup in $(echo "$ids" | sort | uniq -d); do fail "$rules has two headings for $dup"; done
+    # The ids of a game run 1..n without a gap, so that no rule was dropped unnoticed.
+    for game in W D; do
+        top=$(echo "$ids" | grep "^$game" | tr -d WD | sort -n | tail -n 1)
+        for n in $(seq 1 "${top:-0}"); do
+            grep -qx "$game$n" <<<"$ids" || fail "$rules has no heading for $game$n"
+        done
+    done
+    # Every id cited in the code, the tests, the contract, the page and the docs has a heading.
+    scope=(src include tests web docs openapi.yaml README.md 'bench/*.c' 'bench/*.h')
+    mapfile -t files < <(git ls-files --cached --others --exclude-standard -- "${scope[@]}" |
+        sort -u | while IFS= read -r f; do [ -f "$f" ] && echo "$f"; done)
+    unknown=
+    if [ "${#files[@]}" -gt 0 ]; then
+        unknown=$(citations "${files[@]}" | awk -F: -v known="$(echo "$ids" | tr '\n' ' ')" '
+            BEGIN { n = split(known, k, " "); for (i = 1; i <= n; i++) ok[k[i]] = 1 }
+            !ok[$3]')
     fi
-    for id in $want; do
-        row=$(grep -E "^\| $id \|" "$arch" | head -n 1)
+    while IFS=: read -r f line id; do
+        [ -n "$id" ] && fail "$f:$line cites $id, which has no heading in $rules"
+    done <<<"$unknown"
+    [ -n "$unknown" ] || passed=$((passed + 1))
+
+    # The rule map: one row per rule, in the section $map_heading of docs/architecture.md.
+    rows=$(awk -v h="$map_heading" '$0 == h { inside = 1; next } /^## / { inside = 0 }
+        inside && /^\| [WD][0-9]+ \|/' "$arch" 2>/dev/null)
+    [ -n "$rows" ] || fail "$arch has no rule map under \"$map_heading\""
+    for dup in $(echo "$rows" | awk -F' *\\| *' '{ print $2 }' | sort | uniq -d); do
+        fail "$arch: the rule map has two rows for $dup"
+    done
+    for id in $ids; do
+        row=$(echo "$rows" | awk -F' *\\| *' -v id="$id" '$2 == id' | head -n 1)
         if [ -z "$row" ]; then
-            fail "$arch has no row for $id"
+            fail "$arch: the rule map has no row for $id"
             continue
         fi
+        IFS='|' read -r _ _ what lives tested _ <<<"$row"
+        what=$(echo "$what" | sed 's/^ *//; s/ *$//')
+        lives=$(echo "$lives" | sed 's/^ *//; s/ *$//')
+        title=$(echo "$headings" | awk -v id="$id" '$2 == id { sub(/^#+ [^ ]+ — /, ""); print }')
+        [ "$what" = "$title" ] ||
+            fail "$arch: $id is \"$what\" in the rule map, \"$title\" in $rules"
         # shellcheck disable=SC2016 # the backquotes are literal
-        files=$(echo "$row" | grep -oE '`[^`]+`' | tr -d '`' | grep '/')
-        [ -n "$files" ] || fail "$arch: the row for $id names no file"
-        for f in $files; do
+        lives_files=$(echo "$lives" | grep -oE '`[^`]+`' | tr -d '`')
+        # shellcheck disable=SC2016
+        test_files=$(echo "$tested" | grep -oE '`[^`]+`' | tr -d '`')
+        if grep -q 'not yet implemented' <<<"$lives"; then
+            grep -qi 'not yet implemented' <<<"$(rule_section "$id")" ||
+                fail "$arch: $id is not yet implemented in the rule map, but $rules does not say so"
+            [ -z "$lives_files$test_files" ] ||
+                fail "$arch: $id is not yet implemented, yet its row names files"
+            passed=$((passed + 1))
+            continue
+        fi
+        ! grep -qi 'not yet implemented' <<<"$(rule_section "$id")" ||
+            fail "$arch: $id names where it lives, but $rules says it is not yet implemented"
+        [ "$(echo "$lives_files" | grep -c .)" = 1 ] ||
+            fail "$arch: $id must name the one file where it lives, not \"$lives\""
+        case "$lives_files" in src/* | include/*) ;; *)
+            fail "$arch: $id must live in src/ or include/, not in \"$lives\"" ;;
+        esac
+        [ -n "$test_files" ] || fail "$arch: $id names no test"
+        for f in $lives_files $test_files; do
             if [ ! -f "$f" ]; then
                 fail "$arch: $id names $f, which does not exist"
-            elif ! grep -qw "$id" "$f"; then
+            elif ! cites "$f" "$id"; then
                 fail "$arch: $id names $f, which does not cite $id"
             else
                 passed=$((passed + 1))
             fi
         done
+        for f in $test_files; do
+            case "$f" in tests/*) ;; *) fail "$arch: $id lists $f as a test, outside tests/" ;; esac
+        done
+    done
+    for id in $(echo "$rows" | awk -F' *\\| *' '{ print $2 }'); do
+        grep -qx "$id" <<<"$ids" ||
+            fail "$arch: the rule map has a row for $id, which has no heading in $rules"
     done
 fi
 
