@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combatd/warapp_units.h"
 #include "config_keys.h"
 #include "duper_rules_json.h"
 #include "json_reader.h"
@@ -66,6 +67,7 @@ static const cbd_config_key warapp_keys[] = {
     WK(max_turn_states, 1, 100000000),
     WK(max_turn_simulated_orders, 1, UINT64_C(100000000000)),
     WK(max_listed_turns, 0, 100000),
+    WK(max_units, 0, CBD_WARAPP_MAX_UNITS),
 };
 #undef WK
 #define N_WARAPP_KEYS (sizeof warapp_keys / sizeof warapp_keys[0])
@@ -130,6 +132,7 @@ void cbd_config_defaults(cbd_config *cfg) {
     w->max_turn_states = 1000000;
     w->max_turn_simulated_orders = 50000000; /* a few seconds of one core at most */
     w->max_listed_turns = 100;
+    w->max_units = 32; /* W17 */
 
     cfg->duper = cbd_duper_default_rules();
     /* A real match has tens to a few hundred tiles, each with a handful of neighbours, and a

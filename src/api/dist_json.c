@@ -11,7 +11,7 @@ static double window_probability(const void *data, size_t i) {
 }
 
 cbd_dist_view cbd_dist_view_window(const cbd_dist *d) {
-    return (cbd_dist_view){d, d->len, window_value, window_probability, cbd_dist_mean(d)};
+    return (cbd_dist_view){d, d->len, window_value, window_probability, cbd_dist_mean(d), "armies"};
 }
 
 static uint64_t point_value(const void *data, size_t i) {
@@ -25,7 +25,7 @@ static double point_probability(const void *data, size_t i) {
 }
 
 cbd_dist_view cbd_dist_view_points(const cbd_turn_point *points, size_t n, double mean) {
-    return (cbd_dist_view){points, n, point_value, point_probability, mean};
+    return (cbd_dist_view){points, n, point_value, point_probability, mean, "armies"};
 }
 
 static uint64_t quantile(const cbd_dist_view *d, double q) {
@@ -101,7 +101,7 @@ void cbd_dist_json(cbd_jw *w, const char *key, const cbd_dist_view *d, uint32_t 
     cbd_jw_array_open(w);
     for (size_t j = first; j < first + count; j++) {
         cbd_jw_object_open(w);
-        cbd_jw_key_uint(w, "armies", d->value(d->data, idx[j]));
+        cbd_jw_key_uint(w, d->value_key, d->value(d->data, idx[j]));
         cbd_jw_key_real(w, "probability", d->probability(d->data, idx[j]));
         cbd_jw_object_close(w);
     }

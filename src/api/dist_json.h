@@ -25,14 +25,16 @@ typedef struct {
     uint64_t (*value)(const void *data, size_t i);
     double (*probability)(const void *data, size_t i);
     double mean;
+    const char *value_key; /* the listed entries' name for the value: "armies", "health" */
 } cbd_dist_view;
 
-/* Views of the two forms; they borrow the distribution, which must outlive them. */
+/* Views of the two forms, of armies; they borrow the distribution, which must outlive them.
+ * Set value_key to list another quantity. */
 cbd_dist_view cbd_dist_view_window(const cbd_dist *d);
 cbd_dist_view cbd_dist_view_points(const cbd_turn_point *points, size_t n, double mean);
 
 /*
- * Writes `key: {"mean", "percentiles": {p1 .. p99}, "distribution": [{"armies",
+ * Writes `key: {"mean", "percentiles": {p1 .. p99}, "distribution": [{"armies" (value_key),
  * "probability"}], "omitted_probability"}`. A percentile is the smallest value whose
  * cumulative probability reaches q, less a slack of 1e-12 (as cbd_dist_quantile). Listed are
  * the values of probability >= 1e-15, and when there are more than max_points of them, the run

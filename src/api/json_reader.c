@@ -185,6 +185,23 @@ cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint6
     return CBD_FIELD_OK;
 }
 
+cbd_field cbd_read_i64(const cbd_reader *r, const char *key, int64_t min, int64_t max,
+                       int64_t *out) {
+    const json_t *v = member(r, key);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    json_int_t i = json_is_integer(v) ? json_integer_value(v) : 0;
+    if (!json_is_integer(v) || i < min || i > max) {
+        cbd_reader_error(r, key, "must be a whole number from %" PRId64 " to %" PRId64 ", not %s",
+                         min, max,
+                         json_is_integer(v) ? "out of that range" : cbd_json_type_name(v));
+        return CBD_FIELD_BAD;
+    }
+    *out = (int64_t)i;
+    return CBD_FIELD_OK;
+}
+
 cbd_field cbd_read_seed(const cbd_reader *r, const char *key, uint64_t *out) {
     return cbd_read_u64(r, key, 0, CBD_SEED_MAX, out);
 }

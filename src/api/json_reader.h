@@ -60,6 +60,10 @@ void cbd_reader_at_item(cbd_reader *child, const cbd_reader *r, const char *key,
 cbd_field cbd_read_u64(const cbd_reader *r, const char *key, uint64_t min, uint64_t max,
                        uint64_t *out);
 
+/* A whole number in [min, max], which may be negative. */
+cbd_field cbd_read_i64(const cbd_reader *r, const char *key, int64_t min, int64_t max,
+                       int64_t *out);
+
 /* The largest seed any endpoint takes or returns: 2^53 − 1, so that every JSON client
  * (doubles) can echo it exactly. */
 #define CBD_SEED_MAX ((UINT64_C(1) << 53) - 1)

@@ -15,8 +15,12 @@
 /* The most targets one request may carry, whatever max_targets says. */
 #define TARGETS_HELD 100
 
-static const char *const request_keys[] = {CBD_WARAPP_BATTLE_KEYS, "graph", "targets",
-                                           "max_distribution_points", NULL};
+static const char *const request_keys[] = {CBD_WARAPP_BATTLE_KEYS,
+                                           CBD_WARAPP_UNIT_KEYS,
+                                           "graph",
+                                           "targets",
+                                           "max_distribution_points",
+                                           NULL};
 static const char *const graph_keys[] = {"from", "to", NULL};
 
 typedef struct {
@@ -56,8 +60,10 @@ static bool read_graph(const cbd_reader *r, const cbd_warapp_config *cfg, analyz
     if (f != CBD_FIELD_OK) {
         return f == CBD_FIELD_ABSENT;
     }
-    cbd_field from = cbd_read_u64(&g, "from", 1, cfg->army_cap, &q->graph_from);
-    cbd_field to = cbd_read_u64(&g, "to", 1, cfg->army_cap, &q->graph_to);
+    /* The graph varies the attacking armies beside the units, which may attack alone (W20). */
+    uint64_t least = q->battle.attacking.n > 0 ? 0 : 1;
+    cbd_field from = cbd_read_u64(&g, "from", least, cfg->army_cap, &q->graph_from);
+    cbd_field to = cbd_read_u64(&g, "to", least, cfg->army_cap, &q->graph_to);
     if (from == CBD_FIELD_ABSENT) {
         cbd_reader_error(&g, "from", "is required");
     }
@@ -120,7 +126,10 @@ static double dist_items(uint64_t armies, const analyze_request *q) {
  */
 static bool check_cost(const cbd_reader *r, const cbd_config *cfg, analyze_request *q) {
     const cbd_warapp_config *w = &cfg->warapp;
-    uint64_t a = q->battle.attackers, d = q->battle.defenders;
+    /* Each point of power rolls (W18), so the kill windows follow the powers, not the armies. */
+    cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
+    cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    uint64_t a = cbd_warapp_side_power(&attack, true), d = cbd_warapp_side_power(&defense, false);
     double graph_terms = q->has_graph ? (double)(q->graph_to - q->graph_from + 1) *
                                             graph_point_terms(q->graph_to, &q->battle.settings)
                                       : 0.0;
@@ -186,7 +195,7 @@ static bool read_request(const cbd_config *cfg, const json_t *request, analyze_r
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
         return false;
     }
-    bool ok = cbd_warapp_request_read(&r, w, &q->battle);
+    bool ok = cbd_warapp_request_read(&r, w, true, &q->battle);
     ok &= read_graph(&r, w, q);
     ok &= read_targets(&r, w, q);
     uint64_t points = w->max_distribution_points;
@@ -200,15 +209,37 @@ static bool read_request(const cbd_config *cfg, const json_t *request, analyze_r
 }
 
 /* The distribution as /analyze-turn writes its armies too (dist_json.h). */
-static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points) {
+static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points,
+                            const char *value_key) {
     size_t *idx = malloc(d->len * sizeof *idx);
     if (!idx) {
         return CBD_ERR_NOMEM;
     }
     cbd_dist_view view = cbd_dist_view_window(d);
+    view.value_key = value_key;
     cbd_dist_json(w, key, &view, max_points, idx);
     free(idx);
     return CBD_OK;
+}
+
+/* W17–W19: each unit as the request gave it, with its survival and, for a health unit, the
+ * distribution of the health it keeps (0 when dead). */
+static cbd_status units_json(cbd_jw *w, const char *key, const cbd_warapp_units *u,
+                             const cbd_warapp_unit_result *r, uint32_t max_points) {
+    cbd_jw_key(w, key);
+    cbd_jw_array_open(w);
+    cbd_status st = CBD_OK;
+    for (size_t i = 0; i < u->n && st == CBD_OK; i++) {
+        cbd_jw_object_open(w);
+        cbd_warapp_unit_members(w, u, i);
+        cbd_jw_key_real(w, "survival_probability", r[i].survival_probability);
+        if (u->units[i].has_health) {
+            st = dist_json(w, "health_left", &r[i].health_left, max_points, "health");
+        }
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+    return st;
 }
 
 static void outcome_json(cbd_jw *w, const cbd_warapp_outcome *o) {
@@ -224,8 +255,10 @@ static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *bu
     if (!pts) {
         return CBD_ERR_NOMEM;
     }
-    cbd_status st = cbd_warapp_graph(q->battle.defenders, q->graph_from, q->graph_to,
-                                     &q->battle.settings, budget, pts);
+    cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
+    cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    cbd_status st = cbd_warapp_graph_sides(&attack, &defense, q->graph_from, q->graph_to,
+                                           &q->battle.settings, budget, pts);
     if (st == CBD_OK) {
         cbd_jw_key(w, "graph");
         cbd_jw_array_open(w);
@@ -246,8 +279,11 @@ static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *bu
 static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const analyze_request *q,
                               cbd_budget *budget) {
     uint64_t got[sizeof q->targets / sizeof q->targets[0]];
-    cbd_status st = cbd_warapp_armies_needed(q->battle.defenders, &q->battle.settings, q->targets,
-                                             q->n_targets, cfg->warapp.army_cap, budget, got);
+    cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
+    cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    cbd_status st =
+        cbd_warapp_armies_needed_sides(&attack, &defense, &q->battle.settings, q->targets,
+                                       q->n_targets, cfg->warapp.army_cap, budget, got);
     if (st != CBD_OK) {
         return st;
     }
@@ -257,7 +293,7 @@ static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const analyze_re
         cbd_jw_object_open(w);
         cbd_jw_key_real(w, "probability", q->targets[i]);
         cbd_jw_key(w, "attackers");
-        if (got[i]) {
+        if (got[i] != CBD_WARAPP_UNREACHABLE) {
             cbd_jw_uint(w, got[i]);
         } else {
             cbd_jw_null(w); /* not reachable within the army cap */
@@ -283,9 +319,9 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
         outcome_json(w, &a->outcome);
     }
     cbd_jw_blame(w, "/max_distribution_points");
-    cbd_status st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points);
+    cbd_status st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points, "armies");
     if (st == CBD_OK) {
-        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points);
+        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points, "armies");
     }
     if (st == CBD_OK && q->has_graph) {
         *blame = "/graph";
@@ -295,6 +331,14 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
     if (st == CBD_OK && q->n_targets > 0) {
         *blame = "/targets";
         st = needed_json(w, cfg, q, budget);
+    }
+    if (st == CBD_OK && q->battle.attacking.given) {
+        st = units_json(w, "attacking_units", &q->battle.attacking, a->attacking_units,
+                        q->max_points);
+    }
+    if (st == CBD_OK && q->battle.defending.given) {
+        st = units_json(w, "defending_units", &q->battle.defending, a->defending_units,
+                        q->max_points);
     }
     cbd_jw_object_close(w);
     return st;
@@ -316,9 +360,11 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const jso
         /* The battle's own work grows with the larger side. */
         const char *blame =
             q->battle.attackers >= q->battle.defenders ? "/attackers" : "/defenders";
+        cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
+        cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
         cbd_warapp_analysis a;
-        cbd_status st = cbd_warapp_analyze(q->battle.attackers, q->battle.defenders,
-                                           &q->battle.settings, budget, &a);
+        cbd_status st =
+            cbd_warapp_analyze_sides(&attack, &defense, &q->battle.settings, budget, &a);
         if (st == CBD_OK) {
             st = analysis_json(out, cfg, q, &a, budget, &blame);
             cbd_warapp_analysis_free(&a);

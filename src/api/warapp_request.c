@@ -5,7 +5,52 @@
 
 #include "warapp_settings.h"
 
-bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+cbd_warapp_side cbd_warapp_battle_attack(const cbd_warapp_battle *b) {
+    cbd_warapp_side s = {b->attackers, b->attacking.n, b->attacking.units};
+    return s;
+}
+
+cbd_warapp_side cbd_warapp_battle_defense(const cbd_warapp_battle *b) {
+    cbd_warapp_side s = {b->defenders, b->defending.n, b->defending.units};
+    return s;
+}
+
+/* The units of both sides, and what they change: 0 attackers beside a unit (W20), a power per
+ * side within the army cap (W18 rolls once per point of power, W10 bounds the rolls). */
+static bool read_units(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_field attackers,
+                       cbd_warapp_battle *out) {
+    bool ok = cbd_warapp_units_read(r, "attacking_units", cfg, &out->attacking);
+    ok &= cbd_warapp_units_read(r, "defending_units", cfg, &out->defending);
+    if (attackers == CBD_FIELD_OK && out->attackers == 0 && out->attacking.n == 0 && ok) {
+        cbd_reader_error(r, "attackers",
+                         "must be at least 1 unless attacking_units holds a "
+                         "unit: an attack needs an army or a unit (W20)");
+        return false;
+    }
+    if (out->transfer && out->defending.n > 0) {
+        cbd_reader_error(r, "defending_units", "cannot be given with transfer: nobody defends");
+        return false;
+    }
+    cbd_warapp_side a = cbd_warapp_battle_attack(out), d = cbd_warapp_battle_defense(out);
+    uint64_t pa = cbd_warapp_side_power(&a, true), pd = cbd_warapp_side_power(&d, false);
+    if (ok && pa > cfg->army_cap) {
+        cbd_reader_error(r, "attacking_units",
+                         "give the attack a power of %" PRIu64 " (armies + attack powers); at "
+                         "most %" PRIu64 " (W10, W18)",
+                         pa, cfg->army_cap);
+        ok = false;
+    }
+    if (ok && pd > cfg->army_cap) {
+        cbd_reader_error(r, "defending_units",
+                         "give the defence a power of %" PRIu64 " (armies + defence powers); at "
+                         "most %" PRIu64 " (W10, W18)",
+                         pd, cfg->army_cap);
+        ok = false;
+    }
+    return ok;
+}
+
+bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, bool units,
                              cbd_warapp_battle *out) {
     size_t errors_before = r->problem->n_errors + r->problem->n_dropped;
     out->settings = cfg->defaults;
@@ -13,6 +58,8 @@ bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     out->defenders = 0;
     out->attackers = 0;
     out->source_armies = 0;
+    out->attacking.n = out->defending.n = 0;
+    out->attacking.given = out->defending.given = false;
 
     bool settings_ok = true;
     cbd_reader settings;
@@ -21,8 +68,12 @@ bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     }
     (void)cbd_read_bool(r, "transfer", &out->transfer);
 
-    /* W10: armies are whole numbers up to the cap; an attack needs at least one. */
-    cbd_field attackers = cbd_read_u64(r, "attackers", 1, cfg->army_cap, &out->attackers);
+    /* W10: armies are whole numbers up to the cap; an attack needs at least one, or a unit
+     * (W20, checked with the units: without attacking_units the range says it, as it did
+     * before units existed). */
+    bool may_be_none = units && json_object_get(r->obj, "attacking_units") != NULL;
+    cbd_field attackers =
+        cbd_read_u64(r, "attackers", may_be_none ? 0 : 1, cfg->army_cap, &out->attackers);
     cbd_field source = cbd_read_u64(r, "source_armies", 0, cfg->army_cap, &out->source_armies);
     out->has_source_armies = source == CBD_FIELD_OK;
     cbd_field defenders = cbd_read_u64(r, "defenders", 0, cfg->army_cap, &out->defenders);
@@ -52,6 +103,9 @@ bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     } else if (attackers == CBD_FIELD_ABSENT) {
         cbd_reader_error(r, "attackers", "is required unless source_armies is given (W7)");
     }
+    if (units) {
+        (void)read_units(r, cfg, attackers, out);
+    }
     /* Every error of the battle's fields (the settings' too) was recorded in the problem. */
     return settings_ok && r->problem->n_errors + r->problem->n_dropped == errors_before;
 }
@@ -72,5 +126,16 @@ void cbd_warapp_transfer_write(cbd_jw *w, const cbd_warapp_battle *b) {
     cbd_jw_object_open(w);
     cbd_jw_key_uint(w, "armies_arriving", b->attackers);
     cbd_jw_object_close(w);
+    if (b->attacking.given) { /* W21: units move with the armies, and nothing can kill them */
+        cbd_jw_key(w, "attacking_units");
+        cbd_jw_array_open(w);
+        for (size_t i = 0; i < b->attacking.n; i++) {
+            cbd_jw_object_open(w);
+            cbd_warapp_unit_members(w, &b->attacking, i);
+            cbd_jw_key_real(w, "survival_probability", 1.0);
+            cbd_jw_object_close(w);
+        }
+        cbd_jw_array_close(w);
+    }
     cbd_jw_object_close(w);
 }

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "json_reader.h"
 #include "json_write.h"
+#include "warapp_units_json.h"
 
 /*
  * The battle every War.app endpoint reads (/analyze-attack, /simulate): who attacks whom, with
@@ -15,6 +16,8 @@
  * then calls cbd_warapp_request_read for the common ones.
  */
 #define CBD_WARAPP_BATTLE_KEYS "attackers", "defenders", "source_armies", "transfer", "settings"
+/* The special units beside them (W17), for the endpoints that take units. */
+#define CBD_WARAPP_UNIT_KEYS "attacking_units", "defending_units"
 
 typedef struct {
     uint64_t attackers;           /* effective: as given, or the most W7 allows from the source */
@@ -23,7 +26,12 @@ typedef struct {
     uint64_t source_armies;       /* armies on the source territory, when given */
     bool transfer;                /* W8: into the mover's own territory; no combat */
     cbd_warapp_settings settings; /* the config's defaults (W9) overridden by the request */
+    cbd_warapp_units attacking, defending; /* W17; none when the endpoint takes no units */
 } cbd_warapp_battle;
+
+/* The two sides of a battle as the core takes them (pointing into b). */
+cbd_warapp_side cbd_warapp_battle_attack(const cbd_warapp_battle *b);
+cbd_warapp_side cbd_warapp_battle_defense(const cbd_warapp_battle *b);
 
 /*
  * Reads and checks the common battle fields of the request object `r`:
@@ -33,10 +41,13 @@ typedef struct {
  *                  <= source_armies (W7: more is a 422, never a clamp)
  *   transfer       boolean, default false
  *   settings       the settings object (warapp_settings.h), every member optional
+ *   attacking_units, defending_units  (with `units`) arrays of units (warapp_units_json.h);
+ *                  attackers may then be 0 beside a unit (W20), and each side's power is at
+ *                  most army_cap (W10, W18)
  * Records a field error (JSON pointer) for each problem. Returns true when the battle is valid,
  * false when an error was recorded (then *out is partly filled and must not be used).
  */
-bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, bool units,
                              cbd_warapp_battle *out);
 
 /* The members of one battle's outcome (W4, W5), as both endpoints answer it: captured, then the
