@@ -161,4 +161,38 @@ cbd_status cbd_warapp_armies_needed_sides(const cbd_warapp_side *attack,
                                           const double *targets, size_t n_targets, uint64_t cap,
                                           cbd_budget *budget, uint64_t *out);
 
+/* ---- fog (W23): defenders known only as a distribution over counts ---- */
+
+/* One count of armies and its probability; the counts of a distribution are distinct and their
+ * weights sum to 1 (the api normalises them). */
+typedef struct {
+    uint64_t armies;
+    double weight;
+} cbd_warapp_count;
+
+/*
+ * The analysis, graph and fewest armies against a defending side whose armies are
+ * counts[0 .. n) (defense->armies is ignored; its units are known): the exact mixture of the
+ * analyses of each count, weighted. With one count they are the plain functions' answers to
+ * the bit. The analysis is deterministic only when every count gives the same certain outcome;
+ * out->defenders is 0 when there are several counts.
+ */
+cbd_status cbd_warapp_analyze_fog(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
+                                  const cbd_warapp_count *counts, size_t n_counts,
+                                  const cbd_warapp_settings *settings, cbd_budget *budget,
+                                  cbd_warapp_analysis *out);
+cbd_status cbd_warapp_graph_fog(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
+                                const cbd_warapp_count *counts, size_t n_counts, uint64_t from,
+                                uint64_t to, const cbd_warapp_settings *settings,
+                                cbd_budget *budget, cbd_warapp_graph_point *out);
+/* Capture against the mixture never falls as armies grow (a weighted sum of curves that do
+ * not), so the search is the same galloping bisection; possible means possible against some
+ * count, certain means certain against every count. */
+cbd_status cbd_warapp_armies_needed_fog(const cbd_warapp_side *attack,
+                                        const cbd_warapp_side *defense,
+                                        const cbd_warapp_count *counts, size_t n_counts,
+                                        const cbd_warapp_settings *settings, const double *targets,
+                                        size_t n_targets, uint64_t cap, cbd_budget *budget,
+                                        uint64_t *out);
+
 #endif

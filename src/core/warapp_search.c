@@ -61,64 +61,99 @@ static size_t sums_index(const sums *s, uint64_t v) {
     return v > s->d->lo ? (size_t)min_u64(v - s->d->lo, s->d->len) : 0;
 }
 
-/* The defending side, and the attacking side's units, for every point of a graph or search. */
+/* One count of defenders (one point of a fog distribution, W23, or the one count): their side,
+ * their damage and its sums. */
 typedef struct {
-    cbd_warapp_side attack; /* armies set per point */
-    cbd_side_prep att, def;
-    uint64_t unit_power, unit_toughness; /* of the attacking units */
-    cbd_kills kd;                        /* the defenders' damage */
+    double weight;
+    cbd_warapp_side side;
+    cbd_side_prep def;
+    cbd_kills kd; /* the defenders' damage */
     sums kd_sums;
     cbd_dist to_armies; /* G, when units shield the attacking armies (else unused) */
-    sums g_sums;        /* over G, or aliases kd_sums */
+    sums g_sums;        /* over G, or a copy of kd_sums */
     bool own_g;
+} count_defense;
+
+/* The attacking side's units, and every count of defenders, for every point. */
+typedef struct {
+    cbd_warapp_side attack; /* its units; armies vary per point */
+    cbd_side_prep att;
+    uint64_t unit_power, unit_toughness; /* of the attacking units */
+    size_t n;
+    count_defense *defs; /* from the budget */
 } search;
 
 /* G: the pushforward of Kd through the units that shield the attacking armies; it never falls
  * as Kd grows (warapp_units.h), so its window is the image of Kd's. */
-static cbd_status to_armies_init(search *sr, cbd_budget *budget) {
-    const cbd_dist *dd = &sr->kd.dist;
+static cbd_status to_armies_init(const search *sr, count_defense *c, cbd_budget *budget) {
+    const cbd_dist *dd = &c->kd.dist;
     const cbd_side_prep *p = &sr->att;
     uint64_t g_lo = cbd_warapp_damage_to_armies(p->side, p->order, p->n_before, dd->lo);
     uint64_t g_hi =
         cbd_warapp_damage_to_armies(p->side, p->order, p->n_before, dd->lo + dd->len - 1);
-    cbd_status st = cbd_dist_alloc(&sr->to_armies, g_lo, g_hi, budget);
+    cbd_status st = cbd_dist_alloc(&c->to_armies, g_lo, g_hi, budget);
     for (size_t i = 0; st == CBD_OK && i < dd->len; i++) {
         uint64_t g = cbd_warapp_damage_to_armies(p->side, p->order, p->n_before, dd->lo + i);
-        sr->to_armies.p[g - g_lo] += dd->p[i];
+        c->to_armies.p[g - g_lo] += dd->p[i];
     }
-    return st == CBD_OK ? sums_init(&sr->g_sums, &sr->to_armies, budget) : st;
+    return st == CBD_OK ? sums_init(&c->g_sums, &c->to_armies, budget) : st;
+}
+
+static void count_free(count_defense *c) {
+    sums_free(&c->kd_sums);
+    if (c->own_g) {
+        sums_free(&c->g_sums);
+        cbd_dist_free(&c->to_armies);
+    }
+    cbd_kills_free(&c->kd);
 }
 
 static void search_free(search *sr) {
-    sums_free(&sr->kd_sums);
-    if (sr->own_g) {
-        sums_free(&sr->g_sums);
-        cbd_dist_free(&sr->to_armies);
+    for (size_t k = 0; sr->defs && k < sr->n; k++) {
+        count_free(&sr->defs[k]);
     }
-    cbd_kills_free(&sr->kd);
+    cbd_mem_free(sr->defs);
 }
 
+static cbd_status count_init(const search *sr, count_defense *c, const cbd_warapp_settings *s,
+                             cbd_budget *budget) {
+    cbd_side_prep_init(&c->def, &c->side);
+    cbd_status st = cbd_warapp_kills(cbd_warapp_side_power(&c->side, false), s->defense_kill_rate,
+                                     s->luck_modifier, s->rounding, budget, &c->kd);
+    if (st == CBD_OK) {
+        st = sums_init(&c->kd_sums, &c->kd.dist, budget);
+    }
+    if (st == CBD_OK && sr->att.n_before > 0) {
+        c->own_g = true;
+        st = to_armies_init(sr, c, budget);
+    } else if (st == CBD_OK) {
+        c->g_sums = c->kd_sums;
+    }
+    return st;
+}
+
+/* The attacking units, and the defending side at each count (one count without fog). */
 static cbd_status search_init(search *sr, const cbd_warapp_side *attack,
-                              const cbd_warapp_side *defense, const cbd_warapp_settings *s,
-                              cbd_budget *budget) {
+                              const cbd_warapp_side *defense, const cbd_warapp_count *counts,
+                              size_t n_counts, const cbd_warapp_settings *s, cbd_budget *budget) {
     memset(sr, 0, sizeof *sr);
     sr->attack = *attack;
     sr->attack.armies = 0;
     cbd_side_prep_init(&sr->att, &sr->attack);
-    cbd_side_prep_init(&sr->def, defense);
     sr->unit_power = cbd_warapp_side_power(&sr->attack, true);
     sr->unit_toughness = cbd_warapp_side_toughness(&sr->attack);
-    cbd_status st = cbd_warapp_kills(cbd_warapp_side_power(defense, false), s->defense_kill_rate,
-                                     s->luck_modifier, s->rounding, budget, &sr->kd);
-    if (st != CBD_OK) {
-        return st;
+    sr->defs = cbd_mem_calloc(budget, n_counts, sizeof *sr->defs);
+    if (!sr->defs) {
+        return cbd_budget_nomem(budget);
     }
-    st = sums_init(&sr->kd_sums, &sr->kd.dist, budget);
-    if (st == CBD_OK && sr->att.n_before > 0) {
-        sr->own_g = true;
-        st = to_armies_init(sr, budget);
-    } else if (st == CBD_OK) {
-        sr->g_sums = sr->kd_sums;
+    sr->n = n_counts;
+    cbd_status st = CBD_OK;
+    for (size_t k = 0; k < n_counts && st == CBD_OK; k++) {
+        count_defense *c = &sr->defs[k];
+        c->weight = counts[k].weight;
+        c->side = *defense;
+        c->side.armies = counts[k].armies;
+        st = count_init(sr, c, s, budget);
     }
     if (st != CBD_OK) {
         search_free(sr);
@@ -128,27 +163,48 @@ static cbd_status search_init(search *sr, const cbd_warapp_side *attack,
 
 /* P(Kd < t) or, with below = false, P(Kd >= t), as cbd_kills_below does it but from the sums:
  * the smaller tail, the other as its complement, exactly 0 or 1 where the support decides. */
-static double kd_tail(const search *sr, uint64_t t, bool below) {
-    if (t <= sr->kd.min) {
+static double kd_tail(const count_defense *c, uint64_t t, bool below) {
+    if (t <= c->kd.min) {
         return below ? 0.0 : 1.0;
     }
-    if (t > sr->kd.max) {
+    if (t > c->kd.max) {
         return below ? 1.0 : 0.0;
     }
-    size_t i = sums_index(&sr->kd_sums, t);
-    double want = below ? sr->kd_sums.cum_p[i] : sr->kd_sums.suf_p[i];
-    double other = below ? sr->kd_sums.suf_p[i] : sr->kd_sums.cum_p[i];
+    size_t i = sums_index(&c->kd_sums, t);
+    double want = below ? c->kd_sums.cum_p[i] : c->kd_sums.suf_p[i];
+    double other = below ? c->kd_sums.suf_p[i] : c->kd_sums.cum_p[i];
     return want <= other ? want : 1.0 - other;
 }
 
 /* E[min(G, a)] = lo·P(G < a) + E[(G − lo)·1{G < a}] + a·P(G >= a); `above` is P(G >= a). */
-static double expected_army_losses(const search *sr, uint64_t a, double above) {
-    const sums *g = &sr->g_sums;
+static double expected_army_losses(const count_defense *c, uint64_t a, double above) {
+    const sums *g = &c->g_sums;
     size_t i = sums_index(g, a);
     return (double)g->d->lo * g->cum_p[i] + g->cum_kp[i] + (double)a * above;
 }
 
-/* One point: the attackers' damage for a armies and the units, combined with the defense. */
+/* One count's share of a point, given the attackers' damage ka for a armies. */
+static void count_point(const search *sr, const count_defense *c, uint64_t a, const cbd_kills *ka,
+                        cbd_warapp_graph_point *pt) {
+    uint64_t t_att = add_sat(a, sr->unit_toughness);
+    double pa = cbd_kills_at_least(ka, c->def.toughness);
+    double below = kd_tail(c, t_att, true);
+    double above = kd_tail(c, t_att, false); /* the attacking side keeps nothing */
+    pt->capture_probability = pa * below;
+    double g_above = c->own_g ? c->g_sums.suf_p[sums_index(&c->g_sums, a)] : above;
+    pt->expected_attackers_lost = expected_army_losses(c, a, g_above);
+
+    /* E[defenders lost] = E[armies killed] − P(mutual destruction): that army is resurrected. */
+    uint64_t d = c->side.armies;
+    double e = 0.0;
+    for (size_t j = 0; j < ka->dist.len; j++) {
+        uint64_t killed = d - cbd_side_prep_armies_left(&c->def, ka->dist.lo + j);
+        e += (double)killed * ka->dist.p[j];
+    }
+    pt->expected_defenders_lost = d >= 1 ? e - pa * above : e;
+}
+
+/* One point: the attackers' damage for a armies and the units, against every count. */
 static cbd_status graph_point(const search *sr, uint64_t a, const cbd_warapp_settings *s,
                               cbd_budget *budget, cbd_warapp_graph_point *pt) {
     cbd_kills ka;
@@ -157,40 +213,40 @@ static cbd_status graph_point(const search *sr, uint64_t a, const cbd_warapp_set
     if (st != CBD_OK) {
         return st;
     }
-    if (!cbd_charge(budget, cbd_work_times(3 * CBD_WORK_SCAN_TERM, ka.dist.len))) {
+    if (!cbd_charge(budget,
+                    cbd_work_times(3 * CBD_WORK_SCAN_TERM, cbd_work_times(ka.dist.len, sr->n)))) {
         cbd_kills_free(&ka);
         return CBD_ERR_BUDGET;
     }
-    uint64_t t_att = add_sat(a, sr->unit_toughness);
-    double pa = cbd_kills_at_least(&ka, sr->def.toughness);
-    double below = kd_tail(sr, t_att, true);
-    double above = kd_tail(sr, t_att, false); /* the attacking side keeps nothing */
     pt->attackers = a;
-    pt->capture_probability = pa * below;
-    double g_above = sr->own_g ? sr->g_sums.suf_p[sums_index(&sr->g_sums, a)] : above;
-    pt->expected_attackers_lost = expected_army_losses(sr, a, g_above);
-
-    /* E[defenders lost] = E[armies killed] − P(mutual destruction): that army is resurrected. */
-    uint64_t d = sr->def.side->armies;
-    double e = 0.0;
-    for (size_t j = 0; j < ka.dist.len; j++) {
-        uint64_t killed = d - cbd_side_prep_armies_left(&sr->def, ka.dist.lo + j);
-        e += (double)killed * ka.dist.p[j];
+    if (sr->n == 1) { /* one count: its numbers as they are, to the bit */
+        count_point(sr, &sr->defs[0], a, &ka, pt);
+    } else {
+        pt->capture_probability = pt->expected_attackers_lost = pt->expected_defenders_lost = 0.0;
+        for (size_t k = 0; k < sr->n; k++) {
+            cbd_warapp_graph_point one;
+            count_point(sr, &sr->defs[k], a, &ka, &one);
+            double w = sr->defs[k].weight;
+            pt->capture_probability += w * one.capture_probability;
+            pt->expected_attackers_lost += w * one.expected_attackers_lost;
+            pt->expected_defenders_lost += w * one.expected_defenders_lost;
+        }
     }
-    pt->expected_defenders_lost = d >= 1 ? e - pa * above : e;
     cbd_kills_free(&ka);
     return CBD_OK;
 }
 
-cbd_status cbd_warapp_graph_sides(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
-                                  uint64_t from, uint64_t to, const cbd_warapp_settings *s,
-                                  cbd_budget *budget, cbd_warapp_graph_point *out) {
+cbd_status cbd_warapp_graph_fog(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
+                                const cbd_warapp_count *counts, size_t n_counts, uint64_t from,
+                                uint64_t to, const cbd_warapp_settings *s, cbd_budget *budget,
+                                cbd_warapp_graph_point *out) {
     if (from > to || (from == 0 && attack->n_units == 0) ||
-        attack->n_units > CBD_WARAPP_MAX_UNITS || defense->n_units > CBD_WARAPP_MAX_UNITS) {
+        attack->n_units > CBD_WARAPP_MAX_UNITS || defense->n_units > CBD_WARAPP_MAX_UNITS ||
+        n_counts == 0) {
         return CBD_ERR_INVALID;
     }
     search sr;
-    cbd_status st = search_init(&sr, attack, defense, s, budget);
+    cbd_status st = search_init(&sr, attack, defense, counts, n_counts, s, budget);
     if (st != CBD_OK) {
         return st;
     }
@@ -199,6 +255,13 @@ cbd_status cbd_warapp_graph_sides(const cbd_warapp_side *attack, const cbd_warap
     }
     search_free(&sr);
     return st;
+}
+
+cbd_status cbd_warapp_graph_sides(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
+                                  uint64_t from, uint64_t to, const cbd_warapp_settings *s,
+                                  cbd_budget *budget, cbd_warapp_graph_point *out) {
+    cbd_warapp_count one = {defense->armies, 1.0};
+    return cbd_warapp_graph_fog(attack, defense, &one, 1, from, to, s, budget, out);
 }
 
 cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
@@ -213,20 +276,32 @@ cbd_status cbd_warapp_graph(uint64_t defenders, uint64_t from, uint64_t to,
 
 /* ---- the fewest armies for a chance ---- */
 
-/* Capture is possible (probability > 0 in exact arithmetic) / certain with a armies, from the
- * supports alone. */
+/* Capture is possible (probability > 0 in exact arithmetic) with a armies against some count /
+ * certain against every count, from the supports alone. */
 static bool capture_possible(const search *sr, uint64_t a, const cbd_warapp_settings *s) {
     uint64_t min, max;
     cbd_warapp_kills_support(add_sat(a, sr->unit_power), s->offense_kill_rate, s->luck_modifier,
                              s->rounding, &min, &max);
-    return max >= sr->def.toughness && sr->kd.min < add_sat(a, sr->unit_toughness);
+    for (size_t k = 0; k < sr->n; k++) {
+        const count_defense *c = &sr->defs[k];
+        if (max >= c->def.toughness && c->kd.min < add_sat(a, sr->unit_toughness)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 static bool capture_certain(const search *sr, uint64_t a, const cbd_warapp_settings *s) {
     uint64_t min, max;
     cbd_warapp_kills_support(add_sat(a, sr->unit_power), s->offense_kill_rate, s->luck_modifier,
                              s->rounding, &min, &max);
-    return min >= sr->def.toughness && sr->kd.max < add_sat(a, sr->unit_toughness);
+    for (size_t k = 0; k < sr->n; k++) {
+        const count_defense *c = &sr->defs[k];
+        if (!(min >= c->def.toughness && c->kd.max < add_sat(a, sr->unit_toughness))) {
+            return false;
+        }
+    }
+    return true;
 }
 
 typedef bool (*capture_pred)(const search *, uint64_t, const cbd_warapp_settings *);
@@ -245,6 +320,7 @@ static uint64_t first_true(uint64_t lo, uint64_t hi, const search *sr, const cbd
     return lo;
 }
 
+/* The capture probability with a armies: against the one count, or the mixture's (W23). */
 static cbd_status capture_at(const search *sr, uint64_t a, const cbd_warapp_settings *s,
                              cbd_budget *budget, double *p) {
     cbd_kills ka;
@@ -253,12 +329,22 @@ static cbd_status capture_at(const search *sr, uint64_t a, const cbd_warapp_sett
     if (st != CBD_OK) {
         return st;
     }
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, ka.dist.len))) {
+    if (!cbd_charge(budget,
+                    cbd_work_times(CBD_WORK_SCAN_TERM, cbd_work_times(ka.dist.len, sr->n)))) {
         cbd_kills_free(&ka);
         return CBD_ERR_BUDGET;
     }
-    *p = cbd_kills_at_least(&ka, sr->def.toughness) *
-         kd_tail(sr, add_sat(a, sr->unit_toughness), true);
+    uint64_t t_att = add_sat(a, sr->unit_toughness);
+    if (sr->n == 1) {
+        *p =
+            cbd_kills_at_least(&ka, sr->defs[0].def.toughness) * kd_tail(&sr->defs[0], t_att, true);
+    } else {
+        *p = 0.0;
+        for (size_t k = 0; k < sr->n; k++) {
+            const count_defense *c = &sr->defs[k];
+            *p += c->weight * cbd_kills_at_least(&ka, c->def.toughness) * kd_tail(c, t_att, true);
+        }
+    }
     cbd_kills_free(&ka);
     return CBD_OK;
 }
@@ -313,13 +399,14 @@ static cbd_status needed_one(const search *sr, const cbd_warapp_settings *s, dou
     return CBD_OK;
 }
 
-cbd_status cbd_warapp_armies_needed_sides(const cbd_warapp_side *attack,
-                                          const cbd_warapp_side *defense,
-                                          const cbd_warapp_settings *s, const double *targets,
-                                          size_t n_targets, uint64_t cap, cbd_budget *budget,
-                                          uint64_t *out) {
+cbd_status cbd_warapp_armies_needed_fog(const cbd_warapp_side *attack,
+                                        const cbd_warapp_side *defense,
+                                        const cbd_warapp_count *counts, size_t n_counts,
+                                        const cbd_warapp_settings *s, const double *targets,
+                                        size_t n_targets, uint64_t cap, cbd_budget *budget,
+                                        uint64_t *out) {
     if (cap == 0 || cap > CBD_WARAPP_MAX_ARMIES || attack->n_units > CBD_WARAPP_MAX_UNITS ||
-        defense->n_units > CBD_WARAPP_MAX_UNITS) {
+        defense->n_units > CBD_WARAPP_MAX_UNITS || n_counts == 0) {
         return CBD_ERR_INVALID;
     }
     for (size_t i = 0; i < n_targets; i++) {
@@ -328,7 +415,7 @@ cbd_status cbd_warapp_armies_needed_sides(const cbd_warapp_side *attack,
         }
     }
     search sr;
-    cbd_status st = search_init(&sr, attack, defense, s, budget);
+    cbd_status st = search_init(&sr, attack, defense, counts, n_counts, s, budget);
     if (st != CBD_OK) {
         return st;
     }
@@ -339,6 +426,16 @@ cbd_status cbd_warapp_armies_needed_sides(const cbd_warapp_side *attack,
     }
     search_free(&sr);
     return st;
+}
+
+cbd_status cbd_warapp_armies_needed_sides(const cbd_warapp_side *attack,
+                                          const cbd_warapp_side *defense,
+                                          const cbd_warapp_settings *s, const double *targets,
+                                          size_t n_targets, uint64_t cap, cbd_budget *budget,
+                                          uint64_t *out) {
+    cbd_warapp_count one = {defense->armies, 1.0};
+    return cbd_warapp_armies_needed_fog(attack, defense, &one, 1, s, targets, n_targets, cap,
+                                        budget, out);
 }
 
 cbd_status cbd_warapp_armies_needed(uint64_t defenders, const cbd_warapp_settings *s,

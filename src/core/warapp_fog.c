@@ -1,0 +1,123 @@
+/*
+ * Fog (W23): one battle against defenders known only as a distribution over counts. The answer
+ * is the exact mixture: every probability, distribution and unit result is the weighted sum of
+ * the analyses of each count, taken on their exact values (not on rounded answers).
+ */
+#include <string.h>
+
+#include "combatd/warapp_odds.h"
+
+/* Adds w·d into acc, growing acc's window to cover d's (acc may be empty: p NULL). */
+static cbd_status mix_into(cbd_dist *acc, const cbd_dist *d, double w, cbd_budget *budget) {
+    if (d->len == 0) {
+        return CBD_OK;
+    }
+    uint64_t d_hi = d->lo + d->len - 1;
+    if (!acc->p) {
+        cbd_status st = cbd_dist_alloc(acc, d->lo, d_hi, budget);
+        if (st != CBD_OK) {
+            return st;
+        }
+    } else if (d->lo < acc->lo || d_hi > acc->lo + acc->len - 1) {
+        uint64_t lo = d->lo < acc->lo ? d->lo : acc->lo;
+        uint64_t acc_hi = acc->lo + acc->len - 1;
+        uint64_t hi = d_hi > acc_hi ? d_hi : acc_hi;
+        cbd_dist grown;
+        cbd_status st = cbd_dist_alloc(&grown, lo, hi, budget);
+        if (st != CBD_OK) {
+            return st;
+        }
+        memcpy(grown.p + (acc->lo - lo), acc->p, acc->len * sizeof *acc->p);
+        cbd_dist_free(acc);
+        *acc = grown;
+    }
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, d->len))) {
+        return CBD_ERR_BUDGET;
+    }
+    for (size_t i = 0; i < d->len; i++) {
+        acc->p[d->lo - acc->lo + i] += w * d->p[i];
+    }
+    return CBD_OK;
+}
+
+static bool same_outcome(const cbd_warapp_outcome *a, const cbd_warapp_outcome *b) {
+    return a->captured == b->captured && a->attackers_lost == b->attackers_lost &&
+           a->defenders_lost == b->defenders_lost && a->attackers_left == b->attackers_left &&
+           a->defenders_left == b->defenders_left;
+}
+
+/* The unit results of one count, weighted, into the mixture's (allocated on the first). */
+static cbd_status mix_units(cbd_warapp_unit_result **acc, const cbd_warapp_unit_result *r, size_t n,
+                            double w, cbd_budget *budget) {
+    if (n == 0) {
+        return CBD_OK;
+    }
+    if (!*acc && !(*acc = cbd_mem_calloc(budget, n, sizeof **acc))) {
+        return cbd_budget_nomem(budget);
+    }
+    cbd_status st = CBD_OK;
+    for (size_t i = 0; i < n && st == CBD_OK; i++) {
+        (*acc)[i].survival_probability += w * r[i].survival_probability;
+        st = mix_into(&(*acc)[i].health_left, &r[i].health_left, w, budget);
+    }
+    return st;
+}
+
+/* One count's analysis, weighted, into the mixture. */
+static cbd_status mix_one(cbd_warapp_analysis *out, const cbd_warapp_analysis *a, double w,
+                          bool first, cbd_budget *budget) {
+    out->capture_probability += w * a->capture_probability;
+    out->mutual_destruction_probability += w * a->mutual_destruction_probability;
+    /* W23: certain only when every count gives the same certain outcome. */
+    out->deterministic =
+        a->deterministic &&
+        (first || (out->deterministic && same_outcome(&out->outcome, &a->outcome)));
+    out->outcome = a->outcome;
+    cbd_status st = mix_into(&out->attackers_left, &a->attackers_left, w, budget);
+    if (st == CBD_OK) {
+        st = mix_into(&out->defenders_left, &a->defenders_left, w, budget);
+    }
+    if (st == CBD_OK) {
+        out->n_attacking_units = a->n_attacking_units;
+        st = mix_units(&out->attacking_units, a->attacking_units, a->n_attacking_units, w, budget);
+    }
+    if (st == CBD_OK) {
+        out->n_defending_units = a->n_defending_units;
+        st = mix_units(&out->defending_units, a->defending_units, a->n_defending_units, w, budget);
+    }
+    return st;
+}
+
+cbd_status cbd_warapp_analyze_fog(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
+                                  const cbd_warapp_count *counts, size_t n_counts,
+                                  const cbd_warapp_settings *s, cbd_budget *budget,
+                                  cbd_warapp_analysis *out) {
+    memset(out, 0, sizeof *out);
+    if (n_counts == 0) {
+        return CBD_ERR_INVALID;
+    }
+    cbd_warapp_side def = *defense;
+    if (n_counts == 1) { /* a known count: the plain analysis, to the bit */
+        def.armies = counts[0].armies;
+        return cbd_warapp_analyze_sides(attack, &def, s, budget, out);
+    }
+    cbd_status st = CBD_OK;
+    for (size_t k = 0; k < n_counts && st == CBD_OK; k++) {
+        def.armies = counts[k].armies;
+        cbd_warapp_analysis a;
+        st = cbd_warapp_analyze_sides(attack, &def, s, budget, &a);
+        if (st == CBD_OK) {
+            st = mix_one(out, &a, counts[k].weight, k == 0, budget);
+            cbd_warapp_analysis_free(&a);
+        }
+    }
+    out->attackers = attack->armies;
+    out->defenders = 0; /* not one count: the caller echoes the distribution */
+    if (st != CBD_OK) {
+        cbd_warapp_analysis_free(out);
+        return st;
+    }
+    cbd_dist_trim(&out->attackers_left);
+    cbd_dist_trim(&out->defenders_left);
+    return CBD_OK;
+}
