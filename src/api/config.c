@@ -68,6 +68,7 @@ static const cbd_config_key warapp_keys[] = {
     WK(max_turn_simulated_orders, 1, UINT64_C(100000000000)),
     WK(max_listed_turns, 0, 100000),
     WK(max_units, 0, CBD_WARAPP_MAX_UNITS),
+    WK(max_fog_points, 1, 100000),
 };
 #undef WK
 #define N_WARAPP_KEYS (sizeof warapp_keys / sizeof warapp_keys[0])
@@ -132,7 +133,8 @@ void cbd_config_defaults(cbd_config *cfg) {
     w->max_turn_states = 1000000;
     w->max_turn_simulated_orders = 50000000; /* a few seconds of one core at most */
     w->max_listed_turns = 100;
-    w->max_units = 32; /* W17 */
+    w->max_units = 32;        /* W17 */
+    w->max_fog_points = 1000; /* W23 */
 
     cfg->duper = cbd_duper_default_rules();
     /* A real match has tens to a few hundred tiles, each with a handful of neighbours, and a

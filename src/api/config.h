@@ -66,6 +66,7 @@ typedef struct {
     uint64_t max_turn_simulated_orders; /* /simulate-turn: trials × orders per request */
     uint64_t max_listed_turns;          /* /simulate-turn include_turns limit */
     uint32_t max_units;                 /* W17: special units on one side or territory */
+    uint32_t max_fog_points;            /* W23: counts of one army distribution */
 } cbd_warapp_config;
 
 /* The board endpoints' limits and D17's range: keys of the file's "duper" section beside the

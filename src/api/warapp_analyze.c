@@ -129,14 +129,19 @@ static bool check_cost(const cbd_reader *r, const cbd_config *cfg, analyze_reque
     /* Each point of power rolls (W18), so the kill windows follow the powers, not the armies. */
     cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
     cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    if (q->battle.fog.n > 0) {
+        defense.armies = cbd_fog_max(&q->battle.fog); /* the costliest count, n times (W23) */
+    }
+    double counts = q->battle.fog.n > 0 ? (double)q->battle.fog.n : 1.0;
     uint64_t a = cbd_warapp_side_power(&attack, true), d = cbd_warapp_side_power(&defense, false);
     double graph_terms = q->has_graph ? (double)(q->graph_to - q->graph_from + 1) *
                                             graph_point_terms(q->graph_to, &q->battle.settings)
                                       : 0.0;
     double needed = needed_terms(q, w->army_cap);
-    q->terms = graph_point_terms(a, &q->battle.settings) +
-               graph_point_terms(d, &q->battle.settings) + graph_terms + needed;
-    double dist_bytes = (dist_items(a, q) + dist_items(d, q)) * BYTES_PER_DIST_ITEM;
+    q->terms = counts * (graph_point_terms(a, &q->battle.settings) +
+                         graph_point_terms(d, &q->battle.settings) + graph_terms + needed);
+    double dist_bytes = (dist_items(a, q) + dist_items(d, q)) * BYTES_PER_DIST_ITEM +
+                        (counts > 1.0 ? 2.0 * counts * BYTES_PER_DIST_ITEM : 0.0);
     double graph_bytes =
         q->has_graph ? (double)(q->graph_to - q->graph_from + 1) * BYTES_PER_GRAPH_ITEM : 0.0;
     q->answer_bytes =
@@ -195,7 +200,7 @@ static bool read_request(const cbd_config *cfg, const json_t *request, analyze_r
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
         return false;
     }
-    bool ok = cbd_warapp_request_read(&r, w, true, &q->battle);
+    bool ok = cbd_warapp_request_read(&r, w, CBD_BATTLE_UNITS | CBD_BATTLE_FOG, &q->battle);
     ok &= read_graph(&r, w, q);
     ok &= read_targets(&r, w, q);
     uint64_t points = w->max_distribution_points;
@@ -206,6 +211,19 @@ static bool read_request(const cbd_config *cfg, const json_t *request, analyze_r
     ok = ok && problem->status == 0 && (q->battle.transfer || check_cost(&r, cfg, q));
     /* Unknown members were recorded by cbd_reader_open without failing it. */
     return ok && problem->status == 0;
+}
+
+/* The defenders' counts: the fog's distribution (W23), or the one count as given. */
+static const cbd_warapp_count *defender_counts(const analyze_request *q, cbd_warapp_count *one,
+                                               size_t *n) {
+    if (q->battle.fog.n > 0) {
+        *n = q->battle.fog.n;
+        return q->battle.fog.items;
+    }
+    one->armies = q->battle.defenders;
+    one->weight = 1.0;
+    *n = 1;
+    return one;
 }
 
 /* The distribution as /analyze-turn writes its armies too (dist_json.h). */
@@ -257,8 +275,11 @@ static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *bu
     }
     cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
     cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
-    cbd_status st = cbd_warapp_graph_sides(&attack, &defense, q->graph_from, q->graph_to,
-                                           &q->battle.settings, budget, pts);
+    cbd_warapp_count one;
+    size_t n_counts;
+    const cbd_warapp_count *counts = defender_counts(q, &one, &n_counts);
+    cbd_status st = cbd_warapp_graph_fog(&attack, &defense, counts, n_counts, q->graph_from,
+                                         q->graph_to, &q->battle.settings, budget, pts);
     if (st == CBD_OK) {
         cbd_jw_key(w, "graph");
         cbd_jw_array_open(w);
@@ -281,9 +302,12 @@ static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const analyze_re
     uint64_t got[sizeof q->targets / sizeof q->targets[0]];
     cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
     cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    cbd_warapp_count one;
+    size_t n;
+    const cbd_warapp_count *counts = defender_counts(q, &one, &n);
     cbd_status st =
-        cbd_warapp_armies_needed_sides(&attack, &defense, &q->battle.settings, q->targets,
-                                       q->n_targets, cfg->warapp.army_cap, budget, got);
+        cbd_warapp_armies_needed_fog(&attack, &defense, counts, n, &q->battle.settings, q->targets,
+                                     q->n_targets, cfg->warapp.army_cap, budget, got);
     if (st != CBD_OK) {
         return st;
     }
@@ -310,7 +334,11 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
                                 const char **blame) {
     cbd_jw_object_open(w);
     cbd_jw_key_uint(w, "attackers", a->attackers);
-    cbd_jw_key_uint(w, "defenders", a->defenders);
+    if (q->battle.fog.n > 0) {
+        cbd_fog_write(w, "defenders", &q->battle.fog); /* W23: the distribution it used */
+    } else {
+        cbd_jw_key_uint(w, "defenders", a->defenders);
+    }
     cbd_warapp_settings_write(w, "settings", &q->battle.settings);
     cbd_jw_key_bool(w, "deterministic", a->deterministic);
     cbd_jw_key_real(w, "capture_probability", a->capture_probability);
@@ -362,9 +390,12 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const jso
             q->battle.attackers >= q->battle.defenders ? "/attackers" : "/defenders";
         cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
         cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+        cbd_warapp_count one;
+        size_t n;
+        const cbd_warapp_count *counts = defender_counts(q, &one, &n);
         cbd_warapp_analysis a;
         cbd_status st =
-            cbd_warapp_analyze_sides(&attack, &defense, &q->battle.settings, budget, &a);
+            cbd_warapp_analyze_fog(&attack, &defense, counts, n, &q->battle.settings, budget, &a);
         if (st == CBD_OK) {
             st = analysis_json(out, cfg, q, &a, budget, &blame);
             cbd_warapp_analysis_free(&a);
@@ -376,6 +407,7 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const jso
     }
     ok = true;
 done:
+    cbd_warapp_battle_free(&q->battle);
     free(q);
     return ok;
 }
@@ -389,8 +421,10 @@ done:
 
 static bool small_battle(const json_t *request, uint64_t *armies) {
     static const char *const counts[] = {"attackers", "defenders", "source_armies"};
-    if (json_object_get(request, "graph") || json_object_get(request, "targets")) {
-        return false;
+    if (json_object_get(request, "graph") || json_object_get(request, "targets") ||
+        json_object_get(request, "attacking_units") ||
+        json_object_get(request, "defending_units")) {
+        return false; /* units may add up to 10^9 of power each: read the request (W18) */
     }
     *armies = 0;
     for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
@@ -429,6 +463,9 @@ uint64_t cbd_api_analyze_attack_cost(const cbd_config *cfg, const json_t *reques
         }
     }
     free(scratch);
+    if (q) {
+        cbd_warapp_battle_free(&q->battle);
+    }
     free(q);
     return cost;
 }

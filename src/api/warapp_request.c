@@ -32,6 +32,9 @@ static bool read_units(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_fi
         return false;
     }
     cbd_warapp_side a = cbd_warapp_battle_attack(out), d = cbd_warapp_battle_defense(out);
+    if (out->fog.n > 0) {
+        d.armies = cbd_fog_max(&out->fog); /* each count must fit the cap (W23) */
+    }
     uint64_t pa = cbd_warapp_side_power(&a, true), pd = cbd_warapp_side_power(&d, false);
     if (ok && pa > cfg->army_cap) {
         cbd_reader_error(r, "attacking_units",
@@ -50,8 +53,22 @@ static bool read_units(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_fi
     return ok;
 }
 
-bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, bool units,
+void cbd_warapp_battle_free(cbd_warapp_battle *b) {
+    cbd_fog_free(&b->fog);
+}
+
+/* The defenders: a whole number, or (with fog) a distribution over counts (W23). */
+static cbd_field read_defenders(const cbd_reader *r, const cbd_warapp_config *cfg, bool fog,
+                                cbd_warapp_battle *out) {
+    if (fog && json_is_array(json_object_get(r->obj, "defenders"))) {
+        return cbd_fog_read(r, "defenders", cfg, &out->fog) ? CBD_FIELD_OK : CBD_FIELD_BAD;
+    }
+    return cbd_read_u64(r, "defenders", 0, cfg->army_cap, &out->defenders);
+}
+
+bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, unsigned features,
                              cbd_warapp_battle *out) {
+    bool units = (features & CBD_BATTLE_UNITS) != 0;
     size_t errors_before = r->problem->n_errors + r->problem->n_dropped;
     out->settings = cfg->defaults;
     out->transfer = false;
@@ -60,6 +77,8 @@ bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, 
     out->source_armies = 0;
     out->attacking.n = out->defending.n = 0;
     out->attacking.given = out->defending.given = false;
+    out->fog.n = 0;
+    out->fog.items = NULL;
 
     bool settings_ok = true;
     cbd_reader settings;
@@ -76,7 +95,7 @@ bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, 
         cbd_read_u64(r, "attackers", may_be_none ? 0 : 1, cfg->army_cap, &out->attackers);
     cbd_field source = cbd_read_u64(r, "source_armies", 0, cfg->army_cap, &out->source_armies);
     out->has_source_armies = source == CBD_FIELD_OK;
-    cbd_field defenders = cbd_read_u64(r, "defenders", 0, cfg->army_cap, &out->defenders);
+    cbd_field defenders = read_defenders(r, cfg, (features & CBD_BATTLE_FOG) != 0, out);
     if (defenders == CBD_FIELD_ABSENT && !out->transfer) {
         cbd_reader_error(r, "defenders", "is required (unless transfer is true)");
     }

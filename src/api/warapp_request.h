@@ -8,6 +8,7 @@
 #include "config.h"
 #include "json_reader.h"
 #include "json_write.h"
+#include "warapp_fog_json.h"
 #include "warapp_units_json.h"
 
 /*
@@ -27,7 +28,14 @@ typedef struct {
     bool transfer;                /* W8: into the mover's own territory; no combat */
     cbd_warapp_settings settings; /* the config's defaults (W9) overridden by the request */
     cbd_warapp_units attacking, defending; /* W17; none when the endpoint takes no units */
+    cbd_fog fog; /* W23: defenders as a distribution (then `defenders` is 0); n 0 otherwise */
 } cbd_warapp_battle;
+
+/* What an endpoint's battle may hold beyond armies: special units (W17), fog (W23). */
+enum { CBD_BATTLE_UNITS = 1, CBD_BATTLE_FOG = 2 };
+
+/* Releases what cbd_warapp_request_read allocated (the fog's counts). */
+void cbd_warapp_battle_free(cbd_warapp_battle *b);
 
 /* The two sides of a battle as the core takes them (pointing into b). */
 cbd_warapp_side cbd_warapp_battle_attack(const cbd_warapp_battle *b);
@@ -41,13 +49,15 @@ cbd_warapp_side cbd_warapp_battle_defense(const cbd_warapp_battle *b);
  *                  <= source_armies (W7: more is a 422, never a clamp)
  *   transfer       boolean, default false
  *   settings       the settings object (warapp_settings.h), every member optional
- *   attacking_units, defending_units  (with `units`) arrays of units (warapp_units_json.h);
+ *   defenders      (with CBD_BATTLE_FOG) also a distribution over counts (warapp_fog_json.h)
+ *   attacking_units, defending_units  (with CBD_BATTLE_UNITS) arrays of units
+ *                  (warapp_units_json.h);
  *                  attackers may then be 0 beside a unit (W20), and each side's power is at
  *                  most army_cap (W10, W18)
  * Records a field error (JSON pointer) for each problem. Returns true when the battle is valid,
  * false when an error was recorded (then *out is partly filled and must not be used).
  */
-bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, bool units,
+bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, unsigned features,
                              cbd_warapp_battle *out);
 
 /* The members of one battle's outcome (W4, W5), as both endpoints answer it: captured, then the

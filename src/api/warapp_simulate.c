@@ -79,7 +79,7 @@ static bool read_request(const cbd_config *cfg, const json_t *request, sim_reque
     if (!cbd_reader_open(&r, request, "", keys, problem)) {
         return false;
     }
-    bool ok = cbd_warapp_request_read(&r, &cfg->warapp, false, &q->battle);
+    bool ok = cbd_warapp_request_read(&r, &cfg->warapp, 0, &q->battle);
     q->trials = 1;
     ok &= cbd_read_u64(&r, "trials", 1, cfg->warapp.max_trials, &q->trials) != CBD_FIELD_BAD;
     cbd_field seed = cbd_read_seed(&r, "seed", &q->seed);
