@@ -4,6 +4,9 @@
  * Goals (one core): full analysis 10^6 vs 10^6 (16 % luck, weighted random) <= 2 ms, 10^9 vs
  * 10^9 <= 100 ms; a 1,000-point graph at 1,000 defenders <= 50 ms; armies_needed for 3 targets
  * at 10^6 defenders <= 50 ms; a small analysis over HTTP on loopback: median <= 200 µs.
+ * With special units (W17–W20): 10^6 vs 10^6 with a Commander on each side within 1.5× of the
+ * same without. With fog (W23): a 1,000-count distribution of defenders up to 10^6 in the same
+ * class as 1,000 single battles of the same sizes (the ratio is printed; goal <= 1).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,6 +98,62 @@ static void bench_needed(void) {
            (unsigned long)got[2]);
 }
 
+/* The median of `runs` analyses of 10^6 vs 10^6, with a Commander on each side or without. */
+static double full_with_units(bool units, int runs) {
+    cbd_warapp_settings s = lucky();
+    cbd_warapp_unit c = cbd_warapp_commander();
+    cbd_warapp_side attack = {1000000, units ? 1u : 0u, &c},
+                    defense = {1000000, units ? 1u : 0u, &c};
+    double t[64];
+    for (int i = 0; i < runs; i++) {
+        double t0 = now_us();
+        cbd_warapp_analysis a;
+        if (cbd_warapp_analyze_sides(&attack, &defense, &s, NULL, &a) != CBD_OK) {
+            exit(1);
+        }
+        cbd_warapp_analysis_free(&a);
+        t[i] = now_us() - t0;
+    }
+    return median(t, (size_t)runs);
+}
+
+static void bench_units(void) {
+    double plain = full_with_units(false, 51), units = full_with_units(true, 51);
+    printf("10^6 vs 10^6, 16%% luck weighted, a Commander on each side: median %.3f ms, without "
+           "%.3f ms: %.2fx (goal <= 1.5x)\n",
+           units / 1e3, plain / 1e3, units / plain);
+}
+
+/* 1,000 counts spread over [10^6 − 999·97, 10^6], against the same counts one battle each. */
+static void bench_fog(void) {
+    enum { K = 1000 };
+    static cbd_warapp_count counts[K];
+    for (size_t k = 0; k < K; k++) {
+        counts[k].armies = 1000000 - (K - 1 - k) * 97;
+        counts[k].weight = 1.0 / K;
+    }
+    cbd_warapp_settings s = lucky();
+    cbd_warapp_side attack = {1000000, 0, NULL}, defense = {0, 0, NULL};
+    double t0 = now_us();
+    cbd_warapp_analysis a;
+    if (cbd_warapp_analyze_fog(&attack, &defense, counts, K, &s, NULL, &a) != CBD_OK) {
+        exit(1);
+    }
+    cbd_warapp_analysis_free(&a);
+    double mixture = now_us() - t0;
+    t0 = now_us();
+    for (size_t k = 0; k < K; k++) {
+        if (cbd_warapp_analyze(1000000, counts[k].armies, &s, NULL, &a) != CBD_OK) {
+            exit(1);
+        }
+        cbd_warapp_analysis_free(&a);
+    }
+    double singles = now_us() - t0;
+    printf("fog: 10^6 attackers against 1,000 counts up to 10^6: %.1f ms; 1,000 single battles of "
+           "the same sizes: %.1f ms: ratio %.2f (goal <= 1)\n",
+           mixture / 1e3, singles / 1e3, mixture / singles);
+}
+
 /* One keep-alive connection, one request at a time: the latency a client sees. */
 static void bench_http(void) {
     const char *body = "{\"attackers\": 10, \"defenders\": 5, \"settings\": {\"luck_modifier\": "
@@ -116,6 +175,8 @@ int main(void) {
     bench_full(1000000000, 7, 100);
     bench_graph();
     bench_needed();
+    bench_units();
+    bench_fog();
     bench_http();
     return 0;
 }

@@ -168,9 +168,9 @@ static cbd_status kills_pair(const cbd_side_prep *att, const cbd_side_prep *def,
     return st;
 }
 
-/* The probabilities, certainty and survivor windows, once both kill distributions exist. */
-static cbd_status fill(const cbd_side_prep *att, const cbd_side_prep *def, const cbd_kills *ka,
-                       const cbd_kills *kd, cbd_budget *budget, cbd_warapp_analysis *out) {
+cbd_status cbd_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_prep *def,
+                                    const cbd_kills *ka, const cbd_kills *kd, cbd_budget *budget,
+                                    cbd_warapp_analysis *out) {
     /* The tails, the two survivor windows and their trims scan each kill window a few times. */
     if (!cbd_charge(budget, cbd_work_times(4 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len))) {
         return CBD_ERR_BUDGET;
@@ -218,7 +218,7 @@ cbd_status cbd_warapp_analyze_sides(const cbd_warapp_side *attack, const cbd_war
     if (st != CBD_OK) {
         return st;
     }
-    st = fill(&att, &def, &ka, &kd, budget, out);
+    st = cbd_warapp_analysis_fill(&att, &def, &ka, &kd, budget, out);
     cbd_kills_free(&ka);
     cbd_kills_free(&kd);
     if (st != CBD_OK) {

@@ -32,4 +32,12 @@ uint64_t cbd_side_prep_armies_left(const cbd_side_prep *p, uint64_t damage);
 cbd_status cbd_warapp_unit_results(const cbd_side_prep *p, const cbd_kills *damage,
                                    cbd_budget *budget, cbd_warapp_unit_result **out);
 
+/*
+ * The analysis (all but its army counts) once both sides' damage exists: ka the attackers'
+ * (on the defence), kd the defenders'. out was zeroed; on failure it may hold parts to free.
+ */
+cbd_status cbd_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_prep *def,
+                                    const cbd_kills *ka, const cbd_kills *kd, cbd_budget *budget,
+                                    cbd_warapp_analysis *out);
+
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "combatd/warapp_odds.h"
+#include "warapp_battle_internal.h"
 
 /* Adds w·d into acc, growing acc's window to cover d's (acc may be empty: p NULL). */
 static cbd_status mix_into(cbd_dist *acc, const cbd_dist *d, double w, cbd_budget *budget) {
@@ -19,9 +20,14 @@ static cbd_status mix_into(cbd_dist *acc, const cbd_dist *d, double w, cbd_budge
             return st;
         }
     } else if (d->lo < acc->lo || d_hi > acc->lo + acc->len - 1) {
-        uint64_t lo = d->lo < acc->lo ? d->lo : acc->lo;
+        /* Grown with room to spare on the side that grows, so that counts arriving in order
+         * copy the window O(log) times, not once each; cbd_dist_trim drops the spare zeros. */
         uint64_t acc_hi = acc->lo + acc->len - 1;
+        uint64_t lo = d->lo < acc->lo ? d->lo : acc->lo;
         uint64_t hi = d_hi > acc_hi ? d_hi : acc_hi;
+        uint64_t spare = (hi - lo + 1) / 2;
+        lo = d->lo < acc->lo ? (lo > spare ? lo - spare : 0) : lo;
+        hi = d_hi > acc_hi ? hi + spare : hi;
         cbd_dist grown;
         cbd_status st = cbd_dist_alloc(&grown, lo, hi, budget);
         if (st != CBD_OK) {
@@ -88,36 +94,78 @@ static cbd_status mix_one(cbd_warapp_analysis *out, const cbd_warapp_analysis *a
     return st;
 }
 
+/* One count's analysis against the attackers' damage ka, which no count changes, mixed in. */
+static cbd_status mix_count(const cbd_side_prep *att, const cbd_warapp_side *defense,
+                            const cbd_warapp_count *count, const cbd_kills *ka, bool first,
+                            const cbd_warapp_settings *s, cbd_budget *budget,
+                            cbd_warapp_analysis *out) {
+    cbd_warapp_side side = *defense;
+    side.armies = count->armies;
+    cbd_side_prep def;
+    cbd_side_prep_init(&def, &side);
+    cbd_kills kd;
+    cbd_status st = cbd_warapp_kills(cbd_warapp_side_power(&side, false), s->defense_kill_rate,
+                                     s->luck_modifier, s->rounding, budget, &kd);
+    if (st != CBD_OK) {
+        return st;
+    }
+    cbd_warapp_analysis a;
+    memset(&a, 0, sizeof a);
+    st = cbd_warapp_analysis_fill(att, &def, ka, &kd, budget, &a);
+    if (st == CBD_OK) {
+        st = mix_one(out, &a, count->weight, first, budget);
+    }
+    cbd_warapp_analysis_free(&a);
+    cbd_kills_free(&kd);
+    return st;
+}
+
+/* The spare zeros that growing left at the ends of the mixture's windows. */
+static void trim_all(cbd_warapp_analysis *out) {
+    cbd_dist_trim(&out->attackers_left);
+    cbd_dist_trim(&out->defenders_left);
+    for (size_t i = 0; out->attacking_units && i < out->n_attacking_units; i++) {
+        if (out->attacking_units[i].health_left.p) {
+            cbd_dist_trim(&out->attacking_units[i].health_left);
+        }
+    }
+    for (size_t i = 0; out->defending_units && i < out->n_defending_units; i++) {
+        if (out->defending_units[i].health_left.p) {
+            cbd_dist_trim(&out->defending_units[i].health_left);
+        }
+    }
+}
+
 cbd_status cbd_warapp_analyze_fog(const cbd_warapp_side *attack, const cbd_warapp_side *defense,
                                   const cbd_warapp_count *counts, size_t n_counts,
                                   const cbd_warapp_settings *s, cbd_budget *budget,
                                   cbd_warapp_analysis *out) {
     memset(out, 0, sizeof *out);
-    if (n_counts == 0) {
+    if (n_counts == 0 || (attack->armies == 0 && attack->n_units == 0) ||
+        attack->n_units > CBD_WARAPP_MAX_UNITS || defense->n_units > CBD_WARAPP_MAX_UNITS) {
         return CBD_ERR_INVALID;
     }
-    cbd_warapp_side def = *defense;
     if (n_counts == 1) { /* a known count: the plain analysis, to the bit */
+        cbd_warapp_side def = *defense;
         def.armies = counts[0].armies;
         return cbd_warapp_analyze_sides(attack, &def, s, budget, out);
     }
-    cbd_status st = CBD_OK;
+    /* The attackers' damage does not depend on the defenders: computed once for every count. */
+    cbd_side_prep att;
+    cbd_side_prep_init(&att, attack);
+    cbd_kills ka;
+    cbd_status st = cbd_warapp_kills(cbd_warapp_side_power(attack, true), s->offense_kill_rate,
+                                     s->luck_modifier, s->rounding, budget, &ka);
     for (size_t k = 0; k < n_counts && st == CBD_OK; k++) {
-        def.armies = counts[k].armies;
-        cbd_warapp_analysis a;
-        st = cbd_warapp_analyze_sides(attack, &def, s, budget, &a);
-        if (st == CBD_OK) {
-            st = mix_one(out, &a, counts[k].weight, k == 0, budget);
-            cbd_warapp_analysis_free(&a);
-        }
+        st = mix_count(&att, defense, &counts[k], &ka, k == 0, s, budget, out);
     }
+    cbd_kills_free(&ka);
     out->attackers = attack->armies;
     out->defenders = 0; /* not one count: the caller echoes the distribution */
     if (st != CBD_OK) {
         cbd_warapp_analysis_free(out);
         return st;
     }
-    cbd_dist_trim(&out->attackers_left);
-    cbd_dist_trim(&out->defenders_left);
+    trim_all(out);
     return CBD_OK;
 }
