@@ -142,13 +142,9 @@ static bool check_cost(const cbd_reader *r, const cbd_config *cfg, analyze_reque
         ok = false;
     }
     if (q->answer_bytes > (double)cfg->server.max_answer_bytes) {
-        bool graph = graph_bytes >= dist_bytes;
-        cbd_reader_error(r, graph ? "graph" : "max_distribution_points",
-                         "makes an answer of about %.0f bytes; at most %" PRIu64
-                         " are allowed: ask for fewer %s",
-                         q->answer_bytes, cfg->server.max_answer_bytes,
-                         graph ? "graph points" : "distribution points");
-        ok = false;
+        ok = cbd_api_answer_too_large(
+            cfg, q->answer_bytes, graph_bytes >= dist_bytes ? "/graph" : "/max_distribution_points",
+            r->problem);
     }
     return ok;
 }
@@ -294,6 +290,7 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
     }
     if (st == CBD_OK && q->n_targets > 0) {
         *blame = "/targets";
+        cbd_jw_blame(w, "/targets");
         st = needed_json(w, cfg, q, budget);
     }
     cbd_jw_object_close(w);
