@@ -43,7 +43,12 @@
 #define CBD_WORK_BATTLE_ROLL   50  /* the part of CBD_WORK_BATTLE that one side's variate costs */
 #define CBD_WORK_RNG_JUMP      220 /* one jump of the generator (256 steps of xoshiro256) */
 #define CBD_WORK_HIST_SLOT     3   /* one histogram slot made, copied and read for the answer */
-#define CBD_WORK_LISTED_BATTLE 400 /* one battle stored and written out in an answer's list */
+#define CBD_WORK_LISTED_BATTLE 150 /* one battle stored and written out in an answer's list */
+
+/* What writing /analyze-attack's answer costs besides the core's work (summaries, listings). */
+#define CBD_WORK_DIST_VALUE  16  /* one value read for the percentiles, the listing and the rest */
+#define CBD_WORK_DIST_POINT  75  /* one value listed, written as armies and probability */
+#define CBD_WORK_GRAPH_POINT 120 /* one point of a graph besides its kill windows, written */
 
 /* Why a budget stopped a computation. */
 typedef enum {

@@ -195,6 +195,24 @@ static bool read_request(const cbd_config *cfg, const json_t *request, analyze_r
     return ok && problem->status == 0;
 }
 
+/*
+ * The two survivor distributions charged before either is written: their summaries read every
+ * value of their windows a few times (the windows grow with the battle: *blame's side), and up
+ * to max_points values of each are listed (/max_distribution_points).
+ */
+static cbd_status dists_charge(const cbd_warapp_analysis *a, uint32_t max_points,
+                               cbd_budget *budget, const char **blame) {
+    size_t values = a->attackers_left.len + a->defenders_left.len;
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, values))) {
+        return CBD_ERR_BUDGET;
+    }
+    size_t listed = (a->attackers_left.len < max_points ? a->attackers_left.len : max_points) +
+                    (a->defenders_left.len < max_points ? a->defenders_left.len : max_points);
+    *blame = "/max_distribution_points";
+    return cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_POINT, listed)) ? CBD_OK
+                                                                           : CBD_ERR_BUDGET;
+}
+
 /* The distribution as /analyze-turn writes its armies too (dist_json.h). */
 static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points) {
     size_t *idx = malloc(d->len * sizeof *idx);
@@ -216,6 +234,11 @@ static void outcome_json(cbd_jw *w, const cbd_warapp_outcome *o) {
 
 static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *budget) {
     size_t n = (size_t)(q->graph_to - q->graph_from + 1);
+    /* Each point's own steps and its line of the answer, whatever its kill windows cost (the
+     * core charges those): at no luck they are all a point costs. */
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_GRAPH_POINT, n))) {
+        return CBD_ERR_BUDGET;
+    }
     cbd_warapp_graph_point *pts = malloc(n * sizeof *pts);
     if (!pts) {
         return CBD_ERR_NOMEM;
@@ -279,7 +302,10 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
         outcome_json(w, &a->outcome);
     }
     cbd_jw_blame(w, "/max_distribution_points");
-    cbd_status st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points);
+    cbd_status st = dists_charge(a, q->max_points, budget, blame);
+    if (st == CBD_OK) {
+        st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points);
+    }
     if (st == CBD_OK) {
         st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points);
     }

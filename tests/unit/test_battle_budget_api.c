@@ -117,15 +117,28 @@ Test(analyze_budget, a_big_battle_stops_at_its_first_window) {
                      11u * CBD_WORK_BINOM_TERM + 11u * CBD_WORK_KILL_TERM +
                          289955u * CBD_WORK_BINOM_TERM);
     answer_free(&a);
-    /*
-     * 3·10^7 a side: the windows have room for 2·(26832 + 64) + 1 = 53793 and
-     * 2·(25099 + 64) + 1 = 50327 terms (σ = 2683.3 and 2509.98): 416480 units, and each is
-     * folded into kills (3 units a term of up to that room) and scanned: under 10^6 in all,
-     * and over 6·10^5.
-     */
+    /* A battle just inside the budget: 10^7 a side, listed in 100 points (the test below). */
+}
+
+/*
+ * 10^7 a side: the windows have room for 2·(15491 + 64) + 1 = 31111 and 2·(14491 + 64) + 1 =
+ * 29111 terms (σ = 1549.2 and 1449.1), 240888 units, and each is folded into kills (3 units a
+ * term that passes the cut-off, about 9σ each side) and scanned: some 4.5·10^5 units. The
+ * survivor distributions then span the kills, 0.2 of the rolls' spread: about 5600 and 5300
+ * values, summarised at CBD_WORK_DIST_VALUE a value (some 1.7·10^5 units) and listed at
+ * CBD_WORK_DIST_POINT a point: 8·10^5 units more at the default 10000 points, which the 1 ms
+ * budget cannot hold, 15000 at 100 points, which it can.
+ */
+Test(analyze_budget, a_long_listing_stops_naming_max_distribution_points) {
+    cbd_config cfg = one_ms();
+    answer a = ask(&cfg, "/analyze-attack",
+                   "{\"attackers\": 10000000, \"defenders\": 10000000, " LUCK_02 "}");
+    expect_work_stop(&a, "/max_distribution_points", 0);
+    answer_free(&a);
     a = ask(&cfg, "/analyze-attack",
-            "{\"attackers\": 30000000, \"defenders\": 30000000, " LUCK_02 "}");
-    expect_inside(&a, 600000);
+            "{\"attackers\": 10000000, \"defenders\": 10000000, " LUCK_02
+            ", \"max_distribution_points\": 100}");
+    expect_inside(&a, 500000);
     answer_free(&a);
 }
 
