@@ -208,20 +208,24 @@ static cbd_status dists_charge(const cbd_warapp_analysis *a, uint32_t max_points
     }
     size_t listed = (a->attackers_left.len < max_points ? a->attackers_left.len : max_points) +
                     (a->defenders_left.len < max_points ? a->defenders_left.len : max_points);
-    *blame = "/max_distribution_points";
-    return cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_POINT, listed)) ? CBD_OK
-                                                                           : CBD_ERR_BUDGET;
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_POINT, listed))) {
+        *blame = "/max_distribution_points";
+        return CBD_ERR_BUDGET;
+    }
+    return CBD_OK; /* *blame still names the side: the writing's scratch grows with it */
 }
 
-/* The distribution as /analyze-turn writes its armies too (dist_json.h). */
-static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points) {
-    size_t *idx = malloc(d->len * sizeof *idx);
+/* The distribution as /analyze-turn writes its armies too (dist_json.h); its scratch, as
+ * long as the window, is held in the budget. */
+static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points,
+                            cbd_budget *budget) {
+    size_t *idx = cbd_mem_alloc(budget, d->len * sizeof *idx);
     if (!idx) {
-        return CBD_ERR_NOMEM;
+        return cbd_budget_nomem(budget);
     }
     cbd_dist_view view = cbd_dist_view_window(d);
     cbd_dist_json(w, key, &view, max_points, idx);
-    free(idx);
+    cbd_mem_free(idx);
     return CBD_OK;
 }
 
@@ -239,9 +243,9 @@ static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *bu
     if (!cbd_charge(budget, cbd_work_times(CBD_WORK_GRAPH_POINT, n))) {
         return CBD_ERR_BUDGET;
     }
-    cbd_warapp_graph_point *pts = malloc(n * sizeof *pts);
+    cbd_warapp_graph_point *pts = cbd_mem_alloc(budget, n * sizeof *pts);
     if (!pts) {
-        return CBD_ERR_NOMEM;
+        return cbd_budget_nomem(budget);
     }
     cbd_status st = cbd_warapp_graph(q->battle.defenders, q->graph_from, q->graph_to,
                                      &q->battle.settings, budget, pts);
@@ -258,7 +262,7 @@ static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *bu
         }
         cbd_jw_array_close(w);
     }
-    free(pts);
+    cbd_mem_free(pts);
     return st;
 }
 
@@ -304,10 +308,10 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
     cbd_jw_blame(w, "/max_distribution_points");
     cbd_status st = dists_charge(a, q->max_points, budget, blame);
     if (st == CBD_OK) {
-        st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points);
+        st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points, budget);
     }
     if (st == CBD_OK) {
-        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points);
+        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points, budget);
     }
     if (st == CBD_OK && q->has_graph) {
         *blame = "/graph";
