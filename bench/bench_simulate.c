@@ -26,7 +26,8 @@ static void run_case(const char *label, uint64_t a, uint64_t d, cbd_micro luck,
     cbd_sim_stats st;
     cbd_sim_stats_init(&st);
     double t0 = now_s();
-    bool ok = cbd_warapp_sim_blocks(&sim, 12345, trials, 0, cbd_sim_block_count(trials), &st, NULL);
+    bool ok = cbd_warapp_sim_blocks(&sim, 12345, trials, 0, cbd_sim_block_count(trials), NULL, &st,
+                                    NULL) == CBD_OK;
     double dt = now_s() - t0;
     printf("%-44s %12.0f battles/s  (%.1f ns/battle, capture rate %.4f)%s\n", label,
            (double)trials / dt, dt * 1e9 / (double)trials, (double)st.captures / (double)st.trials,

@@ -32,12 +32,23 @@
 #define CBD_WORK_BINOM_TERM   4   /* one term of a binomial pmf window */
 #define CBD_WORK_KILL_TERM    3   /* one roll value folded into a kill distribution */
 #define CBD_WORK_SCAN_TERM    1   /* one value of a distribution summed or scanned */
-#define CBD_WORK_BATTLE       60  /* one simulated battle (two variates and the rounding) */
+#define CBD_WORK_BATTLE       120 /* one simulated battle (two variates and the rounding) */
 #define CBD_WORK_TURN_OUTCOME 25  /* one battle outcome enumerated for one turn state */
 #define CBD_WORK_TURN_STATE   40  /* one turn state stored, looked up or folded */
 #define CBD_WORK_TURN_ORDER   30  /* one order of one simulated turn, besides its battle */
 #define CBD_WORK_BOARD_STEP   20  /* one tile or adjacency step of a board walk */
 #define CBD_WORK_DUPER_BATTLE 400 /* one Duper battle resolved */
+
+/* What /simulate charges besides its battles (bench/bench_budget measures them with them). */
+#define CBD_WORK_BATTLE_ROLL   50  /* the part of CBD_WORK_BATTLE that one side's variate costs */
+#define CBD_WORK_RNG_JUMP      220 /* one jump of the generator (256 steps of xoshiro256) */
+#define CBD_WORK_HIST_SLOT     3   /* one histogram slot made, copied and read for the answer */
+#define CBD_WORK_LISTED_BATTLE 150 /* one battle stored and written out in an answer's list */
+
+/* What writing /analyze-attack's answer costs besides the core's work (summaries, listings). */
+#define CBD_WORK_DIST_VALUE  16  /* one value read for the percentiles, the listing and the rest */
+#define CBD_WORK_DIST_POINT  75  /* one value listed, written as armies and probability */
+#define CBD_WORK_GRAPH_POINT 120 /* one point of a graph besides its kill windows, written */
 
 /* Why a budget stopped a computation. */
 typedef enum {

@@ -6,7 +6,9 @@
 #include <stdint.h>
 
 #include "combatd/binomial_sample.h"
+#include "combatd/budget.h"
 #include "combatd/rng.h"
+#include "combatd/status.h"
 #include "combatd/warapp.h"
 
 /*
@@ -24,7 +26,9 @@
  * Many battles: trial t belongs to block b = t / CBD_SIM_BLOCK. Block b plays its trials in
  * order on the generator seeded from the request's seed (cbd_rng_seed) and then jumped b times
  * (cbd_rng_jump). Blocks are independent, so any split of the blocks over threads or calls
- * gives the same battles, and the summed statistics are identical.
+ * gives the same battles, and the summed statistics are identical. A budget serves one thread:
+ * a caller that spreads blocks over threads gives each thread a budget of its own share (today
+ * /simulate plays every block on the request's thread).
  */
 #define CBD_SIM_BLOCK UINT64_C(65536)
 
@@ -55,6 +59,10 @@ typedef struct {
 void cbd_warapp_sim_init(cbd_warapp_sim *sim, uint64_t attackers, uint64_t defenders,
                          const cbd_warapp_settings *settings);
 
+/* The work units one battle of `sim` is charged (budget.h): CBD_WORK_BATTLE, less
+ * CBD_WORK_BATTLE_ROLL for each side whose roll is fixed and needs no binomial draw. */
+uint64_t cbd_warapp_sim_battle_units(const cbd_warapp_sim *sim);
+
 /* W1: the exact blended kills of one side for the roll x (equal to cbd_warapp_blend). */
 cbd_kill_value cbd_sim_side_blend(const cbd_sim_side *side, uint64_t x);
 
@@ -63,20 +71,23 @@ cbd_sim_battle cbd_warapp_sim_one(const cbd_warapp_sim *sim, cbd_rng *rng);
 
 /*
  * A histogram of whole numbers over a window [lo, lo + len) that grows when a value falls
- * outside it, so memory follows the spread of the outcomes, not the army counts.
+ * outside it, so memory follows the spread of the outcomes, not the army counts. Each new
+ * window comes from the budget given to cbd_hist_add, which is charged CBD_WORK_HIST_SLOT for
+ * every slot of it.
  */
 typedef struct {
     uint64_t lo;
     size_t len;
-    uint64_t *counts; /* NULL while empty */
+    uint64_t *counts; /* NULL while empty; from a budget (cbd_mem_*) */
 } cbd_hist;
 
 void cbd_hist_init(cbd_hist *h);
 void cbd_hist_free(cbd_hist *h);
-/* Adds `count` at value v. Returns false when out of memory (the histogram is unchanged). */
-bool cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count);
-/* Adds every count of src into dst. False when out of memory. */
-bool cbd_hist_merge(cbd_hist *dst, const cbd_hist *src);
+/* Adds `count` at value v, growing the window from `budget` when v is outside it. On
+ * CBD_ERR_BUDGET or CBD_ERR_NOMEM the histogram is unchanged. */
+cbd_status cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count, cbd_budget *budget);
+/* Adds every count of src into dst (charged CBD_WORK_SCAN_TERM per slot of src). */
+cbd_status cbd_hist_merge(cbd_hist *dst, const cbd_hist *src, cbd_budget *budget);
 /* The count at v (0 outside the window). */
 uint64_t cbd_hist_get(const cbd_hist *h, uint64_t v);
 /* The mean of the values weighted by counts (sums in 128 bits), 0 when empty. */
@@ -92,7 +103,7 @@ typedef struct {
 
 void cbd_sim_stats_init(cbd_sim_stats *st);
 void cbd_sim_stats_free(cbd_sim_stats *st);
-bool cbd_sim_stats_merge(cbd_sim_stats *dst, const cbd_sim_stats *src);
+cbd_status cbd_sim_stats_merge(cbd_sim_stats *dst, const cbd_sim_stats *src, cbd_budget *budget);
 
 /* The number of blocks that `trials` trials take. */
 uint64_t cbd_sim_block_count(uint64_t trials);
@@ -100,10 +111,14 @@ uint64_t cbd_sim_block_count(uint64_t trials);
 /*
  * Plays blocks [first_block, end_block) of a run of `trials` trials seeded by `seed`, adding
  * them to *stats. When `battles` is not NULL, battle t is also stored at battles[t] (the caller
- * sizes it for all `trials`). Returns false when out of memory.
+ * sizes it for all `trials`). Charges `budget` before each block for its battles
+ * (cbd_warapp_sim_battle_units each) and the jump to the next block's stream (CBD_WORK_RNG_JUMP),
+ * and first the jumps to reach first_block; the histograms grow from it. CBD_ERR_BUDGET when it
+ * is spent, CBD_ERR_NOMEM when the system had no memory; *stats then holds part of the run and
+ * is only fit for cbd_sim_stats_free.
  */
-bool cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
-                           uint64_t first_block, uint64_t end_block, cbd_sim_stats *stats,
-                           cbd_sim_battle *battles);
+cbd_status cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
+                                 uint64_t first_block, uint64_t end_block, cbd_budget *budget,
+                                 cbd_sim_stats *stats, cbd_sim_battle *battles);
 
 #endif

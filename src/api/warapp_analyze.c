@@ -156,13 +156,9 @@ static bool check_cost(const cbd_reader *r, const cbd_config *cfg, analyze_reque
         ok = false;
     }
     if (q->answer_bytes > (double)cfg->server.max_answer_bytes) {
-        bool graph = graph_bytes >= dist_bytes;
-        cbd_reader_error(r, graph ? "graph" : "max_distribution_points",
-                         "makes an answer of about %.0f bytes; at most %" PRIu64
-                         " are allowed: ask for fewer %s",
-                         q->answer_bytes, cfg->server.max_answer_bytes,
-                         graph ? "graph points" : "distribution points");
-        ok = false;
+        ok = cbd_api_answer_too_large(
+            cfg, q->answer_bytes, graph_bytes >= dist_bytes ? "/graph" : "/max_distribution_points",
+            r->problem);
     }
     return ok;
 }
@@ -226,24 +222,46 @@ static const cbd_warapp_count *defender_counts(const analyze_request *q, cbd_war
     return one;
 }
 
-/* The distribution as /analyze-turn writes its armies too (dist_json.h). */
+/*
+ * The two survivor distributions charged before either is written: their summaries read every
+ * value of their windows a few times (the windows grow with the battle: *blame's side), and up
+ * to max_points values of each are listed (/max_distribution_points).
+ */
+static cbd_status dists_charge(const cbd_warapp_analysis *a, uint32_t max_points,
+                               cbd_budget *budget, const char **blame) {
+    size_t values = a->attackers_left.len + a->defenders_left.len;
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, values))) {
+        return CBD_ERR_BUDGET;
+    }
+    size_t listed = (a->attackers_left.len < max_points ? a->attackers_left.len : max_points) +
+                    (a->defenders_left.len < max_points ? a->defenders_left.len : max_points);
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_POINT, listed))) {
+        *blame = "/max_distribution_points";
+        return CBD_ERR_BUDGET;
+    }
+    return CBD_OK; /* *blame still names the side: the writing's scratch grows with it */
+}
+
+/* The distribution as /analyze-turn writes its armies too (dist_json.h), its entries naming
+ * their value `value_key`; its scratch, as long as the window, is held in the budget. */
 static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points,
-                            const char *value_key) {
-    size_t *idx = malloc(d->len * sizeof *idx);
+                            const char *value_key, cbd_budget *budget) {
+    size_t *idx = cbd_mem_alloc(budget, d->len * sizeof *idx);
     if (!idx) {
-        return CBD_ERR_NOMEM;
+        return cbd_budget_nomem(budget);
     }
     cbd_dist_view view = cbd_dist_view_window(d);
     view.value_key = value_key;
     cbd_dist_json(w, key, &view, max_points, idx);
-    free(idx);
+    cbd_mem_free(idx);
     return CBD_OK;
 }
 
 /* W17–W19: each unit as the request gave it, with its survival and, for a health unit, the
  * distribution of the health it keeps (0 when dead). */
 static cbd_status units_json(cbd_jw *w, const char *key, const cbd_warapp_units *u,
-                             const cbd_warapp_unit_result *r, uint32_t max_points) {
+                             const cbd_warapp_unit_result *r, uint32_t max_points,
+                             cbd_budget *budget) {
     cbd_jw_key(w, key);
     cbd_jw_array_open(w);
     cbd_status st = CBD_OK;
@@ -252,7 +270,10 @@ static cbd_status units_json(cbd_jw *w, const char *key, const cbd_warapp_units 
         cbd_warapp_unit_members(w, u, i);
         cbd_jw_key_real(w, "survival_probability", r[i].survival_probability);
         if (u->units[i].has_health) {
-            st = dist_json(w, "health_left", &r[i].health_left, max_points, "health");
+            const cbd_dist *h = &r[i].health_left;
+            st = cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, h->len))
+                     ? dist_json(w, "health_left", h, max_points, "health", budget)
+                     : CBD_ERR_BUDGET;
         }
         cbd_jw_object_close(w);
     }
@@ -269,9 +290,14 @@ static void outcome_json(cbd_jw *w, const cbd_warapp_outcome *o) {
 
 static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *budget) {
     size_t n = (size_t)(q->graph_to - q->graph_from + 1);
-    cbd_warapp_graph_point *pts = malloc(n * sizeof *pts);
+    /* Each point's own steps and its line of the answer, whatever its kill windows cost (the
+     * core charges those): at no luck they are all a point costs. */
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_GRAPH_POINT, n))) {
+        return CBD_ERR_BUDGET;
+    }
+    cbd_warapp_graph_point *pts = cbd_mem_alloc(budget, n * sizeof *pts);
     if (!pts) {
-        return CBD_ERR_NOMEM;
+        return cbd_budget_nomem(budget);
     }
     cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
     cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
@@ -293,7 +319,7 @@ static cbd_status graph_json(cbd_jw *w, const analyze_request *q, cbd_budget *bu
         }
         cbd_jw_array_close(w);
     }
-    free(pts);
+    cbd_mem_free(pts);
     return st;
 }
 
@@ -347,9 +373,12 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
         outcome_json(w, &a->outcome);
     }
     cbd_jw_blame(w, "/max_distribution_points");
-    cbd_status st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points, "armies");
+    cbd_status st = dists_charge(a, q->max_points, budget, blame);
     if (st == CBD_OK) {
-        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points, "armies");
+        st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points, "armies", budget);
+    }
+    if (st == CBD_OK) {
+        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points, "armies", budget);
     }
     if (st == CBD_OK && q->has_graph) {
         *blame = "/graph";
@@ -358,15 +387,16 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const analyze_
     }
     if (st == CBD_OK && q->n_targets > 0) {
         *blame = "/targets";
+        cbd_jw_blame(w, "/targets");
         st = needed_json(w, cfg, q, budget);
     }
     if (st == CBD_OK && q->battle.attacking.given) {
         st = units_json(w, "attacking_units", &q->battle.attacking, a->attacking_units,
-                        q->max_points);
+                        q->max_points, budget);
     }
     if (st == CBD_OK && q->battle.defending.given) {
         st = units_json(w, "defending_units", &q->battle.defending, a->defending_units,
-                        q->max_points);
+                        q->max_points, budget);
     }
     cbd_jw_object_close(w);
     return st;

@@ -47,26 +47,20 @@ static double answer_bytes(const sim_request *q, bool listed) {
            (listed ? (double)q->trials * BYTES_PER_BATTLE : 0.0);
 }
 
-/* The answer within server.max_answer_bytes (issue 12), refused before any battle is fought. */
-static bool check_answer_size(const cbd_reader *r, const cbd_config *cfg, sim_request *q,
-                              bool listing_asked) {
+/* The answer within server.max_answer_bytes, refused before any battle is fought (the writer
+ * enforces the cap too, should an estimate fall short). */
+static bool check_answer_size(const cbd_config *cfg, sim_request *q, bool listing_asked,
+                              cbd_problem *problem) {
     double cap = (double)cfg->server.max_answer_bytes;
     if (q->include_battles && answer_bytes(q, true) > cap) {
         if (listing_asked) {
-            cbd_reader_error(r, "include_battles",
-                             "makes an answer of about %.0f bytes; at most %" PRIu64
-                             " are allowed: ask for fewer trials or set it false",
-                             answer_bytes(q, true), cfg->server.max_answer_bytes);
-            return false;
+            return cbd_api_answer_too_large(cfg, answer_bytes(q, true), "/include_battles",
+                                            problem);
         }
         q->include_battles = false; /* a default listing is dropped, as past the limit below */
     }
     if (answer_bytes(q, false) > cap) {
-        cbd_reader_error(r, "trials",
-                         "make histograms of about %.0f bytes; at most %" PRIu64
-                         " are allowed: ask for fewer trials",
-                         answer_bytes(q, false), cfg->server.max_answer_bytes);
-        return false;
+        return cbd_api_answer_too_large(cfg, answer_bytes(q, false), "/trials", problem);
     }
     return true;
 }
@@ -101,7 +95,7 @@ static bool read_request(const cbd_config *cfg, const json_t *request, sim_reque
         q->include_battles = false;
     }
     ok = ok && problem->status == 0 &&
-         (q->battle.transfer || check_answer_size(&r, cfg, q, listed == CBD_FIELD_OK));
+         (q->battle.transfer || check_answer_size(cfg, q, listed == CBD_FIELD_OK, problem));
     /* Unknown members were recorded by cbd_reader_open without failing it. */
     return ok && problem->status == 0;
 }
@@ -143,12 +137,15 @@ static void render(cbd_jw *w, const sim_request *q, const cbd_sim_stats *st,
     cbd_jw_key_uint(w, "attackers", q->battle.attackers);
     cbd_jw_key_uint(w, "defenders", q->battle.defenders);
     cbd_warapp_settings_write(w, "settings", &q->battle.settings);
+    /* The histograms grow with the trials (up to the spread of the outcomes). */
+    cbd_jw_blame(w, "/trials");
     cbd_jw_key_uint(w, "captures", st->captures);
     cbd_jw_key_real(w, "capture_rate", (double)st->captures / (double)st->trials);
     cbd_jw_key_uint(w, "mutual_destructions", st->mutual_destructions);
     hist_json(w, "attackers_left", &st->attackers_left);
     hist_json(w, "defenders_left", &st->defenders_left);
     if (battles) {
+        cbd_jw_blame(w, "/include_battles");
         cbd_jw_key(w, "battles");
         cbd_jw_array_open(w);
         for (uint64_t t = 0; t < q->trials; t++) {
@@ -159,9 +156,26 @@ static void render(cbd_jw *w, const sim_request *q, const cbd_sim_stats *st,
     cbd_jw_object_close(w);
 }
 
+/* Room for the listed battles, and their rendering charged, before any battle is fought. */
+static bool listing_alloc(const cbd_config *cfg, cbd_budget *budget, const sim_request *q,
+                          cbd_sim_battle **battles, cbd_problem *problem) {
+    *battles = NULL;
+    if (!q->include_battles) {
+        return true;
+    }
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_LISTED_BATTLE, q->trials))) {
+        return cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "/include_battles", problem);
+    }
+    *battles = cbd_mem_calloc(budget, q->trials, sizeof **battles);
+    if (!*battles) {
+        return cbd_api_core_problem(cfg, budget, cbd_budget_nomem(budget), "/include_battles",
+                                    problem);
+    }
+    return true;
+}
+
 bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
                       cbd_problem *problem) {
-    (void)budget; /* BUDGET-TODO: charge the core calls */
     sim_request q;
     if (!read_request(cfg, request, &q, problem)) {
         return false;
@@ -175,27 +189,23 @@ bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *r
     }
     cbd_warapp_sim sim;
     cbd_warapp_sim_init(&sim, q.battle.attackers, q.battle.defenders, &q.battle.settings);
-    cbd_sim_battle *battles = NULL;
-    if (q.include_battles) {
-        battles = calloc(q.trials, sizeof *battles);
-        if (!battles) {
-            cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
-            return false;
-        }
+    cbd_sim_battle *battles;
+    if (!listing_alloc(cfg, budget, &q, &battles, problem)) {
+        return false;
     }
     cbd_sim_stats st;
     cbd_sim_stats_init(&st);
-    bool ok = cbd_warapp_sim_blocks(&sim, q.seed, q.trials, 0, cbd_sim_block_count(q.trials), &st,
-                                    battles);
-    if (ok) {
+    cbd_status status = cbd_warapp_sim_blocks(&sim, q.seed, q.trials, 0,
+                                              cbd_sim_block_count(q.trials), budget, &st, battles);
+    if (status == CBD_OK) {
         render(out, &q, &st, battles);
     } else {
-        /* The core fails only when it cannot allocate its histograms. */
-        cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
+        /* The battles and their histograms grow with the trials. */
+        (void)cbd_api_core_problem(cfg, budget, status, "/trials", problem);
     }
     cbd_sim_stats_free(&st);
-    free(battles);
-    return ok;
+    cbd_mem_free(battles);
+    return status == CBD_OK;
 }
 
 /*

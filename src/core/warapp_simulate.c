@@ -1,7 +1,6 @@
 /* Random War.app battles (W1–W6) from a caller's RNG state; see warapp_simulate.h. */
 #include "combatd/warapp_simulate.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 __extension__ typedef unsigned __int128 cbd_u128;
@@ -28,6 +27,16 @@ void cbd_warapp_sim_init(cbd_warapp_sim *sim, uint64_t attackers, uint64_t defen
     sim->rounding = settings->rounding;
     side_init(&sim->side[0], attackers, settings->offense_kill_rate, settings->luck_modifier);
     side_init(&sim->side[1], defenders, settings->defense_kill_rate, settings->luck_modifier);
+}
+
+uint64_t cbd_warapp_sim_battle_units(const cbd_warapp_sim *sim) {
+    uint64_t units = CBD_WORK_BATTLE;
+    for (int i = 0; i < 2; i++) {
+        if (!sim->side[i].rolls) {
+            units -= CBD_WORK_BATTLE_ROLL;
+        }
+    }
+    return units;
 }
 
 cbd_kill_value cbd_sim_side_blend(const cbd_sim_side *side, uint64_t x) {
@@ -78,12 +87,13 @@ void cbd_hist_init(cbd_hist *h) {
 }
 
 void cbd_hist_free(cbd_hist *h) {
-    free(h->counts);
+    cbd_mem_free(h->counts);
     cbd_hist_init(h);
 }
 
-/* Grows the window to cover v, at least doubling it so that growth is amortised. */
-static bool hist_grow(cbd_hist *h, uint64_t v) {
+/* Grows the window to cover v, at least doubling it so that growth is amortised: the charge
+ * for each new window's slots pays for the histogram's whole life. */
+static cbd_status hist_grow(cbd_hist *h, uint64_t v, cbd_budget *budget) {
     uint64_t lo, hi; /* the new window [lo, hi) */
     if (h->len == 0) {
         lo = v >= 32 ? v - 32 : 0;
@@ -97,35 +107,45 @@ static bool hist_grow(cbd_hist *h, uint64_t v) {
         hi = v >= old_hi ? want_hi + extra : want_hi;
     }
     size_t len = (size_t)(hi - lo);
-    uint64_t *counts = calloc(len, sizeof *counts);
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_HIST_SLOT, len))) {
+        return CBD_ERR_BUDGET;
+    }
+    uint64_t *counts = cbd_mem_calloc(budget, len, sizeof *counts);
     if (!counts) {
-        return false;
+        return cbd_budget_nomem(budget);
     }
     if (h->len > 0) {
         memcpy(counts + (h->lo - lo), h->counts, h->len * sizeof *counts);
     }
-    free(h->counts);
+    cbd_mem_free(h->counts);
     h->counts = counts;
     h->lo = lo;
     h->len = len;
-    return true;
+    return CBD_OK;
 }
 
-bool cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count) {
-    if (v - h->lo >= h->len && !hist_grow(h, v)) {
-        return false;
-    }
-    h->counts[v - h->lo] += count;
-    return true;
-}
-
-bool cbd_hist_merge(cbd_hist *dst, const cbd_hist *src) {
-    for (size_t i = 0; i < src->len; i++) {
-        if (src->counts[i] && !cbd_hist_add(dst, src->lo + i, src->counts[i])) {
-            return false;
+cbd_status cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count, cbd_budget *budget) {
+    if (v - h->lo >= h->len) {
+        cbd_status st = hist_grow(h, v, budget);
+        if (st != CBD_OK) {
+            return st;
         }
     }
-    return true;
+    h->counts[v - h->lo] += count;
+    return CBD_OK;
+}
+
+cbd_status cbd_hist_merge(cbd_hist *dst, const cbd_hist *src, cbd_budget *budget) {
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, src->len))) {
+        return CBD_ERR_BUDGET;
+    }
+    cbd_status st = CBD_OK;
+    for (size_t i = 0; i < src->len && st == CBD_OK; i++) {
+        if (src->counts[i]) {
+            st = cbd_hist_add(dst, src->lo + i, src->counts[i], budget);
+        }
+    }
+    return st;
 }
 
 uint64_t cbd_hist_get(const cbd_hist *h, uint64_t v) {
@@ -163,46 +183,68 @@ void cbd_sim_stats_free(cbd_sim_stats *st) {
     cbd_hist_free(&st->defenders_left);
 }
 
-bool cbd_sim_stats_merge(cbd_sim_stats *dst, const cbd_sim_stats *src) {
+cbd_status cbd_sim_stats_merge(cbd_sim_stats *dst, const cbd_sim_stats *src, cbd_budget *budget) {
     dst->trials += src->trials;
     dst->captures += src->captures;
     dst->mutual_destructions += src->mutual_destructions;
-    return cbd_hist_merge(&dst->attackers_left, &src->attackers_left) &&
-           cbd_hist_merge(&dst->defenders_left, &src->defenders_left);
+    cbd_status st = cbd_hist_merge(&dst->attackers_left, &src->attackers_left, budget);
+    return st == CBD_OK ? cbd_hist_merge(&dst->defenders_left, &src->defenders_left, budget) : st;
 }
 
 uint64_t cbd_sim_block_count(uint64_t trials) {
     return trials / CBD_SIM_BLOCK + (trials % CBD_SIM_BLOCK ? 1 : 0);
 }
 
-bool cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
-                           uint64_t first_block, uint64_t end_block, cbd_sim_stats *stats,
-                           cbd_sim_battle *battles) {
+/* Plays trials [t0, t1) of one block on `rng`, adding them to *stats (and to battles[]). */
+static cbd_status play_block(const cbd_warapp_sim *sim, cbd_rng *rng, uint64_t t0, uint64_t t1,
+                             cbd_budget *budget, cbd_sim_stats *stats, cbd_sim_battle *battles) {
+    for (uint64_t t = t0; t < t1; t++) {
+        cbd_sim_battle r = cbd_warapp_sim_one(sim, rng);
+        if (battles) {
+            battles[t] = r;
+        }
+        stats->captures += r.outcome.captured;
+        /* W5: both sides wiped out (impossible with 0 defenders: they kill nobody). */
+        stats->mutual_destructions +=
+            r.attacker_kills >= sim->defenders && r.defender_kills >= sim->attackers;
+        cbd_status st = cbd_hist_add(&stats->attackers_left, r.outcome.attackers_left, 1, budget);
+        if (st == CBD_OK) {
+            st = cbd_hist_add(&stats->defenders_left, r.outcome.defenders_left, 1, budget);
+        }
+        if (st != CBD_OK) {
+            return st;
+        }
+    }
+    stats->trials += t1 - t0;
+    return CBD_OK;
+}
+
+cbd_status cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
+                                 uint64_t first_block, uint64_t end_block, cbd_budget *budget,
+                                 cbd_sim_stats *stats, cbd_sim_battle *battles) {
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_RNG_JUMP, first_block))) {
+        return CBD_ERR_BUDGET;
+    }
     cbd_rng stream;
     cbd_rng_seed(&stream, seed);
     for (uint64_t b = 0; b < first_block; b++) {
         cbd_rng_jump(&stream);
     }
+    uint64_t per_battle = cbd_warapp_sim_battle_units(sim);
     for (uint64_t b = first_block; b < end_block; b++) {
         cbd_rng rng = stream;
         uint64_t t0 = b * CBD_SIM_BLOCK;
         uint64_t t1 = t0 + CBD_SIM_BLOCK < trials ? t0 + CBD_SIM_BLOCK : trials;
-        for (uint64_t t = t0; t < t1; t++) {
-            cbd_sim_battle r = cbd_warapp_sim_one(sim, &rng);
-            if (battles) {
-                battles[t] = r;
-            }
-            stats->captures += r.outcome.captured;
-            /* W5: both sides wiped out (impossible with 0 defenders: they kill nobody). */
-            stats->mutual_destructions +=
-                r.attacker_kills >= sim->defenders && r.defender_kills >= sim->attackers;
-            if (!cbd_hist_add(&stats->attackers_left, r.outcome.attackers_left, 1) ||
-                !cbd_hist_add(&stats->defenders_left, r.outcome.defenders_left, 1)) {
-                return false;
-            }
+        /* The block's battles and the jump to the next block's stream, before they run. */
+        if (!cbd_charge(budget, cbd_work_times(per_battle, t1 - t0)) ||
+            !cbd_charge(budget, CBD_WORK_RNG_JUMP)) {
+            return CBD_ERR_BUDGET;
         }
-        stats->trials += t1 - t0;
+        cbd_status st = play_block(sim, &rng, t0, t1, budget, stats, battles);
+        if (st != CBD_OK) {
+            return st;
+        }
         cbd_rng_jump(&stream);
     }
-    return true;
+    return CBD_OK;
 }

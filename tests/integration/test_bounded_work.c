@@ -236,17 +236,20 @@ Test(pool, a_full_pool_refuses_every_address_with_503) {
 /* ---- the request deadline measures the client ---- */
 
 /*
- * One MHD thread, everything answered inline (inline_cost_ns at its maximum), a 1 s request
- * deadline. The quick client connects first; the long simulation (30,000,000 battles, a few
- * seconds) then holds the only thread, and the quick client's GET /livez waits unread in its
- * socket meanwhile. That wait is the server's: the GET is answered when the thread is free,
- * not cut at 1 s.
+ * One MHD thread, everything answered inline (inline_cost_ns at its maximum, and an inline
+ * work budget as large as the whole budget, so that nothing is handed to a worker: a config
+ * file could not say that, the test sets the fields), a 1 s request deadline. The quick client
+ * connects first; the long simulation (30,000,000 battles, a few seconds) then holds the only
+ * thread, and the quick client's GET /livez waits unread in its socket meanwhile. That wait is
+ * the server's: the GET is answered when the thread is free, not cut at 1 s.
  */
 Test(deadline, a_request_waiting_for_a_busy_thread_is_not_cut) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     cfg.server.threads = 1;
     cfg.server.inline_cost_ns = UINT64_C(60000000000);
+    cfg.server.work_budget_ms = 60000;
+    cfg.server.inline_work_us = UINT64_C(60000000);
     cfg.server.request_deadline = 1;
     cfg.server.connection_timeout = 20;
     cfg.warapp.max_trials = 30000000;

@@ -247,8 +247,9 @@ Test(simulate, reference_capture_rates_at_full_luck) {
         cbd_warapp_sim sim = make_sim(cases[c]);
         cbd_sim_stats st;
         cbd_sim_stats_init(&st);
-        cr_assert(
-            cbd_warapp_sim_blocks(&sim, 42, TRIALS, 0, cbd_sim_block_count(TRIALS), &st, NULL));
+        cr_assert_eq(cbd_warapp_sim_blocks(&sim, 42, TRIALS, 0, cbd_sim_block_count(TRIALS), NULL,
+                                           &st, NULL),
+                     CBD_OK);
         double rate = (double)st.captures / (double)st.trials;
         cr_expect_lt(fabs(rate - expect[c]), 5 * 0.000387, "case %d: %f", c, rate);
         /* 1 vs 1: mutual destruction iff both hit: 0.6·0.7 = 0.42. */
@@ -271,8 +272,10 @@ static void run_split(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
     for (int i = 0; i + 1 < n_cuts; i++) {
         cbd_sim_stats part;
         cbd_sim_stats_init(&part);
-        cr_assert(cbd_warapp_sim_blocks(sim, seed, trials, cuts[i], cuts[i + 1], &part, battles));
-        cr_assert(cbd_sim_stats_merge(out, &part));
+        cr_assert_eq(
+            cbd_warapp_sim_blocks(sim, seed, trials, cuts[i], cuts[i + 1], NULL, &part, battles),
+            CBD_OK);
+        cr_assert_eq(cbd_sim_stats_merge(out, &part, NULL), CBD_OK);
         cbd_sim_stats_free(&part);
     }
 }
@@ -348,7 +351,7 @@ Test(simulate, draw_order_is_as_documented) {
     cr_assert(battles);
     cbd_sim_stats st;
     cbd_sim_stats_init(&st);
-    cr_assert(cbd_warapp_sim_blocks(&sim, 31337, trials, 0, 2, &st, battles));
+    cr_assert_eq(cbd_warapp_sim_blocks(&sim, 31337, trials, 0, 2, NULL, &st, battles), CBD_OK);
     cbd_rng rng;
     cbd_rng_seed(&rng, 31337);
     for (uint64_t t = 0; t < trials; t++) {
@@ -377,11 +380,11 @@ Test(simulate, histogram_grows_both_ways_and_merges) {
     cbd_hist h, g;
     cbd_hist_init(&h);
     cbd_hist_init(&g);
-    cr_assert(cbd_hist_add(&h, 1000, 2));
-    cr_assert(cbd_hist_add(&h, 5, 1));          /* below the window */
-    cr_assert(cbd_hist_add(&h, 1000000000, 1)); /* far above it */
-    cr_assert(cbd_hist_add(&g, 0, 4));
-    cr_assert(cbd_hist_merge(&h, &g));
+    cr_assert_eq(cbd_hist_add(&h, 1000, 2, NULL), CBD_OK);
+    cr_assert_eq(cbd_hist_add(&h, 5, 1, NULL), CBD_OK);          /* below the window */
+    cr_assert_eq(cbd_hist_add(&h, 1000000000, 1, NULL), CBD_OK); /* far above it */
+    cr_assert_eq(cbd_hist_add(&g, 0, 4, NULL), CBD_OK);
+    cr_assert_eq(cbd_hist_merge(&h, &g, NULL), CBD_OK);
     cr_expect_eq(cbd_hist_get(&h, 1000), 2u);
     cr_expect_eq(cbd_hist_get(&h, 5), 1u);
     cr_expect_eq(cbd_hist_get(&h, 1000000000), 1u);
