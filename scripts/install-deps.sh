@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # Installs what combatd needs on Debian 12 (bookworm), and only what is missing.
 #   scripts/install-deps.sh build   compiler, CMake and the -dev libraries
-#   scripts/install-deps.sh test    the above plus Criterion, libcurl, clang (fuzzing),
-#                                   Node.js/npm (contract lint) and Chromium (browser test)
+#   scripts/install-deps.sh unit    the above plus Criterion and libcurl (unit and integration
+#                                   tests: scripts/test.sh --quick)
+#   scripts/install-deps.sh test    the above plus clang (fuzzing), Node.js/npm (contract lint)
+#                                   and Chromium (browser test)
 # Runs apt-get as root (or through sudo when not root). The Dockerfile uses it too.
 set -euo pipefail
 what=${1:-build}
 
 packages="build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev"
+if [ "$what" = unit ]; then
+    packages="$packages libcriterion-dev libcurl4-openssl-dev"
+fi
 if [ "$what" = test ]; then
     packages="$packages libcriterion-dev libcurl4-openssl-dev curl clang libclang-rt-14-dev \
         procps ca-certificates python3 xz-utils git clang-format yamllint shellcheck \
