@@ -8,7 +8,11 @@
  *   3. the same two requests through the api layer (parse, read, build, run, write; no
  *      socket) and over HTTP on loopback, one keep-alive connection (goals: the battle
  *      ≤ 50 µs, the options of 30 tiles ≤ 1 ms, any 500-tile options answer < 5 ms).
- * Usage: build/bench/bench_duper_board [iterations] [http_requests]
+ *   4. the work weights of budget.h against what each kind of step costs here (CPU time of
+ *      the thread, the best of several runs): a tile and a pair of a board built, a step of a
+ *      walk, a battle resolved, an option found and ranked. bench_duper_budget checks the
+ *      weights together, on whole requests.
+ * Usage: taskset -c 1 build/bench/bench_duper_board [iterations] [http_requests]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +20,13 @@
 #include <time.h>
 
 #include "api.h"
+#include "combatd/budget.h"
 #include "combatd/duper_board.h"
 #include "http_latency.h"
 
-#define MAX_TILES 500
-#define MAX_PAIRS 1400
+#define MAX_TILES       2000
+#define MAX_PAIRS       8000
+#define MAX_WEIGH_TILES 2000
 
 static const char *const colours[] = {"red", "blue", "green", "white", "black", "pink"};
 
@@ -103,13 +109,13 @@ static void bench_battle(long iterations) {
         double t0 = now_us();
         cbd_duper_board *b;
         cbd_duper_board_error err;
-        if (cbd_duper_board_create(&d.spec, &b, &err) != CBD_OK) {
+        if (cbd_duper_board_create(&d.spec, NULL, &b, &err) != CBD_OK) {
             fprintf(stderr, "board refused: %s (index %zu)\n", err.detail, err.index);
             exit(1);
         }
         double t1 = now_us();
         cbd_duper_board_battle out;
-        if (cbd_duper_board_run(b, &rules, &attack, 1, (uint64_t)i, &out, &err) != CBD_OK) {
+        if (cbd_duper_board_run(b, &rules, &attack, 1, (uint64_t)i, NULL, &out, &err) != CBD_OK) {
             fprintf(stderr, "run failed: %s\n", err.detail);
             exit(1);
         }
@@ -130,7 +136,7 @@ static void bench_options(long iterations, uint32_t range) {
     make_grid(&d, 25, 20, 300, 30);
     cbd_duper_board *b;
     cbd_duper_board_error err;
-    if (cbd_duper_board_create(&d.spec, &b, &err) != CBD_OK) {
+    if (cbd_duper_board_create(&d.spec, NULL, &b, &err) != CBD_OK) {
         fprintf(stderr, "board refused: %s (index %zu)\n", err.detail, err.index);
         exit(1);
     }
@@ -140,7 +146,7 @@ static void bench_options(long iterations, uint32_t range) {
     double t0 = now_us();
     for (long i = 0; i < iterations; i++) {
         cbd_duper_options o;
-        if (cbd_duper_board_options(b, &rules, red, range, &o) != CBD_OK) {
+        if (cbd_duper_board_options(b, &rules, red, range, SIZE_MAX, NULL, &o) != CBD_OK) {
             fprintf(stderr, "options failed\n");
             exit(1);
         }
@@ -270,6 +276,133 @@ static void bench_http(long api_n, long http_n) {
     }
 }
 
+static double cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* Tiles x0..x(n-1), the first of every `players` one player's, each with soldiers and planes;
+ * tile x0 adjacent to all others when `hub`, else each tile to its next `degree`. */
+static void make_row(board_def *d, size_t n, size_t players, size_t degree, bool hub) {
+    static char owners[MAX_WEIGH_TILES][8];
+    size_t np = 0;
+    for (size_t i = 0; i < n; i++) {
+        snprintf(d->ids[i], sizeof d->ids[i], "x%zu", i);
+        snprintf(owners[i], sizeof owners[i], "p%zu", i % players);
+        cbd_duper_tile_spec *t = &d->tiles[i];
+        memset(t, 0, sizeof *t);
+        t->id = d->ids[i];
+        t->owner = owners[i];
+        t->level = 1;
+        t->units[CBD_DUPER_SOLDIER] = 1 + i % 7;
+        t->units[CBD_DUPER_PLANE] = 2;
+        for (size_t k = 1; !hub && k <= degree && i + k < n; k++) {
+            d->pairs[np++] = (cbd_duper_pair_spec){{d->ids[i], d->ids[i + k]}};
+        }
+        if (hub && i > 0) {
+            d->pairs[np++] = (cbd_duper_pair_spec){{d->ids[0], d->ids[i]}};
+        }
+    }
+    d->spec = (cbd_duper_board_spec){d->tiles, n, d->pairs, np, NULL, 0};
+}
+
+/* The best CPU time of building d's board `runs` times. */
+static double build_ns(const board_def *d, int runs) {
+    double best = 1e300;
+    for (int r = 0; r < runs; r++) {
+        cbd_duper_board *b;
+        cbd_duper_board_error err;
+        double t0 = cpu_ns();
+        if (cbd_duper_board_create(&d->spec, NULL, &b, &err) != CBD_OK) {
+            exit(1);
+        }
+        double t = cpu_ns() - t0;
+        cbd_duper_board_destroy(b);
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+static cbd_duper_board *build(const board_def *d) {
+    cbd_duper_board *b;
+    cbd_duper_board_error err;
+    if (cbd_duper_board_create(&d->spec, NULL, &b, &err) != CBD_OK) {
+        exit(1);
+    }
+    return b;
+}
+
+/* The best CPU time of listing player 0's options `runs` times, and the units charged. */
+static double options_ns(const cbd_duper_board *b, uint32_t range, size_t keep, int runs,
+                         size_t *found, uint64_t *units) {
+    cbd_duper_rules rules = cbd_duper_default_rules();
+    double best = 1e300;
+    for (int r = 0; r < runs; r++) {
+        cbd_budget budget;
+        cbd_budget_init(&budget, UINT64_MAX, SIZE_MAX);
+        cbd_duper_options o;
+        double t0 = cpu_ns();
+        if (cbd_duper_board_options(b, &rules, 0, range, keep, &budget, &o) != CBD_OK) {
+            exit(1);
+        }
+        double t = cpu_ns() - t0;
+        *found = o.n_found;
+        *units = budget.work_spent;
+        cbd_duper_options_free(&o);
+        best = t < best ? t : best;
+    }
+    return best;
+}
+
+static void bench_weights(int runs) {
+    static board_def d;
+    make_row(&d, MAX_WEIGH_TILES, MAX_WEIGH_TILES, 0, false);
+    double tiles = build_ns(&d, runs);
+    printf("weights: a tile built (2000 tiles, each its own player's): %6.1f ns (weight %d)\n",
+           tiles / MAX_WEIGH_TILES, CBD_WORK_BOARD_TILE);
+    make_row(&d, MAX_WEIGH_TILES, MAX_WEIGH_TILES, 4, false);
+    double pairs = build_ns(&d, runs) - tiles;
+    printf("weights: a pair built (%zu pairs):                         %6.1f ns (weight %d)\n",
+           d.spec.n_pairs, pairs / (double)d.spec.n_pairs, CBD_WORK_BOARD_PAIR);
+    /* A hub adjacent to every tile: the support walks of one battle step over 2 · 1999. */
+    make_row(&d, MAX_WEIGH_TILES, 2, 0, true);
+    cbd_duper_board *b = build(&d);
+    double best = 1e300;
+    size_t steps = 0;
+    for (int r = 0; r < runs; r++) {
+        cbd_duper_board_battle out;
+        double t0 = cpu_ns();
+        for (size_t i = 1; i < MAX_WEIGH_TILES; i += 2) {
+            (void)cbd_duper_board_prepare(b, 0, i, CBD_DUPER_NORMAL, NULL, &out);
+        }
+        double t = cpu_ns() - t0;
+        best = t < best ? t : best;
+        steps = (MAX_WEIGH_TILES / 2) * MAX_WEIGH_TILES; /* 1999 around the hub, 1 around i */
+    }
+    printf("weights: a step of a walk (support around a hub):         %6.1f ns (weight %d)\n",
+           best / (double)steps, CBD_WORK_BOARD_STEP);
+    cbd_duper_board_destroy(b);
+    /* Two players in turn on a row: p0's 1000 tiles each attack p1's 1000 (range 0), or the
+     * tiles within 20 steps (a walk per plane tile). */
+    make_row(&d, MAX_WEIGH_TILES, 2, 4, false);
+    b = build(&d);
+    static const size_t keeps[] = {1, 1000};
+    static const uint32_t ranges[] = {0, 20};
+    for (size_t r = 0; r < 2; r++) {
+        for (size_t k = 0; k < 2; k++) {
+            size_t found;
+            uint64_t units;
+            double ns = options_ns(b, ranges[r], keeps[k], runs, &found, &units);
+            printf("weights: an option, range %2u, keeping %4zu:                %6.1f ns (charged "
+                   "%5.1f units: %.2f ns a unit)\n",
+                   ranges[r], keeps[k], ns / (double)found, (double)units / (double)found,
+                   ns / (double)units);
+        }
+    }
+    cbd_duper_board_destroy(b);
+}
+
 int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 2000;
     long http_n = argc > 2 ? atol(argv[2]) : 2000;
@@ -277,5 +410,6 @@ int main(int argc, char **argv) {
     bench_options(n / 10 > 0 ? n / 10 : 1, 0);
     bench_options(n / 10 > 0 ? n / 10 : 1, 3);
     bench_http(n, http_n);
+    bench_weights(5);
     return 0;
 }

@@ -36,8 +36,19 @@
 #define CBD_WORK_TURN_OUTCOME 25  /* one battle outcome enumerated for one turn state */
 #define CBD_WORK_TURN_STATE   40  /* one turn state stored, looked up or folded */
 #define CBD_WORK_TURN_ORDER   30  /* one order of one simulated turn, besides its battle */
-#define CBD_WORK_BOARD_STEP   20  /* one tile or adjacency step of a board walk */
-#define CBD_WORK_DUPER_BATTLE 400 /* one Duper battle resolved */
+#define CBD_WORK_BOARD_STEP   2   /* one tile or adjacency step of a board walk */
+#define CBD_WORK_BOARD_TILE   100 /* one tile of a board checked, hashed and copied */
+#define CBD_WORK_BOARD_PAIR   50  /* one adjacency pair (or count of keys) looked up and listed */
+#define CBD_WORK_DUPER_BATTLE 200 /* one Duper battle resolved */
+#define CBD_WORK_COMPARE      10  /* one comparison (and move) of a sort or a heap */
+/* The api layer's steps, charged by its handlers to the same budget. */
+#define CBD_WORK_BOARD_READ_TILE  650 /* one board tile read from JSON and checked (D12) */
+#define CBD_WORK_BOARD_READ_PAIR  120 /* one adjacency pair read from JSON (a count of keys: 2) */
+#define CBD_WORK_BOARD_WRITE_TILE 150 /* one board tile written */
+#define CBD_WORK_BOARD_WRITE_PAIR 25  /* one adjacency pair or count of keys written */
+#define CBD_WORK_DUPER_BATTLE_JSON                                                                 \
+    3000                               /* one Duper battle's answer written (or its request read) */
+#define CBD_WORK_DUPER_OPTION_JSON 500 /* one board option's answer written */
 
 /* What /simulate charges besides its battles (bench/bench_budget measures them with them). */
 #define CBD_WORK_BATTLE_ROLL   50  /* the part of CBD_WORK_BATTLE that one side's variate costs */

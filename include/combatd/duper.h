@@ -160,6 +160,9 @@ typedef struct {
  * Resolves one battle (D1–D11). The input must already satisfy D12 and the limits above (the
  * API layer checks them and names the field); the core only re-checks what would make the
  * arithmetic unsafe and returns CBD_ERR_INVALID then. `seed` drives the card steal (D10).
+ * Its work is fixed (the groups of one battle are at most CBD_DUPER_CLASS_COUNT + 2 ·
+ * CBD_DUPER_MAX_SUPPORT), so it takes no budget: a caller that resolves many charges
+ * CBD_WORK_DUPER_BATTLE (budget.h) for each before it runs them.
  */
 cbd_status cbd_duper_resolve(const cbd_duper_rules *rules, const cbd_duper_battle *battle,
                              uint64_t seed, cbd_duper_result *out);

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "combatd/budget.h"
 #include "combatd/duper.h"
 #include "combatd/status.h"
 
@@ -16,6 +17,12 @@
  * The caller (the API layer) fills plain specs; every string stays the caller's and must
  * outlive the board. Tiles are addressed by their index in the spec, so answers can be
  * written in the request's order; D14's byte order of ids is the core's business.
+ *
+ * Every function whose work grows with the board takes the request's budget (budget.h): it
+ * charges its walks (CBD_WORK_BOARD_STEP a tile or adjacency step), the board's building
+ * (CBD_WORK_BOARD_TILE, CBD_WORK_BOARD_PAIR) and its battles (CBD_WORK_DUPER_BATTLE) before
+ * doing them, takes its memory through cbd_mem_*, and returns CBD_ERR_BUDGET once the budget
+ * is spent (a NULL budget is unlimited).
  */
 
 /* A tile's owner when the NPCs hold it (D9). */
@@ -88,10 +95,11 @@ typedef struct cbd_duper_board cbd_duper_board;
 /*
  * Builds a board from spec (D13). CBD_ERR_INVALID with *err filled (the first fault found:
  * tiles, then pairs, then keys) when the spec breaks a rule; CBD_ERR_NOMEM when out of
- * memory. Free with cbd_duper_board_destroy.
+ * memory; CBD_ERR_BUDGET when the budget is spent. The board holds memory of `budget` until
+ * cbd_duper_board_destroy.
  */
-cbd_status cbd_duper_board_create(const cbd_duper_board_spec *spec, cbd_duper_board **out,
-                                  cbd_duper_board_error *err);
+cbd_status cbd_duper_board_create(const cbd_duper_board_spec *spec, cbd_budget *budget,
+                                  cbd_duper_board **out, cbd_duper_board_error *err);
 void cbd_duper_board_destroy(cbd_duper_board *board);
 
 /* The current state of tile `index` (its spec index). */
@@ -144,13 +152,18 @@ typedef struct {
 /*
  * Finds the support of the attack (D14) and builds the battle cbd_duper_resolve takes, on the
  * board as it stands. CBD_ERR_INVALID when a side would have more than CBD_DUPER_MAX_SUPPORT
- * supporting tiles. Fills out's from, to, attacker, defender, support and battle.
+ * supporting tiles; CBD_ERR_BUDGET when the walks around the two tiles are past the budget.
+ * Fills out's from, to, attacker, defender, support and battle.
  */
 cbd_status cbd_duper_board_prepare(const cbd_duper_board *board, size_t from, size_t to,
-                                   cbd_duper_kind kind, cbd_duper_board_battle *out);
+                                   cbd_duper_kind kind, cbd_budget *budget,
+                                   cbd_duper_board_battle *out);
 
-/* D15: applies a resolved battle (prepared on this board as it stands) to the board. */
-void cbd_duper_board_apply(cbd_duper_board *board, const cbd_duper_board_battle *battle);
+/* D15: applies a resolved battle (prepared on this board as it stands) to the board. An
+ * elimination walks every tile; CBD_ERR_BUDGET, with the board unchanged, when that is past
+ * the budget. */
+cbd_status cbd_duper_board_apply(cbd_duper_board *board, const cbd_duper_board_battle *battle,
+                                 cbd_budget *budget);
 
 /*
  * D16: checks every attack against the board as given (unknown tiles, an NPC source, an own
@@ -158,11 +171,11 @@ void cbd_duper_board_apply(cbd_duper_board *board, const cbd_duper_board_battle 
  * runs them in order, each on the board the one before left, into out[0..n_attacks). Battle i
  * draws its card steal with seed (seed + i) mod 2^53, so that /duper/battle replays it.
  * CBD_ERR_INVALID with fault CBD_BOARD_ATTACK_SUPPORT stops a run at that attack (the board
- * then holds the battles before it).
+ * then holds the battles before it), and so does CBD_ERR_BUDGET.
  */
 cbd_status cbd_duper_board_run(cbd_duper_board *board, const cbd_duper_rules *rules,
                                const cbd_duper_attack_spec *attacks, size_t n_attacks,
-                               uint64_t seed, cbd_duper_board_battle *out,
+                               uint64_t seed, cbd_budget *budget, cbd_duper_board_battle *out,
                                cbd_duper_board_error *err);
 
 /* One legal attack of a player (D17) and its result, without the card draw. */
@@ -178,8 +191,9 @@ typedef struct {
 } cbd_duper_option;
 
 typedef struct {
-    cbd_duper_option *items; /* malloc'd; free with cbd_duper_options_free */
+    cbd_duper_option *items; /* the best n of them (cbd_mem_*); free with cbd_duper_options_free */
     size_t n;
+    size_t n_found;    /* every legal attack listed, the n kept among them */
     size_t n_unlisted; /* legal attacks left out: a side with over 8 supporting tiles */
 } cbd_duper_options;
 
@@ -188,10 +202,19 @@ typedef struct {
  * (buildings alone do not attack) on each adjacent tile of another player or the NPCs, and a
  * long-distance one from each of its tiles with planes on every such tile within `range`
  * steps of adjacency (0: anywhere on the board). Sorted by margin, best first; ties by the
- * byte order of from's id, then to's, normal before long-distance.
+ * byte order of from's id, then to's, normal before long-distance. Only the best `keep` are
+ * kept (SIZE_MAX: all of them), so the memory is that of `keep` options however many there
+ * are (a board of 2,000 tiles has up to a million long-distance ones); n_found counts them all.
+ * Every option found is resolved (CBD_WORK_DUPER_BATTLE) and ranked (CBD_WORK_COMPARE a step).
  */
 cbd_status cbd_duper_board_options(const cbd_duper_board *board, const cbd_duper_rules *rules,
-                                   int32_t player, uint32_t range, cbd_duper_options *out);
+                                   int32_t player, uint32_t range, size_t keep, cbd_budget *budget,
+                                   cbd_duper_options *out);
 void cbd_duper_options_free(cbd_duper_options *options);
+
+/* The most units cbd_duper_board_options charges for one option it finds when it keeps
+ * `keep`: its battle resolved and its walk down the kept ones, when it is kept (for estimates
+ * made before it runs). */
+uint64_t cbd_duper_board_option_work(size_t keep);
 
 #endif

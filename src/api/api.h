@@ -187,6 +187,7 @@ bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_
                           cbd_jw *out, cbd_problem *problem);
 bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                 cbd_jw *out, cbd_problem *problem);
+uint64_t cbd_api_duper_board_battle_cost(const cbd_config *cfg, const json_t *request);
 bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                  cbd_jw *out, cbd_problem *problem);
 uint64_t cbd_api_duper_board_options_cost(const cbd_config *cfg, const json_t *request);

@@ -149,7 +149,6 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
 
 bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                           cbd_jw *out, cbd_problem *problem) {
-    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader root, rules_reader;
     if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
         return false;
@@ -177,6 +176,11 @@ bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_
      * a seed instead. */
     if (seeded == CBD_FIELD_ABSENT && !cbd_api_fresh_seed(&seed, problem)) {
         return false;
+    }
+    /* One battle, read, resolved and written: a fixed amount of work, charged like any other
+     * (reading a battle costs about what writing its answer does). */
+    if (!cbd_charge(budget, CBD_WORK_DUPER_BATTLE + 2 * CBD_WORK_DUPER_BATTLE_JSON)) {
+        return cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "", problem);
     }
     cbd_duper_result res;
     cbd_status st = cbd_duper_resolve(&rules, &b, seed, &res);

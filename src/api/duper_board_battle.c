@@ -4,7 +4,6 @@
  * this file reads the request and writes every battle as /duper/battle would answer it, then
  * the board after the last one.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
@@ -41,7 +40,8 @@ static void read_attack(const cbd_reader *root, const cbd_board_read *br, size_t
 
 /* The attacks (NULL with the problem filled when absent, bad or out of memory). */
 static cbd_duper_attack_spec *read_attacks(const cbd_reader *root, const cbd_board_read *br,
-                                           uint32_t most, size_t *n) {
+                                           const cbd_config *cfg, cbd_budget *budget, size_t *n) {
+    uint32_t most = cfg->duper_board.max_board_attacks;
     const json_t *arr;
     cbd_field f = cbd_read_array(root, "attacks", most, &arr);
     if (f == CBD_FIELD_ABSENT) {
@@ -51,9 +51,10 @@ static cbd_duper_attack_spec *read_attacks(const cbd_reader *root, const cbd_boa
         return NULL;
     }
     *n = json_array_size(arr);
-    cbd_duper_attack_spec *a = calloc(*n ? *n : 1, sizeof *a);
+    cbd_duper_attack_spec *a = cbd_mem_calloc(budget, *n ? *n : 1, sizeof *a);
     if (!a) {
-        cbd_problem_set(root->problem, 500, "The service ran out of memory; try again.");
+        (void)cbd_api_core_problem(cfg, budget, cbd_budget_nomem(budget), "/attacks",
+                                   root->problem);
         return NULL;
     }
     for (size_t i = 0; i < *n; i++) {
@@ -96,55 +97,70 @@ static void battle_json(cbd_jw *w, const cbd_duper_board *board, const cbd_duper
     cbd_jw_object_close(w);
 }
 
+/* The answer: every battle, then the board they left. Each part is charged before it is
+ * written, and blamed on the member whose size decides it. */
+static bool write_answer(cbd_duper_board *board, const cbd_board_read *br, const cbd_reader *root,
+                         const cbd_duper_rules *rules, const cbd_duper_board_battle *battles,
+                         size_t n, uint64_t seed, cbd_jw *out) {
+    if (!cbd_charge(br->budget, cbd_work_times(CBD_WORK_DUPER_BATTLE_JSON, n))) {
+        return cbd_api_core_problem(br->cfg, br->budget, CBD_ERR_BUDGET, "/attacks", root->problem);
+    }
+    cbd_jw_object_open(out);
+    cbd_jw_key(out, "battles");
+    cbd_jw_blame(out, "/attacks");
+    cbd_jw_array_open(out);
+    for (size_t i = 0; i < n; i++) {
+        battle_json(out, board, &battles[i], rules);
+    }
+    cbd_jw_array_close(out);
+    cbd_jw_key(out, "board");
+    cbd_jw_blame(out, "/board");
+    bool ok = cbd_board_write(out, board, br, root->problem);
+    cbd_jw_key_uint(out, "seed", seed);
+    cbd_jw_object_close(out);
+    return ok;
+}
+
 /* Runs the attacks on the built board and writes the answer. */
 static bool run(cbd_duper_board *board, const cbd_board_read *br, const cbd_reader *root,
                 const cbd_duper_rules *rules, const cbd_duper_attack_spec *attacks, size_t n,
                 uint64_t seed, cbd_jw *out) {
-    cbd_duper_board_battle *battles = calloc(n ? n : 1, sizeof *battles);
+    cbd_duper_board_battle *battles = cbd_mem_calloc(br->budget, n ? n : 1, sizeof *battles);
     if (!battles) {
-        cbd_problem_set(root->problem, 500, "The service ran out of memory; try again.");
-        return false;
+        return cbd_api_core_problem(br->cfg, br->budget, cbd_budget_nomem(br->budget), "/attacks",
+                                    root->problem);
     }
     cbd_duper_board_error err;
-    cbd_status st = cbd_duper_board_run(board, rules, attacks, n, seed, battles, &err);
+    cbd_status st = cbd_duper_board_run(board, rules, attacks, n, seed, br->budget, battles, &err);
     bool ok = st == CBD_OK;
     if (st == CBD_ERR_INVALID && err.fault != CBD_BOARD_FINE) {
         cbd_board_fault(br, root, &err);
-    } else if (st == CBD_ERR_NOMEM) {
-        cbd_problem_set(root->problem, 500, "The service ran out of memory; try again.");
+    } else if (st == CBD_ERR_NOMEM || st == CBD_ERR_BUDGET) {
+        /* The run's work is its attacks: each battle and the walks around its tiles. */
+        (void)cbd_api_core_problem(br->cfg, br->budget, st, "/attacks", root->problem);
     } else if (!ok) {
         cbd_problem_set(root->problem, 422, "A battle breaks the rules' limits: %s.",
                         cbd_status_str(st));
     }
     if (ok) {
-        cbd_jw_object_open(out);
-        cbd_jw_key(out, "battles");
-        cbd_jw_array_open(out);
-        for (size_t i = 0; i < n; i++) {
-            battle_json(out, board, &battles[i], rules);
-        }
-        cbd_jw_array_close(out);
-        cbd_jw_key(out, "board");
-        ok = cbd_board_write(out, board, br, root->problem);
-        cbd_jw_key_uint(out, "seed", seed);
-        cbd_jw_object_close(out);
+        ok = write_answer(board, br, root, rules, battles, n, seed, out);
     }
-    free(battles);
+    cbd_mem_free(battles);
     return ok;
 }
 
 bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                 cbd_jw *out, cbd_problem *problem) {
-    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader root;
     if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
         return false;
     }
     cbd_board_read br;
     size_t n = 0;
-    (void)cbd_board_read_json(&root, &cfg->duper_board, &br);
+    (void)cbd_board_read_json(&root, cfg, budget, &br);
+    /* A board past the budget is the whole answer: its attacks are not read. */
     cbd_duper_attack_spec *attacks =
-        read_attacks(&root, &br, cfg->duper_board.max_board_attacks, &n);
+        cbd_budget_spent(budget) ? NULL : read_attacks(&root, &br, cfg, budget, &n);
     cbd_duper_rules rules;
     cbd_board_read_rules(&root, cfg, &rules);
     uint64_t seed = 0;
@@ -155,7 +171,7 @@ bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const
               cbd_board_build(&br, &board, problem) &&
               run(board, &br, &root, &rules, attacks, n, seed, out);
     cbd_duper_board_destroy(board);
-    free(attacks);
+    cbd_mem_free(attacks);
     cbd_board_read_free(&br);
     return ok;
 }

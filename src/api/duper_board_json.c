@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "duper_json.h"
 #include "duper_rules_json.h"
 
@@ -17,9 +18,23 @@
 static const char *const board_keys[] = {"tiles", "adjacent", "keys", NULL};
 static const char *const tile_keys[] = {"owner", "level", "units", "loaded", NULL};
 
-static bool out_of_memory(cbd_problem *problem) {
-    cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
-    return false;
+/* An allocation of the budget failed: the 422 of a spent budget naming `member`, or the 500
+ * of out-of-memory. Returns false. */
+static bool no_memory(const cbd_board_read *b, const char *member) {
+    return cbd_api_core_problem(b->cfg, b->budget, cbd_budget_nomem(b->budget), member,
+                                b->board.problem);
+}
+
+/* Charges `n` items of `weight` units; false with the 422 naming `member` when that spends
+ * the budget (and nothing more recorded when an earlier part spent it). */
+static bool charge(const cbd_board_read *b, uint64_t weight, size_t n, const char *member) {
+    if (cbd_budget_spent(b->budget)) {
+        return false;
+    }
+    if (cbd_charge(b->budget, cbd_work_times(weight, n))) {
+        return true;
+    }
+    return cbd_api_core_problem(b->cfg, b->budget, CBD_ERR_BUDGET, member, b->board.problem);
 }
 
 /* A member that must be an object whose names are the caller's (tile ids, players): *at is
@@ -83,9 +98,12 @@ static bool read_tiles(cbd_board_read *b, const cbd_duper_board_config *limits) 
                          limits->max_board_tiles);
         return false;
     }
-    b->tiles = calloc(n ? n : 1, sizeof *b->tiles);
+    if (!charge(b, CBD_WORK_BOARD_READ_TILE, n, "/board/tiles")) {
+        return false;
+    }
+    b->tiles = cbd_mem_calloc(b->budget, n ? n : 1, sizeof *b->tiles);
     if (!b->tiles) {
-        return out_of_memory(b->board.problem);
+        return no_memory(b, "/board/tiles");
     }
     const char *id;
     const json_t *v;
@@ -126,9 +144,12 @@ static bool read_pairs(cbd_board_read *b, const cbd_duper_board_config *limits) 
         return true; /* absent: no pairs; bad: recorded */
     }
     size_t n = json_array_size(arr);
-    b->pairs = calloc(n ? n : 1, sizeof *b->pairs);
+    if (!charge(b, CBD_WORK_BOARD_READ_PAIR, n, "/board/adjacent")) {
+        return false;
+    }
+    b->pairs = cbd_mem_calloc(b->budget, n ? n : 1, sizeof *b->pairs);
     if (!b->pairs) {
-        return out_of_memory(b->board.problem);
+        return no_memory(b, "/board/adjacent");
     }
     for (size_t i = 0; i < n; i++) {
         const json_t *pair = json_array_get(arr, i);
@@ -165,9 +186,12 @@ static bool read_keys(cbd_board_read *b) {
             cbd_reader_error(&keys, holder, "must be an object of key counts by colour (D13)");
         }
     }
-    b->keys = calloc(n ? n : 1, sizeof *b->keys);
+    if (!charge(b, 2 * CBD_WORK_BOARD_READ_PAIR, n, "/board/keys")) {
+        return false;
+    }
+    b->keys = cbd_mem_calloc(b->budget, n ? n : 1, sizeof *b->keys);
     if (!b->keys) {
-        return out_of_memory(b->board.problem);
+        return no_memory(b, "/board/keys");
     }
     json_object_foreach((json_t *)keys.obj, holder, v) {
         if (!json_is_object(v)) {
@@ -189,9 +213,12 @@ static bool read_keys(cbd_board_read *b) {
     return true;
 }
 
-bool cbd_board_read_json(const cbd_reader *root, const cbd_duper_board_config *limits,
+bool cbd_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budget *budget,
                          cbd_board_read *out) {
     memset(out, 0, sizeof *out);
+    out->cfg = cfg;
+    out->budget = budget;
+    const cbd_duper_board_config *limits = &cfg->duper_board;
     cbd_field f = cbd_read_object(root, "board", board_keys, &out->board);
     if (f == CBD_FIELD_ABSENT) {
         cbd_reader_error(root, "board", "is required: tiles, adjacent and keys (D13)");
@@ -207,9 +234,9 @@ bool cbd_board_read_json(const cbd_reader *root, const cbd_duper_board_config *l
 }
 
 void cbd_board_read_free(cbd_board_read *b) {
-    free(b->tiles);
-    free(b->pairs);
-    free(b->keys);
+    cbd_mem_free(b->tiles);
+    cbd_mem_free(b->pairs);
+    cbd_mem_free(b->keys);
     b->tiles = NULL;
     b->pairs = NULL;
     b->keys = NULL;
@@ -237,11 +264,19 @@ void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, c
     }
 }
 
+const char *cbd_board_costly_member(const cbd_board_read *b) {
+    uint64_t tiles =
+        cbd_work_times(CBD_WORK_BOARD_TILE + CBD_WORK_BOARD_READ_TILE, b->spec.n_tiles);
+    uint64_t pairs =
+        cbd_work_times(CBD_WORK_BOARD_PAIR + CBD_WORK_BOARD_READ_PAIR, b->spec.n_pairs);
+    return tiles >= pairs ? "/board/tiles" : "/board/adjacent";
+}
+
 bool cbd_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem) {
     cbd_duper_board_error err;
-    cbd_status st = cbd_duper_board_create(&b->spec, out, &err);
-    if (st == CBD_ERR_NOMEM) {
-        return out_of_memory(problem);
+    cbd_status st = cbd_duper_board_create(&b->spec, b->budget, out, &err);
+    if (st == CBD_ERR_NOMEM || st == CBD_ERR_BUDGET) {
+        return cbd_api_core_problem(b->cfg, b->budget, st, cbd_board_costly_member(b), problem);
     }
     if (st != CBD_OK) {
         cbd_board_fault(b, NULL, &err);
@@ -386,9 +421,15 @@ static void keys_json(cbd_jw *w, const cbd_duper_board *board, const cbd_board_r
 bool cbd_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_read *b,
                      cbd_problem *problem) {
     size_t np = cbd_duper_board_player_count(board);
-    bool *holds = calloc(np ? np : 1, sizeof *holds);
+    uint64_t tiles = cbd_work_times(CBD_WORK_BOARD_WRITE_TILE, b->spec.n_tiles);
+    uint64_t pairs = cbd_work_times(CBD_WORK_BOARD_WRITE_PAIR, b->spec.n_pairs + b->spec.n_keys);
+    if (!cbd_charge(b->budget, tiles + pairs < tiles ? UINT64_MAX : tiles + pairs)) {
+        return cbd_api_core_problem(b->cfg, b->budget, CBD_ERR_BUDGET, "/board", problem);
+    }
+    bool *holds = cbd_mem_calloc(b->budget, np ? np : 1, sizeof *holds);
     if (!holds) {
-        return out_of_memory(problem);
+        return cbd_api_core_problem(b->cfg, b->budget, cbd_budget_nomem(b->budget), "/board",
+                                    problem);
     }
     cbd_jw_object_open(w);
     cbd_jw_key(w, "tiles");
@@ -416,6 +457,6 @@ bool cbd_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_re
     cbd_jw_array_close(w);
     keys_json(w, board, b, holds);
     cbd_jw_object_close(w);
-    free(holds);
+    cbd_mem_free(holds);
     return true;
 }

@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 
+#include "combatd/budget.h"
 #include "combatd/duper_board.h"
 #include "config.h"
 #include "json_reader.h"
@@ -16,9 +17,14 @@
  *    "adjacent": [[id, id], ...], "keys": {holder: {colour: count}}}
  *
  * Every string stays the request document's, so a read board lives as long as the document.
+ * Reading, building and writing a board charge the request's budget (CBD_WORK_BOARD_READ_TILE
+ * and the like a tile or pair read or written, and the core's own steps) and take its memory
+ * from it; a spent budget is the 422 naming the part of the board that costs it.
  */
 typedef struct {
-    cbd_reader board;           /* at /board: every pointer of a fault is built from it */
+    cbd_reader board; /* at /board: every pointer of a fault is built from it */
+    const cbd_config *cfg;
+    cbd_budget *budget;
     cbd_duper_tile_spec *tiles; /* in the request's order */
     cbd_duper_pair_spec *pairs;
     cbd_duper_keys_spec *keys;
@@ -27,10 +33,11 @@ typedef struct {
 
 /*
  * Reads member "board" of root into *out and checks what the core does not see (types,
- * limits, D12's shape per tile with its pointer). False with the problem filled (422 with a
- * pointer per bad field, 500 when out of memory). Free with cbd_board_read_free either way.
+ * cfg->duper_board's limits, D12's shape per tile with its pointer). False with the problem
+ * filled (422 with a pointer per bad field or for a spent budget, 500 when out of memory).
+ * Free with cbd_board_read_free either way.
  */
-bool cbd_board_read_json(const cbd_reader *root, const cbd_duper_board_config *limits,
+bool cbd_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budget *budget,
                          cbd_board_read *out);
 void cbd_board_read_free(cbd_board_read *b);
 
@@ -40,7 +47,8 @@ void cbd_board_read_free(cbd_board_read *b);
 void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, const char *from,
                             const char *to);
 
-/* Builds the board (cbd_duper_board_create), naming a fault of the spec by its pointer. */
+/* Builds the board (cbd_duper_board_create) with the read board's budget, naming a fault of
+ * the spec by its pointer, and a spent budget by the part of the board that costs most. */
 bool cbd_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem);
 
 /* Records the field error of a core fault: tiles, pairs and keys under /board, attacks under
@@ -50,12 +58,17 @@ void cbd_board_fault(const cbd_board_read *b, const cbd_reader *attacks,
 
 /* Writes the board as it stands, in the request's shape and order: tiles that left the board
  * and the pairs with them are gone, and keys only between players that still hold a tile, so
- * the board can be sent again (D15). False (500 recorded) when out of memory. */
+ * the board can be sent again (D15). False with the problem recorded when the budget is spent
+ * (a 422 naming /board) or memory ran out. */
 bool cbd_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_read *b,
                      cbd_problem *problem);
 
 /* The rules of a request: cfg's, with its "rules" member over them. */
 void cbd_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_duper_rules *rules);
+
+/* The member of /board whose size drives the work of building the board: its tiles or its
+ * adjacency pairs, for the 422 of a spent budget. */
+const char *cbd_board_costly_member(const cbd_board_read *b);
 
 /* The id of a player (its colour), or "npc". */
 const char *cbd_board_owner_name(const cbd_duper_board *board, int32_t owner);

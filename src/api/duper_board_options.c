@@ -39,34 +39,61 @@ static void option_json(cbd_jw *w, const cbd_duper_board *board, int32_t player,
     cbd_jw_object_close(w);
 }
 
-static bool list(const cbd_duper_board *board, const cbd_duper_rules *rules, int32_t player,
-                 uint32_t range, uint32_t most, cbd_jw *out, cbd_problem *problem) {
-    cbd_duper_options opts = {0};
-    cbd_status st = cbd_duper_board_options(board, rules, player, range, &opts);
-    if (st != CBD_OK) {
-        if (st == CBD_ERR_NOMEM) {
-            cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
-        } else {
-            cbd_problem_set(problem, 422, "The options break the rules' limits: %s.",
-                            cbd_status_str(st));
+/*
+ * The member whose size drives the options' work and their list: with planes and a range
+ * past one step, the long-distance attacks (up to every plane tile times every target, D17);
+ * else the normal attacks, one per adjacency pair and direction at most.
+ */
+static const char *costly_member(const cbd_duper_board *board, int32_t player, uint32_t range) {
+    for (size_t i = 0; range != 1 && i < cbd_duper_board_tile_count(board); i++) {
+        const cbd_duper_board_tile *t = cbd_duper_board_tile_at(board, i);
+        if (t->owner == player && t->units[CBD_DUPER_PLANE] > 0) {
+            return "/long_distance_range";
         }
-        cbd_duper_options_free(&opts);
-        return false;
     }
-    size_t shown = opts.n < most ? opts.n : most;
+    return "/board/adjacent";
+}
+
+static void options_json(cbd_jw *out, const cbd_duper_board *board, int32_t player,
+                         const cbd_duper_options *opts, size_t shown, const char *member) {
     cbd_jw_object_open(out);
     cbd_jw_key(out, "player");
     cbd_jw_string(out, cbd_duper_board_player_name(board, player));
     cbd_jw_key(out, "options");
+    cbd_jw_blame(out, member);
     cbd_jw_array_open(out);
     for (size_t i = 0; i < shown; i++) {
-        option_json(out, board, player, &opts.items[i]);
+        option_json(out, board, player, &opts->items[i]);
     }
     cbd_jw_array_close(out);
-    cbd_jw_key_uint(out, "count", opts.n);
-    cbd_jw_key_bool(out, "truncated", shown < opts.n);
-    cbd_jw_key_uint(out, "unlisted", opts.n_unlisted);
+    cbd_jw_key_uint(out, "count", opts->n_found);
+    cbd_jw_key_bool(out, "truncated", shown < opts->n_found);
+    cbd_jw_key_uint(out, "unlisted", opts->n_unlisted);
     cbd_jw_object_close(out);
+}
+
+static bool list(const cbd_config *cfg, cbd_budget *budget, const cbd_duper_board *board,
+                 const cbd_duper_rules *rules, int32_t player, uint32_t range, cbd_jw *out,
+                 cbd_problem *problem) {
+    /* The answer lists the best duper.max_board_options: the core keeps no more than those. */
+    size_t most = cfg->duper_board.max_board_options;
+    cbd_duper_options opts = {0};
+    cbd_status st = cbd_duper_board_options(board, rules, player, range, most, budget, &opts);
+    if (st == CBD_OK && !cbd_charge(budget, cbd_work_times(CBD_WORK_DUPER_OPTION_JSON, opts.n))) {
+        st = CBD_ERR_BUDGET;
+    }
+    const char *member = costly_member(board, player, range);
+    if (st == CBD_ERR_BUDGET || st == CBD_ERR_NOMEM) {
+        cbd_duper_options_free(&opts);
+        return cbd_api_core_problem(cfg, budget, st, member, problem);
+    }
+    if (st != CBD_OK) {
+        cbd_problem_set(problem, 422, "The options break the rules' limits: %s.",
+                        cbd_status_str(st));
+        cbd_duper_options_free(&opts);
+        return false;
+    }
+    options_json(out, board, player, &opts, opts.n, member);
     cbd_duper_options_free(&opts);
     return true;
 }
@@ -85,13 +112,12 @@ static bool find_player(const cbd_reader *root, const cbd_duper_board *board, co
 
 bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                  cbd_jw *out, cbd_problem *problem) {
-    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader root;
     if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
         return false;
     }
     cbd_board_read br;
-    (void)cbd_board_read_json(&root, &cfg->duper_board, &br);
+    (void)cbd_board_read_json(&root, cfg, budget, &br);
     const char *name = NULL;
     if (cbd_read_string(&root, "player", 64, &name) == CBD_FIELD_ABSENT) {
         cbd_reader_error(&root, "player", "is required: the player whose attacks are listed");
@@ -104,27 +130,8 @@ bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, cons
     int32_t player = CBD_DUPER_BOARD_NPC;
     bool ok = problem->status == 0 && cbd_board_build(&br, &board, problem) &&
               find_player(&root, board, name, &player) &&
-              list(board, &rules, player, (uint32_t)range, cfg->duper_board.max_board_options, out,
-                   problem);
+              list(cfg, budget, board, &rules, player, (uint32_t)range, out, problem);
     cbd_duper_board_destroy(board);
     cbd_board_read_free(&br);
     return ok;
-}
-
-/*
- * The estimate the http layer compares with server.inline_cost_ns (api.h). Listing options
- * costs about CBD_BOARD_OPTIONS_NS_PER_TILE per tile of the board (every plane tile searches the
- * board for long-distance targets; measured: 2 ms for 500 tiles at unlimited range), so a board
- * of more than about 250 tiles is listed on the worker pool. A board past its limits is a cheap
- * 422.
- */
-#define CBD_BOARD_OPTIONS_NS_PER_TILE UINT64_C(4000)
-
-uint64_t cbd_api_duper_board_options_cost(const cbd_config *cfg, const json_t *request) {
-    const json_t *tiles = json_object_get(json_object_get(request, "board"), "tiles");
-    size_t n = json_is_object(tiles) ? json_object_size(tiles) : 0;
-    if (n > cfg->duper_board.max_board_tiles) {
-        return CBD_COST_BASE_NS;
-    }
-    return CBD_COST_BASE_NS + (uint64_t)n * CBD_BOARD_OPTIONS_NS_PER_TILE;
 }

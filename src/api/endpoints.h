@@ -36,8 +36,8 @@
     ROW("/simulate-turn", CBD_ALLOW_POST, cbd_api_simulate_turn, cbd_api_simulate_turn_cost, NULL, \
         "/simulate-turn")                                                                          \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, "/duper/battle")        \
-    ROW("/duper/board/battle", CBD_ALLOW_POST, cbd_api_duper_board_battle, NULL, NULL,             \
-        "/duper/board/battle")                                                                     \
+    ROW("/duper/board/battle", CBD_ALLOW_POST, cbd_api_duper_board_battle,                         \
+        cbd_api_duper_board_battle_cost, NULL, "/duper/board/battle")                              \
     ROW("/duper/board/options", CBD_ALLOW_POST, cbd_api_duper_board_options,                       \
         cbd_api_duper_board_options_cost, NULL, "/duper/board/options")                            \
     ROW("/livez", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_livez, "/livez")                         \

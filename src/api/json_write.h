@@ -44,9 +44,12 @@ void cbd_jw_init(cbd_jw *w);
 /* Caps the text at `limit` bytes (0: none); kept by cbd_jw_finish and cbd_jw_discard. */
 void cbd_jw_set_limit(cbd_jw *w, size_t limit);
 /* Names the member (a JSON pointer, a static string) that decides the size of what comes
- * next, for the 422 of an answer past the cap: "/include_turns", "/trials". */
+ * next, for the 422 of an answer past the cap: "/include_turns", "/trials". Once the text is
+ * past the cap the blame stays with the part that passed it, whatever is named after. */
 static inline void cbd_jw_blame(cbd_jw *w, const char *member) {
-    w->blame = member;
+    if (!w->over) {
+        w->blame = member;
+    }
 }
 void cbd_jw_object_open(cbd_jw *w);
 void cbd_jw_object_close(cbd_jw *w);

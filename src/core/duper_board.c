@@ -135,24 +135,35 @@ static cbd_status check_tile(const cbd_duper_tile_spec *t, size_t i, cbd_duper_b
     return st == CBD_OK ? check_loaded(t, i, err) : st;
 }
 
-static bool alloc_all(cbd_duper_board *b, size_t n_tiles, size_t n_pairs) {
-    b->tiles = calloc(n_tiles ? n_tiles : 1, sizeof *b->tiles);
+/* The number of halvings that bring n to 1: the depth of a sort of n items. */
+static uint64_t sort_depth(size_t n) {
+    uint64_t d = 1;
+    while (n > 1) {
+        n >>= 1;
+        d++;
+    }
+    return d;
+}
+
+static bool alloc_all(cbd_duper_board *b, cbd_budget *budget, size_t n_tiles, size_t n_pairs) {
+    b->tiles = cbd_mem_calloc(budget, n_tiles ? n_tiles : 1, sizeof *b->tiles);
     b->id_mask = table_size(n_tiles) - 1;
-    b->id_slots = calloc(b->id_mask + 1, sizeof *b->id_slots);
-    b->adj_start = calloc(n_tiles + 1, sizeof *b->adj_start);
-    b->adj = calloc(2 * n_pairs + 1, sizeof *b->adj);
-    b->pairs = calloc(n_pairs ? n_pairs : 1, sizeof *b->pairs);
-    b->players = calloc(n_tiles ? n_tiles : 1, sizeof *b->players);
+    b->id_slots = cbd_mem_calloc(budget, b->id_mask + 1, sizeof *b->id_slots);
+    b->adj_start = cbd_mem_calloc(budget, n_tiles + 1, sizeof *b->adj_start);
+    b->adj = cbd_mem_calloc(budget, 2 * n_pairs + 1, sizeof *b->adj);
+    b->pairs = cbd_mem_calloc(budget, n_pairs ? n_pairs : 1, sizeof *b->pairs);
+    b->players = cbd_mem_calloc(budget, n_tiles ? n_tiles : 1, sizeof *b->players);
     return b->tiles && b->id_slots && b->adj_start && b->adj && b->pairs && b->players;
 }
 
 /* The players: every distinct owner, hashed while the tiles are read, then indexed in the
  * byte order of their colours. */
-static cbd_status load_players(cbd_duper_board *b, const cbd_duper_board_spec *spec) {
+static cbd_status load_players(cbd_duper_board *b, const cbd_duper_board_spec *spec,
+                               cbd_budget *budget) {
     size_t mask = table_size(spec->n_tiles) - 1;
-    size_t *slots = calloc(mask + 1, sizeof *slots);
+    size_t *slots = cbd_mem_calloc(budget, mask + 1, sizeof *slots);
     if (!slots) {
-        return CBD_ERR_NOMEM;
+        return cbd_budget_nomem(budget);
     }
     for (size_t i = 0; i < spec->n_tiles; i++) {
         const char *owner = spec->tiles[i].owner;
@@ -164,14 +175,18 @@ static cbd_status load_players(cbd_duper_board *b, const cbd_duper_board_spec *s
             }
         }
     }
-    free(slots);
+    cbd_mem_free(slots);
+    if (!cbd_charge(budget,
+                    cbd_work_times(CBD_WORK_COMPARE, b->n_players * sort_depth(b->n_players)))) {
+        return CBD_ERR_BUDGET;
+    }
     qsort(b->players, b->n_players, sizeof *b->players, string_cmp);
     return CBD_OK;
 }
 
 /* The tiles, checked (D12, D13), and their ids hashed. */
 static cbd_status load_tiles(cbd_duper_board *b, const cbd_duper_board_spec *spec,
-                             cbd_duper_board_error *err) {
+                             cbd_budget *budget, cbd_duper_board_error *err) {
     for (size_t i = 0; i < spec->n_tiles; i++) {
         const cbd_duper_tile_spec *t = &spec->tiles[i];
         cbd_status st = check_tile(t, i, err);
@@ -184,7 +199,7 @@ static cbd_status load_tiles(cbd_duper_board *b, const cbd_duper_board_spec *spe
         }
         b->id_slots[slot] = i + 1;
     }
-    cbd_status st = load_players(b, spec);
+    cbd_status st = load_players(b, spec, budget);
     if (st != CBD_OK) {
         return st;
     }
@@ -201,8 +216,25 @@ static cbd_status load_tiles(cbd_duper_board *b, const cbd_duper_board_spec *spe
     return CBD_OK;
 }
 
-/* Adjacency lists are short (a map's tiles have a handful of neighbours): insertion sort. */
-static void sort_small(size_t *v, size_t n) {
+static int index_cmp(const void *a, const void *b) {
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A list this long or shorter is sorted by insertion, whose cost CBD_WORK_BOARD_PAIR covers. */
+#define SHORT_LIST 16
+
+/* Sorts an adjacency list. A map's tiles have a handful of neighbours (insertion sort); a hub
+ * listed against every tile, or a pair listed many times, gets qsort, charged before it runs
+ * (insertion sort would cost the square of its length). */
+static bool sort_list(size_t *v, size_t n, cbd_budget *budget) {
+    if (n > SHORT_LIST) {
+        if (!cbd_charge(budget, cbd_work_times(CBD_WORK_COMPARE, n * sort_depth(n)))) {
+            return false;
+        }
+        qsort(v, n, sizeof *v, index_cmp);
+        return true;
+    }
     for (size_t i = 1; i < n; i++) {
         size_t x = v[i], j = i;
         for (; j > 0 && v[j - 1] > x; j--) {
@@ -210,11 +242,12 @@ static void sort_small(size_t *v, size_t n) {
         }
         v[j] = x;
     }
+    return true;
 }
 
 /* Adjacency lists from the pairs, each neighbour once. */
 static cbd_status load_pairs(cbd_duper_board *b, const cbd_duper_board_spec *spec,
-                             cbd_duper_board_error *err) {
+                             cbd_budget *budget, cbd_duper_board_error *err) {
     for (size_t p = 0; p < spec->n_pairs; p++) {
         for (int m = 0; m < 2; m++) {
             const char *id = spec->pairs[p].tile[m];
@@ -232,21 +265,23 @@ static cbd_status load_pairs(cbd_duper_board *b, const cbd_duper_board_spec *spe
     for (size_t i = 0; i < b->n_tiles; i++) {
         b->adj_start[i + 1] += b->adj_start[i];
     }
-    size_t *fill = calloc(b->n_tiles ? b->n_tiles : 1, sizeof *fill);
+    size_t *fill = cbd_mem_calloc(budget, b->n_tiles ? b->n_tiles : 1, sizeof *fill);
     if (!fill) {
-        return CBD_ERR_NOMEM;
+        return cbd_budget_nomem(budget);
     }
     for (size_t p = 0; p < spec->n_pairs; p++) {
         size_t x = b->pairs[p][0], y = b->pairs[p][1];
         b->adj[b->adj_start[x] + fill[x]++] = y;
         b->adj[b->adj_start[y] + fill[y]++] = x;
     }
-    free(fill);
+    cbd_mem_free(fill);
     /* Compact each list in place: sorted, each neighbour once. */
     size_t out = 0;
     for (size_t i = 0; i < b->n_tiles; i++) {
         size_t lo = b->adj_start[i], hi = b->adj_start[i + 1];
-        sort_small(b->adj + lo, hi - lo);
+        if (!sort_list(b->adj + lo, hi - lo, budget)) {
+            return CBD_ERR_BUDGET;
+        }
         b->adj_start[i] = out;
         for (size_t k = lo; k < hi; k++) {
             if (k == lo || b->adj[k] != b->adj[k - 1]) {
@@ -258,49 +293,105 @@ static cbd_status load_pairs(cbd_duper_board *b, const cbd_duper_board_spec *spe
     return CBD_OK;
 }
 
-static cbd_status load_keys(cbd_duper_board *b, const cbd_duper_board_spec *spec,
-                            cbd_duper_board_error *err) {
-    size_t np = b->n_players;
-    b->eliminated = calloc(np ? np : 1, sizeof *b->eliminated);
-    b->keys = calloc(np ? np * np : 1, sizeof *b->keys);
-    if (!b->eliminated || !b->keys) {
-        return CBD_ERR_NOMEM;
+/* By holder, then colour, then place in the spec (so that the last count given wins). */
+typedef struct {
+    cbd_duper_board_key key;
+    size_t order;
+} placed_key;
+
+static int placed_key_cmp(const void *pa, const void *pb) {
+    const placed_key *a = pa, *b = pb;
+    if (a->key.holder != b->key.holder) {
+        return a->key.holder < b->key.holder ? -1 : 1;
     }
-    for (size_t k = 0; k < spec->n_keys; k++) {
-        const cbd_duper_keys_spec *ks = &spec->keys[k];
-        int32_t holder = ks->holder ? cbd_duper_board_player_find(b, ks->holder) : -1;
-        int32_t colour = ks->colour ? cbd_duper_board_player_find(b, ks->colour) : -1;
-        if (holder < 0 || colour < 0) {
-            return fail(err, CBD_BOARD_KEYS_UNKNOWN_PLAYER, k, holder < 0 ? 0 : 1,
-                        "names no player that owns a tile of the board (D13)");
+    if (a->key.colour != b->key.colour) {
+        return a->key.colour < b->key.colour ? -1 : 1;
+    }
+    return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* Sorts the keys read and keeps the last count of each holder and colour. */
+static cbd_status index_keys(cbd_duper_board *b, placed_key *placed, size_t n, cbd_budget *budget) {
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_COMPARE, n * sort_depth(n)))) {
+        return CBD_ERR_BUDGET;
+    }
+    if (n > 1) {
+        qsort(placed, n, sizeof *placed, placed_key_cmp);
+    }
+    b->keys = cbd_mem_alloc(budget, (n ? n : 1) * sizeof *b->keys);
+    if (!b->keys) {
+        return cbd_budget_nomem(budget);
+    }
+    for (size_t k = 0; k < n; k++) {
+        bool same = k + 1 < n && placed[k + 1].key.holder == placed[k].key.holder &&
+                    placed[k + 1].key.colour == placed[k].key.colour;
+        if (!same) {
+            b->keys[b->n_keys++] = placed[k].key;
         }
-        if (ks->count > CBD_DUPER_MAX_KEYS) {
-            return fail(err, CBD_BOARD_KEYS_COUNT, k, 1, "at most 1000 keys of a colour");
-        }
-        b->keys[(size_t)holder * np + (size_t)colour] = ks->count;
     }
     return CBD_OK;
 }
 
-cbd_status cbd_duper_board_create(const cbd_duper_board_spec *spec, cbd_duper_board **out,
-                                  cbd_duper_board_error *err) {
+static cbd_status load_keys(cbd_duper_board *b, const cbd_duper_board_spec *spec,
+                            cbd_budget *budget, cbd_duper_board_error *err) {
+    size_t np = b->n_players;
+    b->eliminated = cbd_mem_calloc(budget, np ? np : 1, sizeof *b->eliminated);
+    placed_key *placed = cbd_mem_alloc(budget, (spec->n_keys ? spec->n_keys : 1) * sizeof *placed);
+    cbd_status st = b->eliminated && placed ? CBD_OK : cbd_budget_nomem(budget);
+    for (size_t k = 0; k < spec->n_keys && st == CBD_OK; k++) {
+        const cbd_duper_keys_spec *ks = &spec->keys[k];
+        int32_t holder = ks->holder ? cbd_duper_board_player_find(b, ks->holder) : -1;
+        int32_t colour = ks->colour ? cbd_duper_board_player_find(b, ks->colour) : -1;
+        if (holder < 0 || colour < 0) {
+            st = fail(err, CBD_BOARD_KEYS_UNKNOWN_PLAYER, k, holder < 0 ? 0 : 1,
+                      "names no player that owns a tile of the board (D13)");
+        } else if (ks->count > CBD_DUPER_MAX_KEYS) {
+            st = fail(err, CBD_BOARD_KEYS_COUNT, k, 1, "at most 1000 keys of a colour");
+        } else {
+            placed[k] = (placed_key){{holder, colour, ks->count}, k};
+        }
+    }
+    if (st == CBD_OK) {
+        st = index_keys(b, placed, spec->n_keys, budget);
+    }
+    cbd_mem_free(placed);
+    return st;
+}
+
+/* What building the board costs, charged before any of it is done: every tile checked and
+ * hashed, every pair looked up and listed, every key looked up. */
+static uint64_t build_work(const cbd_duper_board_spec *spec) {
+    uint64_t tiles = cbd_work_times(CBD_WORK_BOARD_TILE, spec->n_tiles);
+    uint64_t pairs = cbd_work_times(CBD_WORK_BOARD_PAIR, spec->n_pairs);
+    uint64_t keys = cbd_work_times(CBD_WORK_BOARD_PAIR, spec->n_keys);
+    uint64_t sum = tiles + pairs;
+    sum = sum < tiles ? UINT64_MAX : sum;
+    return sum + keys < sum ? UINT64_MAX : sum + keys;
+}
+
+cbd_status cbd_duper_board_create(const cbd_duper_board_spec *spec, cbd_budget *budget,
+                                  cbd_duper_board **out, cbd_duper_board_error *err) {
     *out = NULL;
     *err = (cbd_duper_board_error){CBD_BOARD_FINE, 0, 0, -1, false, NULL};
-    cbd_duper_board *b = calloc(1, sizeof *b);
+    if (!cbd_charge(budget, build_work(spec))) {
+        return CBD_ERR_BUDGET;
+    }
+    cbd_duper_board *b = cbd_mem_calloc(budget, 1, sizeof *b);
     if (!b) {
-        return CBD_ERR_NOMEM;
+        return cbd_budget_nomem(budget);
     }
     b->n_tiles = spec->n_tiles;
     b->n_pairs = spec->n_pairs;
-    cbd_status st = alloc_all(b, spec->n_tiles, spec->n_pairs) ? CBD_OK : CBD_ERR_NOMEM;
+    cbd_status st =
+        alloc_all(b, budget, spec->n_tiles, spec->n_pairs) ? CBD_OK : cbd_budget_nomem(budget);
     if (st == CBD_OK) {
-        st = load_tiles(b, spec, err);
+        st = load_tiles(b, spec, budget, err);
     }
     if (st == CBD_OK) {
-        st = load_pairs(b, spec, err);
+        st = load_pairs(b, spec, budget, err);
     }
     if (st == CBD_OK) {
-        st = load_keys(b, spec, err);
+        st = load_keys(b, spec, budget, err);
     }
     if (st != CBD_OK) {
         cbd_duper_board_destroy(b);
@@ -314,15 +405,15 @@ void cbd_duper_board_destroy(cbd_duper_board *b) {
     if (!b) {
         return;
     }
-    free(b->tiles);
-    free(b->id_slots);
-    free(b->adj_start);
-    free(b->adj);
-    free(b->pairs);
-    free(b->players);
-    free(b->eliminated);
-    free(b->keys);
-    free(b);
+    cbd_mem_free(b->tiles);
+    cbd_mem_free(b->id_slots);
+    cbd_mem_free(b->adj_start);
+    cbd_mem_free(b->adj);
+    cbd_mem_free(b->pairs);
+    cbd_mem_free(b->players);
+    cbd_mem_free(b->eliminated);
+    cbd_mem_free(b->keys);
+    cbd_mem_free(b);
 }
 
 size_t cbd_duper_board_tile_count(const cbd_duper_board *b) {
@@ -369,11 +460,18 @@ bool cbd_duper_board_player_eliminated(const cbd_duper_board *b, int32_t player)
 }
 
 uint64_t cbd_duper_board_keys(const cbd_duper_board *b, int32_t holder, int32_t colour) {
-    if (holder < 0 || colour < 0 || (size_t)holder >= b->n_players ||
-        (size_t)colour >= b->n_players) {
-        return 0;
+    size_t lo = 0, hi = b->n_keys;
+    while (lo < hi) { /* the first entry not before (holder, colour) */
+        size_t mid = lo + (hi - lo) / 2;
+        const cbd_duper_board_key *k = &b->keys[mid];
+        if (k->holder < holder || (k->holder == holder && k->colour < colour)) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
     }
-    return b->keys[(size_t)holder * b->n_players + (size_t)colour];
+    bool found = lo < b->n_keys && b->keys[lo].holder == holder && b->keys[lo].colour == colour;
+    return found ? b->keys[lo].count : 0;
 }
 
 bool cbd_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind) {

@@ -15,8 +15,13 @@
  * `skip` keeps that explicit.
  */
 cbd_status cbd_duper_board_support(const cbd_duper_board *b, size_t center, int32_t owner,
-                                   size_t skip, size_t *list, size_t *n, cbd_duper_side *side) {
+                                   size_t skip, cbd_budget *budget, size_t *list, size_t *n,
+                                   cbd_duper_side *side) {
     *n = 0;
+    if (!cbd_charge(budget,
+                    cbd_work_times(CBD_WORK_BOARD_STEP, cbd_duper_board_degree(b, center)))) {
+        return CBD_ERR_BUDGET;
+    }
     for (size_t k = b->adj_start[center]; k < b->adj_start[center + 1]; k++) {
         size_t t = b->adj[k];
         const cbd_duper_board_tile *tile = &b->tiles[t];
@@ -46,7 +51,8 @@ cbd_status cbd_duper_board_support(const cbd_duper_board *b, size_t center, int3
 }
 
 cbd_status cbd_duper_board_prepare(const cbd_duper_board *b, size_t from, size_t to,
-                                   cbd_duper_kind kind, cbd_duper_board_battle *out) {
+                                   cbd_duper_kind kind, cbd_budget *budget,
+                                   cbd_duper_board_battle *out) {
     const cbd_duper_board_tile *s = &b->tiles[from], *t = &b->tiles[to];
     memset(out, 0, sizeof *out);
     out->from = from;
@@ -63,10 +69,11 @@ cbd_status cbd_duper_board_prepare(const cbd_duper_board *b, size_t from, size_t
     memcpy(battle->defense.units, t->units, sizeof t->units);
     memcpy(battle->defense.loaded, t->loaded, sizeof t->loaded);
     /* D11, D14: a long-distance attack is supported around its source like any other. */
-    cbd_status st = cbd_duper_board_support(b, from, s->owner, to, out->support[CBD_DUPER_ATTACK],
-                                            &out->n_support[CBD_DUPER_ATTACK], &battle->attack);
+    cbd_status st =
+        cbd_duper_board_support(b, from, s->owner, to, budget, out->support[CBD_DUPER_ATTACK],
+                                &out->n_support[CBD_DUPER_ATTACK], &battle->attack);
     if (st == CBD_OK && !battle->npc) { /* D9: NPC defenders get no support */
-        st = cbd_duper_board_support(b, to, t->owner, from, out->support[CBD_DUPER_DEFENSE],
+        st = cbd_duper_board_support(b, to, t->owner, from, budget, out->support[CBD_DUPER_DEFENSE],
                                      &out->n_support[CBD_DUPER_DEFENSE], &battle->defense);
     }
     return st;
@@ -87,7 +94,8 @@ static void remove_support_losses(cbd_duper_board *b, const size_t *list, size_t
     }
 }
 
-/* D8, D15: an eliminated player's tiles leave the board, with their adjacency. */
+/* D8, D15: an eliminated player's tiles leave the board, with their adjacency (a walk over
+ * every tile, charged by cbd_duper_board_apply). */
 static void eliminate(cbd_duper_board *b, int32_t player) {
     if (player == CBD_DUPER_BOARD_NPC) {
         return;
@@ -100,8 +108,14 @@ static void eliminate(cbd_duper_board *b, int32_t player) {
     }
 }
 
-void cbd_duper_board_apply(cbd_duper_board *b, const cbd_duper_board_battle *bb) {
+cbd_status cbd_duper_board_apply(cbd_duper_board *b, const cbd_duper_board_battle *bb,
+                                 cbd_budget *budget) {
     const cbd_duper_result *r = &bb->result;
+    /* Charged before the board changes, so that a spent budget leaves it as it was. */
+    uint64_t walks = (uint64_t)r->eliminated[CBD_DUPER_ATTACK] + r->eliminated[CBD_DUPER_DEFENSE];
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_BOARD_STEP, walks * b->n_tiles))) {
+        return CBD_ERR_BUDGET;
+    }
     cbd_duper_board_tile *s = &b->tiles[bb->from], *t = &b->tiles[bb->to];
     /* The losses of D4–D7 leave the tiles they stood on; with a long-distance attack only
      * the planes and their loads took part, so the rest of S stays (D11). */
@@ -130,6 +144,7 @@ void cbd_duper_board_apply(cbd_duper_board *b, const cbd_duper_board_battle *bb)
     if (r->eliminated[CBD_DUPER_DEFENSE]) {
         eliminate(b, bb->defender);
     }
+    return CBD_OK;
 }
 
 static cbd_status attack_fail(cbd_duper_board_error *err, cbd_duper_board_fault fault, size_t i,
@@ -149,7 +164,8 @@ static bool adjacent(const cbd_duper_board *b, size_t x, size_t y) {
 
 /* The refusals on the board as given (issue 14's 422s); out[i].from/to/attacker are set. */
 static cbd_status check_attacks(const cbd_duper_board *b, const cbd_duper_attack_spec *a, size_t n,
-                                cbd_duper_board_battle *out, cbd_duper_board_error *err) {
+                                cbd_budget *budget, cbd_duper_board_battle *out,
+                                cbd_duper_board_error *err) {
     for (size_t i = 0; i < n; i++) {
         size_t from = a[i].from ? cbd_duper_board_find(b, a[i].from) : CBD_DUPER_BOARD_NONE;
         size_t to = a[i].to ? cbd_duper_board_find(b, a[i].to) : CBD_DUPER_BOARD_NONE;
@@ -165,6 +181,11 @@ static cbd_status check_attacks(const cbd_duper_board *b, const cbd_duper_attack
         if (b->tiles[to].owner == attacker) {
             return attack_fail(err, CBD_BOARD_ATTACK_OWN_TARGET, i, 1,
                                "is the attacker's own tile: an attack needs another owner's");
+        }
+        if (a[i].kind == CBD_DUPER_NORMAL &&
+            !cbd_charge(budget,
+                        cbd_work_times(CBD_WORK_BOARD_STEP, cbd_duper_board_degree(b, from)))) {
+            return CBD_ERR_BUDGET;
         }
         if (a[i].kind == CBD_DUPER_NORMAL && !adjacent(b, from, to)) {
             return attack_fail(err, CBD_BOARD_ATTACK_NOT_ADJACENT, i, 1,
@@ -197,11 +218,15 @@ static cbd_duper_skip skip_reason(const cbd_duper_board *b, const cbd_duper_boar
 
 cbd_status cbd_duper_board_run(cbd_duper_board *b, const cbd_duper_rules *rules,
                                const cbd_duper_attack_spec *attacks, size_t n_attacks,
-                               uint64_t seed, cbd_duper_board_battle *out,
+                               uint64_t seed, cbd_budget *budget, cbd_duper_board_battle *out,
                                cbd_duper_board_error *err) {
     *err = (cbd_duper_board_error){CBD_BOARD_FINE, 0, 0, -1, false, NULL};
     memset(out, 0, n_attacks * sizeof *out);
-    cbd_status st = check_attacks(b, attacks, n_attacks, out, err);
+    /* Each attack: its tiles looked up, its battle resolved (the walks are charged apart). */
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DUPER_BATTLE, n_attacks))) {
+        return CBD_ERR_BUDGET;
+    }
+    cbd_status st = check_attacks(b, attacks, n_attacks, budget, out, err);
     for (size_t i = 0; st == CBD_OK && i < n_attacks; i++) {
         out[i].seed = (seed + i) & SEED_MASK;
         out[i].skipped = skip_reason(b, &out[i], attacks[i].kind);
@@ -210,16 +235,19 @@ cbd_status cbd_duper_board_run(cbd_duper_board *b, const cbd_duper_rules *rules,
         }
         uint64_t battle_seed = out[i].seed;
         int32_t attacker = out[i].attacker;
-        if (cbd_duper_board_prepare(b, out[i].from, out[i].to, attacks[i].kind, &out[i]) !=
-            CBD_OK) {
+        st = cbd_duper_board_prepare(b, out[i].from, out[i].to, attacks[i].kind, budget, &out[i]);
+        if (st == CBD_ERR_INVALID) {
             return attack_fail(err, CBD_BOARD_ATTACK_SUPPORT, i, 0,
                                "a side would have more than 8 supporting tiles");
+        }
+        if (st != CBD_OK) {
+            return st;
         }
         out[i].seed = battle_seed;
         out[i].attacker = attacker;
         st = cbd_duper_resolve(rules, &out[i].battle, battle_seed, &out[i].result);
         if (st == CBD_OK) {
-            cbd_duper_board_apply(b, &out[i]);
+            st = cbd_duper_board_apply(b, &out[i], budget);
         }
     }
     return st;

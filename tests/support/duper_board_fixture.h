@@ -23,7 +23,7 @@ static inline cbd_duper_board *make_board(const cbd_duper_tile_spec *tiles, size
     cbd_duper_board_spec spec = {tiles, n_tiles, pairs, n_pairs, keys, n_keys};
     cbd_duper_board *b;
     cbd_duper_board_error err;
-    cbd_status st = cbd_duper_board_create(&spec, &b, &err);
+    cbd_status st = cbd_duper_board_create(&spec, NULL, &b, &err);
     cr_assert_eq(st, CBD_OK, "board refused: fault %d at %zu: %s", (int)err.fault, err.index,
                  err.detail ? err.detail : "");
     return b;

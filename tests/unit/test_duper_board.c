@@ -12,7 +12,7 @@ static cbd_duper_board_battle run_one(cbd_duper_board *b, const cbd_duper_rules 
     cbd_duper_attack_spec a = {from, to, kind};
     cbd_duper_board_battle out;
     cbd_duper_board_error err;
-    cr_assert_eq(cbd_duper_board_run(b, rules, &a, 1, 7, &out, &err), CBD_OK, "%s",
+    cr_assert_eq(cbd_duper_board_run(b, rules, &a, 1, 7, NULL, &out, &err), CBD_OK, "%s",
                  err.detail ? err.detail : "");
     cr_assert_eq(out.skipped, CBD_DUPER_RAN);
     return out;
@@ -177,7 +177,7 @@ Test(duper_board, d11_d14_a_long_distance_attack_supported_around_its_source) {
     cbd_duper_attack_spec bad = {"q", "m", NORMAL};
     cbd_duper_board_battle out;
     cbd_duper_board_error err;
-    cr_expect_eq(cbd_duper_board_run(b, &rules, &bad, 1, 0, &out, &err), CBD_ERR_INVALID);
+    cr_expect_eq(cbd_duper_board_run(b, &rules, &bad, 1, 0, NULL, &out, &err), CBD_ERR_INVALID);
     cr_expect_eq(err.fault, CBD_BOARD_ATTACK_NOT_ADJACENT);
     cbd_duper_board_destroy(b);
 }
@@ -196,7 +196,7 @@ Test(duper_board, d16_the_second_attack_meets_the_survivors_of_the_first) {
     cbd_duper_attack_spec a[] = {{"r1", "b1", NORMAL}, {"r2", "b1", NORMAL}};
     cbd_duper_board_battle out[2];
     cbd_duper_board_error err;
-    cr_assert_eq(cbd_duper_board_run(b, &rules, a, 2, 40, out, &err), CBD_OK);
+    cr_assert_eq(cbd_duper_board_run(b, &rules, a, 2, 40, NULL, out, &err), CBD_OK);
     cr_expect(!out[0].result.captured);
     cr_expect_eq(out[0].result.losses[D].units[SOLDIER], 4);
     cr_expect_eq(out[1].battle.defense.units[SOLDIER], 2);
@@ -227,7 +227,7 @@ Test(duper_board, d16_skips_a_lost_source_an_empty_source_and_an_own_target) {
         {"b1", "r1", NORMAL}, {"r1", "b1", NORMAL}, {"b1", "r2", NORMAL}, {"b2", "r1", NORMAL}};
     cbd_duper_board_battle out[4];
     cbd_duper_board_error err;
-    cr_assert_eq(cbd_duper_board_run(b, &rules, a, 4, 0, out, &err), CBD_OK);
+    cr_assert_eq(cbd_duper_board_run(b, &rules, a, 4, 0, NULL, out, &err), CBD_OK);
     cr_expect_eq(out[0].skipped, CBD_DUPER_RAN);
     cr_expect(out[0].result.captured);
     cr_expect_eq(at(b, "r1")->units[SOLDIER], 7);
@@ -255,7 +255,7 @@ Test(duper_board, d8_d15_a_captured_capital_takes_its_players_tiles_off_the_boar
     cbd_duper_attack_spec a[] = {{"r1", "c", NORMAL}, {"r2", "b2", NORMAL}};
     cbd_duper_board_battle out[2];
     cbd_duper_board_error err;
-    cr_assert_eq(cbd_duper_board_run(b, &rules, a, 2, 99, out, &err), CBD_OK);
+    cr_assert_eq(cbd_duper_board_run(b, &rules, a, 2, 99, NULL, out, &err), CBD_OK);
     cr_expect(out[0].result.captured);
     cr_expect_eq(out[0].result.power[D].total, 12);
     cr_expect(out[0].result.eliminated[D]);

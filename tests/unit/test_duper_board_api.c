@@ -243,31 +243,58 @@ Test(board_api, support_found_on_both_sides_in_the_byte_order_of_ids) {
     json_decref(r);
 }
 
-/* The cost estimate (api.h): 20 µs, plus 4 µs a tile. 30 tiles (140 µs) are listed on the HTTP
- * thread; 500 tiles (2.02 ms) go to the worker pool at the default 1 ms. */
-static json_t *board_of(size_t tiles) {
+/* A board of `tiles` tiles, the first `red` red (with 2 planes each when `planes`), the rest
+ * blue, no pairs: for the cost estimate. */
+static json_t *board_of(size_t tiles, size_t red, bool planes) {
     json_t *t = json_object();
     for (size_t i = 0; i < tiles; i++) {
         char id[16];
         snprintf(id, sizeof id, "t%zu", i);
-        json_object_set_new(t, id, json_pack("{s:s}", "owner", "red"));
+        json_t *units = json_object();
+        if (i < red && planes) {
+            json_object_set_new(units, "plane", json_integer(2));
+        }
+        json_object_set_new(
+            t, id, json_pack("{s:s,s:o}", "owner", i < red ? "red" : "blue", "units", units));
     }
     return json_pack("{s:{s:o},s:s}", "board", "tiles", t, "player", "red");
 }
 
-Test(board_options_api, cost_grows_with_the_board) {
+/*
+ * The estimate (src/api/duper_board_cost.c) in units of about a nanosecond, at range 0 and
+ * duper.max_board_options 1000: 20,000 for the parse; per tile 650 to read, 100 to build and
+ * 3 steps of 2; n · (2 + depth(n)) steps of 2 to rank the tiles and walk them (depth(n): the
+ * halvings that bring n to 1, plus 1); per plane tile n steps to walk to its targets; per
+ * option 410 (a battle 200, a comparison 10, and 2 · 10 · depth(1000) = 200 to walk down the
+ * kept ones), and per kept option 500 to write it and 10 · depth(1000) = 100 to sort it.
+ * First the bound that every tile is a plane tile and a target (n/2 of each); past 1 ms the
+ * tiles are counted.
+ */
+Test(board_options_api, the_estimate_tracks_the_long_distance_options) {
     const cbd_api_endpoint *ep = cbd_api_find_endpoint("/duper/board/options");
     cr_assert_not_null(ep);
     cr_assert_not_null(ep->cost);
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    json_t *small = board_of(30), *large = board_of(500);
-    cr_expect_eq(ep->cost(&cfg, small), UINT64_C(140000));
-    cr_expect_eq(ep->cost(&cfg, large), UINT64_C(2020000));
+    /* 30 tiles, bound: 15 · 15 = 225 options. 20000 + 30 · 756 = 22680, steps 30 · (2 + 5)
+     * + 15 · 30 = 660 (1320), options 225 · 410 = 92250, kept 225 · 600 = 135000: 271250. */
+    json_t *small = board_of(30, 30, false);
+    cr_expect_eq(ep->cost(&cfg, small), UINT64_C(271250));
     cr_expect_leq(ep->cost(&cfg, small), cfg.server.inline_cost_ns);
-    cr_expect_gt(ep->cost(&cfg, large), cfg.server.inline_cost_ns);
+    /* 500 tiles, 250 of them red plane tiles: 62,500 options, the bound and the count agree.
+     * 20000 + 500 · 756 = 378000, steps 500 · (2 + 9) + 250 · 500 = 130500 (261000), options
+     * 62500 · 410 = 25625000, 1000 kept · 600 = 600000: 26884000, on the worker pool. */
+    json_t *planes = board_of(500, 250, true);
+    cr_expect_eq(ep->cost(&cfg, planes), UINT64_C(26884000));
+    cr_expect_gt(ep->cost(&cfg, planes), cfg.server.inline_cost_ns);
+    /* 500 red tiles without planes: the bound is past 1 ms, the count finds no option:
+     * 20000 + 378000 + 5500 steps (11000) = 409000, on the HTTP thread. */
+    json_t *none = board_of(500, 500, false);
+    cr_expect_eq(ep->cost(&cfg, none), UINT64_C(409000));
+    cr_expect_leq(ep->cost(&cfg, none), cfg.server.inline_cost_ns);
     json_decref(small);
-    json_decref(large);
+    json_decref(planes);
+    json_decref(none);
 }
 
 /*

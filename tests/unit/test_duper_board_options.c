@@ -40,7 +40,7 @@ static void expect_options(cbd_duper_board *b, uint32_t range, const expected_op
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_duper_options o;
     int32_t red = cbd_duper_board_player_find(b, "red");
-    cr_assert_eq(cbd_duper_board_options(b, &rules, red, range, &o), CBD_OK);
+    cr_assert_eq(cbd_duper_board_options(b, &rules, red, range, SIZE_MAX, NULL, &o), CBD_OK);
     cr_assert_eq(o.n, n, "%zu options", o.n);
     for (size_t i = 0; i < n; i++) {
         const cbd_duper_option *x = &o.items[i];
@@ -97,7 +97,8 @@ Test(duper_board_options, d8_an_option_says_who_would_be_eliminated) {
     cbd_duper_board *b = make_board(t, N(t), p, N(p), NULL, 0);
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_duper_options o;
-    cr_assert_eq(cbd_duper_board_options(b, &rules, cbd_duper_board_player_find(b, "red"), 0, &o),
+    cr_assert_eq(cbd_duper_board_options(b, &rules, cbd_duper_board_player_find(b, "red"), 0,
+                                         SIZE_MAX, NULL, &o),
                  CBD_OK);
     cr_assert_eq(o.n, 1);
     cr_expect_eq(o.items[0].margin, 20);
@@ -114,7 +115,7 @@ static cbd_duper_board_error refused(const cbd_duper_tile_spec *t, size_t nt,
     cbd_duper_board_spec spec = {t, nt, p, np, k, nk};
     cbd_duper_board *b;
     cbd_duper_board_error err;
-    cr_expect_eq(cbd_duper_board_create(&spec, &b, &err), CBD_ERR_INVALID);
+    cr_expect_eq(cbd_duper_board_create(&spec, NULL, &b, &err), CBD_ERR_INVALID);
     cr_expect_null(b);
     cr_expect_not_null(err.detail);
     return err;
@@ -194,7 +195,7 @@ Test(duper_board_options, d14_d16_bad_attacks_name_the_attack_and_run_nothing) {
         cbd_duper_attack_spec a[2] = {{"r", "n", NORMAL}, cases[i].a};
         cbd_duper_board_battle out[2];
         cbd_duper_board_error err;
-        cr_expect_eq(cbd_duper_board_run(b, &rules, a, 2, 0, out, &err), CBD_ERR_INVALID);
+        cr_expect_eq(cbd_duper_board_run(b, &rules, a, 2, 0, NULL, out, &err), CBD_ERR_INVALID);
         cr_expect_eq(err.fault, cases[i].fault, "case %zu", i);
         cr_expect_eq(err.index, 1, "case %zu", i);
         cr_expect_eq(err.member, cases[i].member, "case %zu", i);

@@ -320,7 +320,7 @@ Test(duper_board_random, board_battles_equal_resolve_with_the_support_the_pairs_
         uint64_t seed = rnd(&s, 1000);
         cbd_duper_board_battle out[MAX_ATTACKS];
         cbd_duper_board_error err;
-        cr_assert_eq(cbd_duper_board_run(b, &rules, a, n, seed, out, &err), CBD_OK, "%s",
+        cr_assert_eq(cbd_duper_board_run(b, &rules, a, n, seed, NULL, out, &err), CBD_OK, "%s",
                      err.detail ? err.detail : "");
         for (size_t i = 0; i < n; i++) {
             cr_assert_eq(out[i].attacker, map[attacker[i]]);
