@@ -1,4 +1,5 @@
-/* War.app special units: power, combat order and damage (W17–W19); see warapp_units.h. */
+/* War.app special units (W17): power (W18), combat order and damage (W19); see
+ * warapp_units.h. */
 #include "combatd/warapp_units.h"
 
 static uint64_t add_sat(uint64_t a, uint64_t b) {

@@ -1,5 +1,6 @@
 /*
- * /analyze-attack with special units (W17–W20) through the api layer: the wiki's Commander
+ * /analyze-attack with special units (W17 units, W19 damage order, W20 outcome) through the
+ * api layer: the wiki's Commander
  * examples and a health unit worked by hand, units alone and the graph beside them, and every
  * kind of bad unit named by its pointer.
  */

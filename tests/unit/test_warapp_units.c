@@ -1,5 +1,6 @@
 /*
- * Special units in one War.app battle (W17–W20): the wiki's Commander examples and every clause
+ * Special units in one War.app battle (W17 units, W18 power, W19 who takes the damage, W20 the
+ * outcome): the wiki's Commander examples and every clause
  * of W19 worked by hand, then random small battles against a brute-force enumeration written
  * here from the rules' text (its own binomial, blend, rounding and damage order), to 1e-12.
  */
