@@ -9,6 +9,7 @@
 
 #include "combatd/budget.h"
 #include "config.h"
+#include "endpoint_support.h"
 #include "json_write.h"
 #include "problem.h"
 
@@ -144,31 +145,9 @@ void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply);
 
 void cbd_api_reply_free(cbd_api_reply *reply);
 
-/*
- * The problem for a core call that failed with `st`: CBD_ERR_BUDGET is a 422 naming `member` (a
- * JSON pointer, "" for the whole request) as the one to reduce, with the budget and what was
- * spent (a 504 when the deadline stopped it); CBD_ERR_NOMEM the 500 of out-of-memory; anything
- * else a 500. Returns false, for `return cbd_api_core_problem(...)`.
- */
-bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_status st,
-                          const char *member, cbd_problem *problem);
-
-/* The 500 problem of out-of-memory, in the words of every other. Returns false. */
-bool cbd_api_oom_problem(cbd_problem *problem);
-
-/* The 422 of an answer that would pass server.max_answer_bytes (`bytes` its estimated size, 0
- * when unknown), naming `member`. Returns false. */
-bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,
-                              cbd_problem *problem);
-
 /* The constant 500 problem body, for when nothing can be allocated (not NUL-counted). */
 extern const char cbd_api_oom_body[];
 extern const size_t cbd_api_oom_body_len;
-
-/* A seed from the OS (getrandom) in [0, CBD_SEED_MAX] (json_reader.h), so that it survives
- * JSON clients' doubles: true, or false with the 503 problem every endpoint answers when the
- * OS has no entropy to give. */
-bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem);
 
 /* The endpoints. */
 bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const json_t *request,

@@ -1,0 +1,80 @@
+/* The refusals every endpoint shares, and a fresh seed; see endpoint_support.h. */
+#include "endpoint_support.h"
+
+#include <inttypes.h>
+#include <sys/random.h>
+
+#include "json_reader.h"
+
+bool cbd_api_oom_problem(cbd_problem *problem) {
+    cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
+    return false;
+}
+
+bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,
+                              cbd_problem *problem) {
+    uint64_t cap = cfg->server.max_answer_bytes;
+    if (problem->status == 0) {
+        cbd_problem_set(problem, 422, "The answer would be larger than one answer may be.");
+    }
+    if (bytes > 0) {
+        cbd_problem_field(problem, member,
+                          "the answer would be about %.0f bytes, past the %" PRIu64
+                          " bytes of server.max_answer_bytes: ask for less here",
+                          bytes, cap);
+    } else {
+        cbd_problem_field(problem, member,
+                          "the answer would pass the %" PRIu64
+                          " bytes of server.max_answer_bytes: ask for less here",
+                          cap);
+    }
+    return false;
+}
+
+/* What the budget was and what was spent, for the 422 when it stopped a request. */
+static void budget_field(const cbd_config *cfg, const cbd_budget *b, const char *member,
+                         cbd_problem *problem) {
+    if (b->stopped == CBD_BUDGET_MEMORY) {
+        cbd_problem_field(problem, member,
+                          "the request needs more than the memory budget of %" PRIu64
+                          " bytes (server.memory_budget); it held %zu bytes when it stopped: "
+                          "reduce this member",
+                          cfg->server.memory_budget, b->mem_held);
+        return;
+    }
+    cbd_problem_field(problem, member,
+                      "the request needs more than the work budget of %" PRIu64
+                      " units (about %" PRIu64
+                      " ms of CPU, server.work_budget_ms); it spent %" PRIu64
+                      " units before it stopped: reduce this member",
+                      b->work_limit, b->work_limit / CBD_WORK_UNITS_PER_MS, b->work_spent);
+}
+
+bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_status st,
+                          const char *member, cbd_problem *problem) {
+    if (st == CBD_ERR_BUDGET && budget && budget->stopped == CBD_BUDGET_CANCELLED) {
+        cbd_problem_set(problem, 504,
+                        "The answer took longer than server.answer_deadline (%" PRIu32
+                        " s) allows; retry later or ask for less.",
+                        cfg->server.answer_deadline);
+    } else if (st == CBD_ERR_BUDGET && budget && budget->stopped != CBD_BUDGET_RUNNING) {
+        cbd_problem_set(problem, 422, "This request costs more than one request may spend.");
+        budget_field(cfg, budget, member, problem);
+    } else if (st == CBD_ERR_NOMEM) {
+        (void)cbd_api_oom_problem(problem);
+    } else {
+        cbd_problem_set(problem, 500, "The service could not compute an answer: %s.",
+                        cbd_status_str(st));
+    }
+    return false;
+}
+
+bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem) {
+    uint64_t v;
+    if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
+        cbd_problem_set(problem, 503, "The OS could not supply a random seed; send a seed.");
+        return false;
+    }
+    *seed = v & CBD_SEED_MAX;
+    return true;
+}

@@ -1,0 +1,40 @@
+#ifndef COMBATD_API_ENDPOINT_SUPPORT_H
+#define COMBATD_API_ENDPOINT_SUPPORT_H
+
+/*
+ * What every endpoint uses to refuse a request in the same words as every other: the problems
+ * of a core call that failed (a spent budget, out of memory), of an answer past the cap, and a
+ * seed from the OS. Apart from api.c, which routes to the endpoints, so that the endpoints and
+ * the table that names them do not depend on each other.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "combatd/budget.h"
+#include "combatd/status.h"
+#include "config.h"
+#include "problem.h"
+
+/*
+ * The problem for a core call that failed with `st`: CBD_ERR_BUDGET is a 422 naming `member` (a
+ * JSON pointer, "" for the whole request) as the one to reduce, with the budget and what was
+ * spent (a 504 when the deadline stopped it); CBD_ERR_NOMEM the 500 of out-of-memory; anything
+ * else a 500. Returns false, for `return cbd_api_core_problem(...)`.
+ */
+bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_status st,
+                          const char *member, cbd_problem *problem);
+
+/* The 500 problem of out-of-memory, in the words of every other. Returns false. */
+bool cbd_api_oom_problem(cbd_problem *problem);
+
+/* The 422 of an answer that would pass server.max_answer_bytes (`bytes` its estimated size, 0
+ * when unknown), naming `member`. Returns false. */
+bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,
+                              cbd_problem *problem);
+
+/* A seed from the OS (getrandom) in [0, CBD_SEED_MAX] (json_reader.h), so that it survives
+ * JSON clients' doubles: true, or false with the 503 problem every endpoint answers when the
+ * OS has no entropy to give. */
+bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem);
+
+#endif
