@@ -5,7 +5,7 @@
 // and the page is checked to show the service's 501 problem at the top of that panel.
 import { existsSync, statSync } from 'node:fs';
 import { openBrowser } from './browser.mjs';
-import { battle, percent } from './warapp-model.mjs';
+import { battle, battleWithUnits, mixture, percent } from './warapp-model.mjs';
 
 const base = process.argv[2];
 const shotPath = process.argv[3];
@@ -185,6 +185,218 @@ try {
         });
         assert(err && err.text.length > 0, 'no message beside the luck field');
         assert(err.described, 'the message is not tied to the field by aria-describedby');
+    });
+
+    // ---------- Special units (W17-W20) and fog (W23) on the attack panel ----------
+    const waField = (pointer) => `#analyze-form [data-pointer="${pointer}"]`;
+    const unitBox = (pointer) => `#analyze-form fieldset.unit[data-pointer="${pointer}"]`;
+    const analyzeSent = () => page.waitForRequest((r) => r.url().endsWith('/analyze-attack'));
+    const analyze = () => submit('warapp', () => page.click('#warapp button[type=submit]'));
+    const survival = (side, i) => page.$eval(`#analyze-${side}-units tr[data-index="${i}"] td[data-key=survival_probability]`,
+        (td) => ({ p: Number(td.dataset.value), text: td.textContent.trim() }));
+    const removeUnits = async () => {
+        for (const side of ['attacking', 'defending']) {
+            while (await page.$(`#analyze-form .unit-list[data-side=${side}] fieldset.unit`)) {
+                await page.click(`#analyze-form .unit-list[data-side=${side}] fieldset.unit button.remove`);
+            }
+        }
+    };
+    const s0 = { offense: percent(60), defense: percent(70), luck: 0, rounding: 'straight_round' };
+    const COMMANDER = { attack: 7, defense: 7, order: 10000, kill: 7 };
+    const close = (a, b, eps, what) => assert(Math.abs(a - b) <= eps, `${what}: expected ${b}, got ${a}`);
+
+    // 10 armies into 3 and a Commander at 0 % luck (the service's default settings): the
+    // attackers deal 10 * 0.6 = 6, the 3 armies die first (W19) and the 3 left are less than the
+    // Commander's damage to kill 7: it lives, nothing is captured (W20). The defence has power
+    // 3 + 7 = 10 and deals 7: 3 attackers are left.
+    await check('a Commander added to the defence with one click survives 10 armies into 3 (capture 0 %, survival 100 %)', async () => {
+        if (!liveAnalyze) return SKIP;
+        await page.fill('#wa-attackers', '10');
+        await page.fill('#wa-defenders', '3');
+        await page.fill('#wa-luck', '0');
+        await page.click('.add-unit[data-side=defending][data-type=commander]');
+        equal(await text(`${unitBox('/defending_units/0')} > legend`), 'Defending unit 1: Commander', 'legend of the unit');
+        await page.fill(waField('/defending_units/0/id'), 'bob');
+        const sent = analyzeSent();
+        equal(await analyze(), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.defending_units), '[{"type":"commander","id":"bob"}]', 'defending units sent');
+        equal(body.attacking_units, undefined, 'attacking units sent');
+        const model = battleWithUnits(10, 3, [], [COMMANDER], s0);
+        close(model.capture, 0, 1e-12, 'the model\'s capture');
+        close(model.defUnits[0].survival, 1, 1e-12, 'the model\'s survival');
+        equal(await text('#analyze-capture'), '0 %', 'capture probability');
+        equal(await text('#analyze-outcome'), 'Not captured', 'outcome');
+        const outcome = await page.$$eval('#warapp .box dl.kv', (dls) => dls.map((d) => d.textContent).join(' '));
+        assert(/Attackers left\s*3/.test(outcome), `attackers left is not 3 in "${outcome}"`);
+        equal(JSON.stringify(await survival('defending', 0)), '{"p":1,"text":"100 %"}', 'the Commander\'s survival');
+        equal(await text('#analyze-defending-units tr[data-index="0"] th'), 'Commander (bob)', 'the unit named');
+        assert((await text('#analyze-battle')).includes('against 1 unit and 3 defenders'), 'the headline does not name the unit');
+        // /simulate takes armies only: the page says so rather than simulate another battle.
+        const before = requests.length;
+        await page.click('#wa-to-sim');
+        assert(/takes armies only/.test(await text('#analyze-form .status')), 'no word on why the battle is not simulated');
+        equal(requests.length, before, 'requests made by "Simulate this battle"');
+    }, removeUnits);
+
+    // A Commander attacking alone (0 armies, W20) into 3: power 7 deals round(4.2) = 4 >= 3, the
+    // defence deals round(2.1) = 2 < 7: captured, and the graph starts at 0 armies.
+    await check('a Commander attacks alone with 0 armies and captures 3, surviving', async () => {
+        if (!liveAnalyze) return SKIP;
+        await page.fill('#wa-attackers', '0');
+        await page.click('.add-unit[data-side=attacking][data-type=commander]');
+        const sent = analyzeSent();
+        equal(await analyze(), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(body.attackers, 0, 'attackers sent');
+        equal(JSON.stringify(body.attacking_units), '[{"type":"commander"}]', 'attacking units sent');
+        equal(body.graph.from, 0, 'graph from');
+        const model = battleWithUnits(0, 3, [COMMANDER], [], s0);
+        close(model.capture, 1, 1e-12, 'the model\'s capture');
+        equal(await text('#analyze-capture'), '100 %', 'capture probability');
+        equal(JSON.stringify(await survival('attacking', 0)), '{"p":1,"text":"100 %"}', 'the Commander\'s survival');
+        equal(await page.getAttribute('#analyze-graph svg .marker', 'data-attackers'), '0', 'graph marker');
+    }, removeUnits);
+
+    // A custom health unit behind 3 armies at 16 % luck (W19): 10 attackers deal
+    // round(0.16 X + 5.04), X ~ Bin(10, 0.6): 5 for X <= 2, 7 for X = 10, else 6. The 3 armies
+    // take 3 and the Tank (combat order 5) the rest of its health 6: it keeps 4, 3 or 2, and 2
+    // with P(X = 10) = 0.6^10 = 0.0060466176.
+    await check('a custom health unit shows its health left, worked by hand and by the model', async () => {
+        if (!liveAnalyze) return SKIP;
+        await page.fill('#wa-attackers', '10');
+        await page.fill('#wa-luck', '16');
+        await page.click('.add-unit[data-side=defending][data-type=custom]');
+        await page.fill(waField('/defending_units/0/name'), 'Tank');
+        await page.fill(waField('/defending_units/0/attack_power'), '2');
+        await page.fill(waField('/defending_units/0/defense_power'), '3');
+        await page.fill(waField('/defending_units/0/combat_order'), '5');
+        await page.selectOption(`${unitBox('/defending_units/0')} select`, 'health');
+        await page.fill(waField('/defending_units/0/health'), '6');
+        const sent = analyzeSent();
+        equal(await analyze(), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.defending_units), '[{"type":"custom","name":"Tank","combat_order":5,"attack_power":2,"defense_power":3,"health":6}]', 'unit sent');
+        const model = battleWithUnits(10, 3, [], [{ attack: 2, defense: 3, order: 5, health: 6 }], { ...s0, luck: percent(16) });
+        equal(JSON.stringify(await survival('defending', 0)), '{"p":1,"text":"100 %"}', 'the Tank\'s survival');
+        const bars = await page.$$eval('#analyze-defending-units .health-left[data-index="0"] svg rect.bar',
+            (rs) => rs.map((r) => [Number(r.dataset.health), Number(r.dataset.value)]));
+        equal(bars.map(([hl]) => hl).join(','), '2,3,4', 'health left shown');
+        for (const [hl, p] of bars) close(p, model.defUnits[0].health.get(hl), 1e-9, `P(health ${hl})`);
+        close(bars[0][1], 0.6 ** 10, 1e-12, 'P(health 2) by hand');
+        assert(/Mean\s*3\.006248/.test(await text('#analyze-defending-units .health-left')), 'no mean health shown');
+        // The panel with a unit, to look at beside the page's screenshot.
+        await (await page.$('#warapp')).screenshot({ path: shotPath.replace(/(\.png)?$/, '-units.png') });
+    }, removeUnits);
+
+    await check('a bad unit field (/attacking_units/1/damage_to_kill) shows the API error on its input', async () => {
+        if (!liveAnalyze) return SKIP;
+        await page.click('.add-unit[data-side=attacking][data-type=commander]');
+        await page.click('.add-unit[data-side=attacking][data-type=custom]');
+        const input = waField('/attacking_units/1/damage_to_kill');
+        await page.fill(input, '0');
+        const problem = await (await fetch(new URL('analyze-attack', base), { method: 'POST', headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ attackers: 10, defenders: 3, attacking_units: [{ type: 'commander' },
+                { type: 'custom', name: 'Shield', attack_power: 0, defense_power: 4, combat_order: -5, damage_to_kill: 0 }] }) })).json();
+        equal(problem.errors.map((e) => e.pointer).join(' '), '/attacking_units/1/damage_to_kill', 'the API names');
+        equal(await analyze(), 'error', 'panel state');
+        assert(await page.isVisible('#warapp .panel-error'), 'no problem box at the top');
+        equal(await page.getAttribute(input, 'aria-invalid'), 'true', 'aria-invalid on the damage to kill of unit 2');
+        const err = await page.$eval(input, (n) => {
+            const e = n.closest('.field').querySelector('.field-error');
+            return e ? { text: e.textContent, for: e.dataset.for, described: (n.getAttribute('aria-describedby') || '').split(' ').includes(e.id),
+                focused: document.activeElement === n } : null;
+        });
+        assert(err, 'no message beside the damage to kill');
+        equal(err.for, '/attacking_units/1/damage_to_kill', 'the message names');
+        equal(err.text, problem.errors[0].detail, 'the message');
+        assert(err.described, 'the message is not tied to the field by aria-describedby');
+        assert(err.focused, 'the field in error has no focus');
+        equal(await page.$$eval('#analyze-form [aria-invalid=true]', (ns) => ns.length), 1, 'fields marked');
+    }, removeUnits);
+
+    // 10 attackers at 0 % luck deal 6: against a uniform 5..10 they kill 5 or 6 (and lose
+    // round(3.5) = 4 or round(4.2) = 4 < 10): captured in 2 of the 6 counts, 33.33 %.
+    const FOG = [5, 6, 7, 8, 9, 10].map((d) => [d, 1 / 6]);
+    await check('defenders as a range 5..10 are sent as a uniform distribution and capture 2/6 = 33.33 %', async () => {
+        if (!liveAnalyze) return SKIP;
+        await page.fill('#wa-luck', '0');
+        assert(!await page.isVisible('#wa-def-min'), 'the range is shown before it is asked for');
+        await page.check('#wa-def-range');
+        assert(await page.isVisible('#wa-def-min') && await page.isVisible('#wa-def-max'), 'the range is not shown');
+        assert(await page.isDisabled('#wa-defenders'), 'the count of defenders is still enabled');
+        await page.fill('#wa-def-min', '5');
+        await page.fill('#wa-def-max', '10');
+        const sent = analyzeSent();
+        equal(await analyze(), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(body.defenders.map((d) => d.armies).join(','), '5,6,7,8,9,10', 'counts sent');
+        assert(body.defenders.every((d) => d.probability === body.defenders[0].probability), 'the counts are not equally likely');
+        close(body.defenders.reduce((s, d) => s + d.probability, 0), 1, 1e-9, 'sum of the probabilities sent');
+        close(mixture(10, FOG, s0).capture, 1 / 3, 1e-12, 'the model\'s capture');
+        equal(await text('#analyze-capture'), '33.33 %', 'capture shown');
+        close(Number(await page.getAttribute('#analyze-capture', 'data-value')), 1 / 3, 1e-12, 'capture probability');
+        equal(await text('#analyze-fog-summary'), '5–10 defenders, uniform', 'the distribution echoed');
+        assert((await text('#analyze-battle')).includes('against 5–10 defenders, uniform'), 'the headline does not say it is a range');
+        assert((await text('#analyze-mixture')).includes('mixture over 6 defender counts'), 'no mixture chip');
+        const echoed = await page.$$eval('#analyze-fog svg rect.bar', (rs) => rs.map((r) => [Number(r.dataset.armies), Number(r.dataset.value)]));
+        equal(echoed.map(([d]) => d).join(','), '5,6,7,8,9,10', 'counts shown');
+        for (const [d, p] of echoed) close(p, 1 / 6, 1e-12, `P(${d} defenders)`);
+    });
+
+    // The graph and the armies needed are the mixture's, checked against the model's mixture of
+    // single battles at every point. By hand: 11 attackers deal round(6.6) = 7, killing 5, 6 or
+    // 7 defenders: 50 %; 90 % and 99 % need all six, 10 kills: 16 attackers (round(9.6)).
+    await check('the graph and the armies needed are drawn from the mixture', async () => {
+        if (!liveAnalyze) return SKIP;
+        assert((await text('#analyze-graph h3')).includes('mixture over 5–10 defenders'), 'the graph does not say it is a mixture');
+        assert(await page.$('#analyze-graph svg path.capture-line'), 'no capture line');
+        const rows = await page.$$eval('#analyze-graph tbody tr', (rs) => rs.map((r) => ({ ...r.dataset })));
+        equal(rows.map((r) => r.attackers).join(','), Array.from({ length: 30 }, (_, i) => i + 1).join(','), 'graph points (1..2 * 10 + 10)');
+        for (const r of rows) {
+            const m = mixture(Number(r.attackers), FOG, s0);
+            close(Number(r.capture), m.capture, 1e-9, `capture at ${r.attackers}`);
+            close(Number(r.attackersLost), m.attLost, 1e-9, `attackers lost at ${r.attackers}`);
+            close(Number(r.defendersLost), m.defLost, 1e-9, `defenders lost at ${r.attackers}`);
+        }
+        const fewest = (target) => { for (let a = 1; a <= 200; a++) if (mixture(a, FOG, s0).capture >= target - 1e-12) return a; return null; };
+        const needed = await page.$$eval('#analyze-needed tbody tr', (rs) => rs.map((r) => r.cells[1].textContent.trim()).join(' '));
+        equal([0.5, 0.9, 0.99].map(fewest).join(' '), '11 16 16', 'the model\'s fewest');
+        equal(needed, '11 16 16', 'armies needed shown');
+    });
+
+    // The top of the range past the army cap (W10): the service names /defenders/2/armies, the
+    // third count, and the page puts it on "Most defenders", not on the disabled count field.
+    await check('an API error on a count of the range (/defenders/2/armies) lands on "Most defenders"', async () => {
+        if (!liveAnalyze) return SKIP;
+        await page.fill('#wa-def-min', '999999999');
+        await page.fill('#wa-def-max', '1000000001');
+        equal(await analyze(), 'error', 'panel state');
+        equal(await page.getAttribute('#wa-def-max', 'aria-invalid'), 'true', 'aria-invalid on the most defenders');
+        equal(await page.getAttribute('#wa-defenders', 'aria-invalid'), null, 'aria-invalid on the disabled count');
+        const err = await page.$eval('#wa-def-max', (n) => {
+            const e = n.closest('.field').querySelector('.field-error');
+            return e ? { text: e.textContent, for: e.dataset.for } : null;
+        });
+        assert(err, 'no message beside the most defenders');
+        equal(err.for, '/defenders/2/armies', 'the message names');
+        assert(/^2\/armies: .*1000000001/.test(err.text), `the message "${err.text}"`);
+    });
+
+    await check('a range of more than 1,000 counts is refused on the page, nothing sent', async () => {
+        if (!liveAnalyze) return SKIP;
+        const before = requests.length;
+        await page.fill('#wa-def-min', '0');
+        await page.fill('#wa-def-max', '1000');
+        equal(await analyze(), 'invalid', 'panel state');
+        equal(requests.length, before, 'requests made');
+        equal(await page.getAttribute('#wa-def-max', 'aria-invalid'), 'true', 'aria-invalid on the most defenders');
+        const message = await page.$eval('#wa-def-max', (n) => n.closest('.field').querySelector('.field-error').textContent);
+        assert(/at most 1,000 counts/.test(message) && /1,001/.test(message), `unclear message "${message}"`);
+    }, async () => {
+        await page.fill('#wa-def-min', '');
+        await page.fill('#wa-def-max', '');
+        await page.uncheck('#wa-def-range');
     });
 
     // Put the worked example back for the screenshot.
