@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit and integration tests (plain and
 # under ASan+UBSan), the OpenAPI contract checks, the browser test of the playground page, the
-# MCP endpoint driven by the official MCP SDK's client,
-# a bounded fuzzing run and the ThreadSanitizer concurrency test.
+# MCP endpoint driven by the official MCP SDK's client, a bounded fuzzing run and the
+# ThreadSanitizer concurrency test.
 # Ends with one line "N passed, N failed" (test cases over all stages); exits non-zero on any
 # failure. FUZZ_SECONDS (default 60) bounds each fuzzer.
 set -uo pipefail
