@@ -17,7 +17,8 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 ENDPOINTS = ["fuzz_analyze_attack", "fuzz_simulate", "fuzz_analyze_turn", "fuzz_simulate_turn",
-             "fuzz_duper_battle", "fuzz_duper_board_battle", "fuzz_duper_board_options"]
+             "fuzz_duper_battle", "fuzz_duper_board_battle", "fuzz_duper_board_options",
+             "fuzz_mcp"]
 CONFIG_KEYS = {"server", "warapp", "duper"}
 
 LITERAL = re.compile(r'"((?:[^"\\\n]|\\.)*)"')

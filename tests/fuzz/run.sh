@@ -16,7 +16,7 @@ shift
 OUT=${FUZZ_OUT:-$ROOT/build-fuzz}
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -gt 0 ] || HARNESSES=(fuzz_analyze_attack fuzz_simulate fuzz_analyze_turn fuzz_simulate_turn
-    fuzz_duper_battle fuzz_duper_board_battle fuzz_duper_board_options fuzz_config)
+    fuzz_duper_battle fuzz_duper_board_battle fuzz_duper_board_options fuzz_mcp fuzz_config)
 
 "$ROOT/tests/fuzz/build.sh" "$OUT" || exit 2
 python3 "$ROOT/tests/fuzz/make_corpus.py" "$OUT/seeds" || exit 2
