@@ -324,55 +324,44 @@ static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const c
     return true;
 }
 
-/* A JSON-RPC error without an id, for a body that is not a request: -32700 when it is not
- * JSON (the 400 of cbd_api_parse), -32600 when it is not a JSON-RPC message (422), both
- * answered 400; -32603 with its own status for the service's failures. */
-static bool refuse_message(cbd_jw *out, const cbd_problem *problem, int *status) {
-    bool client = problem->status >= 400 && problem->status < 500;
-    *status = client ? 400 : problem->status;
-    if (problem->status == 400) {
-        return write_problem_error(out, NULL, CBD_MCP_PARSE_ERROR, "Parse error", problem);
-    }
-    if (client) {
-        return write_problem_error(out, NULL, CBD_MCP_INVALID_REQUEST, "Invalid Request", problem);
-    }
-    return write_problem_error(out, NULL, CBD_MCP_INTERNAL_ERROR, "Internal error", problem);
-}
-
 /*
- * The problem of a request with an id. A tools/call's is a tool result that says isError,
- * answered 200, so that the model reads the problem and can correct its arguments: the
- * endpoint's 4xx, its 504, and the worker pool's 503 alike. That last is a tool error and not
- * the HTTP 503 (with Retry-After) that the other endpoints answer: MCP clients report an HTTP
- * error as a failed request, mostly without its body, while a tool error reaches the model
- * with the problem's words, which say to retry. Any other method's problem (only the
- * service's own failures reach here) is a -32603 with the problem's status.
+ * How /mcp answers a problem (cbd_api_envelope.refuse):
+ *  - a body that is not a request: a JSON-RPC error without id, answered 400, whose `data` is
+ *    the problem document: -32700 when it is not JSON (cbd_api_parse's 400), -32600 when it is
+ *    not a JSON-RPC message (422);
+ *  - a tools/call's refusal (the endpoint's 4xx, the deadline's 504, the worker pool's 503): a
+ *    tool result that says isError, answered 200, so that the model reads the problem and can
+ *    correct its arguments or retry. The pool's 503 is a tool error too, not the HTTP 503 with
+ *    Retry-After that the other endpoints answer: MCP clients report an HTTP error as a failed
+ *    request, mostly without its body, while a tool error reaches the model with the problem's
+ *    words, which say to retry;
+ *  - the service's own failure (a 500, out of memory mostly): the 500 problem every endpoint
+ *    answers, as the constant one that needs no memory is too.
  */
-static bool refuse_call(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem,
-                        int *status) {
-    if (strcmp(call->method, "tools/call") == 0) {
-        *status = 200;
-        return cbd_mcp_write_tool_error(out, call, problem);
-    }
-    *status = problem->status;
-    return write_problem_error(out, call->id, CBD_MCP_INTERNAL_ERROR, "Internal error", problem);
-}
-
 static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_reply *reply) {
     cbd_mcp_call call;
     bool is_call = request && cbd_mcp_read_call(request, &call);
+    bool client = problem->status >= 400 && problem->status < 500;
+    bool tool = is_call && strcmp(call.method, "tools/call") == 0 &&
+                (client || problem->status == 503 || problem->status == 504);
+    if (!tool && (is_call || !client)) {
+        cbd_api_problem_reply(problem, reply);
+        return;
+    }
     cbd_jw out;
     cbd_jw_init(&out);
-    int status = 500;
-    bool ok = is_call ? refuse_call(&out, &call, problem, &status)
-                      : refuse_message(&out, problem, &status);
+    bool ok = tool ? cbd_mcp_write_tool_error(&out, &call, problem)
+                   : write_problem_error(
+                         &out, NULL,
+                         problem->status == 400 ? CBD_MCP_PARSE_ERROR : CBD_MCP_INVALID_REQUEST,
+                         problem->status == 400 ? "Parse error" : "Invalid Request", problem);
     size_t len = 0;
     char *text = ok ? cbd_jw_finish(&out, &len) : NULL;
     if (!ok) {
         cbd_jw_discard(&out);
     }
-    cbd_api_text_reply(status, "application/json", text, len, reply);
-    if (text && is_call && strcmp(call.method, "tools/call") == 0) {
+    cbd_api_text_reply(tool ? 200 : 400, "application/json", text, len, reply);
+    if (text && tool) {
         reply->call_status = problem->status;
     }
 }

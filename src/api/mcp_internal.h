@@ -19,7 +19,6 @@
 #define CBD_MCP_INVALID_REQUEST    (-32600)
 #define CBD_MCP_METHOD_NOT_FOUND   (-32601)
 #define CBD_MCP_INVALID_PARAMS     (-32602)
-#define CBD_MCP_INTERNAL_ERROR     (-32603)
 #define CBD_MCP_RESOURCE_NOT_FOUND (-32002)
 
 /* A JSON-RPC request as read from a /mcp body: a string or integer id (never null), a method,
