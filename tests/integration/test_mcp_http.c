@@ -253,3 +253,29 @@ Test(mcp_http_config, a_call_refused_by_the_worker_pool_is_a_tool_error_saying_t
     free(raw_answer_of(busy, 30.0));
     cbd_server_stop(s);
 }
+
+/* Every request estimated cheap (inline_cost_ns at its maximum): a tool call that spends the
+ * HTTP thread's 1 ms is handed back and answered on a worker, whole, like any request. */
+Test(mcp_http_config, a_call_past_the_inline_budget_is_handed_to_a_worker) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.inline_cost_ns = UINT64_C(60000000000);
+    cbd_server *s = test_server_start(&cfg);
+    uint16_t port = cbd_server_port(s);
+    char *text =
+        exchange(port, "POST", "",
+                 "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": "
+                 "{\"name\": \"analyze_attack\", \"arguments\": {\"attackers\": 100000, "
+                 "\"defenders\": 100000, \"settings\": {\"luck_modifier\": 0.5}, "
+                 "\"graph\": {\"from\": 99000, \"to\": 99100}}}}");
+    cr_expect_eq(raw_status(text), 200, "%.300s", text);
+    cr_expect(has(body_of(text), "\"isError\":false"), "%.300s", text);
+    cr_expect(has(body_of(text), "\"structuredContent\":{\"attackers\":100000,"), "%.300s", text);
+    free(text);
+    static const char *const needles[] = {"combatd_requests_handed_to_workers_total 1\n", NULL};
+    test_response r;
+    cr_assert_eq(test_metrics_with(port, needles, 5.0, &r), 0);
+    cr_expect(has(r.body, needles[0]), "%s", r.body);
+    test_response_free(&r);
+    cbd_server_stop(s);
+}
