@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test: unit and integration tests (plain and
-# under ASan+UBSan), the OpenAPI contract checks, the browser test of the playground page,
-# a bounded fuzzing run and the ThreadSanitizer concurrency test.
+# under ASan+UBSan), the OpenAPI contract checks, the browser test of the playground page, the
+# MCP endpoint driven by the official MCP SDK's client, a bounded fuzzing run and the
+# ThreadSanitizer concurrency test.
 # Ends with one line "N passed, N failed" (test cases over all stages); exits non-zero on any
 # failure. FUZZ_SECONDS (default 60) bounds each fuzzer.
 #   scripts/test.sh --quick   the loop for people: the plain build's unit and integration tests
@@ -84,6 +85,7 @@ count_as=0 stage build-asan build build-asan -DCOMBATD_SANITIZE=ON -DCOMBATD_BEN
 stage tests-asan asan_tests
 [ -x tests/contract/run.sh ] && stage contract tests/contract/run.sh
 [ -x tests/browser/run.sh ] && stage browser tests/browser/run.sh
+[ -x tests/mcp/run.sh ] && stage mcp tests/mcp/run.sh
 [ -x tests/tsan/run.sh ] && stage tsan tests/tsan/run.sh
 # Restarts behind a proxy lose nothing: 3 replicas behind HAProxy under wrk, SIGTERM, SIGKILL and
 # a rolling restart (about a minute).

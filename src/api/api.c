@@ -10,10 +10,11 @@
 #include <string.h>
 #include <sys/random.h>
 
-/* The POST columns of every row of endpoints.h; a GET resource's row has no handler. */
-#define API_ROW(path, allow, post, cost, get, label) {path, post, cost},
+/* The api columns of every row of endpoints.h; a GET resource's row has no handler. */
+#define API_ROW(path, allow, post, cost, envelope, get, guard, label, tool)                        \
+    {path, post, cost, envelope, tool},
 const cbd_api_endpoint cbd_api_endpoints[] = {
-    CBD_ENDPOINT_TABLE(API_ROW){NULL, NULL, NULL},
+    CBD_ENDPOINT_TABLE(API_ROW){NULL, NULL, NULL, NULL, CBD_NO_TOOL},
 };
 
 const cbd_api_endpoint *cbd_api_find_endpoint(const char *path) {
@@ -36,11 +37,12 @@ static void oom_reply(cbd_api_reply *reply) {
     reply->content_type = "application/problem+json";
     reply->body = strdup(cbd_api_oom_body);
     reply->body_len = reply->body ? cbd_api_oom_body_len : 0;
+    reply->call_status = 0;
 }
 
 /* Takes a rendered body, or answers 500 when rendering ran out of memory (text NULL). */
-static void text_reply(int status, const char *content_type, char *text, size_t len,
-                       cbd_api_reply *reply) {
+void cbd_api_text_reply(int status, const char *content_type, char *text, size_t len,
+                        cbd_api_reply *reply) {
     if (!text) {
         oom_reply(reply);
         return;
@@ -49,20 +51,36 @@ static void text_reply(int status, const char *content_type, char *text, size_t 
     reply->content_type = content_type;
     reply->body = text;
     reply->body_len = len;
+    reply->call_status = 0;
 }
 
-void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply) {
+char *cbd_api_problem_text(const cbd_problem *problem, size_t *len) {
     cbd_json_alloc_reset();
     json_t *doc = cbd_problem_to_json(problem);
-    size_t len = 0;
-    char *text = doc ? cbd_json_write(doc, &len) : NULL;
+    char *text = doc ? cbd_json_write(doc, len) : NULL;
     json_decref(doc);
     if (cbd_json_alloc_failed()) { /* a member may be missing: the constant 500 instead */
         free(text);
         text = NULL;
     }
-    text_reply(problem->status ? problem->status : 500, "application/problem+json", text, len,
-               reply);
+    return text;
+}
+
+void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply) {
+    size_t len = 0;
+    char *text = cbd_api_problem_text(problem, &len);
+    cbd_api_text_reply(problem->status ? problem->status : 500, "application/problem+json", text,
+                       len, reply);
+}
+
+/* A problem in the words of the endpoint that answers it. */
+static void endpoint_problem_reply(const cbd_api_endpoint *ep, const json_t *request,
+                                   const cbd_problem *problem, cbd_api_reply *reply) {
+    if (ep->envelope) {
+        ep->envelope->refuse(request, problem, reply);
+    } else {
+        cbd_api_problem_reply(problem, reply);
+    }
 }
 
 bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd_api_request *req,
@@ -91,13 +109,13 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
         cbd_api_request_release(req);
         cbd_problem_set(&problem, 400, "The body is not valid JSON: line %d, column %d: %s",
                         err.line, err.column, err.text);
-        cbd_api_problem_reply(&problem, reply);
+        endpoint_problem_reply(ep, NULL, &problem, reply);
         return false;
     }
     if (!json_is_object(doc)) {
         cbd_api_request_release(req);
         cbd_problem_field(&problem, "", "the request must be a JSON object");
-        cbd_api_problem_reply(&problem, reply);
+        endpoint_problem_reply(ep, NULL, &problem, reply);
         return false;
     }
     req->doc = doc;
@@ -133,17 +151,8 @@ cbd_api_limits cbd_api_inline_limits(const cbd_config *cfg) {
     return l;
 }
 
-/* The handler's outcome as a reply: its text, or its problem (the budget's or the cap's when
- * those stopped it, whatever the handler concluded). */
-static void reply_of(bool ok, cbd_jw *out, cbd_problem *problem, const cbd_config *cfg,
-                     const cbd_budget *budget, cbd_api_reply *reply) {
-    size_t len = 0;
-    char *text = ok ? cbd_jw_finish(out, &len) : NULL;
-    if (ok && text) {
-        text_reply(200, "application/json", text, len, reply);
-        return;
-    }
-    cbd_jw_discard(out);
+bool cbd_api_settle_problem(bool ok, const cbd_jw *out, const cbd_config *cfg,
+                            const cbd_budget *budget, cbd_problem *problem) {
     if (out->over) {
         cbd_problem_init(problem);
         (void)cbd_api_answer_too_large(cfg, 0, out->blame ? out->blame : "", problem);
@@ -151,13 +160,32 @@ static void reply_of(bool ok, cbd_jw *out, cbd_problem *problem, const cbd_confi
         cbd_problem_init(problem); /* an endpoint that did not name the member: the request */
         (void)cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "", problem);
     } else if (ok) {
-        oom_reply(reply); /* finishing the text ran out of memory */
-        return;
+        return false; /* finishing the text ran out of memory */
     }
     if (problem->status == 0) {
         cbd_problem_set(problem, 500, "The service could not compute an answer.");
     }
-    cbd_api_problem_reply(problem, reply);
+    return true;
+}
+
+/* The handler's outcome as a reply: its text, or its problem (the budget's or the cap's when
+ * those stopped it, whatever the handler concluded). An endpoint that accepted the request and
+ * has nothing to answer wrote nothing: 202 Accepted without a body (/mcp's notifications). */
+static void reply_of(const cbd_api_request *req, bool ok, cbd_jw *out, cbd_problem *problem,
+                     const cbd_config *cfg, const cbd_budget *budget, cbd_api_reply *reply) {
+    size_t len = 0;
+    char *text = ok ? cbd_jw_finish(out, &len) : NULL;
+    if (ok && text) {
+        cbd_api_text_reply(len > 0 ? 200 : 202, len > 0 ? "application/json" : NULL, text, len,
+                           reply);
+        return;
+    }
+    cbd_jw_discard(out);
+    if (!cbd_api_settle_problem(ok, out, cfg, budget, problem)) {
+        oom_reply(reply);
+        return;
+    }
+    endpoint_problem_reply(req->ep, req->doc, problem, reply);
 }
 
 bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
@@ -185,10 +213,19 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
         cbd_jw_discard(&out);
         oom_reply(reply);
     } else {
-        reply_of(ok, &out, &problem, cfg, &budget, reply);
+        reply_of(req, ok, &out, &problem, cfg, &budget, reply);
     }
     cbd_api_request_release(req);
     return true;
+}
+
+void cbd_api_refuse(cbd_api_request *req, const cbd_problem *problem, cbd_api_reply *reply) {
+    endpoint_problem_reply(req->ep, req->doc, problem, reply);
+    cbd_api_request_release(req);
+}
+
+const cbd_api_endpoint *cbd_api_called(const cbd_api_request *req) {
+    return req->ep->envelope ? req->ep->envelope->called(req->doc) : NULL;
 }
 
 void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply) {

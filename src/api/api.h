@@ -20,9 +20,13 @@
  */
 typedef struct {
     int status;
-    const char *content_type; /* a static string */
+    const char *content_type; /* a static string; NULL for a 202 without a body */
     char *body;               /* malloc'd, NUL-terminated; free with cbd_api_reply_free */
     size_t body_len;
+    /* For a reply that wraps another endpoint's answer (/mcp's tools/call), the status that
+     * endpoint would have answered over HTTP: a tool's 422 travels as a 200 whose result says
+     * isError. 0 for every other reply, whose own status is the outcome. */
+    int call_status;
 } cbd_api_reply;
 
 /*
@@ -63,15 +67,41 @@ typedef uint64_t (*cbd_cost_fn)(const cbd_config *cfg, const json_t *request);
 #define CBD_COST_NS_PER_BATTLE UINT64_C(100)
 #define CBD_COST_NS_PER_BYTE   UINT64_C(4) /* rendering the answer */
 
+typedef struct cbd_api_endpoint cbd_api_endpoint;
+
+/*
+ * An endpoint that wraps other endpoints' answers in a protocol of its own (/mcp: JSON-RPC 2.0)
+ * answers its problems in that protocol's words too: a body that is not JSON, a refused
+ * request, a request the worker pool had no room for.
+ */
+typedef struct {
+    /* The reply for `problem`. `request` is the parsed request when there is one (NULL when
+     * the body did not parse), so that the reply can name it (JSON-RPC's id). Out of memory
+     * is the constant 500 (cbd_api_text_reply with NULL text). */
+    void (*refuse)(const json_t *request, const cbd_problem *problem, cbd_api_reply *reply);
+    /* The endpoint whose handler the request runs (a tools/call's tool), or NULL; metrics
+     * count the calls by it. */
+    const cbd_api_endpoint *(*called)(const json_t *request);
+} cbd_api_envelope;
+
+/* An endpoint as an MCP tool (endpoints.h, CBD_TOOL): title NULL for one that is not. */
+typedef struct {
+    const char *title;
+    const char *description;
+    bool seeded; /* a seed is drawn when none is sent: the same arguments may answer otherwise */
+} cbd_api_tool;
+
 /*
  * The api layer's columns of an endpoint's row (endpoints.h holds the rows; the http layer's
  * route table embeds this struct, so a request is looked up once).
  */
-typedef struct {
+struct cbd_api_endpoint {
     const char *path;
-    cbd_endpoint_fn handle; /* NULL for a resource the http layer serves (GET) */
-    cbd_cost_fn cost;       /* NULL: CBD_COST_BASE_NS, always answered on the HTTP thread */
-} cbd_api_endpoint;
+    cbd_endpoint_fn handle;           /* NULL for a resource the http layer serves (GET) */
+    cbd_cost_fn cost;                 /* NULL: CBD_COST_BASE_NS, always on the HTTP thread */
+    const cbd_api_envelope *envelope; /* NULL: problems are RFC 9457 problem+json */
+    cbd_api_tool tool;
+};
 
 /* The POST endpoint served at `path`, or NULL (for callers without a server: fuzzers,
  * benchmarks, tests; the server routes through its own table, router.h). */
@@ -136,12 +166,42 @@ void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *
 /* Releases a parsed request that will not be answered. */
 void cbd_api_request_release(cbd_api_request *req);
 
+/*
+ * Answers a parsed request with `problem` without running it (the worker pool had no room,
+ * the server is stopping), in its endpoint's words (cbd_api_envelope), and releases it.
+ */
+void cbd_api_refuse(cbd_api_request *req, const cbd_problem *problem, cbd_api_reply *reply);
+
+/* The endpoint whose handler a parsed request runs when its own wraps others' (/mcp's
+ * tools/call), or NULL (cbd_api_envelope.called). */
+const cbd_api_endpoint *cbd_api_called(const cbd_api_request *req);
+
+/*
+ * What a handler's outcome is answered with when it is not an answer: the cap's 422 when the
+ * writer passed server.max_answer_bytes, the budget's when it was spent and the handler did not
+ * name a member, whatever the handler concluded; a 500 when it recorded no problem. `ok` and
+ * `out` as the handler left them (`out` finished or discarded). Returns false when the handler
+ * succeeded and only memory ran out finishing its text: that has no problem of its own, the
+ * answer is the constant 500.
+ */
+bool cbd_api_settle_problem(bool ok, const cbd_jw *out, const cbd_config *cfg,
+                            const cbd_budget *budget, cbd_problem *problem);
+
 /* Parse and answer in one call, for callers without a worker (fuzzers, benchmarks, tests). */
 void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body, size_t len,
                  cbd_api_reply *reply);
 
 /* A problem+json reply for a problem (also used by the http layer for 404, 405, 413, ...). */
 void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply);
+
+/* The problem+json text of a problem (malloc'd, NUL-terminated), or NULL when memory ran out:
+ * the body cbd_api_problem_reply answers. */
+char *cbd_api_problem_text(const cbd_problem *problem, size_t *len);
+
+/* A reply of a rendered text, taken over; NULL text (out of memory) makes it the constant 500.
+ * call_status is 0. */
+void cbd_api_text_reply(int status, const char *content_type, char *text, size_t len,
+                        cbd_api_reply *reply);
 
 void cbd_api_reply_free(cbd_api_reply *reply);
 
@@ -170,5 +230,10 @@ uint64_t cbd_api_duper_board_battle_cost(const cbd_config *cfg, const json_t *re
 bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                  cbd_jw *out, cbd_problem *problem);
 uint64_t cbd_api_duper_board_options_cost(const cbd_config *cfg, const json_t *request);
+/* The Model Context Protocol over JSON-RPC 2.0 (mcp.h): the endpoints above as tools. */
+bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
+                 cbd_problem *problem);
+uint64_t cbd_api_mcp_cost(const cbd_config *cfg, const json_t *request);
+extern const cbd_api_envelope cbd_api_mcp_envelope;
 
 #endif

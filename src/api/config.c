@@ -83,6 +83,14 @@ static const cbd_config_key duper_board_keys[] = {
 #undef DK
 #define N_DUPER_BOARD_KEYS (sizeof duper_board_keys / sizeof duper_board_keys[0])
 
+/* The mcp section's keys; COMBATD_MCP_<KEY> sets them too. */
+#define MK(field, type, lo, hi) CBD_CONFIG_KEY(cbd_mcp_config, field, type, lo, hi)
+static const cbd_config_key mcp_keys[] = {
+    MK(enabled, CBD_KEY_BOOL, 0, 1),
+};
+#undef MK
+#define N_MCP_KEYS (sizeof mcp_keys / sizeof mcp_keys[0])
+
 void cbd_config_defaults(cbd_config *cfg) {
     memset(cfg, 0, sizeof *cfg);
     cbd_server_config *s = &cfg->server;
@@ -145,6 +153,10 @@ void cbd_config_defaults(cbd_config *cfg) {
     d->max_board_attacks = 64;
     d->long_distance_range = 0; /* the rules give no range (D17) */
     d->max_board_options = 1000;
+
+    /* On by default: it answers what the HTTP endpoints answer, under their limits, and
+     * refuses browsers from origins not listed by name (README, "MCP"). */
+    cfg->mcp.enabled = true;
 }
 
 const cbd_config_key *cbd_config_key_table(const char *section, size_t *n) {
@@ -154,7 +166,8 @@ const cbd_config_key *cbd_config_key_table(const char *section, size_t *n) {
         size_t n;
     } tables[] = {{"server", server_keys, N_SERVER_KEYS},
                   {"warapp", warapp_keys, N_WARAPP_KEYS},
-                  {"duper", duper_board_keys, N_DUPER_BOARD_KEYS}};
+                  {"duper", duper_board_keys, N_DUPER_BOARD_KEYS},
+                  {"mcp", mcp_keys, N_MCP_KEYS}};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
         if (strcmp(section, tables[i].name) == 0) {
             *n = tables[i].n;
@@ -176,6 +189,12 @@ static const cbd_config_key *find_key(const cbd_config_key *keys, size_t n, cons
 
 bool cbd_config_set_server_key(cbd_config *cfg, const char *key, const char *value,
                                const char *source, cbd_problem *problem) {
+    if (strncmp(key, "mcp_", 4) == 0) {
+        const cbd_config_key *m = find_key(mcp_keys, N_MCP_KEYS, key + 4);
+        if (m) {
+            return cbd_config_key_set_text(m, &cfg->mcp, value, source, problem);
+        }
+    }
     const cbd_config_key *k = find_key(server_keys, N_SERVER_KEYS, key);
     if (!k) {
         cbd_problem_field(problem, source, "is not a known setting");
@@ -223,6 +242,16 @@ static void read_duper(const cbd_reader *root, cbd_config *cfg) {
     }
 }
 
+static bool read_mcp(const json_t *value, cbd_config *cfg, cbd_problem *problem) {
+    const char *names[N_MCP_KEYS + 1];
+    key_names(mcp_keys, N_MCP_KEYS, NULL, names);
+    cbd_reader r;
+    if (!cbd_reader_open(&r, value, "/mcp", names, problem)) {
+        return false;
+    }
+    return cbd_config_keys_read(&r, mcp_keys, N_MCP_KEYS, &cfg->mcp);
+}
+
 static bool read_warapp(const json_t *value, cbd_config *cfg, cbd_problem *problem) {
     const char *names[N_WARAPP_KEYS + 2];
     key_names(warapp_keys, N_WARAPP_KEYS, "defaults", names);
@@ -246,7 +275,7 @@ bool cbd_config_load_text(cbd_config *cfg, const char *text, size_t len, cbd_pro
         cbd_problem_set(problem, 400, "line %d, column %d: %s", err.line, err.column, err.text);
         return false;
     }
-    static const char *const names[] = {"server", "warapp", "duper", NULL};
+    static const char *const names[] = {"server", "warapp", "duper", "mcp", NULL};
     cbd_reader r;
     if (cbd_reader_open(&r, root, "", names, problem)) {
         const json_t *section;
@@ -258,6 +287,9 @@ bool cbd_config_load_text(cbd_config *cfg, const char *text, size_t len, cbd_pro
             (void)read_warapp(section, cfg, problem);
         }
         read_duper(&r, cfg);
+        if ((section = json_object_get(root, "mcp")) != NULL) {
+            (void)read_mcp(section, cfg, problem);
+        }
     }
     json_decref(root);
     return problem->status == 0;

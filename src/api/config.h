@@ -79,11 +79,17 @@ typedef struct {
     uint32_t max_board_options;   /* options listed per answer; the rest are counted */
 } cbd_duper_board_config;
 
+/* The Model Context Protocol endpoint (POST /mcp, api.h): the file's "mcp" section. */
+typedef struct {
+    bool enabled; /* false: /mcp is a 404 like any path the service does not have */
+} cbd_mcp_config;
+
 typedef struct {
     cbd_server_config server;
     cbd_warapp_config warapp;
     cbd_duper_rules duper;
     cbd_duper_board_config duper_board;
+    cbd_mcp_config mcp;
 } cbd_config;
 
 /* The built-in defaults. */
@@ -100,7 +106,8 @@ bool cbd_config_load_text(cbd_config *cfg, const char *text, size_t len, cbd_pro
 
 /*
  * Applies COMBATD_<KEY> variables (KEY is a server key in upper case, e.g. COMBATD_PORT,
- * COMBATD_BODY_LIMIT, COMBATD_CORS_ORIGINS as a comma-separated list) from envp.
+ * COMBATD_BODY_LIMIT, COMBATD_CORS_ORIGINS as a comma-separated list; or MCP_ and a key of the
+ * mcp section, COMBATD_MCP_ENABLED) from envp.
  */
 bool cbd_config_apply_env(cbd_config *cfg, char *const *envp, cbd_problem *problem);
 

@@ -3,48 +3,116 @@
 
 /*
  * Every endpoint of the service, one row each: the one place that says which paths exist,
- * which methods each takes, who answers it and how metrics label it (issue 11).
+ * which methods each takes, who answers it, how metrics label it and how an AI agent sees it
+ * as an MCP tool (issue 11).
  *
- *   ROW(path, allow, post, cost, get, label)
- *     path   the URL path, matched exactly (query strings are not part of it in MHD)
- *     allow  the Allow header: CBD_ALLOW_POST or CBD_ALLOW_GET (405 and OPTIONS answer it)
- *     post   the api handler of a POST endpoint (cbd_endpoint_fn, api.h), or NULL
- *     cost   the estimate of a parsed request's cost in nanoseconds of one core (cbd_cost_fn,
- *            api.h), or NULL for an endpoint that is always cheap; above
- *            server.inline_cost_ns a request runs on the worker pool (src/http/worker.c)
- *     get    the http layer's handler of a GET resource (cbd_get_fn, router.h), or NULL
- *     label  the `route` label of combatd_requests_total
+ *   ROW(path, allow, post, cost, envelope, get, guard, label, tool)
+ *     path     the URL path, matched exactly (query strings are not part of it in MHD)
+ *     allow    the Allow header: CBD_ALLOW_POST or CBD_ALLOW_GET (405 and OPTIONS answer it)
+ *     post     the api handler of a POST endpoint (cbd_endpoint_fn, api.h), or NULL
+ *     cost     the estimate of a parsed request's cost in nanoseconds of one core (cbd_cost_fn,
+ *              api.h), or NULL for an endpoint that is always cheap; above
+ *              server.inline_cost_ns a request runs on the worker pool (src/http/worker.c)
+ *     envelope how a POST endpoint that wraps others answers a problem (cbd_api_envelope,
+ *              api.h: /mcp answers in JSON-RPC), or NULL for RFC 9457 problem+json
+ *     get      the http layer's handler of a GET resource (cbd_get_fn, router.h), or NULL
+ *     guard    the http layer's checks of a request's headers before its body is read
+ *              (cbd_guard, router.h: /mcp's Origin and protocol version), or NULL
+ *     label    the `route` label of combatd_requests_total
+ *     tool     CBD_TOOL(title, seeded, description): the endpoint as an MCP tool, named after
+ *              the path (`/duper/board/options` is `duper_board_options`); its input and output
+ *              schemas are the path's request and 200 schemas in openapi.yaml, generated into
+ *              src/api/mcp_tool_schemas.json (tests/contract/mcp-schemas.mjs). `seeded` says
+ *              that the endpoint draws a seed when none is sent, so the same arguments may
+ *              answer differently (the tool is not idempotent). CBD_NO_TOOL for the rest.
  *
  * Each layer expands the rows with the columns it serves: api.c builds the path -> handler
- * table that callers without a server use (fuzzers, benchmarks, tests: cbd_api_find_endpoint),
- * and router.c builds the route table that routing, the api dispatch and the metrics read.
- * The `get` names are only tokens here: api.c drops that column, so the api layer never
- * refers to anything of the http layer (nor includes microhttpd), while the facts stay in one
- * row. Adding an endpoint is one row here, its handler (declared in api.h), tests and the
- * contract (openapi.yaml).
+ * table that callers without a server use (fuzzers, benchmarks, tests: cbd_api_find_endpoint)
+ * and that /mcp lists as tools, and router.c builds the route table that routing, the api
+ * dispatch and the metrics read. The `get` and `guard` names are only tokens here: api.c drops
+ * those columns, so the api layer never refers to anything of the http layer (nor includes
+ * microhttpd), while the facts stay in one row. Adding an endpoint is one row here, its
+ * handler (declared in api.h), tests and the contract (openapi.yaml, then the tool schemas).
  */
 #define CBD_ALLOW_POST "POST, OPTIONS"
 #define CBD_ALLOW_GET  "GET, HEAD, OPTIONS"
 
+#define CBD_TOOL(title, seeded, description)                                                       \
+    { title, description, seeded }
+#define CBD_NO_TOOL                                                                                \
+    { NULL, NULL, false }
+#define CBD_SEEDED     true
+#define CBD_IDEMPOTENT false
+
 /* clang-format off */
 #define CBD_ENDPOINT_TABLE(ROW)                                                                    \
     ROW("/analyze-attack", CBD_ALLOW_POST, cbd_api_analyze_attack, cbd_api_analyze_attack_cost,    \
-        NULL, "/analyze-attack")                                                                   \
-    ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_cost, NULL, "/simulate")   \
+        NULL, NULL, NULL, "/analyze-attack",                                                       \
+        CBD_TOOL("Analyze a War.app attack exactly", CBD_IDEMPOTENT,                               \
+            "The exact outcome of one War.app (Warzone-style) attack of `attackers` armies on a "  \
+            "territory of `defenders` armies: the capture probability, the distributions of "      \
+            "survivors on both sides, and optionally a capture curve (`graph`) and the fewest "    \
+            "attackers for target probabilities (`targets`). Computed exactly from the rules "     \
+            "(W1-W8), not simulated. Either side may hold special units (`attacking_units`, "     \
+            "`defending_units`: Commanders or custom units, W17-W20), and `defenders` may be a "   \
+            "distribution when they are not known (fog, W23): the answer is then the exact "       \
+            "mixture. Use it to decide whether and with how many armies to attack. Settings left " \
+            "out take the service's defaults; the answer echoes the settings it used."))           \
+    ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_cost, NULL, NULL, NULL,    \
+        "/simulate",                                                                               \
+        CBD_TOOL("Simulate War.app battles", CBD_SEEDED,                                           \
+            "Plays `trials` seeded random War.app battles of one attack under the rules "          \
+            "(W1-W8) and counts captures and survivors; one trial resolves a real attack. The "    \
+            "same arguments with the same `seed` answer the same; without `seed` one is drawn "   \
+            "and returned. For exact probabilities use analyze_attack instead."))                  \
     ROW("/analyze-turn", CBD_ALLOW_POST, cbd_api_analyze_turn, cbd_api_analyze_turn_cost, NULL,    \
-        "/analyze-turn")                                                                           \
+        NULL, NULL, "/analyze-turn",                                                               \
+        CBD_TOOL("Analyze a War.app turn exactly", CBD_IDEMPOTENT,                                 \
+            "The exact distribution of a War.app board after a whole turn: `territories` (owner "  \
+            "and armies) and every player's `orders` (deploys, then attacks and transfers in "     \
+            "move order, W11-W16). Answers each territory's owner and armies with their "          \
+            "probabilities, what each order did, and the probability of optional `goals`. A turn " \
+            "with too many outcomes is refused naming /orders: use simulate_turn for it."))        \
     ROW("/simulate-turn", CBD_ALLOW_POST, cbd_api_simulate_turn, cbd_api_simulate_turn_cost, NULL, \
-        "/simulate-turn")                                                                          \
-    ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, "/duper/battle")        \
+        NULL, NULL, "/simulate-turn",                                                              \
+        CBD_TOOL("Simulate War.app turns", CBD_SEEDED,                                             \
+            "The arguments of analyze_turn plus `trials` and `seed`: resolves the turn `trials` "  \
+            "times at random (W11-W16) and counts each territory's owners, its armies and what "   \
+            "each order did; one trial resolves a real turn. Reproducible from `seed`; without "   \
+            "it one is drawn and returned."))                                                      \
+    ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, NULL, NULL,             \
+        "/duper/battle",                                                                           \
+        CBD_TOOL("Resolve a Duper battle", CBD_SEEDED,                                             \
+            "Resolves one Duper attack of a tile on another, with the supporting tiles given: "    \
+            "both sides' itemised powers, whether the tile is captured, which units die in "       \
+            "which order, who moves in, who is eliminated and whether a card is stolen (D1-D12). " \
+            "Only the card steal is random: send `seed` to replay it."))                           \
     ROW("/duper/board/battle", CBD_ALLOW_POST, cbd_api_duper_board_battle,                         \
-        cbd_api_duper_board_battle_cost, NULL, "/duper/board/battle")                              \
+        cbd_api_duper_board_battle_cost, NULL, NULL, NULL,                                         \
+        "/duper/board/battle",                                                                     \
+        CBD_TOOL("Resolve attacks on a Duper board", CBD_SEEDED,                                   \
+            "Takes a Duper board (tiles by id, adjacency pairs, keys) and attacks, finds each "    \
+            "attack's support from the board (D14) and resolves the attacks in order, each on the "\
+            "board the one before left (D13-D16). Answers every battle and the board after them. " \
+            "Only card steals are random: send `seed` to replay them."))                           \
     ROW("/duper/board/options", CBD_ALLOW_POST, cbd_api_duper_board_options,                       \
-        cbd_api_duper_board_options_cost, NULL, "/duper/board/options")                            \
-    ROW("/livez", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_livez, "/livez")                         \
-    ROW("/readyz", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_readyz, "/readyz")                      \
-    ROW("/metrics", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_metrics, "/metrics")                   \
-    ROW("/openapi.yaml", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_openapi, "/openapi.yaml")         \
-    ROW("/", CBD_ALLOW_GET, NULL, NULL, cbd_http_get_page, "/")
+        cbd_api_duper_board_options_cost, NULL, NULL, NULL, "/duper/board/options",                \
+        CBD_TOOL("List a Duper player's attacks", CBD_IDEMPOTENT,                                  \
+            "Every legal attack of `player` on a Duper board (normal and long-distance, D17), "    \
+            "each resolved with the support the board gives it, best margin (attack minus "        \
+            "defense power) first. Use it to choose a move; then resolve the chosen attacks with " \
+            "duper_board_battle."))                                                                \
+    ROW("/mcp", CBD_ALLOW_POST, cbd_api_mcp, cbd_api_mcp_cost, &cbd_api_mcp_envelope, NULL,        \
+        &cbd_http_mcp_guard, "/mcp", CBD_NO_TOOL)                                                  \
+    ROW("/livez", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_livez, NULL, "/livez",             \
+        CBD_NO_TOOL)                                                                               \
+    ROW("/readyz", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_readyz, NULL, "/readyz",          \
+        CBD_NO_TOOL)                                                                               \
+    ROW("/metrics", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_metrics, NULL, "/metrics",       \
+        CBD_NO_TOOL)                                                                               \
+    ROW("/openapi.yaml", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_openapi, NULL,              \
+        "/openapi.yaml", CBD_NO_TOOL)                                                              \
+    ROW("/", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_page, NULL, "/", CBD_NO_TOOL)
 /* clang-format on */
 
 #endif

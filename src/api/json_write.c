@@ -362,6 +362,11 @@ void cbd_jw_string(cbd_jw *w, const char *s) {
     cbd_jw_string_n(w, s, strlen(s));
 }
 
+void cbd_jw_raw(cbd_jw *w, const char *json, size_t n) {
+    separate(w);
+    put(w, json, n);
+}
+
 /* Depth is bounded by the parser (JSON_PARSER_MAX_DEPTH) for what came in, and by our own
  * code for what we build, so recursion is safe here. */
 void cbd_jw_value(cbd_jw *w, const json_t *v) {

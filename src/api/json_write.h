@@ -77,6 +77,9 @@ void cbd_jw_string(cbd_jw *w, const char *s);
 void cbd_jw_string_n(cbd_jw *w, const char *s, size_t n);
 /* Any jansson value, for the parts of an answer that exist as a tree (problems, echoes). */
 void cbd_jw_value(cbd_jw *w, const json_t *v);
+/* One value that is already compact JSON text (another writer's finished answer, an embedded
+ * schema), copied as it is: the caller vouches that it is one whole, valid JSON value. */
+void cbd_jw_raw(cbd_jw *w, const char *json, size_t n);
 
 /* Convenience: a member in one call. */
 static inline void cbd_jw_key_int(cbd_jw *w, const char *key, int64_t v) {

@@ -1,5 +1,7 @@
 #include "metrics.h"
 
+#include "mcp.h"
+
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -7,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const unsigned statuses[CBD_METRIC_STATUSES - 1] = {200, 204, 400, 403, 404, 405, 408, 413,
-                                                           415, 422, 429, 500, 501, 503, 504, 304};
+static const unsigned statuses[CBD_METRIC_STATUSES - 1] = {
+    200, 204, 400, 403, 404, 405, 408, 413, 415, 422, 429, 500, 501, 503, 504, 304, 202};
 
 /* Upper bounds in microseconds: a game client wants well under a millisecond, so the low end
  * is fine-grained. */
@@ -46,6 +48,12 @@ void cbd_metrics_observe(cbd_metrics *m, unsigned route, unsigned status, uint64
     atomic_fetch_add_explicit(&m->bytes_out, bytes_out, memory_order_relaxed);
 }
 
+void cbd_metrics_observe_call(cbd_metrics *m, unsigned route, unsigned status) {
+    if (route < CBD_METRIC_ROUTES) {
+        atomic_fetch_add_explicit(&m->calls[route][status_slot(status)], 1, memory_order_relaxed);
+    }
+}
+
 typedef struct {
     char *buf;
     size_t len, cap;
@@ -78,6 +86,38 @@ static void put(text_buf *t, const char *fmt, ...) {
         }
         t->buf = grown;
         t->cap = cap;
+    }
+}
+
+/* The status label of a slot: the status, or "other". */
+static void status_label(unsigned slot, char *buf, size_t size) {
+    if (slot == CBD_METRIC_STATUSES - 1) {
+        snprintf(buf, size, "other");
+    } else {
+        snprintf(buf, size, "%u", statuses[slot]);
+    }
+}
+
+/* combatd_mcp_tool_calls_total, labelled by the tool's name (mcp.h) and its endpoint's status. */
+static void put_tool_calls(text_buf *t, cbd_metrics *m) {
+    put(t, "# HELP combatd_mcp_tool_calls_total MCP tool calls, by tool and the status its "
+           "endpoint answered.\n"
+           "# TYPE combatd_mcp_tool_calls_total counter\n");
+    for (unsigned r = 0; r < CBD_METRIC_ROUTES; r++) {
+        char tool[64];
+        if (!cbd_routes[r].api.tool.title ||
+            !cbd_mcp_tool_name(cbd_routes[r].api.path, tool, sizeof tool)) {
+            continue;
+        }
+        for (unsigned slot = 0; slot < CBD_METRIC_STATUSES; slot++) {
+            uint64_t v = atomic_load_explicit(&m->calls[r][slot], memory_order_relaxed);
+            char status[16];
+            status_label(slot, status, sizeof status);
+            if (v > 0) {
+                put(t, "combatd_mcp_tool_calls_total{tool=\"%s\",status=\"%s\"} %" PRIu64 "\n",
+                    tool, status, v);
+            }
+        }
     }
 }
 
@@ -141,6 +181,7 @@ char *cbd_metrics_render(cbd_metrics *m, size_t *len) {
         "# TYPE combatd_requests_handed_to_workers_total counter\n"
         "combatd_requests_handed_to_workers_total %" PRIu64 "\n",
         (uint64_t)atomic_load_explicit(&m->handed_to_workers, memory_order_relaxed));
+    put_tool_calls(&t, m);
     if (t.failed) {
         free(t.buf);
         return NULL;

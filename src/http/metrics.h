@@ -12,7 +12,7 @@
  * Requests are counted by route and status; latency goes into a fixed-bucket histogram.
  */
 #define CBD_METRIC_ROUTES   CBD_ROUTE_COUNT /* one row per route of router.h, with "other" */
-#define CBD_METRIC_STATUSES 17 /* the statuses the service answers with, plus "other" */
+#define CBD_METRIC_STATUSES 18 /* the statuses the service answers with, plus "other" */
 #define CBD_METRIC_BUCKETS  15
 
 typedef struct {
@@ -24,6 +24,10 @@ typedef struct {
     atomic_uint_fast64_t bytes_in;
     atomic_uint_fast64_t bytes_out;
     atomic_uint_fast64_t handed_to_workers; /* spent server.inline_work_us; started over */
+    /* Calls of a route's handler from inside another's (a /mcp tools/call of a tool), by the
+     * route called and the status it answered (a tool error's 422 too, though it travels in a
+     * 200): combatd_mcp_tool_calls_total{tool,status}. */
+    atomic_uint_fast64_t calls[CBD_METRIC_ROUTES][CBD_METRIC_STATUSES];
 } cbd_metrics;
 
 void cbd_metrics_init(cbd_metrics *m);
@@ -31,6 +35,10 @@ void cbd_metrics_init(cbd_metrics *m);
 /* Records a finished request. */
 void cbd_metrics_observe(cbd_metrics *m, unsigned route, unsigned status, uint64_t duration_us,
                          uint64_t bytes_in, uint64_t bytes_out);
+
+/* Records a call of `route`'s handler from inside another request, and the status it
+ * answered. */
+void cbd_metrics_observe_call(cbd_metrics *m, unsigned route, unsigned status);
 
 /* The exposition text (text/plain; version=0.0.4), malloc'd; NULL when out of memory. Routes
  * are labelled by their row's label (cbd_routes). */

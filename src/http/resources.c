@@ -2,6 +2,7 @@
 #include <stdatomic.h>
 
 #include "assets.h"
+#include "embedded.h"
 #include "response.h"
 #include "router.h"
 

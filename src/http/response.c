@@ -33,8 +33,9 @@ static bool add_cors(struct MHD_Response *resp, const char *origin,
     if (extra && extra->preflight) {
         ok &= MHD_add_response_header(resp, "Access-Control-Allow-Methods",
                                       "GET, HEAD, POST, OPTIONS") == MHD_YES;
-        ok &= MHD_add_response_header(resp, "Access-Control-Allow-Headers",
-                                      "Content-Type, X-Request-Id") == MHD_YES;
+        const char *headers =
+            extra->allow_headers ? extra->allow_headers : "Content-Type, X-Request-Id";
+        ok &= MHD_add_response_header(resp, "Access-Control-Allow-Headers", headers) == MHD_YES;
         ok &= MHD_add_response_header(resp, "Access-Control-Max-Age", "600") == MHD_YES;
     }
     return ok;
@@ -122,6 +123,7 @@ enum MHD_Result cbd_http_send_reply(cbd_server *s, struct MHD_Connection *con,
     if (!reply->body) {
         return MHD_NO; /* not even the out-of-memory body could be made */
     }
+    req->call_status = reply->call_status; /* a wrapped call's own outcome, for the metrics */
     enum MHD_Result rc = cbd_http_send(s, con, req, (unsigned)reply->status, reply->content_type,
                                        reply->body, reply->body_len, true, extra);
     reply->body = NULL; /* MHD owns it now, or cbd_http_send freed it */

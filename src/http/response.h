@@ -9,10 +9,12 @@
 #include "server_internal.h"
 
 typedef struct {
-    const char *allow; /* for 405 */
-    bool close;        /* ask MHD to close the connection after the response */
-    bool preflight;    /* add the CORS preflight headers */
-    const char *csp;   /* Content-Security-Policy, for the page */
+    const char *allow;         /* for 405 */
+    bool close;                /* ask MHD to close the connection after the response */
+    bool preflight;            /* add the CORS preflight headers */
+    const char *allow_headers; /* the preflight's Access-Control-Allow-Headers; NULL: the
+                                  default, Content-Type and X-Request-Id */
+    const char *csp;           /* Content-Security-Policy, for the page */
     const char
         *retry_after; /* Retry-After in seconds, for a 503 (busy, or over the per-IP limit) */
 } cbd_extra_headers;

@@ -2,10 +2,11 @@
 
 #include <string.h>
 
-#define ROUTE_ROW(path, allow, post, cost, get, label) {{path, post, cost}, allow, get, label},
+#define ROUTE_ROW(path, allow, post, cost, envelope, get, guard, label, tool)                      \
+    {{path, post, cost, envelope, tool}, allow, get, guard, label},
 
 const cbd_route cbd_routes[CBD_ROUTE_COUNT] = {
-    CBD_ENDPOINT_TABLE(ROUTE_ROW){{"", NULL, NULL}, NULL, NULL, "other"},
+    CBD_ENDPOINT_TABLE(ROUTE_ROW){{"", NULL, NULL, NULL, CBD_NO_TOOL}, NULL, NULL, NULL, "other"},
 };
 
 const cbd_route *cbd_route_find(const char *url) {

@@ -1,6 +1,8 @@
 #ifndef COMBATD_HTTP_ROUTER_H
 #define COMBATD_HTTP_ROUTER_H
 
+#include <stddef.h>
+
 #include <microhttpd.h>
 
 #include "api.h"
@@ -14,19 +16,32 @@ typedef enum MHD_Result (*cbd_get_fn)(cbd_server *s, struct MHD_Connection *con,
                                       cbd_http_request *req);
 
 /*
+ * A route's own checks of a request's headers, made before its body is read and before
+ * OPTIONS and 405 are answered (so that they hold for every method): `check` returns 0 to go
+ * on, or the status of its refusal with `why` filled; 404 says that the route is switched off
+ * in the config, and the request is answered as for a path the service does not have.
+ * `allow_headers` is the CORS preflight's Access-Control-Allow-Headers for the route.
+ */
+typedef struct {
+    int (*check)(const cbd_server *s, struct MHD_Connection *con, char *why, size_t size);
+    const char *allow_headers;
+} cbd_guard;
+
+/*
  * A route: one row of CBD_ENDPOINT_TABLE (endpoints.h). A POST endpoint has api.handle set
  * and is answered by the api layer; a GET resource has `get` set. The row after the
  * endpoints, "other", stands for every path that is none of them (404, and requests MHD
  * refused before routing).
  */
 typedef struct {
-    cbd_api_endpoint api; /* path, POST handler, cost estimate */
+    cbd_api_endpoint api; /* path, POST handler, cost estimate, envelope, tool */
     const char *allow;    /* the Allow header */
     cbd_get_fn get;
-    const char *label; /* the metrics label */
+    const cbd_guard *guard; /* NULL: none */
+    const char *label;      /* the metrics label */
 } cbd_route;
 
-#define CBD_ROUTE_COUNT_ROW(path, allow, post, cost, get, label) 1 +
+#define CBD_ROUTE_COUNT_ROW(path, allow, post, cost, envelope, get, guard, label, tool) 1 +
 /* The routes with "other"; the metrics arrays are sized by it. */
 enum { CBD_ROUTE_COUNT = CBD_ENDPOINT_TABLE(CBD_ROUTE_COUNT_ROW) 1 };
 
@@ -51,5 +66,8 @@ enum MHD_Result cbd_http_get_metrics(cbd_server *s, struct MHD_Connection *con,
 enum MHD_Result cbd_http_get_openapi(cbd_server *s, struct MHD_Connection *con,
                                      cbd_http_request *req);
 enum MHD_Result cbd_http_get_page(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req);
+
+/* The guard of /mcp (mcp_guard.c): mcp.enabled, the Origin and MCP-Protocol-Version headers. */
+extern const cbd_guard cbd_http_mcp_guard;
 
 #endif

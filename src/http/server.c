@@ -128,6 +128,19 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
         return cbd_http_send_problem(s, con, req, (int)bad, &close, "%s", why);
     }
     bool body = has_body(con);
+    if (req->route->guard) {
+        char text[320];
+        int refused = req->route->guard->check(s, con, text, sizeof text);
+        if (refused == 404) {
+            req->route = CBD_ROUTE_OTHER; /* switched off: as if the service had no such path */
+        } else if (refused != 0) {
+            cbd_extra_headers close = {.close = body};
+            if (body) {
+                cbd_watch_set_linger(cbd_watch_of(con));
+            }
+            return cbd_http_send_problem(s, con, req, refused, &close, "%s", text);
+        }
+    }
     if (req->route == CBD_ROUTE_OTHER) {
         cbd_extra_headers close = {.close = body};
         if (body) {
@@ -139,7 +152,10 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     }
     const char *allow = req->route->allow;
     if (strcmp(method, MHD_HTTP_METHOD_OPTIONS) == 0) {
-        cbd_extra_headers pre = {.allow = allow, .preflight = true};
+        cbd_extra_headers pre = {.allow = allow,
+                                 .preflight = true,
+                                 .allow_headers =
+                                     req->route->guard ? req->route->guard->allow_headers : NULL};
         return cbd_http_send(s, con, req, 204, NULL, (void *)"", 0, false, &pre);
     }
     bool method_ok = cbd_route_allows(req->route, method);
@@ -239,6 +255,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     if (!cbd_api_parse(&req->route->api, body, req->body.len, &api_req, &reply)) {
         return cbd_http_send_reply(s, con, req, &reply, NULL);
     }
+    const cbd_api_endpoint *called = cbd_api_called(&api_req);
+    req->called = called ? cbd_route_find(called->path) : NULL;
     /* The estimate routes: past a small one, off the HTTP thread at once. The meter protects:
      * on this thread a request may spend server.inline_work_us, and one that spends it starts
      * over on a worker, so no request holds an HTTP thread longer, whatever its estimate. */
@@ -284,6 +302,10 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
     uint64_t duration = cbd_now_us() - req->start_us;
     cbd_metrics_observe(&s->metrics, (unsigned)(req->route - cbd_routes), req->status, duration,
                         req->body.seen, req->bytes_out);
+    if (req->called && req->status != 0) {
+        cbd_metrics_observe_call(&s->metrics, (unsigned)(req->called - cbd_routes),
+                                 req->call_status ? (unsigned)req->call_status : req->status);
+    }
     if (s->cfg.server.access_log) {
         cbd_access_log_entry e = {
             .method = req->method[0] ? req->method : "-",

@@ -61,6 +61,10 @@ struct cbd_http_request {
     cbd_server *server;
     char client[CBD_NET_ADDR_TEXT]; /* the peer, or who a trusted proxy forwarded for */
     bool refused;                   /* over the per-IP limit: answered 503 (conns.h) */
+    /* The route whose handler the request ran inside its own (a /mcp tools/call's tool), or
+     * NULL, and the status that route answered (cbd_api_reply.call_status; 0: req->status). */
+    const cbd_route *called;
+    int call_status;
 };
 
 static inline uint64_t cbd_now_us(void) {

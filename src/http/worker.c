@@ -103,12 +103,13 @@ static bool past_deadline(void *arg) {
     return cbd_now_us() - req->in_us > (uint64_t)req->server->cfg.server.answer_deadline * 1000000u;
 }
 
+/* The 503 of a request that is not computed, in its endpoint's words (cbd_api_refuse: a
+ * problem, or for /mcp a tool error that says to retry). */
 static void refuse_job(cbd_http_request *req, const char *detail) {
-    cbd_api_request_release(&req->job_req);
     cbd_problem problem;
     cbd_problem_init(&problem);
     cbd_problem_set(&problem, 503, "%s", detail);
-    cbd_api_problem_reply(&problem, &req->job_reply);
+    cbd_api_refuse(&req->job_req, &problem, &req->job_reply);
 }
 
 /* Computes a job's reply, or refuses it: the server is stopping (what still waits is refused,
@@ -266,16 +267,21 @@ enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con
     if (refused == 0) {
         return MHD_YES;
     }
-    cbd_api_request_release(api_req);
-    cbd_extra_headers retry = {.retry_after = CBD_RETRY_AFTER_SECONDS};
+    cbd_problem problem;
+    cbd_problem_init(&problem);
     if (refused == 1) {
-        return cbd_http_send_problem(
-            s, con, req, 503, &retry,
-            "This client address already has %u long request(s) computing or waiting, its share "
-            "(server.worker_share); retry when an answer has come.",
-            share);
+        cbd_problem_set(&problem, 503,
+                        "This client address already has %u long request(s) computing or "
+                        "waiting, its share (server.worker_share); retry when an answer has come.",
+                        share);
+    } else {
+        cbd_problem_set(&problem, 503, "All %u places for long requests are taken; retry shortly.",
+                        places);
     }
-    return cbd_http_send_problem(s, con, req, 503, &retry,
-                                 "All %u places for long requests are taken; retry shortly.",
-                                 places);
+    /* In the endpoint's words: a problem, or for /mcp a tool error that says to retry (a 200,
+     * which a Retry-After would not fit). */
+    cbd_api_reply reply;
+    cbd_api_refuse(api_req, &problem, &reply);
+    cbd_extra_headers retry = {.retry_after = reply.status == 503 ? CBD_RETRY_AFTER_SECONDS : NULL};
+    return cbd_http_send_reply(s, con, req, &reply, &retry);
 }

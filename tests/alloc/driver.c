@@ -109,6 +109,19 @@ static const endpoint_case cases[] = {
      " \"units\": {\"larva\": 3}}}, \"adjacent\": [[\"a1\", \"b1\"], [\"a1\", \"a2\"]]},"
      " \"player\": \"red\"}",
      false, 200},
+    /* A tool call, a tool error and a body that is not JSON-RPC: the envelope around the
+     * endpoint's answer must be whole or a 500 too. */
+    {"/mcp tools/call", "/mcp",
+     "{\"jsonrpc\": \"2.0\", \"id\": 1000000000000001, \"method\": \"tools/call\","
+     " \"params\": {\"name\": \"analyze_attack\", \"arguments\": {\"attackers\": 10,"
+     " \"defenders\": 5, \"source_armies\": 11, \"settings\": {\"luck_modifier\": 0.5}}}}",
+     false, 200},
+    {"/mcp tool error", "/mcp",
+     "{\"jsonrpc\": \"2.0\", \"id\": \"x1000000000000001\", \"method\": \"tools/call\","
+     " \"params\": {\"name\": \"analyze_attack\", \"arguments\": {\"attackers\": 10,"
+     " \"defenders\": 5, \"settings\": {\"rounding_mode\": \"up\"}}}}",
+     false, 200},
+    {"/mcp 400", "/mcp", "{\"jsonrpc\": \"2.0\", \"method\": 1}", false, 400},
     {"GET /metrics", "/metrics", NULL, true, 200},
 };
 

@@ -1,11 +1,13 @@
 /*
- * libFuzzer harness for one game endpoint: raw bytes in as the request body, through
- * cbd_api_run (parse, validate, compute, render), the full reply out. FUZZ_ENDPOINT names the
- * endpoint at build time (tests/fuzz/build.sh builds one binary per endpoint).
+ * libFuzzer harness for one endpoint: raw bytes in as the request body, through cbd_api_run
+ * (parse, validate, compute, render), the full reply out. FUZZ_ENDPOINT names the endpoint at
+ * build time (tests/fuzz/build.sh builds one binary per endpoint, /mcp's included).
  *
  * Besides ASan, UBSan and LeakSanitizer, the harness checks the reply itself: always a body,
  * of the stated length, that is a JSON object; a problem for every non-200 with a matching
- * status; never a 500 (that is a bug, not bad input).
+ * status; never a 500 (that is a bug, not bad input). /mcp answers in JSON-RPC instead
+ * (check_json_rpc): a response with exactly one of result and error, 202 with no body, a 400
+ * error without id; a tool's answer is its text item, and a tool error's text a problem.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +59,59 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
+/* A tools/call's result: the answer as its one text item, the same JSON as structuredContent;
+ * a tool error's text a problem document naming its status. */
+static void check_tool_result(const json_t *result, const char *body) {
+    const json_t *content = json_object_get(result, "content");
+    CHECK(json_array_size(content) == 1, "%s", body);
+    const json_t *text = json_object_get(json_array_get(content, 0), "text");
+    CHECK(json_is_string(text), "%s", body);
+    json_t *inner = json_loadb(json_string_value(text), json_string_length(text), 0, NULL);
+    CHECK(json_is_object(inner), "the text is not JSON: %s", body);
+    const json_t *structured = json_object_get(result, "structuredContent");
+    if (json_is_true(json_object_get(result, "isError"))) {
+        CHECK(structured == NULL, "a tool error with structuredContent: %s", body);
+        CHECK(json_integer_value(json_object_get(inner, "status")) >= 400, "%s", body);
+        CHECK(json_is_array(json_object_get(inner, "errors")), "%s", body);
+    } else {
+        CHECK(json_equal(inner, structured), "the text and structuredContent differ: %s", body);
+    }
+    json_decref(inner);
+}
+
+/* /mcp's reply: JSON-RPC 2.0 (mcp.c). */
+static void check_json_rpc(const cbd_api_reply *reply, const uint8_t *data, size_t size) {
+    if (reply->status == 202) {
+        CHECK(reply->body_len == 0 && reply->content_type == NULL, "202 with a body");
+        return;
+    }
+    CHECK(reply->status == 200 || reply->status == 400, "status %d: %s", reply->status,
+          reply->body);
+    CHECK(strcmp(reply->content_type, "application/json") == 0, "%s", reply->content_type);
+    json_t *doc = json_loadb(reply->body, reply->body_len, JSON_REJECT_DUPLICATES, NULL);
+    CHECK(json_is_object(doc), "reply is not a JSON object: %s", reply->body);
+    const char *version = json_string_value(json_object_get(doc, "jsonrpc"));
+    CHECK(version && strcmp(version, "2.0") == 0, "%s", reply->body);
+    const json_t *result = json_object_get(doc, "result"), *error = json_object_get(doc, "error");
+    CHECK((result == NULL) != (error == NULL), "one of result and error: %s", reply->body);
+    if (reply->status == 400) {
+        CHECK(error && json_is_null(json_object_get(doc, "id")), "%s", reply->body);
+    }
+    if (error) {
+        json_int_t code = json_integer_value(json_object_get(error, "code"));
+        CHECK(code == -32700 || code == -32600 || code == -32601 || code == -32602 ||
+                  code == -32002,
+              "error %lld: %s", (long long)code, reply->body);
+    }
+    json_t *request = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
+    const char *method = json_string_value(json_object_get(request, "method"));
+    if (result && method && strcmp(method, "tools/call") == 0) {
+        check_tool_result(result, reply->body);
+    }
+    json_decref(request);
+    json_decref(doc);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     cbd_api_reply reply;
     memset(&reply, 0, sizeof reply);
@@ -65,6 +120,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     CHECK(reply.body != NULL, "no body");
     CHECK(strlen(reply.body) == reply.body_len, "body_len %zu, strlen %zu", reply.body_len,
           strlen(reply.body));
+    if (endpoint->envelope) {
+        check_json_rpc(&reply, data, size);
+        cbd_api_reply_free(&reply);
+        return 0;
+    }
     CHECK(reply.content_type != NULL, "no content type");
     CHECK(reply.status == 200 || reply.status == 400 || reply.status == 422, "status %d: %s",
           reply.status, reply.body);

@@ -91,6 +91,7 @@ static const struct {
      "{\"board\": {\"tiles\": {\"a\": {\"owner\": \"red\", \"units\": {\"soldier\": 5}},"
      " \"b\": {\"owner\": \"blue\", \"units\": {\"soldier\": 1}}}, \"adjacent\": [[\"a\", \"b\"]]},"
      " \"player\": \"red\"}"},
+    {"/mcp", "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}"},
 };
 
 static const char *body_for(const char *path) {

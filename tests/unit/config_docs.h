@@ -171,6 +171,9 @@ static inline void *section_of(cbd_config *cfg, const char *section) {
     if (strcmp(section, "server") == 0) {
         return &cfg->server;
     }
+    if (strcmp(section, "mcp") == 0) {
+        return &cfg->mcp;
+    }
     return strcmp(section, "warapp") == 0 ? (void *)&cfg->warapp : (void *)&cfg->duper_board;
 }
 

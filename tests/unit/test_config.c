@@ -256,3 +256,33 @@ Test(config, bounded_work_keys) {
     cr_assert(cbd_config_apply_env(&cfg, env, &p), "%s", p.detail);
     cr_expect_eq(cfg.server.worker_share, 7u);
 }
+
+/* The mcp section: on by default, off from the file, the environment or a flag's text alike;
+ * anything but a boolean, or another key, is refused naming it. */
+Test(config, mcp_enabled_is_read_from_the_file_and_the_environment) {
+    cbd_config cfg;
+    cbd_problem p;
+    cbd_config_defaults(&cfg);
+    cr_expect(cfg.mcp.enabled);
+    cr_assert(load(&cfg, "{\"mcp\": {\"enabled\": false}}", &p), "%s", p.detail);
+    cr_expect_not(cfg.mcp.enabled);
+    cr_expect_not(load(&cfg, "{\"mcp\": {\"enabled\": \"no\"}}", &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/mcp/enabled");
+    cr_expect_not(load(&cfg, "{\"mcp\": {\"path\": \"/x\"}}", &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/mcp/path");
+    cr_expect_not(load(&cfg, "{\"mcp\": true}", &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/mcp");
+
+    char *env[] = {"COMBATD_MCP_ENABLED=false", NULL};
+    cbd_config_defaults(&cfg);
+    cbd_problem_init(&p);
+    cr_assert(cbd_config_apply_env(&cfg, env, &p), "%s", p.detail);
+    cr_expect_not(cfg.mcp.enabled);
+    char *bad[] = {"COMBATD_MCP_ENABLED=maybe", NULL};
+    cbd_problem_init(&p);
+    cr_expect_not(cbd_config_apply_env(&cfg, bad, &p));
+    cr_expect_str_eq(p.errors[0].pointer, "environment COMBATD_MCP_ENABLED");
+    char *unknown[] = {"COMBATD_MCP_PATH=/x", NULL};
+    cbd_problem_init(&p);
+    cr_expect_not(cbd_config_apply_env(&cfg, unknown, &p));
+}

@@ -25,6 +25,15 @@ static void check_table_rows(const char *section, const doc_table *t) {
         const cbd_config_key *k = &keys[i];
         const doc_row *r = find_row(t, k->name);
         cr_expect_not_null(r, "README's ### %s table has no row for `%s`", section, k->name);
+        if (r && k->type == CBD_KEY_BOOL && strcmp(section, "server") != 0) {
+            bool v;
+            memcpy(&v, (const char *)base + k->offset, sizeof v);
+            cr_expect_str_eq(r->def, v ? "true" : "false", "%s.%s: default", section, k->name);
+            cr_expect(strncmp(r->range, "true, false", 11) == 0, "%s.%s: %s", section, k->name,
+                      r->range);
+            expect_loads(section, k->name, v ? "false" : "true", true);
+            expect_loads(section, k->name, "1", false);
+        }
         if (!r || k->type != CBD_KEY_UINT) {
             continue;
         }
@@ -62,8 +71,8 @@ static void check_no_unknown_rows(const char *section, const doc_table *t,
 Test(config_docs, the_sections_list_exactly_the_code_keys_with_their_defaults_and_ranges) {
     char *readme = read_source_file("README.md");
     static const char *const warapp_others[] = {"defaults", NULL};
-    static const char *const sections[] = {"server", "warapp", "duper"};
-    for (size_t s = 0; s < 3; s++) {
+    static const char *const sections[] = {"server", "warapp", "duper", "mcp"};
+    for (size_t s = 0; s < 4; s++) {
         doc_table t;
         parse_table(readme, sections[s], &t);
         check_table_rows(sections[s], &t);

@@ -139,8 +139,8 @@ Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_sa
     cr_assert(load_over_defaults(file, &shipped, &p), "config/combatd.json: %s", p.detail);
     json_t *doc = json_loads(file, 0, NULL);
     cr_assert_not_null(doc);
-    static const char *const sections[] = {"server", "warapp", "duper"};
-    for (size_t s = 0; s < 3; s++) {
+    static const char *const sections[] = {"server", "warapp", "duper", "mcp"};
+    for (size_t s = 0; s < 4; s++) {
         doc_table t;
         parse_table(readme, sections[s], &t);
         size_t n;

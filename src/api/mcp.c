@@ -1,0 +1,369 @@
+/*
+ * POST /mcp: the JSON-RPC 2.0 envelope of the Model Context Protocol (mcp.h). A body is one
+ * message: a request is answered with one response in a JSON body, a notification or a
+ * client's response is accepted with 202 and no body (the handler writes nothing), and a body
+ * that is not a message is a JSON-RPC error without an id (cbd_api_mcp_envelope).
+ *
+ * The service keeps no session: every request stands alone, so initialize only negotiates the
+ * revision and says what is here, and any request may come first. Members the protocol adds
+ * later (`_meta`, fields of newer revisions) are ignored rather than refused, as MCP expects
+ * of both sides; the members read are checked strictly.
+ */
+#include "mcp.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mcp_internal.h"
+
+const char *const cbd_mcp_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26", NULL};
+
+bool cbd_mcp_version_supported(const char *version) {
+    for (size_t i = 0; cbd_mcp_versions[i]; i++) {
+        if (strcmp(version, cbd_mcp_versions[i]) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The text of a JSON string without a NUL inside it ("tools/call\u0000x" is no method), or
+ * NULL for anything else. */
+static const char *plain_string(const json_t *v) {
+    const char *s = json_string_value(v);
+    return s && strlen(s) == json_string_length(v) ? s : NULL;
+}
+
+/* MCP's request ids are strings or numbers and never null; a real is refused too, since the
+ * answer could not echo it digit for digit. */
+static bool valid_id(const json_t *id) {
+    return json_is_string(id) || json_is_integer(id);
+}
+
+bool cbd_mcp_read_call(const json_t *message, cbd_mcp_call *call) {
+    const char *version = plain_string(json_object_get(message, "jsonrpc"));
+    const char *method = plain_string(json_object_get(message, "method"));
+    const json_t *id = json_object_get(message, "id");
+    if (!version || strcmp(version, "2.0") != 0 || !method || !valid_id(id)) {
+        return false;
+    }
+    const json_t *params = json_object_get(message, "params");
+    call->id = id;
+    call->method = method;
+    call->params = json_is_object(params) ? params : NULL;
+    return true;
+}
+
+typedef enum { MESSAGE_REQUEST, MESSAGE_ACCEPTED, MESSAGE_INVALID } message_kind;
+
+/*
+ * What a message is: a request (read into *call), a notification or a response to be accepted
+ * without an answer, or none of them, with the problem naming each member at fault (a 422,
+ * which the envelope answers as -32600 Invalid Request).
+ */
+static message_kind read_message(const json_t *m, cbd_mcp_call *call, cbd_problem *problem) {
+    if (cbd_mcp_read_call(m, call)) {
+        return MESSAGE_REQUEST;
+    }
+    const char *version = plain_string(json_object_get(m, "jsonrpc"));
+    const json_t *method = json_object_get(m, "method"), *id = json_object_get(m, "id");
+    bool answer = json_object_get(m, "result") || json_object_get(m, "error");
+    bool bad_version = !version || strcmp(version, "2.0") != 0;
+    bool bad_method = method ? !plain_string(method) : !(id && answer);
+    bool bad_id = id && !valid_id(id);
+    if (!bad_version && !bad_method && !bad_id) {
+        return MESSAGE_ACCEPTED; /* a notification (no id), or a response (no method) */
+    }
+    cbd_problem_set(problem, 422, "The body is not a JSON-RPC 2.0 message; see `errors`.");
+    if (bad_version) {
+        cbd_problem_field(problem, "/jsonrpc", "must be \"2.0\"");
+    }
+    if (bad_method) {
+        cbd_problem_field(problem, "/method",
+                          method ? "must be a string"
+                                 : "is required (a response has an id and a result or error)");
+    }
+    if (bad_id) {
+        cbd_problem_field(problem, "/id", "must be a string or an integer (not null)");
+    }
+    return MESSAGE_INVALID;
+}
+
+void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call) {
+    cbd_jw_object_open(out);
+    cbd_jw_key_string(out, "jsonrpc", "2.0");
+    cbd_jw_key(out, "id");
+    cbd_jw_value(out, call->id);
+    cbd_jw_key(out, "result");
+}
+
+void cbd_mcp_result_end(cbd_jw *out) {
+    cbd_jw_object_close(out);
+}
+
+/* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M — the caller adds members (data) and
+ * closes twice. `id` NULL writes null. */
+static void error_begin(cbd_jw *out, const json_t *id, int code, const char *message) {
+    cbd_jw_object_open(out);
+    cbd_jw_key_string(out, "jsonrpc", "2.0");
+    cbd_jw_key(out, "id");
+    if (id) {
+        cbd_jw_value(out, id);
+    } else {
+        cbd_jw_null(out);
+    }
+    cbd_jw_key(out, "error");
+    cbd_jw_object_open(out);
+    cbd_jw_key_int(out, "code", code);
+    cbd_jw_key_string(out, "message", message);
+}
+
+bool cbd_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...) {
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    error_begin(out, call->id, code, message);
+    cbd_jw_object_close(out);
+    cbd_jw_object_close(out);
+    return true;
+}
+
+bool cbd_mcp_write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem) {
+    size_t len = 0;
+    char *text = cbd_api_problem_text(problem, &len);
+    if (!text) {
+        return false;
+    }
+    cbd_mcp_result_begin(out, call);
+    cbd_jw_object_open(out);
+    cbd_jw_key(out, "content");
+    cbd_jw_array_open(out);
+    cbd_jw_object_open(out);
+    cbd_jw_key_string(out, "type", "text");
+    cbd_jw_key(out, "text");
+    cbd_jw_string_n(out, text, len);
+    cbd_jw_object_close(out);
+    cbd_jw_array_close(out);
+    cbd_jw_key_bool(out, "isError", true);
+    cbd_jw_object_close(out);
+    cbd_mcp_result_end(out);
+    free(text);
+    return true;
+}
+
+/* ---- the lifecycle ---- */
+
+/* What an agent reads once it has connected: what the tools are for and where the rules are.
+ * The tools describe themselves (endpoints.h), so they are not listed here again. */
+static void write_instructions(cbd_jw *out) {
+    static const char tools[] =
+        "combatd resolves and previews battles of War.app (Warzone-style) and Duper. Every tool "
+        "is a read-only computation: the analyze tools give exact probabilities, the simulate "
+        "tools play seeded random battles and turns (send a seed to replay one), the duper tools "
+        "resolve Duper attacks and list a player's options. A refused call is a tool error whose "
+        "text is a problem document naming each bad argument by JSON pointer; fix those and call "
+        "again.";
+    static const char rules[] = " The rules the tools apply are the resource " CBD_MCP_RULES_URI
+                                "; the HTTP contract with examples is combatd://openapi.yaml.";
+    static const char contract[] = " The HTTP contract with examples is combatd://openapi.yaml.";
+    char text[sizeof tools + sizeof rules];
+    snprintf(text, sizeof text, "%s%s", tools,
+             cbd_mcp_has_resource(CBD_MCP_RULES_URI) ? rules : contract);
+    cbd_jw_key_string(out, "instructions", text);
+}
+
+/* The revision asked for when it is one served, else the newest. */
+static const char *negotiated_version(const char *asked) {
+    for (size_t i = 0; cbd_mcp_versions[i]; i++) {
+        if (strcmp(asked, cbd_mcp_versions[i]) == 0) {
+            return cbd_mcp_versions[i];
+        }
+    }
+    return cbd_mcp_versions[0];
+}
+
+static bool initialize(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
+    (void)problem;
+    const char *asked = plain_string(json_object_get(ctx->call->params, "protocolVersion"));
+    if (!asked) {
+        return cbd_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
+                             "Invalid params: params.protocolVersion must be a string");
+    }
+    cbd_mcp_result_begin(out, ctx->call);
+    cbd_jw_object_open(out);
+    cbd_jw_key_string(out, "protocolVersion", negotiated_version(asked));
+    cbd_jw_key(out, "capabilities");
+    cbd_jw_object_open(out);
+    cbd_jw_key(out, "tools");
+    cbd_jw_object_open(out);
+    cbd_jw_key_bool(out, "listChanged", false);
+    cbd_jw_object_close(out);
+    cbd_jw_key(out, "resources");
+    cbd_jw_object_open(out);
+    cbd_jw_key_bool(out, "subscribe", false);
+    cbd_jw_key_bool(out, "listChanged", false);
+    cbd_jw_object_close(out);
+    cbd_jw_object_close(out);
+    cbd_jw_key(out, "serverInfo");
+    cbd_jw_object_open(out);
+    cbd_jw_key_string(out, "name", "combatd");
+    cbd_jw_key_string(out, "title", "combatd: War.app and Duper battles");
+    cbd_jw_key_string(out, "version", COMBATD_VERSION);
+    cbd_jw_object_close(out);
+    write_instructions(out);
+    cbd_jw_object_close(out);
+    cbd_mcp_result_end(out);
+    return true;
+}
+
+static bool ping(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
+    (void)problem;
+    cbd_mcp_result_begin(out, ctx->call);
+    cbd_jw_object_open(out);
+    cbd_jw_object_close(out);
+    cbd_mcp_result_end(out);
+    return true;
+}
+
+static const struct {
+    const char *name;
+    cbd_mcp_method_fn fn;
+} methods[] = {
+    {"initialize", initialize},
+    {"ping", ping},
+    {"tools/list", cbd_mcp_tools_list},
+    {"tools/call", cbd_mcp_tools_call},
+    {"resources/list", cbd_mcp_resources_list},
+    {"resources/read", cbd_mcp_resources_read},
+    {"resources/templates/list", cbd_mcp_resource_templates_list},
+};
+
+/* ---- the endpoint ---- */
+
+bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
+                 cbd_problem *problem) {
+    /* A tool's answer is capped at server.max_answer_bytes by its own writer, as over HTTP;
+     * the envelope holds it twice (structured, and as text) and the constant tool list and
+     * documents, so it is bounded by what the cap lets through and is not capped again. */
+    cbd_jw_set_limit(out, 0);
+    cbd_mcp_call call;
+    switch (read_message(request, &call, problem)) {
+        case MESSAGE_INVALID:
+            return false;
+        case MESSAGE_ACCEPTED:
+            return true; /* nothing written: 202 Accepted */
+        case MESSAGE_REQUEST:
+            break;
+    }
+    const json_t *params = json_object_get(request, "params");
+    if (params && !json_is_object(params)) {
+        return cbd_mcp_error(out, &call, CBD_MCP_INVALID_PARAMS,
+                             "Invalid params: params must be an object");
+    }
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
+        if (strcmp(call.method, methods[i].name) == 0) {
+            cbd_mcp_ctx ctx = {cfg, budget, &call};
+            return methods[i].fn(&ctx, out, problem);
+        }
+    }
+    /* A method name is the client's text: echoed only when it is short. */
+    size_t n = strlen(call.method);
+    return n <= 64 ? cbd_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found: %s",
+                                   call.method)
+                   : cbd_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found");
+}
+
+/* The tool a well-formed tools/call runs, with its arguments; NULL for any other message. */
+static const cbd_api_endpoint *called_tool(const json_t *request, const json_t **arguments) {
+    cbd_mcp_call call;
+    const cbd_api_endpoint *tool = NULL;
+    const char *error;
+    if (!request || !cbd_mcp_read_call(request, &call) || strcmp(call.method, "tools/call") != 0 ||
+        !cbd_mcp_tool_call_of(&call, &tool, arguments, &error)) {
+        return NULL;
+    }
+    return tool;
+}
+
+static const cbd_api_endpoint *called(const json_t *request) {
+    const json_t *arguments;
+    return called_tool(request, &arguments);
+}
+
+/* A tool call costs what its endpoint's request costs, so a heavy call goes to a worker at
+ * once as the same body would over HTTP; the envelope itself is cheap (its answer is copied
+ * twice, a few bytes per byte the tool answered). Anything else is CBD_COST_BASE_NS. */
+uint64_t cbd_api_mcp_cost(const cbd_config *cfg, const json_t *request) {
+    const json_t *arguments = NULL;
+    const cbd_api_endpoint *tool = called_tool(request, &arguments);
+    if (!tool || !tool->cost || !arguments) {
+        return CBD_COST_BASE_NS;
+    }
+    return tool->cost(cfg, arguments);
+}
+
+/* A JSON-RPC error whose `data` is the problem document, which names each member at fault;
+ * false when memory ran out. */
+static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const char *message,
+                                const cbd_problem *problem) {
+    size_t len = 0;
+    char *text = cbd_api_problem_text(problem, &len);
+    if (!text) {
+        return false;
+    }
+    error_begin(out, id, code, message);
+    cbd_jw_key(out, "data");
+    cbd_jw_raw(out, text, len);
+    cbd_jw_object_close(out);
+    cbd_jw_object_close(out);
+    free(text);
+    return true;
+}
+
+/*
+ * How /mcp answers a problem (cbd_api_envelope.refuse):
+ *  - a body that is not a request: a JSON-RPC error without id, answered 400, whose `data` is
+ *    the problem document: -32700 when it is not JSON (cbd_api_parse's 400), -32600 when it is
+ *    not a JSON-RPC message (422);
+ *  - a tools/call's refusal (the endpoint's 4xx, the deadline's 504, the worker pool's 503): a
+ *    tool result that says isError, answered 200, so that the model reads the problem and can
+ *    correct its arguments or retry. The pool's 503 is a tool error too, not the HTTP 503 with
+ *    Retry-After that the other endpoints answer: MCP clients report an HTTP error as a failed
+ *    request, mostly without its body, while a tool error reaches the model with the problem's
+ *    words, which say to retry;
+ *  - the service's own failure (a 500, out of memory mostly): the 500 problem every endpoint
+ *    answers, as the constant one that needs no memory is too.
+ */
+static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_reply *reply) {
+    cbd_mcp_call call;
+    bool is_call = request && cbd_mcp_read_call(request, &call);
+    bool client = problem->status >= 400 && problem->status < 500;
+    bool tool = is_call && strcmp(call.method, "tools/call") == 0 &&
+                (client || problem->status == 503 || problem->status == 504);
+    if (!tool && (is_call || !client)) {
+        cbd_api_problem_reply(problem, reply);
+        return;
+    }
+    cbd_jw out;
+    cbd_jw_init(&out);
+    bool ok = tool ? cbd_mcp_write_tool_error(&out, &call, problem)
+                   : write_problem_error(
+                         &out, NULL,
+                         problem->status == 400 ? CBD_MCP_PARSE_ERROR : CBD_MCP_INVALID_REQUEST,
+                         problem->status == 400 ? "Parse error" : "Invalid Request", problem);
+    size_t len = 0;
+    char *text = ok ? cbd_jw_finish(&out, &len) : NULL;
+    if (!ok) {
+        cbd_jw_discard(&out);
+    }
+    cbd_api_text_reply(tool ? 200 : 400, "application/json", text, len, reply);
+    if (text && tool) {
+        reply->call_status = problem->status;
+    }
+}
+
+const cbd_api_envelope cbd_api_mcp_envelope = {refuse, called};

@@ -1,0 +1,84 @@
+#ifndef COMBATD_API_MCP_INTERNAL_H
+#define COMBATD_API_MCP_INTERNAL_H
+
+/*
+ * What the MCP files share (mcp.c: the JSON-RPC envelope and the lifecycle methods;
+ * mcp_tools.c: tools/list and tools/call; mcp_resources.c: the embedded documents). Nothing
+ * outside them includes this.
+ */
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "api.h"
+#include "json_write.h"
+#include "problem.h"
+
+/* JSON-RPC 2.0's error codes, and MCP's for a resource it does not have. */
+#define CBD_MCP_PARSE_ERROR        (-32700)
+#define CBD_MCP_INVALID_REQUEST    (-32600)
+#define CBD_MCP_METHOD_NOT_FOUND   (-32601)
+#define CBD_MCP_INVALID_PARAMS     (-32602)
+#define CBD_MCP_RESOURCE_NOT_FOUND (-32002)
+
+/* A JSON-RPC request as read from a /mcp body: a string or integer id (never null), a method,
+ * and params (an object, or NULL when the request has none). */
+typedef struct {
+    const json_t *id;
+    const char *method;
+    const json_t *params;
+} cbd_mcp_call;
+
+/* One method's context: the endpoint handler's arguments and the request read. */
+typedef struct {
+    const cbd_config *cfg;
+    cbd_budget *budget;
+    const cbd_mcp_call *call;
+} cbd_mcp_ctx;
+
+/* A method: writes its whole response (result or JSON-RPC error) to `out` and returns true, or
+ * returns false with `problem` filled, which cbd_api_mcp_envelope answers (a tool's refusal
+ * becomes a tool result with isError). */
+typedef bool (*cbd_mcp_method_fn)(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+
+/* {"jsonrpc":"2.0","id":ID,"result": — the method writes its result value next, then
+ * cbd_mcp_result_end closes the response. */
+void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call);
+void cbd_mcp_result_end(cbd_jw *out);
+
+/* A whole JSON-RPC error response to `call` (a printf-style message). Returns true, for
+ * `return cbd_mcp_error(...)` from a method. */
+bool cbd_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* A tools/call's result that says isError, whose one text item is the problem+json document
+ * the endpoint would have answered over HTTP; false when memory ran out. */
+bool cbd_mcp_write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem);
+
+/* The methods of mcp_tools.c and mcp_resources.c. */
+bool cbd_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbd_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbd_mcp_resources_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbd_mcp_resources_read(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbd_mcp_resource_templates_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+
+/* Whether the build holds a document at `uri` (the instructions point to the rules only when
+ * it does). */
+bool cbd_mcp_has_resource(const char *uri);
+
+/* The URI of the rules document. */
+#define CBD_MCP_RULES_URI "combatd://docs/rules.md"
+
+/*
+ * A tools/call's tool and arguments: the endpoint named by params.name and params.arguments
+ * (NULL when the call sends none). False, with *error a message for -32602, when the name is
+ * missing or unknown or the arguments are not an object.
+ */
+bool cbd_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **tool,
+                          const json_t **arguments, const char **error);
+
+/* Reads a request (a message with jsonrpc "2.0", a string or integer id and a string method)
+ * into *call; false for anything else. params is NULL unless it is an object. */
+bool cbd_mcp_read_call(const json_t *message, cbd_mcp_call *call);
+
+#endif

@@ -1,0 +1,281 @@
+/*
+ * POST /mcp over raw sockets: what the HTTP layer adds to the api layer's envelope (tested in
+ * tests/unit/test_mcp_api.c). Statuses and headers of the JSON-RPC answers, 202 without a
+ * body, 405 for GET and DELETE, the Origin check against DNS rebinding (an origin listed by
+ * name is served, `*` does not count, none is fine), the MCP-Protocol-Version header, the
+ * preflight, mcp.enabled, the worker pool's refusal as a tool error, and the metrics by tool.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "http_client.h"
+#include "raw_http.h"
+
+static void setup(void) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.n_cors_origins = 2;
+    snprintf(cfg.server.cors_origins[0], sizeof cfg.server.cors_origins[0], "*");
+    snprintf(cfg.server.cors_origins[1], sizeof cfg.server.cors_origins[1],
+             "https://agent.example");
+    test_suite_start_with(&cfg);
+}
+
+TestSuite(mcp_http, .init = setup, .fini = test_suite_stop);
+
+static const char ping[] = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}";
+
+/* One request with the given extra header lines ("Name: value\r\n" each, or ""), and its whole
+ * answer (the connection is closed after it). */
+static char *exchange(uint16_t port, const char *method, const char *headers, const char *body) {
+    char request[4096];
+    snprintf(request, sizeof request,
+             "%s /mcp HTTP/1.1\r\nHost: t\r\n%s%sContent-Length: %zu\r\nConnection: close\r\n\r\n"
+             "%s",
+             method, body ? "Content-Type: application/json\r\n" : "", headers,
+             body ? strlen(body) : 0, body ? body : "");
+    int fd = raw_connect(port);
+    cr_assert_geq(fd, 0);
+    cr_assert(raw_send_str(fd, request));
+    char *text = raw_answer_of(fd, 10.0);
+    cr_assert_not_null(text);
+    return text;
+}
+
+static bool has(const char *text, const char *needle) {
+    return strstr(text, needle) != NULL;
+}
+
+/* The body after the header block. */
+static const char *body_of(const char *text) {
+    const char *b = strstr(text, "\r\n\r\n");
+    cr_assert_not_null(b, "%s", text);
+    return b + 4;
+}
+
+Test(mcp_http, a_request_is_answered_200_in_json) {
+    char *text = exchange(test_port, "POST", "", ping);
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect(has(text, "\r\nContent-Type: application/json\r\n"), "%s", text);
+    cr_expect_str_eq(body_of(text), "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+    free(text);
+}
+
+Test(mcp_http, a_notification_is_202_without_a_body_or_its_type) {
+    char *text = exchange(test_port, "POST", "",
+                          "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}");
+    cr_expect_eq(raw_status(text), 202, "%s", text);
+    cr_expect(has(text, "\r\nContent-Length: 0\r\n"), "%s", text);
+    cr_expect_not(has(text, "\r\nContent-Type:"), "%s", text);
+    cr_expect_str_eq(body_of(text), "");
+    free(text);
+}
+
+Test(mcp_http, json_rpc_errors_carry_their_codes_and_statuses) {
+    char *text = exchange(test_port, "POST", "", "{\"jsonrpc\": ");
+    cr_expect_eq(raw_status(text), 400, "%s", text);
+    cr_expect(has(text, "\r\nContent-Type: application/json\r\n"), "%s", text);
+    cr_expect(has(body_of(text), "\"id\":null,\"error\":{\"code\":-32700,"), "%s", text);
+    free(text);
+    text = exchange(test_port, "POST", "", "{\"id\": 1, \"method\": \"ping\"}");
+    cr_expect_eq(raw_status(text), 400, "%s", text);
+    cr_expect(has(body_of(text), "\"id\":null,\"error\":{\"code\":-32600,"), "%s", text);
+    free(text);
+    text =
+        exchange(test_port, "POST", "", "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"x/y\"}");
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect(has(body_of(text), "\"id\":2,\"error\":{\"code\":-32601,"), "%s", text);
+    free(text);
+    text = exchange(test_port, "POST", "",
+                    "{\"jsonrpc\": \"2.0\", \"id\": 3, \"method\": \"tools/call\", \"params\": "
+                    "{\"name\": \"nope\"}}");
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect(has(body_of(text), "\"id\":3,\"error\":{\"code\":-32602,"), "%s", text);
+    free(text);
+}
+
+Test(mcp_http, get_and_delete_are_405_with_allow) {
+    static const char *const methods[] = {"GET", "DELETE"};
+    for (size_t i = 0; i < 2; i++) {
+        char *text = exchange(test_port, methods[i], "", NULL);
+        cr_expect_eq(raw_status(text), 405, "%s %s", methods[i], text);
+        cr_expect(has(text, "\r\nAllow: POST, OPTIONS\r\n"), "%s", text);
+        cr_expect(has(text, "application/problem+json"), "%s", text);
+        free(text);
+    }
+}
+
+Test(mcp_http, an_origin_is_served_only_when_listed_by_name) {
+    /* "*" is in cors_origins, and every other endpoint serves this origin. */
+    char *text = exchange(test_port, "POST", "Origin: https://evil.example\r\n", ping);
+    cr_expect_eq(raw_status(text), 403, "%s", text);
+    cr_expect(has(body_of(text), "list it by name in server.cors_origins"), "%s", text);
+    free(text);
+    int fd = raw_connect(test_port);
+    cr_assert(raw_send_str(fd, "POST /analyze-attack HTTP/1.1\r\nHost: t\r\nOrigin: "
+                               "https://evil.example\r\nContent-Type: application/json\r\n"
+                               "Content-Length: 2\r\nConnection: close\r\n\r\n{}"));
+    text = raw_answer_of(fd, 10.0);
+    cr_expect_eq(raw_status(text), 422, "the other endpoints are unchanged: %s", text);
+    free(text);
+
+    text = exchange(test_port, "POST", "Origin: https://agent.example\r\n", ping);
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect(has(text, "\r\nAccess-Control-Allow-Origin: "), "%s", text);
+    free(text);
+    text = exchange(test_port, "POST",
+                    "Origin: https://agent.example\r\nOrigin: https://evil.example\r\n", ping);
+    cr_expect_eq(raw_status(text), 403, "two origins: %s", text);
+    free(text);
+    /* The check holds for every method, before its 405. */
+    text = exchange(test_port, "GET", "Origin: https://evil.example\r\n", NULL);
+    cr_expect_eq(raw_status(text), 403, "%s", text);
+    free(text);
+}
+
+Test(mcp_http, the_protocol_version_header_must_be_a_served_revision) {
+    static const char *const served[] = {"2025-11-25", "2025-06-18", "2025-03-26"};
+    for (size_t i = 0; i < 3; i++) {
+        char header[96];
+        snprintf(header, sizeof header, "MCP-Protocol-Version: %s\r\n", served[i]);
+        char *text = exchange(test_port, "POST", header, ping);
+        cr_expect_eq(raw_status(text), 200, "%s: %s", served[i], text);
+        free(text);
+    }
+    char *text = exchange(test_port, "POST", "MCP-Protocol-Version: 2024-11-05\r\n", ping);
+    cr_expect_eq(raw_status(text), 400, "%s", text);
+    cr_expect(has(body_of(text), "2025-11-25, 2025-06-18, 2025-03-26"), "%s", text);
+    free(text);
+    text =
+        exchange(test_port, "POST",
+                 "mcp-protocol-version: 2025-06-18\r\nMCP-Protocol-Version: 2025-06-18\r\n", ping);
+    cr_expect_eq(raw_status(text), 400, "sent twice: %s", text);
+    free(text);
+}
+
+Test(mcp_http, the_preflight_allows_the_protocol_version_header) {
+    char *text =
+        exchange(test_port, "OPTIONS",
+                 "Origin: https://agent.example\r\nAccess-Control-Request-Method: POST\r\n", NULL);
+    cr_expect_eq(raw_status(text), 204, "%s", text);
+    cr_expect(has(text, "\r\nAccess-Control-Allow-Headers: Content-Type, X-Request-Id, "
+                        "MCP-Protocol-Version, Mcp-Session-Id\r\n"),
+              "%s", text);
+    free(text);
+}
+
+Test(mcp_http, tool_calls_are_counted_by_tool_and_the_status_of_their_endpoint) {
+    char *text =
+        exchange(test_port, "POST", "",
+                 "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": "
+                 "{\"name\": \"analyze_attack\", \"arguments\": {\"attackers\": 0, "
+                 "\"defenders\": 1}}}");
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect(has(body_of(text), "\"isError\":true"), "%s", text);
+    free(text);
+    text =
+        exchange(test_port, "POST", "",
+                 "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", \"params\": "
+                 "{\"name\": \"duper_battle\", \"arguments\": {\"attack\": {\"player\": \"red\", "
+                 "\"tile\": {\"units\": {\"soldier\": 5}}}, \"defense\": {\"player\": \"blue\", "
+                 "\"tile\": {\"level\": 1, \"units\": {\"soldier\": 1}}}, \"seed\": 1}}}");
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect(has(body_of(text), "\"isError\":false"), "%s", text);
+    free(text);
+    static const char *const needles[] = {
+        "combatd_mcp_tool_calls_total{tool=\"analyze_attack\",status=\"422\"} 1\n",
+        "combatd_mcp_tool_calls_total{tool=\"duper_battle\",status=\"200\"} 1\n",
+        "combatd_requests_total{route=\"/mcp\",status=\"200\"} 2\n", NULL};
+    test_response r;
+    cr_assert_eq(test_metrics_with(test_port, needles, 5.0, &r), 0);
+    for (size_t i = 0; needles[i]; i++) {
+        cr_expect(has(r.body, needles[i]), "no %s in\n%s", needles[i], r.body);
+    }
+    test_response_free(&r);
+}
+
+/* ---- other configurations ---- */
+
+Test(mcp_http_config, switched_off_it_is_a_404_like_any_path) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.mcp.enabled = false;
+    cbd_server *s = test_server_start(&cfg);
+    char *text = exchange(cbd_server_port(s), "POST", "", ping);
+    cr_expect_eq(raw_status(text), 404, "%s", text);
+    cr_expect(has(body_of(text), "No resource at /mcp"), "%s", text);
+    free(text);
+    cbd_server_stop(s);
+}
+
+/* The one worker busy with a long simulation, a heavy tool call from the same client finds no
+ * place: the answer is a tool error that says to retry, a 200 without Retry-After, while the
+ * same refusal of /simulate is the 503. */
+Test(mcp_http_config, a_call_refused_by_the_worker_pool_is_a_tool_error_saying_to_retry) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.workers = 1;
+    cfg.server.worker_queue = 0;
+    cbd_server *s = test_server_start(&cfg);
+    uint16_t port = cbd_server_port(s);
+    int busy = raw_connect(port);
+    cr_assert(raw_send_request(busy, "POST", "/simulate", "application/json",
+                               "{\"attackers\": 100, \"defenders\": 60, \"trials\": 10000000, "
+                               "\"seed\": 1, \"settings\": {\"luck_modifier\": 0.16}}",
+                               true));
+    for (int i = 0; i < 1000 && cbd_server_worker_jobs(s) < 1; i++) {
+        raw_sleep(0.01);
+    }
+    cr_assert_eq(cbd_server_worker_jobs(s), 1, "the long simulation was never admitted");
+    char *text =
+        exchange(port, "POST", "",
+                 "{\"jsonrpc\": \"2.0\", \"id\": 9, \"method\": \"tools/call\", \"params\": "
+                 "{\"name\": \"simulate\", \"arguments\": {\"attackers\": 10, "
+                 "\"defenders\": 5, \"trials\": 1000000, \"seed\": 2}}}");
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect_not(has(text, "Retry-After"), "%s", text);
+    cr_expect(has(body_of(text), "\"isError\":true"), "%s", text);
+    cr_expect(has(body_of(text), "retry"), "%s", text);
+    cr_expect(has(body_of(text), "\\\"status\\\":503"), "%s", text);
+    free(text);
+    int plain = raw_connect(port);
+    cr_assert(raw_send_request(plain, "POST", "/simulate", "application/json",
+                               "{\"attackers\": 10, \"defenders\": 5, \"trials\": 1000000, "
+                               "\"seed\": 2}",
+                               true));
+    text = raw_answer_of(plain, 10.0);
+    cr_expect_eq(raw_status(text), 503, "%s", text);
+    cr_expect(has(text, "\r\nRetry-After: 1\r\n"), "%s", text);
+    free(text);
+    free(raw_answer_of(busy, 30.0));
+    cbd_server_stop(s);
+}
+
+/* Every request estimated cheap (inline_cost_ns at its maximum): a tool call that spends the
+ * HTTP thread's 1 ms is handed back and answered on a worker, whole, like any request. */
+Test(mcp_http_config, a_call_past_the_inline_budget_is_handed_to_a_worker) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.inline_cost_ns = UINT64_C(60000000000);
+    cbd_server *s = test_server_start(&cfg);
+    uint16_t port = cbd_server_port(s);
+    char *text =
+        exchange(port, "POST", "",
+                 "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": "
+                 "{\"name\": \"analyze_attack\", \"arguments\": {\"attackers\": 100000, "
+                 "\"defenders\": 100000, \"settings\": {\"luck_modifier\": 0.5}, "
+                 "\"graph\": {\"from\": 99000, \"to\": 99100}}}}");
+    cr_expect_eq(raw_status(text), 200, "%.300s", text);
+    cr_expect(has(body_of(text), "\"isError\":false"), "%.300s", text);
+    cr_expect(has(body_of(text), "\"structuredContent\":{\"attackers\":100000,"), "%.300s", text);
+    free(text);
+    static const char *const needles[] = {"combatd_requests_handed_to_workers_total 1\n", NULL};
+    test_response r;
+    cr_assert_eq(test_metrics_with(port, needles, 5.0, &r), 0);
+    cr_expect(has(r.body, needles[0]), "%s", r.body);
+    test_response_free(&r);
+    cbd_server_stop(s);
+}
