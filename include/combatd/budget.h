@@ -32,10 +32,15 @@
 #define CBD_WORK_BINOM_TERM   4   /* one term of a binomial pmf window */
 #define CBD_WORK_KILL_TERM    3   /* one roll value folded into a kill distribution */
 #define CBD_WORK_SCAN_TERM    1   /* one value of a distribution summed or scanned */
+#define CBD_WORK_SORT_STEP    4   /* one element of one pass of a sort (compared and moved) */
 #define CBD_WORK_BATTLE       60  /* one simulated battle (two variates and the rounding) */
-#define CBD_WORK_TURN_OUTCOME 25  /* one battle outcome enumerated for one turn state */
-#define CBD_WORK_TURN_STATE   40  /* one turn state stored, looked up or folded */
+#define CBD_WORK_TURN_OUTCOME 20  /* one battle outcome enumerated for one turn state */
+#define CBD_WORK_TURN_STATE   20  /* one turn state stored, looked up or folded */
+#define CBD_WORK_TURN_WORD    1   /* ... and each of its words hashed, compared and copied */
+#define CBD_WORK_TURN_MISS    40  /* ... more in a map past the cache (its cache misses) */
 #define CBD_WORK_TURN_ORDER   30  /* one order of one simulated turn, besides its battle */
+#define CBD_WORK_SIM_SETUP    60  /* one side's battle sampler set up (logs, square roots) */
+#define CBD_WORK_TURN_TALLY   4   /* one territory of one simulated turn counted in the stats */
 #define CBD_WORK_BOARD_STEP   20  /* one tile or adjacency step of a board walk */
 #define CBD_WORK_DUPER_BATTLE 400 /* one Duper battle resolved */
 
