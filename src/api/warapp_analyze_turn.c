@@ -5,7 +5,9 @@
  * charges the request's budget as it works.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api.h"
 #include "dist_json.h"
@@ -178,16 +180,78 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_
 
 /*
  * The estimate the http layer compares with server.inline_cost_ns (api.h). How many board
- * states a turn enumerates is known only while it runs (the core bounds it by
- * warapp.max_turn_states and its work limit), so this is the cheap bound by order count: about
- * CBD_TURN_COST_NS_PER_ORDER an order, measured on boards of tens of armies, which puts a turn
- * of more than 16 orders on the worker pool at the default 1 ms.
+ * states a turn enumerates is known only while it runs (the budget meters that), so this is a
+ * cheap bound from what can be read at once:
+ *   - about CBD_TURN_COST_NS_PER_ORDER an order (measured on boards of tens of armies), for
+ *     each schedule the random move order weighs: k! for k players with attack orders, at
+ *     most 8! (the core's limit);
+ *   - with luck, each attack's two kill windows: about 20 standard deviations of a roll of the
+ *     board's whole army each, 10·sqrt(armies) + 64 terms of 7 ns (the binomial term and its
+ *     fold, budget.h), computed once whatever the schedules.
+ * A turn of more than 16 orders, or an attack with luck on a board of more than about 10^8
+ * armies, goes to the worker pool at the default 1 ms. The values are validated when answered.
  */
 #define CBD_TURN_COST_NS_PER_ORDER UINT64_C(60000)
+#define CBD_TURN_MAX_MOVERS        8
+
+/* The players (at most CBD_TURN_MAX_MOVERS + 1 counted) who give attack/transfer orders, and
+ * how many of those orders there are. */
+static size_t count_movers(const json_t *orders, size_t *attacks) {
+    const char *seen[CBD_TURN_MAX_MOVERS + 1];
+    size_t k = 0;
+    *attacks = 0;
+    for (size_t i = 0; i < json_array_size(orders); i++) {
+        const json_t *o = json_array_get(orders, i);
+        const char *type = json_string_value(json_object_get(o, "type"));
+        const char *player = json_string_value(json_object_get(o, "player"));
+        if (type && strcmp(type, "attack_transfer") != 0) {
+            continue;
+        }
+        ++*attacks;
+        bool known = !player;
+        for (size_t j = 0; j < k && !known; j++) {
+            known = strcmp(seen[j], player) == 0;
+        }
+        if (!known && k <= CBD_TURN_MAX_MOVERS) {
+            seen[k++] = player;
+        }
+    }
+    return k;
+}
+
+/* Every army on the board (capped at 10^9, as W10 caps a valid one). */
+static double board_armies(const json_t *request) {
+    double total = 0;
+    const char *id;
+    const json_t *t;
+    json_object_foreach((json_t *)json_object_get(request, "territories"), id, t) {
+        const json_t *a = json_object_get(t, "armies");
+        total +=
+            json_is_integer(a) && json_integer_value(a) > 0 ? (double)json_integer_value(a) : 0;
+    }
+    return total < 1e9 ? total : 1e9;
+}
 
 uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request) {
-    (void)cfg;
-    json_t *orders = json_object_get(request, "orders");
-    size_t n = json_is_array(orders) ? json_array_size(orders) : 0;
-    return CBD_COST_BASE_NS + (uint64_t)n * CBD_TURN_COST_NS_PER_ORDER;
+    const json_t *orders = json_object_get(request, "orders");
+    if (!json_is_array(orders)) {
+        return CBD_COST_BASE_NS;
+    }
+    size_t attacks;
+    size_t movers = count_movers(orders, &attacks);
+    const char *move_order = json_string_value(json_object_get(request, "move_order"));
+    uint64_t schedules = 1;
+    for (size_t k = 2; move_order && strcmp(move_order, "random") == 0 && k <= movers; k++) {
+        schedules *= k; /* movers <= 9: at most 9! */
+    }
+    double cost = (double)CBD_COST_BASE_NS + (double)json_array_size(orders) * (double)schedules *
+                                                 (double)CBD_TURN_COST_NS_PER_ORDER;
+    const json_t *luck = json_object_get(json_object_get(request, "settings"), "luck_modifier");
+    bool lucky = luck ? json_is_number(luck) && json_number_value(luck) > 0
+                      : cfg->warapp.defaults.luck_modifier > 0;
+    if (lucky) {
+        double terms = 10.0 * sqrt(board_armies(request)) + 64.0;
+        cost += (double)attacks * 2.0 * terms * (double)(CBD_WORK_BINOM_TERM + CBD_WORK_KILL_TERM);
+    }
+    return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);
 }

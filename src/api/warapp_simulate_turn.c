@@ -437,12 +437,19 @@ bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json
 /*
  * The estimate the http layer compares with server.inline_cost_ns (api.h): one resolved order
  * costs about as much as one simulated battle (the core resolves the benchmark's 8-order turn
- * in 650-850 ns), so trials x orders battles, plus the listed turns' bytes when they are
- * listed. The values are validated when answered; a request that cannot be read is cheap.
+ * in 650-850 ns), and each trial counts every territory's owner and armies in the stats (about
+ * CBD_TURN_COST_NS_PER_TALLY each: a 256-territory board costs that many a trial, whatever its
+ * orders), so trials x (orders battles + territories tallies), plus the listed turns' bytes
+ * when they are listed. The values are validated when answered; a request that cannot be read
+ * is cheap.
  */
+#define CBD_TURN_COST_NS_PER_TALLY UINT64_C(8)
+#define CBD_TURN_COST_LISTED_BYTES UINT64_C(40) /* a listed turn's bytes per territory or order */
+
 uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request) {
     json_t *trials = json_object_get(request, "trials");
     json_t *orders = json_object_get(request, "orders");
+    json_t *territories = json_object_get(request, "territories");
     if (!json_is_integer(trials) || json_integer_value(trials) <= 0) {
         return CBD_COST_BASE_NS;
     }
@@ -450,9 +457,17 @@ uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request
     uint64_t per = json_is_array(orders) && json_array_size(orders) > 0
                        ? (uint64_t)json_array_size(orders)
                        : 1u;
+    uint64_t terr = json_is_object(territories) ? (uint64_t)json_object_size(territories) : 0;
     /* Past the configured budget the request is a cheap 422 (validated when answered). */
-    if (n > cfg->warapp.max_turn_simulated_orders / per) {
+    if (n > cfg->warapp.max_turn_simulated_orders / per || n > cfg->warapp.max_trials ||
+        terr > cfg->warapp.max_turn_territories) {
         return CBD_COST_BASE_NS;
     }
-    return CBD_COST_BASE_NS + n * per * CBD_COST_NS_PER_BATTLE;
+    uint64_t cost =
+        CBD_COST_BASE_NS + n * (per * CBD_COST_NS_PER_BATTLE + terr * CBD_TURN_COST_NS_PER_TALLY);
+    const json_t *listed = json_object_get(request, "include_turns");
+    if (json_is_true(listed) || (!listed && n <= LIST_BY_DEFAULT_MAX)) {
+        cost += n * (per + terr) * CBD_TURN_COST_LISTED_BYTES * CBD_COST_NS_PER_BYTE;
+    }
+    return cost;
 }
