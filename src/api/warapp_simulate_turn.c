@@ -36,6 +36,7 @@ typedef struct {
 typedef struct {
     const cbd_turn_request *q;
     cbd_budget *budget;               /* every block below comes from it */
+    uint64_t hist_bytes;              /* what the armies histograms hold */
     size_t n_terr, n_orders, n_owner; /* n_owner = players + 1 (neutral last) */
     uint64_t *owner_counts;           /* n_terr × n_owner */
     hist *armies;                     /* n_terr */
@@ -49,12 +50,13 @@ static size_t hash_slot(uint64_t v, size_t cap) {
     return (size_t)((v * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
 }
 
-static bool hist_grow(hist *h, cbd_budget *budget) {
+static bool hist_grow(hist *h, cbd_budget *budget, uint64_t *bytes) {
     size_t cap = h->cap ? h->cap * 2 : 8;
     uint64_t *key = cbd_mem_calloc(budget, 2 * cap, sizeof *key);
     if (!key) {
         return false;
     }
+    *bytes += (cap - h->cap) * 2 * sizeof *key;
     uint64_t *count = key + cap;
     for (size_t i = 0; i < h->cap; i++) {
         if (h->key[i]) {
@@ -73,8 +75,8 @@ static bool hist_grow(hist *h, cbd_budget *budget) {
     return true;
 }
 
-static bool hist_add(hist *h, cbd_budget *budget, uint64_t armies) {
-    if (2 * (h->n + 1) > h->cap && !hist_grow(h, budget)) {
+static bool hist_add(hist *h, cbd_budget *budget, uint64_t *bytes, uint64_t armies) {
+    if (2 * (h->n + 1) > h->cap && !hist_grow(h, budget, bytes)) {
         return false;
     }
     uint64_t k = armies + 1;
@@ -127,7 +129,7 @@ static bool stats_add(sim_stats *s, const cbd_turn_territory *board, const cbd_t
         cbd_turn_player owner = board[i].owner;
         size_t o = owner == CBD_TURN_NEUTRAL ? s->n_owner - 1 : owner;
         s->owner_counts[i * s->n_owner + o]++;
-        if (!hist_add(&s->armies[i], s->budget, board[i].armies)) {
+        if (!hist_add(&s->armies[i], s->budget, &s->hist_bytes, board[i].armies)) {
             return false;
         }
     }
@@ -364,14 +366,17 @@ static double listing_floor(const cbd_turn_request *q, uint64_t trials) {
 /* Resolves the trials into the stats; CBD_ERR_BUDGET when the budget stopped them. */
 static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, sim_stats *s, const sim_options *o,
                           cbd_turn_territory *board, cbd_turn_event *ev) {
-    /* Besides the turn itself (charged by the core): its territories and orders counted. */
-    uint64_t tally = cbd_work_times(CBD_WORK_TURN_TALLY, s->n_terr) +
-                     cbd_work_times(CBD_WORK_SCAN_TERM, s->n_orders);
     cbd_rng rng;
     cbd_rng_seed(&rng, o->seed);
     for (uint64_t t = 0; t < o->trials; t++) {
         cbd_turn_territory *b = s->boards ? s->boards + t * s->n_terr : board;
         cbd_turn_event *e = s->events ? s->events + t * s->n_orders : ev;
+        /* Besides the turn itself (charged by the core): its territories and orders counted,
+         * each territory a cache miss once the histograms outgrow the cache. */
+        uint64_t per_territory = CBD_WORK_TURN_TALLY;
+        per_territory += s->hist_bytes > CBD_WORK_CACHE_BYTES ? CBD_WORK_TURN_MISS : 0;
+        uint64_t tally = cbd_work_times(per_territory, s->n_terr) +
+                         cbd_work_times(CBD_WORK_SCAN_TERM, s->n_orders);
         if (!cbd_charge(budget, tally)) {
             return CBD_ERR_BUDGET;
         }

@@ -192,13 +192,6 @@ static order_case classify(const cbd_turn_engine *e, const cbd_turn_order *o, co
 }
 
 /*
- * Maps of more than this outgrow the share of the L3 cache (32 MiB on the reference machine)
- * a request can count on: then each state stored or merged costs a cache miss or two more
- * (bench/bench_turn_budget: about 30 ns a state in maps of a few MiB, 70 ns at 70 MiB).
- */
-#define MAP_CACHE_BYTES (UINT64_C(16) << 20)
-
-/*
  * After a step has added `adds` states (new or merged) to e->next: their cache misses, when
  * the map they went to turned out larger than the cache (its keys, probabilities, hashes and
  * slots, and two table slots a state). Charged once the map's size is known, since states
@@ -206,7 +199,7 @@ static order_case classify(const cbd_turn_engine *e, const cbd_turn_order *o, co
  */
 static cbd_status charge_misses(cbd_turn_engine *e, uint64_t adds) {
     uint64_t bytes = cbd_work_times(e->next.count, 4 * e->next.words + 28);
-    if (bytes > MAP_CACHE_BYTES &&
+    if (bytes > CBD_WORK_CACHE_BYTES &&
         !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, adds))) {
         return stopped(e, CBD_ERR_BUDGET);
     }
