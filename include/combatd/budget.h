@@ -32,22 +32,24 @@
 #define CBD_WORK_BINOM_TERM   4   /* one term of a binomial pmf window */
 #define CBD_WORK_KILL_TERM    3   /* one roll value folded into a kill distribution */
 #define CBD_WORK_SCAN_TERM    1   /* one value of a distribution summed or scanned */
-#define CBD_WORK_SORT_STEP    4   /* one element of one pass of a sort (compared and moved) */
+#define CBD_WORK_SORT_STEP    4   /* one comparison of a qsort (a call through its comparator) */
 #define CBD_WORK_BATTLE       60  /* one simulated battle (two variates and the rounding) */
 #define CBD_WORK_TURN_OUTCOME 20  /* one battle outcome enumerated for one turn state */
 #define CBD_WORK_TURN_STATE   20  /* one turn state stored, looked up or folded */
 #define CBD_WORK_TURN_WORD    1   /* ... and each of its words hashed, compared and copied */
-#define CBD_WORK_TURN_MISS    40  /* ... more in a table past CBD_WORK_CACHE_BYTES (a miss) */
+#define CBD_WORK_TURN_MISS    70  /* ... more in a table past CBD_WORK_CACHE_BYTES (its misses) */
 #define CBD_WORK_TURN_ORDER   30  /* one order of one simulated turn, besides its battle */
 #define CBD_WORK_SIM_SETUP    90  /* one side's battle sampler set up (logs, square roots) */
 #define CBD_WORK_TURN_TALLY   4   /* one territory of one simulated turn counted in the stats */
+#define CBD_WORK_TURN_GROWTH  4   /* bytes a unit, of a turn table grown (page faults, copies) */
 #define CBD_WORK_BOARD_STEP   20  /* one tile or adjacency step of a board walk */
 #define CBD_WORK_DUPER_BATTLE 400 /* one Duper battle resolved */
 
 /* Tables (state maps, histograms) past this outgrow the share of the L3 cache a request can
- * count on (32 MiB on the reference machine): each access to them then costs a cache miss,
- * CBD_WORK_TURN_MISS more (measured: 27 ns a turn state in a map of a few MiB, 70 ns in one of
- * 70 MiB; 5 ns a histogram count in a few MiB of them, 66 ns in 32 MiB). */
+ * count on (32 MiB on the reference machine): each access to them then misses it, some
+ * CBD_WORK_TURN_MISS more (bench/bench_turn_budget: 27 ns a turn state stored in a map of a few
+ * MiB, about 100 in one of 40 MiB, where the table, the hashes and the keys each miss; 5 ns a
+ * histogram count in a few MiB of them, 66 ns in 32 MiB). */
 #define CBD_WORK_CACHE_BYTES (UINT64_C(16) << 20)
 
 /* Why a budget stopped a computation. */

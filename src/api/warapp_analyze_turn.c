@@ -88,13 +88,13 @@ static double points_floor(const cbd_turn_analysis *a, uint32_t max_points) {
 }
 
 /* Each distribution is scanned about a dozen times (listed values, the omitted mass, nine
- * percentiles, the heaviest run). */
+ * percentiles, the heaviest run), each value read through the view's callbacks: 2 units. */
 static uint64_t render_units(const cbd_turn_analysis *a) {
     uint64_t values = 0;
     for (size_t i = 0; i < a->n_territories; i++) {
         values += a->territories[i].n_armies + a->n_players + 1;
     }
-    return cbd_work_times(12 * CBD_WORK_SCAN_TERM, values);
+    return cbd_work_times(24 * CBD_WORK_SCAN_TERM, values);
 }
 
 static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,

@@ -161,9 +161,11 @@ static uint64_t log2_ceil(size_t n) {
 
 /* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} ascending, as /simulate's. */
 static bool hist_json(cbd_jw *w, cbd_budget *budget, const hist *h, uint64_t trials) {
-    /* The table scanned, the values sorted, each looked up again. */
-    uint64_t steps = h->cap + cbd_work_times(h->n, log2_ceil(h->n) + 2);
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SORT_STEP, steps))) {
+    /* The table scanned, the values sorted (qsort's comparisons), each looked up again. */
+    uint64_t compares = cbd_work_times(h->n, log2_ceil(h->n) + 1);
+    uint64_t units = cbd_work_times(CBD_WORK_SORT_STEP, compares) +
+                     cbd_work_times(CBD_WORK_SCAN_TERM, h->cap + 2 * h->n);
+    if (!cbd_charge(budget, units)) {
         return false;
     }
     /* A few distinct values (one for a single trial) sort on the stack. */

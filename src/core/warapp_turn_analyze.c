@@ -325,9 +325,11 @@ static uint64_t log2_ceil(size_t n) {
 static cbd_status armies_results(analysis *a, cbd_turn_engine *e, cbd_turn_analysis *out) {
     size_t n;
     cbd_turn_retired *pts = (cbd_turn_retired *)cbd_turn_engine_points(e, &n);
-    /* The sort's passes, then one pass to merge the points. */
+    /* The merge sort's passes (each moves every point once, in order) and its scratch, then
+     * one pass to merge equal points. */
     uint64_t steps = cbd_work_times(n, log2_ceil(n) + 1);
-    if (!cbd_charge(a->budget, cbd_work_times(CBD_WORK_SORT_STEP, steps))) {
+    uint64_t scratch = cbd_work_times(n, sizeof *pts) / CBD_WORK_TURN_GROWTH;
+    if (!cbd_charge(a->budget, cbd_work_times(CBD_WORK_SCAN_TERM, steps) + scratch)) {
         return outside_orders(a, CBD_ERR_BUDGET);
     }
     if (!sort_points(a->budget, pts, n)) {

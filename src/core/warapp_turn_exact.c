@@ -375,6 +375,9 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
 static cbd_status push_point(cbd_turn_engine *e, uint32_t terr, uint64_t armies, double p) {
     if (e->n_pts == e->pts_cap) {
         size_t cap = e->pts_cap ? e->pts_cap * 2 : 64;
+        if (!cbd_charge(e->budget, (cap - e->pts_cap) * sizeof *e->pts / CBD_WORK_TURN_GROWTH)) {
+            return stopped(e, CBD_ERR_BUDGET);
+        }
         cbd_turn_retired *n = cbd_mem_realloc(e->budget, e->pts, cap * sizeof *n);
         if (!n) {
             return stopped(e, cbd_budget_nomem(e->budget));

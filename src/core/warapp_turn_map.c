@@ -75,14 +75,28 @@ static bool map_rehash(cbd_turn_map *m, size_t tcap) {
     return true;
 }
 
+/* A map's growth is charged by the bytes it adds: first touched, they fault their pages in
+ * (and a realloc may copy the old ones), which the per-state weights do not count. */
+static bool charge_growth(cbd_turn_map *m, uint64_t bytes) {
+    return cbd_charge(m->budget, bytes / CBD_WORK_TURN_GROWTH);
+}
+
 static bool map_reserve(cbd_turn_map *m) {
-    if ((m->count + 1) * 2 > m->tcap && !map_rehash(m, m->tcap ? m->tcap * 2 : 64)) {
-        return false;
+    if ((m->count + 1) * 2 > m->tcap) {
+        size_t tcap = m->tcap ? m->tcap * 2 : 64;
+        if (!charge_growth(m, (uint64_t)tcap * sizeof *m->table) || !map_rehash(m, tcap)) {
+            return false;
+        }
     }
     if (m->count < m->cap) {
         return true;
     }
     size_t cap = m->cap ? m->cap * 2 : 32;
+    uint64_t per_state = (m->words ? m->words : 1) * sizeof *m->keys + sizeof *m->prob +
+                         sizeof *m->hash + sizeof *m->slot;
+    if (!charge_growth(m, (uint64_t)(cap - m->cap) * per_state)) {
+        return false;
+    }
     uint32_t *k = cbd_mem_realloc(m->budget, m->keys, cap * (m->words ? m->words : 1) * sizeof *k);
     if (k) {
         m->keys = k;
