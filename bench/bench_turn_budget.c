@@ -60,10 +60,11 @@ static char *huge_battle(const char *luck) {
     return t.s;
 }
 
-/* One battle of `armies` a side at full luck, then `zeros` orders sending nothing: by 7
- * players in a group of their own under the random move order, or by one player on the
- * battle's territory (each a step over every state of the battle). */
-static char *battle_then_zeros(int armies, int zeros, bool random) {
+/* One battle of `armies` a side at full luck, then `zeros` orders sending nothing, to `to`:
+ * under the random move order by 7 players (T2: in a group of their own; B: in the battle's,
+ * whose 5,040 schedules then each run the battle), else by one player (each a step over every
+ * state of the battle). */
+static char *battle_then_zeros(int armies, int zeros, bool random, const char *to) {
     text t = {0};
     add(&t,
         "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": %d}, \"B\": {\"owner\": "
@@ -72,8 +73,8 @@ static char *battle_then_zeros(int armies, int zeros, bool random) {
         "\"A\", \"to\": \"B\", \"armies\": %d}",
         armies, armies, armies);
     for (int i = 0; i < zeros; i++) {
-        add(&t, ", {\"player\": \"p%d\", \"from\": \"%s\", \"to\": \"B\", \"armies\": 0}",
-            random ? 1 + i % 7 : 2, random ? "T1" : "T2");
+        add(&t, ", {\"player\": \"p%d\", \"from\": \"%s\", \"to\": \"%s\", \"armies\": 0}",
+            random ? 1 + i % 7 : 2, random ? "T1" : "T2", to);
     }
     add(&t,
         "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"%s\", "
@@ -156,7 +157,7 @@ static void row(const char *label, const char *path, char *body, int runs) {
         cbd_api_request req;
         cbd_api_reply reply;
         if (!cbd_api_parse(ep, body, strlen(body), &req, &reply)) {
-            printf("%-44s parse failed: %d\n", label, reply.status);
+            printf("%-48s parse failed: %d\n", label, reply.status);
             cbd_api_reply_free(&reply);
             free(body);
             return;
@@ -171,7 +172,7 @@ static void row(const char *label, const char *path, char *body, int runs) {
         bytes = reply.body_len;
         cbd_api_reply_free(&reply);
     }
-    printf("%-44s %14.0f %14llu %8.2f %9.1f   %d (%zu bytes)\n", label, best,
+    printf("%-48s %14.0f %14llu %8.2f %9.1f   %d (%zu bytes)\n", label, best,
            (unsigned long long)spent.work_spent, best / (double)spent.work_spent,
            (double)spent.mem_peak / 1048576.0, status, bytes);
     fflush(stdout);
@@ -181,17 +182,20 @@ static void row(const char *label, const char *path, char *body, int runs) {
 int main(int argc, char **argv) {
     int runs = argc > 1 ? atoi(argv[1]) : 3;
     runs = runs > 0 ? runs : 1;
-    printf("%-44s %14s %14s %8s %9s   %s\n", "request", "CPU ns", "units", "ns/unit", "peak MiB",
+    printf("%-48s %14s %14s %8s %9s   %s\n", "request", "CPU ns", "units", "ns/unit", "peak MiB",
            "status");
     row("analyze: 7e8 vs 2.99e8, 5 % luck, 99 % on", "/analyze-turn", huge_battle("0.05"), runs);
     row("analyze: 7e8 vs 2.99e8, 20 % luck, 99 % on", "/analyze-turn", huge_battle("0.2"), runs);
-    row("analyze: random, 7 players beside 5000x5000", "/analyze-turn",
-        battle_then_zeros(5000, 15, true), runs);
     row("analyze: random, 7 players beside 8000x8000", "/analyze-turn",
-        battle_then_zeros(8000, 15, true), runs);
+        battle_then_zeros(8000, 15, true, "T2"), runs);
+    row("analyze: random, 7 players in 5000x5000's group", "/analyze-turn",
+        battle_then_zeros(5000, 15, true, "B"), runs);
+    row("analyze: random, 7 players in 2000x2000's group", "/analyze-turn",
+        battle_then_zeros(2000, 15, true, "B"), runs);
     row("analyze: 11000x11000 (10^6 states), 10 steps", "/analyze-turn",
-        battle_then_zeros(11000, 10, false), runs);
-    row("analyze: 3000x3000, 40 steps", "/analyze-turn", battle_then_zeros(3000, 40, false), runs);
+        battle_then_zeros(11000, 10, false, "B"), runs);
+    row("analyze: 3000x3000, 40 steps", "/analyze-turn", battle_then_zeros(3000, 40, false, "B"),
+        runs);
     row("analyze: 17 KB, 128 wide battles (68 MB)", "/analyze-turn",
         many_battles(128, 2210000, 1300000, 1, ""), runs);
     row("analyze: the same, 100 points", "/analyze-turn",
