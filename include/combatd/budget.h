@@ -33,9 +33,15 @@
 #define CBD_WORK_KILL_TERM    3   /* one roll value folded into a kill distribution */
 #define CBD_WORK_SCAN_TERM    1   /* one value of a distribution summed or scanned */
 #define CBD_WORK_BATTLE       120 /* one simulated battle (two variates and the rounding) */
-#define CBD_WORK_TURN_OUTCOME 25  /* one battle outcome enumerated for one turn state */
-#define CBD_WORK_TURN_STATE   40  /* one turn state stored, looked up or folded */
+#define CBD_WORK_SORT_STEP    4   /* one comparison of a qsort (a call through its comparator) */
+#define CBD_WORK_TURN_OUTCOME 20  /* one battle outcome enumerated for one turn state */
+#define CBD_WORK_TURN_STATE   20  /* one turn state stored, looked up or folded */
+#define CBD_WORK_TURN_WORD    1   /* ... and each of its words hashed, compared and copied */
+#define CBD_WORK_TURN_MISS    70  /* ... more in a table past CBD_WORK_CACHE_BYTES (its misses) */
 #define CBD_WORK_TURN_ORDER   30  /* one order of one simulated turn, besides its battle */
+#define CBD_WORK_SIM_SETUP    90  /* one side's battle sampler set up (logs, square roots) */
+#define CBD_WORK_TURN_TALLY   4   /* one territory of one simulated turn counted in the stats */
+#define CBD_WORK_TURN_GROWTH  4   /* bytes a unit, of a turn table grown (page faults, copies) */
 #define CBD_WORK_BOARD_STEP   2   /* one tile or adjacency step of a board walk */
 #define CBD_WORK_BOARD_TILE   100 /* one tile of a board checked, hashed and copied */
 #define CBD_WORK_BOARD_PAIR   50  /* one adjacency pair (or count of keys) looked up and listed */
@@ -61,6 +67,13 @@
 #define CBD_WORK_DIST_POINT  75  /* one value listed, written as armies and probability */
 #define CBD_WORK_GRAPH_POINT 120 /* one point of a graph besides its kill windows, written */
 
+/* Tables (state maps, histograms) past this outgrow the share of the L3 cache a request can
+ * count on (32 MiB on the reference machine): each access to them then misses it, some
+ * CBD_WORK_TURN_MISS more (bench/bench_turn_budget: 27 ns a turn state stored in a map of a few
+ * MiB, about 100 in one of 40 MiB, where the table, the hashes and the keys each miss; 5 ns a
+ * histogram count in a few MiB of them, 66 ns in 32 MiB). */
+#define CBD_WORK_CACHE_BYTES (UINT64_C(16) << 20)
+
 /* Why a budget stopped a computation. */
 typedef enum {
     CBD_BUDGET_RUNNING = 0,
@@ -83,6 +96,7 @@ typedef struct cbd_budget {
     size_t mem_limit; /* bytes held at once through cbd_mem_*; SIZE_MAX for none */
     size_t mem_held;
     size_t mem_peak;
+    size_t mem_refused; /* the size of the block that passed mem_limit, when one did */
     cbd_budget_progress_fn progress; /* may be NULL */
     void *progress_arg;
     uint64_t next_progress; /* work_spent at which progress is called next */

@@ -58,6 +58,10 @@ uint64_t cbd_dist_quantile(const cbd_dist *d, double q);
 typedef struct {
     cbd_dist dist;
     uint64_t min, max;
+    /* The roll values computed for it: its binomial window's length, 1 when the roll is
+     * certain. With luck L the window is about 1/L times the values kept, so callers that
+     * count work (the turn engine's max_work) count these. */
+    uint64_t terms;
 } cbd_kills;
 
 /* The kills of n armies at kill rate `rate` with luck `luck` and rounding `rounding` (W1, W2),

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "combatd/budget.h"
 #include "combatd/rng.h"
 #include "combatd/status.h"
 #include "combatd/warapp.h"
@@ -52,12 +53,12 @@ typedef struct {
     size_t max_players;       /* n_players, at most CBD_TURN_NEUTRAL */
     uint64_t max_states;      /* distinct states of one group at one step (the exact analysis) */
     uint64_t max_state_words; /* those states × 4·(territories in the group): their memory */
-    uint64_t max_work;        /* battle outcomes enumerated over the whole analysis */
+    uint64_t max_work;        /* terms computed over the whole analysis: see cbd_turn_analysis */
     uint64_t max_schedules;   /* random move order: player permutations weighed per group */
 } cbd_turn_limits;
 
 /* Defaults that fit a real map: 256 territories, 256 orders, 64 players, 10^6 states,
- * 2^24 state words (64 MiB of keys per map), 10^8 outcomes, 40,320 (8!) permutations. */
+ * 2^24 state words (64 MiB of keys per map), 10^8 terms, 40,320 (8!) permutations. */
 cbd_turn_limits cbd_turn_default_limits(void);
 
 typedef struct {
@@ -86,13 +87,19 @@ typedef enum {
     CBD_TURN_ERR_GOAL,         /* index = goal */
     CBD_TURN_ERR_SIZE,         /* too many territories, orders or players; or armies past 10^9 */
     CBD_TURN_ERR_STATES,       /* the analysis needs more than max_states states */
-    CBD_TURN_ERR_WORK,         /* ... more than max_work battle outcomes */
+    CBD_TURN_ERR_WORK,         /* ... more than max_work terms */
     CBD_TURN_ERR_SCHEDULES,    /* ... more than max_schedules permutations */
+    /* CBD_ERR_BUDGET: the request's budget (budget.h) stopped the work. index = the order being
+     * run then, or CBD_TURN_NO_ORDER outside any (the schedules of the random move order have
+     * kind SCHEDULES instead). */
+    CBD_TURN_ERR_BUDGET,
 } cbd_turn_err_kind;
+
+#define CBD_TURN_NO_ORDER SIZE_MAX
 
 typedef struct {
     cbd_turn_err_kind kind;
-    size_t index;    /* the offending element, or for STATES/WORK the order being expanded */
+    size_t index;    /* the offending element, or for STATES/WORK/BUDGET the order being run */
     uint64_t needed; /* STATES/WORK/SCHEDULES: at least this many would be needed */
     uint64_t limit;  /* the limit that was passed */
 } cbd_turn_error;
@@ -135,15 +142,23 @@ typedef struct {
     /* The most distinct states one group held after an order (territories that no later order
      * touches are folded into the results and leave the state, so this stays small). */
     uint64_t max_group_states;
-    uint64_t work; /* battle outcomes enumerated */
+    /* Terms computed (what max_work bounds): the roll values of every kill distribution
+     * computed (cbd_kills.terms, again when one is computed again) and every state × outcome
+     * combination enumerated (one per state for a transfer or a skip, one per pair of capped
+     * kills for a battle). Not the values kept: at low luck a kill window keeps a few percent
+     * of the terms it took. */
+    uint64_t work;
 } cbd_turn_analysis;
 
 /*
  * The exact distribution of the board after the turn. Validates first (as cbd_turn_validate).
  * CBD_ERR_TOO_LARGE with err->kind STATES/WORK/SCHEDULES and err->needed when a limit would be
  * passed (checked before each order is expanded, from the outcomes each state can have).
+ * Every step is charged to `budget` (NULL: unlimited) before it runs and every block comes
+ * from it: CBD_ERR_BUDGET with err->kind BUDGET (or SCHEDULES, weighing the random move order)
+ * when it is spent. *out's arrays are the budget's too until cbd_turn_analysis_free.
  */
-cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
+cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits, cbd_budget *budget,
                             cbd_turn_analysis *out, cbd_turn_error *err);
 
 void cbd_turn_analysis_free(cbd_turn_analysis *a);
@@ -169,12 +184,13 @@ typedef struct {
 /*
  * A prepared turn for many resolutions: the board after deploys, the schedule, and a cache of
  * battle samplers (cbd_sim_side) by army count. Not thread-safe: one per thread (the cache is
- * filled lazily). No allocation after cbd_turn_sim_create.
+ * filled lazily). No allocation after cbd_turn_sim_create, whose memory comes from `budget`
+ * (NULL: unlimited; CBD_ERR_BUDGET when it refuses).
  */
 typedef struct cbd_turn_sim cbd_turn_sim;
 
 cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limits,
-                               cbd_turn_sim **out, cbd_turn_error *err);
+                               cbd_budget *budget, cbd_turn_sim **out, cbd_turn_error *err);
 void cbd_turn_sim_free(cbd_turn_sim *sim);
 
 /*
@@ -185,9 +201,14 @@ void cbd_turn_sim_free(cbd_turn_sim *sim);
  * (warapp_simulate.h): attackers' roll, defenders' roll, attackers' rounding draw, defenders'.
  * Transfers and skipped orders draw nothing. board_out gets n_territories entries (the final
  * board); events (may be NULL) gets n_orders entries, in request order.
+ *
+ * The turn is charged to `budget` (NULL: unlimited) as it runs: CBD_WORK_TURN_ORDER an order
+ * before it starts, then CBD_WORK_BATTLE a battle (and CBD_WORK_SIM_SETUP for each side's
+ * sampler set up for it). CBD_ERR_BUDGET when it is spent: the turn is left unfinished
+ * (board_out and events are then unspecified, and the rng has moved on).
  */
-void cbd_turn_sim_one(cbd_turn_sim *sim, cbd_rng *rng, cbd_turn_territory *board_out,
-                      cbd_turn_event *events);
+cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
+                            cbd_turn_territory *board_out, cbd_turn_event *events);
 
 /* Whether every goal holds on a board. */
 bool cbd_turn_goals_met(const cbd_turn *turn, const cbd_turn_territory *board);

@@ -37,9 +37,9 @@ static void budget_field(const cbd_config *cfg, const cbd_budget *b, const char 
     if (b->stopped == CBD_BUDGET_MEMORY) {
         cbd_problem_field(problem, member,
                           "the request needs more than the memory budget of %" PRIu64
-                          " bytes (server.memory_budget); it held %zu bytes when it stopped: "
-                          "reduce this member",
-                          cfg->server.memory_budget, b->mem_held);
+                          " bytes (server.memory_budget); it held up to %zu bytes and asked for "
+                          "%zu more when it stopped: reduce this member",
+                          cfg->server.memory_budget, b->mem_peak, b->mem_refused);
         return;
     }
     cbd_problem_field(problem, member,

@@ -30,6 +30,11 @@ static bool grow(cbd_jw *b, size_t more) {
     while (cap < b->len + more) {
         cap *= 2;
     }
+    if (b->limit != 0 && cap > b->limit + 1) {
+        /* No room past the cap: reaching it must come back here to be refused (a doubling
+         * past it let the text grow to twice the cap unchecked). */
+        cap = b->limit + 1;
+    }
     char *grown = realloc(b->data, cap);
     if (!grown) {
         b->failed = true;

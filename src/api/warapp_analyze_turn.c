@@ -1,14 +1,20 @@
 /*
  * POST /analyze-turn (issue 13): the exact distribution of the board after a War.app turn
  * (W11–W16). The request is read in warapp_turn_json.c; the numbers come from the core
- * (cbd_turn_analyze), which refuses a turn past warapp.max_turn_states before it allocates.
+ * (cbd_turn_analyze), which refuses a turn past warapp.max_turn_states before it allocates and
+ * charges the request's budget as it works.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "api.h"
 #include "dist_json.h"
 #include "warapp_turn_json.h"
+
+/* The member that decides the answer's size: each territory lists up to this many points. */
+#define POINTS_MEMBER "/max_distribution_points"
 
 static const char *const request_keys[] = {CBD_TURN_KEYS, "max_distribution_points", NULL};
 
@@ -47,19 +53,64 @@ static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_ana
     cbd_jw_array_close(w);
 }
 
-static bool render(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_analysis *a,
-                   uint32_t max_points) {
+/* Decimal digits of v. */
+static unsigned digits(uint64_t v) {
+    unsigned d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+/*
+ * The fewest bytes the territories' armies distributions can take, from the analysis, before
+ * anything is rendered: each listed point (probability >= CBD_LISTED_MIN_PROBABILITY, at most
+ * max_points a territory) is at least {"armies":N,"probability":R} and a comma, with N as
+ * long as the smallest value listed and R 3 characters or more. A floor, so that an answer
+ * refused here could not have fitted.
+ */
+static double points_floor(const cbd_turn_analysis *a, uint32_t max_points) {
+    double bytes = 0;
+    for (size_t i = 0; i < a->n_territories; i++) {
+        const cbd_turn_territory_result *t = &a->territories[i];
+        size_t listed = 0;
+        uint64_t smallest = 0;
+        for (size_t k = 0; k < t->n_armies; k++) {
+            if (t->armies[k].probability >= CBD_LISTED_MIN_PROBABILITY) {
+                smallest = listed++ == 0 ? t->armies[k].armies : smallest;
+            }
+        }
+        size_t shown = listed < max_points ? listed : max_points;
+        bytes += shown ? (double)shown * (30 + digits(smallest)) - 1 : 0; /* no last comma */
+    }
+    return bytes;
+}
+
+/* Each distribution is scanned about a dozen times (listed values, the omitted mass, nine
+ * percentiles, the heaviest run), each value read through the view's callbacks: 2 units. */
+static uint64_t render_units(const cbd_turn_analysis *a) {
+    uint64_t values = 0;
+    for (size_t i = 0; i < a->n_territories; i++) {
+        values += a->territories[i].n_armies + a->n_players + 1;
+    }
+    return cbd_work_times(24 * CBD_WORK_SCAN_TERM, values);
+}
+
+static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
+                   const cbd_turn_analysis *a, uint32_t max_points) {
     size_t most = 1;
     for (size_t i = 0; i < a->n_territories; i++) {
         most = a->territories[i].n_armies > most ? a->territories[i].n_armies : most;
     }
-    size_t *idx = malloc(most * sizeof *idx);
+    size_t *idx = cbd_mem_alloc(budget, most * sizeof *idx);
     if (!idx) {
         return false;
     }
     cbd_jw_object_open(w);
     cbd_turn_echo_members(w, q);
     cbd_jw_key_bool(w, "deterministic", a->deterministic);
+    cbd_jw_blame(w, POINTS_MEMBER);
     cbd_jw_key(w, "territories");
     cbd_jw_object_open(w);
     for (size_t i = 0; i < a->n_territories; i++) {
@@ -77,13 +128,29 @@ static bool render(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_analysis
         cbd_jw_key_real(w, "goals_probability", a->goals_probability);
     }
     cbd_jw_object_close(w);
-    free(idx);
+    cbd_mem_free(idx);
+    return true;
+}
+
+/* The analysis as the answer, refused up front when even its floor passes the answer cap. */
+static bool answer(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                   const cbd_turn_analysis *a, uint32_t max_points, cbd_jw *out,
+                   cbd_problem *problem) {
+    double floor = points_floor(a, max_points);
+    if (floor > (double)cfg->server.max_answer_bytes) {
+        return cbd_api_answer_too_large(cfg, floor, POINTS_MEMBER, problem);
+    }
+    if (!cbd_charge(budget, render_units(a))) {
+        return cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, POINTS_MEMBER, problem);
+    }
+    if (!render(out, budget, q, a, max_points)) {
+        return cbd_api_core_problem(cfg, budget, cbd_budget_nomem(budget), POINTS_MEMBER, problem);
+    }
     return true;
 }
 
 bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                           cbd_jw *out, cbd_problem *problem) {
-    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader r;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
         return false;
@@ -99,16 +166,13 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_
     }
     cbd_turn_analysis a;
     cbd_turn_error err;
-    cbd_status st = cbd_turn_analyze(&q.turn, &q.limits, &a, &err);
+    cbd_status st = cbd_turn_analyze(&q.turn, &q.limits, budget, &a, &err);
     if (st != CBD_OK) {
-        cbd_turn_error_problem(&q, st, &err, problem);
+        (void)cbd_turn_core_problem(cfg, budget, &q, st, &err, "/orders", problem);
         cbd_turn_request_free(&q);
         return false;
     }
-    ok = render(out, &q, &a, (uint32_t)points);
-    if (!ok) {
-        cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
-    }
+    ok = answer(cfg, budget, &q, &a, (uint32_t)points, out, problem);
     cbd_turn_analysis_free(&a);
     cbd_turn_request_free(&q);
     return ok;
@@ -116,16 +180,78 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_
 
 /*
  * The estimate the http layer compares with server.inline_cost_ns (api.h). How many board
- * states a turn enumerates is known only while it runs (the core bounds it by
- * warapp.max_turn_states and its work limit), so this is the cheap bound by order count: about
- * CBD_TURN_COST_NS_PER_ORDER an order, measured on boards of tens of armies, which puts a turn
- * of more than 16 orders on the worker pool at the default 1 ms.
+ * states a turn enumerates is known only while it runs (the budget meters that), so this is a
+ * cheap bound from what can be read at once:
+ *   - about CBD_TURN_COST_NS_PER_ORDER an order (measured on boards of tens of armies), for
+ *     each schedule the random move order weighs: k! for k players with attack orders, at
+ *     most 8! (the core's limit);
+ *   - with luck, each attack's two kill windows: about 20 standard deviations of a roll of the
+ *     board's whole army each, 10·sqrt(armies) + 64 terms of 7 ns (the binomial term and its
+ *     fold, budget.h), computed once whatever the schedules.
+ * A turn of more than 16 orders, or an attack with luck on a board of more than about 10^8
+ * armies, goes to the worker pool at the default 1 ms. The values are validated when answered.
  */
 #define CBD_TURN_COST_NS_PER_ORDER UINT64_C(60000)
+#define CBD_TURN_MAX_MOVERS        8
+
+/* The players (at most CBD_TURN_MAX_MOVERS + 1 counted) who give attack/transfer orders, and
+ * how many of those orders there are. */
+static size_t count_movers(const json_t *orders, size_t *attacks) {
+    const char *seen[CBD_TURN_MAX_MOVERS + 1];
+    size_t k = 0;
+    *attacks = 0;
+    for (size_t i = 0; i < json_array_size(orders); i++) {
+        const json_t *o = json_array_get(orders, i);
+        const char *type = json_string_value(json_object_get(o, "type"));
+        const char *player = json_string_value(json_object_get(o, "player"));
+        if (type && strcmp(type, "attack_transfer") != 0) {
+            continue;
+        }
+        ++*attacks;
+        bool known = !player;
+        for (size_t j = 0; j < k && !known; j++) {
+            known = strcmp(seen[j], player) == 0;
+        }
+        if (!known && k <= CBD_TURN_MAX_MOVERS) {
+            seen[k++] = player;
+        }
+    }
+    return k;
+}
+
+/* Every army on the board (capped at 10^9, as W10 caps a valid one). */
+static double board_armies(const json_t *request) {
+    double total = 0;
+    const char *id;
+    const json_t *t;
+    json_object_foreach((json_t *)json_object_get(request, "territories"), id, t) {
+        const json_t *a = json_object_get(t, "armies");
+        total +=
+            json_is_integer(a) && json_integer_value(a) > 0 ? (double)json_integer_value(a) : 0;
+    }
+    return total < 1e9 ? total : 1e9;
+}
 
 uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request) {
-    (void)cfg;
-    json_t *orders = json_object_get(request, "orders");
-    size_t n = json_is_array(orders) ? json_array_size(orders) : 0;
-    return CBD_COST_BASE_NS + (uint64_t)n * CBD_TURN_COST_NS_PER_ORDER;
+    const json_t *orders = json_object_get(request, "orders");
+    if (!json_is_array(orders)) {
+        return CBD_COST_BASE_NS;
+    }
+    size_t attacks;
+    size_t movers = count_movers(orders, &attacks);
+    const char *move_order = json_string_value(json_object_get(request, "move_order"));
+    uint64_t schedules = 1;
+    for (size_t k = 2; move_order && strcmp(move_order, "random") == 0 && k <= movers; k++) {
+        schedules *= k; /* movers <= 9: at most 9! */
+    }
+    double cost = (double)CBD_COST_BASE_NS + (double)json_array_size(orders) * (double)schedules *
+                                                 (double)CBD_TURN_COST_NS_PER_ORDER;
+    const json_t *luck = json_object_get(json_object_get(request, "settings"), "luck_modifier");
+    bool lucky = luck ? json_is_number(luck) && json_number_value(luck) > 0
+                      : cfg->warapp.defaults.luck_modifier > 0;
+    if (lucky) {
+        double terms = 10.0 * sqrt(board_armies(request)) + 64.0;
+        cost += (double)attacks * 2.0 * terms * (double)(CBD_WORK_BINOM_TERM + CBD_WORK_KILL_TERM);
+    }
+    return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);
 }

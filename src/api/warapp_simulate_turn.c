@@ -35,6 +35,8 @@ typedef struct {
 
 typedef struct {
     const cbd_turn_request *q;
+    cbd_budget *budget;               /* every block below comes from it */
+    uint64_t hist_bytes;              /* what the armies histograms hold */
     size_t n_terr, n_orders, n_owner; /* n_owner = players + 1 (neutral last) */
     uint64_t *owner_counts;           /* n_terr × n_owner */
     hist *armies;                     /* n_terr */
@@ -48,12 +50,13 @@ static size_t hash_slot(uint64_t v, size_t cap) {
     return (size_t)((v * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
 }
 
-static bool hist_grow(hist *h) {
+static bool hist_grow(hist *h, cbd_budget *budget, uint64_t *bytes) {
     size_t cap = h->cap ? h->cap * 2 : 8;
-    uint64_t *key = calloc(2 * cap, sizeof *key);
+    uint64_t *key = cbd_mem_calloc(budget, 2 * cap, sizeof *key);
     if (!key) {
         return false;
     }
+    *bytes += (cap - h->cap) * 2 * sizeof *key;
     uint64_t *count = key + cap;
     for (size_t i = 0; i < h->cap; i++) {
         if (h->key[i]) {
@@ -65,15 +68,15 @@ static bool hist_grow(hist *h) {
             count[s] = h->count[i];
         }
     }
-    free(h->key);
+    cbd_mem_free(h->key);
     h->key = key;
     h->count = count;
     h->cap = cap;
     return true;
 }
 
-static bool hist_add(hist *h, uint64_t armies) {
-    if (2 * (h->n + 1) > h->cap && !hist_grow(h)) {
+static bool hist_add(hist *h, cbd_budget *budget, uint64_t *bytes, uint64_t armies) {
+    if (2 * (h->n + 1) > h->cap && !hist_grow(h, budget, bytes)) {
         return false;
     }
     uint64_t k = armies + 1;
@@ -90,28 +93,31 @@ static bool hist_add(hist *h, uint64_t armies) {
 
 static void stats_free(sim_stats *s) {
     for (size_t i = 0; s->armies && i < s->n_terr; i++) {
-        free(s->armies[i].key); /* the counts with it */
+        cbd_mem_free(s->armies[i].key); /* the counts with it */
     }
-    free(s->armies);
-    free(s->owner_counts);
-    free(s->order_counts);
-    free(s->boards);
-    free(s->events);
+    cbd_mem_free(s->armies);
+    cbd_mem_free(s->owner_counts);
+    cbd_mem_free(s->order_counts);
+    cbd_mem_free(s->boards);
+    cbd_mem_free(s->events);
 }
 
-static bool stats_init(sim_stats *s, const cbd_turn_request *q, const sim_options *o) {
+static bool stats_init(sim_stats *s, cbd_budget *budget, const cbd_turn_request *q,
+                       const sim_options *o) {
     memset(s, 0, sizeof *s);
     s->q = q;
+    s->budget = budget;
     s->n_terr = q->turn.n_territories;
     s->n_orders = q->turn.n_orders;
     s->n_owner = q->turn.n_players + 1;
-    s->owner_counts = calloc(s->n_terr * s->n_owner, sizeof *s->owner_counts);
-    s->armies = calloc(s->n_terr, sizeof *s->armies);
-    s->order_counts = calloc(s->n_orders + 1, sizeof *s->order_counts);
+    s->owner_counts = cbd_mem_calloc(budget, s->n_terr * s->n_owner, sizeof *s->owner_counts);
+    s->armies = cbd_mem_calloc(budget, s->n_terr, sizeof *s->armies);
+    s->order_counts = cbd_mem_calloc(budget, s->n_orders + 1, sizeof *s->order_counts);
     bool ok = s->owner_counts && s->armies && s->order_counts;
     if (ok && o->include_turns) {
-        s->boards = malloc(o->trials * s->n_terr * sizeof *s->boards);
-        s->events = malloc((o->trials * s->n_orders + 1) * sizeof *s->events);
+        /* trials <= warapp.max_listed_turns here, so the products cannot overflow. */
+        s->boards = cbd_mem_alloc(budget, o->trials * s->n_terr * sizeof *s->boards);
+        s->events = cbd_mem_alloc(budget, (o->trials * s->n_orders + 1) * sizeof *s->events);
         ok = s->boards && s->events;
     }
     return ok;
@@ -123,7 +129,7 @@ static bool stats_add(sim_stats *s, const cbd_turn_territory *board, const cbd_t
         cbd_turn_player owner = board[i].owner;
         size_t o = owner == CBD_TURN_NEUTRAL ? s->n_owner - 1 : owner;
         s->owner_counts[i * s->n_owner + o]++;
-        if (!hist_add(&s->armies[i], board[i].armies)) {
+        if (!hist_add(&s->armies[i], s->budget, &s->hist_bytes, board[i].armies)) {
             return false;
         }
     }
@@ -143,11 +149,28 @@ static int cmp_u64(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
+/* About log2(n) + 1: the depth of a sort of n values. */
+static uint64_t log2_ceil(size_t n) {
+    uint64_t d = 1;
+    while (n > 1) {
+        n >>= 1;
+        d++;
+    }
+    return d;
+}
+
 /* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} ascending, as /simulate's. */
-static bool hist_json(cbd_jw *w, const hist *h, uint64_t trials) {
+static bool hist_json(cbd_jw *w, cbd_budget *budget, const hist *h, uint64_t trials) {
+    /* The table scanned, the values sorted (qsort's comparisons), each looked up again. */
+    uint64_t compares = cbd_work_times(h->n, log2_ceil(h->n) + 1);
+    uint64_t units = cbd_work_times(CBD_WORK_SORT_STEP, compares) +
+                     cbd_work_times(CBD_WORK_SCAN_TERM, h->cap + 2 * h->n);
+    if (!cbd_charge(budget, units)) {
+        return false;
+    }
     /* A few distinct values (one for a single trial) sort on the stack. */
     uint64_t few[64];
-    uint64_t *vals = h->n <= 64 ? few : malloc(h->n * sizeof *vals);
+    uint64_t *vals = h->n <= 64 ? few : cbd_mem_alloc(budget, h->n * sizeof *vals);
     if (!vals) {
         return false;
     }
@@ -176,7 +199,7 @@ static bool hist_json(cbd_jw *w, const hist *h, uint64_t trials) {
     cbd_jw_array_close(w);
     cbd_jw_object_close(w);
     if (vals != few) {
-        free(vals);
+        cbd_mem_free(vals);
     }
     return true;
 }
@@ -252,6 +275,8 @@ static bool render(cbd_jw *w, const sim_stats *s, const sim_options *o) {
     cbd_jw_key_uint(w, "seed", o->seed);
     cbd_jw_key_uint(w, "trials", o->trials);
     cbd_turn_echo_members(w, q);
+    /* The histograms grow with the trials (more of them, more distinct army counts). */
+    cbd_jw_blame(w, "/trials");
     cbd_jw_key(w, "territories");
     cbd_jw_object_open(w);
     bool ok = true;
@@ -269,7 +294,7 @@ static bool render(cbd_jw *w, const sim_stats *s, const sim_options *o) {
             }
         }
         cbd_jw_object_close(w);
-        ok = hist_json(w, &s->armies[i], o->trials);
+        ok = hist_json(w, s->budget, &s->armies[i], o->trials);
         cbd_jw_object_close(w);
     }
     cbd_jw_object_close(w);
@@ -278,6 +303,7 @@ static bool render(cbd_jw *w, const sim_stats *s, const sim_options *o) {
         cbd_jw_key_uint(w, "goals_met", s->goals_met);
     }
     if (s->boards) {
+        cbd_jw_blame(w, "/include_turns");
         turns_json(w, s, o->trials);
     }
     cbd_jw_object_close(w);
@@ -314,42 +340,84 @@ static bool read_options(const cbd_reader *r, const cbd_warapp_config *cfg,
     return ok;
 }
 
-static bool run(const cbd_turn_request *q, const sim_options *o, cbd_jw *out,
-                cbd_problem *problem) {
-    cbd_turn_sim *sim;
-    cbd_turn_error err;
-    cbd_status st = cbd_turn_sim_create(&q->turn, &q->limits, &sim, &err);
-    if (st != CBD_OK) {
-        cbd_turn_error_problem(q, st, &err, problem);
-        return false;
+/*
+ * The fewest bytes the listed turns take, known before any is resolved: per turn
+ * {"territories":{...},"orders":[...]}, each territory at least "id":{"owner":"X","armies":N}
+ * with the shortest owner name and one digit, each order at least {"result":"skipped"} (a
+ * deploy {"result":"deploy","armies":N}), and the commas between them. A floor, so that a
+ * listing refused here could not have fitted.
+ */
+static double listing_floor(const cbd_turn_request *q, uint64_t trials) {
+    size_t owner = strlen("neutral");
+    for (size_t p = 0; p < q->turn.n_players; p++) {
+        size_t n = strlen(q->player_id[p]);
+        owner = n < owner ? n : owner;
     }
-    sim_stats s;
-    bool ok = stats_init(&s, q, o);
-    cbd_turn_territory *board = malloc((s.n_terr + 1) * sizeof *board);
-    cbd_turn_event *ev = malloc((s.n_orders + 1) * sizeof *ev);
-    ok = ok && board && ev;
+    double per = 30; /* {"territories":{},"orders":[]} and the comma after it */
+    for (size_t i = 0; i < q->turn.n_territories; i++) {
+        per += (double)(strlen(q->territory_id[i]) + owner + 27); /* with its comma */
+    }
+    for (size_t i = 0; i < q->turn.n_orders; i++) {
+        per += q->orders[i].type == CBD_ORDER_DEPLOY ? 31 : 21;
+    }
+    /* Neither list has a comma after its last element, nor the turns after the last. */
+    per -= 1 + (q->turn.n_orders > 0);
+    return per * (double)trials - 1;
+}
+
+/* Resolves the trials into the stats; CBD_ERR_BUDGET when the budget stopped them. */
+static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, sim_stats *s, const sim_options *o,
+                          cbd_turn_territory *board, cbd_turn_event *ev) {
     cbd_rng rng;
     cbd_rng_seed(&rng, o->seed);
-    for (uint64_t t = 0; ok && t < o->trials; t++) {
-        cbd_turn_territory *b = s.boards ? s.boards + t * s.n_terr : board;
-        cbd_turn_event *e = s.events ? s.events + t * s.n_orders : ev;
-        cbd_turn_sim_one(sim, &rng, b, e);
-        ok = stats_add(&s, b, e);
+    for (uint64_t t = 0; t < o->trials; t++) {
+        cbd_turn_territory *b = s->boards ? s->boards + t * s->n_terr : board;
+        cbd_turn_event *e = s->events ? s->events + t * s->n_orders : ev;
+        /* Besides the turn itself (charged by the core): its territories and orders counted,
+         * each territory a cache miss once the histograms outgrow the cache. */
+        uint64_t per_territory = CBD_WORK_TURN_TALLY;
+        per_territory += s->hist_bytes > CBD_WORK_CACHE_BYTES ? CBD_WORK_TURN_MISS : 0;
+        uint64_t tally = cbd_work_times(per_territory, s->n_terr) +
+                         cbd_work_times(CBD_WORK_SCAN_TERM, s->n_orders);
+        if (!cbd_charge(budget, tally)) {
+            return CBD_ERR_BUDGET;
+        }
+        cbd_status st = cbd_turn_sim_one(sim, budget, &rng, b, e);
+        if (st != CBD_OK) {
+            return st;
+        }
+        if (!stats_add(s, b, e)) {
+            return cbd_budget_nomem(budget);
+        }
     }
-    ok = ok && render(out, &s, o);
-    if (!ok) {
-        cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
+    return CBD_OK;
+}
+
+static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                const sim_options *o, cbd_jw *out, cbd_problem *problem) {
+    cbd_turn_sim *sim;
+    cbd_turn_error err;
+    cbd_status st = cbd_turn_sim_create(&q->turn, &q->limits, budget, &sim, &err);
+    if (st != CBD_OK) {
+        return cbd_turn_core_problem(cfg, budget, q, st, &err, "/trials", problem);
     }
-    free(board);
-    free(ev);
+    sim_stats s;
+    bool ok = stats_init(&s, budget, q, o);
+    cbd_turn_territory *board = cbd_mem_alloc(budget, (s.n_terr + 1) * sizeof *board);
+    cbd_turn_event *ev = cbd_mem_alloc(budget, (s.n_orders + 1) * sizeof *ev);
+    st = ok && board && ev ? resolve(sim, budget, &s, o, board, ev) : cbd_budget_nomem(budget);
+    if (st == CBD_OK && !render(out, &s, o)) {
+        st = cbd_budget_nomem(budget); /* the budget refused the sort's work or memory */
+    }
+    cbd_mem_free(board);
+    cbd_mem_free(ev);
     stats_free(&s);
     cbd_turn_sim_free(sim);
-    return ok;
+    return st == CBD_OK || cbd_api_core_problem(cfg, budget, st, "/trials", problem);
 }
 
 bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                            cbd_jw *out, cbd_problem *problem) {
-    (void)budget; /* BUDGET-TODO: charge the core calls */
     cbd_reader r;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
         return false;
@@ -359,10 +427,16 @@ bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json
     bool ok = cbd_turn_request_read(&r, &cfg->warapp, &q);
     ok &= read_options(&r, &cfg->warapp, &q, &o);
     ok = ok && problem->status == 0;
+    if (ok && o.include_turns) {
+        double floor = listing_floor(&q, o.trials);
+        if (floor > (double)cfg->server.max_answer_bytes) {
+            ok = cbd_api_answer_too_large(cfg, floor, "/include_turns", problem);
+        }
+    }
     if (ok && !o.seed_given) {
         ok = cbd_api_fresh_seed(&o.seed, problem);
     }
-    ok = ok && run(&q, &o, out, problem);
+    ok = ok && run(cfg, budget, &q, &o, out, problem);
     cbd_turn_request_free(&q);
     return ok;
 }
@@ -370,12 +444,19 @@ bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json
 /*
  * The estimate the http layer compares with server.inline_cost_ns (api.h): one resolved order
  * costs about as much as one simulated battle (the core resolves the benchmark's 8-order turn
- * in 650-850 ns), so trials x orders battles, plus the listed turns' bytes when they are
- * listed. The values are validated when answered; a request that cannot be read is cheap.
+ * in 650-850 ns), and each trial counts every territory's owner and armies in the stats (about
+ * CBD_TURN_COST_NS_PER_TALLY each: a 256-territory board costs that many a trial, whatever its
+ * orders), so trials x (orders battles + territories tallies), plus the listed turns' bytes
+ * when they are listed. The values are validated when answered; a request that cannot be read
+ * is cheap.
  */
+#define CBD_TURN_COST_NS_PER_TALLY UINT64_C(8)
+#define CBD_TURN_COST_LISTED_BYTES UINT64_C(40) /* a listed turn's bytes per territory or order */
+
 uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request) {
     json_t *trials = json_object_get(request, "trials");
     json_t *orders = json_object_get(request, "orders");
+    json_t *territories = json_object_get(request, "territories");
     if (!json_is_integer(trials) || json_integer_value(trials) <= 0) {
         return CBD_COST_BASE_NS;
     }
@@ -383,9 +464,17 @@ uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request
     uint64_t per = json_is_array(orders) && json_array_size(orders) > 0
                        ? (uint64_t)json_array_size(orders)
                        : 1u;
+    uint64_t terr = json_is_object(territories) ? (uint64_t)json_object_size(territories) : 0;
     /* Past the configured budget the request is a cheap 422 (validated when answered). */
-    if (n > cfg->warapp.max_turn_simulated_orders / per) {
+    if (n > cfg->warapp.max_turn_simulated_orders / per || n > cfg->warapp.max_trials ||
+        terr > cfg->warapp.max_turn_territories) {
         return CBD_COST_BASE_NS;
     }
-    return CBD_COST_BASE_NS + n * per * CBD_COST_NS_PER_BATTLE;
+    uint64_t cost =
+        CBD_COST_BASE_NS + n * (per * CBD_COST_NS_PER_BATTLE + terr * CBD_TURN_COST_NS_PER_TALLY);
+    const json_t *listed = json_object_get(request, "include_turns");
+    if (json_is_true(listed) || (!listed && n <= LIST_BY_DEFAULT_MAX)) {
+        cost += n * (per + terr) * CBD_TURN_COST_LISTED_BYTES * CBD_COST_NS_PER_BYTE;
+    }
+    return cost;
 }

@@ -6,9 +6,11 @@
 #include "warapp_turn_json.h"
 
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "warapp_settings.h"
 #include "warapp_turn_read.h"
 
@@ -367,9 +369,10 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
             return;
         case CBD_TURN_ERR_WORK:
             cbd_reader_error(&root, "orders",
-                             "needs at least %" PRIu64 " battle outcomes (at order %zu); at "
-                             "most %" PRIu64 " are enumerated per request: resolve sampled "
-                             "turns with POST /simulate-turn instead",
+                             "needs at least %" PRIu64 " terms (kill distribution terms and "
+                             "battle outcomes, at order %zu); at most %" PRIu64
+                             " are computed per request: resolve sampled turns with POST "
+                             "/simulate-turn instead",
                              err->needed, err->index, err->limit);
             return;
         case CBD_TURN_ERR_SCHEDULES:
@@ -392,9 +395,29 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
             return;
         case CBD_TURN_ERR_SIZE:
         case CBD_TURN_ERR_NONE:
+        case CBD_TURN_ERR_BUDGET:
             break;
     }
     cbd_reader_error(&root, NULL, "the turn is larger than this service takes");
+}
+
+bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
+                           const cbd_turn_request *q, cbd_status st, const cbd_turn_error *err,
+                           const char *member, cbd_problem *problem) {
+    if (st != CBD_ERR_BUDGET && st != CBD_ERR_NOMEM) {
+        cbd_turn_error_problem(q, st, err, problem);
+        return false;
+    }
+    char order[40];
+    if (err->kind == CBD_TURN_ERR_BUDGET && err->index < q->turn.n_orders) {
+        snprintf(order, sizeof order, "/orders/%zu", err->index);
+        member = order;
+    } else if (err->kind == CBD_TURN_ERR_SCHEDULES) {
+        member = "/move_order";
+    } else if (err->kind == CBD_TURN_ERR_GOAL) {
+        member = "/goals";
+    }
+    return cbd_api_core_problem(cfg, budget, st, member, problem);
 }
 
 void cbd_turn_echo_members(cbd_jw *w, const cbd_turn_request *q) {

@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 
+#include "combatd/budget.h"
 #include "combatd/warapp_turn.h"
 #include "config.h"
 #include "json_reader.h"
@@ -56,6 +57,17 @@ void cbd_turn_request_free(cbd_turn_request *q);
 /* The core's error, as the 422 (or 500) the API answers with: pointers into the request. */
 void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_turn_error *err,
                             cbd_problem *problem);
+
+/*
+ * A failed core call on a turn as its problem. When the budget stopped it (CBD_ERR_BUDGET), or
+ * memory ran out, cbd_api_core_problem's answer, naming what to reduce: the order being run
+ * (/orders/3), /move_order while the random move order's schedules were weighed, /goals while
+ * the goals were combined, else `member` (the endpoint's choice: /trials, say). Any other error
+ * as cbd_turn_error_problem. Returns false.
+ */
+bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
+                           const cbd_turn_request *q, cbd_status st, const cbd_turn_error *err,
+                           const char *member, cbd_problem *problem);
 
 /* "listed", "cycle" or "random". */
 const char *cbd_turn_move_order_name(cbd_move_order m);

@@ -59,6 +59,7 @@ static bool mem_fits(cbd_budget *b, size_t size) {
     }
     if (size > b->mem_limit || b->mem_held > b->mem_limit - size) {
         b->stopped = CBD_BUDGET_MEMORY;
+        b->mem_refused = size;
         return false;
     }
     return true;

@@ -115,6 +115,7 @@ cbd_status cbd_warapp_kills(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_roun
         }
         deposit(&out->dist, vmin, rounding, 1.0);
         cbd_dist_trim(&out->dist);
+        out->terms = 1;
         return CBD_OK;
     }
 
@@ -143,6 +144,7 @@ cbd_status cbd_warapp_kills(uint64_t n, cbd_micro rate, cbd_micro luck, cbd_roun
             v.whole++;
         }
     }
+    out->terms = w.len;
     cbd_binom_window_free(&w);
     cbd_dist_trim(&out->dist);
     return CBD_OK;

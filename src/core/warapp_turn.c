@@ -1,5 +1,4 @@
 /* War.app turns: limits, validation, the plan and the order schedule (W11–W13). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "warapp_turn_internal.h"
@@ -97,15 +96,25 @@ cbd_status cbd_turn_validate(const cbd_turn *t, const cbd_turn_limits *limits,
 }
 
 void cbd_turn_plan_free(cbd_turn_plan *p) {
-    free(p->start);
-    free(p->team);
-    free(p->listed);
-    free(p->movers);
-    free(p->mover_of);
-    free(p->mover_off);
-    free(p->mover_orders);
-    free(p->cycle_first);
+    cbd_mem_free(p->start);
+    cbd_mem_free(p->team);
+    cbd_mem_free(p->listed);
+    cbd_mem_free(p->movers);
+    cbd_mem_free(p->mover_of);
+    cbd_mem_free(p->mover_off);
+    cbd_mem_free(p->mover_orders);
+    cbd_mem_free(p->cycle_first);
     memset(p, 0, sizeof *p);
+}
+
+/* What building a plan costs: validation, the copies and the movers' lists are a few passes
+ * over the turn; the cycle's player order is checked pairwise. */
+static uint64_t plan_units(const cbd_turn *t) {
+    uint64_t linear = (uint64_t)t->n_territories + t->n_orders + t->n_goals + t->n_players;
+    uint64_t pairs = t->move_order == CBD_MOVE_CYCLE
+                         ? (uint64_t)t->n_player_order * (t->n_player_order + t->n_players)
+                         : 0;
+    return cbd_work_times(CBD_WORK_SCAN_TERM, cbd_work_times(4, linear) + pairs);
 }
 
 /* CBD_MOVE_CYCLE: round 1's order of the movers from player_order (W13), which must name each
@@ -169,40 +178,46 @@ static void plan_movers(cbd_turn_plan *p) {
         }
         count[m + 1] += count[m];
     }
+    /* Each mover's next free place, in cycle_first until plan_cycle fills it: one pass, where
+     * scanning past the orders already placed took a mover's orders squared. */
+    uint32_t *next = p->cycle_first;
+    memcpy(next, count, p->n_movers * sizeof *next);
     for (size_t a = 0; a < p->n_attack; a++) {
-        uint32_t m = p->mover_of[t->orders[p->listed[a]].player];
-        size_t at = count[m];
-        while (p->mover_orders[at] != UINT32_MAX) {
-            at++;
-        }
-        p->mover_orders[at] = p->listed[a];
+        p->mover_orders[next[p->mover_of[t->orders[p->listed[a]].player]]++] = p->listed[a];
     }
 }
 
-cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits, cbd_turn_plan *p,
-                               cbd_turn_error *err) {
+cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits, cbd_budget *budget,
+                               cbd_turn_plan *p, cbd_turn_error *err) {
     memset(p, 0, sizeof *p);
     cbd_status st = cbd_turn_validate(t, limits, err);
     if (st != CBD_OK) {
         return st;
+    }
+    if (!cbd_charge(budget, plan_units(t))) {
+        err->kind = CBD_TURN_ERR_BUDGET;
+        err->index = CBD_TURN_NO_ORDER;
+        return CBD_ERR_BUDGET;
     }
     p->turn = t;
     p->n_terr = t->n_territories;
     p->n_players = t->n_players;
     p->n_orders = t->n_orders;
     size_t np = t->n_players + 1, no = t->n_orders + 1;
-    p->start = malloc((p->n_terr + 1) * sizeof *p->start);
-    p->team = malloc(np * sizeof *p->team);
-    p->listed = malloc(no * sizeof *p->listed);
-    p->movers = malloc(np * sizeof *p->movers);
-    p->mover_of = malloc(np * sizeof *p->mover_of);
-    p->mover_off = malloc((np + 1) * sizeof *p->mover_off);
-    p->mover_orders = malloc(no * sizeof *p->mover_orders);
-    p->cycle_first = malloc(np * sizeof *p->cycle_first);
+    p->start = cbd_mem_alloc(budget, (p->n_terr + 1) * sizeof *p->start);
+    p->team = cbd_mem_alloc(budget, np * sizeof *p->team);
+    p->listed = cbd_mem_alloc(budget, no * sizeof *p->listed);
+    p->movers = cbd_mem_alloc(budget, np * sizeof *p->movers);
+    p->mover_of = cbd_mem_alloc(budget, np * sizeof *p->mover_of);
+    p->mover_off = cbd_mem_alloc(budget, (np + 1) * sizeof *p->mover_off);
+    p->mover_orders = cbd_mem_alloc(budget, no * sizeof *p->mover_orders);
+    p->cycle_first = cbd_mem_alloc(budget, np * sizeof *p->cycle_first);
     if (!p->start || !p->team || !p->listed || !p->movers || !p->mover_of || !p->mover_off ||
         !p->mover_orders || !p->cycle_first) {
         cbd_turn_plan_free(p);
-        return CBD_ERR_NOMEM;
+        err->kind = CBD_TURN_ERR_BUDGET;
+        err->index = CBD_TURN_NO_ORDER;
+        return cbd_budget_nomem(budget);
     }
     memcpy(p->start, t->territories, p->n_terr * sizeof *p->start);
     for (size_t i = 0; i < t->n_orders; i++) {

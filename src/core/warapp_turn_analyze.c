@@ -11,7 +11,6 @@
  * goals' joint probability averages the product over the permutations of the movers that the
  * goal groups share (cbd_turn_groups with disjoint movers are independent).
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "warapp_turn_internal.h"
@@ -19,6 +18,7 @@
 typedef struct {
     const cbd_turn_plan *plan;
     const cbd_turn_limits *limits;
+    cbd_budget *budget;
     cbd_turn_error *err;
     size_t n_groups;
     cbd_turn_group *groups;
@@ -38,37 +38,51 @@ static uint32_t uf_find(uint32_t *parent, uint32_t x) {
 static void groups_free(analysis *a) {
     for (size_t g = 0; a->groups && g < a->n_groups; g++) {
         cbd_turn_group *gr = &a->groups[g];
-        free(gr->terr);
-        free(gr->movers);
-        free(gr->seqs);
-        free(gr->weight);
-        free(gr->fval);
-        free(gr->rank_to_id);
+        cbd_mem_free(gr->terr);
+        cbd_mem_free(gr->movers);
+        cbd_mem_free(gr->seqs);
+        cbd_mem_free(gr->weight);
+        cbd_mem_free(gr->fval);
+        cbd_mem_free(gr->rank_to_id);
     }
-    free(a->groups);
-    free(a->group_of_terr);
-    free(a->group_of_order);
-    free(a->full);
-    free(a->first);
+    cbd_mem_free(a->groups);
+    cbd_mem_free(a->group_of_terr);
+    cbd_mem_free(a->group_of_order);
+    cbd_mem_free(a->full);
+    cbd_mem_free(a->first);
+}
+
+/* The status of a step outside any order that the budget stopped (or memory failed). */
+static cbd_status outside_orders(analysis *a, cbd_status st) {
+    if (st == CBD_ERR_BUDGET || st == CBD_ERR_NOMEM) {
+        a->err->kind = CBD_TURN_ERR_BUDGET;
+        a->err->index = CBD_TURN_NO_ORDER;
+    }
+    return st;
 }
 
 /* Lists each group's territories and movers; gr->len counts its orders. */
 static cbd_status groups_fill(analysis *a) {
     const cbd_turn_plan *p = a->plan;
+    /* Each group looks over every order and every mover. */
+    uint64_t pairs = cbd_work_times(a->n_groups, p->n_attack + p->n_movers);
+    if (!cbd_charge(a->budget, cbd_work_times(CBD_WORK_SCAN_TERM, pairs + p->n_terr))) {
+        return outside_orders(a, CBD_ERR_BUDGET);
+    }
     for (size_t i = 0; i < p->n_terr; i++) {
         a->groups[a->group_of_terr[i]].n_terr++;
     }
-    uint8_t *mark = calloc(p->n_movers + 1, 1);
+    uint8_t *mark = cbd_mem_calloc(a->budget, p->n_movers + 1, 1);
     if (!mark) {
-        return CBD_ERR_NOMEM;
+        return outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t g = 0; g < a->n_groups; g++) {
         cbd_turn_group *gr = &a->groups[g];
-        gr->terr = malloc(gr->n_terr * sizeof *gr->terr);
-        gr->movers = malloc((p->n_movers + 1) * sizeof *gr->movers);
+        gr->terr = cbd_mem_alloc(a->budget, gr->n_terr * sizeof *gr->terr);
+        gr->movers = cbd_mem_alloc(a->budget, (p->n_movers + 1) * sizeof *gr->movers);
         if (!gr->terr || !gr->movers) {
-            free(mark);
-            return CBD_ERR_NOMEM;
+            cbd_mem_free(mark);
+            return outside_orders(a, cbd_budget_nomem(a->budget));
         }
         gr->n_terr = 0;
     }
@@ -91,20 +105,24 @@ static cbd_status groups_fill(analysis *a) {
             }
         }
     }
-    free(mark);
+    cbd_mem_free(mark);
     return CBD_OK;
 }
 
 static cbd_status groups_build(analysis *a) {
     const cbd_turn_plan *p = a->plan;
-    uint32_t *parent = malloc((p->n_terr + 1) * sizeof *parent);
-    a->group_of_terr = malloc((p->n_terr + 1) * sizeof *a->group_of_terr);
-    a->group_of_order = malloc((p->n_orders + 1) * sizeof *a->group_of_order);
-    a->full = malloc((p->n_attack + 1) * sizeof *a->full);
-    a->first = malloc((p->n_movers + 1) * sizeof *a->first);
+    /* Union–find over the orders, then a pass over the territories and the orders. */
+    if (!cbd_charge(a->budget, cbd_work_times(4 * CBD_WORK_SCAN_TERM, p->n_terr + p->n_orders))) {
+        return outside_orders(a, CBD_ERR_BUDGET);
+    }
+    uint32_t *parent = cbd_mem_alloc(a->budget, (p->n_terr + 1) * sizeof *parent);
+    a->group_of_terr = cbd_mem_alloc(a->budget, (p->n_terr + 1) * sizeof *a->group_of_terr);
+    a->group_of_order = cbd_mem_alloc(a->budget, (p->n_orders + 1) * sizeof *a->group_of_order);
+    a->full = cbd_mem_alloc(a->budget, (p->n_attack + 1) * sizeof *a->full);
+    a->first = cbd_mem_alloc(a->budget, (p->n_movers + 1) * sizeof *a->first);
     if (!parent || !a->group_of_terr || !a->group_of_order || !a->full || !a->first) {
-        free(parent);
-        return CBD_ERR_NOMEM;
+        cbd_mem_free(parent);
+        return outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t i = 0; i < p->n_terr; i++) {
         parent[i] = (uint32_t)i;
@@ -121,13 +139,13 @@ static cbd_status groups_build(analysis *a) {
         }
         a->group_of_terr[i] = a->group_of_terr[r];
     }
-    free(parent);
+    cbd_mem_free(parent);
     for (size_t k = 0; k < p->n_attack; k++) {
         a->group_of_order[p->listed[k]] = a->group_of_terr[p->turn->orders[p->listed[k]].from];
     }
-    a->groups = calloc(a->n_groups + 1, sizeof *a->groups);
+    a->groups = cbd_mem_calloc(a->budget, a->n_groups + 1, sizeof *a->groups);
     if (!a->groups) {
-        return CBD_ERR_NOMEM;
+        return outside_orders(a, cbd_budget_nomem(a->budget));
     }
     cbd_status st = groups_fill(a);
     for (size_t i = 0; i < p->turn->n_goals && st == CBD_OK; i++) {
@@ -186,6 +204,22 @@ static cbd_status random_schedules(analysis *a, size_t g, uint32_t *perm, uint32
     return CBD_OK;
 }
 
+/* What weighing one permutation costs: round 1 completed with the other movers, the group's
+ * schedule picked out of the whole one, hashed and compared. */
+static uint64_t permutation_units(const analysis *a, const cbd_turn_group *gr) {
+    const cbd_turn_plan *p = a->plan;
+    uint64_t steps = (uint64_t)p->n_movers * (gr->n_movers + 1) +
+                     (uint64_t)p->max_rounds * p->n_movers + p->n_attack + 2 * gr->len;
+    return cbd_work_times(CBD_WORK_SCAN_TERM, steps);
+}
+
+/* The schedules' status: a spent budget or memory is blamed on the random move order. */
+static cbd_status schedules_stopped(analysis *a, cbd_status st) {
+    a->err->kind = CBD_TURN_ERR_SCHEDULES;
+    a->err->index = CBD_TURN_NO_ORDER;
+    return st;
+}
+
 static cbd_status group_schedules(analysis *a, size_t g) {
     cbd_turn_group *gr = &a->groups[g];
     const cbd_turn *t = a->plan->turn;
@@ -198,13 +232,16 @@ static cbd_status group_schedules(analysis *a, size_t g) {
         a->err->limit = cap;
         return CBD_ERR_TOO_LARGE;
     }
+    if (!cbd_charge(a->budget, cbd_work_times(permutation_units(a, gr), fact))) {
+        return schedules_stopped(a, CBD_ERR_BUDGET);
+    }
     gr->n_ranks = (size_t)fact;
-    gr->seqs = malloc((gr->n_ranks * gr->len + 1) * sizeof *gr->seqs);
-    gr->weight = malloc(gr->n_ranks * sizeof *gr->weight);
-    gr->fval = malloc(gr->n_ranks * sizeof *gr->fval);
-    gr->rank_to_id = malloc(gr->n_ranks * sizeof *gr->rank_to_id);
+    gr->seqs = cbd_mem_alloc(a->budget, (gr->n_ranks * gr->len + 1) * sizeof *gr->seqs);
+    gr->weight = cbd_mem_alloc(a->budget, gr->n_ranks * sizeof *gr->weight);
+    gr->fval = cbd_mem_alloc(a->budget, gr->n_ranks * sizeof *gr->fval);
+    gr->rank_to_id = cbd_mem_alloc(a->budget, gr->n_ranks * sizeof *gr->rank_to_id);
     if (!gr->seqs || !gr->weight || !gr->fval || !gr->rank_to_id) {
-        return CBD_ERR_NOMEM;
+        return schedules_stopped(a, cbd_budget_nomem(a->budget));
     }
     if (t->move_order != CBD_MOVE_RANDOM) {
         group_seq(a, g, t->move_order == CBD_MOVE_CYCLE ? a->plan->cycle_first : NULL, gr->seqs);
@@ -217,36 +254,96 @@ static cbd_status group_schedules(analysis *a, size_t g) {
     while (tcap < 2 * gr->n_ranks) {
         tcap *= 2;
     }
-    uint32_t *table = calloc(tcap, sizeof *table);
-    uint32_t *perm = malloc((gr->n_movers + 1) * sizeof *perm);
-    cbd_status st = table && perm ? random_schedules(a, g, perm, table, tcap) : CBD_ERR_NOMEM;
-    free(table);
-    free(perm);
+    uint32_t *table = cbd_mem_calloc(a->budget, tcap, sizeof *table);
+    uint32_t *perm = cbd_mem_alloc(a->budget, (gr->n_movers + 1) * sizeof *perm);
+    cbd_status st = table && perm ? random_schedules(a, g, perm, table, tcap)
+                                  : schedules_stopped(a, cbd_budget_nomem(a->budget));
+    cbd_mem_free(table);
+    cbd_mem_free(perm);
     return st;
 }
 
-static int cmp_retired(const void *x, const void *y) {
-    const cbd_turn_retired *a = x, *b = y;
-    if (a->territory != b->territory) {
-        return a->territory < b->territory ? -1 : 1;
+static bool retired_before(const cbd_turn_retired *a, const cbd_turn_retired *b) {
+    return a->territory != b->territory ? a->territory < b->territory : a->armies < b->armies;
+}
+
+static size_t min_size(size_t a, size_t b) {
+    return a < b ? a : b;
+}
+
+/*
+ * Sorts the points by (territory, armies), stably: equal points keep the order they were
+ * gathered in, so each value's probability is summed in that order (as glibc's qsort, a merge
+ * sort, summed them; a stable sort's output is unique). A merge sort of our own, so that its
+ * scratch, as large as the points, comes from the budget rather than from qsort's malloc.
+ */
+static bool sort_points(cbd_budget *budget, cbd_turn_retired *pts, size_t n) {
+    if (n < 2) {
+        return true;
     }
-    return a->armies < b->armies ? -1 : a->armies > b->armies;
+    cbd_turn_retired *tmp = cbd_mem_alloc(budget, n * sizeof *tmp);
+    if (!tmp) {
+        return false;
+    }
+    cbd_turn_retired *src = pts, *dst = tmp;
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = min_size(lo + width, n), hi = min_size(lo + 2 * width, n);
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) {
+                dst[k++] = retired_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            }
+            while (i < mid) {
+                dst[k++] = src[i++];
+            }
+            while (j < hi) {
+                dst[k++] = src[j++];
+            }
+        }
+        cbd_turn_retired *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != pts) {
+        memcpy(pts, src, n * sizeof *pts);
+    }
+    cbd_mem_free(tmp);
+    return true;
+}
+
+/* About log2(n) + 1: the depth of a sort of n points. */
+static uint64_t log2_ceil(size_t n) {
+    uint64_t d = 1;
+    while (n > 1) {
+        n >>= 1;
+        d++;
+    }
+    return d;
 }
 
 /* W16: each territory's armies distribution from the points its retirements gathered. */
-static cbd_status armies_results(cbd_turn_engine *e, cbd_turn_analysis *out) {
+static cbd_status armies_results(analysis *a, cbd_turn_engine *e, cbd_turn_analysis *out) {
     size_t n;
     cbd_turn_retired *pts = (cbd_turn_retired *)cbd_turn_engine_points(e, &n);
-    qsort(pts, n, sizeof *pts, cmp_retired);
+    /* The merge sort's passes (each moves every point once, in order) and its scratch, then
+     * one pass to merge equal points. */
+    uint64_t steps = cbd_work_times(n, log2_ceil(n) + 1);
+    uint64_t scratch = cbd_work_times(n, sizeof *pts) / CBD_WORK_TURN_GROWTH;
+    if (!cbd_charge(a->budget, cbd_work_times(CBD_WORK_SCAN_TERM, steps) + scratch)) {
+        return outside_orders(a, CBD_ERR_BUDGET);
+    }
+    if (!sort_points(a->budget, pts, n)) {
+        return outside_orders(a, cbd_budget_nomem(a->budget));
+    }
     for (size_t i = 0; i < n;) {
         size_t j = i, distinct = 0;
         for (; j < n && pts[j].territory == pts[i].territory; j++) {
             distinct += j == i || pts[j].armies != pts[j - 1].armies;
         }
         cbd_turn_territory_result *r = &out->territories[pts[i].territory];
-        r->armies = malloc(distinct * sizeof *r->armies);
+        r->armies = cbd_mem_alloc(a->budget, distinct * sizeof *r->armies);
         if (!r->armies) {
-            return CBD_ERR_NOMEM;
+            return outside_orders(a, cbd_budget_nomem(a->budget));
         }
         for (size_t k = i; k < j; k++) {
             if (r->n_armies > 0 && r->armies[r->n_armies - 1].armies == pts[k].armies) {
@@ -278,27 +375,33 @@ static bool one_outcome(const cbd_turn_analysis *out) {
 
 void cbd_turn_analysis_free(cbd_turn_analysis *r) {
     for (size_t t = 0; r->territories && t < r->n_territories; t++) {
-        free(r->territories[t].owner);
-        free(r->territories[t].armies);
+        cbd_mem_free(r->territories[t].owner);
+        cbd_mem_free(r->territories[t].armies);
     }
-    free(r->territories);
-    free(r->orders);
+    cbd_mem_free(r->territories);
+    cbd_mem_free(r->orders);
     memset(r, 0, sizeof *r);
 }
 
-static cbd_status result_alloc(const cbd_turn_plan *p, cbd_turn_analysis *out) {
+static cbd_status result_alloc(analysis *a, cbd_turn_analysis *out) {
+    const cbd_turn_plan *p = a->plan;
     out->n_territories = p->n_terr;
     out->n_orders = p->n_orders;
     out->n_players = p->n_players;
-    out->territories = calloc(p->n_terr + 1, sizeof *out->territories);
-    out->orders = calloc(p->n_orders + 1, sizeof *out->orders);
+    /* Every owner chance cleared here and read again by one_outcome. */
+    uint64_t values = cbd_work_times(p->n_terr, p->n_players + 1);
+    if (!cbd_charge(a->budget, cbd_work_times(2 * CBD_WORK_SCAN_TERM, values))) {
+        return outside_orders(a, CBD_ERR_BUDGET);
+    }
+    out->territories = cbd_mem_calloc(a->budget, p->n_terr + 1, sizeof *out->territories);
+    out->orders = cbd_mem_calloc(a->budget, p->n_orders + 1, sizeof *out->orders);
     if (!out->territories || !out->orders) {
-        return CBD_ERR_NOMEM;
+        return outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t t = 0; t < p->n_terr; t++) {
-        out->territories[t].owner = calloc(p->n_players + 1, sizeof(double));
+        out->territories[t].owner = cbd_mem_calloc(a->budget, p->n_players + 1, sizeof(double));
         if (!out->territories[t].owner) {
-            return CBD_ERR_NOMEM;
+            return outside_orders(a, cbd_budget_nomem(a->budget));
         }
     }
     return CBD_OK;
@@ -312,21 +415,21 @@ static cbd_status analyze_group(analysis *a, cbd_turn_engine *e, size_t g, cbd_t
         st = cbd_turn_engine_run(e, gr->terr, gr->n_terr, gr->seqs + id * gr->len, gr->len,
                                  gr->weight[id], &gr->fval[id]);
     }
-    return st == CBD_OK ? armies_results(e, out) : st;
+    return st == CBD_OK ? armies_results(a, e, out) : st;
 }
 
-cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
+cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits, cbd_budget *budget,
                             cbd_turn_analysis *out, cbd_turn_error *err) {
     memset(out, 0, sizeof *out);
     cbd_turn_plan plan;
-    cbd_status st = cbd_turn_plan_build(turn, limits, &plan, err);
+    cbd_status st = cbd_turn_plan_build(turn, limits, budget, &plan, err);
     if (st != CBD_OK) {
         return st;
     }
-    analysis a = {.plan = &plan, .limits = limits, .err = err};
+    analysis a = {.plan = &plan, .limits = limits, .budget = budget, .err = err};
     cbd_turn_engine *e = NULL;
-    if ((st = groups_build(&a)) == CBD_OK && (st = result_alloc(&plan, out)) == CBD_OK) {
-        st = cbd_turn_engine_create(&plan, limits, out, err, &e);
+    if ((st = groups_build(&a)) == CBD_OK && (st = result_alloc(&a, out)) == CBD_OK) {
+        st = cbd_turn_engine_create(&plan, limits, budget, out, err, &e);
     }
     out->n_groups = a.n_groups;
     for (size_t g = 0; g < a.n_groups && st == CBD_OK; g++) {
@@ -337,8 +440,8 @@ cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
         out->deterministic = one_outcome(out) && !cbd_turn_engine_truncated(e);
         out->max_group_states = cbd_turn_engine_peak(e);
         out->work = cbd_turn_engine_work(e);
-        st = cbd_turn_combine_goals(a.groups, a.n_groups, plan.n_movers, limits->max_schedules, err,
-                                    &out->goals_probability);
+        st = cbd_turn_combine_goals(a.groups, a.n_groups, plan.n_movers, limits->max_schedules,
+                                    budget, err, &out->goals_probability);
     }
     cbd_turn_engine_free(e);
     groups_free(&a);

@@ -4,30 +4,21 @@
  * defenders lost): the two sides roll independently (W1), so the pair's probability is the
  * product of each side's capped kill distribution (W4), computed exactly by cbd_warapp_kills.
  */
-#include <stdlib.h>
 #include <string.h>
 
-#include "combatd/warapp_odds.h"
 #include "warapp_turn_internal.h"
 
 enum { W_OWNER = 0, W_ARMIES = 1, W_ELIG = 2 };
 
-/* Kill distributions by army count for one side, computed once each. */
-typedef struct {
-    size_t count, cap; /* entries */
-    uint64_t *n;
-    cbd_kills *kills;
-    uint32_t *table; /* index + 1 */
-    size_t tcap;
-} kills_cache;
-
 struct cbd_turn_engine {
     const cbd_turn_plan *plan;
     const cbd_turn_limits *limits;
+    cbd_budget *budget;
     cbd_turn_order_result *ores;
     cbd_turn_error *err;
+    size_t order;  /* the order being run (request index), for the errors */
     size_t stride; /* words per territory */
-    kills_cache cache[2];
+    cbd_turn_kills_cache cache[2];
     cbd_turn_map cur, next;
     cbd_turn_analysis *out; /* owner chances are added here as territories retire */
     cbd_turn_retired *pts;  /* (territory, armies, probability) as territories retire */
@@ -40,71 +31,34 @@ struct cbd_turn_engine {
     size_t key_cap;
     uint32_t *local; /* territory -> its place in the group being run */
     uint64_t work;
+    uint64_t bound; /* the states the order being run adds (or merges), from estimate */
     bool truncated;
 };
 
-static void cache_free(kills_cache *c) {
-    for (size_t i = 0; i < c->count; i++) {
-        cbd_kills_free(&c->kills[i]);
-    }
-    free(c->n);
-    free(c->kills);
-    free(c->table);
-    memset(c, 0, sizeof *c);
+static cbd_status too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi, uint64_t needed,
+                            uint64_t limit) {
+    e->err->kind = kind;
+    e->err->index = oi;
+    e->err->needed = needed;
+    e->err->limit = limit;
+    return CBD_ERR_TOO_LARGE;
 }
 
-static bool cache_grow(kills_cache *c) {
-    size_t cap = c->cap ? c->cap * 2 : 16, tcap = cap * 2;
-    uint64_t *n = realloc(c->n, cap * sizeof *n);
-    if (n) {
-        c->n = n;
+/* A status of the engine's, with the order being run named when the budget stopped it. */
+static cbd_status stopped(cbd_turn_engine *e, cbd_status st) {
+    if (st == CBD_ERR_BUDGET || st == CBD_ERR_NOMEM) {
+        e->err->kind = CBD_TURN_ERR_BUDGET;
+        e->err->index = e->order;
     }
-    cbd_kills *k = realloc(c->kills, cap * sizeof *k);
-    if (k) {
-        c->kills = k;
-    }
-    if (!n || !k) {
-        return false;
-    }
-    uint32_t *t = cbd_turn_index_build(c->n, c->count, tcap);
-    if (!t) {
-        return false;
-    }
-    free(c->table);
-    c->table = t;
-    c->tcap = tcap;
-    c->cap = cap;
-    return true;
+    return st;
 }
 
-/* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate). */
+/* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate). Its
+ * terms count in e->work, which its callers check against max_work. */
 static cbd_status kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out) {
-    kills_cache *c = &e->cache[which];
-    if (c->count == c->cap && !cache_grow(c)) {
-        return CBD_ERR_NOMEM;
-    }
-    size_t s = (size_t)cbd_turn_mix64(n) & (c->tcap - 1);
-    while (c->table[s]) {
-        size_t i = c->table[s] - 1;
-        if (c->n[i] == n) {
-            *out = &c->kills[i];
-            return CBD_OK;
-        }
-        s = (s + 1) & (c->tcap - 1);
-    }
-    const cbd_warapp_settings *set = &e->plan->turn->battle;
-    cbd_kills *k = &c->kills[c->count];
-    cbd_status st =
-        cbd_warapp_kills(n, which == 0 ? set->offense_kill_rate : set->defense_kill_rate,
-                         set->luck_modifier, set->rounding, NULL /* BUDGET-TODO */, k);
-    if (st != CBD_OK) {
-        return st;
-    }
-    e->work += k->dist.len; /* the window's cost counts against max_work */
-    c->n[c->count] = n;
-    c->table[s] = (uint32_t)++c->count;
-    *out = k;
-    return CBD_OK;
+    cbd_status st = cbd_turn_kills_get(&e->cache[which], e->budget, &e->plan->turn->battle, which,
+                                       n, &e->work, out);
+    return stopped(e, st);
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) {
@@ -122,9 +76,9 @@ static cbd_status capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint
                          uint64_t *lo, size_t *len) {
     *len = capped_len(k, cap, lo);
     if (*len > e->buf_cap[which]) {
-        double *b = realloc(e->buf[which], *len * sizeof *b);
+        double *b = cbd_mem_realloc(e->budget, e->buf[which], *len * sizeof *b);
         if (!b) {
-            return CBD_ERR_NOMEM;
+            return stopped(e, cbd_budget_nomem(e->budget));
         }
         e->buf[which] = b;
         e->buf_cap[which] = *len;
@@ -144,37 +98,43 @@ void cbd_turn_engine_free(cbd_turn_engine *e) {
     if (!e) {
         return;
     }
-    cache_free(&e->cache[0]);
-    cache_free(&e->cache[1]);
+    cbd_turn_kills_cache_free(&e->cache[0]);
+    cbd_turn_kills_cache_free(&e->cache[1]);
     cbd_turn_map_free(&e->cur);
     cbd_turn_map_free(&e->next);
-    free(e->pts);
-    free(e->last);
-    free(e->buf[0]);
-    free(e->buf[1]);
-    free(e->key);
-    free(e->local);
-    free(e);
+    cbd_mem_free(e->pts);
+    cbd_mem_free(e->last);
+    cbd_mem_free(e->buf[0]);
+    cbd_mem_free(e->buf[1]);
+    cbd_mem_free(e->key);
+    cbd_mem_free(e->local);
+    cbd_mem_free(e);
 }
 
 cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
-                                  cbd_turn_analysis *res, cbd_turn_error *err,
+                                  cbd_budget *budget, cbd_turn_analysis *res, cbd_turn_error *err,
                                   cbd_turn_engine **out) {
-    cbd_turn_engine *e = calloc(1, sizeof *e);
+    cbd_turn_engine *e = cbd_mem_calloc(budget, 1, sizeof *e);
     *out = e;
     if (!e) {
-        return CBD_ERR_NOMEM;
+        err->kind = CBD_TURN_ERR_BUDGET;
+        err->index = CBD_TURN_NO_ORDER;
+        return cbd_budget_nomem(budget);
     }
     e->plan = plan;
     e->limits = limits;
+    e->budget = budget;
+    e->cur.budget = budget;
+    e->next.budget = budget;
     e->ores = res->orders;
     e->out = res;
     e->err = err;
+    e->order = CBD_TURN_NO_ORDER;
     e->stride = plan->turn->multi_attack ? 2 : 3; /* W15 needs eligible armies only without */
-    e->local = malloc((plan->n_terr + 1) * sizeof *e->local);
-    e->last = malloc((plan->n_terr + 1) * sizeof *e->last);
+    e->local = cbd_mem_alloc(budget, (plan->n_terr + 1) * sizeof *e->local);
+    e->last = cbd_mem_alloc(budget, (plan->n_terr + 1) * sizeof *e->last);
     if (!e->local || !e->last) {
-        return CBD_ERR_NOMEM;
+        return stopped(e, cbd_budget_nomem(budget));
     }
     for (size_t i = 0; i < plan->n_terr; i++) {
         e->local[i] = UINT32_MAX; /* not in the group being run */
@@ -231,13 +191,19 @@ static order_case classify(const cbd_turn_engine *e, const cbd_turn_order *o, co
     return c;
 }
 
-static cbd_status too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi, uint64_t needed,
-                            uint64_t limit) {
-    e->err->kind = kind;
-    e->err->index = oi;
-    e->err->needed = needed;
-    e->err->limit = limit;
-    return CBD_ERR_TOO_LARGE;
+/*
+ * After a step has added `adds` states (new or merged) to e->next: their cache misses, when
+ * the map they went to turned out larger than the cache (its keys, probabilities, hashes and
+ * slots, and two table slots a state). Charged once the map's size is known, since states
+ * merge as they are added (a battle of 10^5 outcomes may leave 10 states).
+ */
+static cbd_status charge_misses(cbd_turn_engine *e, uint64_t adds) {
+    uint64_t bytes = cbd_work_times(e->next.count, 4 * e->next.words + 28);
+    if (bytes > CBD_WORK_CACHE_BYTES &&
+        !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, adds))) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
+    return CBD_OK;
 }
 
 /* The most states one step may hold: max_states, and fewer for a large group, whose states
@@ -256,6 +222,9 @@ static uint64_t state_cap(const cbd_turn_engine *e) {
 static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t oi, size_t lf,
                            size_t lt) {
     uint64_t bound = 0, lo;
+    if (!cbd_charge(e->budget, cbd_work_times(2 * CBD_WORK_SCAN_TERM, e->cur.count))) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
     for (size_t i = 0; i < e->cur.count; i++) {
         order_case c = classify(e, o, e->cur.keys + i * e->cur.words, lf, lt);
         uint64_t pairs = 1;
@@ -272,12 +241,19 @@ static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t o
             }
         }
         bound += pairs;
+        if (e->work + bound > e->limits->max_work) { /* no need to look at the other states */
+            return too_large(e, CBD_TURN_ERR_WORK, oi, e->work + bound, e->limits->max_work);
+        }
     }
-    if (e->work + bound > e->limits->max_work) {
-        return too_large(e, CBD_TURN_ERR_WORK, oi, e->work + bound, e->limits->max_work);
-    }
+    e->bound = bound;
     e->work += bound;
     return CBD_OK;
+}
+
+/* The units of one state stored (or merged) in a map, `base` plus its words hashed, compared
+ * and copied (the cache misses of a large map come after, charge_misses). */
+static uint64_t state_units(const cbd_turn_engine *e, uint64_t base) {
+    return base + cbd_work_times(CBD_WORK_TURN_WORD, e->cur.words);
 }
 
 /* W1–W6, W14.4, W15: every outcome of A attackers against D defenders from state `key`. */
@@ -288,8 +264,20 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
     uint64_t alo, dlo;
     size_t alen, dlen;
     cbd_status st;
-    if ((st = kills_of(e, 0, A, &ka)) != CBD_OK || (st = kills_of(e, 1, D, &kd)) != CBD_OK ||
-        (st = capped(e, 1, kd, A, &alo, &alen)) != CBD_OK ||
+    if ((st = kills_of(e, 0, A, &ka)) != CBD_OK || (st = kills_of(e, 1, D, &kd)) != CBD_OK) {
+        return st;
+    }
+    if (e->work > e->limits->max_work) { /* a window past the cache was computed again */
+        return too_large(e, CBD_TURN_ERR_WORK, e->order, e->work, e->limits->max_work);
+    }
+    /* Both windows capped (cleared, then folded), then every pair of them. */
+    uint64_t units = cbd_work_times(2 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len);
+    uint64_t pairs = cbd_work_times(capped_len(kd, A, &alo), capped_len(ka, D, &dlo));
+    units += cbd_work_times(state_units(e, CBD_WORK_TURN_OUTCOME), pairs);
+    if (!cbd_charge(e->budget, units)) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
+    if ((st = capped(e, 1, kd, A, &alo, &alen)) != CBD_OK ||
         (st = capped(e, 0, ka, D, &dlo, &dlen)) != CBD_OK) {
         return st;
     }
@@ -321,7 +309,7 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
                 }
             }
             if ((st = cbd_turn_map_add(&e->next, k2, p)) != CBD_OK) {
-                return st;
+                return stopped(e, st);
             }
         }
     }
@@ -333,16 +321,20 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
     const cbd_turn_order *o = &e->plan->turn->orders[oi];
     const size_t S = e->stride, words = e->cur.words;
     size_t lf = e->local[o->from], lt = e->local[o->to];
+    e->order = oi;
     cbd_status st = estimate(e, o, oi, lf, lt);
-    if (st != CBD_OK) {
-        return st;
+    if (st != CBD_OK || (st = cbd_turn_map_clear(&e->next, words)) != CBD_OK) {
+        return stopped(e, st);
     }
-    cbd_turn_map_clear(&e->next, words);
     cbd_turn_order_result *r = &e->ores[oi];
+    const uint64_t moved = state_units(e, CBD_WORK_TURN_STATE);
     for (size_t i = 0; i < e->cur.count; i++) {
         const uint32_t *k = e->cur.keys + i * words;
         double w = e->cur.prob[i];
         order_case c = classify(e, o, k, lf, lt);
+        if (c.kind != CBD_TURN_ATTACKED && !cbd_charge(e->budget, moved)) {
+            return stopped(e, CBD_ERR_BUDGET); /* a battle charges its own outcomes */
+        }
         if (c.kind == CBD_TURN_SKIPPED) {
             r->skipped += w * weight;
             st = cbd_turn_map_add(&e->next, k, w);
@@ -364,11 +356,14 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
             }
         }
         if (st != CBD_OK) {
-            return st;
+            return stopped(e, st);
         }
         if (e->next.count > state_cap(e)) {
             return too_large(e, CBD_TURN_ERR_STATES, oi, e->next.count, state_cap(e));
         }
+    }
+    if ((st = charge_misses(e, e->bound)) != CBD_OK) {
+        return st;
     }
     cbd_turn_map tmp = e->cur;
     e->cur = e->next;
@@ -380,14 +375,17 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
 static cbd_status push_point(cbd_turn_engine *e, uint32_t terr, uint64_t armies, double p) {
     if (e->n_pts == e->pts_cap) {
         size_t cap = e->pts_cap ? e->pts_cap * 2 : 64;
-        cbd_turn_retired *n = realloc(e->pts, cap * sizeof *n);
+        if (!cbd_charge(e->budget, (cap - e->pts_cap) * sizeof *e->pts / CBD_WORK_TURN_GROWTH)) {
+            return stopped(e, CBD_ERR_BUDGET);
+        }
+        cbd_turn_retired *n = cbd_mem_realloc(e->budget, e->pts, cap * sizeof *n);
         if (!n) {
-            return CBD_ERR_NOMEM;
+            return stopped(e, cbd_budget_nomem(e->budget));
         }
         e->pts = n;
         e->pts_cap = cap;
     }
-    e->pts[e->n_pts++] = (cbd_turn_retired){terr, armies, p};
+    e->pts[e->n_pts++] = (cbd_turn_retired){terr, (uint32_t)armies, p};
     return CBD_OK;
 }
 
@@ -403,15 +401,21 @@ static cbd_status retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr
                          double weight) {
     const size_t S = e->stride, words = e->cur.words;
     const cbd_turn *t = e->plan->turn;
-    bool any = false;
+    size_t retiring = 0;
     for (size_t l = 0; l < n_terr; l++) {
-        any = any || e->last[l] == s;
+        retiring += e->last[l] == s;
     }
-    if (!any) {
+    if (retiring == 0) {
         return CBD_OK;
     }
-    cbd_turn_map_clear(&e->next, words);
-    cbd_status st = CBD_OK;
+    /* Each state: its territories looked over, the retiring ones' goals checked and their
+     * points kept, and the state stored again. */
+    uint64_t per_state = state_units(e, CBD_WORK_TURN_STATE) +
+                         cbd_work_times(CBD_WORK_SCAN_TERM, n_terr + retiring * (t->n_goals + 2));
+    if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
+    cbd_status st = cbd_turn_map_clear(&e->next, words);
     for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
         double w = e->cur.prob[i];
         memcpy(e->key, e->cur.keys + i * words, words * sizeof *e->key);
@@ -432,19 +436,23 @@ static cbd_status retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr
         }
         st = st == CBD_OK ? cbd_turn_map_add(&e->next, e->key, w) : st;
     }
+    st = st == CBD_OK ? charge_misses(e, e->cur.count) : st;
     cbd_turn_map tmp = e->cur;
     e->cur = e->next;
     e->next = tmp;
-    return st;
+    return stopped(e, st);
 }
 
 /* The state after deploys, with its goal word (the last) set: no goal has failed yet. */
 static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
     const size_t S = e->stride, words = n_terr * S + 1;
+    if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_SCAN_TERM, words))) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
     if (2 * words > e->key_cap) {
-        uint32_t *k = realloc(e->key, 2 * words * sizeof *k);
+        uint32_t *k = cbd_mem_realloc(e->budget, e->key, 2 * words * sizeof *k);
         if (!k) {
-            return CBD_ERR_NOMEM;
+            return stopped(e, cbd_budget_nomem(e->budget));
         }
         e->key = k;
         e->key_cap = 2 * words;
@@ -460,12 +468,13 @@ static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n
         }
     }
     e->key[words - 1] = 1;
-    cbd_turn_map_clear(&e->cur, words);
-    return cbd_turn_map_add(&e->cur, e->key, 1.0);
+    cbd_status st = cbd_turn_map_clear(&e->cur, words);
+    return stopped(e, st == CBD_OK ? cbd_turn_map_add(&e->cur, e->key, 1.0) : st);
 }
 
 cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
                                const uint32_t *seq, size_t len, double weight, double *goals) {
+    e->order = CBD_TURN_NO_ORDER;
     cbd_status st = start_state(e, terr, n_terr);
     const cbd_turn_order *orders = e->plan->turn->orders;
     /* Only on a started state: a failed start leaves e->local unset (UINT32_MAX). */
@@ -478,6 +487,9 @@ cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t 
         st = expand(e, seq[s], weight);
         e->peak = e->cur.count > e->peak ? e->cur.count : e->peak;
         st = st == CBD_OK ? retire(e, terr, n_terr, (int32_t)s, weight) : st;
+    }
+    if (st == CBD_OK && !cbd_charge(e->budget, cbd_work_times(CBD_WORK_SCAN_TERM, e->cur.count))) {
+        st = stopped(e, CBD_ERR_BUDGET);
     }
     double f = 0;
     for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {

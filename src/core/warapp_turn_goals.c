@@ -4,7 +4,6 @@
  * groups that share a mover share that order, so their goals are averaged together over the
  * permutations of the movers they have between them; the rest multiply.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "warapp_turn_internal.h"
@@ -13,8 +12,16 @@ typedef struct {
     const cbd_turn_group *groups;
     size_t n_groups, n_movers;
     uint64_t max_schedules;
+    cbd_budget *budget;
     cbd_turn_error *err;
 } goal_ctx;
+
+/* The goals' status when the budget stopped them (or memory failed). */
+static cbd_status goals_stopped(const goal_ctx *a, cbd_status st) {
+    a->err->kind = CBD_TURN_ERR_GOAL;
+    a->err->index = CBD_TURN_NO_ORDER;
+    return st;
+}
 
 bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x) {
     for (size_t i = 0; i < n; i++) {
@@ -83,10 +90,11 @@ static size_t restricted_rank(const cbd_turn_group *gr, const uint32_t *perm, si
 
 /* The goals on groups that share movers, averaged over the permutations of those movers. */
 static cbd_status component_goals(const goal_ctx *a, const uint32_t *comp, size_t c, double *out) {
-    uint32_t *u = malloc((a->n_movers + 1) * 2 * sizeof *u), *seq = u + a->n_movers + 1;
+    uint32_t *u = cbd_mem_alloc(a->budget, (a->n_movers + 1) * 2 * sizeof *u);
     if (!u) {
-        return CBD_ERR_NOMEM;
+        return goals_stopped(a, cbd_budget_nomem(a->budget));
     }
+    uint32_t *seq = u + a->n_movers + 1;
     size_t n = 0;
     for (size_t m = 0; m < a->n_movers; m++) {
         for (size_t g = 0; g < a->n_groups; g++) {
@@ -99,11 +107,20 @@ static cbd_status component_goals(const goal_ctx *a, const uint32_t *comp, size_
     }
     uint64_t fact = cbd_turn_factorial_capped(n, a->max_schedules);
     if (fact > a->max_schedules) {
-        free(u);
+        cbd_mem_free(u);
         a->err->kind = CBD_TURN_ERR_SCHEDULES;
         a->err->needed = fact;
         a->err->limit = a->max_schedules;
         return CBD_ERR_TOO_LARGE;
+    }
+    /* Each permutation ranks the shared movers once per group of the component. */
+    uint64_t per = 0;
+    for (size_t g = 0; g < a->n_groups; g++) {
+        per += comp[g] == c ? n * (a->groups[g].n_movers + n) + 1 : 0;
+    }
+    if (!cbd_charge(a->budget, cbd_work_times(CBD_WORK_SCAN_TERM, cbd_work_times(per, fact)))) {
+        cbd_mem_free(u);
+        return goals_stopped(a, CBD_ERR_BUDGET);
     }
     double sum = 0;
     do {
@@ -116,7 +133,7 @@ static cbd_status component_goals(const goal_ctx *a, const uint32_t *comp, size_
         }
         sum += prod;
     } while (cbd_turn_next_permutation(u, n));
-    free(u);
+    cbd_mem_free(u);
     *out = sum / (double)fact;
     return CBD_OK;
 }
@@ -142,12 +159,16 @@ static bool share_movers(const cbd_turn_group *x, const cbd_turn_group *y) {
 /* W16: P(every goal holds). Groups whose goal chance does not depend on the permutation are
  * independent factors; the others are joined into components by shared movers. */
 cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
-                                  uint64_t max_schedules, cbd_turn_error *err, double *out) {
-    goal_ctx ctx = {groups, n_groups, n_movers, max_schedules, err}, *a = &ctx;
+                                  uint64_t max_schedules, cbd_budget *budget, cbd_turn_error *err,
+                                  double *out) {
+    goal_ctx ctx = {groups, n_groups, n_movers, max_schedules, budget, err}, *a = &ctx;
     *out = 1.0;
-    uint32_t *comp = malloc((a->n_groups + 1) * sizeof *comp);
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, n_groups))) {
+        return goals_stopped(a, CBD_ERR_BUDGET);
+    }
+    uint32_t *comp = cbd_mem_alloc(budget, (a->n_groups + 1) * sizeof *comp);
     if (!comp) {
-        return CBD_ERR_NOMEM;
+        return goals_stopped(a, cbd_budget_nomem(budget));
     }
     size_t n_comp = 0;
     for (size_t g = 0; g < a->n_groups; g++) {
@@ -161,6 +182,12 @@ cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups,
             continue;
         }
         comp[g] = (uint32_t)n_comp++;
+        /* Its movers against every earlier group's, and the components relabelled. */
+        uint64_t steps = cbd_work_times(g + 1, (uint64_t)gr->n_movers * n_movers + g + 1);
+        if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, steps))) {
+            cbd_mem_free(comp);
+            return goals_stopped(a, CBD_ERR_BUDGET);
+        }
         for (size_t h = 0; h < g; h++) { /* join every earlier component it shares a mover with */
             if (comp[h] != UINT32_MAX && comp[h] != comp[g] && share_movers(gr, &a->groups[h])) {
                 uint32_t from = comp[h];
@@ -171,6 +198,9 @@ cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups,
         }
     }
     cbd_status st = CBD_OK;
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, cbd_work_times(n_comp, n_groups)))) {
+        st = goals_stopped(a, CBD_ERR_BUDGET);
+    }
     for (size_t c = 0; c < n_comp && st == CBD_OK; c++) {
         bool used = false;
         for (size_t g = 0; g < a->n_groups; g++) {
@@ -181,6 +211,6 @@ cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups,
             *out *= f;
         }
     }
-    free(comp);
+    cbd_mem_free(comp);
     return st;
 }

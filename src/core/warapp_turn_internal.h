@@ -2,6 +2,7 @@
 #define COMBATD_WARAPP_TURN_INTERNAL_H
 
 /* What the exact analysis and the seeded resolution of a turn share: the plan of a turn. */
+#include "combatd/warapp_odds.h"
 #include "combatd/warapp_turn.h"
 
 /*
@@ -24,8 +25,9 @@ typedef struct {
     uint32_t *cycle_first;     /* CBD_MOVE_CYCLE: round 1's order as mover indices */
 } cbd_turn_plan;
 
+/* The plan's arrays come from `budget` (its loops are linear in the turn and are charged). */
 cbd_status cbd_turn_plan_build(const cbd_turn *turn, const cbd_turn_limits *limits,
-                               cbd_turn_plan *plan, cbd_turn_error *err);
+                               cbd_budget *budget, cbd_turn_plan *plan, cbd_turn_error *err);
 void cbd_turn_plan_free(cbd_turn_plan *plan);
 
 /*
@@ -62,7 +64,9 @@ static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order 
  * The index tables of the state map and of the engine's kill cache: tcap slots (a power of 2),
  * each holding an entry's index + 1 (0: empty); an entry sits in the first free slot from
  * cbd_turn_mix64(its key) & (tcap - 1) on. cbd_turn_index_build indexes keys[0 .. count) in a
- * new table, or returns NULL when out of memory.
+ * new table taken from `budget`, writing each entry's slot to slot_of[i] when slot_of is not
+ * NULL; NULL when the budget or the system refused the memory. Its work is the growth of a
+ * table that doubles, so its callers count it in the entries they charge.
  */
 static inline uint64_t cbd_turn_mix64(uint64_t h) {
     h ^= h >> 33;
@@ -70,39 +74,72 @@ static inline uint64_t cbd_turn_mix64(uint64_t h) {
     h ^= h >> 33;
     return h;
 }
-uint32_t *cbd_turn_index_build(const uint64_t *keys, size_t count, size_t tcap);
+uint32_t *cbd_turn_index_build(cbd_budget *budget, const uint64_t *keys, size_t count, size_t tcap,
+                               uint32_t *slot_of);
 
 /* Distinct states of one group of territories with their probabilities: an open-addressing
  * hash map keyed by the group's territories (owner, armies and, without multi_attack, the
- * eligible armies of W15). */
+ * eligible armies of W15). Its memory comes from `budget`; the caller charges the states it
+ * adds (CBD_WORK_TURN_STATE or _OUTCOME each), the map charges only its own growth. */
 typedef struct {
-    size_t words; /* uint32 words per state */
+    cbd_budget *budget; /* kept by cbd_turn_map_free and _clear */
+    size_t words;       /* uint32 words per state */
     size_t count, cap;
     uint32_t *keys;  /* cap × words */
     double *prob;    /* cap */
     uint64_t *hash;  /* cap: the index key of each state (its words hashed) */
+    uint32_t *slot;  /* cap: the table slot of each state, so that clearing costs the states */
     uint32_t *table; /* tcap slots: entry index + 1, 0 when empty */
     size_t tcap;     /* a power of 2 */
 } cbd_turn_map;
 
 void cbd_turn_map_free(cbd_turn_map *m);
-/* Empties the map for states of `words` words (keeping its memory when the size is the same). */
-void cbd_turn_map_clear(cbd_turn_map *m, size_t words);
+/* Empties the map for states of `words` words (keeping its memory when the size is the same).
+ * Costs the states it held, not its capacity: a table grown by one large step is not wiped
+ * whole at every later step (each schedule of the random move order runs every step again,
+ * and a later group reuses the maps). It charges the slots it clears; CBD_ERR_BUDGET when the
+ * budget is spent. */
+cbd_status cbd_turn_map_clear(cbd_turn_map *m, size_t words);
 /* Adds mass w to the state `key`, merging it with an equal state. */
 cbd_status cbd_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w);
+
+/* Kill distributions by army count for one side of the engine's battles (warapp_turn_kills.c),
+ * computed once each while they fit the cache's bounds. */
+typedef struct {
+    size_t count, cap; /* entries */
+    uint64_t *n;
+    cbd_kills *kills;
+    uint32_t *table; /* index + 1 */
+    size_t tcap;
+    uint64_t bytes;   /* what the entries hold (their windows and their slots) */
+    cbd_kills spare;  /* the last distribution that did not fit (dist.p NULL: none) */
+    uint64_t spare_n; /* its army count */
+} cbd_turn_kills_cache;
+
+void cbd_turn_kills_cache_free(cbd_turn_kills_cache *c);
+
+/*
+ * The kills of n armies of side `which` (0: the offense rate, 1: the defense rate) under `set`,
+ * from the cache or computed (charged to `budget`, its terms added to *terms). *out stays
+ * valid until the next call on the same cache.
+ */
+cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
+                              const cbd_warapp_settings *set, int which, uint64_t n,
+                              uint64_t *terms, const cbd_kills **out);
 
 typedef struct cbd_turn_engine cbd_turn_engine;
 
 /* One retired territory's armies and probability (weighted by its schedule). */
 typedef struct {
     uint32_t territory;
-    uint64_t armies;
+    uint32_t armies; /* <= 10^9 (W10): 16 bytes a point, and a turn may gather millions */
     double probability;
 } cbd_turn_retired;
 
-/* The engine adds order chances and territory owner chances into *res as it runs. */
+/* The engine adds order chances and territory owner chances into *res as it runs; it charges
+ * `budget` for every step and takes its memory from it. */
 cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
-                                  cbd_turn_analysis *res, cbd_turn_error *err,
+                                  cbd_budget *budget, cbd_turn_analysis *res, cbd_turn_error *err,
                                   cbd_turn_engine **out);
 void cbd_turn_engine_free(cbd_turn_engine *e);
 
@@ -144,7 +181,8 @@ typedef struct {
 
 /* W16: P(every goal holds) from each group's goal chance per schedule. */
 cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
-                                  uint64_t max_schedules, cbd_turn_error *err, double *out);
+                                  uint64_t max_schedules, cbd_budget *budget, cbd_turn_error *err,
+                                  double *out);
 bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x);
 /* The next permutation in lexicographic order; false after the last. */
 bool cbd_turn_next_permutation(uint32_t *v, size_t n);

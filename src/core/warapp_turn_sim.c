@@ -1,5 +1,4 @@
 /* Seeded resolution of one War.app turn (W12–W15), drawing as /simulate does per battle. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "combatd/warapp_simulate.h"
@@ -24,25 +23,27 @@ void cbd_turn_sim_free(cbd_turn_sim *sim) {
         return;
     }
     cbd_turn_plan_free(&sim->plan);
-    free(sim->eligible);
-    free(sim->first);
-    free(sim->sched);
-    free(sim->side[0]);
-    free(sim->side[1]);
-    free(sim->ready);
-    free(sim);
+    cbd_mem_free(sim->eligible);
+    cbd_mem_free(sim->first);
+    cbd_mem_free(sim->sched);
+    cbd_mem_free(sim->side[0]);
+    cbd_mem_free(sim->side[1]);
+    cbd_mem_free(sim->ready);
+    cbd_mem_free(sim);
 }
 
 cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limits,
-                               cbd_turn_sim **out, cbd_turn_error *err) {
+                               cbd_budget *budget, cbd_turn_sim **out, cbd_turn_error *err) {
     *out = NULL;
-    cbd_turn_sim *sim = calloc(1, sizeof *sim);
+    cbd_turn_sim *sim = cbd_mem_calloc(budget, 1, sizeof *sim);
     if (!sim) {
-        return CBD_ERR_NOMEM;
+        err->kind = CBD_TURN_ERR_BUDGET;
+        err->index = CBD_TURN_NO_ORDER;
+        return cbd_budget_nomem(budget);
     }
-    cbd_status st = cbd_turn_plan_build(turn, limits, &sim->plan, err);
+    cbd_status st = cbd_turn_plan_build(turn, limits, budget, &sim->plan, err);
     if (st != CBD_OK) {
-        free(sim);
+        cbd_mem_free(sim);
         return st;
     }
     const cbd_turn_plan *p = &sim->plan;
@@ -51,16 +52,18 @@ cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limi
         total += p->start[i].armies;
     }
     sim->cache_n = total + 1 < SIDE_CACHE ? (size_t)total + 1 : SIDE_CACHE;
-    sim->eligible = malloc((p->n_terr + 1) * sizeof *sim->eligible);
-    sim->first = malloc((p->n_movers + 1) * sizeof *sim->first);
-    sim->sched = malloc((p->n_attack + 1) * sizeof *sim->sched);
-    sim->side[0] = malloc(sim->cache_n * sizeof *sim->side[0]);
-    sim->side[1] = malloc(sim->cache_n * sizeof *sim->side[1]);
-    sim->ready = calloc(sim->cache_n, 1);
+    sim->eligible = cbd_mem_alloc(budget, (p->n_terr + 1) * sizeof *sim->eligible);
+    sim->first = cbd_mem_alloc(budget, (p->n_movers + 1) * sizeof *sim->first);
+    sim->sched = cbd_mem_alloc(budget, (p->n_attack + 1) * sizeof *sim->sched);
+    sim->side[0] = cbd_mem_alloc(budget, sim->cache_n * sizeof *sim->side[0]);
+    sim->side[1] = cbd_mem_alloc(budget, sim->cache_n * sizeof *sim->side[1]);
+    sim->ready = cbd_mem_calloc(budget, sim->cache_n, 1);
     if (!sim->eligible || !sim->first || !sim->sched || !sim->side[0] || !sim->side[1] ||
         !sim->ready) {
         cbd_turn_sim_free(sim);
-        return CBD_ERR_NOMEM;
+        err->kind = CBD_TURN_ERR_BUDGET;
+        err->index = CBD_TURN_NO_ORDER;
+        return cbd_budget_nomem(budget);
     }
     if (turn->move_order != CBD_MOVE_RANDOM) {
         /* listed and cycle run one schedule: work it out once. */
@@ -71,8 +74,14 @@ cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limi
     return CBD_OK;
 }
 
-/* The sampler of one side for n armies, from the cache or set up in *tmp. */
-static const cbd_sim_side *side_for(cbd_turn_sim *sim, int which, uint64_t n, cbd_sim_side *tmp) {
+/* The sampler of one side for n armies, from the cache or set up in *tmp; NULL when the
+ * budget would not pay for setting one up. */
+static const cbd_sim_side *side_for(cbd_turn_sim *sim, cbd_budget *budget, int which, uint64_t n,
+                                    cbd_sim_side *tmp) {
+    bool cached = n < sim->cache_n && sim->ready[n];
+    if (!cached && !cbd_charge(budget, CBD_WORK_SIM_SETUP)) {
+        return NULL;
+    }
     if (n < sim->cache_n) {
         if (!sim->ready[n]) {
             cbd_warapp_sim s;
@@ -111,19 +120,19 @@ static void battle(const cbd_sim_side *a, const cbd_sim_side *d, cbd_rounding r,
     ev->outcome = cbd_warapp_resolve(a->n, d->n, ev->attacker_kills, ev->defender_kills);
 }
 
-/* W14: one attack/transfer order on the board. */
-static void run_order(cbd_turn_sim *sim, const cbd_turn_order *o, cbd_turn_territory *b,
-                      cbd_rng *rng, cbd_turn_event *ev) {
+/* W14: one attack/transfer order on the board; false when the budget stopped its battle. */
+static bool run_order(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                      cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
     const cbd_turn *t = sim->plan.turn;
     uint64_t *elig = sim->eligible;
     memset(ev, 0, sizeof *ev);
     ev->kind = CBD_TURN_SKIPPED;
     if (b[o->from].owner != o->player) {
-        return; /* W14.1 */
+        return true; /* W14.1 */
     }
     uint64_t sent = cbd_turn_sent(t, o, b[o->from].armies, elig[o->from]);
     if (sent == 0) {
-        return; /* W14.3 */
+        return true; /* W14.3 */
     }
     ev->sent = sent;
     b[o->from].armies -= sent;
@@ -131,13 +140,16 @@ static void run_order(cbd_turn_sim *sim, const cbd_turn_order *o, cbd_turn_terri
     if (cbd_turn_is_own(&sim->plan, o->player, b[o->to].owner)) {
         ev->kind = CBD_TURN_TRANSFERRED; /* W8: arrivals are not eligible (W15) */
         b[o->to].armies += sent;
-        return;
+        return true;
     }
     ev->kind = CBD_TURN_ATTACKED;
     ev->defenders = b[o->to].armies;
     cbd_sim_side ta, td;
-    const cbd_sim_side *sa = side_for(sim, 0, sent, &ta);
-    const cbd_sim_side *sd = side_for(sim, 1, b[o->to].armies, &td);
+    const cbd_sim_side *sa, *sd;
+    if (!cbd_charge(budget, CBD_WORK_BATTLE) || !(sa = side_for(sim, budget, 0, sent, &ta)) ||
+        !(sd = side_for(sim, budget, 1, b[o->to].armies, &td))) {
+        return false;
+    }
     battle(sa, sd, t->battle.rounding, rng, ev);
     if (ev->outcome.captured) {
         b[o->to].owner = o->player; /* W6; a new owner has no eligible armies (W15) */
@@ -150,12 +162,19 @@ static void run_order(cbd_turn_sim *sim, const cbd_turn_order *o, cbd_turn_terri
             elig[o->to] = ev->outcome.defenders_left;
         }
     }
+    return true;
 }
 
-void cbd_turn_sim_one(cbd_turn_sim *sim, cbd_rng *rng, cbd_turn_territory *board,
-                      cbd_turn_event *events) {
+cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
+                            cbd_turn_territory *board, cbd_turn_event *events) {
     const cbd_turn_plan *p = &sim->plan;
     const cbd_turn *t = p->turn;
+    /* The board copied, the shuffle and its schedule, every order looked at. */
+    uint64_t units = cbd_work_times(CBD_WORK_TURN_ORDER, p->n_attack) +
+                     cbd_work_times(CBD_WORK_SCAN_TERM, p->n_terr + p->n_orders + p->n_movers);
+    if (!cbd_charge(budget, units)) {
+        return CBD_ERR_BUDGET;
+    }
     memcpy(board, p->start, p->n_terr * sizeof *board);
     for (size_t i = 0; i < p->n_terr; i++) {
         sim->eligible[i] = board[i].armies; /* W15: what stands after deploys */
@@ -185,6 +204,9 @@ void cbd_turn_sim_one(cbd_turn_sim *sim, cbd_rng *rng, cbd_turn_territory *board
     cbd_turn_event scratch;
     for (size_t k = 0; k < p->n_attack; k++) {
         uint32_t oi = sim->sched[k];
-        run_order(sim, &t->orders[oi], board, rng, events ? &events[oi] : &scratch);
+        if (!run_order(sim, budget, &t->orders[oi], board, rng, events ? &events[oi] : &scratch)) {
+            return CBD_ERR_BUDGET;
+        }
     }
+    return CBD_OK;
 }

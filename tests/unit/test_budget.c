@@ -51,6 +51,7 @@ Test(budget, memory_is_held_until_freed_and_capped) {
     cr_assert_eq(b.stopped, CBD_BUDGET_MEMORY);
     cr_assert_eq(cbd_budget_nomem(&b), CBD_ERR_BUDGET);
     cr_assert_eq(b.mem_held, 600, "a refused block is not counted");
+    cr_assert_eq(b.mem_refused, 401, "but its size is kept for the 422");
     cbd_mem_free(a);
     cr_assert_eq(b.mem_held, 0);
     cr_assert_eq(b.mem_peak, 600);

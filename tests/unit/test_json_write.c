@@ -229,3 +229,39 @@ Test(json_write, tree_keys_are_escaped_as_jansson_does) {
     expect_same(doc);
     json_decref(doc);
 }
+
+/* "[1,1,...,1]" of k ones: 2k + 1 bytes. */
+static char *ones(size_t limit, size_t k, cbd_jw *w) {
+    cbd_jw_init(w);
+    cbd_jw_set_limit(w, limit);
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < k; i++) {
+        cbd_jw_uint(w, 1);
+    }
+    cbd_jw_array_close(w);
+    size_t len = 0;
+    char *text = cbd_jw_finish(w, &len);
+    if (text) {
+        cr_expect_eq(len, 2 * k + 1);
+    }
+    return text;
+}
+
+Test(json_write, the_cap_holds_at_every_size) {
+    /* Limits around the writer's doublings from 1,000 bytes (8 MiB lies between 1,000·2^13
+     * and 1,000·2^14), each written in 2-byte pieces: the longest text that fits passes, one
+     * piece more fails with `over`. */
+    const size_t limits[] = {4096, 8191, 64000, 1000 * 1024, (size_t)8 << 20};
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        size_t k = (limits[i] - 1) / 2;
+        cbd_jw w;
+        char *text = ones(limits[i], k, &w);
+        cr_expect_not_null(text, "%zu bytes fit a cap of %zu", 2 * k + 1, limits[i]);
+        cr_expect_not(w.over);
+        free(text);
+        text = ones(limits[i], k + 1, &w);
+        cr_expect_null(text, "%zu bytes pass a cap of %zu", 2 * k + 3, limits[i]);
+        cr_expect(w.over);
+        free(text);
+    }
+}

@@ -40,7 +40,7 @@ static cbd_turn_analysis analyze(const cbd_turn *t) {
     cbd_turn_limits lim = cbd_turn_default_limits();
     cbd_turn_analysis a;
     cbd_turn_error err;
-    cbd_status st = cbd_turn_analyze(t, &lim, &a, &err);
+    cbd_status st = cbd_turn_analyze(t, &lim, NULL, &a, &err);
     cr_assert_eq(st, CBD_OK, "status %d, err kind %d at %zu", st, err.kind, err.index);
     return a;
 }
@@ -353,7 +353,7 @@ Test(turn, state_limit_is_an_error_not_a_hang) {
     cbd_turn_limits lim = cbd_turn_default_limits();
     cbd_turn_analysis a;
     cbd_turn_error err;
-    cr_assert_eq(cbd_turn_analyze(&t, &lim, &a, &err), CBD_ERR_TOO_LARGE);
+    cr_assert_eq(cbd_turn_analyze(&t, &lim, NULL, &a, &err), CBD_ERR_TOO_LARGE);
     cr_expect_eq(err.kind, CBD_TURN_ERR_STATES);
     cr_expect_eq(err.index, 0);
     cr_expect_gt(err.needed, lim.max_states);
@@ -373,7 +373,7 @@ Test(turn, bad_input_is_invalid) {
     cr_expect_eq(cbd_turn_validate(&t, &lim, &err), CBD_ERR_INVALID);
     o[0] = atk(ALICE, 0, 1, 1);
     t.move_order = CBD_MOVE_CYCLE; /* no player_order */
-    cr_expect_eq(cbd_turn_analyze(&t, &lim, &(cbd_turn_analysis){0}, &err), CBD_ERR_INVALID);
+    cr_expect_eq(cbd_turn_analyze(&t, &lim, NULL, &(cbd_turn_analysis){0}, &err), CBD_ERR_INVALID);
     cr_expect_eq(err.kind, CBD_TURN_ERR_PLAYER_ORDER);
 }
 
@@ -387,7 +387,7 @@ Test(turn_sim, battle_matches_simulate) {
     cbd_turn_limits lim = cbd_turn_default_limits();
     cbd_turn_sim *sim;
     cbd_turn_error err;
-    cr_assert_eq(cbd_turn_sim_create(&t, &lim, &sim, &err), CBD_OK);
+    cr_assert_eq(cbd_turn_sim_create(&t, &lim, NULL, &sim, &err), CBD_OK);
     cbd_warapp_sim ref;
     cbd_warapp_sim_init(&ref, 30, 24, &t.battle);
     cbd_rng r1, r2;
@@ -396,7 +396,7 @@ Test(turn_sim, battle_matches_simulate) {
     for (int i = 0; i < 10000; i++) {
         cbd_turn_territory out[2];
         cbd_turn_event ev;
-        cbd_turn_sim_one(sim, &r1, out, &ev);
+        cr_assert_eq(cbd_turn_sim_one(sim, NULL, &r1, out, &ev), CBD_OK);
         cbd_sim_battle want = cbd_warapp_sim_one(&ref, &r2);
         cr_assert_eq(ev.kind, CBD_TURN_ATTACKED);
         cr_assert_eq(ev.attacker_kills, want.attacker_kills);
@@ -416,12 +416,12 @@ Test(turn_sim, deterministic_turn_resolves_as_analysed) {
     cbd_turn_limits lim = cbd_turn_default_limits();
     cbd_turn_sim *sim;
     cbd_turn_error err;
-    cr_assert_eq(cbd_turn_sim_create(&t, &lim, &sim, &err), CBD_OK);
+    cr_assert_eq(cbd_turn_sim_create(&t, &lim, NULL, &sim, &err), CBD_OK);
     cbd_rng rng;
     cbd_rng_seed(&rng, 1);
     cbd_turn_territory out[3];
     cbd_turn_event ev[2];
-    cbd_turn_sim_one(sim, &rng, out, ev);
+    cr_assert_eq(cbd_turn_sim_one(sim, NULL, &rng, out, ev), CBD_OK);
     /* As fifty_then_hundred_percent_from_41. */
     cr_expect_eq(out[0].armies, 6);
     cr_expect_eq(out[1].armies, 8);
@@ -444,7 +444,7 @@ Test(turn, schedule_and_work_limits) {
     lim.max_schedules = 1;
     cbd_turn_analysis a;
     cbd_turn_error err;
-    cr_assert_eq(cbd_turn_analyze(&t, &lim, &a, &err), CBD_ERR_TOO_LARGE);
+    cr_assert_eq(cbd_turn_analyze(&t, &lim, NULL, &a, &err), CBD_ERR_TOO_LARGE);
     cr_expect_eq(err.kind, CBD_TURN_ERR_SCHEDULES);
     cr_expect_eq(err.needed, 2);
     /* 1 vs 1 at full luck: 2 × 2 pairs of kills (plus each side's kill window of 2 values)
@@ -455,7 +455,7 @@ Test(turn, schedule_and_work_limits) {
     u.battle.luck_modifier = 1000000;
     lim = cbd_turn_default_limits();
     lim.max_work = 3;
-    cr_assert_eq(cbd_turn_analyze(&u, &lim, &a, &err), CBD_ERR_TOO_LARGE);
+    cr_assert_eq(cbd_turn_analyze(&u, &lim, NULL, &a, &err), CBD_ERR_TOO_LARGE);
     cr_expect_eq(err.kind, CBD_TURN_ERR_WORK);
     cr_expect_eq(err.index, 0);
     cr_expect_eq(err.needed, 2 + 2 + 4);

@@ -386,7 +386,7 @@ Test(turn_brute, random_small_boards) {
         brute(&c, r);
         if (r->leaves <= r->budget) {
             cbd_turn_analysis a;
-            cr_assert_eq(cbd_turn_analyze(&t, &lim, &a, &err), CBD_OK, "case %d", id);
+            cr_assert_eq(cbd_turn_analyze(&t, &lim, NULL, &a, &err), CBD_OK, "case %d", id);
             compare(&c, r, &a, id);
             cbd_turn_analysis_free(&a);
             checked++;

@@ -51,9 +51,9 @@ static void check(bool multi, cbd_move_order move, uint64_t seed) {
     cbd_turn_limits lim = cbd_turn_default_limits();
     cbd_turn_analysis a;
     cbd_turn_error err;
-    cr_assert_eq(cbd_turn_analyze(&t, &lim, &a, &err), CBD_OK);
+    cr_assert_eq(cbd_turn_analyze(&t, &lim, NULL, &a, &err), CBD_OK);
     cbd_turn_sim *sim;
-    cr_assert_eq(cbd_turn_sim_create(&t, &lim, &sim, &err), CBD_OK);
+    cr_assert_eq(cbd_turn_sim_create(&t, &lim, NULL, &sim, &err), CBD_OK);
     cbd_rng rng;
     cbd_rng_seed(&rng, seed);
     static uint64_t owner_n[4][4], armies_n[4][64], stat[6][4];
@@ -63,7 +63,7 @@ static void check(bool multi, cbd_move_order move, uint64_t seed) {
     for (int i = 0; i < TRIALS; i++) {
         cbd_turn_territory out[4];
         cbd_turn_event ev[6];
-        cbd_turn_sim_one(sim, &rng, out, ev);
+        cr_assert_eq(cbd_turn_sim_one(sim, NULL, &rng, out, ev), CBD_OK);
         for (int k = 0; k < 4; k++) {
             owner_n[k][out[k].owner == NEUTRAL ? 3 : out[k].owner]++;
             cr_assert_lt(out[k].armies, 64);
@@ -135,7 +135,7 @@ Test(turn_freq, shuffle_draw_order) {
     cbd_turn_limits lim = cbd_turn_default_limits();
     cbd_turn_sim *sim;
     cbd_turn_error err;
-    cr_assert_eq(cbd_turn_sim_create(&t, &lim, &sim, &err), CBD_OK);
+    cr_assert_eq(cbd_turn_sim_create(&t, &lim, NULL, &sim, &err), CBD_OK);
     for (uint64_t seed = 0; seed < 200; seed++) {
         cbd_rng r1, r2;
         cbd_rng_seed(&r1, seed);
@@ -148,7 +148,7 @@ Test(turn_freq, shuffle_draw_order) {
         }
         cbd_turn_territory out[4];
         cbd_turn_event ev[3];
-        cbd_turn_sim_one(sim, &r1, out, ev);
+        cr_assert_eq(cbd_turn_sim_one(sim, NULL, &r1, out, ev), CBD_OK);
         cr_assert_eq(out[3].owner, perm[0], "seed %d", (int)seed);
         cr_assert(ev[perm[0]].outcome.captured);
         cr_assert_eq(memcmp(&r1, &r2, sizeof r1), 0);

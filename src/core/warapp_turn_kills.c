@@ -1,0 +1,113 @@
+/*
+ * The turn engine's kill distributions by army count (see warapp_turn_internal.h): computed
+ * once each while the cache has room, each computation charged to the request's budget.
+ */
+#include <string.h>
+
+#include "warapp_turn_internal.h"
+
+/*
+ * What a side's cache keeps. Each state of a step may send a different number of armies (a
+ * percent order after a battle of thousands of outcomes), so an unbounded cache would keep one
+ * window per state: thousands of windows of up to 10^5 values. Past these bounds a
+ * distribution goes to the side's spare slot instead, kept until the next miss: computed again
+ * when asked again (and counted again), never held all at once.
+ */
+#define KILLS_CACHE_BYTES   (UINT64_C(8) << 20) /* per side */
+#define KILLS_CACHE_ENTRIES 65536               /* per side */
+
+void cbd_turn_kills_cache_free(cbd_turn_kills_cache *c) {
+    for (size_t i = 0; i < c->count; i++) {
+        cbd_kills_free(&c->kills[i]);
+    }
+    cbd_kills_free(&c->spare);
+    cbd_mem_free(c->n);
+    cbd_mem_free(c->kills);
+    cbd_mem_free(c->table);
+    memset(c, 0, sizeof *c);
+}
+
+static bool cache_grow(cbd_turn_kills_cache *c, cbd_budget *budget) {
+    size_t cap = c->cap ? c->cap * 2 : 16, tcap = cap * 2;
+    uint64_t *n = cbd_mem_realloc(budget, c->n, cap * sizeof *n);
+    if (n) {
+        c->n = n;
+    }
+    cbd_kills *k = n ? cbd_mem_realloc(budget, c->kills, cap * sizeof *k) : NULL;
+    if (k) {
+        c->kills = k;
+    }
+    uint32_t *t = k ? cbd_turn_index_build(budget, c->n, c->count, tcap, NULL) : NULL;
+    if (!t) {
+        return false;
+    }
+    cbd_mem_free(c->table);
+    c->table = t;
+    c->tcap = tcap;
+    c->cap = cap;
+    return true;
+}
+
+/* The cached distribution of n armies, or NULL; *slot is where n would go. */
+static const cbd_kills *cache_find(const cbd_turn_kills_cache *c, uint64_t n, size_t *slot) {
+    size_t s = (size_t)cbd_turn_mix64(n) & (c->tcap - 1);
+    while (c->table[s]) {
+        size_t i = c->table[s] - 1;
+        if (c->n[i] == n) {
+            return &c->kills[i];
+        }
+        s = (s + 1) & (c->tcap - 1);
+    }
+    *slot = s;
+    return NULL;
+}
+
+/* What keeping k costs the cache: its window and its slots. */
+static uint64_t entry_bytes(const cbd_kills *k) {
+    return (uint64_t)k->dist.len * sizeof(double) + sizeof *k + sizeof(uint64_t) +
+           2 * sizeof(uint32_t);
+}
+
+/* Keeps k (computed for n armies, to go in `slot`) in the cache when it fits, else in the
+ * spare slot. Takes k either way. */
+static const cbd_kills *cache_keep(cbd_turn_kills_cache *c, uint64_t n, size_t slot, cbd_kills *k) {
+    uint64_t bytes = entry_bytes(k);
+    if (c->count >= KILLS_CACHE_ENTRIES || c->count >= c->cap ||
+        c->bytes + bytes > KILLS_CACHE_BYTES) {
+        cbd_kills_free(&c->spare);
+        c->spare = *k;
+        c->spare_n = n;
+        return &c->spare;
+    }
+    c->kills[c->count] = *k;
+    c->n[c->count] = n;
+    c->bytes += bytes;
+    c->table[slot] = (uint32_t)++c->count;
+    return &c->kills[c->count - 1];
+}
+
+cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
+                              const cbd_warapp_settings *set, int which, uint64_t n,
+                              uint64_t *terms, const cbd_kills **out) {
+    if (c->count == c->cap && c->count < KILLS_CACHE_ENTRIES && !cache_grow(c, budget)) {
+        return cbd_budget_nomem(budget);
+    }
+    size_t slot = 0;
+    if ((*out = cache_find(c, n, &slot)) != NULL) {
+        return CBD_OK;
+    }
+    if (c->spare.dist.p && c->spare_n == n) {
+        *out = &c->spare;
+        return CBD_OK;
+    }
+    cbd_kills k;
+    cbd_status st =
+        cbd_warapp_kills(n, which == 0 ? set->offense_kill_rate : set->defense_kill_rate,
+                         set->luck_modifier, set->rounding, budget, &k);
+    if (st != CBD_OK) {
+        return st;
+    }
+    *terms += k.terms;
+    *out = cache_keep(c, n, slot, &k);
+    return CBD_OK;
+}
