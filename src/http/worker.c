@@ -40,6 +40,7 @@ struct cbd_pool {
     bool stop;                        /* under lock */
     pthread_t *threads;
     unsigned started; /* threads created */
+    bool joined;      /* cbd_pool_stop has joined them */
 };
 
 /* The client address a request counts against: the one the access log names (the socket
@@ -183,7 +184,7 @@ cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share) {
     }
     if (!ok) {
         if (p->threads && p->started > 0) {
-            cbd_pool_stop(p);
+            cbd_pool_free(p);
             return NULL;
         }
         free(p->queue);
@@ -196,7 +197,7 @@ cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share) {
 }
 
 void cbd_pool_stop(cbd_pool *p) {
-    if (!p) {
+    if (!p || p->joined) {
         return;
     }
     /* Every admitted request is still answered: its connection is suspended and only the
@@ -208,6 +209,14 @@ void cbd_pool_stop(cbd_pool *p) {
     for (unsigned i = 0; i < p->started; i++) {
         pthread_join(p->threads[i], NULL);
     }
+    p->joined = true;
+}
+
+void cbd_pool_free(cbd_pool *p) {
+    if (!p) {
+        return;
+    }
+    cbd_pool_stop(p);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
     free(p->queue);
@@ -228,20 +237,26 @@ unsigned cbd_server_worker_jobs(const cbd_server *s) {
     return n;
 }
 
-/* Admits a request (under lock): 0, or why not (1: this client's share, 2: the pool). */
+/* Why a request was not admitted. */
+enum { ADMITTED = 0, OVER_SHARE = 1, POOL_FULL = 2, STOPPING = 3 };
+
+/* Admits a request (under lock): ADMITTED, or why not. */
 static int admit(cbd_pool *p, const unsigned char key[16]) {
-    if (p->stop || p->running + p->waiting >= p->capacity) {
-        return 2;
+    if (p->stop) {
+        return STOPPING;
+    }
+    if (p->running + p->waiting >= p->capacity) {
+        return POOL_FULL;
     }
     client_places *c = find_client(p, key);
     if (!c) {
-        return 2;
+        return POOL_FULL;
     }
     if (c->used >= p->share) {
-        return 1;
+        return OVER_SHARE;
     }
     c->used++;
-    return 0;
+    return ADMITTED;
 }
 
 enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
@@ -250,11 +265,12 @@ enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con
     client_key(req, con, req->job_client);
     pthread_mutex_lock(&p->lock);
     int refused = admit(p, req->job_client);
-    if (refused == 0) {
+    if (refused == ADMITTED) {
         req->job_started = true;
         req->job_req = *api_req;
         req->con = con;
         req->server = s;
+        atomic_fetch_add(&s->jobs_unsent, 1); /* until its completion (server.c) */
         /* Suspended before a worker can see it, so that its resume always follows. */
         MHD_suspend_connection(con);
         p->queue[(p->head + p->waiting) % p->capacity] = req;
@@ -263,17 +279,21 @@ enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con
     }
     unsigned share = p->share, places = p->capacity;
     pthread_mutex_unlock(&p->lock);
-    if (refused == 0) {
+    if (refused == ADMITTED) {
         return MHD_YES;
     }
     cbd_api_request_release(api_req);
     cbd_extra_headers retry = {.retry_after = CBD_RETRY_AFTER_SECONDS};
-    if (refused == 1) {
+    if (refused == OVER_SHARE) {
         return cbd_http_send_problem(
             s, con, req, 503, &retry,
             "This client address already has %u long request(s) computing or waiting, its share "
             "(server.worker_share); retry when an answer has come.",
             share);
+    }
+    if (refused == STOPPING) {
+        return cbd_http_send_problem(s, con, req, 503, &retry,
+                                     "The service is stopping; retry on another replica.");
     }
     return cbd_http_send_problem(s, con, req, 503, &retry,
                                  "All %u places for long requests are taken; retry shortly.",
