@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <unistd.h>
@@ -128,8 +129,23 @@ static void answer_job(cbd_http_request *req, bool stopping) {
     }
 }
 
+/*
+ * A worker computes for up to server.work_budget_ms at a time, and while it does the HTTP
+ * threads must still get a core at once for the requests that take microseconds (/livez, a
+ * small analysis, a refusal): a worker runs at a lower priority (nice WORKER_NICE, about a
+ * tenth of an HTTP thread's weight), so that an HTTP thread that wakes preempts it. Workers
+ * still use every core nobody else wants. Raising one's own nice value needs no privilege; if
+ * it fails, the worker runs as it would have.
+ */
+#define WORKER_NICE 10
+
+static void lower_priority(void) {
+    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), WORKER_NICE);
+}
+
 static void *worker_main(void *arg) {
     cbd_pool *p = arg;
+    lower_priority();
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (p->waiting == 0 && !p->stop) {
