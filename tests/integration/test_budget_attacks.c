@@ -173,11 +173,15 @@ ParameterizedTest(int *row_index, attacks, costliest_requests_end_within_the_bud
             "| answer %8zu B | %6.2f s\n",
             row->label, m.status, m.cpu_s, m.peak_mib, m.rss_mib, m.answer_bytes, m.wall_s);
     expect_outcome(row, &m);
-    cr_expect_leq(m.cpu_s, WORK_BUDGET_S * CPU_SLACK, "%s: %.2f s of CPU", row->label, m.cpu_s);
-    cr_expect_leq(m.peak_mib, MEMORY_BUDGET_MIB + PEAK_SLACK_MIB, "%s: peak %.1f MiB above",
-                  row->label, m.peak_mib);
-    cr_expect_leq(m.rss_mib, RSS_RETURN_MIB, "%s: %.1f MiB still held after the answer", row->label,
-                  m.rss_mib);
+    /* Under AddressSanitizer the server runs several times slower and keeps what it frees in
+     * quarantine: its CPU and memory say nothing of the budget, its answers still do. */
+    if (!UNDER_ASAN) {
+        cr_expect_leq(m.cpu_s, WORK_BUDGET_S * CPU_SLACK, "%s: %.2f s of CPU", row->label, m.cpu_s);
+        cr_expect_leq(m.peak_mib, MEMORY_BUDGET_MIB + PEAK_SLACK_MIB, "%s: peak %.1f MiB above",
+                      row->label, m.peak_mib);
+        cr_expect_leq(m.rss_mib, RSS_RETURN_MIB, "%s: %.1f MiB still held after the answer",
+                      row->label, m.rss_mib);
+    }
     cr_expect_leq(m.answer_bytes, MAX_ANSWER_BYTES, "%s: an answer of %zu bytes", row->label,
                   m.answer_bytes);
     free(m.answer);
