@@ -176,28 +176,39 @@ void cbd_conn_request_ends(cbd_conn *c, uint64_t now_us) {
     }
 }
 
+/* What the drain sees in a connection that holds no request between request line and
+ * completion. */
+typedef enum {
+    CONN_NOT_YET, /* quiet for less than idle_us, or bytes of a next request may be coming */
+    CONN_QUIET,   /* idle for idle_us: to be shut */
+    CONN_PARTIAL, /* a request line still arriving: a request, not idleness */
+} conn_look;
+
 /*
  * Idle for idle_us with nothing of a next request anywhere we can see. The request line is
  * what marks a connection busy, and MHD reads the bytes a moment before it parses that line:
  * in that moment the kernel's buffer is empty and busy still false, but TCP_INFO says bytes
- * came in just now, so the connection is left alone.
+ * came in just now, so the connection is left alone. A request line that arrives in pieces
+ * further apart than idle_us (a slow link, or a slow client, whom the request deadline cuts)
+ * is told by the watchdog's count of the bytes received (watchdog.h).
  */
-static bool quiet_for(const cbd_conn *c, uint64_t now_us, uint64_t idle_us) {
+static conn_look look_at(const cbd_conn *c, uint64_t now_us, uint64_t idle_us) {
     uint64_t since = atomic_load(&c->idle_since_us);
-    if (atomic_load(&c->busy) || since > now_us || now_us - since < idle_us) {
-        return false;
+    if (since > now_us || now_us - since < idle_us) {
+        return CONN_NOT_YET;
     }
     int waiting = 0;
     if (ioctl(c->fd, FIONREAD, &waiting) != 0 || waiting != 0) {
-        return false;
+        return CONN_NOT_YET;
     }
     struct tcp_info info;
     socklen_t len = sizeof info;
     if (getsockopt(c->fd, IPPROTO_TCP, TCP_INFO, &info, &len) != 0 ||
-        len < offsetof(struct tcp_info, tcpi_last_data_recv) + sizeof info.tcpi_last_data_recv) {
-        return false;
+        len < offsetof(struct tcp_info, tcpi_last_data_recv) + sizeof info.tcpi_last_data_recv ||
+        (uint64_t)info.tcpi_last_data_recv * 1000u < idle_us) {
+        return CONN_NOT_YET;
     }
-    return (uint64_t)info.tcpi_last_data_recv * 1000u >= idle_us;
+    return cbd_watch_holds_partial_request(c->watch, NULL) ? CONN_PARTIAL : CONN_QUIET;
 }
 
 void cbd_conns_drain_step(cbd_conns *t, uint64_t now_us, uint64_t idle_us, cbd_conns_state *state) {
@@ -206,7 +217,12 @@ void cbd_conns_drain_step(cbd_conns *t, uint64_t now_us, uint64_t idle_us, cbd_c
     for (cbd_conn *c = t->head; c; c = c->next) {
         if (atomic_load(&c->busy)) {
             busy++;
-        } else if (!c->shut && quiet_for(c, now_us, idle_us)) {
+            continue;
+        }
+        conn_look seen = c->shut ? CONN_NOT_YET : look_at(c, now_us, idle_us);
+        if (seen == CONN_PARTIAL) {
+            busy++; /* answered when it is in, or cut by the request deadline */
+        } else if (seen == CONN_QUIET) {
             /* SHUT_RD, not close(): the descriptor stays MHD's, whose event loop sees the end
              * of input and closes the connection in its own thread. Should a whole request
              * still arrive in the instant after the checks, Linux hands MHD the bytes already

@@ -56,14 +56,15 @@ void cbd_conn_request_ends(cbd_conn *c, uint64_t now_us);
 
 typedef struct {
     size_t open;       /* open connections */
-    size_t busy;       /* of which hold a request */
+    size_t busy;       /* of which hold a request (or part of its request line) */
     size_t shut_total; /* idle connections the drain has shut down so far */
 } cbd_conns_state;
 
 /*
  * One step of the drain: shuts down (SHUT_RD) each connection that has been idle for at least
- * idle_us: no request in it, no byte of a new one in the kernel's buffer (FIONREAD) and none
- * received in idle_us (TCP_INFO). Fills *state.
+ * idle_us: no request in it, no byte of a new one in the kernel's buffer (FIONREAD), none
+ * received in idle_us (TCP_INFO) and no request line arriving in pieces
+ * (cbd_watch_holds_partial_request, which counts as busy). Fills *state.
  */
 void cbd_conns_drain_step(cbd_conns *t, uint64_t now_us, uint64_t idle_us, cbd_conns_state *state);
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "access_log.h"
+#include "request_log.h"
 #include "framing.h"
 #include "json_alloc.h"
 #include "linger.h"
@@ -283,6 +284,10 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
         req->start_us = cbd_now_us();
         req->route = CBD_ROUTE_OTHER;
         cbd_framing_note_uri(&req->uri, uri);
+        /* Logged as it is should the request end before its headers do (the access handler
+         * replaces it with the decoded path). */
+        int path_len = uri ? (int)strcspn(uri, "?") : 0;
+        snprintf(req->path, sizeof req->path, "%.*s", path_len, uri ? uri : "");
         atomic_fetch_add(&s->metrics.in_flight, 1);
     }
     return req;
@@ -306,26 +311,9 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
         cbd_metrics_observe_call(&s->metrics, (unsigned)(req->called - cbd_routes),
                                  req->call_status ? (unsigned)req->call_status : req->status);
     }
-    if (s->cfg.server.access_log) {
-        cbd_access_log_entry e = {
-            .method = req->method[0] ? req->method : "-",
-            .path = req->path[0] ? req->path : "-",
-            .status = req->status,
-            .duration_us = duration,
-            .bytes_in = req->body.seen,
-            .bytes_out = req->bytes_out,
-            .request_id = req->request_id[0] ? req->request_id : "-",
-            .client = req->client[0] ? req->client : "-",
-            .ended = cut == CBD_CUT_REQUEST                          ? "deadline"
-                     : cut == CBD_CUT_SEND                           ? "send_deadline"
-                     : toe == MHD_REQUEST_TERMINATED_COMPLETED_OK    ? "ok"
-                     : toe == MHD_REQUEST_TERMINATED_TIMEOUT_REACHED ? "timeout"
-                     : toe == MHD_REQUEST_TERMINATED_CLIENT_ABORT    ? "client_abort"
-                     : toe == MHD_REQUEST_TERMINATED_DAEMON_SHUTDOWN ? "shutdown"
-                     : toe == MHD_REQUEST_TERMINATED_READ_ERROR      ? "read_error"
-                                                                     : "error",
-        };
-        cbd_access_log_write(&e);
+    cbd_http_log_completed(s, req, duration, cut, toe);
+    if (req->job_started) {
+        atomic_fetch_sub(&s->jobs_unsent, 1); /* its answer is out, or never will be */
     }
     cbd_api_reply_free(&req->job_reply); /* only set if a worker's reply was never sent */
     cbd_body_free(&req->body);
@@ -360,6 +348,7 @@ static void on_connection(void *cls, struct MHD_Connection *con, void **socket_c
      * socket lives on in a descriptor of the lingerer's own (linger.h). */
     cbd_conn *c = *socket_context;
     if (c) {
+        cbd_http_log_unfinished(s, con, c);
         if (cbd_watch_lingers(c->watch) && cbd_watch_cut(c->watch) == CBD_CUT_NONE) {
             const union MHD_ConnectionInfo *info =
                 MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
@@ -415,7 +404,7 @@ static unsigned pool_size(const cbd_server_config *c) {
 
 /* The threads of our own beside MHD's: the watchdog, the lingerer and the worker pool. */
 static void stop_helpers(cbd_server *s) {
-    cbd_pool_stop(s->pool);
+    cbd_pool_free(s->pool);
     cbd_linger_stop(s->linger);
     cbd_watchdog_stop(s->watchdog);
     cbd_conns_destroy(s->conns); /* after the daemon: every connection has closed */
@@ -454,6 +443,8 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
     cbd_metrics_init(&s->metrics);
     atomic_init(&s->draining, false);
+    atomic_init(&s->stopping, false);
+    atomic_init(&s->jobs_unsent, 0u);
     if (!start_helpers(s, cfg, err, err_size)) {
         free(s);
         return NULL;
@@ -498,14 +489,33 @@ uint16_t cbd_server_port(const cbd_server *s) {
     return s->port;
 }
 
+/* How long stopping waits for the answers of the pool's last jobs to go out. */
+#define STOP_FLUSH_US (2u * 1000000u)
+
+/*
+ * MHD_stop_daemon closes every connection at once, and one whose worker has just resumed it
+ * would go without the answer waiting in it (a 503 for a job refused because the server is
+ * stopping, or a finished computation). So the daemon runs on until every admitted job's
+ * request has completed, for at most STOP_FLUSH_US (a client that does not read its answer
+ * does not hold the stop longer; it is logged "shutdown").
+ */
+static void wait_for_job_answers(cbd_server *s) {
+    uint64_t start = cbd_now_us();
+    while (atomic_load(&s->jobs_unsent) > 0 && cbd_now_us() - start < STOP_FLUSH_US) {
+        struct timespec pause = {0, 2000000L};
+        nanosleep(&pause, NULL);
+    }
+}
+
 void cbd_server_stop(cbd_server *s) {
     if (!s) {
         return;
     }
-    /* Workers answer what they hold, resume its connections and then touch the daemon no
-     * more: stop them first. */
+    atomic_store(&s->stopping, true);
+    /* Workers answer what they hold (what still waits is refused with a 503), resume its
+     * connections and then touch the daemon no more; the pool refuses new jobs from here. */
     cbd_pool_stop(s->pool);
-    s->pool = NULL;
+    wait_for_job_answers(s);
     /* Then the daemon: its connections' CLOSED notifications empty the watchdog's list. */
     MHD_stop_daemon(s->daemon);
     stop_helpers(s);

@@ -29,7 +29,11 @@ struct cbd_server {
     cbd_config cfg;
     cbd_metrics metrics;
     atomic_bool draining;
-    cbd_pool *pool; /* long requests' worker threads (worker.h) */
+    atomic_bool stopping; /* cbd_server_stop has begun: what closes now closes for it */
+    cbd_pool *pool;       /* long requests' worker threads (worker.h) */
+    /* Requests admitted to the pool whose completion has not come: each is answered before
+     * the daemon stops (cbd_server_stop), not closed with its answer unsent. */
+    atomic_uint jobs_unsent;
     uint16_t port;
 
     cbd_watchdog *watchdog;    /* the request and send deadlines (watchdog.h) */

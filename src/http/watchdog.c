@@ -20,6 +20,7 @@ typedef enum {
 
 struct cbd_watch {
     struct cbd_watch *prev, *next; /* the watchdog's list, under its lock */
+    struct cbd_watchdog *owner;    /* whose lock guards the fields the watchdog thread keeps */
     int fd;
     _Atomic uint64_t since_us; /* when the current phase began */
     atomic_int phase;          /* a watch_phase */
@@ -118,19 +119,28 @@ static bool client_is_waited_for(int fd, int phase) {
     return ioctl(fd, SIOCOUTQ, &n) == 0 && n > 0;
 }
 
+/*
+ * An idle connection whose next request's first byte has come enters RECEIVING (under the
+ * lock): that request's clock starts at its first byte, before its request line is complete.
+ * Sets *phase and *since to the phase and its start as they are after the look.
+ */
+static void notice_first_byte(cbd_watch *e, uint64_t now, int *phase, uint64_t *since) {
+    *phase = atomic_load(&e->phase);
+    *since = atomic_load(&e->since_us);
+    uint64_t at;
+    if (*phase == PHASE_IDLE && first_byte_arrived(e, *since, now, &at) &&
+        atomic_compare_exchange_strong(&e->phase, phase, PHASE_RECEIVING)) {
+        atomic_store(&e->since_us, at);
+        *phase = PHASE_RECEIVING;
+        *since = at;
+    }
+}
+
 /* One look at one connection (under the lock); true when it is to be cut. */
 static cbd_cut look(const cbd_watchdog *w, cbd_watch *e, uint64_t now) {
-    int phase = atomic_load(&e->phase);
-    uint64_t since = atomic_load(&e->since_us);
-    uint64_t at;
-    if (phase == PHASE_IDLE && first_byte_arrived(e, since, now, &at) &&
-        atomic_compare_exchange_strong(&e->phase, &phase, PHASE_RECEIVING)) {
-        /* The next request's clock starts at its first byte, before its request line is
-         * complete. */
-        atomic_store(&e->since_us, at);
-        phase = PHASE_RECEIVING;
-        since = at;
-    }
+    int phase;
+    uint64_t since;
+    notice_first_byte(e, now, &phase, &since);
     if (phase != e->looked_phase || since > e->looked_us) {
         /* A new phase since the last look: its clock starts at its own beginning. */
         e->waited_us = 0;
@@ -236,6 +246,7 @@ cbd_watch *cbd_watch_add(cbd_watchdog *w, int fd) {
         return NULL;
     }
     e->fd = fd;
+    e->owner = w;
     uint64_t t = now_us();
     atomic_init(&e->since_us, t);
     e->idle_since = t; /* a new connection's first idle phase: nothing received yet */
@@ -312,6 +323,21 @@ void cbd_watch_set_linger(cbd_watch *e) {
 
 bool cbd_watch_lingers(const cbd_watch *e) {
     return e && atomic_load(&((cbd_watch *)e)->linger);
+}
+
+bool cbd_watch_holds_partial_request(cbd_watch *e, uint64_t *since_us) {
+    if (!e) {
+        return false;
+    }
+    pthread_mutex_lock(&e->owner->lock);
+    int phase;
+    uint64_t since;
+    notice_first_byte(e, now_us(), &phase, &since);
+    pthread_mutex_unlock(&e->owner->lock);
+    if (since_us) {
+        *since_us = since;
+    }
+    return phase == PHASE_RECEIVING;
 }
 
 cbd_cut cbd_watch_request_done(cbd_watch *e) {

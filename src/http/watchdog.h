@@ -63,6 +63,16 @@ cbd_cut cbd_watch_cut(const cbd_watch *watch);
 void cbd_watch_set_linger(cbd_watch *watch);
 bool cbd_watch_lingers(const cbd_watch *watch);
 
+/*
+ * Whether bytes of a request have come that no completed request accounts for: its first byte
+ * is in (told as the watchdog tells it, above) and the request has not completed. Between a
+ * request line and its completion the connection's table says so by itself (conns.h); this is
+ * for the moment before: a request line still arriving, which the drain must not take for an
+ * idle connection and whose close must still be logged. *since_us (when not NULL) is when its
+ * first byte came. Takes the watchdog's lock; false for NULL.
+ */
+bool cbd_watch_holds_partial_request(cbd_watch *watch, uint64_t *since_us);
+
 /* The request is done; the connection waits for the next one's first byte.
  * Returns why the watchdog cut this connection, if it did (for the access log). */
 cbd_cut cbd_watch_request_done(cbd_watch *watch);

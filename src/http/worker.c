@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <unistd.h>
@@ -40,6 +41,7 @@ struct cbd_pool {
     bool stop;                        /* under lock */
     pthread_t *threads;
     unsigned started; /* threads created */
+    bool joined;      /* cbd_pool_stop has joined them */
 };
 
 /* The client address a request counts against: the one the access log names (the socket
@@ -128,8 +130,23 @@ static void answer_job(cbd_http_request *req, bool stopping) {
     }
 }
 
+/*
+ * A worker computes for up to server.work_budget_ms at a time, and while it does the HTTP
+ * threads must still get a core at once for the requests that take microseconds (/livez, a
+ * small analysis, a refusal): a worker runs at a lower priority (nice WORKER_NICE, about a
+ * tenth of an HTTP thread's weight), so that an HTTP thread that wakes preempts it. Workers
+ * still use every core nobody else wants. Raising one's own nice value needs no privilege; if
+ * it fails, the worker runs as it would have.
+ */
+#define WORKER_NICE 10
+
+static void lower_priority(void) {
+    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), WORKER_NICE);
+}
+
 static void *worker_main(void *arg) {
     cbd_pool *p = arg;
+    lower_priority();
     pthread_mutex_lock(&p->lock);
     for (;;) {
         while (p->waiting == 0 && !p->stop) {
@@ -184,7 +201,7 @@ cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share) {
     }
     if (!ok) {
         if (p->threads && p->started > 0) {
-            cbd_pool_stop(p);
+            cbd_pool_free(p);
             return NULL;
         }
         free(p->queue);
@@ -197,7 +214,7 @@ cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share) {
 }
 
 void cbd_pool_stop(cbd_pool *p) {
-    if (!p) {
+    if (!p || p->joined) {
         return;
     }
     /* Every admitted request is still answered: its connection is suspended and only the
@@ -209,6 +226,14 @@ void cbd_pool_stop(cbd_pool *p) {
     for (unsigned i = 0; i < p->started; i++) {
         pthread_join(p->threads[i], NULL);
     }
+    p->joined = true;
+}
+
+void cbd_pool_free(cbd_pool *p) {
+    if (!p) {
+        return;
+    }
+    cbd_pool_stop(p);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
     free(p->queue);
@@ -229,20 +254,26 @@ unsigned cbd_server_worker_jobs(const cbd_server *s) {
     return n;
 }
 
-/* Admits a request (under lock): 0, or why not (1: this client's share, 2: the pool). */
+/* Why a request was not admitted. */
+enum { ADMITTED = 0, OVER_SHARE = 1, POOL_FULL = 2, STOPPING = 3 };
+
+/* Admits a request (under lock): ADMITTED, or why not. */
 static int admit(cbd_pool *p, const unsigned char key[16]) {
-    if (p->stop || p->running + p->waiting >= p->capacity) {
-        return 2;
+    if (p->stop) {
+        return STOPPING;
+    }
+    if (p->running + p->waiting >= p->capacity) {
+        return POOL_FULL;
     }
     client_places *c = find_client(p, key);
     if (!c) {
-        return 2;
+        return POOL_FULL;
     }
     if (c->used >= p->share) {
-        return 1;
+        return OVER_SHARE;
     }
     c->used++;
-    return 0;
+    return ADMITTED;
 }
 
 enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
@@ -251,11 +282,12 @@ enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con
     client_key(req, con, req->job_client);
     pthread_mutex_lock(&p->lock);
     int refused = admit(p, req->job_client);
-    if (refused == 0) {
+    if (refused == ADMITTED) {
         req->job_started = true;
         req->job_req = *api_req;
         req->con = con;
         req->server = s;
+        atomic_fetch_add(&s->jobs_unsent, 1); /* until its completion (server.c) */
         /* Suspended before a worker can see it, so that its resume always follows. */
         MHD_suspend_connection(con);
         p->queue[(p->head + p->waiting) % p->capacity] = req;
@@ -264,16 +296,18 @@ enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con
     }
     unsigned share = p->share, places = p->capacity;
     pthread_mutex_unlock(&p->lock);
-    if (refused == 0) {
+    if (refused == ADMITTED) {
         return MHD_YES;
     }
     cbd_problem problem;
     cbd_problem_init(&problem);
-    if (refused == 1) {
+    if (refused == OVER_SHARE) {
         cbd_problem_set(&problem, 503,
                         "This client address already has %u long request(s) computing or "
                         "waiting, its share (server.worker_share); retry when an answer has come.",
                         share);
+    } else if (refused == STOPPING) {
+        cbd_problem_set(&problem, 503, "The service is stopping; retry on another replica.");
     } else {
         cbd_problem_set(&problem, 503, "All %u places for long requests are taken; retry shortly.",
                         places);

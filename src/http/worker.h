@@ -12,8 +12,13 @@
  */
 cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share);
 
-/* Answers every admitted request, then joins the threads (before MHD_stop_daemon). */
+/* Answers every admitted request (computing what runs, refusing what waits with a 503), then
+ * joins the threads (before MHD_stop_daemon). From then on every request is refused with a
+ * 503; the pool stays until cbd_pool_free, so that requests still arriving find it. */
 void cbd_pool_stop(cbd_pool *p);
+
+/* Stops the pool if it runs, and frees it (after MHD_stop_daemon). */
+void cbd_pool_free(cbd_pool *p);
 
 /* The places one client address may hold. */
 unsigned cbd_pool_share(const cbd_pool *p);

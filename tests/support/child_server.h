@@ -25,6 +25,18 @@ const char *child_binary(void);
  */
 void child_start(child_server *c, char *const args[], char *const env[]);
 
+/* Limits the child runs under (setrlimit before exec): a test that sends requests which could
+ * run away on a server that does not bound them must not take the machine with it. 0: leave
+ * that limit as it is. */
+typedef struct {
+    uint64_t address_space_bytes; /* RLIMIT_AS: past it, allocations fail */
+    uint64_t cpu_seconds;         /* RLIMIT_CPU: past it, SIGXCPU ends the child */
+} child_limits;
+
+/* child_start, under `limits` (NULL: none). */
+void child_start_limited(child_server *c, char *const args[], char *const env[],
+                         const child_limits *limits);
+
 /* Waits up to `seconds` for the child to exit; its wait status, or -1 (then it is killed). */
 int child_wait(const child_server *c, double seconds);
 
@@ -41,5 +53,31 @@ void child_stop(child_server *c, char *buf, size_t size);
  * did not exit by itself within 10 s.
  */
 int child_run(char *const args[], char *const env[], char *out, size_t size);
+
+/*
+ * The child's stderr read as it comes, by a thread of its own: a child that logs every request
+ * would block on a full pipe if nobody read it while the test runs. Takes over c->err_fd
+ * (child_read_log and child_stop must not be used with it).
+ */
+typedef struct child_log child_log;
+
+child_log *child_log_start(child_server *c);
+
+/* How many times `needle` occurs in what has come so far. */
+size_t child_log_count(child_log *l, const char *needle);
+
+/* Waits until `needle` has occurred `n` times or `seconds` have passed; the count then. */
+size_t child_log_wait(child_log *l, const char *needle, size_t n, double seconds);
+
+/* Everything that has come so far (malloc'd, NUL-terminated). */
+char *child_log_text(child_log *l);
+
+/* The first whole line holding `needle` (malloc'd, without its newline), or NULL. */
+char *child_log_line_with(child_log *l, const char *needle);
+
+/* Waits for the end of the child's stderr (it has exited, or is being stopped) and closes it;
+ * what was read stays readable until child_log_free. */
+void child_log_finish(child_log *l);
+void child_log_free(child_log *l);
 
 #endif

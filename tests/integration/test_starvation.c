@@ -1,0 +1,222 @@
+/*
+ * Starvation: another client stays fast while one address floods the service with its most
+ * expensive requests. Against the binary with the built-in defaults (2 workers, a share of one
+ * place per address), over loopback:
+ *
+ * - from 127.0.0.1, for each row of tests/support/costly_requests.h in turn (every POST
+ *   endpoint's costliest request, and the budget's issue's), 16 copies sent at once on 16
+ *   connections, and the next row once all 16 are answered;
+ * - from 127.0.0.2 meanwhile, on one keep-alive connection, GET /livez and a small
+ *   /analyze-attack in turn, one every 10 ms by the clock.
+ *
+ * The second client's latency is measured from when each request was due, not from when it
+ * went out, so that a stall is counted for every request it delayed (coordinated omission);
+ * its p99 must be under 50 ms, with no failure. Every costly request is answered: a 200 or a
+ * 422 (the budget), or a 503 with Retry-After (the pool), never a closed connection; and the
+ * per-client share applies to the flood (some of its answers are the share's 503). Every
+ * request, the second client's included, leaves one access-log line.
+ *
+ * The server runs under rlimits, as in test_budget_attacks.c, so that a request the budget
+ * does not bound fails the test without taking the machine with it.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "child_server.h"
+#include "costly_requests.h"
+#include "raw_http.h"
+
+#define COPIES       16
+#define PROBE_STEP_S 0.010
+#define P99_LIMIT_MS 50.0
+#define MAX_PROBES   8192
+
+#if defined(__SANITIZE_ADDRESS__)
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define UNDER_ASAN 1
+#endif
+#endif
+#ifndef UNDER_ASAN
+#define UNDER_ASAN 0
+#endif
+
+static const char small_body[] = "{\"attackers\": 12, \"defenders\": 8, \"settings\": "
+                                 "{\"luck_modifier\": 0.5}}";
+
+typedef struct {
+    uint16_t port;
+    atomic_bool stop;
+    double ms[MAX_PROBES];  /* latency from the due time */
+    double due[MAX_PROBES]; /* the due time (raw_now's clock) */
+    size_t n, failed;
+    int first_failure; /* the status of the first failure (0: the connection ended) */
+} probe;
+
+/* The second client: a request due every PROBE_STEP_S, /livez and the small analysis in turn,
+ * until told to stop. */
+static void *probe_main(void *arg) {
+    probe *p = arg;
+    int fd = raw_connect_from(p->port, "127.0.0.2", 0);
+    double t0 = raw_now();
+    for (size_t k = 0; fd >= 0 && !atomic_load(&p->stop) && p->n < MAX_PROBES; k++) {
+        double due = t0 + (double)k * PROBE_STEP_S;
+        if (due > raw_now()) {
+            raw_sleep(due - raw_now());
+        }
+        bool sent = k % 2 ? raw_send_request(fd, "POST", "/analyze-attack", "application/json",
+                                             small_body, false)
+                          : raw_send_request(fd, "GET", "/livez", NULL, NULL, false);
+        bool close_after = false;
+        int status = sent ? raw_read_answer(fd, 10000, &close_after) : 0;
+        p->due[p->n] = due;
+        p->ms[p->n++] = (raw_now() - due) * 1e3;
+        if (status != 200 || close_after) {
+            p->failed++;
+            p->first_failure = p->failed == 1 ? status : p->first_failure;
+            close(fd);
+            fd = raw_connect_from(p->port, "127.0.0.2", 0);
+        }
+    }
+    if (fd >= 0) {
+        close(fd);
+    }
+    return NULL;
+}
+
+typedef struct {
+    unsigned ok, refused, share, other;
+    char first_other[400];
+} flood_counts;
+
+/* One answer of the flood, counted: a 200 or 422, a 503 with Retry-After (the share's when it
+ * says so), or anything else (a closed connection reads as status 0). */
+static void count_answer(const costly_request *row, const char *text, flood_counts *fc) {
+    int status = raw_status(text);
+    if (status == 200 || status == 422) {
+        fc->ok++;
+    } else if (status == 503 && strstr(text, "\r\nRetry-After: ")) {
+        fc->refused++;
+        fc->share += strstr(text, "server.worker_share") != NULL;
+    } else {
+        if (fc->other++ == 0) {
+            snprintf(fc->first_other, sizeof fc->first_other, "%s: %d %.300s", row->label, status,
+                     text ? text : "");
+        }
+    }
+}
+
+/* How long the COPIES answers of one row may take in all: each is at most one work budget
+ * (2 s) of one of two workers, and all but a share's are refused at once. */
+#define ROW_DEADLINE_S 30.0
+
+/* COPIES of one row at once from 127.0.0.1, every answer read (by ROW_DEADLINE_S: a server
+ * that does not bound the work fails here rather than after minutes). */
+static void flood_row(uint16_t port, const costly_request *row, flood_counts *fc) {
+    int fds[COPIES];
+    for (int i = 0; i < COPIES; i++) {
+        fds[i] = raw_connect_from(port, "127.0.0.1", 0);
+        cr_assert_geq(fds[i], 0);
+    }
+    for (int i = 0; i < COPIES; i++) {
+        cr_assert(raw_send_request(fds[i], "POST", row->path, "application/json", row->body, true));
+    }
+    double deadline = raw_now() + ROW_DEADLINE_S;
+    for (int i = 0; i < COPIES; i++) {
+        double left = deadline - raw_now();
+        char *text = raw_answer_of(fds[i], left > 0 ? left : 0.001);
+        count_answer(row, text, fc);
+        free(text);
+    }
+    cr_assert_lt(raw_now(), deadline, "%s: %d copies not all answered in %.0f s", row->label,
+                 COPIES, ROW_DEADLINE_S);
+}
+
+static int by_value(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static child_log *start_default(child_server *c) {
+    char path[] = "/tmp/combatd-starvation-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, "{}", 2), 2);
+    close(fd);
+    char *args[] = {"--config", path, "--port", "0", "--bind", "127.0.0.1", NULL};
+    char *env[] = {"PATH=/usr/bin:/bin", NULL};
+    child_limits limits = {.address_space_bytes = UNDER_ASAN ? 0 : UINT64_C(4) << 30,
+                           .cpu_seconds = 120};
+    child_start_limited(c, args, env, &limits);
+    unlink(path);
+    cr_assert_gt(c->port, 0, "the child said where it listens");
+    return child_log_start(c);
+}
+
+Test(starvation, another_address_stays_fast_while_one_floods, .timeout = 180) {
+    child_server c;
+    child_log *log = start_default(&c);
+    size_t n_rows = 0;
+    costly_request *rows = costly_requests(&n_rows);
+    static probe p;
+    p.port = c.port;
+    atomic_init(&p.stop, false);
+    pthread_t th;
+    cr_assert_eq(pthread_create(&th, NULL, probe_main, &p), 0);
+    raw_sleep(0.3); /* the second client alone for a moment */
+    double t0 = raw_now();
+    flood_counts fc = {0};
+    double row_start[64], row_end[64];
+    for (size_t r = 0; r < n_rows && r < 64; r++) {
+        row_start[r] = raw_now();
+        flood_row(c.port, &rows[r], &fc);
+        row_end[r] = raw_now();
+    }
+    double flood_s = raw_now() - t0;
+    atomic_store(&p.stop, true);
+    pthread_join(th, NULL);
+
+    /* Where the second client waited longest: the row flooding at the time. */
+    for (size_t r = 0; r < n_rows && r < 64; r++) {
+        double worst = 0;
+        for (size_t k = 0; k < p.n; k++) {
+            if (p.due[k] >= row_start[r] && p.due[k] < row_end[r] && p.ms[k] > worst) {
+                worst = p.ms[k];
+            }
+        }
+        fprintf(stderr, "starvation | %-48s %6.2f s, the second client's worst %7.2f ms\n",
+                rows[r].label, row_end[r] - row_start[r], worst);
+    }
+    qsort(p.ms, p.n, sizeof p.ms[0], by_value);
+    double p50 = p.ms[p.n / 2], p99 = p.ms[p.n * 99 / 100], max = p.ms[p.n - 1];
+    fprintf(stderr,
+            "starvation | flood of %zu rows x %d for %.1f s: %u answered, %u refused (503, %u of "
+            "them the share), %u other | second client: n=%zu p50 %.2f ms p99 %.2f ms max "
+            "%.2f ms, %zu failed\n",
+            n_rows, COPIES, flood_s, fc.ok, fc.refused, fc.share, fc.other, p.n, p50, p99, max,
+            p.failed);
+    cr_expect_eq(fc.other, 0, "every costly request answered 200, 422 or 503; first: %s",
+                 fc.first_other);
+    cr_expect_gt(fc.share, 0, "the per-client share applied to the flood");
+    cr_expect_eq(p.failed, 0, "the second client's requests failed (first status %d)",
+                 p.first_failure);
+    cr_expect_gt(p.n, 100, "the second client sent %zu requests", p.n);
+    cr_expect_lt(p99, P99_LIMIT_MS, "the second client's p99 from the due time: %.2f ms", p99);
+
+    kill(c.pid, SIGTERM);
+    child_log_finish(log);
+    cr_expect_eq(child_wait(&c, 30), 0);
+    size_t sent = n_rows * COPIES + p.n;
+    cr_expect_eq(child_log_count(log, "\"request_id\":\""), sent,
+                 "one access-log line for each of the %zu requests", sent);
+    child_log_free(log);
+    costly_requests_free(rows, n_rows);
+}

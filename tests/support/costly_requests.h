@@ -1,0 +1,328 @@
+/*
+ * The most expensive legal requests an attacker can send each POST endpoint at the default
+ * configuration (bodies within the default 64 KiB server.body_limit), and the ones the
+ * budget's issue reported, as one table: what tests/integration/test_budget_attacks.c measures
+ * from /proc and tests/integration/test_starvation.c floods with. Header-only, without
+ * Criterion. What each row is expected to end with is in the row: a 200 (it fits the budget),
+ * a 422 naming a given member, or either (where the work budget may or may not be enough).
+ */
+#ifndef COMBATD_TEST_COSTLY_REQUESTS_H
+#define COMBATD_TEST_COSTLY_REQUESTS_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum {
+    COSTLY_200,       /* answered within the budget */
+    COSTLY_422,       /* refused, naming `member` */
+    COSTLY_200_OR_422 /* either; a 422 names a member (`member`, when not NULL) */
+} costly_outcome;
+
+typedef struct {
+    const char *label;
+    const char *path;
+    char *body; /* malloc'd */
+    costly_outcome outcome;
+    const char *member; /* the JSON pointer a 422 names */
+} costly_request;
+
+/* A growing text; an allocation that fails ends the program (tests only). */
+typedef struct {
+    char *p;
+    size_t len, cap;
+} costly_buf;
+
+static inline void costly_add(costly_buf *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static inline void costly_add(costly_buf *b, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        size_t room = b->cap - b->len;
+        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            abort();
+        }
+        if (b->p && (size_t)n < room) {
+            b->len += (size_t)n;
+            return;
+        }
+        b->cap = 2 * (b->len + (size_t)n) + 64;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p) {
+            abort();
+        }
+    }
+}
+
+static inline char *costly_strdup(const char *s) {
+    char *copy = strdup(s);
+    if (!copy) {
+        abort();
+    }
+    return copy;
+}
+
+/*
+ * The turn the budget's issue found first: 700,000,000 armies capture 299,000,000 at luck
+ * `luck` with multi_attack, then 99 % of what stands on the captured territory attacks on.
+ * The capture leaves some 10^4 possible stacks, each of which the next order fights from.
+ * Unmetered it took 11-12 s and 544 MB at luck 0.05, 67.6 s and 8.6 GB at luck 0.2.
+ */
+static inline char *costly_turn_capture_onwards(const char *luck) {
+    costly_buf b = {0};
+    costly_add(&b,
+               "{\"territories\": {\"A\": {\"owner\": \"a\", \"armies\": 700000000}, \"B\": "
+               "{\"owner\": \"b\", \"armies\": 299000000}, \"C\": {\"owner\": \"c\", \"armies\": "
+               "1}}, \"orders\": [{\"player\": \"a\", \"from\": \"A\", \"to\": \"B\", \"armies\": "
+               "700000000}, {\"player\": \"a\", \"from\": \"B\", \"to\": \"C\", \"percent\": "
+               "0.99}], \"settings\": {\"luck_modifier\": %s, \"multi_attack\": true}}",
+               luck);
+    return b.p;
+}
+
+/* `random` move order with 7 players giving 0-army orders beside one big battle (400,000 a
+ * side at luck 0.16: some 770,000 board states, within warapp.max_turn_states): every order
+ * of the 8 players' first moves is weighed (W13). Unmetered: 4.3-6.5 s for a smaller one. */
+static inline char *costly_turn_random_order(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"territories\": {\"A\": {\"owner\": \"a\", \"armies\": 400000}, \"B\": "
+                   "{\"owner\": \"b\", \"armies\": 400000}");
+    for (int i = 1; i <= 7; i++) {
+        costly_add(&b, ", \"P%d\": {\"owner\": \"p%d\", \"armies\": 1}", i, i);
+    }
+    costly_add(&b, "}, \"orders\": [{\"player\": \"a\", \"from\": \"A\", \"to\": \"B\", "
+                   "\"armies\": 399999}");
+    for (int i = 1; i <= 7; i++) {
+        costly_add(&b, ", {\"player\": \"p%d\", \"from\": \"P%d\", \"to\": \"P%d\", \"armies\": 0}",
+                   i, i, i % 7 + 1);
+    }
+    costly_add(&b, "], \"settings\": {\"luck_modifier\": 0.16}, \"move_order\": \"random\"}");
+    return b.p;
+}
+
+/*
+ * A large answer from a 17 KB request, the budget's issue's: 128 battles in which 6·10^6
+ * armies surely take a territory of 10^6 at full luck; the stack that moves in is set by the
+ * defenders' kills alone (about 9,200 values), each listed (max_distribution_points 10,000):
+ * 364 KB of answer a battle, 46 MB in all. The analysis itself is quick (12 ms a battle).
+ */
+static inline char *costly_turn_large_answer(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"territories\": {");
+    for (int i = 0; i < 128; i++) {
+        costly_add(&b,
+                   "%s\"A%d\": {\"owner\": \"a\", \"armies\": 6000000}, \"B%d\": {\"owner\": "
+                   "\"b\", \"armies\": 1000000}",
+                   i ? ", " : "", i, i);
+    }
+    costly_add(&b, "}, \"orders\": [");
+    for (int i = 0; i < 128; i++) {
+        costly_add(&b,
+                   "%s{\"player\": \"a\", \"from\": \"A%d\", \"to\": \"B%d\", \"armies\": "
+                   "5999999}",
+                   i ? ", " : "", i, i);
+    }
+    costly_add(&b, "], \"settings\": {\"luck_modifier\": 1}, \"max_distribution_points\": 10000}");
+    return b.p;
+}
+
+/* A ring of `n` territories sharing the 10^9 armies a board may hold (W10), owned in turn by
+ * up to 64 players (a turn's most), each attacking the next territory with all it may move, at luck
+ * 0.2 in random move order: every order a battle of two large variates. */
+static inline void costly_turn_ring(costly_buf *b, int n) {
+    costly_add(b, "\"territories\": {");
+    for (int i = 0; i < n; i++) {
+        costly_add(b, "%s\"T%d\": {\"owner\": \"p%d\", \"armies\": %d}", i ? ", " : "", i, i % 64,
+                   1000000000 / n);
+    }
+    costly_add(b, "}, \"orders\": [");
+    for (int i = 0; i < n; i++) {
+        costly_add(b, "%s{\"player\": \"p%d\", \"from\": \"T%d\", \"to\": \"T%d\", \"percent\": 1}",
+                   i ? ", " : "", i % 64, i, (i + 1) % n);
+    }
+    costly_add(b, "], \"settings\": {\"luck_modifier\": 0.2, \"rounding_mode\": "
+                  "\"weighted_random\"}, \"move_order\": \"random\"");
+}
+
+/* /simulate-turn at its limit: 10^7 trials of 5 orders (warapp.max_turn_simulated_orders). */
+static inline char *costly_simulate_turn(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{");
+    costly_turn_ring(&b, 5);
+    costly_add(&b, ", \"trials\": 10000000, \"seed\": 1}");
+    return b.p;
+}
+
+/* 100 listed turns (max_listed_turns) of the largest ring the defaults allow (256 territories
+ * and orders): each turn lists the board and every order's battle, megabytes in all. */
+static inline char *costly_simulate_turn_listed(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{");
+    costly_turn_ring(&b, 256);
+    costly_add(&b, ", \"trials\": 100, \"seed\": 1, \"include_turns\": true}");
+    return b.p;
+}
+
+/* /duper/battle with every side at its fullest: 10^9 of each class a tile may hold, loaded
+ * planes, 8 supporting tiles of 10^9 tanks and forts, 1000 keys, a capital (the card draw). */
+static inline char *costly_duper_battle(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\": "
+                   "{\"soldier\": 1000000000, \"plane\": 1000000000, \"fort\": 1}, \"loaded\": "
+                   "{\"tank\": 1000000000}}, \"support\": [");
+    for (int i = 0; i < 8; i++) {
+        costly_add(&b, "%s{\"tanks\": 1000000000, \"fort\": true}", i ? ", " : "");
+    }
+    costly_add(&b, "]}, \"defense\": {\"player\": \"blue\", \"keys\": 1000, \"tile\": {\"level\": "
+                   "3, \"units\": {\"tank\": 1000000000, \"capital_lv3\": 1}}, \"support\": [");
+    for (int i = 0; i < 8; i++) {
+        costly_add(&b, "%s{\"tanks\": 999999999, \"fort\": true}", i ? ", " : "");
+    }
+    costly_add(&b, "]}, \"seed\": 9007199254740991}");
+    return b.p;
+}
+
+/*
+ * /duper/board/options on the largest board that fits the default body limit: red holds 480
+ * tiles with planes, 5 other players 480 tiles, every red tile next to one of theirs. At the
+ * default long-distance range (0: anywhere) each red tile may attack every other tile: some
+ * 230,000 options to resolve and rank, the best 1,000 listed.
+ */
+static inline char *costly_board_options(void) {
+    static const char *const others[] = {"blue", "green", "white", "black", "pink"};
+    costly_buf b = {0};
+    costly_add(&b, "{\"board\":{\"tiles\":{");
+    for (int i = 0; i < 480; i++) {
+        costly_add(&b, "%s\"r%d\":{\"owner\":\"red\",\"units\":{\"soldier\":%d,\"plane\":%d}}",
+                   i ? "," : "", i, 1 + i % 9, 1000 + 7 * i);
+    }
+    for (int i = 0; i < 480; i++) {
+        costly_add(&b, ",\"o%d\":{\"owner\":\"%s\",\"level\":%d,\"units\":{\"tank\":%d}}", i,
+                   others[i % 5], 1 + i % 3, 2000 - 3 * i);
+    }
+    costly_add(&b, "},\"adjacent\":[");
+    for (int i = 0; i < 480; i++) {
+        costly_add(&b, "%s[\"r%d\",\"o%d\"]", i ? "," : "", i, (i * 7) % 480);
+    }
+    costly_add(&b, "]},\"player\":\"red\"}");
+    return b.p;
+}
+
+/*
+ * /duper/board/battle at max_board_attacks (64) on a board within the body limit: each attack
+ * from its own red tile on a tile of its own player, each side with 4 supporting tank tiles
+ * with forts, every tile with 10^9 of its classes.
+ */
+static inline char *costly_board_battle(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"board\":{\"tiles\":{");
+    for (int k = 0; k < 64; k++) {
+        costly_add(&b,
+                   "%s\"s%d\":{\"owner\":\"red\",\"units\":{\"soldier\":1000000000,\"plane\":"
+                   "1000000000,\"fort\":1}},\"t%d\":{\"owner\":\"p%d\",\"level\":3,\"units\":{"
+                   "\"soldier\":999999999,\"capital_lv1\":1}}",
+                   k ? "," : "", k, k, k);
+        for (int j = 0; j < 4; j++) {
+            costly_add(&b,
+                       ",\"a%d_%d\":{\"owner\":\"red\",\"units\":{\"tank\":1000000000,\"fort\":"
+                       "1}},\"d%d_%d\":{\"owner\":\"p%d\",\"units\":{\"tank\":1000000000,"
+                       "\"fort\":1}}",
+                       k, j, k, j, k);
+        }
+    }
+    costly_add(&b, "},\"adjacent\":[");
+    for (int k = 0; k < 64; k++) {
+        costly_add(&b, "%s[\"s%d\",\"t%d\"]", k ? "," : "", k, k);
+        for (int j = 0; j < 4; j++) {
+            costly_add(&b, ",[\"s%d\",\"a%d_%d\"],[\"t%d\",\"d%d_%d\"]", k, k, j, k, k, j);
+        }
+    }
+    costly_add(&b, "]},\"attacks\":[");
+    for (int k = 0; k < 64; k++) {
+        costly_add(&b, "%s{\"from\":\"s%d\",\"to\":\"t%d\"}", k ? "," : "", k, k);
+    }
+    costly_add(&b, "],\"seed\":1}");
+    return b.p;
+}
+
+#define COSTLY_L02 "\"settings\": {\"luck_modifier\": 0.2, \"rounding_mode\": \"weighted_random\"}"
+
+/* armies_needed for 32 targets near 10^9 attackers: refused before any work. */
+static inline char *costly_needed_32(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"attackers\": 1, \"defenders\": 590000000, \"settings\": {\"luck_modifier\": "
+                   "0.5}, \"targets\": [");
+    for (int i = 0; i < 32; i++) {
+        costly_add(&b, "%s%.6f", i ? ", " : "", i == 31 ? 0.999999 : 0.01 + 0.03 * i);
+    }
+    costly_add(&b, "]}");
+    return b.p;
+}
+
+/* The table; *n its rows. Free with costly_requests_free. */
+static inline costly_request *costly_requests(size_t *n) {
+    const costly_request rows[] = {
+        {"analyze 1e9 v 1e9 L0.2 graph 64, target 0.5", "/analyze-attack",
+         costly_strdup("{\"attackers\": 1000000000, \"defenders\": 1000000000, " COSTLY_L02
+                       ", \"graph\": {\"from\": 999999937, \"to\": 1000000000}, \"targets\": "
+                       "[0.5]}"),
+         COSTLY_200_OR_422, NULL},
+        {"analyze 1000 v 1000 L0.2 graph 10000", "/analyze-attack",
+         costly_strdup("{\"attackers\": 1000, \"defenders\": 1000, " COSTLY_L02
+                       ", \"graph\": {\"from\": 1, \"to\": 10000}}"),
+         COSTLY_200_OR_422, NULL},
+        {"analyze armies_needed 32 targets at 5.9e8", "/analyze-attack", costly_needed_32(),
+         COSTLY_422, "/targets"},
+        {"simulate 1e7 trials 50 v 50 L0.16", "/simulate",
+         costly_strdup("{\"attackers\": 50, \"defenders\": 50, \"settings\": {\"luck_modifier\": "
+                       "0.16, \"rounding_mode\": \"weighted_random\"}, \"trials\": 10000000, "
+                       "\"seed\": 1}"),
+         COSTLY_200_OR_422, NULL},
+        {"simulate 1e7 trials 1e9 v 1e9 L0.2", "/simulate",
+         costly_strdup("{\"attackers\": 1000000000, \"defenders\": 1000000000, " COSTLY_L02
+                       ", \"trials\": 10000000, \"seed\": 1}"),
+         COSTLY_200_OR_422, NULL},
+        {"simulate 1000 listed battles", "/simulate",
+         costly_strdup("{\"attackers\": 999999999, \"defenders\": 999999999, " COSTLY_L02
+                       ", \"trials\": 1000, \"seed\": 1, \"include_battles\": true}"),
+         COSTLY_200, NULL},
+        {"analyze-turn capture then 99 % onwards, L0.05", "/analyze-turn",
+         costly_turn_capture_onwards("0.05"), COSTLY_200_OR_422, NULL},
+        {"analyze-turn capture then 99 % onwards, L0.2", "/analyze-turn",
+         costly_turn_capture_onwards("0.2"), COSTLY_200_OR_422, NULL},
+        {"analyze-turn random order, 8 players", "/analyze-turn", costly_turn_random_order(),
+         COSTLY_200_OR_422, NULL},
+        {"analyze-turn 128 battles listed", "/analyze-turn", costly_turn_large_answer(), COSTLY_422,
+         "/max_distribution_points"},
+        {"simulate-turn 1e7 trials x 5 orders", "/simulate-turn", costly_simulate_turn(),
+         COSTLY_200_OR_422, NULL},
+        {"simulate-turn 100 listed turns of 256", "/simulate-turn", costly_simulate_turn_listed(),
+         COSTLY_200_OR_422, "/include_turns"},
+        {"duper battle, every side full", "/duper/battle", costly_duper_battle(), COSTLY_200, NULL},
+        {"duper board battle, 64 attacks", "/duper/board/battle", costly_board_battle(),
+         COSTLY_200_OR_422, NULL},
+        {"duper board options, 960 tiles", "/duper/board/options", costly_board_options(),
+         COSTLY_200_OR_422, NULL},
+    };
+    *n = sizeof rows / sizeof rows[0];
+    costly_request *copy = malloc(sizeof rows);
+    if (!copy) {
+        abort();
+    }
+    memcpy(copy, rows, sizeof rows);
+    return copy;
+}
+
+static inline void costly_requests_free(costly_request *rows, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        free(rows[i].body);
+    }
+    free(rows);
+}
+
+#endif
