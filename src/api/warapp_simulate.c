@@ -72,17 +72,53 @@ static double units_bytes(const cbd_warapp_units *u, bool listed) {
     return bytes;
 }
 
-static double answer_bytes(const cbd_sim_request *q, bool listed) {
+/* The parts of the answer's size, each set by one member of the request. */
+typedef struct {
+    double histograms; /* /trials */
+    double counts;     /* /defenders: the distribution echoed and tallied */
+    double attacking_units, defending_units;
+    double listing; /* /include_battles */
+} answer_parts;
+
+static answer_parts answer_sizes(const cbd_sim_request *q) {
     const cbd_warapp_battle *b = &q->battle;
     const cbd_warapp_settings *s = &b->settings;
     cbd_warapp_side a = cbd_warapp_battle_attack(b);
-    double hist = defender_bars(q) +
-                  bars(cbd_warapp_side_power(&a, true), s->offense_kill_rate, s, q->trials);
+    double bars_both = defender_bars(q) +
+                       bars(cbd_warapp_side_power(&a, true), s->offense_kill_rate, s, q->trials);
     double per_battle = BYTES_PER_BATTLE + (b->fog.n > 0 ? BYTES_PER_DRAWN : 0.0) +
                         units_bytes(&b->attacking, true) + units_bytes(&b->defending, true);
-    return BYTES_FIXED + hist * BYTES_PER_BAR + (double)b->fog.n * BYTES_PER_COUNT +
-           units_bytes(&b->attacking, false) + units_bytes(&b->defending, false) +
-           (listed ? (double)q->trials * per_battle : 0.0);
+    answer_parts p = {
+        .histograms = BYTES_FIXED + bars_both * BYTES_PER_BAR,
+        .counts = (double)b->fog.n * BYTES_PER_COUNT,
+        .attacking_units = units_bytes(&b->attacking, false),
+        .defending_units = units_bytes(&b->defending, false),
+        .listing = (double)q->trials * per_battle,
+    };
+    return p;
+}
+
+static double answer_bytes(const cbd_sim_request *q, bool listed) {
+    answer_parts p = answer_sizes(q);
+    return p.histograms + p.counts + p.attacking_units + p.defending_units +
+           (listed ? p.listing : 0.0);
+}
+
+/* The member whose part of an unlisted answer is the largest: the one to reduce (the
+ * histograms' part counted or not). */
+static const char *summary_blame(const cbd_sim_request *q, bool histograms) {
+    answer_parts p = answer_sizes(q);
+    const char *blame = "/trials";
+    double most = histograms ? p.histograms : -1.0;
+    if (p.counts > most) {
+        blame = "/defenders";
+        most = p.counts;
+    }
+    if (p.attacking_units > most) {
+        blame = "/attacking_units";
+        most = p.attacking_units;
+    }
+    return p.defending_units > most ? "/defending_units" : blame;
 }
 
 /* The answer within server.max_answer_bytes, refused before any battle is fought (the writer
@@ -98,7 +134,8 @@ static bool check_answer_size(const cbd_config *cfg, cbd_sim_request *q, bool li
         q->include_battles = false; /* a default listing is dropped, as past the limit below */
     }
     if (answer_bytes(q, false) > cap) {
-        return cbd_api_answer_too_large(cfg, answer_bytes(q, false), "/trials", problem);
+        return cbd_api_answer_too_large(cfg, answer_bytes(q, false), summary_blame(q, true),
+                                        problem);
     }
     return true;
 }
@@ -173,15 +210,6 @@ static const char *run_blame(const cbd_sim_request *q) {
     return "/trials";
 }
 
-/* The member that sets what units and fog add to the answer: the larger part of it. */
-static const char *render_blame(const cbd_sim_request *q) {
-    const cbd_warapp_battle *b = &q->battle;
-    if (b->fog.n > b->attacking.n + b->defending.n) {
-        return "/defenders";
-    }
-    return b->attacking.n >= b->defending.n ? "/attacking_units" : "/defending_units";
-}
-
 /* The battles, played from the request's plan, and the answer; false with the problem. */
 static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_sim_request *q, cbd_jw *out,
                 cbd_problem *problem) {
@@ -195,9 +223,10 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_sim_request
     }
     cbd_sim_record *battles = NULL;
     uint64_t render_units = cbd_sim_render_units(q);
-    bool ok = render_units == 0 || cbd_charge(budget, render_units)
-                  ? listing_alloc(cfg, budget, q, &battles, problem)
-                  : cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, render_blame(q), problem);
+    bool ok =
+        render_units == 0 || cbd_charge(budget, render_units)
+            ? listing_alloc(cfg, budget, q, &battles, problem)
+            : cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, summary_blame(q, false), problem);
     cbd_sim_stats st;
     cbd_sim_stats_init(&st);
     if (ok) {

@@ -123,12 +123,15 @@ void cbd_sim_render(cbd_jw *w, const cbd_sim_request *q, const cbd_sim_plan *pla
     hist_json(w, "attackers_left", &st->attackers_left);
     hist_json(w, "defenders_left", &st->defenders_left);
     if (b->fog.n > 0) {
+        cbd_jw_blame(w, "/defenders");
         drawn_json(w, plan, st);
     }
     if (b->attacking.given) {
+        cbd_jw_blame(w, "/attacking_units");
         units_json(w, "attacking_units", &b->attacking, st->attacking_survived);
     }
     if (b->defending.given) {
+        cbd_jw_blame(w, "/defending_units");
         units_json(w, "defending_units", &b->defending, st->defending_survived);
     }
     if (battles) {
