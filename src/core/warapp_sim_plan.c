@@ -8,6 +8,9 @@
 #include "combatd/warapp_simulate.h"
 #include "warapp_sim_internal.h"
 
+/* A record keeps each side's dead units as the bits of one word. */
+_Static_assert(CBD_WARAPP_MAX_UNITS <= 64, "cbd_sim_record's dead-unit masks hold 64 units");
+
 void cbd_sim_plan_free(cbd_sim_plan *plan) {
     cbd_mem_free(plan->armies);
     cbd_mem_free(plan->cum);
@@ -102,10 +105,10 @@ uint64_t cbd_sim_plan_battle_units(const cbd_sim_plan *plan) {
     return units + CBD_WORK_UNIT_DAMAGE * (plan->attack.n_units + plan->defense.n_units);
 }
 
-/* Bit i set for each unit i with nothing left (dead, W19). */
+/* Bit i set for each unit i with nothing left (dead, W19); a side has at most 64 (plan_init). */
 static uint64_t dead_units(size_t n, const uint64_t *left) {
     uint64_t dead = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && i < CBD_WARAPP_MAX_UNITS; i++) {
         dead |= (uint64_t)(left[i] == 0) << i;
     }
     return dead;

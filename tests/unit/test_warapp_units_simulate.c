@@ -204,7 +204,7 @@ static size_t cells_of(const unit_case *c) {
 
 static uint64_t dead_bits(const cbd_warapp_side *s, const uint64_t *left) {
     uint64_t m = 0;
-    for (size_t i = 0; i < s->n_units; i++) {
+    for (size_t i = 0; i < s->n_units && i < CBD_WARAPP_MAX_UNITS; i++) {
         m |= (uint64_t)(left[i] == 0) << i;
     }
     return m;
