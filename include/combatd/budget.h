@@ -45,7 +45,7 @@
 #define CBD_WORK_HIST_SLOT     3   /* one histogram slot made, copied and read for the answer */
 #define CBD_WORK_LISTED_BATTLE 150 /* one battle stored and written out in an answer's list */
 /* ... with special units and fog (W17–W20, W23). */
-#define CBD_WORK_UNIT_DAMAGE 5   /* one unit of one battle: W19's walk and its survival counted */
+#define CBD_WORK_UNIT_DAMAGE 3   /* one unit of one battle: W19's walk and its survival counted */
 #define CBD_WORK_FOG_STEP    8   /* one step of a battle's draw of the defenders' count */
 #define CBD_WORK_FOG_MISS    200 /* ... the cache misses of one draw once its tables pass: */
 #define CBD_WORK_FOG_CACHED  (UINT64_C(256) << 10) /* bytes of per-count tables kept in cache */
