@@ -42,7 +42,8 @@ static double bars(uint64_t n, cbd_micro rate, const cbd_warapp_settings *s, uin
 }
 
 /* The defenders' histogram: each count spreads as its own battle does (W23), at its power (the
- * armies alone without units, W18). */
+ * armies alone without units, W18), and the counts' spreads overlap where the counts lie close:
+ * at most their sum, and at most the span of the counts plus the widest spread. */
 static double defender_bars(const cbd_sim_request *q) {
     const cbd_warapp_battle *b = &q->battle;
     const cbd_warapp_settings *s = &b->settings;
@@ -50,12 +51,15 @@ static double defender_bars(const cbd_sim_request *q) {
     if (b->fog.n == 0) {
         return bars(cbd_warapp_side_power(&d, false), s->defense_kill_rate, s, q->trials);
     }
-    double sum = 0.0;
+    double sum = 0.0, widest = 0.0;
     for (size_t k = 0; k < b->fog.n; k++) {
         d.armies = b->fog.items[k].armies;
-        sum += bars(cbd_warapp_side_power(&d, false), s->defense_kill_rate, s, q->trials);
+        double one = bars(cbd_warapp_side_power(&d, false), s->defense_kill_rate, s, q->trials);
+        sum += one;
+        widest = fmax(widest, one);
     }
-    return fmin(sum, (double)q->trials);
+    double span = (double)(b->fog.items[b->fog.n - 1].armies - b->fog.items[0].armies);
+    return fmin(fmin(sum, span + widest), (double)q->trials);
 }
 
 /* A side's units in the summary, or in one listed battle (each dead one by its id or index). */
