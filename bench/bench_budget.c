@@ -23,11 +23,38 @@
 typedef struct {
     const char *label;
     const char *path;
-    const char *body;
+    const char *body; /* NULL: too long to write out, made by long_body() */
 } budget_row;
+
+/* 32 Commanders a side (warapp.max_units), for the units' rows. */
+#define COMMANDERS_32 "[" COMMANDERS_8 ", " COMMANDERS_8 ", " COMMANDERS_8 ", " COMMANDERS_8 "]"
+#define COMMANDERS_8                                                                               \
+    "{\"type\": \"commander\"}, {\"type\": \"commander\"}, {\"type\": \"commander\"}, "            \
+    "{\"type\": \"commander\"}, {\"type\": \"commander\"}, {\"type\": \"commander\"}, "            \
+    "{\"type\": \"commander\"}, {\"type\": \"commander\"}"
 
 #define LUCK_02  "\"settings\": {\"luck_modifier\": 0.2, \"rounding_mode\": \"weighted_random\"}"
 #define LUCK_016 "\"settings\": {\"luck_modifier\": 0.16, \"rounding_mode\": \"weighted_random\"}"
+
+/* 10^6 attackers against a distribution of warapp.max_fog_points (1000) counts around 10^6,
+ * at luck 0.2: the costliest fog the default limits allow, 10^6 trials. */
+static char *long_body(void) {
+    size_t cap = 64 * 1000 + 512, used = 0;
+    char *body = malloc(cap);
+    if (!body) {
+        return NULL;
+    }
+    used += (size_t)snprintf(body, cap,
+                             "{\"attackers\": 1000000, \"trials\": 1000000, "
+                             "\"seed\": 1, " LUCK_02 ", \"defenders\": [");
+    for (int k = 0; k < 1000; k++) {
+        used +=
+            (size_t)snprintf(body + used, cap - used, "%s{\"armies\": %d, \"probability\": 0.001}",
+                             k ? ", " : "", 999500 + k);
+    }
+    snprintf(body + used, cap - used, "]}");
+    return body;
+}
 
 /*
  * At the default limits: a graph of 10^9 attackers at luck 0.2 costs 20·√(10^9·0.24) + 2 =
@@ -70,6 +97,19 @@ static const budget_row rows[] = {
     {"simulate 1000 unlisted 1e9 v 1e9 L0.2", "/simulate",
      "{\"attackers\": 999999999, \"defenders\": 999999999, " LUCK_02
      ", \"trials\": 1000, \"seed\": 1, \"include_battles\": false}"},
+    /* Units and fog: the most units a side, each walked by W19 in every battle; the most
+     * counts, each battle drawing one and its sampler; the most listed battles with units. */
+    {"simulate 1e6 trials 50+32 v 50+32 L0.16", "/simulate",
+     "{\"attackers\": 50, \"defenders\": 50, " LUCK_016 ", \"trials\": 1000000, \"seed\": 1, "
+     "\"attacking_units\": " COMMANDERS_32 ", \"defending_units\": " COMMANDERS_32 "}"},
+    {"simulate 1e6 trials 1e6 v fog 1000 L0.2", "/simulate", NULL},
+    {"simulate 1000 listed 1000 v 10+32 dying", "/simulate",
+     "{\"attackers\": 1000, \"defenders\": 10, " LUCK_016 ", \"trials\": 1000, \"seed\": 1, "
+     "\"include_battles\": true, \"defending_units\": " COMMANDERS_32 "}"},
+    {"simulate 1000 listed 50+32 v 50+32 L0.16", "/simulate",
+     "{\"attackers\": 50, \"defenders\": 50, " LUCK_016 ", \"trials\": 1000, \"seed\": 1, "
+     "\"include_battles\": true, \"attacking_units\": " COMMANDERS_32
+     ", \"defending_units\": " COMMANDERS_32 "}"},
 };
 
 static double cpu_ns(void) {
@@ -85,7 +125,7 @@ typedef struct {
 } row_run;
 
 /* One run of a row: parse and answer, timed together (parsing is a few microseconds). */
-static row_run run_once(const cbd_config *cfg, const budget_row *row) {
+static row_run run_once(const cbd_config *cfg, const budget_row *row, const char *body) {
     const cbd_api_endpoint *ep = cbd_api_find_endpoint(row->path);
     if (!ep) {
         fprintf(stderr, "no endpoint %s\n", row->path);
@@ -100,7 +140,7 @@ static row_run run_once(const cbd_config *cfg, const budget_row *row) {
     cbd_api_reply reply;
     cbd_api_request req;
     double t0 = cpu_ns();
-    if (cbd_api_parse(ep, row->body, strlen(row->body), &req, &reply)) {
+    if (cbd_api_parse(ep, body, strlen(body), &req, &reply)) {
         (void)cbd_api_answer_within(&req, cfg, &limits, &reply);
     }
     r.ns = cpu_ns() - t0;
@@ -127,13 +167,20 @@ int main(int argc, char **argv) {
         if (only && strncmp(rows[i].label, only, strlen(only)) != 0) {
             continue;
         }
-        row_run best = run_once(&cfg, &rows[i]);
+        char *built = rows[i].body ? NULL : long_body();
+        const char *body = rows[i].body ? rows[i].body : built;
+        if (!body) {
+            fprintf(stderr, "%s: no memory for the body\n", rows[i].label);
+            return 1;
+        }
+        row_run best = run_once(&cfg, &rows[i], body);
         for (int k = 1; k < runs; k++) {
-            row_run r = run_once(&cfg, &rows[i]);
+            row_run r = run_once(&cfg, &rows[i], body);
             if (r.ns < best.ns) {
                 best = r;
             }
         }
+        free(built);
         uint64_t units = best.spent.work_spent;
         printf("%-46s %-16s %6d %14.0f %14" PRIu64 " %8.3f %12zu\n", rows[i].label, rows[i].path,
                best.status, best.ns, units, units ? best.ns / (double)units : 0.0,

@@ -61,6 +61,13 @@
 #define CBD_WORK_RNG_JUMP      220 /* one jump of the generator (256 steps of xoshiro256) */
 #define CBD_WORK_HIST_SLOT     3   /* one histogram slot made, copied and read for the answer */
 #define CBD_WORK_LISTED_BATTLE 150 /* one battle stored and written out in an answer's list */
+/* ... with special units and fog (W17–W20, W23). */
+#define CBD_WORK_UNIT_DAMAGE 3   /* one unit of one battle: W19's walk and its survival counted */
+#define CBD_WORK_FOG_STEP    8   /* one step of a battle's draw of the defenders' count */
+#define CBD_WORK_FOG_MISS    200 /* ... the cache misses of one draw once its tables pass: */
+#define CBD_WORK_FOG_CACHED  (UINT64_C(256) << 10) /* bytes of per-count tables kept in cache */
+#define CBD_WORK_SIM_COUNT   150 /* one count of a distribution: its sampler set up */
+#define CBD_WORK_LISTED_UNIT 20  /* one unit of one listed battle: checked and, dead, written */
 
 /* What writing /analyze-attack's answer costs besides the core's work (summaries, listings). */
 #define CBD_WORK_DIST_VALUE  16  /* one value read for the percentiles, the listing and the rest */

@@ -10,18 +10,32 @@
 #include "combatd/rng.h"
 #include "combatd/status.h"
 #include "combatd/warapp.h"
+#include "combatd/warapp_odds.h"
+#include "combatd/warapp_units.h"
 
 /*
- * Random War.app battles (W1–W6), from an RNG state owned by the caller.
+ * Random War.app battles (W1–W6, with special units W17–W20 and fog W23), from an RNG state
+ * owned by the caller.
  *
  * One battle consumes the stream in this fixed order, each draw only when it is needed:
- *   1. the attackers' roll X_a ~ Binomial(attackers, offense rate), if luck > 0, attackers > 0
- *      and 0 < rate < 1 (otherwise X_a = attackers·rate exactly, no draw);
- *   2. the defenders' roll X_d ~ Binomial(defenders, defense rate), under the same conditions;
+ *   0. with fog (the defenders' armies given as a distribution of two counts or more, W23), the
+ *      count: one uniform double d = cbd_rng_double(rng) (53 bits); the defenders are counts[k]
+ *      for the first k with d < c_k, where c_k is the running sum of the normalised
+ *      probabilities of counts[0..k] (ascending armies, added in doubles in that order) and the
+ *      last c is taken as exactly 1. So count k is drawn with probability
+ *      (ceil(2^53·c_k) − ceil(2^53·c_{k−1})) / 2^53: its probability to within 2^-53 and the
+ *      sum's rounding. A single count draws nothing;
+ *   1. the attackers' roll X_a ~ Binomial(n_a, offense rate), if luck > 0, n_a > 0 and
+ *      0 < rate < 1 (otherwise X_a = n_a·rate exactly, no draw);
+ *   2. the defenders' roll X_d ~ Binomial(n_d, defense rate), under the same conditions;
  *   3. with weighted random rounding, the attackers' rounding draw u_a = bounded(10^12), if
  *      their blended kills (W1) are not whole;
  *   4. the same for the defenders, u_d.
  * A draw rounds up iff u < fraction·10^12 (cbd_round_weighted), so P(up) is the exact fraction.
+ * n_a and n_d are the sides' powers (W18): their armies (the defenders' drawn in step 0) plus
+ * their units' attack or defence power; without units, their armies. Special units add no
+ * draws: each side's rounded kills are the damage it deals, W19 spends it on the other side in
+ * combat order and W20 decides the outcome.
  *
  * Many battles: trial t belongs to block b = t / CBD_SIM_BLOCK. Block b plays its trials in
  * order on the generator seeded from the request's seed (cbd_rng_seed) and then jumped b times
@@ -59,6 +73,9 @@ typedef struct {
 void cbd_warapp_sim_init(cbd_warapp_sim *sim, uint64_t attackers, uint64_t defenders,
                          const cbd_warapp_settings *settings);
 
+/* Prepares one side's roll and blend for n points of power at kill rate `rate`, luck `luck`. */
+void cbd_sim_side_init(cbd_sim_side *side, uint64_t n, cbd_micro rate, cbd_micro luck);
+
 /* The work units one battle of `sim` is charged (budget.h): CBD_WORK_BATTLE, less
  * CBD_WORK_BATTLE_ROLL for each side whose roll is fixed and needs no binomial draw. */
 uint64_t cbd_warapp_sim_battle_units(const cbd_warapp_sim *sim);
@@ -68,6 +85,58 @@ cbd_kill_value cbd_sim_side_blend(const cbd_sim_side *side, uint64_t x);
 
 /* Plays one battle, drawing from rng in the order documented above. */
 cbd_sim_battle cbd_warapp_sim_one(const cbd_warapp_sim *sim, cbd_rng *rng);
+
+/*
+ * The battle of one request, set up once: its two sides with their special units (W17–W20) and
+ * the defenders' armies, one count or a distribution of them (W23), each count with the
+ * sampler of its defending power. The plan points at the caller's units, which must outlive it.
+ */
+typedef struct {
+    cbd_warapp_side attack, defense; /* defense.armies is the drawn count's, not this */
+    size_t attack_order[CBD_WARAPP_MAX_UNITS], defense_order[CBD_WARAPP_MAX_UNITS];
+    size_t attack_before, defense_before; /* cbd_warapp_damage_order */
+    bool has_units;                       /* either side has one: W19 and W20 decide */
+    cbd_rounding rounding;
+    cbd_sim_side att;  /* the attacking power's roll (W18) */
+    size_t n_counts;   /* 1 without fog */
+    uint64_t *armies;  /* per count: the defending armies (from the budget) */
+    double *cum;       /* per count: c_k of step 0 above, the last exactly 1 */
+    cbd_sim_side *def; /* per count: the defending power's roll */
+    bool def_rolls;    /* some count's defending power needs a binomial draw */
+} cbd_sim_plan;
+
+/*
+ * Prepares the battles of `attack` (an army or a unit at least, W20) against `defense`, whose
+ * armies are defense->armies when n_counts is 0, else counts[0 .. n_counts) (distinct,
+ * ascending, their weights normalised to sum to 1; W23). Charges CBD_WORK_SIM_COUNT per count
+ * and takes the per-count tables from the budget. CBD_ERR_INVALID for an attack with nothing
+ * to attack with or more than CBD_WARAPP_MAX_UNITS units on a side; the sides' powers must be
+ * at most CBD_WARAPP_MAX_ARMIES (W10, W18). On failure nothing is left allocated.
+ */
+cbd_status cbd_sim_plan_init(cbd_sim_plan *plan, const cbd_warapp_side *attack,
+                             const cbd_warapp_side *defense, const cbd_warapp_count *counts,
+                             size_t n_counts, const cbd_warapp_settings *settings,
+                             cbd_budget *budget);
+void cbd_sim_plan_free(cbd_sim_plan *plan);
+
+/* The work units one battle of the plan is charged (budget.h): CBD_WORK_BATTLE less
+ * CBD_WORK_BATTLE_ROLL for a side whose roll never needs a draw (for the defence: at no
+ * count), plus with fog CBD_WORK_FOG_STEP for the uniform and each step of the bisection (and
+ * CBD_WORK_FOG_MISS once the per-count tables pass CBD_WORK_FOG_CACHED bytes), and
+ * CBD_WORK_UNIT_DAMAGE for each unit W19 walks. */
+uint64_t cbd_sim_plan_battle_units(const cbd_sim_plan *plan);
+
+/* One battle of a plan, with what W19 and W20 made of it. */
+typedef struct {
+    cbd_sim_battle battle; /* the outcome in armies; the kills are each side's damage dealt */
+    uint32_t count;        /* the index of the defenders' count drawn (0 without fog) */
+    bool mutual;           /* neither side kept anything: one army resurrected (W5, W20) */
+    uint64_t attacking_dead, defending_dead; /* bit i: the side's unit i died */
+} cbd_sim_record;
+
+/* Plays one battle of the plan, drawing from rng in the order documented above. Without units
+ * and fog it is cbd_warapp_sim_one of the same armies, draw for draw and result for result. */
+cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng);
 
 /*
  * A histogram of whole numbers over a window [lo, lo + len) that grows when a value falls
@@ -99,6 +168,11 @@ typedef struct {
     uint64_t mutual_destructions;
     cbd_hist attackers_left;
     cbd_hist defenders_left;
+    /* Per unit of each side in listed order: the trials in which it lived (W19). */
+    uint64_t attacking_survived[CBD_WARAPP_MAX_UNITS], defending_survived[CBD_WARAPP_MAX_UNITS];
+    /* With fog, per count of the plan: the trials that drew it (from the budget); else NULL. */
+    size_t n_drawn;
+    uint64_t *drawn;
 } cbd_sim_stats;
 
 void cbd_sim_stats_init(cbd_sim_stats *st);
@@ -109,16 +183,17 @@ cbd_status cbd_sim_stats_merge(cbd_sim_stats *dst, const cbd_sim_stats *src, cbd
 uint64_t cbd_sim_block_count(uint64_t trials);
 
 /*
- * Plays blocks [first_block, end_block) of a run of `trials` trials seeded by `seed`, adding
- * them to *stats. When `battles` is not NULL, battle t is also stored at battles[t] (the caller
- * sizes it for all `trials`). Charges `budget` before each block for its battles
- * (cbd_warapp_sim_battle_units each) and the jump to the next block's stream (CBD_WORK_RNG_JUMP),
- * and first the jumps to reach first_block; the histograms grow from it. CBD_ERR_BUDGET when it
- * is spent, CBD_ERR_NOMEM when the system had no memory; *stats then holds part of the run and
- * is only fit for cbd_sim_stats_free.
+ * Plays blocks [first_block, end_block) of a run of `trials` trials of `plan` seeded by `seed`,
+ * adding them to *stats. When `battles` is not NULL, battle t is also stored at battles[t] (the
+ * caller sizes it for all `trials`). Charges `budget` before each block for its battles
+ * (cbd_sim_plan_battle_units each) and the jump to the next block's stream (CBD_WORK_RNG_JUMP),
+ * and first the jumps to reach first_block; the histograms and, with fog, the counts drawn
+ * (CBD_WORK_HIST_SLOT a count) grow from it. CBD_ERR_BUDGET when it is spent, CBD_ERR_NOMEM
+ * when the system had no memory; *stats then holds part of the run and is only fit for
+ * cbd_sim_stats_free.
  */
-cbd_status cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
+cbd_status cbd_warapp_sim_blocks(const cbd_sim_plan *plan, uint64_t seed, uint64_t trials,
                                  uint64_t first_block, uint64_t end_block, cbd_budget *budget,
-                                 cbd_sim_stats *stats, cbd_sim_battle *battles);
+                                 cbd_sim_stats *stats, cbd_sim_record *battles);
 
 #endif

@@ -1,11 +1,14 @@
-/* Random War.app battles (W1–W6) from a caller's RNG state; see warapp_simulate.h. */
+/* Random War.app battles (W1–W6, W18–W20, W23) from a caller's RNG state; see
+ * warapp_simulate.h. The plans' set-up and W19's damage are in warapp_sim_plan.c. */
 #include "combatd/warapp_simulate.h"
 
 #include <string.h>
 
+#include "warapp_sim_internal.h"
+
 __extension__ typedef unsigned __int128 cbd_u128;
 
-static void side_init(cbd_sim_side *side, uint64_t n, cbd_micro rate, cbd_micro luck) {
+void cbd_sim_side_init(cbd_sim_side *side, uint64_t n, cbd_micro rate, cbd_micro luck) {
     memset(side, 0, sizeof *side);
     side->n = n;
     side->rate = rate;
@@ -25,8 +28,10 @@ void cbd_warapp_sim_init(cbd_warapp_sim *sim, uint64_t attackers, uint64_t defen
     sim->attackers = attackers;
     sim->defenders = defenders;
     sim->rounding = settings->rounding;
-    side_init(&sim->side[0], attackers, settings->offense_kill_rate, settings->luck_modifier);
-    side_init(&sim->side[1], defenders, settings->defense_kill_rate, settings->luck_modifier);
+    cbd_sim_side_init(&sim->side[0], attackers, settings->offense_kill_rate,
+                      settings->luck_modifier);
+    cbd_sim_side_init(&sim->side[1], defenders, settings->defense_kill_rate,
+                      settings->luck_modifier);
 }
 
 uint64_t cbd_warapp_sim_battle_units(const cbd_warapp_sim *sim) {
@@ -65,17 +70,61 @@ static inline uint64_t side_round(cbd_rounding mode, cbd_kill_value v, cbd_rng *
     return v.frac == 0 ? v.whole : cbd_round_weighted(v, cbd_rng_bounded(rng, CBD_KILL_FRAC_ONE));
 }
 
+/* Steps 1–4 of the draw order: both rolls, then both rounding draws (W1, W2). */
+static inline void draw_kills(const cbd_sim_side *a, const cbd_sim_side *d, cbd_rounding mode,
+                              cbd_rng *rng, cbd_sim_battle *b) {
+    uint64_t xa = side_roll(a, rng);
+    uint64_t xd = side_roll(d, rng);
+    cbd_kill_value va = cbd_sim_side_blend(a, xa);
+    cbd_kill_value vd = cbd_sim_side_blend(d, xd);
+    b->attacker_kills = side_round(mode, va, rng);
+    b->defender_kills = side_round(mode, vd, rng);
+}
+
 cbd_sim_battle cbd_warapp_sim_one(const cbd_warapp_sim *sim, cbd_rng *rng) {
-    uint64_t xa = side_roll(&sim->side[0], rng);
-    uint64_t xd = side_roll(&sim->side[1], rng);
-    cbd_kill_value va = cbd_sim_side_blend(&sim->side[0], xa);
-    cbd_kill_value vd = cbd_sim_side_blend(&sim->side[1], xd);
     cbd_sim_battle b;
-    b.attacker_kills = side_round(sim->rounding, va, rng);
-    b.defender_kills = side_round(sim->rounding, vd, rng);
+    draw_kills(&sim->side[0], &sim->side[1], sim->rounding, rng, &b);
     b.outcome =
         cbd_warapp_resolve(sim->attackers, sim->defenders, b.attacker_kills, b.defender_kills);
     return b;
+}
+
+/* Step 0 of the draw order (W23): the first count whose running sum passes a uniform double,
+ * by bisection over the plan's sums (non-decreasing, the last exactly 1). */
+static inline uint32_t draw_count(const cbd_sim_plan *plan, cbd_rng *rng) {
+    if (plan->n_counts < 2) {
+        return 0;
+    }
+    double d = cbd_rng_double(rng);
+    size_t lo = 0, hi = plan->n_counts - 1;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (d < plan->cum[mid]) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return (uint32_t)lo;
+}
+
+cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng) {
+    cbd_sim_record r;
+    r.count = draw_count(plan, rng);
+    uint64_t defenders = plan->armies[r.count];
+    draw_kills(&plan->att, &plan->def[r.count], plan->rounding, rng, &r.battle);
+    if (plan->has_units) {
+        cbd_sim_plan_resolve_units(plan, defenders, &r);
+        return r;
+    }
+    /* Armies only: W4–W6 as they always were; both wiped out is W5's mutual destruction
+     * (impossible with 0 defenders: they kill nobody). */
+    uint64_t attackers = plan->attack.armies;
+    r.battle.outcome =
+        cbd_warapp_resolve(attackers, defenders, r.battle.attacker_kills, r.battle.defender_kills);
+    r.mutual = r.battle.attacker_kills >= defenders && r.battle.defender_kills >= attackers;
+    r.attacking_dead = r.defending_dead = 0;
+    return r;
 }
 
 /* ---- histograms ---- */
@@ -171,9 +220,7 @@ double cbd_hist_mean(const cbd_hist *h) {
 /* ---- many battles ---- */
 
 void cbd_sim_stats_init(cbd_sim_stats *st) {
-    st->trials = 0;
-    st->captures = 0;
-    st->mutual_destructions = 0;
+    memset(st, 0, sizeof *st);
     cbd_hist_init(&st->attackers_left);
     cbd_hist_init(&st->defenders_left);
 }
@@ -181,13 +228,42 @@ void cbd_sim_stats_init(cbd_sim_stats *st) {
 void cbd_sim_stats_free(cbd_sim_stats *st) {
     cbd_hist_free(&st->attackers_left);
     cbd_hist_free(&st->defenders_left);
+    cbd_mem_free(st->drawn);
+    st->drawn = NULL;
+    st->n_drawn = 0;
+}
+
+/* The per-count tally of a run with fog, zeroed, charged as histogram slots. */
+static cbd_status drawn_alloc(cbd_sim_stats *st, size_t n, cbd_budget *budget) {
+    if (st->drawn || n < 2) {
+        return CBD_OK;
+    }
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_HIST_SLOT, n))) {
+        return CBD_ERR_BUDGET;
+    }
+    st->drawn = cbd_mem_calloc(budget, n, sizeof *st->drawn);
+    if (!st->drawn) {
+        return cbd_budget_nomem(budget);
+    }
+    st->n_drawn = n;
+    return CBD_OK;
 }
 
 cbd_status cbd_sim_stats_merge(cbd_sim_stats *dst, const cbd_sim_stats *src, cbd_budget *budget) {
     dst->trials += src->trials;
     dst->captures += src->captures;
     dst->mutual_destructions += src->mutual_destructions;
-    cbd_status st = cbd_hist_merge(&dst->attackers_left, &src->attackers_left, budget);
+    for (size_t i = 0; i < CBD_WARAPP_MAX_UNITS; i++) {
+        dst->attacking_survived[i] += src->attacking_survived[i];
+        dst->defending_survived[i] += src->defending_survived[i];
+    }
+    cbd_status st = drawn_alloc(dst, src->n_drawn, budget);
+    for (size_t i = 0; st == CBD_OK && i < src->n_drawn; i++) {
+        dst->drawn[i] += src->drawn[i];
+    }
+    if (st == CBD_OK) {
+        st = cbd_hist_merge(&dst->attackers_left, &src->attackers_left, budget);
+    }
     return st == CBD_OK ? cbd_hist_merge(&dst->defenders_left, &src->defenders_left, budget) : st;
 }
 
@@ -195,21 +271,34 @@ uint64_t cbd_sim_block_count(uint64_t trials) {
     return trials / CBD_SIM_BLOCK + (trials % CBD_SIM_BLOCK ? 1 : 0);
 }
 
+/* Adds to each unit's tally of survivals the units of one side not in `dead` (W19). */
+static inline void count_survivors(uint64_t *survived, size_t n, uint64_t dead) {
+    for (size_t i = 0; i < n; i++) {
+        survived[i] += ((dead >> i) & 1u) ^ 1u;
+    }
+}
+
 /* Plays trials [t0, t1) of one block on `rng`, adding them to *stats (and to battles[]). */
-static cbd_status play_block(const cbd_warapp_sim *sim, cbd_rng *rng, uint64_t t0, uint64_t t1,
-                             cbd_budget *budget, cbd_sim_stats *stats, cbd_sim_battle *battles) {
+static cbd_status play_block(const cbd_sim_plan *plan, cbd_rng *rng, uint64_t t0, uint64_t t1,
+                             cbd_budget *budget, cbd_sim_stats *stats, cbd_sim_record *battles) {
     for (uint64_t t = t0; t < t1; t++) {
-        cbd_sim_battle r = cbd_warapp_sim_one(sim, rng);
+        cbd_sim_record r = cbd_sim_plan_one(plan, rng);
         if (battles) {
             battles[t] = r;
         }
-        stats->captures += r.outcome.captured;
-        /* W5: both sides wiped out (impossible with 0 defenders: they kill nobody). */
-        stats->mutual_destructions +=
-            r.attacker_kills >= sim->defenders && r.defender_kills >= sim->attackers;
-        cbd_status st = cbd_hist_add(&stats->attackers_left, r.outcome.attackers_left, 1, budget);
+        stats->captures += r.battle.outcome.captured;
+        stats->mutual_destructions += r.mutual;
+        if (plan->has_units) {
+            count_survivors(stats->attacking_survived, plan->attack.n_units, r.attacking_dead);
+            count_survivors(stats->defending_survived, plan->defense.n_units, r.defending_dead);
+        }
+        if (stats->drawn) {
+            stats->drawn[r.count]++;
+        }
+        cbd_status st =
+            cbd_hist_add(&stats->attackers_left, r.battle.outcome.attackers_left, 1, budget);
         if (st == CBD_OK) {
-            st = cbd_hist_add(&stats->defenders_left, r.outcome.defenders_left, 1, budget);
+            st = cbd_hist_add(&stats->defenders_left, r.battle.outcome.defenders_left, 1, budget);
         }
         if (st != CBD_OK) {
             return st;
@@ -219,9 +308,9 @@ static cbd_status play_block(const cbd_warapp_sim *sim, cbd_rng *rng, uint64_t t
     return CBD_OK;
 }
 
-cbd_status cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
+cbd_status cbd_warapp_sim_blocks(const cbd_sim_plan *plan, uint64_t seed, uint64_t trials,
                                  uint64_t first_block, uint64_t end_block, cbd_budget *budget,
-                                 cbd_sim_stats *stats, cbd_sim_battle *battles) {
+                                 cbd_sim_stats *stats, cbd_sim_record *battles) {
     if (!cbd_charge(budget, cbd_work_times(CBD_WORK_RNG_JUMP, first_block))) {
         return CBD_ERR_BUDGET;
     }
@@ -230,7 +319,7 @@ cbd_status cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint6
     for (uint64_t b = 0; b < first_block; b++) {
         cbd_rng_jump(&stream);
     }
-    uint64_t per_battle = cbd_warapp_sim_battle_units(sim);
+    uint64_t per_battle = cbd_sim_plan_battle_units(plan);
     for (uint64_t b = first_block; b < end_block; b++) {
         cbd_rng rng = stream;
         uint64_t t0 = b * CBD_SIM_BLOCK;
@@ -240,7 +329,10 @@ cbd_status cbd_warapp_sim_blocks(const cbd_warapp_sim *sim, uint64_t seed, uint6
             !cbd_charge(budget, CBD_WORK_RNG_JUMP)) {
             return CBD_ERR_BUDGET;
         }
-        cbd_status st = play_block(sim, &rng, t0, t1, budget, stats, battles);
+        cbd_status st = drawn_alloc(stats, plan->n_counts, budget);
+        if (st == CBD_OK) {
+            st = play_block(plan, &rng, t0, t1, budget, stats, battles);
+        }
         if (st != CBD_OK) {
             return st;
         }

@@ -59,10 +59,23 @@ static const endpoint_case cases[] = {
     {"/analyze-attack 422", "/analyze-attack",
      "{\"attackers\": 10, \"defenders\": 5, \"settings\": {\"rounding_mode\": \"up\"}}", false,
      422},
+    {"/analyze-attack with units and fog", "/analyze-attack",
+     "{\"attackers\": 6, \"defenders\": [{\"armies\": 3, \"probability\": 0.5},"
+     " {\"armies\": 5, \"probability\": 0.5}], \"settings\": {\"luck_modifier\": 0.5},"
+     " \"attacking_units\": [{\"type\": \"commander\", \"id\": \"mine\"}],"
+     " \"defending_units\": [{\"type\": \"custom\", \"name\": \"Medic\","
+     " \"attack_power\": 1, \"defense_power\": 1, \"combat_order\": 5, \"health\": 4}]}",
+     false, 200},
     {"/analyze-attack 400", "/analyze-attack", "{\"attackers\": 10, \"defenders\": 5,", false, 400},
     {"/simulate", "/simulate",
      "{\"attackers\": 12, \"defenders\": 8, \"trials\": 50, \"seed\": 1000000000000001,"
      " \"include_battles\": true}",
+     false, 200},
+    {"/simulate with units and fog", "/simulate",
+     "{\"attackers\": 6, \"defenders\": [{\"armies\": 3, \"probability\": 0.5},"
+     " {\"armies\": 5, \"probability\": 0.5}], \"trials\": 30, \"seed\": 1000000000000001,"
+     " \"attacking_units\": [{\"type\": \"commander\", \"id\": \"mine\"}],"
+     " \"defending_units\": [{\"type\": \"commander\"}]}",
      false, 200},
     {"/simulate on a worker", "/simulate",
      "{\"attackers\": 2, \"defenders\": 1, \"trials\": 65537, \"seed\": 7}", false, 200},

@@ -177,6 +177,67 @@ Test(simulate_http, bad_input_names_the_field) {
                "/settings/luck_modifier");
 }
 
+/* Units and fog (W17–W20, W23) named by pointer as /analyze-attack names them. */
+Test(simulate_http, bad_units_and_distributions_name_the_field) {
+    expect_422("{\"attackers\": 5, \"defenders\": 3, \"defending_units\": [{\"type\": "
+               "\"commander\"}, {\"type\": \"custom\", \"name\": \"S\", \"attack_power\": 0, "
+               "\"defense_power\": 4, \"combat_order\": -5, \"damage_to_kill\": 0}]}",
+               "/defending_units/1/damage_to_kill");
+    expect_422("{\"attackers\": 0, \"defenders\": 3, \"attacking_units\": []}", "/attackers");
+    expect_422("{\"attackers\": 5, \"defenders\": [{\"armies\": 2, \"probability\": 0.5}, "
+               "{\"armies\": 3, \"probability\": 0.5}, {\"armies\": 4, \"probability\": 1.5}]}",
+               "/defenders/2/probability");
+    expect_422("{\"attackers\": 5, \"defenders\": []}", "/defenders");
+}
+
+/* With units and fog the same seed gives the same bytes: sequentially and 4 at once. */
+static const char units_fog_body[] =
+    "{\"attackers\": 20, \"defenders\": [{\"armies\": 8, \"probability\": 0.3}, "
+    "{\"armies\": 14, \"probability\": 0.7}], \"trials\": 150000, \"seed\": 77, "
+    "\"settings\": {\"luck_modifier\": 0.5, \"rounding_mode\": \"weighted_random\"}, "
+    "\"attacking_units\": [{\"type\": \"commander\", \"id\": \"mine\"}], "
+    "\"defending_units\": [{\"type\": \"commander\", \"id\": \"theirs\"}]}";
+
+static void *post_units_fog(void *arg) {
+    call *c = arg;
+    c->rc = test_post_json(c->port, "/simulate", units_fog_body, &c->r);
+    return NULL;
+}
+
+Test(simulate_http, units_and_fog_replay_the_same_bytes) {
+    call calls[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        calls[i].port = test_port;
+        cr_assert_eq(pthread_create(&th[i], NULL, post_units_fog, &calls[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        cr_assert_eq(calls[i].rc, 0);
+        cr_assert_eq(calls[i].r.status, 200, "%s", calls[i].r.body);
+    }
+    test_response again;
+    cr_assert_eq(test_post_json(test_port, "/simulate", units_fog_body, &again), 0);
+    for (int i = 0; i < 4; i++) {
+        cr_expect_str_eq(calls[i].r.body, again.body);
+    }
+    /* The tallies add up: every trial drew one count, each unit lived or died. */
+    json_t *doc = again.json;
+    json_int_t drawn = 0;
+    for (size_t k = 0; k < 2; k++) {
+        drawn += json_integer_value(
+            json_object_get(json_array_get(json_object_get(doc, "defenders_drawn"), k), "count"));
+    }
+    cr_expect_eq(drawn, 150000);
+    json_int_t mine = json_integer_value(
+        json_object_get(json_array_get(json_object_get(doc, "attacking_units"), 0), "survived"));
+    cr_expect(mine > 0 && mine <= 150000);
+    test_response_free(&again);
+    for (int i = 0; i < 4; i++) {
+        test_response_free(&calls[i].r);
+    }
+}
+
 /* Stand guard off: all 11 may attack (W7). */
 Test(simulate_http, stand_guard_off_allows_all) {
     test_response r;

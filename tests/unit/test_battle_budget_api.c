@@ -235,6 +235,51 @@ Test(simulate_budget, a_listing_stops_naming_include_battles) {
     answer_free(&a);
 }
 
+/*
+ * Units and fog are charged with each battle. Two Commanders a side add 4 · CBD_WORK_UNIT_DAMAGE
+ * to every battle, and their echoes 4 · CBD_WORK_LISTED_UNIT before any is played: the trials
+ * that fit a millisecond of plain battles (7143 · 120 < 10^6) no longer fit with them. A
+ * distribution of 2 counts adds a uniform and a halving (2 · CBD_WORK_FOG_STEP) to each battle,
+ * and first its set-up (CBD_WORK_SIM_COUNT a count) and its echo and tally
+ * (2 · CBD_WORK_DIST_POINT a count).
+ */
+Test(simulate_budget, units_and_fog_are_charged_with_each_battle) {
+    cbd_config cfg = one_ms();
+    const char *commanders = "[{\"type\": \"commander\"}, {\"type\": \"commander\"}]";
+    uint64_t per = CBD_WORK_BATTLE + 4 * CBD_WORK_UNIT_DAMAGE, first = 4 * CBD_WORK_LISTED_UNIT;
+    uint64_t over = (ONE_MS_UNITS - first) / per + 1;
+    cr_assert_lt(over * CBD_WORK_BATTLE, ONE_MS_UNITS, "plain battles would fit");
+    char body[512];
+    snprintf(body, sizeof body,
+             "{\"attackers\": 10, \"defenders\": 10, " LUCK_016_WEIGHTED ", \"trials\": %" PRIu64
+             ", \"seed\": 5, \"attacking_units\": %s, \"defending_units\": %s}",
+             over, commanders, commanders);
+    answer a = ask(&cfg, "/simulate", body);
+    expect_work_stop(&a, "/trials", first + over * per);
+    answer_free(&a);
+    uint64_t inside = (ONE_MS_UNITS - first - CBD_WORK_RNG_JUMP - 84 * CBD_WORK_HIST_SLOT) / per;
+    snprintf(body, sizeof body,
+             "{\"attackers\": 10, \"defenders\": 10, " LUCK_016_WEIGHTED ", \"trials\": %" PRIu64
+             ", \"seed\": 5, \"attacking_units\": %s, \"defending_units\": %s}",
+             inside, commanders, commanders);
+    a = ask(&cfg, "/simulate", body);
+    expect_inside(&a, first + inside * per + CBD_WORK_RNG_JUMP);
+    answer_free(&a);
+
+    const char *fog = "[{\"armies\": 10, \"probability\": 0.5}, {\"armies\": 12, "
+                      "\"probability\": 0.5}]";
+    per = CBD_WORK_BATTLE + 2 * CBD_WORK_FOG_STEP;
+    first = 2 * CBD_WORK_SIM_COUNT + 2 * 2 * CBD_WORK_DIST_POINT;
+    over = (ONE_MS_UNITS - first) / per + 1;
+    snprintf(body, sizeof body,
+             "{\"attackers\": 10, \"defenders\": %s, " LUCK_016_WEIGHTED ", \"trials\": %" PRIu64
+             ", \"seed\": 5}",
+             fog, over);
+    a = ask(&cfg, "/simulate", body);
+    expect_work_stop(&a, "/trials", first + over * per);
+    answer_free(&a);
+}
+
 /* ---- the memory meter ---- */
 
 Test(memory_budget, a_battle_of_a_billion_at_luck_needs_more_than_a_mebibyte) {
@@ -273,7 +318,7 @@ Test(memory_budget, a_long_listing_needs_more_than_a_mebibyte) {
     cfg.server.memory_budget = ONE_MIB;
     cfg.server.max_answer_bytes = UINT64_C(64) * ONE_MIB;
     cfg.warapp.max_listed_battles = 100000;
-    /* 100000 listed battles of sizeof(cbd_sim_battle) (56) bytes: 5.6 MB. */
+    /* 100000 listed battles of sizeof(cbd_sim_record) (80) bytes: 8 MB. */
     answer a = ask(&cfg, "/simulate",
                    "{\"attackers\": 10, \"defenders\": 10, \"trials\": 100000, \"seed\": 1, "
                    "\"include_battles\": true}");
@@ -282,12 +327,12 @@ Test(memory_budget, a_long_listing_needs_more_than_a_mebibyte) {
     cr_expect_str_eq(error_pointer(&a), "/include_battles", "%s", a.text);
     cr_expect_not_null(strstr(error_detail(&a), "memory budget of 1048576 bytes"));
     answer_free(&a);
-    /* 10000 of them: 560000 bytes, and the histograms' few hundred. */
+    /* 10000 of them: 800000 bytes, and the histograms' few hundred. */
     a = ask(&cfg, "/simulate",
             "{\"attackers\": 10, \"defenders\": 10, \"trials\": 10000, \"seed\": 1, "
             "\"include_battles\": true}");
     cr_assert_eq(a.status, 200, "%.300s", a.text);
-    cr_expect_geq(a.spent.mem_peak, 10000 * sizeof(cbd_sim_battle));
+    cr_expect_geq(a.spent.mem_peak, 10000 * sizeof(cbd_sim_record));
     cr_expect_eq(a.spent.mem_held, 0);
     answer_free(&a);
 }

@@ -96,15 +96,29 @@ static long double *exact_distribution(const setting *s) {
     return dist;
 }
 
-static cbd_warapp_sim make_sim(const setting *s) {
+static cbd_warapp_settings settings_of(const setting *s) {
     cbd_warapp_settings st = cbd_warapp_default_settings();
     st.offense_kill_rate = s->off;
     st.defense_kill_rate = s->def;
     st.luck_modifier = s->luck;
     st.rounding = s->weighted ? CBD_ROUND_WEIGHTED : CBD_ROUND_STRAIGHT;
+    return st;
+}
+
+static cbd_warapp_sim make_sim(const setting *s) {
+    cbd_warapp_settings st = settings_of(s);
     cbd_warapp_sim sim;
     cbd_warapp_sim_init(&sim, s->a, s->d, &st);
     return sim;
+}
+
+/* The plan of the same battle, armies only (free it with cbd_sim_plan_free). */
+static cbd_sim_plan make_plan(const setting *s) {
+    cbd_warapp_settings st = settings_of(s);
+    cbd_warapp_side a = {s->a, 0, NULL}, d = {s->d, 0, NULL};
+    cbd_sim_plan plan;
+    cr_assert_eq(cbd_sim_plan_init(&plan, &a, &d, NULL, 0, &st, NULL), CBD_OK);
+    return plan;
 }
 
 /* TRIALS seeded battles of `sim` binned by joint outcome, tested against setting s exactly. */
@@ -244,12 +258,13 @@ Test(simulate, reference_capture_rates_at_full_luck) {
     const setting *cases[] = {&one, &two};
     const double expect[] = {0.18, 0.1836};
     for (int c = 0; c < 2; c++) {
-        cbd_warapp_sim sim = make_sim(cases[c]);
+        cbd_sim_plan plan = make_plan(cases[c]);
         cbd_sim_stats st;
         cbd_sim_stats_init(&st);
-        cr_assert_eq(cbd_warapp_sim_blocks(&sim, 42, TRIALS, 0, cbd_sim_block_count(TRIALS), NULL,
+        cr_assert_eq(cbd_warapp_sim_blocks(&plan, 42, TRIALS, 0, cbd_sim_block_count(TRIALS), NULL,
                                            &st, NULL),
                      CBD_OK);
+        cbd_sim_plan_free(&plan);
         double rate = (double)st.captures / (double)st.trials;
         cr_expect_lt(fabs(rate - expect[c]), 5 * 0.000387, "case %d: %f", c, rate);
         /* 1 vs 1: mutual destruction iff both hit: 0.6·0.7 = 0.42. */
@@ -265,9 +280,8 @@ Test(simulate, reference_capture_rates_at_full_luck) {
 
 /* ---- reproducibility and the draw order ---- */
 
-static void run_split(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
-                      const uint64_t *cuts, int n_cuts, cbd_sim_stats *out,
-                      cbd_sim_battle *battles) {
+static void run_split(const cbd_sim_plan *sim, uint64_t seed, uint64_t trials, const uint64_t *cuts,
+                      int n_cuts, cbd_sim_stats *out, cbd_sim_record *battles) {
     cbd_sim_stats_init(out);
     for (int i = 0; i + 1 < n_cuts; i++) {
         cbd_sim_stats part;
@@ -281,13 +295,16 @@ static void run_split(const cbd_warapp_sim *sim, uint64_t seed, uint64_t trials,
 }
 
 /* Field by field: the structs have padding that memcmp would read. */
-static bool battles_equal(const cbd_sim_battle *x, const cbd_sim_battle *y, uint64_t n) {
+static bool battles_equal(const cbd_sim_record *x, const cbd_sim_record *y, uint64_t n) {
     for (uint64_t i = 0; i < n; i++) {
-        const cbd_warapp_outcome *a = &x[i].outcome, *b = &y[i].outcome;
+        const cbd_warapp_outcome *a = &x[i].battle.outcome, *b = &y[i].battle.outcome;
         if (a->captured != b->captured || a->attackers_lost != b->attackers_lost ||
             a->defenders_lost != b->defenders_lost || a->attackers_left != b->attackers_left ||
-            a->defenders_left != b->defenders_left || x[i].attacker_kills != y[i].attacker_kills ||
-            x[i].defender_kills != y[i].defender_kills) {
+            a->defenders_left != b->defenders_left ||
+            x[i].battle.attacker_kills != y[i].battle.attacker_kills ||
+            x[i].battle.defender_kills != y[i].battle.defender_kills || x[i].count != y[i].count ||
+            x[i].mutual != y[i].mutual || x[i].attacking_dead != y[i].attacking_dead ||
+            x[i].defending_dead != y[i].defending_dead) {
             return false;
         }
     }
@@ -308,9 +325,9 @@ static bool hist_equal(const cbd_hist *a, const cbd_hist *b) {
 /* Any split of the blocks gives the same battles and the same statistics. */
 Test(simulate, split_does_not_change_results) {
     setting s = {100, 60, 600000, 700000, 160000, true};
-    cbd_warapp_sim sim = make_sim(&s);
+    cbd_sim_plan sim = make_plan(&s);
     const uint64_t trials = 3 * CBD_SIM_BLOCK + 1234; /* 4 blocks, the last one partial */
-    cbd_sim_battle *b1 = calloc(trials, sizeof *b1), *b2 = calloc(trials, sizeof *b2);
+    cbd_sim_record *b1 = calloc(trials, sizeof *b1), *b2 = calloc(trials, sizeof *b2);
     cr_assert(b1 && b2);
     const uint64_t whole[] = {0, 4}, pieces[] = {0, 1, 3, 4}, singles[] = {0, 1, 2, 3, 4};
     cbd_sim_stats w, p, q;
@@ -334,6 +351,7 @@ Test(simulate, split_does_not_change_results) {
     cbd_sim_stats_free(&p);
     cbd_sim_stats_free(&q);
     cbd_sim_stats_free(&o);
+    cbd_sim_plan_free(&sim);
     free(b1);
     free(b2);
 }
@@ -342,12 +360,12 @@ Test(simulate, split_does_not_change_results) {
  * b starts from the seeded generator jumped b times. Replayed here from the primitives. */
 Test(simulate, draw_order_is_as_documented) {
     setting s = {100, 60, 600000, 700000, 160000, true};
-    cbd_warapp_sim sim = make_sim(&s);
+    cbd_sim_plan sim = make_plan(&s);
     cbd_binomial ba, bd;
     cbd_binomial_init(&ba, 100, 600000);
     cbd_binomial_init(&bd, 60, 700000);
     const uint64_t trials = CBD_SIM_BLOCK + 10;
-    cbd_sim_battle *battles = calloc(trials, sizeof *battles);
+    cbd_sim_record *battles = calloc(trials, sizeof *battles);
     cr_assert(battles);
     cbd_sim_stats st;
     cbd_sim_stats_init(&st);
@@ -367,10 +385,11 @@ Test(simulate, draw_order_is_as_documented) {
             va.frac ? cbd_round_weighted(va, cbd_rng_bounded(&rng, CBD_KILL_FRAC_ONE)) : va.whole;
         uint64_t kd =
             vd.frac ? cbd_round_weighted(vd, cbd_rng_bounded(&rng, CBD_KILL_FRAC_ONE)) : vd.whole;
-        cr_assert_eq(battles[t].attacker_kills, ka, "trial %llu", (unsigned long long)t);
-        cr_assert_eq(battles[t].defender_kills, kd, "trial %llu", (unsigned long long)t);
+        cr_assert_eq(battles[t].battle.attacker_kills, ka, "trial %llu", (unsigned long long)t);
+        cr_assert_eq(battles[t].battle.defender_kills, kd, "trial %llu", (unsigned long long)t);
     }
     cbd_sim_stats_free(&st);
+    cbd_sim_plan_free(&sim);
     free(battles);
 }
 

@@ -98,15 +98,29 @@ Test(binomial_budget, a_budget_one_byte_short_stops_with_nothing_held) {
 #define FIXED_BATTLE     (CBD_WORK_BATTLE - 2 * CBD_WORK_BATTLE_ROLL)
 #define FIXED_HIST_SLOTS 71u
 
-static cbd_warapp_sim fixed_sim(void) {
+static cbd_warapp_settings fixed_settings(void) {
     cbd_warapp_settings s = cbd_warapp_default_settings();
     s.offense_kill_rate = 600000;
     s.defense_kill_rate = 700000;
     s.luck_modifier = 0;
     s.rounding = CBD_ROUND_STRAIGHT;
+    return s;
+}
+
+static cbd_warapp_sim fixed_sim(void) {
+    cbd_warapp_settings s = fixed_settings();
     cbd_warapp_sim sim;
     cbd_warapp_sim_init(&sim, 10, 10, &s);
     return sim;
+}
+
+/* The same battle as a plan, made outside the budgets under test. */
+static cbd_sim_plan fixed_plan(void) {
+    cbd_warapp_settings s = fixed_settings();
+    cbd_warapp_side a = {10, 0, NULL}, d = {10, 0, NULL};
+    cbd_sim_plan plan;
+    cr_assert_eq(cbd_sim_plan_init(&plan, &a, &d, NULL, 0, &s, NULL), CBD_OK);
+    return plan;
 }
 
 Test(simulate_budget, a_battle_is_charged_for_the_rolls_it_draws) {
@@ -124,7 +138,7 @@ Test(simulate_budget, a_battle_is_charged_for_the_rolls_it_draws) {
 }
 
 Test(simulate_budget, blocks_charge_their_battles_jumps_and_histograms_exactly) {
-    cbd_warapp_sim sim = fixed_sim();
+    cbd_sim_plan sim = fixed_plan();
     /* Four blocks, the last one of 5 trials. */
     const uint64_t trials = 3 * CBD_SIM_BLOCK + 5;
     cbd_budget b;
@@ -150,10 +164,11 @@ Test(simulate_budget, blocks_charge_their_battles_jumps_and_histograms_exactly) 
     cr_expect_eq(b.work_spent, 2 * CBD_WORK_RNG_JUMP + (CBD_SIM_BLOCK + 5) * FIXED_BATTLE +
                                    2 * CBD_WORK_RNG_JUMP + FIXED_HIST_SLOTS * CBD_WORK_HIST_SLOT);
     cbd_sim_stats_free(&st);
+    cbd_sim_plan_free(&sim);
 }
 
 Test(simulate_budget, a_block_is_refused_before_it_runs) {
-    cbd_warapp_sim sim = fixed_sim();
+    cbd_sim_plan sim = fixed_plan();
     const uint64_t trials = 2 * CBD_SIM_BLOCK;
     const uint64_t first_block = CBD_SIM_BLOCK * FIXED_BATTLE + CBD_WORK_RNG_JUMP;
     /* One unit short of the first block: not one battle is played, nothing is allocated. */
@@ -176,10 +191,11 @@ Test(simulate_budget, a_block_is_refused_before_it_runs) {
     cr_expect_eq(b.work_spent, one_block + CBD_SIM_BLOCK * FIXED_BATTLE);
     cbd_sim_stats_free(&st);
     cr_expect_eq(b.mem_held, 0);
+    cbd_sim_plan_free(&sim);
 }
 
 Test(simulate_budget, histograms_take_their_windows_from_the_budget) {
-    cbd_warapp_sim sim = fixed_sim();
+    cbd_sim_plan sim = fixed_plan();
     /* Room for the attackers' 35 slots, one byte short of the defenders' 36 as well. */
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, FIXED_HIST_SLOTS * sizeof(uint64_t) - 1);
@@ -190,6 +206,7 @@ Test(simulate_budget, histograms_take_their_windows_from_the_budget) {
     cr_expect_eq(b.mem_held, 35 * sizeof(uint64_t));
     cbd_sim_stats_free(&st);
     cr_expect_eq(b.mem_held, 0);
+    cbd_sim_plan_free(&sim);
 }
 
 Test(simulate_budget, a_merge_charges_the_slots_it_reads) {
