@@ -124,7 +124,10 @@ void cbd_config_defaults(cbd_config *cfg) {
     s->work_budget_ms = 2000;
     s->inline_work_us = 1000;
     s->memory_budget = UINT64_C(128) * 1024 * 1024;
-    s->answer_deadline = 10;
+    /* 15 times the work budget: a request that waited for a worker behind a few long ones,
+     * or computed on a core shared with others, still gets its answer; past it the client
+     * has likely given up (README, "Deadlines and slow clients"). */
+    s->answer_deadline = 30;
 
     cbd_warapp_config *w = &cfg->warapp;
     w->defaults = cbd_warapp_default_settings();
