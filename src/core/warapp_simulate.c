@@ -1,5 +1,6 @@
 /* Random War.app battles (W1–W6, W18–W20, W23) from a caller's RNG state; see
- * warapp_simulate.h. The plans' set-up and W19's damage are in warapp_sim_plan.c. */
+ * warapp_simulate.h. Setting them up (a side's sampler, a request's plan) and W19's damage
+ * are in warapp_sim_plan.c. */
 #include "combatd/warapp_simulate.h"
 
 #include <string.h>
@@ -7,21 +8,6 @@
 #include "warapp_sim_internal.h"
 
 __extension__ typedef unsigned __int128 cbd_u128;
-
-void cbd_sim_side_init(cbd_sim_side *side, uint64_t n, cbd_micro rate, cbd_micro luck) {
-    memset(side, 0, sizeof *side);
-    side->n = n;
-    side->rate = rate;
-    side->luck = luck;
-    /* X is random only when luck weighs it in and a roll can go either way. */
-    side->rolls = luck > 0 && n > 0 && rate > 0 && rate < CBD_MICRO_ONE;
-    side->fixed_x = rate == CBD_MICRO_ONE ? n : 0;
-    cbd_binomial_init(&side->roll, side->rolls ? n : 0, rate);
-    /* W1: (1 − L)·n·p in units of 10^-12, at most 10^6·10^9·10^6 = 10^21: 128 bits. */
-    cbd_u128 base = (cbd_u128)(CBD_MICRO_ONE - luck) * n * rate;
-    side->base_whole = (uint64_t)(base / CBD_KILL_FRAC_ONE);
-    side->base_frac = (uint64_t)(base % CBD_KILL_FRAC_ONE);
-}
 
 void cbd_warapp_sim_init(cbd_warapp_sim *sim, uint64_t attackers, uint64_t defenders,
                          const cbd_warapp_settings *settings) {
@@ -108,22 +94,28 @@ static inline uint32_t draw_count(const cbd_sim_plan *plan, cbd_rng *rng) {
     return (uint32_t)lo;
 }
 
+/* Armies only: W4–W6 as they always were; both wiped out is W5's mutual destruction
+ * (impossible with 0 defenders: they kill nobody). */
+static inline bool armies_battle(const cbd_sim_side *a, const cbd_sim_side *d, cbd_rounding mode,
+                                 uint64_t attackers, uint64_t defenders, cbd_rng *rng,
+                                 cbd_sim_battle *b) {
+    draw_kills(a, d, mode, rng, b);
+    b->outcome = cbd_warapp_resolve(attackers, defenders, b->attacker_kills, b->defender_kills);
+    return b->attacker_kills >= defenders && b->defender_kills >= attackers;
+}
+
 cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng) {
     cbd_sim_record r;
     r.count = draw_count(plan, rng);
     uint64_t defenders = plan->armies[r.count];
-    draw_kills(&plan->att, &plan->def[r.count], plan->rounding, rng, &r.battle);
-    if (plan->has_units) {
-        cbd_sim_plan_resolve_units(plan, defenders, &r);
+    r.attacking_dead = r.defending_dead = 0;
+    if (!plan->has_units) {
+        r.mutual = armies_battle(&plan->att, &plan->def[r.count], plan->rounding,
+                                 plan->attack.armies, defenders, rng, &r.battle);
         return r;
     }
-    /* Armies only: W4–W6 as they always were; both wiped out is W5's mutual destruction
-     * (impossible with 0 defenders: they kill nobody). */
-    uint64_t attackers = plan->attack.armies;
-    r.battle.outcome =
-        cbd_warapp_resolve(attackers, defenders, r.battle.attacker_kills, r.battle.defender_kills);
-    r.mutual = r.battle.attacker_kills >= defenders && r.battle.defender_kills >= attackers;
-    r.attacking_dead = r.defending_dead = 0;
+    draw_kills(&plan->att, &plan->def[r.count], plan->rounding, rng, &r.battle);
+    cbd_sim_plan_resolve_units(plan, defenders, &r);
     return r;
 }
 
@@ -278,6 +270,38 @@ static inline void count_survivors(uint64_t *survived, size_t n, uint64_t dead) 
     }
 }
 
+/*
+ * Trials [t0, t1) of a plan of armies only against one count: each battle as cbd_sim_plan_one
+ * plays it, with the choices it makes per battle (a count to draw, units to walk) made once, so
+ * that plain battles cost what they cost before units and fog existed.
+ */
+static cbd_status play_plain(const cbd_sim_plan *plan, cbd_rng *rng, uint64_t t0, uint64_t t1,
+                             cbd_budget *budget, cbd_sim_stats *stats, cbd_sim_record *battles) {
+    const cbd_sim_side *a = &plan->att, *d = &plan->def[0];
+    uint64_t attackers = plan->attack.armies, defenders = plan->armies[0];
+    uint64_t captures = 0, mutual = 0;
+    cbd_status st = CBD_OK;
+    uint64_t t = t0;
+    for (; t < t1 && st == CBD_OK; t++) {
+        cbd_sim_battle b;
+        bool both = armies_battle(a, d, plan->rounding, attackers, defenders, rng, &b);
+        if (battles) {
+            cbd_sim_record r = {b, 0, both, 0, 0};
+            battles[t] = r;
+        }
+        captures += b.outcome.captured;
+        mutual += both;
+        st = cbd_hist_add(&stats->attackers_left, b.outcome.attackers_left, 1, budget);
+        if (st == CBD_OK) {
+            st = cbd_hist_add(&stats->defenders_left, b.outcome.defenders_left, 1, budget);
+        }
+    }
+    stats->captures += captures;
+    stats->mutual_destructions += mutual;
+    stats->trials += st == CBD_OK ? t1 - t0 : 0;
+    return st;
+}
+
 /* Plays trials [t0, t1) of one block on `rng`, adding them to *stats (and to battles[]). */
 static cbd_status play_block(const cbd_sim_plan *plan, cbd_rng *rng, uint64_t t0, uint64_t t1,
                              cbd_budget *budget, cbd_sim_stats *stats, cbd_sim_record *battles) {
@@ -330,7 +354,9 @@ cbd_status cbd_warapp_sim_blocks(const cbd_sim_plan *plan, uint64_t seed, uint64
             return CBD_ERR_BUDGET;
         }
         cbd_status st = drawn_alloc(stats, plan->n_counts, budget);
-        if (st == CBD_OK) {
+        if (st == CBD_OK && !plan->has_units && plan->n_counts == 1) {
+            st = play_plain(plan, &rng, t0, t1, budget, stats, battles);
+        } else if (st == CBD_OK) {
             st = play_block(plan, &rng, t0, t1, budget, stats, battles);
         }
         if (st != CBD_OK) {

@@ -393,6 +393,38 @@ Test(simulate, draw_order_is_as_documented) {
     free(battles);
 }
 
+/* A plan's blocks play each battle as cbd_sim_plan_one does, field for field (the blocks take a
+ * shorter path for armies alone, and this keeps the two the same), at a setting with mutual
+ * destructions (1 v 1 at full luck: both hit with probability 0.42). */
+Test(simulate, blocks_play_the_battles_of_plan_one) {
+    const setting cases[] = {{100, 60, 600000, 700000, 160000, true},
+                             {1, 1, 600000, 700000, 1000000, false}};
+    for (int c = 0; c < 2; c++) {
+        cbd_sim_plan plan = make_plan(&cases[c]);
+        const uint64_t trials = 5000;
+        cbd_sim_record *listed = calloc(trials, sizeof *listed), *one = calloc(trials, sizeof *one);
+        cr_assert(listed && one);
+        cbd_sim_stats st;
+        cbd_sim_stats_init(&st);
+        cr_assert_eq(cbd_warapp_sim_blocks(&plan, 2718, trials, 0, 1, NULL, &st, listed), CBD_OK);
+        cbd_rng rng;
+        cbd_rng_seed(&rng, 2718);
+        uint64_t mutual = 0;
+        for (uint64_t t = 0; t < trials; t++) {
+            one[t] = cbd_sim_plan_one(&plan, &rng);
+            mutual += one[t].mutual;
+        }
+        cr_expect(battles_equal(listed, one, trials), "case %d", c);
+        cr_expect_eq(st.mutual_destructions, mutual);
+        cr_expect(c == 0 || mutual > 1000, "1 v 1 destroys both often: %llu",
+                  (unsigned long long)mutual);
+        cbd_sim_stats_free(&st);
+        cbd_sim_plan_free(&plan);
+        free(listed);
+        free(one);
+    }
+}
+
 /* ---- histograms ---- */
 
 Test(simulate, histogram_grows_both_ways_and_merges) {
