@@ -453,17 +453,12 @@ static size_t fog_of_group(const cbd_turn_engine *e, const uint32_t *terr, size_
     return n;
 }
 
-/* The states of the product of the group's distributions: its size, or cap + 1 past cap. */
-static uint64_t product_size(const cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
-                             uint64_t cap) {
+/* The states of the product of the group's distributions (UINT64_MAX past it). */
+static uint64_t product_size(const cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
     const cbd_turn_fog *fog = e->plan->turn->fog;
     uint64_t p = 1;
     for (size_t t = 0; t < n_terr; t++) {
-        uint64_t n = fog[terr[t]].n ? fog[terr[t]].n : 1;
-        if (p > (cap + 1) / n) {
-            return cap + 1;
-        }
-        p *= n;
+        p = cbd_work_times(p, fog[terr[t]].n ? fog[terr[t]].n : 1);
     }
     return p;
 }
@@ -498,7 +493,7 @@ static double product_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_t
  */
 static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
     uint64_t cap = state_cap(e);
-    uint64_t states = product_size(e, terr, n_terr, cap);
+    uint64_t states = product_size(e, terr, n_terr);
     if (states > cap) {
         return too_large(e, CBD_TURN_ERR_STATES, CBD_TURN_NO_ORDER, states, cap);
     }
