@@ -76,7 +76,8 @@ bool cbd_fog_read(const cbd_reader *r, const char *key, const cbd_warapp_config 
     }
     out->items = malloc(json_array_size(arr) * sizeof *out->items);
     if (!out->items) {
-        cbd_reader_error(r, key, "could not be held: the service ran out of memory");
+        /* Not the caller's fault: a 500, which later field errors do not turn into a 422. */
+        cbd_problem_set(r->problem, 500, "The service ran out of memory; try again.");
         return false;
     }
     out->n = json_array_size(arr);
