@@ -11,6 +11,7 @@
 #include <criterion/criterion.h>
 
 #include "api_test.h"
+#include "chi_square.h"
 
 static char *last_body;
 
@@ -179,4 +180,66 @@ Test(turn_fog_api, a_product_past_the_state_limit_names_the_territories) {
     cr_expect(has_error(doc, "/territories", "1030301"), "%s", last_body);
     json_decref(doc);
     free(body);
+}
+
+/* /simulate-turn against /analyze-turn on one fog body at a fixed seed: B's owner and armies
+ * by chi-square (alpha 0.001), and the goal's count by a z-test. */
+#define FOG_LUCK_BODY                                                                              \
+    "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 12},"                            \
+    " \"B\": {\"owner\": \"bob\", \"armies\": [{\"armies\": 4, \"probability\": 0.2},"             \
+    " {\"armies\": 6, \"probability\": 0.3}, {\"armies\": 9, \"probability\": 0.5}]},"             \
+    " \"C\": {\"owner\": \"bob\", \"armies\": [{\"armies\": 1, \"probability\": 0.5},"             \
+    " {\"armies\": 5, \"probability\": 0.5}]}},"                                                   \
+    " \"orders\": [{\"player\": \"alice\", \"from\": \"A\", \"to\": \"B\", \"armies\": 9},"        \
+    " {\"player\": \"bob\", \"from\": \"C\", \"to\": \"B\", \"percent\": 1},"                      \
+    " {\"player\": \"bob\", \"from\": \"B\", \"to\": \"A\", \"armies\": 3}],"                      \
+    " \"settings\": {\"luck_modifier\": 0.16, \"rounding_mode\": \"weighted_random\"},"            \
+    " \"move_order\": \"random\", \"goals\": [{\"territory\": \"B\", \"owner\": \"alice\"}]"
+
+#define FOG_TRIALS 200000
+
+Test(turn_fog_api, simulate_turn_agrees_with_analyze_turn) {
+    json_t *exact, *sim;
+    cr_assert_eq(run("/analyze-turn", FOG_LUCK_BODY "}", &exact), 200, "%s", last_body);
+    cr_assert_eq(run("/simulate-turn",
+                     FOG_LUCK_BODY ", \"trials\": 200000, \"seed\": 99, \"include_turns\": false}",
+                     &sim),
+                 200, "%s", last_body);
+    const char *terr[] = {"A", "B", "C"};
+    for (int t = 0; t < 3; t++) {
+        char p[64];
+        static uint64_t obs[64];
+        long double prob[64];
+        memset(obs, 0, sizeof obs);
+        for (int v = 0; v < 64; v++) {
+            prob[v] = 0;
+        }
+        snprintf(p, sizeof p, "territories/%s/armies/distribution", terr[t]);
+        const json_t *dist = json_walk(exact, p);
+        for (size_t k = 0; k < json_array_size(dist); k++) {
+            const json_t *pt = json_array_get(dist, k);
+            json_int_t a = json_integer_value(json_object_get(pt, "armies"));
+            cr_assert_lt(a, 64);
+            prob[a] = json_number_value(json_object_get(pt, "probability"));
+        }
+        snprintf(p, sizeof p, "territories/%s/armies/histogram", terr[t]);
+        const json_t *hist = json_walk(sim, p);
+        for (size_t k = 0; k < json_array_size(hist); k++) {
+            const json_t *pt = json_array_get(hist, k);
+            json_int_t a = json_integer_value(json_object_get(pt, "armies"));
+            cr_assert_lt(a, 64);
+            obs[a] = (uint64_t)json_integer_value(json_object_get(pt, "count"));
+        }
+        chi_square_result r = chi_square_test(obs, prob, 64, FOG_TRIALS);
+        cr_expect_lt(r.statistic, r.critical, "%s armies: chi2 %g df %d", terr[t], r.statistic,
+                     r.df);
+        cr_log_info("/simulate-turn vs /analyze-turn, %s armies: chi2 %.3f df %d (critical %.3f)",
+                    terr[t], r.statistic, r.df, r.critical);
+    }
+    double want = num(exact, "goals_probability"), got = num(sim, "goals_met") / FOG_TRIALS;
+    double sd = sqrt(want * (1 - want) / FOG_TRIALS);
+    cr_expect_lt(fabs(got - want), 4.5 * sd + 1e-12, "goals %g vs %g", got, want);
+    cr_log_info("goals: simulated %.5f, exact %.5f (z %.2f)", got, want, (got - want) / sd);
+    json_decref(exact);
+    json_decref(sim);
 }
