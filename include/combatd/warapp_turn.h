@@ -112,6 +112,9 @@ typedef enum {
 } cbd_turn_err_kind;
 
 #define CBD_TURN_NO_ORDER SIZE_MAX
+/* CBD_ERR_BUDGET's index while a group's start under fog (W23) was built: the distributions
+ * the request gave, not an order, are what to reduce. */
+#define CBD_TURN_FOG_START (SIZE_MAX - 1)
 
 typedef struct {
     cbd_turn_err_kind kind;

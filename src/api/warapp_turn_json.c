@@ -456,6 +456,8 @@ bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
     if (err->kind == CBD_TURN_ERR_BUDGET && err->index < q->turn.n_orders) {
         snprintf(order, sizeof order, "/orders/%zu", err->index);
         member = order;
+    } else if (err->kind == CBD_TURN_ERR_BUDGET && err->index == CBD_TURN_FOG_START) {
+        member = "/territories"; /* the product of the distributions (W23) */
     } else if (err->kind == CBD_TURN_ERR_SCHEDULES) {
         member = "/move_order";
     } else if (err->kind == CBD_TURN_ERR_GOAL) {

@@ -65,7 +65,8 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
 /*
  * A failed core call on a turn as its problem. When the budget stopped it (CBD_ERR_BUDGET), or
  * memory ran out, cbd_api_core_problem's answer, naming what to reduce: the order being run
- * (/orders/3), /move_order while the random move order's schedules were weighed, /goals while
+ * (/orders/3), /territories while a start under fog (W23) was built, /move_order while the
+ * random move order's schedules were weighed, /goals while
  * the goals were combined, else `member` (the endpoint's choice: /trials, say). Any other error
  * as cbd_turn_error_problem. Returns false.
  */

@@ -494,6 +494,7 @@ static double product_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_t
 static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
     uint64_t cap = state_cap(e);
     uint64_t states = product_size(e, terr, n_terr);
+    e->order = CBD_TURN_FOG_START; /* what a spent budget blames */
     if (states > cap) {
         return too_large(e, CBD_TURN_ERR_STATES, CBD_TURN_NO_ORDER, states, cap);
     }
@@ -528,7 +529,9 @@ static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t
         !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, states))) {
         st = CBD_ERR_BUDGET; /* the cache misses of a large start, as charge_misses */
     }
-    return stopped(e, st);
+    st = stopped(e, st);
+    e->order = CBD_TURN_NO_ORDER;
+    return st;
 }
 
 /* The state after deploys, with its goal word (the last) set: no goal has failed yet. */

@@ -243,3 +243,32 @@ Test(turn_fog_api, simulate_turn_agrees_with_analyze_turn) {
     json_decref(exact);
     json_decref(sim);
 }
+
+/* Two linked territories of 1,000 counts each start from 10^6 states: within
+ * warapp.max_turn_states, but charged as 10^6 states stored, which a 10 ms budget does not
+ * pay: a 422 naming /territories, the member to reduce. */
+Test(turn_fog_api, a_product_past_the_budget_names_the_territories) {
+    size_t cap = 2 * 1000 * 80 + 1024;
+    char *body = malloc(cap), *at = body;
+    at += sprintf(at, "{\"territories\": {");
+    const char *ids[] = {"A", "B"}, *owners[] = {"alice", "bob"};
+    for (int t = 0; t < 2; t++) {
+        at += sprintf(at, "%s\"%s\": {\"owner\": \"%s\", \"armies\": [", t ? "," : "", ids[t],
+                      owners[t]);
+        for (int k = 0; k < 1000; k++) {
+            at += sprintf(at, "%s{\"armies\": %d, \"probability\": 0.001}", k ? "," : "", k + 1);
+        }
+        at += sprintf(at, "]}");
+    }
+    sprintf(at, "}, \"orders\": [{\"player\": \"alice\", \"from\": \"A\", \"to\": \"B\", "
+                "\"armies\": 5}]}");
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.server.work_budget_ms = 10;
+    json_t *doc;
+    free(last_body);
+    cr_assert_eq(api_test_run(&cfg, "/analyze-turn", body, &doc, &last_body), 422, "%s", last_body);
+    cr_expect(has_error(doc, "/territories", NULL), "%s", last_body);
+    json_decref(doc);
+    free(body);
+}
