@@ -12,9 +12,9 @@
 #include "combatd/warapp_odds.h"
 
 /*
- * War.app turns (RULINGS.md W11–W16): a board, the players' orders, and either the exact
- * distribution of the board after the turn (cbd_turn_analyze) or one turn resolved with a
- * caller's RNG (cbd_turn_sim_one).
+ * War.app turns (RULINGS.md W11–W16, and W23 for armies given as distributions): a board, the
+ * players' orders, and either the exact distribution of the board after the turn (cbd_turn_analyze)
+ * or one turn resolved with a caller's RNG (cbd_turn_sim_one).
  *
  * Territories and players are indices; the caller keeps their string ids. A player is
  * 0 .. n_players − 1; CBD_TURN_NEUTRAL owns neutral territories and never gives orders (W11).
