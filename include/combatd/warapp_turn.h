@@ -9,11 +9,12 @@
 #include "combatd/rng.h"
 #include "combatd/status.h"
 #include "combatd/warapp.h"
+#include "combatd/warapp_odds.h"
 
 /*
- * War.app turns (RULINGS.md W11–W16): a board, the players' orders, and either the exact
- * distribution of the board after the turn (cbd_turn_analyze) or one turn resolved with a
- * caller's RNG (cbd_turn_sim_one).
+ * War.app turns (RULINGS.md W11–W16, and W23 for armies given as distributions): a board, the
+ * players' orders, and either the exact distribution of the board after the turn (cbd_turn_analyze)
+ * or one turn resolved with a caller's RNG (cbd_turn_sim_one).
  *
  * Territories and players are indices; the caller keeps their string ids. A player is
  * 0 .. n_players − 1; CBD_TURN_NEUTRAL owns neutral territories and never gives orders (W11).
@@ -25,6 +26,18 @@ typedef struct {
     cbd_turn_player owner; /* a player or CBD_TURN_NEUTRAL */
     uint64_t armies;       /* W10 */
 } cbd_turn_territory;
+
+/*
+ * W23: a territory whose armies the caller does not know, as a distribution over counts
+ * (distinct, ascending, weights above 0 summing to 1: the api normalises them). The
+ * territory's own `armies` must then hold the largest count, so that every bound taken from
+ * the board (W10's total, the samplers' cache) holds for any count drawn. Distributions of
+ * different territories are independent.
+ */
+typedef struct {
+    size_t n;                       /* 0: the armies are known (cbd_turn_territory.armies) */
+    const cbd_warapp_count *points; /* n points */
+} cbd_turn_fog;
 
 typedef enum { CBD_ORDER_DEPLOY = 0, CBD_ORDER_ATTACK_TRANSFER = 1 } cbd_turn_order_type;
 
@@ -76,17 +89,20 @@ typedef struct {
     const cbd_turn_player *player_order;
     size_t n_goals;
     const cbd_turn_goal *goals;
+    /* W23: n_territories entries, or NULL when every territory's armies are known. */
+    const cbd_turn_fog *fog;
 } cbd_turn;
 
 /* What went wrong, for the API's 422 (it validates first; these are the core's own checks). */
 typedef enum {
     CBD_TURN_ERR_NONE = 0,
-    CBD_TURN_ERR_TERRITORY,    /* index = territory: bad owner, armies over 10^9 */
+    CBD_TURN_ERR_TERRITORY,    /* index = territory: bad owner, armies over 10^9, bad fog */
     CBD_TURN_ERR_ORDER,        /* index = order: bad player, territory, percent, deploy target */
     CBD_TURN_ERR_PLAYER_ORDER, /* cycle without a full player_order; index = missing player */
     CBD_TURN_ERR_GOAL,         /* index = goal */
     CBD_TURN_ERR_SIZE,         /* too many territories, orders or players; or armies past 10^9 */
-    CBD_TURN_ERR_STATES,       /* the analysis needs more than max_states states */
+    CBD_TURN_ERR_STATES,       /* the analysis needs more than max_states states (index
+                                * CBD_TURN_NO_ORDER: the product of one group's fog, W23) */
     CBD_TURN_ERR_WORK,         /* ... more than max_work terms */
     CBD_TURN_ERR_SCHEDULES,    /* ... more than max_schedules permutations */
     /* CBD_ERR_BUDGET: the request's budget (budget.h) stopped the work. index = the order being
@@ -96,6 +112,9 @@ typedef enum {
 } cbd_turn_err_kind;
 
 #define CBD_TURN_NO_ORDER SIZE_MAX
+/* CBD_ERR_BUDGET's index while a group's start under fog (W23) was built: the distributions
+ * the request gave, not an order, are what to reduce. */
+#define CBD_TURN_FOG_START (SIZE_MAX - 1)
 
 typedef struct {
     cbd_turn_err_kind kind;
@@ -152,6 +171,10 @@ typedef struct {
 
 /*
  * The exact distribution of the board after the turn. Validates first (as cbd_turn_validate).
+ * Under fog (W23) each group of territories starts from the product of its territories'
+ * distributions (the territories are independent): that product is one state per combination
+ * of counts, counted against max_states (and max_work) and charged like any other step, so the
+ * answer is the exact mixture of the turns of every combination, goals included.
  * CBD_ERR_TOO_LARGE with err->kind STATES/WORK/SCHEDULES and err->needed when a limit would be
  * passed (checked before each order is expanded, from the outcomes each state can have).
  * Every step is charged to `budget` (NULL: unlimited) before it runs and every block comes
@@ -194,7 +217,11 @@ cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limi
 void cbd_turn_sim_free(cbd_turn_sim *sim);
 
 /*
- * Resolves one turn from rng. Draw order: under CBD_MOVE_RANDOM first a Fisher–Yates shuffle
+ * Resolves one turn from rng. Draw order: first, under fog (W23), each territory given as a
+ * distribution, in ascending territory index, draws its armies: u = cbd_rng_double(rng), and
+ * the count is the first point whose cumulative probability (summed in ascending order of
+ * armies) exceeds u, the last point when rounding leaves u past them all (a distribution of
+ * one count draws too). Then, under CBD_MOVE_RANDOM, a Fisher–Yates shuffle
  * of the players who have attack/transfer orders, in ascending player index, for
  * i = k − 1 down to 1: j = cbd_rng_bounded(rng, i + 1), swap(perm[i], perm[j]); perm is round
  * 1's order. Then each battle in schedule order draws exactly as one /simulate battle
@@ -209,6 +236,10 @@ void cbd_turn_sim_free(cbd_turn_sim *sim);
  */
 cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
                             cbd_turn_territory *board_out, cbd_turn_event *events);
+
+/* The counts the last cbd_turn_sim_one drew (W23): n_territories entries, the drawn armies
+ * before deploys for a territory given as a distribution, its known armies for the others. */
+const uint64_t *cbd_turn_sim_drawn(const cbd_turn_sim *sim);
 
 /* Whether every goal holds on a board. */
 bool cbd_turn_goals_met(const cbd_turn *turn, const cbd_turn_territory *board);

@@ -97,6 +97,11 @@ static uint64_t render_units(const cbd_turn_analysis *a) {
     return cbd_work_times(24 * CBD_WORK_SCAN_TERM, values);
 }
 
+/* W23: the distributions the request gave, echoed point by point. */
+static uint64_t echo_units(const cbd_turn_request *q) {
+    return cbd_work_times(CBD_WORK_DIST_POINT, cbd_turn_fog_points(q));
+}
+
 static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
                    const cbd_turn_analysis *a, uint32_t max_points) {
     size_t most = 1;
@@ -140,7 +145,7 @@ static bool answer(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
     if (floor > (double)cfg->server.max_answer_bytes) {
         return cbd_api_answer_too_large(cfg, floor, POINTS_MEMBER, problem);
     }
-    if (!cbd_charge(budget, render_units(a))) {
+    if (!cbd_charge(budget, render_units(a)) || !cbd_charge(budget, echo_units(q))) {
         return cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, POINTS_MEMBER, problem);
     }
     if (!render(out, budget, q, a, max_points)) {
@@ -219,6 +224,19 @@ static size_t count_movers(const json_t *orders, size_t *attacks) {
     return k;
 }
 
+/* A territory's armies, or the largest count of its distribution (W23); 0 when unreadable. */
+static double largest_count(const json_t *a) {
+    double most =
+        json_is_integer(a) && json_integer_value(a) > 0 ? (double)json_integer_value(a) : 0;
+    for (size_t k = 0; json_is_array(a) && k < json_array_size(a); k++) {
+        const json_t *n = json_object_get(json_array_get(a, k), "armies");
+        double v =
+            json_is_integer(n) && json_integer_value(n) > 0 ? (double)json_integer_value(n) : 0;
+        most = v > most ? v : most;
+    }
+    return most;
+}
+
 /* Every army on the board (capped at 10^9, as W10 caps a valid one). */
 static double board_armies(const json_t *request) {
     double total = 0;
@@ -226,8 +244,7 @@ static double board_armies(const json_t *request) {
     const json_t *t;
     json_object_foreach((json_t *)json_object_get(request, "territories"), id, t) {
         const json_t *a = json_object_get(t, "armies");
-        total +=
-            json_is_integer(a) && json_integer_value(a) > 0 ? (double)json_integer_value(a) : 0;
+        total += largest_count(a);
     }
     return total < 1e9 ? total : 1e9;
 }

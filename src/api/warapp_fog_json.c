@@ -1,6 +1,8 @@
 /* Army counts given as distributions (W23); see warapp_fog_json.h. */
 #include "warapp_fog_json.h"
 
+#include "endpoint_support.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -77,7 +79,7 @@ bool cbd_fog_read(const cbd_reader *r, const char *key, const cbd_warapp_config 
     out->items = malloc(json_array_size(arr) * sizeof *out->items);
     if (!out->items) {
         /* The service's failure, not the request's: a 500 like every other out-of-memory. */
-        cbd_problem_set(r->problem, 500, "The service ran out of memory; try again.");
+        (void)cbd_api_oom_problem(r->problem);
         return false;
     }
     out->n = json_array_size(arr);

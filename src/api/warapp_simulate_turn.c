@@ -44,6 +44,7 @@ typedef struct {
     uint64_t goals_met;
     cbd_turn_territory *boards; /* listed turns: trials × n_terr, or NULL */
     cbd_turn_event *events;     /* listed turns: trials × n_orders, or NULL */
+    uint64_t *drawn;            /* listed turns under fog (W23): trials × n_terr, or NULL */
 } sim_stats;
 
 static size_t hash_slot(uint64_t v, size_t cap) {
@@ -100,6 +101,7 @@ static void stats_free(sim_stats *s) {
     cbd_mem_free(s->order_counts);
     cbd_mem_free(s->boards);
     cbd_mem_free(s->events);
+    cbd_mem_free(s->drawn);
 }
 
 static bool stats_init(sim_stats *s, cbd_budget *budget, const cbd_turn_request *q,
@@ -119,6 +121,10 @@ static bool stats_init(sim_stats *s, cbd_budget *budget, const cbd_turn_request 
         s->boards = cbd_mem_alloc(budget, o->trials * s->n_terr * sizeof *s->boards);
         s->events = cbd_mem_alloc(budget, (o->trials * s->n_orders + 1) * sizeof *s->events);
         ok = s->boards && s->events;
+        if (ok && q->turn.fog) {
+            s->drawn = cbd_mem_alloc(budget, o->trials * s->n_terr * sizeof *s->drawn);
+            ok = s->drawn != NULL;
+        }
     }
     return ok;
 }
@@ -221,6 +227,18 @@ static void event_json(cbd_jw *w, const cbd_turn_event *e) {
     cbd_jw_object_close(w);
 }
 
+/* W23: the armies this turn drew for each territory given as a distribution. */
+static void drawn_json(cbd_jw *w, const sim_stats *s, const uint64_t *drawn) {
+    cbd_jw_key(w, "drawn");
+    cbd_jw_object_open(w);
+    for (size_t i = 0; i < s->n_terr; i++) {
+        if (s->q->turn.fog[i].n > 0) {
+            cbd_jw_key_uint(w, s->q->territory_id[i], drawn[i]);
+        }
+    }
+    cbd_jw_object_close(w);
+}
+
 static void turns_json(cbd_jw *w, const sim_stats *s, uint64_t trials) {
     cbd_jw_key(w, "turns");
     cbd_jw_array_open(w);
@@ -245,6 +263,9 @@ static void turns_json(cbd_jw *w, const sim_stats *s, uint64_t trials) {
             event_json(w, &s->events[t * s->n_orders + i]);
         }
         cbd_jw_array_close(w);
+        if (s->drawn) {
+            drawn_json(w, s, s->drawn + t * s->n_terr);
+        }
         cbd_jw_object_close(w);
     }
     cbd_jw_array_close(w);
@@ -389,6 +410,9 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, sim_stats *s, c
         if (!stats_add(s, b, e)) {
             return cbd_budget_nomem(budget);
         }
+        if (s->drawn) {
+            memcpy(s->drawn + t * s->n_terr, cbd_turn_sim_drawn(sim), s->n_terr * sizeof *s->drawn);
+        }
     }
     return CBD_OK;
 }
@@ -406,6 +430,11 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_reques
     cbd_turn_territory *board = cbd_mem_alloc(budget, (s.n_terr + 1) * sizeof *board);
     cbd_turn_event *ev = cbd_mem_alloc(budget, (s.n_orders + 1) * sizeof *ev);
     st = ok && board && ev ? resolve(sim, budget, &s, o, board, ev) : cbd_budget_nomem(budget);
+    /* W23: the distributions echoed, each point written as a distribution's point. */
+    uint64_t echo = cbd_work_times(CBD_WORK_DIST_POINT, cbd_turn_fog_points(q));
+    if (st == CBD_OK && !cbd_charge(budget, echo)) {
+        st = CBD_ERR_BUDGET;
+    }
     if (st == CBD_OK && !render(out, &s, o)) {
         st = cbd_budget_nomem(budget); /* the budget refused the sort's work or memory */
     }

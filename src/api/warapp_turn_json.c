@@ -105,7 +105,22 @@ int64_t cbd_turn_find_territory(const cbd_turn_request *q, const char *id) {
     return -1;
 }
 
-/* One territory: {"owner": player or "neutral", "armies": 0..army_cap} (W10, W11). */
+/* W23: armies given as a distribution (errors by pointer, /territories/A/armies/1/probability).
+ * The core takes the largest count as the territory's armies, so W10's total is checked on it. */
+static bool read_territory_fog(cbd_turn_request *q, const cbd_reader *t,
+                               const cbd_warapp_config *cfg, size_t i) {
+    cbd_fog *f = &q->fogs[i];
+    if (!cbd_fog_read(t, "armies", cfg, f)) {
+        return false;
+    }
+    q->fog[i] = (cbd_turn_fog){f->n, f->items};
+    q->territories[i].armies = cbd_fog_max(f);
+    q->turn.fog = q->fog;
+    return true;
+}
+
+/* One territory: {"owner": player or "neutral", "armies": 0..army_cap or a distribution}
+ * (W10, W11, W23). */
 static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const char *id,
                            const cbd_warapp_config *cfg, size_t i) {
     q->territory_id[i] = id;
@@ -129,6 +144,9 @@ static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const cha
         int p = cbd_turn_add_player(q, &t, "owner", owner);
         ok = p >= 0;
         q->territories[i].owner = (cbd_turn_player)(p >= 0 ? p : 0);
+    }
+    if (json_is_array(json_object_get(t.obj, "armies"))) {
+        return read_territory_fog(q, &t, cfg, i) && ok;
     }
     cbd_field a = cbd_read_u64(&t, "armies", 0, cfg->army_cap, &q->territories[i].armies);
     if (a == CBD_FIELD_ABSENT) {
@@ -156,7 +174,8 @@ static bool alloc_request(cbd_turn_request *q, size_t n_terr, size_t n_orders) {
     const size_t bytes[] = {
         nt * sizeof *q->territory_id, np * sizeof *q->player_id, nt * sizeof *q->territories,
         no * sizeof *q->orders,       np * sizeof *q->team,      np * sizeof *q->player_order,
-        nt * sizeof *q->goals,        nt * sizeof *q->sorted,
+        nt * sizeof *q->goals,        nt * sizeof *q->sorted,    nt * sizeof *q->fog,
+        nt * sizeof *q->fogs,
     };
     size_t total = 0;
     for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {
@@ -175,6 +194,9 @@ static bool alloc_request(cbd_turn_request *q, size_t n_terr, size_t n_orders) {
     q->player_order = carve(&at, bytes[5]);
     q->goals = carve(&at, bytes[6]);
     q->sorted = carve(&at, bytes[7]);
+    q->fog = carve(&at, bytes[8]);
+    q->fogs = carve(&at, bytes[9]);
+    q->n_fogs = n_terr;
     return true;
 }
 
@@ -346,6 +368,9 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
 }
 
 void cbd_turn_request_free(cbd_turn_request *q) {
+    for (size_t i = 0; q->fogs && i < q->n_fogs; i++) {
+        cbd_fog_free(&q->fogs[i]);
+    }
     free(q->block);
     memset(q, 0, sizeof *q);
 }
@@ -360,6 +385,16 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
     cbd_reader terr = {.obj = NULL, .pointer = "/territories", .problem = problem};
     switch (err->kind) {
         case CBD_TURN_ERR_STATES:
+            if (err->index == CBD_TURN_NO_ORDER) {
+                cbd_reader_error(&root, "territories",
+                                 "start from %" PRIu64 " board states in one group of "
+                                 "territories (every combination of the counts their armies "
+                                 "may be, W23); at most %" PRIu64
+                                 " are allowed (warapp.max_turn_states): give fewer counts, or "
+                                 "resolve sampled turns with POST /simulate-turn instead",
+                                 err->needed, err->limit);
+                return;
+            }
             cbd_reader_error(&root, "orders",
                              "needs at least %" PRIu64 " board states in one group of "
                              "territories (at order %zu); at most %" PRIu64
@@ -368,6 +403,15 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
                              err->needed, err->index, err->limit);
             return;
         case CBD_TURN_ERR_WORK:
+            if (err->index == CBD_TURN_NO_ORDER) {
+                cbd_reader_error(&root, "territories",
+                                 "start from %" PRIu64 " terms with the board's distributions "
+                                 "(W23); at most %" PRIu64
+                                 " are computed per request: give fewer counts, or resolve "
+                                 "sampled turns with POST /simulate-turn instead",
+                                 err->needed, err->limit);
+                return;
+            }
             cbd_reader_error(&root, "orders",
                              "needs at least %" PRIu64 " terms (kill distribution terms and "
                              "battle outcomes, at order %zu); at most %" PRIu64
@@ -412,6 +456,8 @@ bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
     if (err->kind == CBD_TURN_ERR_BUDGET && err->index < q->turn.n_orders) {
         snprintf(order, sizeof order, "/orders/%zu", err->index);
         member = order;
+    } else if (err->kind == CBD_TURN_ERR_BUDGET && err->index == CBD_TURN_FOG_START) {
+        member = "/territories"; /* the product of the distributions (W23) */
     } else if (err->kind == CBD_TURN_ERR_SCHEDULES) {
         member = "/move_order";
     } else if (err->kind == CBD_TURN_ERR_GOAL) {
@@ -427,6 +473,26 @@ void cbd_turn_echo_members(cbd_jw *w, const cbd_turn_request *q) {
     cbd_jw_key_bool(w, "multi_attack", q->turn.multi_attack);
     cbd_jw_object_close(w);
     cbd_jw_key_string(w, "move_order", cbd_turn_move_order_name(q->turn.move_order));
+    if (!q->turn.fog) {
+        return;
+    }
+    cbd_jw_blame(w, "/territories"); /* the echo is as long as the distributions given */
+    cbd_jw_key(w, "fog");
+    cbd_jw_object_open(w);
+    for (size_t i = 0; i < q->turn.n_territories; i++) {
+        if (q->fogs[i].n > 0) {
+            cbd_fog_write(w, q->territory_id[i], &q->fogs[i]);
+        }
+    }
+    cbd_jw_object_close(w);
+}
+
+uint64_t cbd_turn_fog_points(const cbd_turn_request *q) {
+    uint64_t n = 0;
+    for (size_t i = 0; q->turn.fog && i < q->turn.n_territories; i++) {
+        n += q->fogs[i].n;
+    }
+    return n;
 }
 
 void cbd_turn_owner_key(cbd_jw *w, const cbd_turn_request *q, cbd_turn_player owner) {

@@ -13,6 +13,7 @@
 #include "json_reader.h"
 #include "json_write.h"
 #include "problem.h"
+#include "warapp_fog_json.h"
 
 /*
  * The turn both War.app turn endpoints read (/analyze-turn, /simulate-turn; W11–W16), mapped
@@ -42,6 +43,9 @@ typedef struct {
     cbd_turn_player *player_order;
     cbd_turn_goal *goals;
     uint32_t *sorted;       /* territory indices sorted by id, for lookups */
+    cbd_turn_fog *fog;      /* W23: per territory; turn.fog points here when any is given */
+    cbd_fog *fogs;          /* their points as read (each malloc'd: cbd_turn_request_free) */
+    size_t n_fogs;          /* entries of fogs */
     cbd_turn_limits limits; /* the core's defaults with the config's warapp.max_turn_* */
 } cbd_turn_request;
 
@@ -61,7 +65,8 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
 /*
  * A failed core call on a turn as its problem. When the budget stopped it (CBD_ERR_BUDGET), or
  * memory ran out, cbd_api_core_problem's answer, naming what to reduce: the order being run
- * (/orders/3), /move_order while the random move order's schedules were weighed, /goals while
+ * (/orders/3), /territories while a start under fog (W23) was built, /move_order while the
+ * random move order's schedules were weighed, /goals while
  * the goals were combined, else `member` (the endpoint's choice: /trials, say). Any other error
  * as cbd_turn_error_problem. Returns false.
  */
@@ -73,8 +78,13 @@ bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
 const char *cbd_turn_move_order_name(cbd_move_order m);
 
 /* The echo both answers carry: "settings" (the battle settings and multi_attack) and
- * "move_order", as members of the object being written. */
+ * "move_order", as members of the object being written; then, when any territory's armies
+ * were given as a distribution (W23), "fog": territory id -> that distribution, normalised,
+ * in the request's list form (absent otherwise, so that integers answer as before). */
 void cbd_turn_echo_members(cbd_jw *w, const cbd_turn_request *q);
+
+/* Every point of the request's distributions (W23): 0 without fog. */
+uint64_t cbd_turn_fog_points(const cbd_turn_request *q);
 
 /* A player's (or neutral's) id as a JSON member name of the object being written. */
 void cbd_turn_owner_key(cbd_jw *w, const cbd_turn_request *q, cbd_turn_player owner);

@@ -26,6 +26,25 @@ static bool valid_owner(const cbd_turn *t, cbd_turn_player owner) {
     return owner == CBD_TURN_NEUTRAL || owner < t->n_players;
 }
 
+/* W23: a distribution of distinct ascending counts with weights above 0 whose largest count
+ * is the territory's armies (the bounds taken from the board then hold for every count). */
+static bool valid_fog(const cbd_turn *t, size_t i) {
+    if (!t->fog || t->fog[i].n == 0) {
+        return true;
+    }
+    const cbd_turn_fog *f = &t->fog[i];
+    if (!f->points || f->points[f->n - 1].armies != t->territories[i].armies) {
+        return false;
+    }
+    for (size_t k = 0; k < f->n; k++) {
+        if (!(f->points[k].weight > 0.0) ||
+            (k > 0 && f->points[k].armies <= f->points[k - 1].armies)) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static cbd_status check_orders(const cbd_turn *t, cbd_turn_error *err) {
     for (size_t i = 0; i < t->n_orders; i++) {
         const cbd_turn_order *o = &t->orders[i];
@@ -82,7 +101,7 @@ cbd_status cbd_turn_validate(const cbd_turn *t, const cbd_turn_limits *limits,
     }
     for (size_t i = 0; i < t->n_territories; i++) {
         if (!valid_owner(t, t->territories[i].owner) ||
-            t->territories[i].armies > CBD_WARAPP_MAX_ARMIES) {
+            t->territories[i].armies > CBD_WARAPP_MAX_ARMIES || !valid_fog(t, i)) {
             return fail(err, CBD_TURN_ERR_TERRITORY, i);
         }
     }
@@ -111,6 +130,9 @@ void cbd_turn_plan_free(cbd_turn_plan *p) {
  * over the turn; the cycle's player order is checked pairwise. */
 static uint64_t plan_units(const cbd_turn *t) {
     uint64_t linear = (uint64_t)t->n_territories + t->n_orders + t->n_goals + t->n_players;
+    for (size_t i = 0; t->fog && i < t->n_territories; i++) {
+        linear += t->fog[i].n; /* W23: each point checked */
+    }
     uint64_t pairs = t->move_order == CBD_MOVE_CYCLE
                          ? (uint64_t)t->n_player_order * (t->n_player_order + t->n_players)
                          : 0;

@@ -443,6 +443,97 @@ static cbd_status retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr
     return stopped(e, st);
 }
 
+/* W23: how many of the group's territories are given as distributions. */
+static size_t fog_of_group(const cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
+    const cbd_turn_fog *fog = e->plan->turn->fog;
+    size_t n = 0;
+    for (size_t t = 0; fog && t < n_terr; t++) {
+        n += fog[terr[t]].n > 0;
+    }
+    return n;
+}
+
+/* The states of the product of the group's distributions (UINT64_MAX past it). */
+static uint64_t product_size(const cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
+    const cbd_turn_fog *fog = e->plan->turn->fog;
+    uint64_t p = 1;
+    for (size_t t = 0; t < n_terr; t++) {
+        p = cbd_work_times(p, fog[terr[t]].n ? fog[terr[t]].n : 1);
+    }
+    return p;
+}
+
+/* Sets the armies of the group's fog territories in e->key to the points digit[] picks (the
+ * start's armies hold the largest count plus the deploys, W12) and returns their probability. */
+static double product_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
+                            const uint32_t *digit) {
+    const size_t S = e->stride;
+    const cbd_turn_fog *fog = e->plan->turn->fog;
+    double w = 1.0;
+    for (size_t t = 0; t < n_terr; t++) {
+        const cbd_turn_fog *f = &fog[terr[t]];
+        if (f->n == 0) {
+            continue;
+        }
+        uint64_t deployed = e->plan->start[terr[t]].armies - f->points[f->n - 1].armies;
+        uint32_t armies = (uint32_t)(deployed + f->points[digit[t]].armies);
+        e->key[t * S + W_ARMIES] = armies;
+        if (S == 3) {
+            e->key[t * S + W_ELIG] = armies; /* W15: all after deploys */
+        }
+        w *= f->points[digit[t]].weight;
+    }
+    return w;
+}
+
+/*
+ * W23: the start of a group with fog is the product of its territories' distributions (they
+ * are independent), one state per combination of counts: refused past the state cap or the
+ * work limit before anything is built, and charged as that many states stored.
+ */
+static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
+    uint64_t cap = state_cap(e);
+    uint64_t states = product_size(e, terr, n_terr);
+    e->order = CBD_TURN_FOG_START; /* what a spent budget blames */
+    if (states > cap) {
+        return too_large(e, CBD_TURN_ERR_STATES, CBD_TURN_NO_ORDER, states, cap);
+    }
+    if (e->work + states > e->limits->max_work) {
+        return too_large(e, CBD_TURN_ERR_WORK, CBD_TURN_NO_ORDER, e->work + states,
+                         e->limits->max_work);
+    }
+    e->work += states;
+    uint64_t units = cbd_work_times(
+        state_units(e, CBD_WORK_TURN_STATE) + cbd_work_times(CBD_WORK_SCAN_TERM, n_terr), states);
+    if (!cbd_charge(e->budget, units)) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
+    uint32_t *digit = cbd_mem_calloc(e->budget, n_terr + 1, sizeof *digit);
+    if (!digit) {
+        return stopped(e, cbd_budget_nomem(e->budget));
+    }
+    const cbd_turn_fog *fog = e->plan->turn->fog;
+    cbd_status st = CBD_OK;
+    for (uint64_t s = 0; s < states && st == CBD_OK; s++) {
+        st = cbd_turn_map_add(&e->cur, e->key, product_state(e, terr, n_terr, digit));
+        for (size_t t = 0; t < n_terr; t++) { /* the next combination, mixed radix */
+            if (fog[terr[t]].n > 1 && ++digit[t] < fog[terr[t]].n) {
+                break;
+            }
+            digit[t] = 0;
+        }
+    }
+    cbd_mem_free(digit);
+    uint64_t bytes = cbd_work_times(e->cur.count, 4 * e->cur.words + 28);
+    if (st == CBD_OK && bytes > CBD_WORK_CACHE_BYTES &&
+        !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, states))) {
+        st = CBD_ERR_BUDGET; /* the cache misses of a large start, as charge_misses */
+    }
+    st = stopped(e, st);
+    e->order = CBD_TURN_NO_ORDER;
+    return st;
+}
+
 /* The state after deploys, with its goal word (the last) set: no goal has failed yet. */
 static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
     const size_t S = e->stride, words = n_terr * S + 1;
@@ -469,6 +560,9 @@ static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n
     }
     e->key[words - 1] = 1;
     cbd_status st = cbd_turn_map_clear(&e->cur, words);
+    if (st == CBD_OK && fog_of_group(e, terr, n_terr) > 0) {
+        return start_product(e, terr, n_terr);
+    }
     return stopped(e, st == CBD_OK ? cbd_turn_map_add(&e->cur, e->key, 1.0) : st);
 }
 

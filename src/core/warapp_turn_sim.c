@@ -11,6 +11,8 @@
 struct cbd_turn_sim {
     cbd_turn_plan plan;
     uint64_t *eligible; /* W15, per territory */
+    uint64_t *drawn;    /* W23: the last turn's armies before deploys, per territory */
+    size_t fog_points;  /* W23: every point of every distribution */
     uint32_t *first;    /* round 1's order of movers */
     uint32_t *sched;    /* the attack/transfer orders in running order */
     size_t cache_n;
@@ -24,6 +26,7 @@ void cbd_turn_sim_free(cbd_turn_sim *sim) {
     }
     cbd_turn_plan_free(&sim->plan);
     cbd_mem_free(sim->eligible);
+    cbd_mem_free(sim->drawn);
     cbd_mem_free(sim->first);
     cbd_mem_free(sim->sched);
     cbd_mem_free(sim->side[0]);
@@ -53,17 +56,22 @@ cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limi
     }
     sim->cache_n = total + 1 < SIDE_CACHE ? (size_t)total + 1 : SIDE_CACHE;
     sim->eligible = cbd_mem_alloc(budget, (p->n_terr + 1) * sizeof *sim->eligible);
+    sim->drawn = cbd_mem_alloc(budget, (p->n_terr + 1) * sizeof *sim->drawn);
     sim->first = cbd_mem_alloc(budget, (p->n_movers + 1) * sizeof *sim->first);
     sim->sched = cbd_mem_alloc(budget, (p->n_attack + 1) * sizeof *sim->sched);
     sim->side[0] = cbd_mem_alloc(budget, sim->cache_n * sizeof *sim->side[0]);
     sim->side[1] = cbd_mem_alloc(budget, sim->cache_n * sizeof *sim->side[1]);
     sim->ready = cbd_mem_calloc(budget, sim->cache_n, 1);
-    if (!sim->eligible || !sim->first || !sim->sched || !sim->side[0] || !sim->side[1] ||
-        !sim->ready) {
+    if (!sim->eligible || !sim->drawn || !sim->first || !sim->sched || !sim->side[0] ||
+        !sim->side[1] || !sim->ready) {
         cbd_turn_sim_free(sim);
         err->kind = CBD_TURN_ERR_BUDGET;
         err->index = CBD_TURN_NO_ORDER;
         return cbd_budget_nomem(budget);
+    }
+    for (size_t i = 0; i < p->n_terr; i++) {
+        sim->drawn[i] = turn->territories[i].armies;
+        sim->fog_points += turn->fog ? turn->fog[i].n : 0;
     }
     if (turn->move_order != CBD_MOVE_RANDOM) {
         /* listed and cycle run one schedule: work it out once. */
@@ -165,17 +173,49 @@ static bool run_order(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_orde
     return true;
 }
 
+const uint64_t *cbd_turn_sim_drawn(const cbd_turn_sim *sim) {
+    return sim->drawn;
+}
+
+/* W23: one count of a distribution, by inversion of one double (warapp_turn.h). */
+static uint64_t draw_count(const cbd_turn_fog *f, cbd_rng *rng) {
+    double u = cbd_rng_double(rng), c = 0.0;
+    for (size_t k = 0; k + 1 < f->n; k++) {
+        c += f->points[k].weight;
+        if (u < c) {
+            return f->points[k].armies;
+        }
+    }
+    return f->points[f->n - 1].armies;
+}
+
+/* W23: each fog territory's armies for this turn, in ascending territory index, replacing the
+ * largest count the start holds (its deploys kept, W12). */
+static void draw_fog(cbd_turn_sim *sim, cbd_rng *rng, cbd_turn_territory *board) {
+    const cbd_turn *t = sim->plan.turn;
+    for (size_t i = 0; t->fog && i < sim->plan.n_terr; i++) {
+        const cbd_turn_fog *f = &t->fog[i];
+        if (f->n > 0) {
+            uint64_t deployed = board[i].armies - f->points[f->n - 1].armies;
+            sim->drawn[i] = draw_count(f, rng);
+            board[i].armies = deployed + sim->drawn[i];
+        }
+    }
+}
+
 cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
                             cbd_turn_territory *board, cbd_turn_event *events) {
     const cbd_turn_plan *p = &sim->plan;
     const cbd_turn *t = p->turn;
     /* The board copied, the shuffle and its schedule, every order looked at. */
-    uint64_t units = cbd_work_times(CBD_WORK_TURN_ORDER, p->n_attack) +
-                     cbd_work_times(CBD_WORK_SCAN_TERM, p->n_terr + p->n_orders + p->n_movers);
+    uint64_t units =
+        cbd_work_times(CBD_WORK_TURN_ORDER, p->n_attack) +
+        cbd_work_times(CBD_WORK_SCAN_TERM, p->n_terr + p->n_orders + p->n_movers + sim->fog_points);
     if (!cbd_charge(budget, units)) {
         return CBD_ERR_BUDGET;
     }
     memcpy(board, p->start, p->n_terr * sizeof *board);
+    draw_fog(sim, rng, board);
     for (size_t i = 0; i < p->n_terr; i++) {
         sim->eligible[i] = board[i].armies; /* W15: what stands after deploys */
     }

@@ -95,6 +95,19 @@ static const endpoint_case cases[] = {
      " \"armies\": 1}], \"move_order\": \"random\", \"settings\": {\"luck_modifier\": 1},"
      " \"trials\": 20, \"seed\": 1000000000000001}",
      false, 200},
+    /* Fog (W23): the distributions are read into blocks of their own. */
+    {"/analyze-turn fog", "/analyze-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 11}, \"B\": {\"owner\":"
+     " \"bob\", \"armies\": [{\"armies\": 5, \"probability\": 0.5}, {\"armies\": 10,"
+     " \"probability\": 0.5}]}}, \"orders\": [{\"player\": \"alice\", \"from\": \"A\","
+     " \"to\": \"B\", \"armies\": 10}], \"settings\": {\"luck_modifier\": 0.5}}",
+     false, 200},
+    {"/simulate-turn fog", "/simulate-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 11}, \"B\": {\"owner\":"
+     " \"bob\", \"armies\": [{\"armies\": 5, \"probability\": 0.5}, {\"armies\": 10,"
+     " \"probability\": 0.5}]}}, \"orders\": [{\"player\": \"alice\", \"from\": \"A\","
+     " \"to\": \"B\", \"armies\": 10}], \"trials\": 20, \"seed\": 3}",
+     false, 200},
     {"/duper/battle", "/duper/battle",
      "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
      " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"
