@@ -145,7 +145,7 @@ static bool load_config(const options *o, cbd_config *cfg) {
 }
 
 /* threads 0 is the CPUs this process may use; the open-file limit is raised and the
- * connection limit made to fit it (issue 15). Each decision is a JSON log line. */
+ * connection limit made to fit it. Each decision is a JSON log line. */
 static void fit_resources(cbd_config *cfg) {
     cbd_server_config *s = &cfg->server;
     if (s->threads == 0) {

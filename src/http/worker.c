@@ -1,5 +1,5 @@
 /*
- * The worker pool (issue 4, issue 12). MHD's thread pool pins each connection to one thread,
+ * The worker pool. MHD's thread pool pins each connection to one thread,
  * so a long computation would stall that thread's other connections. A request whose
  * estimated cost (cbd_api_cost) exceeds server.inline_cost_ns is answered here instead: its
  * connection is suspended, the request waits in a bounded queue for one of a fixed set of
