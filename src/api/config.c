@@ -77,7 +77,7 @@ static const cbd_config_key warapp_keys[] = {
 #define DK(field, lo, hi) CBD_CONFIG_KEY(cbd_duper_board_config, field, CBD_KEY_UINT, lo, hi)
 static const cbd_config_key duper_board_keys[] = {
     DK(max_board_tiles, 2, 100000),    DK(max_board_pairs, 0, 1000000),
-    DK(max_board_attacks, 1, 10000),   DK(long_distance_range, 0, 1000000),
+    DK(max_board_attacks, 1, 10000),   DK(long_distance_range, 0, CBD_MAX_LONG_DISTANCE_RANGE),
     DK(max_board_options, 1, 1000000),
 };
 #undef DK

@@ -69,6 +69,9 @@ typedef struct {
     uint32_t max_fog_points;            /* W23: counts of one army distribution */
 } cbd_warapp_config;
 
+/* The largest long_distance_range (D17), in the config file and in a request alike. */
+#define CBD_MAX_LONG_DISTANCE_RANGE 1000000
+
 /* The board endpoints' limits and D17's range: keys of the file's "duper" section beside the
  * rules (they are not rules, so a request's "rules" does not take them). */
 typedef struct {

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "endpoint_support.h"
+
 static const char *const point_keys[] = {"armies", "probability", NULL};
 
 static int by_armies(const void *a, const void *b) {
@@ -77,8 +79,7 @@ bool cbd_fog_read(const cbd_reader *r, const char *key, const cbd_warapp_config 
     out->items = malloc(json_array_size(arr) * sizeof *out->items);
     if (!out->items) {
         /* The service's failure, not the request's: a 500 like every other out-of-memory. */
-        cbd_problem_set(r->problem, 500, "The service ran out of memory; try again.");
-        return false;
+        return cbd_api_oom_problem(r->problem);
     }
     out->n = json_array_size(arr);
     bool ok = true;

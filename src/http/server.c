@@ -100,7 +100,7 @@ static void set_client(const cbd_server *s, struct MHD_Connection *con, const cb
 
 /* A connection over the per-IP limit (conns.h): one answer, then the connection closes. */
 static enum MHD_Result refuse(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req) {
-    cbd_extra_headers e = {.close = true, .retry_after = "1"};
+    cbd_extra_headers e = {.close = true, .retry_after = CBD_RETRY_AFTER_SECONDS};
     return cbd_http_send_problem(s, con, req, 503, &e,
                                  "Too many connections from %s (at most %u); retry shortly.",
                                  req->client, s->cfg.server.per_ip_connection_limit);

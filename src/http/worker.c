@@ -242,10 +242,6 @@ void cbd_pool_free(cbd_pool *p) {
     free(p);
 }
 
-unsigned cbd_pool_share(const cbd_pool *p) {
-    return p->share;
-}
-
 unsigned cbd_server_worker_jobs(const cbd_server *s) {
     cbd_pool *p = s->pool;
     pthread_mutex_lock(&p->lock);
