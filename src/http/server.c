@@ -441,7 +441,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
      * memory in the heap after the readers had gone. */
     (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
-    cbd_metrics_init(&s->metrics);
+    cbd_metrics_init(&s->metrics, cbd_routes);
     atomic_init(&s->draining, false);
     atomic_init(&s->stopping, false);
     atomic_init(&s->jobs_unsent, 0u);
