@@ -103,7 +103,7 @@ typedef struct cbd_budget {
     size_t mem_limit; /* bytes held at once through cbd_mem_*; SIZE_MAX for none */
     size_t mem_held;
     size_t mem_peak;
-    size_t mem_refused; /* the size of the block that passed mem_limit, when one did */
+    size_t mem_refused;              /* the size of the block that passed mem_limit, when one did */
     cbd_budget_progress_fn progress; /* may be NULL */
     void *progress_arg;
     uint64_t next_progress; /* work_spent at which progress is called next */
