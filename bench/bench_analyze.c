@@ -1,5 +1,5 @@
 /*
- * Figures for issue 3 (POST /analyze-attack). Prints medians; run on an otherwise quiet machine:
+ * Figures for POST /analyze-attack. Prints medians; run on an otherwise quiet machine:
  *   ./build/bench/bench_analyze
  * Goals (one core): full analysis 10^6 vs 10^6 (16 % luck, weighted random) <= 2 ms, 10^9 vs
  * 10^9 <= 100 ms; a 1,000-point graph at 1,000 defenders <= 50 ms; armies_needed for 3 targets

@@ -1,5 +1,5 @@
 /*
- * Where a request's CPU goes inside combatd, without a socket (issue 6). For each body that
+ * Where a request's CPU goes inside combatd, without a socket. For each body that
  * bench/load.sh sends, prints microseconds per request for:
  *   parse   cbd_api_parse + release of the body alone (jansson's share, a floor for the API);
  *   api     the whole API layer: parse, validate, compute, render (cbd_api_run);

@@ -1,5 +1,5 @@
 /*
- * Duper battle benchmark (issue 5). Prints three figures:
+ * Duper battle benchmark. Prints three figures:
  *   1. the core: ns per cbd_duper_resolve on the rule file's worked example and on a
  *      supercapital double elimination with supporting forts (goal ≤ 2 µs);
  *   2. the JSON layer without a socket: µs per request through cbd_api_run;

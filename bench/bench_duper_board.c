@@ -1,5 +1,5 @@
 /*
- * Duper board core benchmark (issue 14). Prints:
+ * Duper board core benchmark. Prints:
  *   1. a board of 200 tiles and 500 adjacency pairs with one attack: µs to build the board
  *      from its spec and run the attack (support, resolve, apply), as a request would;
  *   2. the options (D17) of a player with 30 tiles (10 with planes) on a 500-tile board,

@@ -1,5 +1,5 @@
 /*
- * Battles per second of the /simulate core on one thread (issue 4's goals: >= 10^7 battles/s
+ * Battles per second of the /simulate core on one thread (the goals: >= 10^7 battles/s
  * for 100 vs 100 at 16 % luck, weighted random; within a factor of 2 from 10 to 10^6 armies).
  * Run: ./build/bench/bench_simulate [trials]   (default 2·10^7 per case)
  */

@@ -1,5 +1,5 @@
 /*
- * Starvation (issue 12, item 2): 64 connections from 127.0.0.1 send the most expensive
+ * Starvation: 64 connections from 127.0.0.1 send the most expensive
  * request the defaults allow (/simulate with 10,000,000 trials, about a second of one core)
  * again and again, re-sending at once when refused; meanwhile a client on 127.0.0.2 sends
  * GET /livez and a small POST /analyze-attack one after another on a keep-alive connection.

@@ -17,7 +17,7 @@
 # BARE_BODY_BYTES (pad the bare server's answer to this many bytes; default: its 55-byte body),
 # ROUNDS (default 3), WORK_NS (space-separated ns of busy work for extra bare runs; see
 # bench/bare_server.c --work-ns: what share of the stack's req/s a per-request cost leaves).
-# Goal (issue 6): /analyze-attack and /duper/battle reach >= 0.8 of the bare server's req/s
+# Goal: /analyze-attack and /duper/battle reach >= 0.8 of the bare server's req/s
 # with zero non-2xx and zero socket errors; the last lines say whether they do.
 set -uo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Slow readers (issue 12, item 5): N connections ask for large answers (a /simulate listing of
+"""Slow readers: N connections ask for large answers (a /simulate listing of
 TRIALS battles, about 180 bytes each) and read them one small piece every INTERVAL seconds
 for HOLD seconds, then close. Prints the server's VmRSS before, at the peak and after, and how
 many connections the server cut (the send deadline) before they closed. combatd must allow the

@@ -2,7 +2,7 @@
 # The image stage: builds the Dockerfile with a real engine and checks the running image.
 # Starts Debian's Docker daemon (docker.io) on its own socket, makes the debian:bookworm-slim
 # base with debootstrap when no registry can be reached, builds, runs the image locked down
-# (read-only root, no capabilities, no-new-privileges) and checks what issue 15 asks:
+# (read-only root, no capabilities, no-new-privileges) and checks what a deployment needs:
 # /analyze-attack answers, the image's HEALTHCHECK passes, UID 10001, read-only root, no
 # capabilities, SIGTERM drains and exits 0; prints the image size and the timings. Also builds
 # the scale profile's HAProxy image (deploy/haproxy) and checks its config inside it.

@@ -30,7 +30,7 @@ static void usage(FILE *out) {
             "                      or $COMBATD_CONFIG)\n"
             "  -p, --port N        port to listen on; 0 picks a free one (default 8080)\n"
             "  -b, --bind ADDR     address to listen on (default 0.0.0.0)\n"
-            "  -t, --threads N     worker threads; 0 = one per CPU this process may\n"
+            "  -t, --threads N     HTTP threads (MHD's pool); 0 = one per CPU this process may\n"
             "                      use (affinity, cgroup quota; default 0)\n"
             "      --check-config  load and validate the configuration, then exit\n"
             "      --healthcheck   exit 0 if the service this configuration describes answers\n"
@@ -145,7 +145,7 @@ static bool load_config(const options *o, cbd_config *cfg) {
 }
 
 /* threads 0 is the CPUs this process may use; the open-file limit is raised and the
- * connection limit made to fit it (issue 15). Each decision is a JSON log line. */
+ * connection limit made to fit it. Each decision is a JSON log line. */
 static void fit_resources(cbd_config *cfg) {
     cbd_server_config *s = &cfg->server;
     if (s->threads == 0) {

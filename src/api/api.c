@@ -1,5 +1,6 @@
 #include "api.h"
 #include "endpoints.h"
+#include "endpoint_support.h"
 #include "json_alloc.h"
 #include "json_reader.h"
 #include "json_write.h"
@@ -29,7 +30,7 @@ const cbd_api_endpoint *cbd_api_find_endpoint(const char *path) {
 /* Used when even the problem cannot be built: a constant body needs no allocation. */
 const char cbd_api_oom_body[] =
     "{\"type\":\"about:blank\",\"title\":\"Internal Server Error\",\"status\":500,"
-    "\"detail\":\"The service ran out of memory; try again.\",\"errors\":[]}";
+    "\"detail\":\"" CBD_API_OOM_DETAIL "\",\"errors\":[]}";
 const size_t cbd_api_oom_body_len = sizeof cbd_api_oom_body - 1;
 
 static void oom_reply(cbd_api_reply *reply) {

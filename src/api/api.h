@@ -30,7 +30,7 @@ typedef struct {
 } cbd_api_reply;
 
 /*
- * The api layer's one result convention (issue 11): a function that can fail returns bool,
+ * The api layer's one result convention: a function that can fail returns bool,
  * true when it succeeded, and on false has filled the cbd_problem it was given (a status, a
  * detail, and for 422 one field error per offending member, named by JSON pointer through
  * cbd_reader_error). Every caller checks the bool. Readers that go on after an error, so that
@@ -52,7 +52,7 @@ typedef bool (*cbd_endpoint_fn)(const cbd_config *cfg, cbd_budget *budget, const
                                 cbd_jw *out, cbd_problem *problem);
 
 /*
- * The estimated cost of answering a parsed request, in nanoseconds of one core (issue 12):
+ * The estimated cost of answering a parsed request, in nanoseconds of one core:
  * about CBD_COST_NS_PER_TERM a binomial term, CBD_COST_NS_PER_BATTLE a simulated battle,
  * CBD_COST_NS_PER_BYTE an answer byte, plus CBD_COST_BASE_NS for parsing. The http layer answers a
  * request on its own thread when the estimate is at most server.inline_cost_ns, and on the worker

@@ -33,10 +33,10 @@ static const cbd_config_key server_keys[] = {
     SK(drain_deadline, CBD_KEY_UINT, 0, 3600),
     SK(access_log, CBD_KEY_BOOL, 0, 1),
     SK(cors_origins, CBD_KEY_ORIGINS, 0, 0),
-    /* Restarts and proxies (issue 15). */
+    /* Restarts and proxies. */
     SK(drain_delay, CBD_KEY_UINT, 0, 3600),
     SK(trusted_proxies, CBD_KEY_NETS, 0, 0),
-    /* One request's cost and slow clients (issue 12). */
+    /* One request's cost and slow clients. */
     SK(inline_cost_ns, CBD_KEY_UINT, 0, UINT64_C(60000000000)),
     SK(workers, CBD_KEY_UINT, 0, 256),
     SK(worker_queue, CBD_KEY_UINT, 0, 100000),
@@ -77,7 +77,7 @@ static const cbd_config_key warapp_keys[] = {
 #define DK(field, lo, hi) CBD_CONFIG_KEY(cbd_duper_board_config, field, CBD_KEY_UINT, lo, hi)
 static const cbd_config_key duper_board_keys[] = {
     DK(max_board_tiles, 2, 100000),    DK(max_board_pairs, 0, 1000000),
-    DK(max_board_attacks, 1, 10000),   DK(long_distance_range, 0, 1000000),
+    DK(max_board_attacks, 1, 10000),   DK(long_distance_range, 0, CBD_MAX_LONG_DISTANCE_RANGE),
     DK(max_board_options, 1, 1000000),
 };
 #undef DK
@@ -111,7 +111,7 @@ void cbd_config_defaults(cbd_config *cfg) {
     s->n_cors_origins = 0;
     s->drain_delay = 0; /* no lame duck unless asked: a plain SIGTERM drains at once */
     s->n_trusted_proxies = 0;
-    /* One request's cost and slow clients (issue 12): README, "Fairness" and "Slow and idle
+    /* One request's cost and slow clients: README, "Fairness" and "Slow and idle
      * clients". */
     s->inline_cost_ns = 1000000; /* 1 ms: longer work would hold up the thread's connections */
     s->workers = 0;

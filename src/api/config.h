@@ -29,7 +29,7 @@ typedef struct {
     uint64_t connection_memory_limit; /* bytes of MHD memory per connection */
     uint32_t drain_deadline;          /* seconds to finish in-flight requests on SIGTERM */
     bool access_log;                  /* one JSON line per request on stderr */
-    /* One request's cost and slow clients (issue 12). */
+    /* One request's cost and slow clients. */
     uint64_t inline_cost_ns;   /* estimated cost (api.h) above which a request runs on a worker */
     uint32_t workers;          /* worker threads; 0 = one per online CPU, at least 2 */
     uint32_t worker_queue;     /* requests that may wait for a worker, beyond those running */
@@ -43,7 +43,7 @@ typedef struct {
     uint32_t answer_deadline; /* seconds from a request's last byte to the start of its answer */
     size_t n_cors_origins;
     char cors_origins[CBD_MAX_CORS_ORIGINS][128]; /* "*" allows any origin */
-    /* Restarts and proxies (issue 15). */
+    /* Restarts and proxies. */
     uint32_t drain_delay; /* seconds of lame duck on SIGTERM: /readyz 503, still serving */
     size_t n_trusted_proxies;
     cbd_net_range trusted_proxies[CBD_MAX_TRUSTED_PROXIES]; /* no per-IP limit; XFF believed */
@@ -68,6 +68,9 @@ typedef struct {
     uint32_t max_units;                 /* W17: special units on one side or territory */
     uint32_t max_fog_points;            /* W23: counts of one army distribution */
 } cbd_warapp_config;
+
+/* The largest long_distance_range (D17), in the config file and in a request alike. */
+#define CBD_MAX_LONG_DISTANCE_RANGE 1000000
 
 /* The board endpoints' limits and D17's range: keys of the file's "duper" section beside the
  * rules (they are not rules, so a request's "rules" does not take them). */

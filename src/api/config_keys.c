@@ -57,7 +57,7 @@ static bool set_origins_text(cbd_server_config *s, const char *value, const char
     return true;
 }
 
-/* ---- trusted_proxies: see CBD_KEY_NETS (issue 15) ---- */
+/* ---- trusted_proxies: see CBD_KEY_NETS ---- */
 
 #define NETS_RULE                                                                                  \
     "must be addresses or CIDR ranges such as \"10.0.0.0/8\", \"192.0.2.7\" or \"fd00::/8\" "      \

@@ -20,7 +20,7 @@ typedef enum {
     CBD_KEY_ORIGINS, /* cbd_server_config's CORS list: count and array, at the offset of the
                        array (its count sits beside it in config.h) */
     CBD_KEY_NETS     /* cbd_server_config's trusted_proxies: addresses or CIDR ranges, with its
-                        count beside it (net_ranges.h; issue 15) */
+                        count beside it (net_ranges.h) */
 } cbd_key_type;
 
 typedef struct {

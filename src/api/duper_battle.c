@@ -1,5 +1,5 @@
 /*
- * POST /duper/battle (issue 5): reads a battle, checks the tile shapes (D12) and the other
+ * POST /duper/battle: reads a battle, checks the tile shapes (D12) and the other
  * refusals, resolves it in the core and itemises the answer. The JSON contract is in
  * openapi.yaml; the decisions on open points are documented in src/core/duper_resolve.c.
  */

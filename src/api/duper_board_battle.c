@@ -1,5 +1,5 @@
 /*
- * POST /duper/board/battle (issue 14): a board and a list of attacks. The core finds each
+ * POST /duper/board/battle: a board and a list of attacks. The core finds each
  * battle's support (D14), resolves the attacks in order on the board each left (D15, D16);
  * this file reads the request and writes every battle as /duper/battle would answer it, then
  * the board after the last one.

@@ -9,6 +9,10 @@
 #include "json_reader.h"
 #include "json_write.h"
 
+/* The owner of an NPC tile as a board spells it (D13), on the way in and out; the core calls it
+ * CBD_DUPER_BOARD_NPC. */
+#define CBD_BOARD_NPC_NAME "npc"
+
 /*
  * A Duper board on the way in and out (D13, D15), shared by POST /duper/board/battle and
  * /duper/board/options:
@@ -70,7 +74,7 @@ void cbd_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_dup
  * adjacency pairs, for the 422 of a spent budget. */
 const char *cbd_board_costly_member(const cbd_board_read *b);
 
-/* The id of a player (its colour), or "npc". */
+/* The id of a player (its colour), or CBD_BOARD_NPC_NAME. */
 const char *cbd_board_owner_name(const cbd_duper_board *board, int32_t owner);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * POST /duper/board/options (issue 14): every legal attack of a player on a board (D17) with
+ * POST /duper/board/options: every legal attack of a player on a board (D17) with
  * its result, without the card draw, best margin first. The core lists and sorts them; this
  * file reads the request and writes at most duper.max_board_options of them, saying how many
  * there were (`count`) and whether the list was cut (`truncated`): the best options are what
@@ -123,7 +123,7 @@ bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, cons
         cbd_reader_error(&root, "player", "is required: the player whose attacks are listed");
     }
     uint64_t range = cfg->duper_board.long_distance_range;
-    (void)cbd_read_u64(&root, "long_distance_range", 0, 1000000, &range);
+    (void)cbd_read_u64(&root, "long_distance_range", 0, CBD_MAX_LONG_DISTANCE_RANGE, &range);
     cbd_duper_rules rules;
     cbd_board_read_rules(&root, cfg, &rules);
     cbd_duper_board *board = NULL;

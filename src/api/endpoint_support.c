@@ -7,7 +7,7 @@
 #include "json_reader.h"
 
 bool cbd_api_oom_problem(cbd_problem *problem) {
-    cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
+    cbd_problem_set(problem, 500, CBD_API_OOM_DETAIL);
     return false;
 }
 

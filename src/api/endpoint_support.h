@@ -24,6 +24,10 @@
 bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_status st,
                           const char *member, cbd_problem *problem);
 
+/* The words of every out-of-memory 500: the problem's detail here, and the constant body of
+ * api.c that needs no allocation. */
+#define CBD_API_OOM_DETAIL "The service ran out of memory; try again."
+
 /* The 500 problem of out-of-memory, in the words of every other. Returns false. */
 bool cbd_api_oom_problem(cbd_problem *problem);
 

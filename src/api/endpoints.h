@@ -4,7 +4,7 @@
 /*
  * Every endpoint of the service, one row each: the one place that says which paths exist,
  * which methods each takes, who answers it, how metrics label it and how an AI agent sees it
- * as an MCP tool (issue 11).
+ * as an MCP tool.
  *
  *   ROW(path, allow, post, cost, envelope, get, guard, label, tool)
  *     path     the URL path, matched exactly (query strings are not part of it in MHD)

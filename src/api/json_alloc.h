@@ -4,7 +4,7 @@
 #include <stdbool.h>
 
 /*
- * jansson's allocators, with a per-thread note of a failed allocation (issue 12, item 4).
+ * jansson's allocators, with a per-thread note of a failed allocation.
  * jansson does not always report a failed allocation: its lexer drops a character when its
  * buffer cannot grow (lex_save ignores the failed append), so "1000000000000001" can parse as
  * 100000000000000, and a failed string copy can surface as a type error. A request that saw

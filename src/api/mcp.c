@@ -11,7 +11,6 @@
  */
 #include "mcp.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,47 +88,6 @@ static message_kind read_message(const json_t *m, cbd_mcp_call *call, cbd_proble
         cbd_problem_field(problem, "/id", "must be a string or an integer (not null)");
     }
     return MESSAGE_INVALID;
-}
-
-void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call) {
-    cbd_jw_object_open(out);
-    cbd_jw_key_string(out, "jsonrpc", "2.0");
-    cbd_jw_key(out, "id");
-    cbd_jw_value(out, call->id);
-    cbd_jw_key(out, "result");
-}
-
-void cbd_mcp_result_end(cbd_jw *out) {
-    cbd_jw_object_close(out);
-}
-
-/* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M — the caller adds members (data) and
- * closes twice. `id` NULL writes null. */
-static void error_begin(cbd_jw *out, const json_t *id, int code, const char *message) {
-    cbd_jw_object_open(out);
-    cbd_jw_key_string(out, "jsonrpc", "2.0");
-    cbd_jw_key(out, "id");
-    if (id) {
-        cbd_jw_value(out, id);
-    } else {
-        cbd_jw_null(out);
-    }
-    cbd_jw_key(out, "error");
-    cbd_jw_object_open(out);
-    cbd_jw_key_int(out, "code", code);
-    cbd_jw_key_string(out, "message", message);
-}
-
-bool cbd_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...) {
-    char message[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(message, sizeof message, fmt, ap);
-    va_end(ap);
-    error_begin(out, call->id, code, message);
-    cbd_jw_object_close(out);
-    cbd_jw_object_close(out);
-    return true;
 }
 
 bool cbd_mcp_write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem) {
@@ -315,7 +273,7 @@ static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const c
     if (!text) {
         return false;
     }
-    error_begin(out, id, code, message);
+    cbd_mcp_error_begin(out, id, code, message);
     cbd_jw_key(out, "data");
     cbd_jw_raw(out, text, len);
     cbd_jw_object_close(out);

@@ -2,9 +2,9 @@
 #define COMBATD_API_MCP_INTERNAL_H
 
 /*
- * What the MCP files share (mcp.c: the JSON-RPC envelope and the lifecycle methods;
- * mcp_tools.c: tools/list and tools/call; mcp_resources.c: the embedded documents). Nothing
- * outside them includes this.
+ * What the MCP files share (mcp.c: reading a message, the dispatch and the lifecycle methods;
+ * mcp_envelope.c: the JSON-RPC result and error responses; mcp_tools.c: tools/list and tools/call;
+ * mcp_resources.c: the embedded documents). Nothing outside them includes this.
  */
 #include <stdbool.h>
 
@@ -45,6 +45,10 @@ typedef bool (*cbd_mcp_method_fn)(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_probl
  * cbd_mcp_result_end closes the response. */
 void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call);
 void cbd_mcp_result_end(cbd_jw *out);
+
+/* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M — the caller adds members (data) and
+ * closes twice. `id` NULL writes null. */
+void cbd_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *message);
 
 /* A whole JSON-RPC error response to `call` (a printf-style message). Returns true, for
  * `return cbd_mcp_error(...)` from a method. */

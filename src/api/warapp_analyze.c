@@ -1,5 +1,5 @@
 /*
- * POST /analyze-attack (issue 3): War.app's Analyze Attack and Analyze Graphs, exactly.
+ * POST /analyze-attack: War.app's Analyze Attack and Analyze Graphs, exactly.
  * The request is read and checked here; the numbers come from the core (warapp_odds.h).
  */
 #include <inttypes.h>
@@ -120,7 +120,7 @@ static double dist_items(uint64_t armies, const analyze_request *q) {
 }
 
 /*
- * The request's cost (issue 12): armies_needed within its budget, naming /targets, and the
+ * The request's cost: armies_needed within its budget, naming /targets, and the
  * answer within server.max_answer_bytes, naming the listing that makes it large. Graphs have
  * their own budget (read_graph). Sets q->terms and q->answer_bytes.
  */

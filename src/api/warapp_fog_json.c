@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+
 static const char *const point_keys[] = {"armies", "probability", NULL};
 
 static int by_armies(const void *a, const void *b) {
@@ -79,8 +80,7 @@ bool cbd_fog_read(const cbd_reader *r, const char *key, const cbd_warapp_config 
     out->items = malloc(json_array_size(arr) * sizeof *out->items);
     if (!out->items) {
         /* The service's failure, not the request's: a 500 like every other out-of-memory. */
-        (void)cbd_api_oom_problem(r->problem);
-        return false;
+        return cbd_api_oom_problem(r->problem);
     }
     out->n = json_array_size(arr);
     bool ok = true;

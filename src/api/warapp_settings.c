@@ -3,6 +3,9 @@
 const char *const cbd_warapp_settings_keys[] = {
     "offense_kill_rate", "defense_kill_rate",         "luck_modifier",
     "rounding_mode",     "one_army_must_stand_guard", NULL};
+_Static_assert(sizeof cbd_warapp_settings_keys / sizeof *cbd_warapp_settings_keys ==
+                   CBD_WARAPP_SETTINGS_N_KEYS + 1,
+               "CBD_WARAPP_SETTINGS_N_KEYS counts the names of cbd_warapp_settings_keys");
 
 static const char *const rounding_names[] = {"straight_round", "weighted_random", NULL};
 

@@ -11,7 +11,10 @@
  * a field error was recorded. */
 bool cbd_warapp_settings_read(const cbd_reader *r, cbd_warapp_settings *settings);
 
-/* The allowed member names of a settings object. */
+/* The allowed member names of a settings object, NULL-terminated: CBD_WARAPP_SETTINGS_N_KEYS
+ * names (warapp_settings.c checks the count against the table), so that an endpoint adding its
+ * own members sizes its list from it. */
+#define CBD_WARAPP_SETTINGS_N_KEYS 5
 extern const char *const cbd_warapp_settings_keys[];
 
 /* The effective settings' members, written into the object the caller has open (so that an

@@ -1,5 +1,5 @@
 /*
- * POST /simulate (issue 4): seeded random War.app battles, W1–W8, with special units on either
+ * POST /simulate: seeded random War.app battles, W1–W8, with special units on either
  * side (W17–W20) and defenders given as a distribution (fog, W23).
  *
  * The request's RNG state is created here from the request's seed (or a fresh OS seed, which
@@ -266,7 +266,7 @@ bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *r
 }
 
 /*
- * Fairness (issue 4, issue 12): the estimate the http layer compares with
+ * Fairness: the estimate the http layer compares with
  * server.inline_cost_ns, so that more than about ten thousand battles run on the worker pool
  * and the MHD thread the connection is pinned to keeps serving its other connections. The
  * request is read as the handler reads it; an invalid one is a cheap 422. Units and fog add

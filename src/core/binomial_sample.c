@@ -56,7 +56,7 @@ void cbd_binomial_init(cbd_binomial *b, uint64_t n, cbd_micro p_micro) {
     /* p' and 1 − p' come straight from the exact millionths, so 1 − p' is not rounded twice. */
     uint32_t lo = p_micro <= CBD_MICRO_ONE / 2 ? p_micro : CBD_MICRO_ONE - p_micro;
     b->flip = p_micro > CBD_MICRO_ONE / 2;
-    init_common(b, n, (double)lo / 1e6, (double)(CBD_MICRO_ONE - lo) / 1e6);
+    init_common(b, n, (double)lo / CBD_MICRO_ONE, (double)(CBD_MICRO_ONE - lo) / CBD_MICRO_ONE);
     if (b->method == CBD_BINOMIAL_BTRS) {
         double nd = (double)n, m = b->bt_m;
         b->bt_const = (m + 0.5) * log((m + 1.0) / (b->bt_r * (nd - m + 1.0))) + stirling_tail(m) +

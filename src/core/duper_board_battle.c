@@ -162,7 +162,7 @@ static bool adjacent(const cbd_duper_board *b, size_t x, size_t y) {
     return false;
 }
 
-/* The refusals on the board as given (issue 14's 422s); out[i].from/to/attacker are set. */
+/* The refusals on the board as given (its 422s); out[i].from/to/attacker are set. */
 static cbd_status check_attacks(const cbd_duper_board *b, const cbd_duper_attack_spec *a, size_t n,
                                 cbd_budget *budget, cbd_duper_board_battle *out,
                                 cbd_duper_board_error *err) {

@@ -1,6 +1,6 @@
 /* Random War.app battles (W1–W6, W18–W20, W23) from a caller's RNG state; see
- * warapp_simulate.h. Setting them up (a side's sampler, a request's plan) and W19's damage
- * are in warapp_sim_plan.c. */
+ * warapp_simulate.h. The plans' set-up and W19's damage are in warapp_sim_plan.c, a side's
+ * constants in warapp_sim_side.c. */
 #include "combatd/warapp_simulate.h"
 
 #include <string.h>

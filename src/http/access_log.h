@@ -16,7 +16,7 @@ typedef struct {
     uint64_t bytes_out;
     const char *request_id;
     const char *ended;  /* "ok", "timeout", "client_abort", ... */
-    const char *client; /* the client address (issue 15); NULL leaves the field out */
+    const char *client; /* the client address; NULL leaves the field out */
 } cbd_access_log_entry;
 
 /* Formats one compact JSON line (no trailing newline) into buf; returns its length. A line that

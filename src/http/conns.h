@@ -2,7 +2,7 @@
 #define COMBATD_HTTP_CONNS_H
 
 /*
- * Every open connection, for two jobs MHD 0.9.75 cannot do (issue 15):
+ * Every open connection, for two jobs MHD 0.9.75 cannot do:
  * - the per-IP limit with exemptions: MHD_OPTION_PER_IP_CONNECTION_LIMIT counts every address
  *   alike, so a proxy that carries all the traffic hits it; here it is counted per address with
  *   trusted_proxies exempt. Over the limit a connection is still accepted and its first request

@@ -1,5 +1,5 @@
 /*
- * The drain on SIGTERM (issue 15). Kubernetes and proxies need, in order: a lame duck (readiness
+ * The drain on SIGTERM. Kubernetes and proxies need, in order: a lame duck (readiness
  * 503 while still serving, so balancers move traffic away), then no new connections, every
  * answer with Connection: close, idle keep-alive connections closed between requests, and an
  * exit once no connection holds a request, by a hard deadline.

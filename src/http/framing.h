@@ -2,7 +2,7 @@
 #define COMBATD_HTTP_FRAMING_H
 
 /*
- * Strict RFC 9112 framing on top of libmicrohttpd 0.9.75 (issue 12, item 1).
+ * Strict RFC 9112 framing on top of libmicrohttpd 0.9.75.
  *
  * libmicrohttpd parses the request line and header section in place, in its read buffer, and
  * tolerates what a strict parser refuses: it keeps a name with a space before the colon as a

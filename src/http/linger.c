@@ -178,13 +178,3 @@ void cbd_linger_stop(cbd_linger *l) {
     free(l->socks);
     free(l);
 }
-
-cbd_linger_counts cbd_linger_counts_of(const cbd_linger *l) {
-    cbd_linger *m = (cbd_linger *)l;
-    return (cbd_linger_counts){
-        .lingered = atomic_load(&m->lingered),
-        .client_eof = atomic_load(&m->client_eof),
-        .capped = atomic_load(&m->capped),
-        .refused = atomic_load(&m->refused),
-    };
-}

@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 /*
- * A bounded lingering close (issue 12, item 5), as nginx's lingering_close. When combatd
+ * A bounded lingering close, as nginx's lingering_close. When combatd
  * answers early (413, 404, 415 while the body is still coming) and closes, the client's
  * unread bytes make the kernel reset the connection, and a client still sending may lose the
  * answer with it. Instead the socket's last reference is kept here after MHD is done with it:
@@ -24,15 +24,5 @@ void cbd_linger_add(cbd_linger *l, int fd);
 
 /* Closes every lingering socket and stops the thread. */
 void cbd_linger_stop(cbd_linger *l);
-
-/* Sockets closed after lingering, by how they ended (for tests and metrics). */
-typedef struct {
-    uint64_t lingered;   /* taken over */
-    uint64_t client_eof; /* the client closed its side: the gentle end */
-    uint64_t capped;     /* closed at max_bytes or max_us */
-    uint64_t refused;    /* closed at once: max_sockets were lingering */
-} cbd_linger_counts;
-
-cbd_linger_counts cbd_linger_counts_of(const cbd_linger *l);
 
 #endif

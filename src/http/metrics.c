@@ -18,8 +18,9 @@ static const uint64_t bucket_bounds_us[CBD_METRIC_BUCKETS] = {
     50,    100,   200,    500,    1000,   2000,    5000,      10000,
     20000, 50000, 100000, 200000, 500000, 1000000, UINT64_MAX};
 
-void cbd_metrics_init(cbd_metrics *m) {
+void cbd_metrics_init(cbd_metrics *m, const cbd_route *routes) {
     memset(m, 0, sizeof *m);
+    m->routes = routes;
 }
 
 static unsigned status_slot(unsigned status) {
@@ -105,8 +106,8 @@ static void put_tool_calls(text_buf *t, cbd_metrics *m) {
            "# TYPE combatd_mcp_tool_calls_total counter\n");
     for (unsigned r = 0; r < CBD_METRIC_ROUTES; r++) {
         char tool[64];
-        if (!cbd_routes[r].api.tool.title ||
-            !cbd_mcp_tool_name(cbd_routes[r].api.path, tool, sizeof tool)) {
+        if (!m->routes[r].api.tool.title ||
+            !cbd_mcp_tool_name(m->routes[r].api.path, tool, sizeof tool)) {
             continue;
         }
         for (unsigned slot = 0; slot < CBD_METRIC_STATUSES; slot++) {
@@ -136,10 +137,10 @@ char *cbd_metrics_render(cbd_metrics *m, size_t *len) {
             }
             if (s == CBD_METRIC_STATUSES - 1) {
                 put(&t, "combatd_requests_total{route=\"%s\",status=\"other\"} %" PRIu64 "\n",
-                    cbd_routes[r].label, (uint64_t)v);
+                    m->routes[r].label, (uint64_t)v);
             } else {
                 put(&t, "combatd_requests_total{route=\"%s\",status=\"%u\"} %" PRIu64 "\n",
-                    cbd_routes[r].label, statuses[s], (uint64_t)v);
+                    m->routes[r].label, statuses[s], (uint64_t)v);
             }
         }
     }

@@ -69,7 +69,7 @@ static bool add_headers(cbd_server *s, struct MHD_Connection *con, cbd_http_requ
     if (extra && extra->allow) {
         ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, extra->allow) == MHD_YES;
     }
-    /* While draining every answer ends its connection (issue 15). */
+    /* While draining every answer ends its connection. */
     if ((extra && extra->close) || atomic_load(&s->draining)) {
         ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CONNECTION, "close") == MHD_YES;
     }

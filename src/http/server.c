@@ -87,7 +87,7 @@ static enum MHD_Result refuse_rest_of_body(cbd_server *s, struct MHD_Connection 
 
 /* ---- the access handler ---- */
 
-/* The client address (issue 15): the socket peer, or from a trusted proxy the one its
+/* The client address: the socket peer, or from a trusted proxy the one its
  * X-Forwarded-For names (net_ranges.h). */
 static void set_client(const cbd_server *s, struct MHD_Connection *con, const cbd_conn *conn,
                        cbd_http_request *req) {
@@ -100,7 +100,7 @@ static void set_client(const cbd_server *s, struct MHD_Connection *con, const cb
 
 /* A connection over the per-IP limit (conns.h): one answer, then the connection closes. */
 static enum MHD_Result refuse(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req) {
-    cbd_extra_headers e = {.close = true, .retry_after = "1"};
+    cbd_extra_headers e = {.close = true, .retry_after = CBD_RETRY_AFTER_SECONDS};
     return cbd_http_send_problem(s, con, req, 503, &e,
                                  "Too many connections from %s (at most %u); retry shortly.",
                                  req->client, s->cfg.server.per_ip_connection_limit);
@@ -438,10 +438,10 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
     cbd_json_alloc_install();
     /* Answers of megabytes come from mmap and go back to the OS when freed: a fixed threshold
      * stops glibc from raising it after the first large free, which kept a slow-reader flood's
-     * memory in the heap after the readers had gone (issue 12). */
+     * memory in the heap after the readers had gone. */
     (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
-    cbd_metrics_init(&s->metrics);
+    cbd_metrics_init(&s->metrics, cbd_routes);
     atomic_init(&s->draining, false);
     atomic_init(&s->stopping, false);
     atomic_init(&s->jobs_unsent, 0u);

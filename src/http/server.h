@@ -20,7 +20,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size);
 uint16_t cbd_server_port(const cbd_server *server);
 
 /*
- * The lame duck (issue 15): /readyz answers 503 and every answer carries Connection: close,
+ * The lame duck: /readyz answers 503 and every answer carries Connection: close,
  * while new connections are still accepted and served. cbd_server_drain calls it too.
  */
 void cbd_server_begin_drain(cbd_server *server);

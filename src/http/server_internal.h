@@ -38,7 +38,7 @@ struct cbd_server {
 
     cbd_watchdog *watchdog;    /* the request and send deadlines (watchdog.h) */
     struct cbd_linger *linger; /* gentle closes after early answers (linger.h) */
-    /* Restarts and proxies (issue 15): open connections (conns.h), what the drain did. */
+    /* Restarts and proxies: open connections (conns.h), what the drain did. */
     cbd_conns *conns;
     cbd_drain_stats drain;
 };

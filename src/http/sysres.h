@@ -2,7 +2,7 @@
 #define COMBATD_HTTP_SYSRES_H
 
 /*
- * What the process may use (issue 15): CPUs (its affinity mask, capped by the cgroup CPU
+ * What the process may use: CPUs (its affinity mask, capped by the cgroup CPU
  * quota a container runtime sets) and open files. The parsers take the files' text, so the
  * tests feed them fixtures.
  */

@@ -9,7 +9,7 @@
  * that trickles its request line, headers or body (one byte every few seconds), or reads its
  * answer a byte at a time, is never cut by it. A thread of ours looks at every open
  * connection a few times a second and shuts down any whose client has made the server wait
- * longer than a deadline (issue 12, item 3):
+ * longer than a deadline:
  *
  * - The request deadline starts at the request's first byte (seen in the socket's TCP_INFO
  *   byte count, or at the request line, whichever comes first), not at accept or the previous

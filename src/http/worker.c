@@ -1,5 +1,5 @@
 /*
- * The worker pool (issue 4, issue 12). MHD's thread pool pins each connection to one thread,
+ * The worker pool. MHD's thread pool pins each connection to one thread,
  * so a long computation would stall that thread's other connections. A request whose
  * estimated cost (cbd_api_cost) exceeds server.inline_cost_ns is answered here instead: its
  * connection is suspended, the request waits in a bounded queue for one of a fixed set of
@@ -240,10 +240,6 @@ void cbd_pool_free(cbd_pool *p) {
     free(p->clients);
     free(p->threads);
     free(p);
-}
-
-unsigned cbd_pool_share(const cbd_pool *p) {
-    return p->share;
 }
 
 unsigned cbd_server_worker_jobs(const cbd_server *s) {

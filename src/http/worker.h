@@ -3,7 +3,8 @@
 
 #include "server_internal.h"
 
-/* The Retry-After of a 503 for a full pool: a long request takes well under a second. */
+/* The Retry-After of every 503 (a full pool, a client over the per-IP connection limit): a long
+ * request takes well under a second, so a place is free again by then. */
 #define CBD_RETRY_AFTER_SECONDS "1"
 
 /*
@@ -19,9 +20,6 @@ void cbd_pool_stop(cbd_pool *p);
 
 /* Stops the pool if it runs, and frees it (after MHD_stop_daemon). */
 void cbd_pool_free(cbd_pool *p);
-
-/* The places one client address may hold. */
-unsigned cbd_pool_share(const cbd_pool *p);
 
 /*
  * Takes over `api_req`: it waits for a worker while the connection is suspended (the next

@@ -1,5 +1,5 @@
 /*
- * Every allocation of a request, failed in turn (issue 12, item 4). Runs under failshim.so
+ * Every allocation of a request, failed in turn. Runs under failshim.so
  * (LD_PRELOAD): for each endpoint it sends the request once counting the allocations the
  * server's threads make for it (C), then for every N in 1..C+2 sends it again with the Nth
  * allocation failed. Each answer must be the correct one byte for byte (the Date header

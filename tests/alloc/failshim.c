@@ -1,5 +1,5 @@
 /*
- * An LD_PRELOAD shim that fails one chosen allocation (issue 12, item 4).
+ * An LD_PRELOAD shim that fails one chosen allocation.
  *
  * It replaces malloc, calloc and realloc (glibc routes its own strdup, asprintf, fopen and
  * friends through them) and counts the calls made while armed, on every thread but the ones

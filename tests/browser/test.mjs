@@ -60,7 +60,7 @@ const liveDuper = await live('duper/battle', {
     attack: { player: 'red', kind: 'normal', tile: { units: { soldier: 2 } } },
     defense: { player: 'blue', tile: { level: 1, units: { soldier: 1 } } },
 });
-// The issue's example turn (issue 13), as the turn panel is prefilled with it.
+// The example turn, as the turn panel is prefilled with it.
 const TURN_EXAMPLE = {
     territories: { A: { owner: 'alice', armies: 12 }, B: { owner: 'bob', armies: 5 }, N: { owner: 'neutral', armies: 2 } },
     orders: [{ type: 'deploy', player: 'alice', to: 'A', armies: 3 },
@@ -72,7 +72,7 @@ const TURN_EXAMPLE = {
     goals: [{ territory: 'B', owner: 'alice' }],
 };
 const liveTurn = await live('analyze-turn', TURN_EXAMPLE) && await live('simulate-turn', { ...TURN_EXAMPLE, trials: 1, seed: 1 });
-// The issue's worked example on a board (issue 14), as the board panel is prefilled with it
+// The worked example on a board, as the board panel is prefilled with it
 // (player: the options player the panel starts with).
 const BOARD_EXAMPLE = {
     board: {
@@ -617,7 +617,7 @@ try {
     }));
     const afterCell = (id, key) => page.getAttribute(`#board-after tr[data-tile="${id}"] td[data-key=${key}]`, 'data-value');
 
-    // The worked example on a board (issue 14, RULINGS.md D2 with key_buff_per_key 1, D14, D15).
+    // The worked example on a board (RULINGS.md D2 with key_buff_per_key 1, D14, D15).
     // Support (D14): a2 is red, adjacent to a1 and holds tanks: it supports the attack; b2 is
     // blue, adjacent to b1 with tanks: it supports the defense; n1 is an NPC, not b1's owner.
     // Attack 8 soldiers + 2 planes * 4 + the fort 7 + a2's 3 tanks * 3 = 32 (the loaded tanks add

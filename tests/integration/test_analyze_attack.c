@@ -1,4 +1,4 @@
-/* POST /analyze-attack over HTTP (issue 3): the contract's fields, worked values and 422s. */
+/* POST /analyze-attack over HTTP: the contract's fields, worked values and 422s. */
 #include <math.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /*
- * A tour of bad input (issue 6, part 6): more than 50 distinct bad requests, each of which must
+ * A tour of bad input: more than 50 distinct bad requests, each of which must
  * get the right 4xx as an RFC 9457 problem+json (status member equal to the HTTP status, a
  * detail, an errors array; 422s name the field by JSON pointer), and after each the service
  * must still answer /livez.

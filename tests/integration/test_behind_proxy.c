@@ -1,5 +1,5 @@
 /*
- * Behind a proxy and in a container (issue 15, items 2 and 3), against the real binary: the
+ * Behind a proxy and in a container, against the real binary: the
  * per-IP limit spares trusted_proxies, a trusted proxy's X-Forwarded-For names the client in
  * the access log, and --healthcheck reads the same flags and environment as the service and
  * probes the family it binds, exiting 0 or 1 only.

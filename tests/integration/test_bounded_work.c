@@ -1,5 +1,5 @@
 /*
- * One request's cost and the worker pool (issue 12, items 2 and 3), over raw sockets.
+ * One request's cost and the worker pool, over raw sockets.
  *
  * - armies_needed has a budget: 32 targets at 590,000,000 defenders are a 422 at /targets,
  *   refused before any work (the estimate is worked out by hand below).

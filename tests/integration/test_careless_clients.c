@@ -1,5 +1,5 @@
 /*
- * Slow and careless clients (issue 12, item 5), over raw sockets.
+ * Slow and careless clients, over raw sockets.
  *
  * - A client that does not read its answer is cut at server.send_deadline.
  * - Memory is given back: 20 connections that leave 18 MB answers unread (more than the

@@ -1,5 +1,5 @@
 /*
- * Restarts lose nothing (issue 15, item 1), against the real binary: keep-alive connections
+ * Restarts lose nothing, against the real binary: keep-alive connections
  * kept busy with requests back to back through a SIGTERM. The client sends its next request
  * only after reading the whole previous answer, and none after an answer that carried
  * Connection: close; so every request it wrote must get a whole answer, and the only other

@@ -1,4 +1,4 @@
-/* POST /duper/battle over HTTP (issue 5): the worked example and a 422 through the server. */
+/* POST /duper/battle over HTTP: the worked example and a 422 through the server. */
 #include <string.h>
 
 #include <criterion/criterion.h>

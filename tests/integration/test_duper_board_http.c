@@ -1,5 +1,5 @@
 /*
- * POST /duper/board/battle and /duper/board/options over HTTP (issue 14): the worked example
+ * POST /duper/board/battle and /duper/board/options over HTTP: the worked example
  * on a board, an options list, a bad board's 422 as problem+json naming its field, the 405 of
  * a GET, and the metrics label of each route.
  */

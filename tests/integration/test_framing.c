@@ -1,5 +1,5 @@
 /*
- * Strict framing (issue 12, item 1). Every request that an RFC 9112 parser would refuse or
+ * Strict framing. Every request that an RFC 9112 parser would refuse or
  * frame differently gets exactly one 400 (411 for a POST without a length) and the connection
  * closed, so nothing after it is ever read as a request. Sent over raw sockets: libcurl will
  * not send most of these. The smuggling cases carry a 35-byte body that is itself a request

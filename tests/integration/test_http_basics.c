@@ -1,4 +1,4 @@
-/* The HTTP contract every endpoint shares (issue 2): statuses, headers and problem bodies. */
+/* The HTTP contract every endpoint shares: statuses, headers and problem bodies. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /*
  * The real binary: flags, configuration errors, the chosen port in the log, and SIGTERM
- * draining an in-flight request (issue 2).
+ * draining an in-flight request.
  */
 #include <fcntl.h>
 #include <signal.h>

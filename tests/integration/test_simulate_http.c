@@ -1,4 +1,4 @@
-/* POST /simulate over HTTP (issue 4): replay, parallel identity, restart identity, bad input. */
+/* POST /simulate over HTTP: replay, parallel identity, restart identity, bad input. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>

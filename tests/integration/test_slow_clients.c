@@ -1,5 +1,5 @@
 /*
- * Slow and idle clients (issue 6, part 5). Timeouts are set to one or two seconds through the
+ * Slow and idle clients. Timeouts are set to one or two seconds through the
  * config so that the whole file runs in a few seconds.
  *
  * - An idle connection is closed after server.connection_timeout (libmicrohttpd's own timer).
@@ -126,7 +126,7 @@ Test(slow, per_ip_connection_limit_holds) {
     }
     raw_sleep(0.2); /* let the workers accept all three */
     /* The fourth is over the limit: its request is answered 503 with Retry-After, and the
-     * connection closes (issue 15). */
+     * connection closes. */
     int extra = raw_connect(port);
     cr_assert_geq(extra, 0);
     (void)raw_send_str(extra, "GET /livez HTTP/1.1\r\nHost: x\r\n\r\n");

@@ -1,5 +1,5 @@
 /*
- * Request smuggling (issue 6, part 7). RFC 9112 §6.3: a request with two Content-Length
+ * Request smuggling. RFC 9112 §6.3: a request with two Content-Length
  * headers, or with both Transfer-Encoding and Content-Length, has ambiguous framing; a proxy
  * in front and combatd could split the bytes into different requests. combatd refuses it with
  * 400 and closes the connection (libmicrohttpd 0.9.75 as packaged accepts both). Sent over a

@@ -1,5 +1,5 @@
 /*
- * ThreadSanitizer concurrency test (issue 6, part 2): one shared in-process server (4 worker
+ * ThreadSanitizer concurrency test: one shared in-process server (4 HTTP
  * threads, access log on), 16 client threads each sending 400 keep-alive requests across every
  * route (valid, malformed and schema-breaking bodies, GET routes, /metrics while it is being
  * updated), then a drain and a stop. Criterion forks and does not run under TSan, so this is a

@@ -1,4 +1,4 @@
-/* Request bodies grow geometrically up to a hard cap (issue 2). */
+/* Request bodies grow geometrically up to a hard cap. */
 #include <string.h>
 
 #include <criterion/criterion.h>

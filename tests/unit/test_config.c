@@ -1,4 +1,4 @@
-/* Configuration: defaults, the file, the environment and flags, in that order (issue 2). */
+/* Configuration: defaults, the file, the environment and flags, in that order. */
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -228,7 +228,7 @@ Test(config, warapp_limits_are_read_through_their_rows) {
     cr_expect_str_eq(p.errors[0].pointer, "/warapp/max_targets");
 }
 
-/* Issue 12: the worker pool, the send deadline, the answer cap and the armies_needed budget are
+/* The worker pool, the send deadline, the answer cap and the armies_needed budget are
  * ordinary keys of the file and the environment, with their ranges. */
 Test(config, bounded_work_keys) {
     cbd_config cfg;

@@ -1,6 +1,6 @@
 /*
  * Random boards: each board battle must equal the same battle sent to /duper/battle with the
- * support lists the board implies (issue 14), member for member. The test finds the support
+ * support lists the board implies, member for member. The test finds the support
  * itself, by scanning the pairs (D14: the attacker's other tiles adjacent to the source with
  * tanks, the defender's other tiles adjacent to the target with tanks, none for NPCs, in the
  * byte order of ids), and builds the /duper/battle request from the board.

@@ -1,5 +1,5 @@
 /*
- * The board endpoints' refusals (issue 14, item 3): every bad board's 422 with its exact
+ * The board endpoints' refusals: every bad board's 422 with its exact
  * pointer, one answer listing every bad reference, and the limits from the config.
  */
 #include "board_api_test.h"

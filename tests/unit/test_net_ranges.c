@@ -1,5 +1,5 @@
 /*
- * trusted_proxies (issue 15): the address and CIDR parser, the matcher, the X-Forwarded-For
+ * trusted_proxies: the address and CIDR parser, the matcher, the X-Forwarded-For
  * walk, and the setting as the file and the environment give it. Expected bytes are written
  * out by hand from RFC 4291 (IPv4-mapped ::ffff:0:0/96) and RFC 4632 prefixes.
  */

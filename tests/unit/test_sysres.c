@@ -1,5 +1,5 @@
 /*
- * What the process may use (issue 15): the cgroup CPU quota's text as v2 and v1 write it,
+ * What the process may use: the cgroup CPU quota's text as v2 and v1 write it,
  * the cgroup path, and the connection limit that fits the open-file limit. Fixture strings
  * are the files' formats (Documentation/admin-guide/cgroup-v2.rst, cpu.max: "$MAX $PERIOD").
  */

@@ -1,5 +1,5 @@
 /*
- * Issue 3: the odds core on the worked examples of the War.app rule files, the reference values
+ * The odds core on the worked examples of the War.app rule files, the reference values
  * of RULINGS.md, hand-checked values and properties (sums, means, monotony) up to 10^9 armies.
  */
 #include <math.h>

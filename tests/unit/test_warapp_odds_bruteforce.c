@@ -1,5 +1,5 @@
 /*
- * Issue 3: the exact odds core against an independent brute-force enumeration.
+ * The exact odds core against an independent brute-force enumeration.
  *
  * For every attacker count A and defender count D up to 40, the test enumerates every roll
  * combination: each side's number of successful rolls X with its exact probability

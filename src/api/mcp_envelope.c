@@ -1,0 +1,46 @@
+/* The JSON-RPC 2.0 envelope of an MCP response, result or error; see mcp_internal.h. Apart
+ * from mcp.c, which dispatches to the methods of mcp_tools.c and mcp_resources.c, so that the
+ * methods write their responses without depending on the dispatcher. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "mcp_internal.h"
+
+void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call) {
+    cbd_jw_object_open(out);
+    cbd_jw_key_string(out, "jsonrpc", "2.0");
+    cbd_jw_key(out, "id");
+    cbd_jw_value(out, call->id);
+    cbd_jw_key(out, "result");
+}
+
+void cbd_mcp_result_end(cbd_jw *out) {
+    cbd_jw_object_close(out);
+}
+
+void cbd_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *message) {
+    cbd_jw_object_open(out);
+    cbd_jw_key_string(out, "jsonrpc", "2.0");
+    cbd_jw_key(out, "id");
+    if (id) {
+        cbd_jw_value(out, id);
+    } else {
+        cbd_jw_null(out);
+    }
+    cbd_jw_key(out, "error");
+    cbd_jw_object_open(out);
+    cbd_jw_key_int(out, "code", code);
+    cbd_jw_key_string(out, "message", message);
+}
+
+bool cbd_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...) {
+    char message[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    cbd_mcp_error_begin(out, call->id, code, message);
+    cbd_jw_object_close(out);
+    cbd_jw_object_close(out);
+    return true;
+}
