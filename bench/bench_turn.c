@@ -1,5 +1,5 @@
 /*
- * A War.app turn in the core (issue 13 item 6): 8 orders over 9 territories, armies in the
+ * A War.app turn in the core: 8 orders over 9 territories, armies in the
  * tens, 16 % luck, multi_attack on, random move order. Goals: exact analysis <= 2 ms, seeded
  * resolution >= 10^6 turns/s on one core; over HTTP (one keep-alive connection, http_latency.h)
  * POST /analyze-turn <= 5 ms and a one-trial POST /simulate-turn <= 50 µs.
@@ -162,7 +162,7 @@ int main(int argc, char **argv) {
           (const uint64_t[]){29, 15, 0, 24, 12, 10, 21, 14});
     int rc = run("the bench turn", turns);
     run_http();
-    /* Issue 13 item 2's figures: with every territory kept in the state to the end, the final
+    /* The groups' worth: with every territory kept in the state to the end, the final
      * state counts of this board's three groups multiply to 63,504 joint states, at most 54 in
      * one group (counted by a search over boards of this shape with that stricter engine; the
      * engine now folds finished territories out, so it holds fewer). */

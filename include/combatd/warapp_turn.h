@@ -20,6 +20,11 @@
  * 0 .. n_players − 1; CBD_TURN_NEUTRAL owns neutral territories and never gives orders (W11).
  */
 #define CBD_TURN_NEUTRAL UINT16_MAX
+/* Its name in requests and answers (W11). */
+#define CBD_TURN_NEUTRAL_NAME "neutral"
+/* The default limit of distinct states of one group (cbd_turn_default_limits, and the
+ * config's warapp.max_turn_states). */
+#define CBD_TURN_DEFAULT_MAX_STATES 1000000
 typedef uint16_t cbd_turn_player;
 
 typedef struct {
@@ -157,7 +162,8 @@ typedef struct {
     cbd_turn_order_result *orders;
     double goals_probability; /* 1 when there are no goals */
     bool deterministic;       /* the final board has exactly one outcome */
-    size_t n_groups;          /* independent groups of territories (issue 13 item 2) */
+    size_t n_groups; /* independent groups of territories: kept apart, so that states multiply only
+                        within one */
     /* The most distinct states one group held after an order (territories that no later order
      * touches are folded into the results and leave the state, so this stays small). */
     uint64_t max_group_states;

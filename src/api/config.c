@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combatd/warapp_turn.h"
 #include "combatd/warapp_units.h"
 #include "config_keys.h"
 #include "duper_rules_json.h"
@@ -141,7 +142,7 @@ void cbd_config_defaults(cbd_config *cfg) {
     w->max_listed_battles = 1000;
     w->max_turn_territories = 256;
     w->max_turn_orders = 256;
-    w->max_turn_states = 1000000;
+    w->max_turn_states = CBD_TURN_DEFAULT_MAX_STATES;
     w->max_turn_simulated_orders = 50000000; /* a few seconds of one core at most */
     w->max_listed_turns = 100;
     w->max_units = 32;        /* W17 */

@@ -1,5 +1,5 @@
 /*
- * POST /analyze-turn (issue 13): the exact distribution of the board after a War.app turn
+ * POST /analyze-turn: the exact distribution of the board after a War.app turn
  * (W11–W16). The request is read in warapp_turn_json.c; the numbers come from the core
  * (cbd_turn_analyze), which refuses a turn past warapp.max_turn_states before it allocates and
  * charges the request's budget as it works.

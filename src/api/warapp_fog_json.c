@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 
-
 static const char *const point_keys[] = {"armies", "probability", NULL};
 
 static int by_armies(const void *a, const void *b) {

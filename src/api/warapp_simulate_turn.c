@@ -1,5 +1,5 @@
 /*
- * POST /simulate-turn (issue 13): War.app turns resolved with a seeded RNG (W11–W16), one
+ * POST /simulate-turn: War.app turns resolved with a seeded RNG (W11–W16), one
  * real turn per trial. The RNG is created here from the request's seed (or a fresh OS seed,
  * which is returned): xoshiro256** seeded through splitmix64, one stream for the whole request,
  * trials in order, each drawing as cbd_turn_sim_one documents. Every statistic is an integer
@@ -251,7 +251,7 @@ static void turns_json(cbd_jw *w, const sim_stats *s, uint64_t trials) {
             cbd_jw_key(w, s->q->territory_id[i]);
             cbd_jw_object_open(w);
             cbd_jw_key(w, "owner");
-            cbd_jw_string(w, board[i].owner == CBD_TURN_NEUTRAL ? "neutral"
+            cbd_jw_string(w, board[i].owner == CBD_TURN_NEUTRAL ? CBD_TURN_NEUTRAL_NAME
                                                                 : s->q->player_id[board[i].owner]);
             cbd_jw_key_uint(w, "armies", board[i].armies);
             cbd_jw_object_close(w);
@@ -369,7 +369,7 @@ static bool read_options(const cbd_reader *r, const cbd_warapp_config *cfg,
  * listing refused here could not have fitted.
  */
 static double listing_floor(const cbd_turn_request *q, uint64_t trials) {
-    size_t owner = strlen("neutral");
+    size_t owner = strlen(CBD_TURN_NEUTRAL_NAME);
     for (size_t p = 0; p < q->turn.n_players; p++) {
         size_t n = strlen(q->player_id[p]);
         owner = n < owner ? n : owner;

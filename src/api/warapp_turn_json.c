@@ -5,6 +5,8 @@
  */
 #include "warapp_turn_json.h"
 
+#include "endpoint_support.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -138,7 +140,7 @@ static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const cha
     }
     const char *owner;
     bool ok = cbd_turn_read_id(&t, "owner", true, &owner);
-    if (ok && strcmp(owner, "neutral") == 0) {
+    if (ok && strcmp(owner, CBD_TURN_NEUTRAL_NAME) == 0) {
         q->territories[i].owner = CBD_TURN_NEUTRAL;
     } else if (ok) {
         int p = cbd_turn_add_player(q, &t, "owner", owner);
@@ -156,8 +158,7 @@ static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const cha
 }
 
 static bool oom(cbd_problem *problem) {
-    cbd_problem_set(problem, 500, "The service ran out of memory; try again.");
-    return false;
+    return cbd_api_oom_problem(problem);
 }
 
 /* The next `bytes` of the block, kept aligned for any member type. */
@@ -235,9 +236,10 @@ static bool read_territories(const cbd_reader *r, const cbd_warapp_config *cfg,
 
 /* settings: /analyze-attack's (W1–W10), plus multi_attack (W15). */
 static bool read_settings(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q) {
-    const char *keys[16];
+    /* Sized by the settings table, so that no settings key can be left out. */
+    const char *keys[CBD_WARAPP_SETTINGS_N_KEYS + 2];
     size_t n = 0;
-    for (const char *const *k = cbd_warapp_settings_keys; *k && n < 14; k++) {
+    for (const char *const *k = cbd_warapp_settings_keys; *k; k++) {
         keys[n++] = *k;
     }
     keys[n++] = "multi_attack";
@@ -496,5 +498,5 @@ uint64_t cbd_turn_fog_points(const cbd_turn_request *q) {
 }
 
 void cbd_turn_owner_key(cbd_jw *w, const cbd_turn_request *q, cbd_turn_player owner) {
-    cbd_jw_key(w, owner == CBD_TURN_NEUTRAL ? "neutral" : q->player_id[owner]);
+    cbd_jw_key(w, owner == CBD_TURN_NEUTRAL ? CBD_TURN_NEUTRAL_NAME : q->player_id[owner]);
 }

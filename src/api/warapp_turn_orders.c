@@ -34,7 +34,7 @@ static int read_order_player(const cbd_reader *o, cbd_turn_request *q) {
     if (!cbd_turn_read_id(o, "player", true, &id)) {
         return -1;
     }
-    if (strcmp(id, "neutral") == 0) {
+    if (strcmp(id, CBD_TURN_NEUTRAL_NAME) == 0) {
         cbd_reader_error(o, "player", "must be a player: neutral territories give no orders (W11)");
         return -1;
     }
@@ -239,9 +239,9 @@ bool cbd_turn_read_goals(const cbd_reader *r, cbd_turn_request *q) {
         } else {
             const char *id = json_is_string(o) ? json_string_value(o) : "";
             int p = cbd_turn_find_player(q, id);
-            owner_ok = strcmp(id, "neutral") == 0 || p >= 0;
-            owner =
-                strcmp(id, "neutral") == 0 ? CBD_TURN_NEUTRAL : (cbd_turn_player)(p < 0 ? 0 : p);
+            owner_ok = strcmp(id, CBD_TURN_NEUTRAL_NAME) == 0 || p >= 0;
+            owner = strcmp(id, CBD_TURN_NEUTRAL_NAME) == 0 ? CBD_TURN_NEUTRAL
+                                                           : (cbd_turn_player)(p < 0 ? 0 : p);
             if (!owner_ok) {
                 cbd_reader_error(&g, "owner",
                                  "must be a player of this turn (one that owns a territory or "

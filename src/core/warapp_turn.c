@@ -8,7 +8,7 @@ cbd_turn_limits cbd_turn_default_limits(void) {
         .max_territories = 256,
         .max_orders = 256,
         .max_players = 64,
-        .max_states = 1000000,
+        .max_states = CBD_TURN_DEFAULT_MAX_STATES,
         .max_state_words = UINT64_C(1) << 24,
         .max_work = 100000000,
         .max_schedules = 40320,

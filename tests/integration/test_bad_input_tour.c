@@ -155,7 +155,7 @@ static bad_case cases[] = {
 };
 
 #define N_CASES (sizeof cases / sizeof cases[0])
-_Static_assert(N_CASES >= 50, "the issue asks for at least 50 distinct bad requests");
+_Static_assert(N_CASES >= 50, "the tour covers at least 50 distinct bad requests");
 
 static char *deep_body(body_kind kind, size_t *len) {
     size_t depth = kind == BODY_DEEP_ARRAY ? 30000 : 5000;

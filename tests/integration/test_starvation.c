@@ -4,8 +4,8 @@
  * place per address), over loopback:
  *
  * - from 127.0.0.1, for each row of tests/support/costly_requests.h in turn (every POST
- *   endpoint's costliest request, and the budget's issue's), 16 copies sent at once on 16
- *   connections, and the next row once all 16 are answered;
+ *   endpoint's costliest request, and the requests that broke the promises before the budget), 16
+ * copies sent at once on 16 connections, and the next row once all 16 are answered;
  * - from 127.0.0.2 meanwhile, on one keep-alive connection, GET /livez and a small
  *   /analyze-attack in turn, one every 10 ms by the clock.
  *

@@ -4,8 +4,8 @@
 /*
  * Helpers of the board endpoints' api tests (test_duper_board_api.c,
  * test_duper_board_refusals_api.c): running a body through cbd_api_run, walking the answer,
- * expecting a 422 at a pointer, and the issue's board. Request bodies are written with ' for " (q()
- * swaps them).
+ * expecting a 422 at a pointer, and the worked board of docs/rules.md. Request bodies are written
+ * with ' for " (q() swaps them).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,7 +79,7 @@ static inline void expect_422(const char *path, const char *body, const char *po
     expect_422_cfg(&cfg, path, body, pointer, needle);
 }
 
-/* The issue's board, with the tiles, pairs, keys and attacks spliced in by the tests. */
+/* The worked board, with the tiles, pairs, keys and attacks spliced in by the tests. */
 #define EX_TILES                                                                                   \
     "'a1': {'owner': 'red', 'level': 1, 'units': {'soldier': 8, 'plane': 2, 'fort': 1},"           \
     " 'loaded': {'tank': 2}},"                                                                     \

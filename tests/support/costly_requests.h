@@ -106,10 +106,11 @@ static inline char *costly_turn_random_order(void) {
 }
 
 /*
- * A large answer from a 17 KB request, the budget's issue's: 128 battles in which 6·10^6
- * armies surely take a territory of 10^6 at full luck; the stack that moves in is set by the
- * defenders' kills alone (about 9,200 values), each listed (max_distribution_points 10,000):
- * 364 KB of answer a battle, 46 MB in all. The analysis itself is quick (12 ms a battle).
+ * A large answer from a 17 KB request, one that passed the answer cap before the budget: 128
+ * battles in which 6·10^6 armies surely take a territory of 10^6 at full luck; the stack that moves
+ * in is set by the defenders' kills alone (about 9,200 values), each listed
+ * (max_distribution_points 10,000): 364 KB of answer a battle, 46 MB in all. The analysis itself is
+ * quick (12 ms a battle).
  */
 static inline char *costly_turn_large_answer(void) {
     costly_buf b = {0};

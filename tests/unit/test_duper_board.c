@@ -18,7 +18,8 @@ static cbd_duper_board_battle run_one(cbd_duper_board *b, const cbd_duper_rules 
     return out;
 }
 
-/* The issue's board: a1 and a2 red, b1 and b2 blue, n1 the NPCs'; blue holds 2 red keys. */
+/* The worked board (docs/rules.md, D13): a1 and a2 red, b1 and b2 blue, n1 the NPCs'; blue holds 2
+ * red keys. */
 static cbd_duper_board *issue_board(void) {
     static cbd_duper_tile_spec t[5];
     t[0] = tile("a1", "red", 1);

@@ -160,7 +160,7 @@ Test(board_api, a_captured_capital_takes_its_players_tiles_off_the_board) {
 }
 
 Test(board_api, options_checked_attack_by_attack) {
-    /* D17 on the issue's board for red (key buff 1): a2's tanks border only red, so every
+    /* D17 on the worked board for red (key buff 1): a2's tanks border only red, so every
      * option starts at a1 (troops and planes). Normal: n1 (32 vs larvae 3, no buffs, D9) and
      * b1 (32 vs 33). Long distance (range 0: anywhere): 8 (planes) + 9 (a2's support) = 17
      * against n1 (3), b2 (12 + 1 + 2 + b1's 15 = 30) and b1 (15 + 4 + 2 + b2's 12 = 33).

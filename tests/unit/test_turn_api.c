@@ -1,6 +1,6 @@
 /*
- * POST /analyze-turn and /simulate-turn at the JSON layer (no socket): every 422 of issue 13
- * item 4 with its exact pointer, the limits (warapp.max_turn_*), the answers' shape, and turns
+ * POST /analyze-turn and /simulate-turn at the JSON layer (no socket): every 422 of a bad turn with
+ * its exact pointer, the limits (warapp.max_turn_*), the answers' shape, and turns
  * whose results are worked out by hand below from W1–W16.
  */
 #include <math.h>
@@ -180,7 +180,7 @@ Test(analyze_turn, cycle_and_random_with_two_players) { /* W13 */
     json_decref(doc);
 }
 
-/* Issue 13 item 4: each bad input with its exact pointer. */
+/* Each bad input with its exact pointer. */
 static const struct {
     const char *body, *pointer, *needle;
 } bad[] = {

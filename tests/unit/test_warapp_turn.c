@@ -1,5 +1,5 @@
 /*
- * Issue 13: a whole War.app turn (W11–W16), on boards worked out by hand from the rules.
+ * A whole War.app turn (W11–W16), on boards worked out by hand from the rules.
  * Unless a test says otherwise: kill rates 0.6/0.7, 0 % luck, straight round, stand guard on
  * (W9), so a side of n armies kills round(0.6·n) or round(0.7·n), an exact .5 rounding up (W2, W3).
  */
@@ -302,8 +302,8 @@ Test(turn, one_vs_one_at_full_luck) {
 }
 
 Test(turn, untouched_territories_stay_independent) {
-    /* Issue 13 item 2: three territory pairs, one order each: three groups. Per group the pair
-     * (A, B) ends (1, alice 1), (1, bob 1) or (2, bob 1) (see one_vs_one_at_full_luck). */
+    /* Groups: three territory pairs, one order each, are three independent groups. Per group the
+     * pair (A, B) ends (1, alice 1), (1, bob 1) or (2, bob 1) (see one_vs_one_at_full_luck). */
     cbd_turn_territory b[] = {{ALICE, 2}, {BOB, 1}, {ALICE, 2}, {BOB, 1}, {ALICE, 2}, {BOB, 1}};
     cbd_turn_order o[] = {atk(ALICE, 0, 1, 1), atk(ALICE, 2, 3, 1), atk(ALICE, 4, 5, 1)};
     cbd_turn t = make(b, 6, o, 3);

@@ -1,5 +1,5 @@
 /*
- * Issue 13: the exact turn analysis against a brute-force enumeration written independently
+ * The exact turn analysis against a brute-force enumeration written independently
  * here (no groups, no merging of boards: every permutation of the players under `random`, every
  * pair of kill values of every battle, each kill distribution straight from binomial
  * coefficients in long double with W1 blending in integers), on random small boards; and

@@ -1,5 +1,5 @@
 /*
- * Issue 13: seeded simulated turns agree with the exact analysis (which test_warapp_turn_brute
+ * Seeded simulated turns agree with the exact analysis (which test_warapp_turn_brute
  * checks against an independent enumeration): chi-square on a territory's owner and armies,
  * z-tests on each order's chances, fixed seeds. And the draw order: same seed, same turns.
  */
