@@ -35,7 +35,6 @@
 
 #define COPIES       16
 #define PROBE_STEP_S 0.010
-#define P99_LIMIT_MS 50.0
 #define MAX_PROBES   8192
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -48,6 +47,11 @@
 #ifndef UNDER_ASAN
 #define UNDER_ASAN 0
 #endif
+
+/* The second client's p99 from the due time. Under AddressSanitizer every request the server
+ * handles takes three to four times as long, so the limit scales with it: what is tested there
+ * is that nothing fails and every request is answered. */
+#define P99_LIMIT_MS (UNDER_ASAN ? 150.0 : 50.0)
 
 static const char small_body[] = "{\"attackers\": 12, \"defenders\": 8, \"settings\": "
                                  "{\"luck_modifier\": 0.5}}";
