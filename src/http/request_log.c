@@ -63,10 +63,11 @@ static bool inactive_for_timeout(struct MHD_Connection *con, int fd) {
 }
 
 /*
- * Why a connection closed with part of a request line in it: the request deadline, the client
- * (gone), the server (stopping, or the drain), the inactivity timeout, or else libmicrohttpd,
- * which refuses a request line it cannot parse or hold (it answers those itself, before any
- * callback of ours).
+ * Why a connection closed with part of a request line in it: the request deadline, the server
+ * stopping, the inactivity timeout, the client (gone), or else libmicrohttpd, which refuses a
+ * request line it cannot parse or hold (it answers those itself, before any callback of ours).
+ * The timeout is told before the client: by the time the close is noticed here, a client that
+ * saw libmicrohttpd's end of the connection may have closed its own.
  */
 static const char *unfinished_ended(const cbd_server *s, struct MHD_Connection *con,
                                     const cbd_conn *c) {
@@ -76,10 +77,10 @@ static const char *unfinished_ended(const cbd_server *s, struct MHD_Connection *
     if (atomic_load(&s->stopping)) {
         return "shutdown";
     }
-    if (peer_gone(c->fd)) {
-        return "client_abort";
+    if (inactive_for_timeout(con, c->fd)) {
+        return "timeout";
     }
-    return inactive_for_timeout(con, c->fd) ? "timeout" : "error";
+    return peer_gone(c->fd) ? "client_abort" : "error";
 }
 
 void cbd_http_log_unfinished(const cbd_server *s, struct MHD_Connection *con, cbd_conn *c) {

@@ -304,10 +304,11 @@ Test(deadlines, a_job_past_the_deadline_is_503_in_the_queue_and_504_computing, .
     child_log_free(l);
 }
 
-/* The heavy requests' config: one worker, graphs allowed, the given extra server keys. */
+/* The heavy requests' config: one worker, graphs allowed, time for a slow build (these tests
+ * are not about the deadline), the given extra server keys. */
 #define GRAPH_SERVER(extra)                                                                        \
-    "{\"server\": {\"threads\": 2, \"workers\": 1, \"work_budget_ms\": 60000" extra                \
-    "}, \"warapp\": {\"max_graph_terms\": 10000000000}}"
+    "{\"server\": {\"threads\": 2, \"workers\": 1, \"work_budget_ms\": 60000, "                    \
+    "\"answer_deadline\": 60" extra "}, \"warapp\": {\"max_graph_terms\": 10000000000}}"
 
 /*
  * connection_timeout 1 s: a long request (400 points, about 2 s here) holds the one worker
@@ -317,9 +318,7 @@ Test(deadlines, a_job_past_the_deadline_is_503_in_the_queue_and_504_computing, .
  */
 Test(deadlines, a_request_queued_past_the_connection_timeout_is_answered, .timeout = 60) {
     child_server c;
-    child_log *l = start_with(
-        &c,
-        GRAPH_SERVER(", \"connection_timeout\": 1, \"worker_share\": 2, \"answer_deadline\": 60"));
+    child_log *l = start_with(&c, GRAPH_SERVER(", \"connection_timeout\": 1, \"worker_share\": 2"));
     char long_body[256], short_body[256];
     graph_body(long_body, sizeof long_body, 400);
     graph_body(short_body, sizeof short_body, 20);

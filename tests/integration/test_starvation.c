@@ -1,7 +1,7 @@
 /*
  * Starvation: another client stays fast while one address floods the service with its most
  * expensive requests. Against the binary with the built-in defaults (2 workers, a share of one
- * place per address), over loopback:
+ * place per address; only the answer deadline raised to a minute), over loopback:
  *
  * - from 127.0.0.1, for each row of tests/support/costly_requests.h in turn (every POST
  *   endpoint's costliest request, and the requests that broke the promises before the budget), 16
@@ -35,7 +35,6 @@
 
 #define COPIES       16
 #define PROBE_STEP_S 0.010
-#define P99_LIMIT_MS 50.0
 #define MAX_PROBES   8192
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -48,6 +47,11 @@
 #ifndef UNDER_ASAN
 #define UNDER_ASAN 0
 #endif
+
+/* The second client's p99 from the due time. Under AddressSanitizer every request the server
+ * handles takes three to four times as long, so the limit scales with it: what is tested there
+ * is that nothing fails and every request is answered. */
+#define P99_LIMIT_MS (UNDER_ASAN ? 150.0 : 50.0)
 
 static const char small_body[] = "{\"attackers\": 12, \"defenders\": 8, \"settings\": "
                                  "{\"luck_modifier\": 0.5}}";
@@ -152,7 +156,9 @@ static child_log *start_default(child_server *c) {
     cr_assert_eq(write(fd, "{}", 2), 2);
     close(fd);
     char *args[] = {"--config", path, "--port", "0", "--bind", "127.0.0.1", NULL};
-    char *env[] = {"PATH=/usr/bin:/bin", NULL};
+    /* The answer deadline (wall-clock time) is raised: a loaded machine or a slow build must
+     * not turn the flood's admitted requests into 504s; this test is about the share. */
+    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_ANSWER_DEADLINE=60", NULL};
     child_limits limits = {.address_space_bytes = UNDER_ASAN ? 0 : UINT64_C(4) << 30,
                            .cpu_seconds = 120};
     child_start_limited(c, args, env, &limits);
