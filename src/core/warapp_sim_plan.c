@@ -1,8 +1,8 @@
 /*
- * Seeded battles set up (W1, W17–W20, W23): one side's sampler and blend; the battle of one
- * /simulate request, set up once (the damage order of each side's units, every count's
- * defending sampler and the running sums a count is drawn against); and W19/W20 for one battle
- * with units. See warapp_simulate.h for the draw order.
+ * Seeded battles set up (W1, W17–W20, W23): the battle of one /simulate request, set up once (the
+ * damage order of each side's units, every count's defending sampler and the running sums a count
+ * is drawn against); and W19/W20 for one battle with units. See warapp_simulate.h for the draw
+ * order.
  */
 #include <string.h>
 
@@ -11,23 +11,6 @@
 
 /* A record keeps each side's dead units as the bits of one word. */
 _Static_assert(CBD_WARAPP_MAX_UNITS <= 64, "cbd_sim_record's dead-unit masks hold 64 units");
-
-__extension__ typedef unsigned __int128 cbd_u128;
-
-void cbd_sim_side_init(cbd_sim_side *side, uint64_t n, cbd_micro rate, cbd_micro luck) {
-    memset(side, 0, sizeof *side);
-    side->n = n;
-    side->rate = rate;
-    side->luck = luck;
-    /* X is random only when luck weighs it in and a roll can go either way. */
-    side->rolls = luck > 0 && n > 0 && rate > 0 && rate < CBD_MICRO_ONE;
-    side->fixed_x = rate == CBD_MICRO_ONE ? n : 0;
-    cbd_binomial_init(&side->roll, side->rolls ? n : 0, rate);
-    /* W1: (1 − L)·n·p in units of 10^-12, at most 10^6·10^9·10^6 = 10^21: 128 bits. */
-    cbd_u128 base = (cbd_u128)(CBD_MICRO_ONE - luck) * n * rate;
-    side->base_whole = (uint64_t)(base / CBD_KILL_FRAC_ONE);
-    side->base_frac = (uint64_t)(base % CBD_KILL_FRAC_ONE);
-}
 
 void cbd_sim_plan_free(cbd_sim_plan *plan) {
     cbd_mem_free(plan->armies);
