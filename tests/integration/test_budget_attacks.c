@@ -40,16 +40,7 @@
 #define RSS_RETURN_MIB    8.0
 #define MAX_ANSWER_BYTES  8388608u
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1 /* its shadow memory needs terabytes of address space */
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
+#include "sanitizer.h"
 
 /* The server with the built-in defaults (an empty config file) but a minute of answer
  * deadline, under the rlimits. */
@@ -64,6 +55,7 @@ static child_log *start_default(child_server *c) {
      * which a slow build or a loaded machine must not turn into a 504. */
     char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_ACCESS_LOG=false", "COMBATD_ANSWER_DEADLINE=60",
                    NULL};
+    /* No address-space limit under ASan: its shadow memory needs terabytes of it. */
     child_limits limits = {.address_space_bytes = UNDER_ASAN ? 0 : UINT64_C(4) << 30,
                            .cpu_seconds = 20};
     child_start_limited(c, args, env, &limits);

@@ -37,16 +37,7 @@
 #define PROBE_STEP_S 0.010
 #define MAX_PROBES   8192
 
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
+#include "sanitizer.h"
 
 /* The second client's p99 from the due time. Under AddressSanitizer every request the server
  * handles takes three to four times as long, so the limit scales with it: what is tested there
