@@ -20,7 +20,7 @@ failed_stages=""
 
 # Adds a stage's counts from its "N passed, N failed" line, or counts the stage as one case.
 record() {
-    local name=$1 rc=$2 log=$3 line p f
+    local name=$1 rc=$2 log=$3 secs=$4 line p f
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     if [ -n "$line" ]; then
         p=$(echo "$line" | cut -d' ' -f1)
@@ -30,16 +30,18 @@ record() {
     passed=$((passed + p))
     failed=$((failed + f))
     [ "$f" = 0 ] || failed_stages="$failed_stages $name"
-    echo "== $name: $p passed, $f failed"
+    echo "== $name: $p passed, $f failed (${secs} s)"
 }
 
+# Each stage's closing line says how long it took, so that the slowest stage is plain to see.
 stage() {
-    local name=$1 log
+    local name=$1 log start
     shift
     log=$(mktemp)
+    start=$SECONDS
     echo "== $name: $*"
     "$@" 2>&1 | tee "$log"
-    record "$name" "${PIPESTATUS[0]}" "$log"
+    record "$name" "${PIPESTATUS[0]}" "$log" "$((SECONDS - start))"
     rm -f "$log"
 }
 
@@ -97,5 +99,6 @@ stage kubernetes scripts/ci-kubernetes.sh
 
 echo
 [ -z "$failed_stages" ] || echo "failed stages:$failed_stages"
+echo "all stages: ${SECONDS} s"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]
