@@ -4,7 +4,7 @@
 # MCP endpoint driven by the official MCP SDK's client, a bounded fuzzing run and the
 # ThreadSanitizer concurrency test.
 # Ends with one line "N passed, N failed" (test cases over all stages); exits non-zero on any
-# failure. FUZZ_SECONDS (default 60) bounds each fuzzer.
+# failure. FUZZ_SECONDS (default 20) bounds each fuzzer.
 #   scripts/test.sh --quick   the loop for people: the plain build's unit and integration tests
 #                             only (about a minute on 2 cores), the same closing line
 set -uo pipefail
@@ -95,7 +95,7 @@ stage tests-asan asan_tests
 # The deployment files: the image built and run with a real engine, the Kubernetes manifests.
 stage image scripts/ci-image.sh
 stage kubernetes scripts/ci-kubernetes.sh
-[ -x tests/fuzz/run.sh ] && stage fuzz tests/fuzz/run.sh "${FUZZ_SECONDS:-60}"
+[ -x tests/fuzz/run.sh ] && stage fuzz tests/fuzz/run.sh "${FUZZ_SECONDS:-20}"
 
 echo
 [ -z "$failed_stages" ] || echo "failed stages:$failed_stages"
