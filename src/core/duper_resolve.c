@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "combatd/duper.h"
+#include "combatd/rng.h"
 
 typedef struct {
     uint64_t key; /* death priority << 32 | location << 8 | order within the location */
@@ -368,20 +369,13 @@ cbd_status cbd_duper_resolve(const cbd_duper_rules *rules, const cbd_duper_battl
     return CBD_OK;
 }
 
-static uint64_t splitmix64_next(uint64_t *state) {
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
-
 bool cbd_duper_card_steal_draw(uint64_t seed, cbd_micro probability) {
     /* Rejection keeps u uniform on [0, 10^6): 2^64 mod 10^6 = 551616 values are refused,
      * so a second draw happens with probability about 3e-14. */
     const uint64_t limit = UINT64_C(18446744073709000000);
     uint64_t state = seed, x;
     do {
-        x = splitmix64_next(&state);
+        x = cbd_splitmix64_next(&state);
     } while (x >= limit);
     return x % CBD_MICRO_ONE < probability;
 }
