@@ -10,7 +10,7 @@
  *      ≤ 50 µs, the options of 30 tiles ≤ 1 ms, any 500-tile options answer < 5 ms).
  *   4. the work weights of budget.h against what each kind of step costs here (CPU time of
  *      the thread, the best of several runs): a tile and a pair of a board built, a step of a
- *      walk, a battle resolved, an option found and ranked. bench_duper_budget checks the
+ *      walk, a battle resolved, an option found and ranked. bench_budget checks the
  *      weights together, on whole requests.
  * Usage: taskset -c 1 build/bench/bench_duper_board [iterations] [http_requests]
  */

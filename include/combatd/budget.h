@@ -76,9 +76,9 @@
 
 /* Tables (state maps, histograms) past this outgrow the share of the L3 cache a request can
  * count on (32 MiB on the reference machine): each access to them then misses it, some
- * CBD_WORK_TURN_MISS more (bench/bench_turn_budget: 27 ns a turn state stored in a map of a few
- * MiB, about 100 in one of 40 MiB, where the table, the hashes and the keys each miss; 5 ns a
- * histogram count in a few MiB of them, 66 ns in 32 MiB). */
+ * CBD_WORK_TURN_MISS more (bench/bench_budget's turn rows: 27 ns a turn state stored in a map
+ * of a few MiB, about 100 in one of 40 MiB, where the table, the hashes and the keys each
+ * miss; 5 ns a histogram count in a few MiB of them, 66 ns in 32 MiB). */
 #define CBD_WORK_CACHE_BYTES (UINT64_C(16) << 20)
 
 /* Why a budget stopped a computation. */

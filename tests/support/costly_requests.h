@@ -9,10 +9,7 @@
 #ifndef COMBATD_TEST_COSTLY_REQUESTS_H
 #define COMBATD_TEST_COSTLY_REQUESTS_H
 
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "costly_text.h"
 
 typedef enum {
     COSTLY_200,       /* answered within the budget */
@@ -27,45 +24,6 @@ typedef struct {
     costly_outcome outcome;
     const char *member; /* the JSON pointer a 422 names */
 } costly_request;
-
-/* A growing text; an allocation that fails ends the program (tests only). */
-typedef struct {
-    char *p;
-    size_t len, cap;
-} costly_buf;
-
-static inline void costly_add(costly_buf *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static inline void costly_add(costly_buf *b, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = b->cap - b->len;
-        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            abort();
-        }
-        if (b->p && (size_t)n < room) {
-            b->len += (size_t)n;
-            return;
-        }
-        b->cap = 2 * (b->len + (size_t)n) + 64;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p) {
-            abort();
-        }
-    }
-}
-
-static inline char *costly_strdup(const char *s) {
-    char *copy = strdup(s);
-    if (!copy) {
-        abort();
-    }
-    return copy;
-}
 
 /*
  * The turn the budget's issue found first: 700,000,000 armies capture 299,000,000 at luck
@@ -148,6 +106,21 @@ static inline void costly_turn_ring(costly_buf *b, int n) {
     }
     costly_add(b, "], \"settings\": {\"luck_modifier\": 0.2, \"rounding_mode\": "
                   "\"weighted_random\"}, \"move_order\": \"random\"");
+}
+
+/* A board of 256 territories (two players in turn, 3 armies each) with one order, for
+ * `trials` trials: every trial counts all 256 territories. */
+static inline char *costly_turn_wide_board(long trials) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"territories\":{");
+    for (int i = 0; i < 256; i++) {
+        costly_add(&b, "%s\"t%d\":{\"owner\":\"p%d\",\"armies\":3}", i ? "," : "", i, i % 2);
+    }
+    costly_add(&b,
+               "},\"orders\":[{\"player\":\"p0\",\"from\":\"t0\",\"to\":\"t1\",\"armies\":2}],"
+               "\"trials\":%ld,\"seed\":1}",
+               trials);
+    return b.p;
 }
 
 /* /simulate-turn at its limit: 10^7 trials of 5 orders (warapp.max_turn_simulated_orders). */

@@ -5,90 +5,48 @@
  * The costliest legal requests of the Duper endpoints at the default limits (duper.max_board_
  * tiles 2000, max_board_pairs 8000, max_board_attacks 64, long_distance_range 0: anywhere),
  * written as JSON text. Shared by tests/unit/test_duper_budget_api.c, which shows each one ends
- * within its budget, and bench/bench_duper_budget.c, which prints what each one spends.
+ * within its budget, and bench/bench_budget.c, which prints what each one spends.
  * Header-only and without Criterion, so a benchmark can use it.
  *
  * The board bodies are larger than the default server.body_limit (64 KiB): an operator may
  * raise that limit, and the budget must hold whatever it is.
  */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "costly_text.h"
 
 #define COSTLY_TILES   2000
 #define COSTLY_PAIRS   8000
 #define COSTLY_ATTACKS 64
-
-/* A growing text; an allocation that fails ends the program (tests and benchmarks only). */
-typedef struct {
-    char *p;
-    size_t len, cap;
-} costly_text;
-
-static inline void costly_put(costly_text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static inline void costly_put(costly_text *t, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        size_t room = t->cap - t->len;
-        int n = vsnprintf(t->p ? t->p + t->len : NULL, t->p ? room : 0, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            abort();
-        }
-        if (t->p && (size_t)n < room) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = 2 * (t->len + (size_t)n + 1);
-        t->p = realloc(t->p, t->cap);
-        if (!t->p) {
-            abort();
-        }
-    }
-}
-
-/* Drops a trailing ", " (the last item of a list or object). */
-static inline void costly_unput_comma(costly_text *t) {
-    if (t->len >= 2 && t->p[t->len - 2] == ',') {
-        t->len -= 2;
-        t->p[t->len] = '\0';
-    }
-}
 
 /*
  * /duper/battle: every side at its fullest. 10^9 of each class a tile may hold, planes loaded
  * with 10^9 soldiers and 10^9 tanks, 8 supporting tiles of 10^9 tanks and a fort on each side,
  * 1000 keys and a capital on the defending tile (the card-steal draw).
  */
-static inline char *costly_duper_battle(void) {
-    costly_text t = {NULL, 0, 0};
-    costly_put(&t, "{\"attack\": {\"player\": \"red\", \"tile\": {\"units\": {\"soldier\": "
+static inline char *duper_fullest_battle(void) {
+    costly_buf t = {NULL, 0, 0};
+    costly_add(&t, "{\"attack\": {\"player\": \"red\", \"tile\": {\"units\": {\"soldier\": "
                    "1000000000, \"plane\": 1000000000, \"fort\": 1}, \"loaded\": {\"soldier\": "
                    "1000000000, \"tank\": 1000000000}}, \"support\": [");
     for (int i = 0; i < 8; i++) {
-        costly_put(&t, "{\"tanks\": 1000000000, \"fort\": true}%s", i < 7 ? ", " : "");
+        costly_add(&t, "{\"tanks\": 1000000000, \"fort\": true}%s", i < 7 ? ", " : "");
     }
-    costly_put(&t, "]}, \"defense\": {\"player\": \"blue\", \"keys\": 1000, \"tile\": {\"level\": "
+    costly_add(&t, "]}, \"defense\": {\"player\": \"blue\", \"keys\": 1000, \"tile\": {\"level\": "
                    "3, \"units\": {\"tank\": 1000000000, \"plane\": 1000000000, \"capital_lv3\": "
                    "1}, \"loaded\": {\"soldier\": 1000000000, \"supercapital\": 1}}, "
                    "\"support\": [");
     for (int i = 0; i < 8; i++) {
-        costly_put(&t, "{\"tanks\": 999999999, \"fort\": true}%s", i < 7 ? ", " : "");
+        costly_add(&t, "{\"tanks\": 999999999, \"fort\": true}%s", i < 7 ? ", " : "");
     }
-    costly_put(&t, "]}, \"seed\": 9007199254740991}");
+    costly_add(&t, "]}, \"seed\": 9007199254740991}");
     return t.p;
 }
 
 /* A tile with the most a board tile may hold: one ground class, planes, a building, loaded
  * troops (D12, D5). */
-static inline void costly_tile(costly_text *t, const char *id, const char *owner, int level,
+static inline void costly_tile(costly_buf *t, const char *id, const char *owner, int level,
                                const char *ground, unsigned long long count,
                                unsigned long long planes, const char *building) {
-    costly_put(t,
+    costly_add(t,
                "\"%s\": {\"owner\": \"%s\", \"level\": %d, \"units\": {\"%s\": %llu, \"plane\": "
                "%llu%s%s%s}, \"loaded\": {\"%s\": %llu}}, ",
                id, owner, level, ground, count, planes, building ? ", \"" : "",
@@ -104,10 +62,10 @@ static inline void costly_tile(costly_text *t, const char *id, const char *owner
  * 64 + 64 + 2 · 512 battle and support tiles, 848 NPC tiles, 8000 pairs. Every tile holds
  * 10^9 of its classes, so that the board read and written back is as long as a board can be.
  */
-static inline char *costly_board_battle(void) {
-    costly_text t = {NULL, 0, 0};
+static inline char *duper_fullest_board_battle(void) {
+    costly_buf t = {NULL, 0, 0};
     char id[32], owner[32];
-    costly_put(&t, "{\"board\": {\"tiles\": {");
+    costly_add(&t, "{\"board\": {\"tiles\": {");
     for (int k = 0; k < COSTLY_ATTACKS; k++) {
         snprintf(id, sizeof id, "s%d", k);
         costly_tile(&t, id, "red", 1, "soldier", 1000000000ull, 1000000000ull, "fort");
@@ -127,34 +85,34 @@ static inline char *costly_board_battle(void) {
         snprintf(id, sizeof id, "n%d", i);
         costly_tile(&t, id, "npc", 1, "larva", 1000000000ull, 1000000000ull, NULL);
     }
-    costly_unput_comma(&t);
-    costly_put(&t, "}, \"adjacent\": [");
+    costly_unadd_comma(&t);
+    costly_add(&t, "}, \"adjacent\": [");
     int pairs = 0;
     for (int k = 0; k < COSTLY_ATTACKS; k++) {
-        costly_put(&t, "[\"s%d\", \"t%d\"], ", k, k);
+        costly_add(&t, "[\"s%d\", \"t%d\"], ", k, k);
         pairs++;
         for (int j = 0; j < 8; j++) {
-            costly_put(&t, "[\"s%d\", \"sa%d_%d\"], [\"t%d\", \"sd%d_%d\"], ", k, k, j, k, k, j);
+            costly_add(&t, "[\"s%d\", \"sa%d_%d\"], [\"t%d\", \"sd%d_%d\"], ", k, k, j, k, k, j);
             pairs += 2;
         }
     }
     /* The rest joins every source and target to NPC tiles, round the NPC tiles in turn. */
     for (int i = 0; pairs < COSTLY_PAIRS; i++, pairs++) {
         int battle_tile = i % (2 * COSTLY_ATTACKS);
-        costly_put(&t, "[\"%c%d\", \"n%d\"], ", battle_tile % 2 ? 't' : 's', battle_tile / 2,
+        costly_add(&t, "[\"%c%d\", \"n%d\"], ", battle_tile % 2 ? 't' : 's', battle_tile / 2,
                    i % n_npc);
     }
-    costly_unput_comma(&t);
-    costly_put(&t, "], \"keys\": {");
+    costly_unadd_comma(&t);
+    costly_add(&t, "], \"keys\": {");
     for (int k = 0; k < COSTLY_ATTACKS; k++) {
-        costly_put(&t, "\"p%d\": {\"red\": 1000}%s", k, k + 1 < COSTLY_ATTACKS ? ", " : "");
+        costly_add(&t, "\"p%d\": {\"red\": 1000}%s", k, k + 1 < COSTLY_ATTACKS ? ", " : "");
     }
-    costly_put(&t, "}}, \"attacks\": [");
+    costly_add(&t, "}}, \"attacks\": [");
     for (int k = 0; k < COSTLY_ATTACKS; k++) {
-        costly_put(&t, "{\"from\": \"s%d\", \"to\": \"t%d\"}%s", k, k,
+        costly_add(&t, "{\"from\": \"s%d\", \"to\": \"t%d\"}%s", k, k,
                    k + 1 < COSTLY_ATTACKS ? ", " : "");
     }
-    costly_put(&t, "], \"seed\": 1}");
+    costly_add(&t, "], \"seed\": 1}");
     return t.p;
 }
 
@@ -169,11 +127,11 @@ static inline char *costly_board_battle(void) {
  * is the best so far: it enters the list of the best kept and walks all the way down it (the
  * most ranking work an option can cost).
  */
-static inline char *costly_board_options(int range) {
-    costly_text t = {NULL, 0, 0};
+static inline char *duper_fullest_board_options(int range) {
+    costly_buf t = {NULL, 0, 0};
     char id[32], owner[32];
     const int half = COSTLY_TILES / 2;
-    costly_put(&t, "{\"board\": {\"tiles\": {");
+    costly_add(&t, "{\"board\": {\"tiles\": {");
     for (int i = 0; i < half; i++) {
         snprintf(id, sizeof id, "r%d", i);
         costly_tile(&t, id, "red", 1, "soldier", 1, 1000000ull + 1000ull * (unsigned long long)i,
@@ -185,17 +143,17 @@ static inline char *costly_board_options(int range) {
         costly_tile(&t, id, owner, 1 + i % 3, "soldier", 9000000ull - (unsigned long long)i,
                     9000000ull - (unsigned long long)i, "fort");
     }
-    costly_unput_comma(&t);
-    costly_put(&t, "}, \"adjacent\": [");
+    costly_unadd_comma(&t);
+    costly_add(&t, "}, \"adjacent\": [");
     for (int p = 0; p < COSTLY_PAIRS; p++) {
         int r = p / 8, o = (r * 8 + p % 8 * 125) % half;
-        costly_put(&t, "[\"r%d\", \"o%d\"]%s", r, o, p + 1 < COSTLY_PAIRS ? ", " : "");
+        costly_add(&t, "[\"r%d\", \"o%d\"]%s", r, o, p + 1 < COSTLY_PAIRS ? ", " : "");
     }
-    costly_put(&t, "], \"keys\": {");
+    costly_add(&t, "], \"keys\": {");
     for (int i = 0; i < half; i++) {
-        costly_put(&t, "\"p%d\": {\"red\": %d}%s", i, i % 1001, i + 1 < half ? ", " : "");
+        costly_add(&t, "\"p%d\": {\"red\": %d}%s", i, i % 1001, i + 1 < half ? ", " : "");
     }
-    costly_put(&t, "}}, \"player\": \"red\", \"long_distance_range\": %d}", range);
+    costly_add(&t, "}}, \"player\": \"red\", \"long_distance_range\": %d}", range);
     return t.p;
 }
 

@@ -79,7 +79,7 @@ static void release(outcome *o) {
 Test(duper_budget, the_costliest_battle_is_a_fixed_few_microseconds) {
     /* One battle read, resolved and written: CBD_WORK_DUPER_BATTLE and twice
      * CBD_WORK_DUPER_BATTLE_JSON, whatever the counts; no memory of the budget's. */
-    char *body = costly_duper_battle();
+    char *body = duper_fullest_battle();
     cbd_config cfg = defaults();
     outcome o = answer(&cfg, "/duper/battle", body, false);
     expect_within(&cfg, &o);
@@ -107,7 +107,7 @@ Test(duper_budget, the_costliest_battle_is_a_fixed_few_microseconds) {
 }
 
 Test(duper_budget, the_costliest_board_battle_ends_within_the_budget) {
-    char *body = costly_board_battle();
+    char *body = duper_fullest_board_battle();
     cbd_config cfg = defaults();
     outcome o = answer(&cfg, "/duper/board/battle", body, false);
     expect_within(&cfg, &o);
@@ -131,7 +131,7 @@ Test(duper_budget, the_costliest_board_battle_ends_within_the_budget) {
 }
 
 Test(duper_budget, the_costliest_board_battle_past_a_small_budget_names_the_member) {
-    char *body = costly_board_battle();
+    char *body = duper_fullest_board_battle();
     cbd_config cfg = defaults();
     /* 1 ms of work: reading 2,000 tiles alone passes it. */
     cfg.server.work_budget_ms = 1;
@@ -158,14 +158,14 @@ Test(duper_budget, the_costliest_board_battle_past_a_small_budget_names_the_memb
 /* 200 NPC tiles of 10^9 larvae around a red tile that attacks one of them: one small battle,
  * then a board of about 17 KB. */
 static char *board_past_its_battle(void) {
-    costly_text t = {NULL, 0, 0};
-    costly_put(&t, "{\"board\": {\"tiles\": {\"r\": {\"owner\": \"red\", \"units\": "
+    costly_buf t = {NULL, 0, 0};
+    costly_add(&t, "{\"board\": {\"tiles\": {\"r\": {\"owner\": \"red\", \"units\": "
                    "{\"soldier\": 3}}, ");
     for (int i = 0; i < 200; i++) {
-        costly_put(&t, "\"n%d\": {\"owner\": \"npc\", \"units\": {\"larva\": 1000000000}}%s", i,
+        costly_add(&t, "\"n%d\": {\"owner\": \"npc\", \"units\": {\"larva\": 1000000000}}%s", i,
                    i + 1 < 200 ? ", " : "");
     }
-    costly_put(&t, "}, \"adjacent\": [[\"r\", \"n0\"]]}, \"attacks\": [{\"from\": \"r\", "
+    costly_add(&t, "}, \"adjacent\": [[\"r\", \"n0\"]]}, \"attacks\": [{\"from\": \"r\", "
                    "\"to\": \"n0\"}], \"seed\": 1}");
     return t.p;
 }
@@ -187,7 +187,7 @@ Test(duper_budget, a_board_past_the_answer_cap_names_the_board) {
 Test(duper_budget, the_costliest_options_end_within_the_budget) {
     /* 1,000 plane tiles on 1,000 targets: 10^6 long-distance options and 8,000 normal ones,
      * each resolved and ranked; the best 1,000 listed. */
-    char *body = costly_board_options(0);
+    char *body = duper_fullest_board_options(0);
     cbd_config cfg = defaults();
     outcome o = answer(&cfg, "/duper/board/options", body, false);
     expect_within(&cfg, &o);
@@ -219,7 +219,7 @@ Test(duper_budget, the_costliest_options_end_within_the_budget) {
 }
 
 Test(duper_budget, the_costliest_options_past_a_small_budget_name_the_member) {
-    char *body = costly_board_options(0);
+    char *body = duper_fullest_board_options(0);
     cbd_config cfg = defaults();
     /* 1 ms: reading the 2,000 tiles passes it. */
     cfg.server.work_budget_ms = 1;
@@ -243,7 +243,8 @@ Test(duper_budget, the_costliest_options_past_a_small_budget_name_the_member) {
 
 Test(duper_budget, the_costly_boards_go_to_the_worker_pool_and_inline_they_are_handed_back) {
     cbd_config cfg = defaults();
-    char *bodies[] = {costly_board_battle(), costly_board_options(0), costly_board_options(1)};
+    char *bodies[] = {duper_fullest_board_battle(), duper_fullest_board_options(0),
+                      duper_fullest_board_options(1)};
     const char *paths[] = {"/duper/board/battle", "/duper/board/options", "/duper/board/options"};
     for (size_t i = 0; i < 3; i++) {
         /* On an HTTP thread the meter stops it at 1 ms of work, whatever the estimate said. */
