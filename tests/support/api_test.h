@@ -52,6 +52,13 @@ static inline const json_t *json_walk(const json_t *doc, const char *path) {
     return v;
 }
 
+/* The number at `path` (the test fails when there is none). */
+static inline double json_number_at(const json_t *doc, const char *path) {
+    const json_t *v = json_walk(doc, path);
+    cr_assert(json_is_number(v), "%s is not a number", path);
+    return json_number_value(v);
+}
+
 /* True when the problem lists an error at exactly `pointer` whose detail contains `needle`
  * (any detail when needle is NULL). */
 static inline bool has_error(const json_t *problem, const char *pointer, const char *needle) {

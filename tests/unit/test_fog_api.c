@@ -13,12 +13,6 @@ static void setup(void) {
 
 TestSuite(fog_api, .init = setup);
 
-static double num(const json_t *doc, const char *path) {
-    const json_t *v = json_walk(doc, path);
-    cr_assert(json_is_number(v), "%s is not a number", path);
-    return json_number_value(v);
-}
-
 Test(fog_api, ten_attackers_against_5_or_10_and_the_fewest_on_the_mixture) {
     json_t *a;
     int st = api_test_run(&cfg, "/analyze-attack",
@@ -27,16 +21,16 @@ Test(fog_api, ten_attackers_against_5_or_10_and_the_fewest_on_the_mixture) {
                           &a, NULL);
     cr_assert_eq(st, 200);
     /* 6 damage kills 5 but not 10: captured exactly half the time. */
-    cr_assert_eq(num(a, "capture_probability"), 0.5);
+    cr_assert_eq(json_number_at(a, "capture_probability"), 0.5);
     cr_assert(json_is_false(json_walk(a, "deterministic")));
     cr_assert_null(json_walk(a, "outcome"));
     /* Echoed in ascending order of armies, normalised. */
-    cr_assert_eq(num(a, "defenders/0/armies"), 5.0);
-    cr_assert_eq(num(a, "defenders/1/armies"), 10.0);
-    cr_assert_eq(num(a, "defenders/1/probability"), 0.5);
+    cr_assert_eq(json_number_at(a, "defenders/0/armies"), 5.0);
+    cr_assert_eq(json_number_at(a, "defenders/1/armies"), 10.0);
+    cr_assert_eq(json_number_at(a, "defenders/1/probability"), 0.5);
     /* 8 armies capture against 5, 16 against 10 (worked in test_warapp_fog.c). */
-    cr_assert_eq(num(a, "armies_needed/0/attackers"), 8.0);
-    cr_assert_eq(num(a, "armies_needed/1/attackers"), 16.0);
+    cr_assert_eq(json_number_at(a, "armies_needed/0/attackers"), 8.0);
+    cr_assert_eq(json_number_at(a, "armies_needed/1/attackers"), 16.0);
     json_decref(a);
 }
 
@@ -48,19 +42,20 @@ Test(fog_api, probabilities_are_normalised_and_one_count_is_deterministic) {
                           "0.3000000001}, {\"armies\": 6, \"probability\": 0.7}]}",
                           &a, NULL);
     cr_assert_eq(st, 200);
-    cr_assert_float_eq(num(a, "defenders/0/probability") + num(a, "defenders/1/probability"), 1.0,
-                       1e-15);
+    cr_assert_float_eq(json_number_at(a, "defenders/0/probability") +
+                           json_number_at(a, "defenders/1/probability"),
+                       1.0, 1e-15);
     /* 5 and 6 both die to 6 damage, with 4 or 4.2 -> 4 back: one outcome... except the
      * defenders lost differ (5 or 6), so two outcomes remain. */
     cr_assert(json_is_false(json_walk(a, "deterministic")));
-    cr_assert_eq(num(a, "capture_probability"), 1.0);
+    cr_assert_eq(json_number_at(a, "capture_probability"), 1.0);
     json_decref(a);
     st = api_test_run(&cfg, "/analyze-attack",
                       "{\"attackers\": 10, \"defenders\": [{\"armies\": 5, \"probability\": 1}]}",
                       &a, NULL);
     cr_assert_eq(st, 200);
     cr_assert(json_is_true(json_walk(a, "deterministic")));
-    cr_assert_eq(num(a, "outcome/defenders_lost"), 5.0);
+    cr_assert_eq(json_number_at(a, "outcome/defenders_lost"), 5.0);
     json_decref(a);
 }
 

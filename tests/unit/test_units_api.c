@@ -16,12 +16,6 @@ static void setup(void) {
 
 TestSuite(units_api, .init = setup);
 
-static double real_at(const json_t *doc, const char *path) {
-    const json_t *v = json_walk(doc, path);
-    cr_assert(json_is_number(v), "%s is not a number", path);
-    return json_number_value(v);
-}
-
 Test(units_api, a_commander_defending_3_armies_survives_10_attackers) {
     json_t *a;
     int st = api_test_run(&cfg, "/analyze-attack",
@@ -32,14 +26,14 @@ Test(units_api, a_commander_defending_3_armies_survives_10_attackers) {
     /* 10 · 0.6 = 6 damage: the 3 armies, then 3 < 7 for the Commander. The defence's power is
      * 3 + 7 = 10, at 0.7: 7 of the 10 attackers die. */
     cr_assert(json_is_true(json_walk(a, "deterministic")));
-    cr_assert_eq(real_at(a, "capture_probability"), 0.0);
-    cr_assert_eq(real_at(a, "outcome/attackers_left"), 3.0);
-    cr_assert_eq(real_at(a, "outcome/defenders_left"), 0.0);
+    cr_assert_eq(json_number_at(a, "capture_probability"), 0.0);
+    cr_assert_eq(json_number_at(a, "outcome/attackers_left"), 3.0);
+    cr_assert_eq(json_number_at(a, "outcome/defenders_left"), 0.0);
     cr_assert_str_eq(json_string_value(json_walk(a, "defending_units/0/id")), "bob");
-    cr_assert_eq(real_at(a, "defending_units/0/attack_power"), 7.0);
-    cr_assert_eq(real_at(a, "defending_units/0/damage_to_kill"), 7.0);
-    cr_assert_eq(real_at(a, "defending_units/0/combat_order"), 10000.0);
-    cr_assert_eq(real_at(a, "defending_units/0/survival_probability"), 1.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/attack_power"), 7.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/damage_to_kill"), 7.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/combat_order"), 10000.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/survival_probability"), 1.0);
     cr_assert_null(json_walk(a, "attacking_units"), "no attacking_units asked, none answered");
     json_decref(a);
 }
@@ -52,10 +46,10 @@ Test(units_api, a_commander_alone_captures_3_defenders) {
                           &a, NULL);
     cr_assert_eq(st, 200);
     /* 7 · 0.6 = 4.2 -> 4 kills the 3; their 3 · 0.7 = 2.1 -> 2 < 7 do not kill it. */
-    cr_assert_eq(real_at(a, "capture_probability"), 1.0);
+    cr_assert_eq(json_number_at(a, "capture_probability"), 1.0);
     cr_assert(json_is_true(json_walk(a, "outcome/captured")));
-    cr_assert_eq(real_at(a, "outcome/attackers_left"), 0.0, "armies only: it had none");
-    cr_assert_eq(real_at(a, "attacking_units/0/survival_probability"), 1.0);
+    cr_assert_eq(json_number_at(a, "outcome/attackers_left"), 0.0, "armies only: it had none");
+    cr_assert_eq(json_number_at(a, "attacking_units/0/survival_probability"), 1.0);
     json_decref(a);
 }
 
@@ -69,13 +63,14 @@ Test(units_api, a_health_unit_reports_the_health_it_keeps) {
                           "\"defense_power\": 1, \"combat_order\": 5, \"health\": 6}]}",
                           &a, NULL);
     cr_assert_eq(st, 200);
-    cr_assert_eq(real_at(a, "capture_probability"), 0.0);
+    cr_assert_eq(json_number_at(a, "capture_probability"), 0.0);
     cr_assert_str_eq(json_string_value(json_walk(a, "defending_units/0/name")), "Medic");
-    cr_assert_eq(real_at(a, "defending_units/0/health"), 6.0);
-    cr_assert_eq(real_at(a, "defending_units/0/survival_probability"), 1.0);
-    cr_assert_eq(real_at(a, "defending_units/0/health_left/distribution/0/health"), 4.0);
-    cr_assert_eq(real_at(a, "defending_units/0/health_left/distribution/0/probability"), 1.0);
-    cr_assert_eq(real_at(a, "defending_units/0/health_left/mean"), 4.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/health"), 6.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/survival_probability"), 1.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/health_left/distribution/0/health"), 4.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/health_left/distribution/0/probability"),
+                 1.0);
+    cr_assert_eq(json_number_at(a, "defending_units/0/health_left/mean"), 4.0);
     json_decref(a);
 }
 
@@ -94,9 +89,9 @@ Test(units_api, the_graph_varies_the_armies_beside_the_units) {
     for (int i = 0; i <= 6; i++) {
         char path[64];
         snprintf(path, sizeof path, "graph/%d/capture_probability", i);
-        cr_assert_eq(real_at(a, path), i >= 4 ? 1.0 : 0.0, "%d armies", i);
+        cr_assert_eq(json_number_at(a, path), i >= 4 ? 1.0 : 0.0, "%d armies", i);
     }
-    cr_assert_eq(real_at(a, "armies_needed/0/attackers"), 4.0);
+    cr_assert_eq(json_number_at(a, "armies_needed/0/attackers"), 4.0);
     json_decref(a);
 }
 
