@@ -27,7 +27,7 @@ struct cbd_linger {
     bool stop; /* under lock */
     int wake;  /* an eventfd: a socket was added, or stop */
     pthread_t thread;
-    atomic_ullong lingered, client_eof, capped, refused;
+    atomic_ullong lingered, client_eof, capped; /* what max_sockets is counted from */
 };
 
 /* How often a lingering socket is looked at even when nothing arrives. */
@@ -155,7 +155,6 @@ void cbd_linger_add(cbd_linger *l, int fd) {
     }
     pthread_mutex_unlock(&l->lock);
     if (!room) {
-        atomic_fetch_add(&l->refused, 1);
         close(fd);
         return;
     }
