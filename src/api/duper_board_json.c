@@ -265,7 +265,9 @@ void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, c
     }
 }
 
-const char *cbd_board_costly_member(const cbd_board_read *b) {
+/* The member of /board whose size drives the work of building the board: its tiles or its
+ * adjacency pairs, for the 422 of a spent budget. */
+static const char *costly_member(const cbd_board_read *b) {
     uint64_t tiles =
         cbd_work_times(CBD_WORK_BOARD_TILE + CBD_WORK_BOARD_READ_TILE, b->spec.n_tiles);
     uint64_t pairs =
@@ -277,7 +279,7 @@ bool cbd_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem
     cbd_duper_board_error err;
     cbd_status st = cbd_duper_board_create(&b->spec, b->budget, out, &err);
     if (st == CBD_ERR_NOMEM || st == CBD_ERR_BUDGET) {
-        return cbd_api_core_problem(b->cfg, b->budget, st, cbd_board_costly_member(b), problem);
+        return cbd_api_core_problem(b->cfg, b->budget, st, costly_member(b), problem);
     }
     if (st != CBD_OK) {
         cbd_board_fault(b, NULL, &err);

@@ -70,10 +70,6 @@ bool cbd_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_re
 /* The rules of a request: cfg's, with its "rules" member over them. */
 void cbd_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_duper_rules *rules);
 
-/* The member of /board whose size drives the work of building the board: its tiles or its
- * adjacency pairs, for the 422 of a spent budget. */
-const char *cbd_board_costly_member(const cbd_board_read *b);
-
 /* The id of a player (its colour), or CBD_BOARD_NPC_NAME. */
 const char *cbd_board_owner_name(const cbd_duper_board *board, int32_t owner);
 
