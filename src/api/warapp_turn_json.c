@@ -433,6 +433,12 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
         case CBD_TURN_ERR_ORDER:
             cbd_reader_item_error(&root, "orders", err->index, "is not a valid order");
             return;
+        case CBD_TURN_ERR_UNIT:
+            cbd_reader_error(&root, "territories",
+                             "hold units the turn cannot take (W17, W21: at most %d on the "
+                             "board, armies and unit powers at most 10^9 in all)",
+                             CBD_TURN_MAX_UNITS);
+            return;
         case CBD_TURN_ERR_PLAYER_ORDER:
             cbd_reader_error(&root, "player_order", "must list every player with orders once");
             return;
