@@ -2,7 +2,9 @@
  * A War.app turn in the core: 8 orders over 9 territories, armies in the
  * tens, 16 % luck, multi_attack on, random move order. Goals: exact analysis <= 2 ms, seeded
  * resolution >= 10^6 turns/s on one core; over HTTP (one keep-alive connection, http_latency.h)
- * POST /analyze-turn <= 5 ms and a one-trial POST /simulate-turn <= 50 µs.
+ * POST /analyze-turn <= 5 ms and a one-trial POST /simulate-turn <= 50 µs. The same turn with
+ * two Commanders (W21, W22: Alice's on territory 0, sent with her first attack, and Bob's on
+ * territory 1, which it attacks) is measured beside it and keeps the same goals.
  * Run: taskset -c 1 ./build/bench/bench_turn [turns]   (default 4·10^6)
  */
 #include <stdio.h>
@@ -33,6 +35,9 @@ static cbd_turn_territory board[9] = {
     {CAROL, 22}, {ALICE, 15}, {NEUTRAL, 10}, /* front 3 */
 };
 static cbd_turn_order orders[8];
+/* W21: Alice's Commander on t0 (order 0 sends it into t1) and Bob's on t1. */
+static cbd_turn_unit commanders[2];
+static const uint32_t alice_commander[1] = {0};
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -53,15 +58,21 @@ static void setup(const uint64_t *armies, const uint64_t *sent) {
     orders[2].percent = 1000000;
 }
 
-static int run(const char *label, long turns) {
+static int run(const char *label, long turns, bool with_commanders) {
     printf("%s\n", label);
+    commanders[0] = (cbd_turn_unit){cbd_warapp_commander(), true, 0};
+    commanders[1] = (cbd_turn_unit){cbd_warapp_commander(), true, 1};
+    orders[0].n_units = with_commanders ? 1 : 0;
+    orders[0].units = alice_commander;
     cbd_turn t = {.n_territories = 9,
                   .territories = board,
                   .n_players = 3,
                   .n_orders = 8,
                   .orders = orders,
                   .multi_attack = true,
-                  .move_order = CBD_MOVE_RANDOM};
+                  .move_order = CBD_MOVE_RANDOM,
+                  .n_units = with_commanders ? 2 : 0,
+                  .units = commanders};
     t.battle = cbd_warapp_default_settings();
     t.battle.luck_modifier = 160000;
     cbd_turn_limits lim = cbd_turn_default_limits();
@@ -160,7 +171,8 @@ int main(int argc, char **argv) {
     long turns = argc > 1 ? atol(argv[1]) : 4000000;
     setup((const uint64_t[]){30, 20, 10, 25, 18, 12, 22, 15, 10},
           (const uint64_t[]){29, 15, 0, 24, 12, 10, 21, 14});
-    int rc = run("the bench turn", turns);
+    int rc = run("the bench turn", turns, false);
+    rc |= run("the bench turn with two Commanders (one per side, W21, W22)", turns, true);
     run_http();
     /* The groups' worth: with every territory kept in the state to the end, the final
      * state counts of this board's three groups multiply to 63,504 joint states, at most 54 in
@@ -168,5 +180,5 @@ int main(int argc, char **argv) {
      * engine now folds finished territories out, so it holds fewer). */
     setup((const uint64_t[]){25, 25, 27, 10, 32, 31, 20, 26, 27},
           (const uint64_t[]){23, 20, 0, 19, 15, 29, 19, 3});
-    return rc | run("a turn of 63,504 joint states", turns);
+    return rc | run("a turn of 63,504 joint states", turns, false);
 }
