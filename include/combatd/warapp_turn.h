@@ -269,7 +269,9 @@ void cbd_turn_sim_free(cbd_turn_sim *sim);
  * of the players who have attack/transfer orders, in ascending player index, for
  * i = k − 1 down to 1: j = cbd_rng_bounded(rng, i + 1), swap(perm[i], perm[j]); perm is round
  * 1's order. Then each battle in schedule order draws exactly as one /simulate battle
- * (warapp_simulate.h): attackers' roll, defenders' roll, attackers' rounding draw, defenders'.
+ * (warapp_simulate.h): attackers' roll, defenders' roll, attackers' rounding draw, defenders';
+ * with units (W17–W21) of each side's power (W18), the units adding no draw of their own (W19,
+ * W20 and the eliminations of W22 draw nothing).
  * Transfers and skipped orders draw nothing. board_out gets n_territories entries (the final
  * board); events (may be NULL) gets n_orders entries, in request order.
  *

@@ -1,10 +1,11 @@
 /*
- * Turns with special units (W17–W22) against a brute force written here from the rules' text:
- * no groups, no merged states, no retirement; every board carried whole through every order,
- * every damage pair of every battle (warapp_brute.h's binomial enumeration and W19 walk), and
- * every permutation of the players under the random move order. Random small turns, compared
- * to 1e-12: each territory's owner and armies, each order's chances, each unit's place and
- * each player's elimination. Then seeded turns against the analysis (chi-square, fixed seed).
+ * Turns with special units (W17–W20, units moved by id W21, elimination W22) against a brute force
+ * written here from the rules' text: no groups, no merged states, no retirement; every board
+ * carried whole through every order, every damage pair of every battle (warapp_brute.h's binomial
+ * enumeration and W19 walk), and every permutation of the players under the random move order.
+ * Random small turns, compared to 1e-12: each territory's owner and armies, each order's chances,
+ * each unit's place and each player's elimination. Then seeded turns against the analysis
+ * (chi-square, fixed seed).
  */
 #include <string.h>
 
