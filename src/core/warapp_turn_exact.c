@@ -758,6 +758,11 @@ static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t
 /* The state after deploys, with its goal word (the last) set: no goal has failed yet. */
 static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
     const size_t S = e->stride;
+    /* W21: the group's units picked out of the board's, each ranked among those before it. */
+    size_t nu = e->plan->turn->n_units;
+    if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(nu, nu)))) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
     for (size_t t = 0; t < n_terr; t++) {
         e->local[terr[t]] = (uint32_t)t;
     }

@@ -275,3 +275,46 @@ Test(turn_units, elimination_reaches_an_untouched_territory) {
     cr_expect_eq(a.n_groups, 2); /* {T0, T2, T3} joined by Bob's Commander; T1 alone */
     cbd_turn_analysis_free(&a);
 }
+
+/*
+ * The budget meters the units' work too: the W22 turn above, at 100 % luck so that battles
+ * branch, costs more with its Commander than the same turn without it, and under every budget
+ * short of what it spent the analysis and a resolution stop with CBD_ERR_BUDGET, never more.
+ */
+Test(turn_units, units_are_metered) {
+    cbd_turn_territory board[4] = {{ALICE, 17}, {BOB, 3}, {BOB, 5}, {ALICE, 2}};
+    cbd_turn_unit units[1] = {commander_on(1)};
+    cbd_turn_order orders[2] = {move(ALICE, 0, 1, 100, 0, NULL), move(BOB, 2, 3, 100, 0, NULL)};
+    cbd_turn t = base_turn(4, board, 2, 2, orders, 1, units);
+    t.battle.luck_modifier = 1000000;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    cbd_turn_error err;
+    uint64_t spent[2];
+    for (int with = 0; with < 2; with++) {
+        t.n_units = (size_t)with;
+        cbd_budget b;
+        cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+        cbd_turn_analysis a;
+        cr_assert_eq(cbd_turn_analyze(&t, &lim, &b, &a, &err), CBD_OK);
+        spent[with] = b.work_spent;
+        cbd_turn_analysis_free(&a);
+    }
+    cr_expect_gt(spent[1], spent[0], "with %llu, without %llu", (unsigned long long)spent[1],
+                 (unsigned long long)spent[0]);
+    for (uint64_t limit = 0; limit < spent[1]; limit += spent[1] / 50 + 1) {
+        cbd_budget b;
+        cbd_budget_init(&b, limit, SIZE_MAX);
+        cbd_turn_analysis a;
+        cr_expect_eq(cbd_turn_analyze(&t, &lim, &b, &a, &err), CBD_ERR_BUDGET, "limit %llu",
+                     (unsigned long long)limit);
+    }
+    cbd_turn_sim *sim;
+    cr_assert_eq(cbd_turn_sim_create(&t, &lim, NULL, &sim, &err), CBD_OK);
+    cbd_rng rng;
+    cbd_rng_seed(&rng, 3);
+    cbd_turn_territory out[4];
+    cbd_budget b;
+    cbd_budget_init(&b, CBD_WORK_BATTLE, SIZE_MAX); /* less than one battle and its units */
+    cr_expect_eq(cbd_turn_sim_one(sim, &b, &rng, out, NULL), CBD_ERR_BUDGET);
+    cbd_turn_sim_free(sim);
+}
