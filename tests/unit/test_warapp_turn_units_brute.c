@@ -4,8 +4,8 @@
  * carried whole through every order, every damage pair of every battle (warapp_brute.h's binomial
  * enumeration and W19 walk), and every permutation of the players under the random move order.
  * Random small turns, compared to 1e-12: each territory's owner and armies, each order's chances,
- * each unit's place and each player's elimination. Then seeded turns against the analysis
- * (chi-square, fixed seed).
+ * each unit's place and each player's elimination; those with one outcome also against one
+ * seeded resolution. Then seeded turns against the analysis (chi-square, fixed seed).
  */
 #include <string.h>
 
@@ -475,9 +475,42 @@ static void compare(const bcase *c, const cbd_turn_analysis *a, const bres *r, i
     }
 }
 
+/* At 0 % luck with straight rounding and the listed order a turn has one outcome: one seeded
+ * resolution must end on the brute force's board, units and eliminations included. */
+static void sim_matches(const bcase *c, const bres *r, int k) {
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    cbd_turn_error err;
+    cbd_turn_sim *sim;
+    cr_assert_eq(cbd_turn_sim_create(&c->turn, &lim, NULL, &sim, &err), CBD_OK);
+    cbd_rng rng;
+    cbd_rng_seed(&rng, (uint64_t)k);
+    cbd_turn_territory out[BT];
+    cr_assert_eq(cbd_turn_sim_one(sim, NULL, &rng, out, NULL), CBD_OK);
+    for (size_t t = 0; t < c->turn.n_territories; t++) {
+        size_t slot = out[t].owner == NEUTRAL_ID ? c->turn.n_players : out[t].owner;
+        cr_assert_float_eq((double)r->owner[t][slot], 1.0, 1e-12, "case %d territory %zu", k, t);
+        cr_assert_float_eq((double)r->armies[t][out[t].armies], 1.0, 1e-12, "case %d armies %zu", k,
+                           t);
+    }
+    for (size_t u = 0; u < c->turn.n_units; u++) {
+        uint32_t at = cbd_turn_sim_unit_at(sim)[u];
+        long double alive = 0;
+        for (size_t t = 0; t < c->turn.n_territories; t++) {
+            alive += r->unit_at[u][t];
+        }
+        double want = at == CBD_TURN_UNIT_DEAD ? 1.0 - (double)alive : (double)r->unit_at[u][at];
+        cr_assert_float_eq(want, 1.0, 1e-12, "case %d unit %zu", k, u);
+    }
+    for (size_t p = 0; p < c->turn.n_players; p++) {
+        cr_assert_float_eq((double)r->eliminated[p], cbd_turn_sim_eliminated(sim)[p] ? 1.0 : 0.0,
+                           1e-12, "case %d player %zu", k, p);
+    }
+    cbd_turn_sim_free(sim);
+}
+
 Test(turn_units_brute, random_small_turns_with_units, .timeout = 120) {
     uint64_t seed = 20261201;
-    int eliminations = 0, unit_battles = 0;
+    int eliminations = 0, unit_battles = 0, sims = 0;
     for (int k = 0; k < 1000; k++) {
         bcase c;
         random_case(&c, &seed);
@@ -495,13 +528,19 @@ Test(turn_units_brute, random_small_turns_with_units, .timeout = 120) {
         for (size_t o = 0; o < c.turn.n_orders; o++) {
             unit_battles += r.ostat[o][1] > 0 && c.ord[o].n_units > 0;
         }
+        if (c.turn.battle.luck_modifier == 0 && c.turn.battle.rounding == CBD_ROUND_STRAIGHT &&
+            c.turn.move_order == CBD_MOVE_LISTED) {
+            sim_matches(&c, &r, k);
+            sims++;
+        }
         cbd_turn_analysis_free(&a);
     }
     /* The cases must reach what they test: eliminations and attacks that list units. */
     cr_expect_gt(eliminations, 60, "%d", eliminations);
     cr_expect_gt(unit_battles, 200, "%d", unit_battles);
-    cr_log_info("1000 turns: %d with an elimination, %d attacks listing units", eliminations,
-                unit_battles);
+    cr_expect_gt(sims, 50, "%d", sims);
+    cr_log_info("1000 turns: %d with an elimination, %d attacks listing units, %d resolved",
+                eliminations, unit_battles, sims);
 }
 
 /*
