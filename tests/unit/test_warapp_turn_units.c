@@ -318,3 +318,26 @@ Test(turn_units, units_are_metered) {
     cr_expect_eq(cbd_turn_sim_one(sim, &b, &rng, out, NULL), CBD_ERR_BUDGET);
     cbd_turn_sim_free(sim);
 }
+
+/*
+ * Fog (W23) with units: Bob's T1 holds 3 or 10 armies (1/4, 3/4) beside his Commander. Alice's
+ * 16 deal 10 at 0 % luck: against 3 the Commander dies and Bob is eliminated (as above),
+ * against 10 the armies absorb it all. The answer is the exact mixture: Bob is eliminated and
+ * T2 neutral with probability 1/4, the Commander alive on T1 with 3/4.
+ */
+Test(turn_units, fog_mixes_units_and_eliminations) {
+    cbd_turn_territory board[4] = {{ALICE, 17}, {BOB, 10}, {BOB, 5}, {ALICE, 2}};
+    cbd_turn_unit units[1] = {commander_on(1)};
+    cbd_turn_order orders[2] = {move(ALICE, 0, 1, 100, 0, NULL), move(BOB, 2, 3, 100, 0, NULL)};
+    cbd_warapp_count counts[2] = {{3, 0.25}, {10, 0.75}};
+    cbd_turn_fog fog[4] = {{0, NULL}, {2, counts}, {0, NULL}, {0, NULL}};
+    cbd_turn t = base_turn(4, board, 2, 2, orders, 1, units);
+    t.fog = fog;
+    cbd_turn_analysis a;
+    analyze(&t, &a);
+    cr_expect_float_eq(a.eliminated[BOB], 0.25, 1e-15);
+    cr_expect_float_eq(a.units[0].territory[1], 0.75, 1e-15);
+    cr_expect_float_eq(a.territories[2].owner[2], 0.25, 1e-15);
+    cr_expect_float_eq(a.orders[1].skipped, 0.25, 1e-15);
+    cbd_turn_analysis_free(&a);
+}
