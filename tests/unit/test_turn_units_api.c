@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "api_test.h"
+#include "chi_square.h"
 
 static char *last_body;
 
@@ -222,4 +223,76 @@ Test(turn_units_api, unit_limits) {
     cr_assert_eq(run("/analyze-turn", body, &doc), 422, "%s", last_body);
     cr_expect(has_error(doc, "/territories/C/units/0", "at most 64"), "%s", last_body);
     json_decref(doc);
+}
+
+/* /simulate-turn's counts against /analyze-turn's probabilities through the endpoints (fixed
+ * seed, chi-square at 0.1 %): where each Commander ends and whether each player is
+ * eliminated, at 100 % luck under the random move order. */
+#define CHI_TURN(extra)                                                                            \
+    "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 12},"                            \
+    " \"B\": {\"owner\": \"bob\", \"armies\": 2, \"units\": [{\"id\": \"bc\", \"type\": "          \
+    "\"commander\"}]},"                                                                            \
+    " \"C\": {\"owner\": \"bob\", \"armies\": 4},"                                                 \
+    " \"D\": {\"owner\": \"alice\", \"armies\": 3, \"units\": [{\"id\": \"ac\", \"type\": "        \
+    "\"commander\"}]}},"                                                                           \
+    " \"orders\": [{\"player\": \"alice\", \"from\": \"A\", \"to\": \"B\", \"armies\": 11},"       \
+    " {\"player\": \"bob\", \"from\": \"C\", \"to\": \"D\", \"armies\": 3},"                       \
+    " {\"player\": \"alice\", \"from\": \"D\", \"to\": \"C\", \"armies\": 2, \"units\": "          \
+    "[\"ac\"]}],"                                                                                  \
+    " \"settings\": {\"luck_modifier\": 1, \"rounding_mode\": \"weighted_random\"},"               \
+    " \"move_order\": \"random\"" extra "}"
+
+static double member_or_zero(const json_t *obj, const char *key) {
+    const json_t *v = json_object_get(obj, key);
+    return v ? json_number_value(v) : 0.0;
+}
+
+Test(turn_units_api, simulated_counts_agree_with_the_analysis) {
+    json_t *an, *sim;
+    cr_assert_eq(run("/analyze-turn", CHI_TURN(""), &an), 200, "%s", last_body);
+    enum { TRIALS = 20000 };
+    cr_assert_eq(run("/simulate-turn", CHI_TURN(", \"trials\": 20000, \"seed\": 77"), &sim), 200,
+                 "%s", last_body);
+    const char *units[2] = {"ac", "bc"}, *terr[4] = {"A", "B", "C", "D"};
+    for (int u = 0; u < 2; u++) {
+        char path[64];
+        uint64_t obs[5] = {0};
+        long double prob[5] = {0};
+        snprintf(path, sizeof path, "units/%s/territories", units[u]);
+        const json_t *pa = at(an, path), *ps = at(sim, path);
+        uint64_t alive = 0;
+        for (int t = 0; t < 4; t++) {
+            prob[t] = member_or_zero(pa, terr[t]);
+            obs[t] = (uint64_t)member_or_zero(ps, terr[t]);
+            alive += obs[t];
+        }
+        snprintf(path, sizeof path, "units/%s/alive", units[u]);
+        cr_expect_eq(alive, (uint64_t)num(sim, path));
+        snprintf(path, sizeof path, "units/%s/alive_probability", units[u]);
+        prob[4] = 1.0L - num(an, path);
+        obs[4] = TRIALS - alive;
+        chi_square_result r = chi_square_test(obs, prob, 5, TRIALS);
+        cr_log_info("unit %s: chi-square %.3f on %d df (critical %.3f)", units[u], r.statistic,
+                    r.df, r.critical);
+        cr_expect_lt(r.statistic, r.critical, "unit %s: %g on %d df", units[u], r.statistic, r.df);
+        cr_expect_gt(r.df, 0, "unit %s", units[u]);
+    }
+    const char *players[2] = {"alice", "bob"};
+    for (int p = 0; p < 2; p++) {
+        char path[64];
+        snprintf(path, sizeof path, "players/%s/eliminated_probability", players[p]);
+        long double prob[2];
+        prob[1] = num(an, path);
+        prob[0] = 1.0L - prob[1];
+        snprintf(path, sizeof path, "players/%s/eliminated", players[p]);
+        uint64_t obs[2] = {TRIALS - (uint64_t)num(sim, path), (uint64_t)num(sim, path)};
+        chi_square_result r = chi_square_test(obs, prob, 2, TRIALS);
+        cr_log_info("player %s: chi-square %.3f on %d df (P = %.6f)", players[p], r.statistic, r.df,
+                    (double)prob[1]);
+        cr_expect_lt(r.statistic, r.critical, "player %s: %g on %d df", players[p], r.statistic,
+                     r.df);
+    }
+    cr_expect_gt(num(an, "players/bob/eliminated_probability"), 0.05);
+    json_decref(an);
+    json_decref(sim);
 }
