@@ -389,7 +389,8 @@ static cbd_status armies_results(analysis *a, cbd_turn_engine *e, cbd_turn_analy
     return CBD_OK;
 }
 
-/* The final board has one outcome iff every territory has one owner and one army count. */
+/* The final board has one outcome iff every territory has one owner and one army count (and
+ * every unit one place; W22's eliminations follow from the owners). */
 static bool one_outcome(const cbd_turn_analysis *out) {
     for (size_t t = 0; t < out->n_territories; t++) {
         size_t owners = 0;
@@ -397,6 +398,16 @@ static bool one_outcome(const cbd_turn_analysis *out) {
             owners += out->territories[t].owner[p] > 0;
         }
         if (owners != 1 || out->territories[t].n_armies != 1) {
+            return false;
+        }
+    }
+    /* W21: and every unit has one fate (dead, or alive on one territory). */
+    for (size_t u = 0; u < out->n_units; u++) {
+        size_t places = 1.0 - out->units[u].alive > 1e-12; /* a chance that it died */
+        for (size_t t = 0; t < out->n_territories; t++) {
+            places += out->units[u].territory[t] > 0;
+        }
+        if (places != 1) {
             return false;
         }
     }

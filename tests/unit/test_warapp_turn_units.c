@@ -94,6 +94,7 @@ Test(turn_units, commander_killed_defending_eliminates_its_player) {
     cr_expect_float_eq(a.units[0].alive, 0.0, 1e-15);
     cr_expect_float_eq(a.eliminated[BOB], 1.0, 1e-15);
     cr_expect_float_eq(a.eliminated[ALICE], 0.0, 1e-15);
+    cr_expect(a.deterministic);
     cbd_turn_analysis_free(&a);
 
     cbd_turn_territory out[4];
@@ -337,7 +338,38 @@ Test(turn_units, fog_mixes_units_and_eliminations) {
     analyze(&t, &a);
     cr_expect_float_eq(a.eliminated[BOB], 0.25, 1e-15);
     cr_expect_float_eq(a.units[0].territory[1], 0.75, 1e-15);
+    cr_expect(!a.deterministic);
     cr_expect_float_eq(a.territories[2].owner[2], 0.25, 1e-15);
     cr_expect_float_eq(a.orders[1].skipped, 0.25, 1e-15);
+    cbd_turn_analysis_free(&a);
+}
+
+/*
+ * `deterministic` counts the units too. Alice's single army (T0 holds 2, the guard stays)
+ * attacks Bob's T1: 10 armies and a Shield (defence 0, damage to kill 1, combat order −1: it
+ * takes damage before the armies, W19). At 100 % luck her roll is Bin(1, 0.6): with 0.6 the 1
+ * damage kills the Shield and nothing else, else nothing dies. At a defence rate of 1 Bob's 10
+ * deal 10, so her army always dies. Every territory ends one way (T0 1, T1 Bob's 10); only the
+ * Shield's fate varies: alive with 0.4.
+ */
+Test(turn_units, deterministic_counts_units) {
+    cbd_turn_territory board[2] = {{ALICE, 2}, {BOB, 10}};
+    cbd_turn_unit shield = {.unit = {.attack_power = 0,
+                                     .defense_power = 0,
+                                     .combat_order = -1,
+                                     .has_health = false,
+                                     .toughness = 1},
+                            .commander = false,
+                            .territory = 1};
+    cbd_turn_order orders[1] = {move(ALICE, 0, 1, 1, 0, NULL)};
+    cbd_turn t = base_turn(2, board, 2, 1, orders, 1, &shield);
+    t.battle.luck_modifier = 1000000;
+    t.battle.defense_kill_rate = 1000000;
+    cbd_turn_analysis a;
+    analyze(&t, &a);
+    expect_sure(&a, 0, ALICE, 1);
+    expect_sure(&a, 1, BOB, 10);
+    cr_expect_float_eq(a.units[0].territory[1], 0.4, 1e-15);
+    cr_expect(!a.deterministic);
     cbd_turn_analysis_free(&a);
 }
