@@ -8,7 +8,7 @@
 
 #include "warapp_turn_internal.h"
 
-/* A territory's words (cbd_turn_gunits_neutralise relies on this layout too). */
+/* A territory's words (warapp_turn_units.c relies on this layout too). */
 enum { W_OWNER = 0, W_ARMIES = 1, W_ELIG = 2 };
 
 struct cbd_turn_engine {
@@ -358,96 +358,6 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
     return CBD_OK;
 }
 
-/* W19: a side's units after the damage (dead: every word 0; a health unit: its health left). */
-static void units_after(const cbd_turn_engine *e, uint32_t *k, const uint8_t *list, size_t n,
-                        const cbd_warapp_side_state *st) {
-    for (size_t i = 0; i < n; i++) {
-        uint32_t *w = k + e->gu.base + (size_t)list[i] * CBD_TURN_UNIT_WORDS;
-        if (st->unit_left[i] == 0) {
-            memset(w, 0, CBD_TURN_UNIT_WORDS * sizeof *w);
-        } else if (e->plan->turn->units[e->gu.board[list[i]]].unit.has_health) {
-            w[CBD_U_HEALTH] = (uint32_t)st->unit_left[i];
-        }
-    }
-}
-
-/* The survivors of list (by state st) in their listed order, for placing them. */
-static size_t survivors(const uint8_t *list, size_t n, const cbd_warapp_side_state *st,
-                        uint8_t *out) {
-    size_t m = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (st->unit_left[i] > 0) {
-            if (out) {
-                out[m] = list[i];
-            }
-            m++;
-        }
-    }
-    return m;
-}
-
-/* Whether a Commander of list died (by state st). */
-static bool commander_died(const cbd_turn_engine *e, const uint8_t *list, size_t n,
-                           const cbd_warapp_side_state *st) {
-    for (size_t i = 0; i < n; i++) {
-        if (st->unit_left[i] == 0 && e->plan->turn->units[e->gu.board[list[i]]].commander) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/*
- * W22: the players whose last Commander died in this battle are eliminated at once: every
- * territory they own (in the group: all of a Commander's player's are, see
- * warapp_turn_analyze.c) becomes neutral with what it holds.
- */
-static void eliminate(const cbd_turn_engine *e, uint32_t *k, cbd_turn_player attacker,
-                      cbd_turn_player defender, bool att_died, bool def_died) {
-    size_t n_terr = e->gu.base / e->stride;
-    if (att_died && cbd_turn_gunits_eliminated(&e->gu, k, attacker)) {
-        cbd_turn_gunits_neutralise(&e->gu, k, n_terr, attacker);
-    }
-    if (def_died && defender != CBD_TURN_NEUTRAL &&
-        cbd_turn_gunits_eliminated(&e->gu, k, defender)) {
-        cbd_turn_gunits_neutralise(&e->gu, k, n_terr, defender);
-    }
-}
-
-/* One outcome of a battle with units: the attack took damage da... as st[0], the defence st[1]. */
-static void unit_outcome(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t *k2, size_t lf,
-                         size_t lt, const order_case *c, cbd_warapp_side_state *st,
-                         bool *captured) {
-    const size_t S = e->stride;
-    cbd_turn_player defender = (cbd_turn_player)k2[lt * S + W_OWNER];
-    bool att_empty = st[0].armies_left == 0 && survivors(c->units, c->n_units, &st[0], NULL) == 0;
-    bool def_empty = st[1].armies_left == 0 && survivors(c->def, c->n_def, &st[1], NULL) == 0;
-    *captured = def_empty && !att_empty; /* W20 */
-    units_after(e, k2, c->units, c->n_units, &st[0]);
-    units_after(e, k2, c->def, c->n_def, &st[1]);
-    uint8_t back[CBD_TURN_MAX_UNITS];
-    size_t n_back = survivors(c->units, c->n_units, &st[0], back);
-    if (*captured) {
-        k2[lt * S + W_OWNER] = o->player; /* W6, W20: the survivors and their units move in */
-        k2[lt * S + W_ARMIES] = (uint32_t)st[0].armies_left;
-        if (S == 3) {
-            k2[lt * S + W_ELIG] = 0;
-        }
-        cbd_turn_gunits_place(&e->gu, k2, back, n_back, lt);
-    } else {
-        uint64_t dleft = att_empty && def_empty ? 1 : st[1].armies_left; /* W5, W20 */
-        k2[lf * S + W_ARMIES] += (uint32_t)st[0].armies_left;
-        k2[lt * S + W_ARMIES] = (uint32_t)dleft;
-        if (S == 3 && k2[lt * S + W_ELIG] > dleft) {
-            k2[lt * S + W_ELIG] = (uint32_t)dleft; /* W15 */
-        }
-        cbd_turn_gunits_place(&e->gu, k2, back, n_back, lf); /* back home, after those there */
-        cbd_turn_gunits_compact(&e->gu, k2, lt);
-    }
-    eliminate(e, k2, o->player, defender, commander_died(e, c->units, c->n_units, &st[0]),
-              commander_died(e, c->def, c->n_def, &st[1]));
-}
-
 /* W17–W22, W14.4: every outcome of a battle with units (case c) from state `key`, whose sent
  * armies and units have left `from` already. */
 static cbd_status battle_units(cbd_turn_engine *e, const cbd_turn_order *o, const uint32_t *key,
@@ -496,8 +406,8 @@ static cbd_status battle_units(cbd_turn_engine *e, const cbd_turn_order *o, cons
             }
             cbd_warapp_take_damage(&b.side[1], order[1], before[1], dlo + j, &sst[1]);
             memcpy(k2, key, e->cur.words * sizeof *k2);
-            bool captured;
-            unit_outcome(e, o, k2, lf, lt, c, sst, &captured);
+            bool captured = cbd_turn_gunits_outcome(&e->gu, k2, o->player, lf, lt, c->units,
+                                                    c->n_units, c->def, c->n_def, sst);
             *cap += captured ? p : 0;
             if ((st = cbd_turn_map_add(&e->next, k2, p)) != CBD_OK) {
                 return stopped(e, st);

@@ -158,7 +158,7 @@ void cbd_turn_gunits_start(const cbd_turn_gunits *g, const uint32_t *local, uint
 /* The group units alive on territory l, in rank order (W19's listed order); returns how many. */
 size_t cbd_turn_gunits_on(const cbd_turn_gunits *g, const uint32_t *key, size_t l, uint8_t *out);
 /* W21: the group units listed by order o that it can send from lf in state key (on lf, not
- * moved without multi_attack), in the order listed; `to_teammate` sends none. */
+ * moved without multi_attack), in the order listed (the caller keeps them off a teammate's). */
 size_t cbd_turn_gunits_sendable(const cbd_turn_gunits *g, const uint32_t *key,
                                 const cbd_turn_order *o, size_t lf, uint8_t *out);
 /* Takes units off the board for a move (their place words 0, health kept); compacts lf. */
@@ -174,6 +174,16 @@ bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, c
 /* W22: every territory of p in `key` becomes neutral with all it holds (none eligible). */
 void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
                                 cbd_turn_player p);
+/*
+ * W19–W22: one outcome of a battle with units in state k2 (the sent armies and units already
+ * off `from`): st[0] is what the attack (units att, in their listed order) kept after its
+ * damage, st[1] what the defence (units def) kept. W20 decides, W21 moves the survivors (to
+ * `to` on capture, back to `from` otherwise), W22 eliminates a player whose last Commander
+ * died. Returns whether `to` was captured.
+ */
+bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_player player,
+                             size_t lf, size_t lt, const uint8_t *att, size_t n_att,
+                             const uint8_t *def, size_t n_def, const cbd_warapp_side_state *st);
 /* The unit's W17 numbers as it stands in `key` (a health unit's toughness is its health left). */
 cbd_warapp_unit cbd_turn_gunits_now(const cbd_turn_gunits *g, const uint32_t *key, size_t gu);
 

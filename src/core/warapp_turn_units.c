@@ -7,6 +7,10 @@
 
 #include "warapp_turn_internal.h"
 
+/* A territory's words in a state, as the engine lays them out (warapp_turn_exact.c): its
+ * owner, its armies and, without multi_attack, its eligible armies (W15). */
+enum { T_OWNER = 0, T_ARMIES = 1, T_ELIG = 2 };
+
 static uint32_t *unit_words(const cbd_turn_gunits *g, uint32_t *key, size_t gu) {
     return key + g->base + gu * CBD_TURN_UNIT_WORDS;
 }
@@ -145,10 +149,10 @@ void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t 
                                 cbd_turn_player p) {
     const size_t S = g->stride;
     for (size_t l = 0; l < n_terr; l++) {
-        if (key[l * S] == p) {
-            key[l * S] = CBD_TURN_NEUTRAL; /* its armies and units stay, now neutral's */
+        if (key[l * S + T_OWNER] == p) {
+            key[l * S + T_OWNER] = CBD_TURN_NEUTRAL; /* its armies and units stay, neutral's */
             if (S == 3) {
-                key[l * S + 2] = 0; /* W15: a new owner has none eligible */
+                key[l * S + T_ELIG] = 0; /* W15: a new owner has none eligible */
             }
         }
     }
@@ -160,4 +164,93 @@ cbd_warapp_unit cbd_turn_gunits_now(const cbd_turn_gunits *g, const uint32_t *ke
         u.toughness = unit_words_c(g, key, gu)[CBD_U_HEALTH];
     }
     return u;
+}
+
+/* W19: a side's units after the damage (dead: every word 0; a health unit: its health left). */
+static void units_after(const cbd_turn_gunits *g, uint32_t *k, const uint8_t *list, size_t n,
+                        const cbd_warapp_side_state *st) {
+    for (size_t i = 0; i < n; i++) {
+        uint32_t *w = k + g->base + (size_t)list[i] * CBD_TURN_UNIT_WORDS;
+        if (st->unit_left[i] == 0) {
+            memset(w, 0, CBD_TURN_UNIT_WORDS * sizeof *w);
+        } else if (g->plan->turn->units[g->board[list[i]]].unit.has_health) {
+            w[CBD_U_HEALTH] = (uint32_t)st->unit_left[i];
+        }
+    }
+}
+
+/* The survivors of list (by state st) in their listed order, for placing them. */
+static size_t survivors(const uint8_t *list, size_t n, const cbd_warapp_side_state *st,
+                        uint8_t *out) {
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (st->unit_left[i] > 0) {
+            if (out) {
+                out[m] = list[i];
+            }
+            m++;
+        }
+    }
+    return m;
+}
+
+/* Whether a Commander of list died (by state st). */
+static bool commander_died(const cbd_turn_gunits *g, const uint8_t *list, size_t n,
+                           const cbd_warapp_side_state *st) {
+    for (size_t i = 0; i < n; i++) {
+        if (st->unit_left[i] == 0 && g->plan->turn->units[g->board[list[i]]].commander) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * W22: the players whose last Commander died in this battle are eliminated at once: every
+ * territory they own (in the group: all of a Commander's player's are, see
+ * warapp_turn_analyze.c) becomes neutral with what it holds.
+ */
+static void eliminate(const cbd_turn_gunits *g, uint32_t *k, cbd_turn_player attacker,
+                      cbd_turn_player defender, bool att_died, bool def_died) {
+    size_t n_terr = g->base / g->stride;
+    if (att_died && cbd_turn_gunits_eliminated(g, k, attacker)) {
+        cbd_turn_gunits_neutralise(g, k, n_terr, attacker);
+    }
+    if (def_died && defender != CBD_TURN_NEUTRAL && cbd_turn_gunits_eliminated(g, k, defender)) {
+        cbd_turn_gunits_neutralise(g, k, n_terr, defender);
+    }
+}
+
+bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_player player,
+                             size_t lf, size_t lt, const uint8_t *att, size_t n_att,
+                             const uint8_t *def, size_t n_def, const cbd_warapp_side_state *st) {
+    const size_t S = g->stride;
+    cbd_turn_player defender = (cbd_turn_player)k2[lt * S + T_OWNER];
+    bool att_empty = st[0].armies_left == 0 && survivors(att, n_att, &st[0], NULL) == 0;
+    bool def_empty = st[1].armies_left == 0 && survivors(def, n_def, &st[1], NULL) == 0;
+    bool captured = def_empty && !att_empty; /* W20 */
+    units_after(g, k2, att, n_att, &st[0]);
+    units_after(g, k2, def, n_def, &st[1]);
+    uint8_t back[CBD_TURN_MAX_UNITS];
+    size_t n_back = survivors(att, n_att, &st[0], back);
+    if (captured) {
+        k2[lt * S + T_OWNER] = player; /* W6, W20: the survivors and their units move in */
+        k2[lt * S + T_ARMIES] = (uint32_t)st[0].armies_left;
+        if (S == 3) {
+            k2[lt * S + T_ELIG] = 0;
+        }
+        cbd_turn_gunits_place(g, k2, back, n_back, lt);
+    } else {
+        uint64_t dleft = att_empty && def_empty ? 1 : st[1].armies_left; /* W5, W20 */
+        k2[lf * S + T_ARMIES] += (uint32_t)st[0].armies_left;
+        k2[lt * S + T_ARMIES] = (uint32_t)dleft;
+        if (S == 3 && k2[lt * S + T_ELIG] > dleft) {
+            k2[lt * S + T_ELIG] = (uint32_t)dleft; /* W15 */
+        }
+        cbd_turn_gunits_place(g, k2, back, n_back, lf); /* back home, after those there */
+        cbd_turn_gunits_compact(g, k2, lt);
+    }
+    eliminate(g, k2, player, defender, commander_died(g, att, n_att, &st[0]),
+              commander_died(g, def, n_def, &st[1]));
+    return captured;
 }
