@@ -2,7 +2,9 @@
  * A War.app turn in the core: 8 orders over 9 territories, armies in the
  * tens, 16 % luck, multi_attack on, random move order. Goals: exact analysis <= 2 ms, seeded
  * resolution >= 10^6 turns/s on one core; over HTTP (one keep-alive connection, http_latency.h)
- * POST /analyze-turn <= 5 ms and a one-trial POST /simulate-turn <= 50 µs.
+ * POST /analyze-turn <= 5 ms and a one-trial POST /simulate-turn <= 50 µs. The same turn with
+ * two Commanders (W21, W22: Alice's on territory 0, sent with her first attack, and Bob's on
+ * territory 1, which it attacks) is measured beside it and keeps the same goals.
  * Run: taskset -c 1 ./build/bench/bench_turn [turns]   (default 4·10^6)
  */
 #include <stdio.h>
@@ -33,6 +35,9 @@ static cbd_turn_territory board[9] = {
     {CAROL, 22}, {ALICE, 15}, {NEUTRAL, 10}, /* front 3 */
 };
 static cbd_turn_order orders[8];
+/* W21: Alice's Commander on t0 (order 0 sends it into t1) and Bob's on t1. */
+static cbd_turn_unit commanders[2];
+static const uint32_t alice_commander[1] = {0};
 
 static int cmp_double(const void *a, const void *b) {
     double x = *(const double *)a, y = *(const double *)b;
@@ -53,15 +58,21 @@ static void setup(const uint64_t *armies, const uint64_t *sent) {
     orders[2].percent = 1000000;
 }
 
-static int run(const char *label, long turns) {
+static int run(const char *label, long turns, bool with_commanders) {
     printf("%s\n", label);
+    commanders[0] = (cbd_turn_unit){cbd_warapp_commander(), true, 0};
+    commanders[1] = (cbd_turn_unit){cbd_warapp_commander(), true, 1};
+    orders[0].n_units = with_commanders ? 1 : 0;
+    orders[0].units = alice_commander;
     cbd_turn t = {.n_territories = 9,
                   .territories = board,
                   .n_players = 3,
                   .n_orders = 8,
                   .orders = orders,
                   .multi_attack = true,
-                  .move_order = CBD_MOVE_RANDOM};
+                  .move_order = CBD_MOVE_RANDOM,
+                  .n_units = with_commanders ? 2 : 0,
+                  .units = commanders};
     t.battle = cbd_warapp_default_settings();
     t.battle.luck_modifier = 160000;
     cbd_turn_limits lim = cbd_turn_default_limits();
@@ -111,15 +122,22 @@ static int run(const char *label, long turns) {
     return 0;
 }
 
-/* The bench board as a request body: territories t0..t8, players by name. */
-static void turn_body(char *out, size_t size, const char *extra) {
+/* The bench board as a request body: territories t0..t8, players by name; with_commanders puts
+ * Alice's Commander on t0 (sent by order 0) and Bob's on t1, as run() does. */
+static void turn_body(char *out, size_t size, const char *extra, bool with_commanders) {
     static const char *const names[] = {"alice", "bob", "carol"};
     size_t n = (size_t)snprintf(out, size, "{\"territories\": {");
     for (int i = 0; i < 9; i++) {
-        n += (size_t)snprintf(out + n, size - n, "%s\"t%d\": {\"owner\": \"%s\", \"armies\": %llu}",
+        n += (size_t)snprintf(out + n, size - n, "%s\"t%d\": {\"owner\": \"%s\", \"armies\": %llu",
                               i ? ", " : "", i,
                               board[i].owner == NEUTRAL ? "neutral" : names[board[i].owner],
                               (unsigned long long)board[i].armies);
+        if (with_commanders && i < 2) {
+            n += (size_t)snprintf(out + n, size - n,
+                                  ", \"units\": [{\"id\": \"%s-cmdr\", \"type\": \"commander\"}]",
+                                  names[i]);
+        }
+        n += (size_t)snprintf(out + n, size - n, "}");
     }
     n += (size_t)snprintf(out + n, size - n, "}, \"orders\": [");
     for (int i = 0; i < 8; i++) {
@@ -127,6 +145,9 @@ static void turn_body(char *out, size_t size, const char *extra) {
         n += (size_t)snprintf(out + n, size - n,
                               "%s{\"player\": \"%s\", \"from\": \"t%u\", \"to\": \"t%u\", ",
                               i ? ", " : "", names[o->player], o->from, o->to);
+        if (with_commanders && i == 0) {
+            n += (size_t)snprintf(out + n, size - n, "\"units\": [\"alice-cmdr\"], ");
+        }
         n += o->by_percent ? (size_t)snprintf(out + n, size - n, "\"percent\": 1}")
                            : (size_t)snprintf(out + n, size - n, "\"armies\": %llu}",
                                               (unsigned long long)o->armies);
@@ -139,16 +160,19 @@ static void turn_body(char *out, size_t size, const char *extra) {
 
 static void run_http(void) {
     static char body[4096];
-    turn_body(body, sizeof body, "");
-    http_latency a = http_latency_measure("/analyze-turn", body, 301);
-    printf(
-        "POST /analyze-turn over HTTP: median %.3f ms, p90 %.3f ms, p99 %.3f ms (goal <= 5 ms)\n",
-        a.median_us / 1e3, a.p90_us / 1e3, a.p99_us / 1e3);
-    turn_body(body, sizeof body, ", \"trials\": 1, \"seed\": 42");
-    http_latency s = http_latency_measure("/simulate-turn", body, 5001);
-    printf("POST /simulate-turn, 1 trial, over HTTP: median %.1f µs, p90 %.1f µs, p99 %.1f µs "
-           "(goal <= 50 µs)\n",
-           s.median_us, s.p90_us, s.p99_us);
+    for (int with = 0; with < 2; with++) {
+        const char *what = with ? " (two Commanders)" : "";
+        turn_body(body, sizeof body, "", with);
+        http_latency a = http_latency_measure("/analyze-turn", body, 301);
+        printf("POST /analyze-turn%s over HTTP: median %.3f ms, p90 %.3f ms, p99 %.3f ms (goal <= "
+               "5 ms)\n",
+               what, a.median_us / 1e3, a.p90_us / 1e3, a.p99_us / 1e3);
+        turn_body(body, sizeof body, ", \"trials\": 1, \"seed\": 42", with);
+        http_latency s = http_latency_measure("/simulate-turn", body, 5001);
+        printf("POST /simulate-turn%s, 1 trial, over HTTP: median %.1f µs, p90 %.1f µs, p99 %.1f "
+               "µs (goal <= 50 µs)\n",
+               what, s.median_us, s.p90_us, s.p99_us);
+    }
     /* The one-trial answer is about 3.4 KB. */
     http_latency f = http_latency_floor(body, 3400, 5001);
     printf("  loopback floor today, the same round trip to a server that only answers: median "
@@ -160,7 +184,8 @@ int main(int argc, char **argv) {
     long turns = argc > 1 ? atol(argv[1]) : 4000000;
     setup((const uint64_t[]){30, 20, 10, 25, 18, 12, 22, 15, 10},
           (const uint64_t[]){29, 15, 0, 24, 12, 10, 21, 14});
-    int rc = run("the bench turn", turns);
+    int rc = run("the bench turn", turns, false);
+    rc |= run("the bench turn with two Commanders (one per side, W21, W22)", turns, true);
     run_http();
     /* The groups' worth: with every territory kept in the state to the end, the final
      * state counts of this board's three groups multiply to 63,504 joint states, at most 54 in
@@ -168,5 +193,5 @@ int main(int argc, char **argv) {
      * engine now folds finished territories out, so it holds fewer). */
     setup((const uint64_t[]){25, 25, 27, 10, 32, 31, 20, 26, 27},
           (const uint64_t[]){23, 20, 0, 19, 15, 29, 19, 3});
-    return rc | run("a turn of 63,504 joint states", turns);
+    return rc | run("a turn of 63,504 joint states", turns, false);
 }

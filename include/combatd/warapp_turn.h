@@ -10,6 +10,7 @@
 #include "combatd/status.h"
 #include "combatd/warapp.h"
 #include "combatd/warapp_odds.h"
+#include "combatd/warapp_units.h"
 
 /*
  * War.app turns (RULINGS.md W11–W16, and W23 for armies given as distributions): a board, the
@@ -44,6 +45,21 @@ typedef struct {
     const cbd_warapp_count *points; /* n points */
 } cbd_turn_fog;
 
+/*
+ * W21: a special unit on the board. Its owner is always its territory's owner; the units of one
+ * territory are listed in the order of the board's array (W19's listed order), and units that
+ * arrive on a territory during the turn are listed after those already there.
+ */
+typedef struct {
+    cbd_warapp_unit unit;
+    bool commander;     /* W22: a Commander, whose death may eliminate its owner */
+    uint32_t territory; /* where it stands at the start of the turn */
+} cbd_turn_unit;
+
+/* A turn holds at most this many units on its board: every side of every battle then fits
+ * W19's tables (CBD_WARAPP_MAX_UNITS), and a set of units fits one 64-bit mask. */
+#define CBD_TURN_MAX_UNITS CBD_WARAPP_MAX_UNITS
+
 typedef enum { CBD_ORDER_DEPLOY = 0, CBD_ORDER_ATTACK_TRANSFER = 1 } cbd_turn_order_type;
 
 typedef struct {
@@ -54,6 +70,10 @@ typedef struct {
     uint64_t armies;   /* deploy: armies added; attack/transfer: asked for (unless by_percent) */
     bool by_percent;   /* attack/transfer: send floor(percent × movable) (W14) */
     cbd_micro percent; /* in (0, 10^6] millionths, exact (W3) */
+    /* W21: attack/transfer only, the units it moves by index into cbd_turn.units, in the order
+     * listed (distinct). */
+    size_t n_units;
+    const uint32_t *units;
 } cbd_turn_order;
 
 /* W13. */
@@ -96,6 +116,9 @@ typedef struct {
     const cbd_turn_goal *goals;
     /* W23: n_territories entries, or NULL when every territory's armies are known. */
     const cbd_turn_fog *fog;
+    /* W21: the special units on the board (at most CBD_TURN_MAX_UNITS). */
+    size_t n_units;
+    const cbd_turn_unit *units;
 } cbd_turn;
 
 /* What went wrong, for the API's 422 (it validates first; these are the core's own checks). */
@@ -114,6 +137,9 @@ typedef enum {
      * run then, or CBD_TURN_NO_ORDER outside any (the schedules of the random move order have
      * kind SCHEDULES instead). */
     CBD_TURN_ERR_BUDGET,
+    /* index = unit: a bad territory or numbers, too many units, or its player's armies and
+     * units past 10^9 of power (W10, W18); an order's bad unit list is CBD_TURN_ERR_ORDER */
+    CBD_TURN_ERR_UNIT,
 } cbd_turn_err_kind;
 
 #define CBD_TURN_NO_ORDER SIZE_MAX
@@ -156,9 +182,18 @@ typedef struct {
     double skipped, attack, transfer, capture;
 } cbd_turn_order_result;
 
+/* W21, W22: where one unit ends the turn. */
+typedef struct {
+    double alive;      /* the probability that it is alive at the end */
+    double *territory; /* n_territories values: the probability that it ends alive there */
+} cbd_turn_unit_result;
+
 typedef struct {
     size_t n_territories, n_orders, n_players;
     cbd_turn_territory_result *territories;
+    size_t n_units;              /* the turn's units (0: none, and the arrays below are NULL) */
+    cbd_turn_unit_result *units; /* n_units */
+    double *eliminated;          /* n_players when there are units: P(eliminated, W22) */
     cbd_turn_order_result *orders;
     double goals_probability; /* 1 when there are no goals */
     bool deterministic;       /* the final board has exactly one outcome */
@@ -206,8 +241,11 @@ typedef struct {
     cbd_turn_event_kind kind;
     uint64_t sent; /* armies sent (deploy: armies added) */
     uint64_t defenders;
-    uint64_t attacker_kills, defender_kills; /* rounded, before the W4 cap */
+    uint64_t attacker_kills, defender_kills; /* rounded, before the W4 cap (W18: damage) */
     cbd_warapp_outcome outcome;              /* attacks only */
+    /* W21: bit u for unit u of cbd_turn.units: the units the order sent, and those of either
+     * side that died in its battle. */
+    uint64_t units_sent, units_died;
 } cbd_turn_event;
 
 /*
@@ -231,7 +269,9 @@ void cbd_turn_sim_free(cbd_turn_sim *sim);
  * of the players who have attack/transfer orders, in ascending player index, for
  * i = k − 1 down to 1: j = cbd_rng_bounded(rng, i + 1), swap(perm[i], perm[j]); perm is round
  * 1's order. Then each battle in schedule order draws exactly as one /simulate battle
- * (warapp_simulate.h): attackers' roll, defenders' roll, attackers' rounding draw, defenders'.
+ * (warapp_simulate.h): attackers' roll, defenders' roll, attackers' rounding draw, defenders';
+ * with units (W17–W21) of each side's power (W18), the units adding no draw of their own (W19,
+ * W20 and the eliminations of W22 draw nothing).
  * Transfers and skipped orders draw nothing. board_out gets n_territories entries (the final
  * board); events (may be NULL) gets n_orders entries, in request order.
  *
@@ -246,6 +286,13 @@ cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
 /* The counts the last cbd_turn_sim_one drew (W23): n_territories entries, the drawn armies
  * before deploys for a territory given as a distribution, its known armies for the others. */
 const uint64_t *cbd_turn_sim_drawn(const cbd_turn_sim *sim);
+
+/* W21, W22: after the last cbd_turn_sim_one, where each unit of the turn ended (n_units
+ * entries: its territory, or CBD_TURN_UNIT_DEAD) and whether each player was eliminated
+ * (n_players entries). */
+#define CBD_TURN_UNIT_DEAD UINT32_MAX
+const uint32_t *cbd_turn_sim_unit_at(const cbd_turn_sim *sim);
+const bool *cbd_turn_sim_eliminated(const cbd_turn_sim *sim);
 
 /* Whether every goal holds on a board. */
 bool cbd_turn_goals_met(const cbd_turn *turn, const cbd_turn_territory *board);

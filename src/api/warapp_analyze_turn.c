@@ -53,6 +53,41 @@ static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_ana
     cbd_jw_array_close(w);
 }
 
+/*
+ * W21, W22 (only when the board has units, so that answers without them are as before):
+ * "units": id -> {"alive_probability", "territories": {territory -> probability it ends alive
+ * there, those above 0}}, in the board's order; "players": player -> {"eliminated_probability"}.
+ */
+static void units_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_analysis *a) {
+    cbd_jw_key(w, "units");
+    cbd_jw_object_open(w);
+    for (size_t u = 0; u < a->n_units; u++) {
+        cbd_jw_key(w, q->unit_id[u]);
+        cbd_jw_object_open(w);
+        cbd_jw_key_real(w, "alive_probability", a->units[u].alive);
+        cbd_jw_key(w, "territories");
+        cbd_jw_object_open(w);
+        for (size_t t = 0; t < a->n_territories; t++) {
+            if (a->units[u].territory[t] > 0.0) {
+                cbd_jw_key(w, q->territory_id[t]);
+                cbd_jw_real(w, a->units[u].territory[t]);
+            }
+        }
+        cbd_jw_object_close(w);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_object_close(w);
+    cbd_jw_key(w, "players");
+    cbd_jw_object_open(w);
+    for (size_t p = 0; p < a->n_players; p++) {
+        cbd_jw_key(w, q->player_id[p]);
+        cbd_jw_object_open(w);
+        cbd_jw_key_real(w, "eliminated_probability", a->eliminated[p]);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_object_close(w);
+}
+
 /* Decimal digits of v. */
 static unsigned digits(uint64_t v) {
     unsigned d = 1;
@@ -94,6 +129,7 @@ static uint64_t render_units(const cbd_turn_analysis *a) {
     for (size_t i = 0; i < a->n_territories; i++) {
         values += a->territories[i].n_armies + a->n_players + 1;
     }
+    values += cbd_work_times(a->n_units, a->n_territories + 1); /* W21: each unit's places */
     return cbd_work_times(24 * CBD_WORK_SCAN_TERM, values);
 }
 
@@ -129,6 +165,9 @@ static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
     }
     cbd_jw_object_close(w);
     orders_json(w, q, a);
+    if (a->n_units > 0) {
+        units_json(w, q, a);
+    }
     if (q->turn.n_goals > 0) {
         cbd_jw_key_real(w, "goals_probability", a->goals_probability);
     }

@@ -45,6 +45,10 @@ typedef struct {
     cbd_turn_territory *boards; /* listed turns: trials × n_terr, or NULL */
     cbd_turn_event *events;     /* listed turns: trials × n_orders, or NULL */
     uint64_t *drawn;            /* listed turns under fog (W23): trials × n_terr, or NULL */
+    size_t n_units;             /* W21: the board's units (0: none, the counts below NULL) */
+    uint64_t *unit_at;          /* n_units × n_terr: the trials it ended alive there */
+    uint64_t *unit_alive;       /* n_units */
+    uint64_t *eliminated;       /* n_players (W22) */
 } sim_stats;
 
 static size_t hash_slot(uint64_t v, size_t cap) {
@@ -102,6 +106,9 @@ static void stats_free(sim_stats *s) {
     cbd_mem_free(s->boards);
     cbd_mem_free(s->events);
     cbd_mem_free(s->drawn);
+    cbd_mem_free(s->unit_at);
+    cbd_mem_free(s->unit_alive);
+    cbd_mem_free(s->eliminated);
 }
 
 static bool stats_init(sim_stats *s, cbd_budget *budget, const cbd_turn_request *q,
@@ -116,6 +123,13 @@ static bool stats_init(sim_stats *s, cbd_budget *budget, const cbd_turn_request 
     s->armies = cbd_mem_calloc(budget, s->n_terr, sizeof *s->armies);
     s->order_counts = cbd_mem_calloc(budget, s->n_orders + 1, sizeof *s->order_counts);
     bool ok = s->owner_counts && s->armies && s->order_counts;
+    s->n_units = q->turn.n_units;
+    if (ok && s->n_units > 0) {
+        s->unit_at = cbd_mem_calloc(budget, s->n_units * s->n_terr, sizeof *s->unit_at);
+        s->unit_alive = cbd_mem_calloc(budget, s->n_units, sizeof *s->unit_alive);
+        s->eliminated = cbd_mem_calloc(budget, s->n_owner, sizeof *s->eliminated);
+        ok = s->unit_at && s->unit_alive && s->eliminated;
+    }
     if (ok && o->include_turns) {
         /* trials <= warapp.max_listed_turns here, so the products cannot overflow. */
         s->boards = cbd_mem_alloc(budget, o->trials * s->n_terr * sizeof *s->boards);
@@ -127,6 +141,21 @@ static bool stats_init(sim_stats *s, cbd_budget *budget, const cbd_turn_request 
         }
     }
     return ok;
+}
+
+/* W21, W22: where each unit ended and who was eliminated, into the counts. */
+static void units_add(sim_stats *s, const cbd_turn_sim *sim) {
+    const uint32_t *at = cbd_turn_sim_unit_at(sim);
+    const bool *gone = cbd_turn_sim_eliminated(sim);
+    for (size_t u = 0; u < s->n_units; u++) {
+        if (at[u] != CBD_TURN_UNIT_DEAD) {
+            s->unit_at[u * s->n_terr + at[u]]++;
+            s->unit_alive[u]++;
+        }
+    }
+    for (size_t p = 0; p + 1 < s->n_owner; p++) {
+        s->eliminated[p] += gone[p];
+    }
 }
 
 /* One resolved turn into the counts. */
@@ -210,8 +239,21 @@ static bool hist_json(cbd_jw *w, cbd_budget *budget, const hist *h, uint64_t tri
     return true;
 }
 
-/* What one order did in one turn. */
-static void event_json(cbd_jw *w, const cbd_turn_event *e) {
+/* W21: the ids of the units in `mask` (bit u: unit u), as an array member. */
+static void unit_list_json(cbd_jw *w, const cbd_turn_request *q, const char *key, uint64_t mask) {
+    cbd_jw_key(w, key);
+    cbd_jw_array_open(w);
+    for (size_t u = 0; u < q->turn.n_units; u++) {
+        if (mask >> u & 1) {
+            cbd_jw_string(w, q->unit_id[u]);
+        }
+    }
+    cbd_jw_array_close(w);
+}
+
+/* What one order did in one turn (with units on the board, the units it sent and those that
+ * died in its battle). */
+static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_event *e) {
     static const char *const names[] = {"deploy", "skipped", "attack", "transfer"};
     cbd_jw_object_open(w);
     cbd_jw_key_string(w, "result", names[e->kind]);
@@ -223,6 +265,12 @@ static void event_json(cbd_jw *w, const cbd_turn_event *e) {
         cbd_jw_key_uint(w, "attacker_kills", e->attacker_kills);
         cbd_jw_key_uint(w, "defender_kills", e->defender_kills);
         cbd_warapp_outcome_members(w, &e->outcome);
+    }
+    if (q->turn.n_units > 0 && e->kind != CBD_TURN_DEPLOYED && e->kind != CBD_TURN_SKIPPED) {
+        unit_list_json(w, q, "units_sent", e->units_sent);
+        if (e->kind == CBD_TURN_ATTACKED) {
+            unit_list_json(w, q, "units_died", e->units_died);
+        }
     }
     cbd_jw_object_close(w);
 }
@@ -260,7 +308,7 @@ static void turns_json(cbd_jw *w, const sim_stats *s, uint64_t trials) {
         cbd_jw_key(w, "orders");
         cbd_jw_array_open(w);
         for (size_t i = 0; i < s->n_orders; i++) {
-            event_json(w, &s->events[t * s->n_orders + i]);
+            event_json(w, s->q, &s->events[t * s->n_orders + i]);
         }
         cbd_jw_array_close(w);
         if (s->drawn) {
@@ -288,6 +336,38 @@ static void orders_json(cbd_jw *w, const sim_stats *s) {
         cbd_jw_object_close(w);
     }
     cbd_jw_array_close(w);
+}
+
+/* W21, W22 (only with units on the board): "units": id -> {"alive", "territories": {territory
+ * -> trials it ended alive there, those above 0}}; "players": player -> {"eliminated"}. */
+static void units_json(cbd_jw *w, const sim_stats *s) {
+    const cbd_turn_request *q = s->q;
+    cbd_jw_key(w, "units");
+    cbd_jw_object_open(w);
+    for (size_t u = 0; u < s->n_units; u++) {
+        cbd_jw_key(w, q->unit_id[u]);
+        cbd_jw_object_open(w);
+        cbd_jw_key_uint(w, "alive", s->unit_alive[u]);
+        cbd_jw_key(w, "territories");
+        cbd_jw_object_open(w);
+        for (size_t t = 0; t < s->n_terr; t++) {
+            if (s->unit_at[u * s->n_terr + t]) {
+                cbd_jw_key_uint(w, q->territory_id[t], s->unit_at[u * s->n_terr + t]);
+            }
+        }
+        cbd_jw_object_close(w);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_object_close(w);
+    cbd_jw_key(w, "players");
+    cbd_jw_object_open(w);
+    for (size_t p = 0; p + 1 < s->n_owner; p++) {
+        cbd_jw_key(w, q->player_id[p]);
+        cbd_jw_object_open(w);
+        cbd_jw_key_uint(w, "eliminated", s->eliminated[p]);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_object_close(w);
 }
 
 static bool render(cbd_jw *w, const sim_stats *s, const sim_options *o) {
@@ -320,6 +400,9 @@ static bool render(cbd_jw *w, const sim_stats *s, const sim_options *o) {
     }
     cbd_jw_object_close(w);
     orders_json(w, s);
+    if (s->n_units > 0) {
+        units_json(w, s);
+    }
     if (q->turn.n_goals > 0) {
         cbd_jw_key_uint(w, "goals_met", s->goals_met);
     }
@@ -399,7 +482,8 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, sim_stats *s, c
         uint64_t per_territory = CBD_WORK_TURN_TALLY;
         per_territory += s->hist_bytes > CBD_WORK_CACHE_BYTES ? CBD_WORK_TURN_MISS : 0;
         uint64_t tally = cbd_work_times(per_territory, s->n_terr) +
-                         cbd_work_times(CBD_WORK_SCAN_TERM, s->n_orders);
+                         cbd_work_times(CBD_WORK_SCAN_TERM,
+                                        s->n_orders + (s->n_units ? s->n_units + s->n_owner : 0));
         if (!cbd_charge(budget, tally)) {
             return CBD_ERR_BUDGET;
         }
@@ -409,6 +493,9 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, sim_stats *s, c
         }
         if (!stats_add(s, b, e)) {
             return cbd_budget_nomem(budget);
+        }
+        if (s->n_units > 0) {
+            units_add(s, sim);
         }
         if (s->drawn) {
             memcpy(s->drawn + t * s->n_terr, cbd_turn_sim_drawn(sim), s->n_terr * sizeof *s->drawn);

@@ -14,98 +14,11 @@
 
 #include "api.h"
 #include "warapp_settings.h"
-#include "warapp_turn_read.h"
+#include "warapp_turn_ids.h"
+#include "warapp_turn_orders.h"
+#include "warapp_units_json.h"
 
-static const char *const territory_keys[] = {"owner", "armies", NULL};
-
-/* Ids become JSON member names of the answers, written as they are (cbd_jw_key): so no byte
- * that JSON would have to escape. jansson has checked that the text is UTF-8. */
-static bool id_ok(const char *id) {
-    size_t n = strlen(id);
-    if (n == 0 || n > CBD_TURN_ID_MAX) {
-        return false;
-    }
-    for (const unsigned char *c = (const unsigned char *)id; *c; c++) {
-        if (*c < 0x20 || *c == '"' || *c == '\\' || *c == 0x7f) {
-            return false;
-        }
-    }
-    return true;
-}
-
-#define ID_RULE "1 to 64 bytes without control characters, quotes or backslashes"
-
-bool cbd_turn_read_id(const cbd_reader *r, const char *key, bool required, const char **out) {
-    const json_t *v = json_object_get(r->obj, key);
-    if (!v || json_is_null(v)) {
-        if (required) {
-            cbd_reader_error(r, key, "is required");
-        }
-        return false;
-    }
-    if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
-        !id_ok(json_string_value(v))) {
-        cbd_reader_error(r, key, "must be an id: a string of " ID_RULE);
-        return false;
-    }
-    *out = json_string_value(v);
-    return true;
-}
-
-int cbd_turn_find_player(const cbd_turn_request *q, const char *id) {
-    for (size_t p = 0; p < q->turn.n_players; p++) {
-        if (strcmp(q->player_id[p], id) == 0) {
-            return (int)p;
-        }
-    }
-    return -1;
-}
-
-int cbd_turn_add_player(cbd_turn_request *q, const cbd_reader *r, const char *key, const char *id) {
-    int p = cbd_turn_find_player(q, id);
-    if (p >= 0) {
-        return p;
-    }
-    if (q->turn.n_players >= q->limits.max_players) {
-        cbd_reader_error(r, key, "names player %zu; a turn has at most %zu players",
-                         q->turn.n_players + 1, q->limits.max_players);
-        return -1;
-    }
-    q->player_id[q->turn.n_players] = id;
-    return (int)q->turn.n_players++;
-}
-
-static int cmp_territory(const void *a, const void *b, void *ids) {
-    const char *const *id = ids;
-    return strcmp(id[*(const uint32_t *)a], id[*(const uint32_t *)b]);
-}
-
-/* Territory ids are looked up once per order member; a sorted index keeps a 256-territory
- * board with 256 orders from costing 10^5 string compares. (qsort_r: _GNU_SOURCE.) */
-static void sort_territories(cbd_turn_request *q) {
-    size_t n = q->turn.n_territories;
-    for (size_t i = 0; i < n; i++) {
-        q->sorted[i] = (uint32_t)i;
-    }
-    qsort_r(q->sorted, n, sizeof *q->sorted, cmp_territory, q->territory_id);
-}
-
-int64_t cbd_turn_find_territory(const cbd_turn_request *q, const char *id) {
-    size_t lo = 0, hi = q->turn.n_territories;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(q->territory_id[q->sorted[mid]], id);
-        if (c == 0) {
-            return q->sorted[mid];
-        }
-        if (c < 0) {
-            lo = mid + 1;
-        } else {
-            hi = mid;
-        }
-    }
-    return -1;
-}
+static const char *const territory_keys[] = {"owner", "armies", "units", NULL};
 
 /* W23: armies given as a distribution (errors by pointer, /territories/A/armies/1/probability).
  * The core takes the largest count as the territory's armies, so W10's total is checked on it. */
@@ -121,13 +34,32 @@ static bool read_territory_fog(cbd_turn_request *q, const cbd_reader *t,
     return true;
 }
 
-/* One territory: {"owner": player or "neutral", "armies": 0..army_cap or a distribution}
- * (W10, W11, W23). */
+/* W21: the territory's units, each with an id unique on the board, in their listed order. */
+static bool read_territory_units(cbd_turn_request *q, const cbd_reader *t,
+                                 const cbd_warapp_config *cfg, size_t i) {
+    cbd_warapp_units read;
+    if (!cbd_warapp_units_read(t, "units", cfg, &read)) {
+        return false;
+    }
+    bool ok = true;
+    for (size_t k = 0; k < read.n; k++) {
+        cbd_turn_unit u = {read.units[k], read.names[k] == NULL, (uint32_t)i};
+        if (cbd_turn_add_unit(q, t, "units", k, read.ids[k], &u)) {
+            q->unit_name[q->turn.n_units - 1] = read.names[k];
+        } else {
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* One territory: {"owner": player or "neutral", "armies": 0..army_cap or a distribution,
+ * "units": [...] (optional)} (W10, W11, W21, W23). */
 static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const char *id,
                            const cbd_warapp_config *cfg, size_t i) {
     q->territory_id[i] = id;
-    if (!id_ok(id)) {
-        cbd_reader_error(map, id, "is not a valid territory id: ids are " ID_RULE);
+    if (!cbd_turn_id_ok(id)) {
+        cbd_reader_error(map, id, "is not a valid territory id: ids are " CBD_TURN_ID_RULE);
         return false;
     }
     cbd_reader t;
@@ -147,6 +79,7 @@ static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const cha
         ok = p >= 0;
         q->territories[i].owner = (cbd_turn_player)(p >= 0 ? p : 0);
     }
+    ok &= read_territory_units(q, &t, cfg, i);
     if (json_is_array(json_object_get(t.obj, "armies"))) {
         return read_territory_fog(q, &t, cfg, i) && ok;
     }
@@ -170,13 +103,20 @@ static void *carve(char **at, size_t bytes) {
 
 /* Every array of the request in one zeroed block: a turn request is read on every call, and
  * eight allocations (and eight frees) were a visible share of a one-trial /simulate-turn. */
-static bool alloc_request(cbd_turn_request *q, size_t n_terr, size_t n_orders) {
+static bool alloc_request(cbd_turn_request *q, size_t n_terr, size_t n_orders, size_t n_listed) {
     size_t np = q->limits.max_players + 1, nt = n_terr + 1, no = n_orders + 1;
     const size_t bytes[] = {
-        nt * sizeof *q->territory_id, np * sizeof *q->player_id, nt * sizeof *q->territories,
-        no * sizeof *q->orders,       np * sizeof *q->team,      np * sizeof *q->player_order,
-        nt * sizeof *q->goals,        nt * sizeof *q->sorted,    nt * sizeof *q->fog,
+        nt * sizeof *q->territory_id,
+        np * sizeof *q->player_id,
+        nt * sizeof *q->territories,
+        no * sizeof *q->orders,
+        np * sizeof *q->team,
+        np * sizeof *q->player_order,
+        nt * sizeof *q->goals,
+        nt * sizeof *q->sorted,
+        nt * sizeof *q->fog,
         nt * sizeof *q->fogs,
+        (n_listed + 1) * sizeof *q->order_units,
     };
     size_t total = 0;
     for (size_t i = 0; i < sizeof bytes / sizeof bytes[0]; i++) {
@@ -197,6 +137,8 @@ static bool alloc_request(cbd_turn_request *q, size_t n_terr, size_t n_orders) {
     q->sorted = carve(&at, bytes[7]);
     q->fog = carve(&at, bytes[8]);
     q->fogs = carve(&at, bytes[9]);
+    q->order_units = carve(&at, bytes[10]);
+    q->order_units_cap = n_listed;
     q->n_fogs = n_terr;
     return true;
 }
@@ -230,7 +172,7 @@ static bool read_territories(const cbd_reader *r, const cbd_warapp_config *cfg,
     json_object_foreach((json_t *)map.obj, id, v) {
         ok &= read_territory(q, &map, id, cfg, i++);
     }
-    sort_territories(q);
+    cbd_turn_index_territories(q);
     return ok;
 }
 
@@ -315,14 +257,29 @@ static bool check_total(const cbd_reader *r, cbd_turn_request *q) {
             total += q->orders[i].armies;
         }
     }
+    for (size_t u = 0; u < q->turn.n_units; u++) {
+        const cbd_warapp_unit *w = &q->units[u].unit;
+        total += w->attack_power > w->defense_power ? w->attack_power : w->defense_power;
+    }
     if (total > CBD_WARAPP_MAX_ARMIES) {
         cbd_reader_error(r, "territories",
-                         "with the deploys holds %" PRIu64 " armies; a board holds at most "
+                         "with the deploys holds %" PRIu64 " armies%s; a board holds at most "
                          "10^9 (W10)",
-                         total);
+                         total, q->turn.n_units ? " with its units' power (W18)" : "");
         return false;
     }
     return true;
+}
+
+/* W21: room for the units the orders list (each list past CBD_TURN_MAX_UNITS is refused). */
+static size_t listed_units(const json_t *orders, size_t n_orders) {
+    size_t n = 0;
+    for (size_t i = 0; i < n_orders; i++) {
+        const json_t *u = json_object_get(json_array_get(orders, i), "units");
+        size_t k = json_is_array(u) ? json_array_size(u) : 0;
+        n += k < CBD_TURN_MAX_UNITS ? k : CBD_TURN_MAX_UNITS;
+    }
+    return n;
 }
 
 bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q) {
@@ -338,13 +295,17 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
     if (n_terr > cfg->max_turn_territories) {
         n_terr = 0; /* refused below without reading */
     }
-    if (!alloc_request(q, n_terr, n_orders > cfg->max_turn_orders ? 0 : n_orders)) {
+    if (n_orders > cfg->max_turn_orders) {
+        n_orders = 0; /* refused when the orders are read */
+    }
+    if (!alloc_request(q, n_terr, n_orders, listed_units(orders, n_orders))) {
         return oom(r->problem);
     }
     q->turn.territories = q->territories;
     q->turn.orders = q->orders;
     q->turn.player_order = q->player_order;
     q->turn.goals = q->goals;
+    q->turn.units = q->units;
 
     bool ok = read_settings(r, cfg, q);
     bool board = read_territories(r, cfg, q);
@@ -432,6 +393,12 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
             return;
         case CBD_TURN_ERR_ORDER:
             cbd_reader_item_error(&root, "orders", err->index, "is not a valid order");
+            return;
+        case CBD_TURN_ERR_UNIT:
+            cbd_reader_error(&root, "territories",
+                             "hold units the turn cannot take (W17, W21: at most %d on the "
+                             "board, armies and unit powers at most 10^9 in all)",
+                             CBD_TURN_MAX_UNITS);
             return;
         case CBD_TURN_ERR_PLAYER_ORDER:
             cbd_reader_error(&root, "player_order", "must list every player with orders once");

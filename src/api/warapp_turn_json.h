@@ -16,14 +16,16 @@
 #include "warapp_fog_json.h"
 
 /*
- * The turn both War.app turn endpoints read (/analyze-turn, /simulate-turn; W11–W16), mapped
- * from string ids to the core's indices:
+ * The turn both War.app turn endpoints read (/analyze-turn, /simulate-turn; W11–W16, W21),
+ * mapped from string ids to the core's indices:
  *   territories  index = the order of the request's `territories` object (jansson keeps it),
  *                which is also the order every answer lists them in;
  *   players      index = the order the request first names them: the territories' owners
  *                first (in territory order), then the orders' players (in order order).
  *                `neutral` is not a player (CBD_TURN_NEUTRAL). teams, player_order and goals
  *                may name only these players.
+ *   units        index = the order they are read: territory by territory, each territory's
+ *                `units` in order (W21: each territory's listed order). Ids are unique.
  * Ids point into the request document, which outlives the answer.
  */
 #define CBD_TURN_KEYS                                                                              \
@@ -47,6 +49,12 @@ typedef struct {
     cbd_fog *fogs;          /* their points as read (each malloc'd: cbd_turn_request_free) */
     size_t n_fogs;          /* entries of fogs */
     cbd_turn_limits limits; /* the core's defaults with the config's warapp.max_turn_* */
+    /* W21: the board's units in the order read (territory by territory), turn.units here. */
+    cbd_turn_unit units[CBD_TURN_MAX_UNITS];
+    const char *unit_id[CBD_TURN_MAX_UNITS];   /* into the request */
+    const char *unit_name[CBD_TURN_MAX_UNITS]; /* a custom unit's name; NULL for a Commander */
+    uint32_t *order_units;                     /* the orders' unit lists, one pool (in block) */
+    size_t order_units_cap, order_units_used;
 } cbd_turn_request;
 
 /*

@@ -2,9 +2,12 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "warapp_turn_read.h"
+#include "warapp_turn_orders.h"
 
-static const char *const order_keys[] = {"type", "player", "from", "to", "armies", "percent", NULL};
+#include "warapp_turn_ids.h"
+
+static const char *const order_keys[] = {"type",   "player",  "from",  "to",
+                                         "armies", "percent", "units", NULL};
 static const char *const type_names[] = {"deploy", "attack_transfer", NULL};
 static const char *const goal_keys[] = {"territory", "owner", NULL};
 static const char *const move_order_names[] = {"listed", "cycle", "random", NULL};
@@ -76,6 +79,63 @@ static bool read_amount(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_t
     return read_percent(o, &ord->percent);
 }
 
+/* W21: one unit id of the order's list: a unit of the board, of the order's player (on a
+ * territory the player owns at the start), listed once. */
+static bool read_order_unit(const cbd_reader *o, cbd_turn_request *q, cbd_turn_order *ord,
+                            const json_t *v, size_t k) {
+    const char *id = json_string_value(v);
+    if (!json_is_string(v) || strlen(id) != json_string_length(v)) {
+        cbd_reader_item_error(o, "units", k, "must be a unit id (a string)");
+        return false;
+    }
+    int u = cbd_turn_find_unit(q, id);
+    if (u < 0) {
+        cbd_reader_item_error(o, "units", k, "is not a unit of this board: \"%s\"", id);
+        return false;
+    }
+    cbd_turn_player owner = q->territories[q->units[u].territory].owner;
+    if (owner != ord->player) {
+        cbd_reader_item_error(o, "units", k,
+                              "is a unit of %s (on %s at the start), not of the order's player %s "
+                              "(W21)",
+                              owner == CBD_TURN_NEUTRAL ? CBD_TURN_NEUTRAL_NAME
+                                                        : q->player_id[owner],
+                              q->territory_id[q->units[u].territory], q->player_id[ord->player]);
+        return false;
+    }
+    for (size_t j = 0; j < ord->n_units; j++) {
+        if (ord->units[j] == (uint32_t)u) {
+            cbd_reader_item_error(o, "units", k, "lists \"%s\" again: list a unit once", id);
+            return false;
+        }
+    }
+    q->order_units[q->order_units_used++] = (uint32_t)u;
+    ord->n_units++;
+    return true;
+}
+
+/* W21: the units an attack/transfer order moves, by id (a deploy moves none). */
+static bool read_order_units(const cbd_reader *o, cbd_turn_request *q, cbd_turn_order *ord) {
+    const json_t *arr;
+    cbd_field f = cbd_read_array(o, "units", CBD_TURN_MAX_UNITS, &arr);
+    if (f != CBD_FIELD_OK) {
+        return f == CBD_FIELD_ABSENT;
+    }
+    if (ord->type == CBD_ORDER_DEPLOY) {
+        cbd_reader_error(o, "units",
+                         "a deploy adds armies only: units move with attack/transfer "
+                         "orders (W21)");
+        return false;
+    }
+    ord->units = q->order_units + q->order_units_used;
+    ord->n_units = 0;
+    bool ok = true;
+    for (size_t k = 0; k < json_array_size(arr) && q->order_units_used < q->order_units_cap; k++) {
+        ok &= read_order_unit(o, q, ord, json_array_get(arr, k), k);
+    }
+    return ok;
+}
+
 static bool read_order(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q,
                        size_t i) {
     cbd_reader o;
@@ -92,6 +152,9 @@ static bool read_order(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_tu
     ok = ok && player >= 0 && to >= 0;
     ord->player = (cbd_turn_player)(player >= 0 ? player : 0);
     ord->to = (uint32_t)(to >= 0 ? to : 0);
+    if (player >= 0 && json_object_get(o.obj, "units")) {
+        ok &= read_order_units(&o, q, ord);
+    }
     if (ord->type == CBD_ORDER_DEPLOY) {
         if (json_object_get(o.obj, "from")) {
             cbd_reader_error(&o, "from", "a deploy has no from: it adds armies to `to` (W12)");

@@ -86,6 +86,60 @@ static cbd_status check_armies(const cbd_turn *t, cbd_turn_error *err) {
     return CBD_OK;
 }
 
+/* W17: a unit's numbers within W10's bounds (its state words hold a health left). */
+static bool valid_unit(const cbd_turn *t, const cbd_turn_unit *u) {
+    const cbd_warapp_unit *w = &u->unit;
+    return u->territory < t->n_territories && w->toughness >= 1 &&
+           w->toughness <= CBD_WARAPP_MAX_ARMIES && w->attack_power <= CBD_WARAPP_MAX_ARMIES &&
+           w->defense_power <= CBD_WARAPP_MAX_ARMIES;
+}
+
+/*
+ * W21: units on the board and in the orders. An order lists distinct units of its own player
+ * (standing on a territory it owns at the start). The board's armies after deploys plus every
+ * unit's larger power stay within 10^9, so no battle's power passes W10 (W18).
+ */
+static cbd_status check_units(const cbd_turn *t, cbd_turn_error *err) {
+    if (t->n_units > CBD_TURN_MAX_UNITS || (t->n_units > 0 && !t->units)) {
+        return fail(err, CBD_TURN_ERR_UNIT, CBD_TURN_MAX_UNITS);
+    }
+    uint64_t total = 0;
+    for (size_t i = 0; i < t->n_territories; i++) {
+        total += t->territories[i].armies;
+    }
+    for (size_t i = 0; i < t->n_orders; i++) {
+        total += t->orders[i].type == CBD_ORDER_DEPLOY ? t->orders[i].armies : 0;
+    }
+    for (size_t i = 0; i < t->n_units; i++) {
+        const cbd_warapp_unit *w = &t->units[i].unit;
+        if (!valid_unit(t, &t->units[i])) {
+            return fail(err, CBD_TURN_ERR_UNIT, i);
+        }
+        total += w->attack_power > w->defense_power ? w->attack_power : w->defense_power;
+        if (total > CBD_WARAPP_MAX_ARMIES) {
+            return fail(err, CBD_TURN_ERR_UNIT, i);
+        }
+    }
+    for (size_t i = 0; i < t->n_orders; i++) {
+        const cbd_turn_order *o = &t->orders[i];
+        if (o->n_units > 0 && (o->type != CBD_ORDER_ATTACK_TRANSFER || !o->units)) {
+            return fail(err, CBD_TURN_ERR_ORDER, i);
+        }
+        for (size_t k = 0; k < o->n_units; k++) {
+            uint32_t u = o->units[k];
+            bool repeated = false;
+            for (size_t j = 0; j < k; j++) {
+                repeated = repeated || o->units[j] == u;
+            }
+            if (u >= t->n_units || repeated ||
+                t->territories[t->units[u].territory].owner != o->player) {
+                return fail(err, CBD_TURN_ERR_ORDER, i);
+            }
+        }
+    }
+    return CBD_OK;
+}
+
 cbd_status cbd_turn_validate(const cbd_turn *t, const cbd_turn_limits *limits,
                              cbd_turn_error *err) {
     memset(err, 0, sizeof *err);
@@ -111,7 +165,8 @@ cbd_status cbd_turn_validate(const cbd_turn *t, const cbd_turn_limits *limits,
         }
     }
     cbd_status st = check_orders(t, err);
-    return st != CBD_OK ? st : check_armies(t, err);
+    st = st != CBD_OK ? st : check_armies(t, err);
+    return st != CBD_OK ? st : check_units(t, err);
 }
 
 void cbd_turn_plan_free(cbd_turn_plan *p) {
@@ -132,6 +187,10 @@ static uint64_t plan_units(const cbd_turn *t) {
     uint64_t linear = (uint64_t)t->n_territories + t->n_orders + t->n_goals + t->n_players;
     for (size_t i = 0; t->fog && i < t->n_territories; i++) {
         linear += t->fog[i].n; /* W23: each point checked */
+    }
+    linear += t->n_units;
+    for (size_t i = 0; i < t->n_orders; i++) {
+        linear += t->orders[i].n_units * (t->orders[i].n_units + 1); /* W21: pairwise distinct */
     }
     uint64_t pairs = t->move_order == CBD_MOVE_CYCLE
                          ? (uint64_t)t->n_player_order * (t->n_player_order + t->n_players)

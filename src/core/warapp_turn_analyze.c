@@ -109,10 +109,39 @@ static cbd_status groups_fill(analysis *a) {
     return CBD_OK;
 }
 
+/*
+ * W22 couples territories that no order links: when a player's last Commander dies, every
+ * territory the player owns at that moment turns neutral. So the territories of each player
+ * who starts with a Commander go into one group. That is enough to keep groups independent:
+ * a player owns, during the turn, only territories it owned at the start or took by an order
+ * from one it owned then (an order joins its from and to), so every territory an elimination
+ * can touch, and the battle that kills the Commander, are in that one group. A player who
+ * starts without a Commander is never eliminated (W22) and needs nothing joined. Without
+ * units no group changes, and neither does any answer.
+ */
+static void join_commanders(const cbd_turn_plan *p, uint32_t *parent) {
+    const cbd_turn *t = p->turn;
+    for (size_t u = 0; u < t->n_units; u++) {
+        cbd_turn_player owner = p->start[t->units[u].territory].owner;
+        if (!t->units[u].commander || owner == CBD_TURN_NEUTRAL) {
+            continue;
+        }
+        uint32_t root = uf_find(parent, t->units[u].territory);
+        for (size_t i = 0; i < p->n_terr; i++) {
+            if (p->start[i].owner == owner) {
+                parent[uf_find(parent, (uint32_t)i)] = root;
+                root = uf_find(parent, root);
+            }
+        }
+    }
+}
+
 static cbd_status groups_build(analysis *a) {
     const cbd_turn_plan *p = a->plan;
-    /* Union–find over the orders, then a pass over the territories and the orders. */
-    if (!cbd_charge(a->budget, cbd_work_times(4 * CBD_WORK_SCAN_TERM, p->n_terr + p->n_orders))) {
+    /* Union–find over the orders, then a pass over the territories and the orders; and a pass
+     * over the territories for each unit (W22, join_commanders). */
+    uint64_t steps = p->n_terr + p->n_orders + cbd_work_times(p->turn->n_units, p->n_terr);
+    if (!cbd_charge(a->budget, cbd_work_times(4 * CBD_WORK_SCAN_TERM, steps))) {
         return outside_orders(a, CBD_ERR_BUDGET);
     }
     uint32_t *parent = cbd_mem_alloc(a->budget, (p->n_terr + 1) * sizeof *parent);
@@ -132,6 +161,7 @@ static cbd_status groups_build(analysis *a) {
         const cbd_turn_order *o = &p->turn->orders[p->listed[k]];
         parent[uf_find(parent, o->from)] = uf_find(parent, o->to);
     }
+    join_commanders(p, parent);
     for (size_t i = 0; i < p->n_terr; i++) {
         uint32_t r = uf_find(parent, (uint32_t)i);
         if (a->group_of_terr[r] == UINT32_MAX) {
@@ -359,7 +389,8 @@ static cbd_status armies_results(analysis *a, cbd_turn_engine *e, cbd_turn_analy
     return CBD_OK;
 }
 
-/* The final board has one outcome iff every territory has one owner and one army count. */
+/* The final board has one outcome iff every territory has one owner and one army count (and
+ * every unit one place; W22's eliminations follow from the owners). */
 static bool one_outcome(const cbd_turn_analysis *out) {
     for (size_t t = 0; t < out->n_territories; t++) {
         size_t owners = 0;
@@ -367,6 +398,16 @@ static bool one_outcome(const cbd_turn_analysis *out) {
             owners += out->territories[t].owner[p] > 0;
         }
         if (owners != 1 || out->territories[t].n_armies != 1) {
+            return false;
+        }
+    }
+    /* W21: and every unit has one fate (dead, or alive on one territory). */
+    for (size_t u = 0; u < out->n_units; u++) {
+        size_t places = 1.0 - out->units[u].alive > 1e-12; /* a chance that it died */
+        for (size_t t = 0; t < out->n_territories; t++) {
+            places += out->units[u].territory[t] > 0;
+        }
+        if (places != 1) {
             return false;
         }
     }
@@ -378,9 +419,40 @@ void cbd_turn_analysis_free(cbd_turn_analysis *r) {
         cbd_mem_free(r->territories[t].owner);
         cbd_mem_free(r->territories[t].armies);
     }
+    for (size_t u = 0; r->units && u < r->n_units; u++) {
+        cbd_mem_free(r->units[u].territory);
+    }
+    cbd_mem_free(r->units);
+    cbd_mem_free(r->eliminated);
     cbd_mem_free(r->territories);
     cbd_mem_free(r->orders);
     memset(r, 0, sizeof *r);
+}
+
+/* W21, W22: each unit's chance per territory and each player's chance of elimination. */
+static cbd_status unit_results_alloc(analysis *a, cbd_turn_analysis *out) {
+    const cbd_turn_plan *p = a->plan;
+    size_t n = p->turn->n_units;
+    if (n == 0) {
+        return CBD_OK;
+    }
+    uint64_t values = cbd_work_times(n, p->n_terr) + p->n_players;
+    if (!cbd_charge(a->budget, cbd_work_times(2 * CBD_WORK_SCAN_TERM, values))) {
+        return outside_orders(a, CBD_ERR_BUDGET);
+    }
+    out->units = cbd_mem_calloc(a->budget, n, sizeof *out->units);
+    out->eliminated = cbd_mem_calloc(a->budget, p->n_players + 1, sizeof *out->eliminated);
+    if (!out->units || !out->eliminated) {
+        return outside_orders(a, cbd_budget_nomem(a->budget));
+    }
+    out->n_units = n;
+    for (size_t u = 0; u < n; u++) {
+        out->units[u].territory = cbd_mem_calloc(a->budget, p->n_terr + 1, sizeof(double));
+        if (!out->units[u].territory) {
+            return outside_orders(a, cbd_budget_nomem(a->budget));
+        }
+    }
+    return CBD_OK;
 }
 
 static cbd_status result_alloc(analysis *a, cbd_turn_analysis *out) {
@@ -404,7 +476,7 @@ static cbd_status result_alloc(analysis *a, cbd_turn_analysis *out) {
             return outside_orders(a, cbd_budget_nomem(a->budget));
         }
     }
-    return CBD_OK;
+    return unit_results_alloc(a, out);
 }
 
 /* Every schedule of group g, then its territories' results. */

@@ -8,6 +8,7 @@
 
 #include "warapp_turn_internal.h"
 
+/* A territory's words (warapp_turn_units.c relies on this layout too). */
 enum { W_OWNER = 0, W_ARMIES = 1, W_ELIG = 2 };
 
 struct cbd_turn_engine {
@@ -33,6 +34,7 @@ struct cbd_turn_engine {
     uint64_t work;
     uint64_t bound; /* the states the order being run adds (or merges), from estimate */
     bool truncated;
+    cbd_turn_gunits gu; /* W21: the units of the group being run (gu.n 0: none) */
 };
 
 static cbd_status too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi, uint64_t needed,
@@ -168,27 +170,56 @@ uint64_t cbd_turn_engine_work(const cbd_turn_engine *e) {
 typedef struct {
     cbd_turn_event_kind kind;
     uint64_t sent, defenders, eligible;
+    size_t n_units, n_def;             /* W21: units sent, units defending `to` */
+    uint8_t units[CBD_TURN_MAX_UNITS]; /* group units sent, in the order listed */
+    uint8_t def[CBD_TURN_MAX_UNITS];   /* group units on `to`, in their listed order */
 } order_case;
 
-/* W14 steps 1–4 in one state k. */
-static order_case classify(const cbd_turn_engine *e, const cbd_turn_order *o, const uint32_t *k,
-                           size_t lf, size_t lt) {
+/* W14 steps 1–4 (and W21's units) in one state k. */
+static void classify(const cbd_turn_engine *e, const cbd_turn_order *o, const uint32_t *k,
+                     size_t lf, size_t lt, order_case *c) {
     const size_t S = e->stride;
-    order_case c = {CBD_TURN_SKIPPED, 0, 0, 0};
+    c->kind = CBD_TURN_SKIPPED;
+    c->sent = c->defenders = c->eligible = 0;
+    c->n_units = c->n_def = 0;
     if (k[lf * S + W_OWNER] != o->player) {
-        return c; /* W14.1 */
+        return; /* W14.1 */
     }
     uint64_t armies = k[lf * S + W_ARMIES];
-    c.eligible = S == 3 ? k[lf * S + W_ELIG] : armies;
-    c.sent = cbd_turn_sent(e->plan->turn, o, armies, c.eligible);
-    if (c.sent == 0) {
-        return c; /* W14.3 */
-    }
+    c->eligible = S == 3 ? k[lf * S + W_ELIG] : armies;
+    c->sent = cbd_turn_sent(e->plan->turn, o, armies, c->eligible);
     cbd_turn_player to_owner = (cbd_turn_player)k[lt * S + W_OWNER];
-    c.kind =
-        cbd_turn_is_own(e->plan, o->player, to_owner) ? CBD_TURN_TRANSFERRED : CBD_TURN_ATTACKED;
-    c.defenders = k[lt * S + W_ARMIES];
-    return c;
+    bool own = cbd_turn_is_own(e->plan, o->player, to_owner);
+    if (e->gu.n > 0 && o->n_units > 0 && (!own || to_owner == o->player)) {
+        /* W21: never onto a teammate's territory (such a unit stays on `from`). */
+        c->n_units = cbd_turn_gunits_sendable(&e->gu, k, o, lf, c->units);
+    }
+    if (c->sent == 0 && c->n_units == 0) {
+        return; /* W14.3, W21: neither an army nor a unit to send */
+    }
+    c->kind = own ? CBD_TURN_TRANSFERRED : CBD_TURN_ATTACKED;
+    c->defenders = k[lt * S + W_ARMIES];
+    if (c->kind == CBD_TURN_ATTACKED && e->gu.n > 0) {
+        c->n_def = cbd_turn_gunits_on(&e->gu, k, lt, c->def);
+    }
+}
+
+/* W17–W19: the two sides of the battle of case c from state k (units as they stand now). */
+typedef struct {
+    cbd_warapp_side side[2]; /* [0] the attack, [1] the defence */
+    cbd_warapp_unit units[2][CBD_TURN_MAX_UNITS];
+} battle_sides;
+
+static void sides_of(const cbd_turn_engine *e, const uint32_t *k, const order_case *c,
+                     battle_sides *b) {
+    for (size_t i = 0; i < c->n_units; i++) {
+        b->units[0][i] = cbd_turn_gunits_now(&e->gu, k, c->units[i]);
+    }
+    for (size_t i = 0; i < c->n_def; i++) {
+        b->units[1][i] = cbd_turn_gunits_now(&e->gu, k, c->def[i]);
+    }
+    b->side[0] = (cbd_warapp_side){c->sent, c->n_units, b->units[0]};
+    b->side[1] = (cbd_warapp_side){c->defenders, c->n_def, b->units[1]};
 }
 
 /*
@@ -213,6 +244,11 @@ static uint64_t state_cap(const cbd_turn_engine *e) {
     return by_words < e->limits->max_states ? by_words : e->limits->max_states;
 }
 
+/* W21: what looking over a state's units costs (its listed order, the units to send). */
+static uint64_t unit_scan(const cbd_turn_engine *e) {
+    return cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(e->gu.n, e->gu.n + 1));
+}
+
 /*
  * Before an order runs: the successors it can make (one per state, or one per pair of capped
  * kills for an attack), an upper bound on the next step's states and its exact cost. One
@@ -222,20 +258,26 @@ static uint64_t state_cap(const cbd_turn_engine *e) {
 static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t oi, size_t lf,
                            size_t lt) {
     uint64_t bound = 0, lo;
-    if (!cbd_charge(e->budget, cbd_work_times(2 * CBD_WORK_SCAN_TERM, e->cur.count))) {
+    uint64_t per_state = 2 * CBD_WORK_SCAN_TERM + unit_scan(e);
+    if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
         return stopped(e, CBD_ERR_BUDGET);
     }
     for (size_t i = 0; i < e->cur.count; i++) {
-        order_case c = classify(e, o, e->cur.keys + i * e->cur.words, lf, lt);
+        order_case c;
+        classify(e, o, e->cur.keys + i * e->cur.words, lf, lt, &c);
         uint64_t pairs = 1;
         if (c.kind == CBD_TURN_ATTACKED) {
             const cbd_kills *ka, *kd;
             cbd_status st;
-            if ((st = kills_of(e, 0, c.sent, &ka)) != CBD_OK ||
-                (st = kills_of(e, 1, c.defenders, &kd)) != CBD_OK) {
+            battle_sides b;
+            sides_of(e, e->cur.keys + i * e->cur.words, &c, &b);
+            /* W18: each side's power rolls; W19: damage past what the other holds is lost. */
+            if ((st = kills_of(e, 0, cbd_warapp_side_power(&b.side[0], true), &ka)) != CBD_OK ||
+                (st = kills_of(e, 1, cbd_warapp_side_power(&b.side[1], false), &kd)) != CBD_OK) {
                 return st;
             }
-            pairs = (uint64_t)capped_len(kd, c.sent, &lo) * capped_len(ka, c.defenders, &lo);
+            pairs = (uint64_t)capped_len(kd, cbd_warapp_side_toughness(&b.side[0]), &lo) *
+                    capped_len(ka, cbd_warapp_side_toughness(&b.side[1]), &lo);
             if (pairs - 1 > state_cap(e)) {
                 return too_large(e, CBD_TURN_ERR_STATES, oi, pairs - 1, state_cap(e));
             }
@@ -316,6 +358,65 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
     return CBD_OK;
 }
 
+/* W17–W22, W14.4: every outcome of a battle with units (case c) from state `key`, whose sent
+ * armies and units have left `from` already. */
+static cbd_status battle_units(cbd_turn_engine *e, const cbd_turn_order *o, const uint32_t *key,
+                               size_t lf, size_t lt, const order_case *c, double w, double *cap) {
+    battle_sides b;
+    sides_of(e, key, c, &b);
+    uint64_t ta = cbd_warapp_side_toughness(&b.side[0]), td = cbd_warapp_side_toughness(&b.side[1]);
+    const cbd_kills *ka, *kd;
+    uint64_t alo, dlo;
+    size_t alen, dlen;
+    cbd_status st;
+    if ((st = kills_of(e, 0, cbd_warapp_side_power(&b.side[0], true), &ka)) != CBD_OK ||
+        (st = kills_of(e, 1, cbd_warapp_side_power(&b.side[1], false), &kd)) != CBD_OK) {
+        return st;
+    }
+    if (e->work > e->limits->max_work) {
+        return too_large(e, CBD_TURN_ERR_WORK, e->order, e->work, e->limits->max_work);
+    }
+    /* As battle(), and per pair W19's walk of both sides' units and their places again. */
+    uint64_t per_pair = state_units(e, CBD_WORK_TURN_OUTCOME) +
+                        cbd_work_times(CBD_WORK_UNIT_DAMAGE, 2 * (c->n_units + c->n_def)) +
+                        unit_scan(e);
+    uint64_t units = cbd_work_times(2 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len);
+    units += cbd_work_times(per_pair,
+                            cbd_work_times(capped_len(kd, ta, &alo), capped_len(ka, td, &dlo)));
+    if (!cbd_charge(e->budget, units)) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
+    if ((st = capped(e, 1, kd, ta, &alo, &alen)) != CBD_OK ||
+        (st = capped(e, 0, ka, td, &dlo, &dlen)) != CBD_OK) {
+        return st;
+    }
+    size_t order[2][CBD_WARAPP_MAX_UNITS], before[2];
+    cbd_warapp_damage_order(&b.side[0], order[0], &before[0]);
+    cbd_warapp_damage_order(&b.side[1], order[1], &before[1]);
+    uint64_t left[2][CBD_WARAPP_MAX_UNITS];
+    cbd_warapp_side_state sst[2] = {{0, left[0]}, {0, left[1]}};
+    uint32_t *k2 = e->key + e->cur.words;
+    for (size_t i = 0; i < alen; i++) {
+        double pa = w * e->buf[1][i];
+        cbd_warapp_take_damage(&b.side[0], order[0], before[0], alo + i, &sst[0]);
+        for (size_t j = 0; j < dlen && pa > 0; j++) {
+            double p = pa * e->buf[0][j];
+            if (p == 0) {
+                continue;
+            }
+            cbd_warapp_take_damage(&b.side[1], order[1], before[1], dlo + j, &sst[1]);
+            memcpy(k2, key, e->cur.words * sizeof *k2);
+            bool captured = cbd_turn_gunits_outcome(&e->gu, k2, o->player, lf, lt, c->units,
+                                                    c->n_units, c->def, c->n_def, sst);
+            *cap += captured ? p : 0;
+            if ((st = cbd_turn_map_add(&e->next, k2, p)) != CBD_OK) {
+                return stopped(e, st);
+            }
+        }
+    }
+    return CBD_OK;
+}
+
 /* One attack/transfer order (request index oi) over every state of e->cur into e->next. */
 static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
     const cbd_turn_order *o = &e->plan->turn->orders[oi];
@@ -327,11 +428,12 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
         return stopped(e, st);
     }
     cbd_turn_order_result *r = &e->ores[oi];
-    const uint64_t moved = state_units(e, CBD_WORK_TURN_STATE);
+    const uint64_t moved = state_units(e, CBD_WORK_TURN_STATE) + unit_scan(e);
     for (size_t i = 0; i < e->cur.count; i++) {
         const uint32_t *k = e->cur.keys + i * words;
         double w = e->cur.prob[i];
-        order_case c = classify(e, o, k, lf, lt);
+        order_case c;
+        classify(e, o, k, lf, lt, &c);
         if (c.kind != CBD_TURN_ATTACKED && !cbd_charge(e->budget, moved)) {
             return stopped(e, CBD_ERR_BUDGET); /* a battle charges its own outcomes */
         }
@@ -344,14 +446,20 @@ static cbd_status expand(cbd_turn_engine *e, size_t oi, double weight) {
             if (S == 3) {
                 e->key[lf * S + W_ELIG] = (uint32_t)(c.eligible > c.sent ? c.eligible - c.sent : 0);
             }
+            if (c.n_units > 0) {
+                cbd_turn_gunits_lift(&e->gu, e->key, c.units, c.n_units, lf);
+            }
             if (c.kind == CBD_TURN_TRANSFERRED) {
                 r->transfer += w * weight; /* W8: every moving army arrives, not eligible */
                 e->key[lt * S + W_ARMIES] += (uint32_t)c.sent;
+                cbd_turn_gunits_place(&e->gu, e->key, c.units, c.n_units, lt); /* W21 */
                 st = cbd_turn_map_add(&e->next, e->key, w);
             } else {
                 double cap = 0;
                 r->attack += w * weight;
-                st = battle(e, o, e->key, lf, lt, c.sent, c.defenders, w, &cap);
+                st = c.n_units + c.n_def == 0
+                         ? battle(e, o, e->key, lf, lt, c.sent, c.defenders, w, &cap)
+                         : battle_units(e, o, e->key, lf, lt, &c, w, &cap);
                 r->capture += cap * weight;
             }
         }
@@ -390,6 +498,27 @@ static cbd_status push_point(cbd_turn_engine *e, uint32_t terr, uint64_t armies,
 }
 
 /*
+ * W21: the units on a retiring territory (local l) end the turn there with probability p.
+ * A Commander keeps a word saying it lives (W22 is read from the Commanders at the end); the
+ * other units' words are cleared, so that states differing only there merge.
+ */
+static void retire_units(cbd_turn_engine *e, uint32_t terr, size_t l, double p) {
+    for (size_t gu = 0; gu < e->gu.n; gu++) {
+        uint32_t *w = e->key + e->gu.base + gu * CBD_TURN_UNIT_WORDS;
+        if (w[CBD_U_LOC] != l + 1) {
+            continue;
+        }
+        uint32_t u = e->gu.board[gu];
+        e->out->units[u].territory[terr] += p;
+        e->out->units[u].alive += p;
+        memset(w, 0, CBD_TURN_UNIT_WORDS * sizeof *w);
+        if (e->plan->turn->units[u].commander) {
+            w[CBD_U_LOC] = CBD_TURN_UNIT_RETIRED;
+        }
+    }
+}
+
+/*
  * Territories that no later order of the schedule touches are retired after step s: their
  * (owner, armies) is added to the results, their goals fold into the state's goal word, and
  * their words are zeroed so that states differing only there merge. The state count is then
@@ -411,7 +540,8 @@ static cbd_status retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr
     /* Each state: its territories looked over, the retiring ones' goals checked and their
      * points kept, and the state stored again. */
     uint64_t per_state = state_units(e, CBD_WORK_TURN_STATE) +
-                         cbd_work_times(CBD_WORK_SCAN_TERM, n_terr + retiring * (t->n_goals + 2));
+                         cbd_work_times(CBD_WORK_SCAN_TERM, n_terr + retiring * (t->n_goals + 2)) +
+                         cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(retiring, e->gu.n));
     if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
         return stopped(e, CBD_ERR_BUDGET);
     }
@@ -432,6 +562,7 @@ static cbd_status retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr
                 }
             }
             st = push_point(e, terr[l], e->key[l * S + W_ARMIES], w * weight);
+            retire_units(e, terr[l], l, w * weight);
             memset(e->key + l * S, 0, S * sizeof *e->key);
         }
         st = st == CBD_OK ? cbd_turn_map_add(&e->next, e->key, w) : st;
@@ -536,7 +667,17 @@ static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t
 
 /* The state after deploys, with its goal word (the last) set: no goal has failed yet. */
 static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
-    const size_t S = e->stride, words = n_terr * S + 1;
+    const size_t S = e->stride;
+    /* W21: the group's units picked out of the board's, each ranked among those before it. */
+    size_t nu = e->plan->turn->n_units;
+    if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(nu, nu)))) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
+    for (size_t t = 0; t < n_terr; t++) {
+        e->local[terr[t]] = (uint32_t)t;
+    }
+    const size_t words =
+        n_terr * S + cbd_turn_gunits_init(&e->gu, e->plan, e->local, n_terr, S) + 1;
     if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_SCAN_TERM, words))) {
         return stopped(e, CBD_ERR_BUDGET);
     }
@@ -550,7 +691,6 @@ static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n
     }
     for (size_t t = 0; t < n_terr; t++) {
         const cbd_turn_territory *s = &e->plan->start[terr[t]];
-        e->local[terr[t]] = (uint32_t)t;
         e->last[t] = -1;
         e->key[t * S + W_OWNER] = s->owner;
         e->key[t * S + W_ARMIES] = (uint32_t)s->armies; /* <= 10^9 (validated) */
@@ -558,12 +698,80 @@ static cbd_status start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n
             e->key[t * S + W_ELIG] = (uint32_t)s->armies; /* W15: all after deploys */
         }
     }
+    cbd_turn_gunits_start(&e->gu, e->local, e->key);
     e->key[words - 1] = 1;
     cbd_status st = cbd_turn_map_clear(&e->cur, words);
     if (st == CBD_OK && fog_of_group(e, terr, n_terr) > 0) {
         return start_product(e, terr, n_terr);
     }
     return stopped(e, st == CBD_OK ? cbd_turn_map_add(&e->cur, e->key, 1.0) : st);
+}
+
+/*
+ * W22: an elimination changes the owner of every territory of the player at once, so while one
+ * may still happen no territory may retire (its final owner is not known yet). The last step
+ * that can kill a Commander is the last whose `to` may hold one (where one starts, or where an
+ * order listing one sends it) or that lists one; every territory stays until then. Without a
+ * Commander's player in the group nothing changes.
+ */
+static cbd_status hold_for_eliminations(cbd_turn_engine *e, const uint32_t *seq, size_t len,
+                                        size_t n_terr) {
+    const cbd_turn *t = e->plan->turn;
+    if (e->gu.n_cmdr_players == 0) {
+        return CBD_OK;
+    }
+    uint64_t listed = 0;
+    for (size_t s = 0; s < len; s++) {
+        listed += t->orders[seq[s]].n_units + 1;
+    }
+    if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_SCAN_TERM, 2 * listed + e->gu.n + n_terr))) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
+    /* The local territories that may hold a Commander, as bits of l mod 64: a group of more
+     * shares bits, which only holds the territories longer (still exact). */
+    uint64_t reach = 0;
+    for (size_t gu = 0; gu < e->gu.n; gu++) {
+        if (t->units[e->gu.board[gu]].commander) {
+            reach |= UINT64_C(1) << (e->local[t->units[e->gu.board[gu]].territory] & 63);
+        }
+    }
+    int32_t hold = -1;
+    for (size_t pass = 0; pass < 2; pass++) { /* the second sees every `to` reached later */
+        for (size_t s = 0; s < len; s++) {
+            const cbd_turn_order *o = &t->orders[seq[s]];
+            bool lists = false;
+            for (size_t k = 0; k < o->n_units; k++) {
+                lists = lists || t->units[o->units[k]].commander;
+            }
+            uint64_t to_bit = UINT64_C(1) << (e->local[o->to] & 63);
+            reach |= lists ? to_bit : 0;
+            if ((lists || (reach & to_bit)) && (int32_t)s > hold) {
+                hold = (int32_t)s;
+            }
+        }
+    }
+    for (size_t l = 0; l < n_terr; l++) {
+        e->last[l] = e->last[l] > hold ? e->last[l] : hold;
+    }
+    return CBD_OK;
+}
+
+/* W22: the chance that each player with a Commander in the group ends the turn eliminated. */
+static cbd_status count_eliminated(cbd_turn_engine *e, double weight) {
+    uint64_t per_state = cbd_work_times(CBD_WORK_UNIT_DAMAGE, e->gu.n);
+    if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
+        return stopped(e, CBD_ERR_BUDGET);
+    }
+    for (size_t i = 0; i < e->cur.count; i++) {
+        const uint32_t *k = e->cur.keys + i * e->cur.words;
+        for (size_t c = 0; c < e->gu.n_cmdr_players; c++) {
+            cbd_turn_player p = e->gu.cmdr_players[c];
+            if (cbd_turn_gunits_eliminated(&e->gu, k, p)) {
+                e->out->eliminated[p] += e->cur.prob[i] * weight;
+            }
+        }
+    }
+    return CBD_OK;
 }
 
 cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
@@ -576,6 +784,7 @@ cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t 
         e->last[e->local[orders[seq[s]].from]] = (int32_t)s;
         e->last[e->local[orders[seq[s]].to]] = (int32_t)s;
     }
+    st = st == CBD_OK ? hold_for_eliminations(e, seq, len, n_terr) : st;
     st = st == CBD_OK ? retire(e, terr, n_terr, -1, weight) : st;
     for (size_t s = 0; s < len && st == CBD_OK; s++) {
         st = expand(e, seq[s], weight);
@@ -590,6 +799,7 @@ cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t 
         f += e->cur.keys[i * e->cur.words + e->cur.words - 1] ? e->cur.prob[i] : 0.0;
     }
     *goals = f;
+    st = st == CBD_OK ? count_eliminated(e, weight) : st;
     for (size_t t = 0; t < n_terr; t++) {
         e->local[terr[t]] = UINT32_MAX;
     }

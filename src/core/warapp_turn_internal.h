@@ -127,6 +127,66 @@ cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
                               const cbd_warapp_settings *set, int which, uint64_t n,
                               uint64_t *terms, const cbd_kills **out);
 
+/*
+ * W21, W22: the units of one group in the engine's states (warapp_turn_units.c). Each unit has
+ * CBD_TURN_UNIT_WORDS words after the territories' words: where it stands (0: dead, l + 1:
+ * alive on the group's territory l, CBD_TURN_UNIT_RETIRED: a Commander alive on a territory
+ * already retired), its rank among the units there (W19's listed order, kept 0 .. k − 1 so
+ * that equal boards give equal states), its health left (a health unit; 0 otherwise) and
+ * whether it moved this turn (W21, without multi_attack). A dead unit's words are all 0.
+ */
+enum { CBD_U_LOC = 0, CBD_U_RANK = 1, CBD_U_HEALTH = 2, CBD_U_MOVED = 3, CBD_TURN_UNIT_WORDS = 4 };
+#define CBD_TURN_UNIT_RETIRED UINT32_MAX
+
+typedef struct {
+    const cbd_turn_plan *plan;
+    size_t n;                                  /* the group's units: those starting in it */
+    uint32_t board[CBD_TURN_MAX_UNITS];        /* group unit -> unit of the turn */
+    uint32_t of_board[CBD_TURN_MAX_UNITS];     /* unit of the turn -> group unit, or UINT32_MAX */
+    cbd_turn_player owner[CBD_TURN_MAX_UNITS]; /* its owner at the start (a Commander's stays) */
+    size_t base;                               /* the first unit word of a state */
+    size_t stride;                             /* words per territory */
+    size_t n_cmdr_players;                     /* W22: players with a Commander in the group */
+    cbd_turn_player cmdr_players[CBD_TURN_MAX_UNITS];
+} cbd_turn_gunits;
+
+/* The group's units (those whose start territory has local[t] != UINT32_MAX) and their first
+ * words in `key` (after n_terr territories of `stride` words). Returns their word count. */
+size_t cbd_turn_gunits_init(cbd_turn_gunits *g, const cbd_turn_plan *plan, const uint32_t *local,
+                            size_t n_terr, size_t stride);
+void cbd_turn_gunits_start(const cbd_turn_gunits *g, const uint32_t *local, uint32_t *key);
+/* The group units alive on territory l, in rank order (W19's listed order); returns how many. */
+size_t cbd_turn_gunits_on(const cbd_turn_gunits *g, const uint32_t *key, size_t l, uint8_t *out);
+/* W21: the group units listed by order o that it can send from lf in state key (on lf, not
+ * moved without multi_attack), in the order listed (the caller keeps them off a teammate's). */
+size_t cbd_turn_gunits_sendable(const cbd_turn_gunits *g, const uint32_t *key,
+                                const cbd_turn_order *o, size_t lf, uint8_t *out);
+/* Takes units off the board for a move (their place words 0, health kept); compacts lf. */
+void cbd_turn_gunits_lift(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
+                          size_t lf);
+/* W21: puts units (lifted) on territory l after those already there, in list order, moved. */
+void cbd_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
+                           size_t l);
+/* Ranks 0 .. k − 1 again on territory l, in their order (after a unit left or died). */
+void cbd_turn_gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l);
+/* W22: whether player p (with a Commander in the group) has none alive in `key`. */
+bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p);
+/* W22: every territory of p in `key` becomes neutral with all it holds (none eligible). */
+void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
+                                cbd_turn_player p);
+/*
+ * W19–W22: one outcome of a battle with units in state k2 (the sent armies and units already
+ * off `from`): st[0] is what the attack (units att, in their listed order) kept after its
+ * damage, st[1] what the defence (units def) kept. W20 decides, W21 moves the survivors (to
+ * `to` on capture, back to `from` otherwise), W22 eliminates a player whose last Commander
+ * died. Returns whether `to` was captured.
+ */
+bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_player player,
+                             size_t lf, size_t lt, const uint8_t *att, size_t n_att,
+                             const uint8_t *def, size_t n_def, const cbd_warapp_side_state *st);
+/* The unit's W17 numbers as it stands in `key` (a health unit's toughness is its health left). */
+cbd_warapp_unit cbd_turn_gunits_now(const cbd_turn_gunits *g, const uint32_t *key, size_t gu);
+
 typedef struct cbd_turn_engine cbd_turn_engine;
 
 /* One retired territory's armies and probability (weighted by its schedule). */
