@@ -44,7 +44,7 @@ lint "docs name what exists; rulings table; layers" "$root/scripts/check-docs.sh
 lint "shellcheck" shellcheck "$root"/scripts/*.sh "$root"/.ci/run "$root"/tests/*/run.sh
 # The MCP tool schemas are generated from openapi.yaml into a file the C build embeds; a change
 # of the contract without regenerating it fails here.
-lint "src/api/mcp_tool_schemas.json is openapi.yaml's" node "$here/mcp-schemas.mjs" --check
+lint "src/api/mcp/mcp_tool_schemas.json is openapi.yaml's" node "$here/mcp-schemas.mjs" --check
 
 log=$(mktemp)
 COMBATD_BINARY="${COMBATD_BINARY:-$root/build/combatd}" node "$here/check-responses.mjs" | tee "$log"
