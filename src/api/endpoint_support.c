@@ -78,3 +78,20 @@ bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem) {
     *seed = v & CBD_SEED_MAX;
     return true;
 }
+
+bool cbd_api_settle_problem(bool ok, const cbd_jw *out, const cbd_config *cfg,
+                            const cbd_budget *budget, cbd_problem *problem) {
+    if (out->over) {
+        cbd_problem_init(problem);
+        (void)cbd_api_answer_too_large(cfg, 0, out->blame ? out->blame : "", problem);
+    } else if (cbd_budget_spent(budget) && problem->status != 422 && problem->status != 504) {
+        cbd_problem_init(problem); /* an endpoint that did not name the member: the request */
+        (void)cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "", problem);
+    } else if (ok) {
+        return false; /* finishing the text ran out of memory */
+    }
+    if (problem->status == 0) {
+        cbd_problem_set(problem, 500, "The service could not compute an answer.");
+    }
+    return true;
+}

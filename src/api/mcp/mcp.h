@@ -28,7 +28,8 @@ bool cbd_mcp_version_supported(const char *version);
  * not fit in `size`. */
 bool cbd_mcp_tool_name(const char *path, char *buf, size_t size);
 
-/* The endpoint whose tool is called `name`, or NULL. */
+/* The tool called `name`, or NULL: its row's path, handler, cost and tool columns (mcp_tools.c
+ * keeps its own rows, so this is no pointer into cbd_api_endpoints). */
 const cbd_api_endpoint *cbd_mcp_tool_named(const char *name);
 
 /*

@@ -9,8 +9,27 @@
 #include <string.h>
 
 #include "embedded.h"
+#include "endpoints.h"
 #include "mcp.h"
 #include "mcp_internal.h"
+
+/*
+ * The tools: the rows of endpoints.h with a CBD_TOOL column, built here rather than read from
+ * the api's table (endpoints.c), which names /mcp's own handler: reading it would make a
+ * circle, the table -> /mcp -> the tools -> the table. A row's tool column is CBD_TOOL(...) or
+ * CBD_NO_TOOL; pasted to TOOL_ it names the macro that keeps the row (TOOL_ROW_KEPT, which
+ * takes the expanded CBD_TOOL braces as its last arguments) or drops it (TOOL_ROW_DROPPED), so
+ * /mcp's row and the GET rows leave no trace.
+ */
+#define TOOL_CBD_TOOL(title, seeded, description) TOOL_ROW_KEPT
+#define TOOL_CBD_NO_TOOL                          TOOL_ROW_DROPPED
+#define TOOL_ROW_KEPT(path, post, cost, ...)      {path, post, cost, NULL, __VA_ARGS__},
+#define TOOL_ROW_DROPPED(path, post, cost, ...)
+#define TOOL_ROW(path, allow, post, cost, envelope, get, guard, label, tool)                       \
+    TOOL_##tool(path, post, cost, tool)
+static const cbd_api_endpoint tools[] = {
+    CBD_ENDPOINT_TABLE(TOOL_ROW){NULL, NULL, NULL, NULL, CBD_NO_TOOL},
+};
 
 bool cbd_mcp_tool_name(const char *path, char *buf, size_t size) {
     const char *p = path[0] == '/' ? path + 1 : path;
@@ -38,8 +57,8 @@ static bool is_tool_name(const char *path, const char *name) {
 }
 
 const cbd_api_endpoint *cbd_mcp_tool_named(const char *name) {
-    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
-        if (ep->tool.title && is_tool_name(ep->path, name)) {
+    for (const cbd_api_endpoint *ep = tools; ep->path; ep++) {
+        if (is_tool_name(ep->path, name)) {
             return ep;
         }
     }
@@ -117,8 +136,8 @@ bool cbd_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *proble
     cbd_jw_object_open(out);
     cbd_jw_key(out, "tools");
     cbd_jw_array_open(out);
-    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
-        if (ep->tool.title && !write_tool(out, ep, problem)) {
+    for (const cbd_api_endpoint *ep = tools; ep->path; ep++) {
+        if (!write_tool(out, ep, problem)) {
             return false;
         }
     }
