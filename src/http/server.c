@@ -27,6 +27,7 @@
 #include "response.h"
 #include "sysres.h"
 #include "server_internal.h"
+#include "offload.h"
 #include "worker.h"
 
 /* An oversized body up to this much past the limit is read and dropped before the 413, as Go's
@@ -52,7 +53,7 @@ static enum MHD_Result early_problem(cbd_server *s, struct MHD_Connection *con,
                                      cbd_http_request *req, int status, const char *detail) {
     cbd_extra_headers close = {.close = true};
     cbd_watch_set_linger(cbd_watch_of(con));
-    return cbd_http_send_problem(s, con, req, status, &close, "%s", detail);
+    return cbd_http_send_problem(&s->answers, con, &req->answer, status, &close, "%s", detail);
 }
 
 /*
@@ -73,13 +74,13 @@ static enum MHD_Result refuse_rest_of_body(cbd_server *s, struct MHD_Connection 
                      "Content-Type: application/problem+json\r\n"
                      "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
                      "X-Request-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
-                     req->request_id, nb, body);
+                     req->answer.request_id, nb, body);
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
     if (info && nb > 0 && n > 0 && (size_t)n < sizeof head &&
         send(info->connect_fd, head, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) == n) {
-        req->status = 413;
-        req->bytes_out = (uint64_t)nb;
+        req->answer.status = 413;
+        req->answer.bytes_out = (uint64_t)nb;
         cbd_watch_set_linger(cbd_watch_of(con));
     }
     return MHD_NO;
@@ -101,7 +102,7 @@ static void set_client(const cbd_server *s, struct MHD_Connection *con, const cb
 /* A connection over the per-IP limit (conns.h): one answer, then the connection closes. */
 static enum MHD_Result refuse(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req) {
     cbd_extra_headers e = {.close = true, .retry_after = CBD_RETRY_AFTER_SECONDS};
-    return cbd_http_send_problem(s, con, req, 503, &e,
+    return cbd_http_send_problem(&s->answers, con, &req->answer, 503, &e,
                                  "Too many connections from %s (at most %u); retry shortly.",
                                  req->client, s->cfg.server.per_ip_connection_limit);
 }
@@ -126,7 +127,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     unsigned bad = cbd_framing_check(con, &req->uri, method, version, why, sizeof why);
     if (bad != 0) {
         cbd_extra_headers close = {.close = true};
-        return cbd_http_send_problem(s, con, req, (int)bad, &close, "%s", why);
+        return cbd_http_send_problem(&s->answers, con, &req->answer, (int)bad, &close, "%s", why);
     }
     bool body = has_body(con);
     if (req->route->guard) {
@@ -139,7 +140,8 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
             if (body) {
                 cbd_watch_set_linger(cbd_watch_of(con));
             }
-            return cbd_http_send_problem(s, con, req, refused, &close, "%s", text);
+            return cbd_http_send_problem(&s->answers, con, &req->answer, refused, &close, "%s",
+                                         text);
         }
     }
     if (req->route == CBD_ROUTE_OTHER) {
@@ -147,7 +149,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
         if (body) {
             cbd_watch_set_linger(cbd_watch_of(con));
         }
-        return cbd_http_send_problem(s, con, req, 404, &close,
+        return cbd_http_send_problem(&s->answers, con, &req->answer, 404, &close,
                                      "No resource at %s; see /openapi.yaml for the endpoints.",
                                      req->path);
     }
@@ -157,7 +159,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
                                  .preflight = true,
                                  .allow_headers =
                                      req->route->guard ? req->route->guard->allow_headers : NULL};
-        return cbd_http_send(s, con, req, 204, NULL, (void *)"", 0, false, &pre);
+        return cbd_http_send(&s->answers, con, &req->answer, 204, NULL, (void *)"", 0, false, &pre);
     }
     bool method_ok = cbd_route_allows(req->route, method);
     if (!method_ok) {
@@ -165,8 +167,8 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
         if (body) {
             cbd_watch_set_linger(cbd_watch_of(con));
         }
-        return cbd_http_send_problem(s, con, req, 405, &e, "%s is not allowed on %s; use %s.",
-                                     method, req->path, allow);
+        return cbd_http_send_problem(&s->answers, con, &req->answer, 405, &e,
+                                     "%s is not allowed on %s; use %s.", method, req->path, allow);
     }
     if (req->route->get) {
         /* Answered on the next call: a response queued before MHD has finished reading the
@@ -182,7 +184,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
         if (body) {
             return early_problem(s, con, req, 415, text);
         }
-        return cbd_http_send_problem(s, con, req, 415, NULL, "%s", text);
+        return cbd_http_send_problem(&s->answers, con, &req->answer, 415, NULL, "%s", text);
     }
     /* A body a little over the limit is read and dropped, and the 413 comes after it (the
      * too_large path in on_request): answering at once and closing with the client's bytes
@@ -223,7 +225,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         }
         return MHD_YES;
     }
-    if (req->status != 0) {
+    if (req->answer.status != 0) {
         return MHD_YES; /* already answered (e.g. early 413): nothing more to do */
     }
     if (req->refused) {
@@ -234,18 +236,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     }
     if (req->body.too_large) {
         cbd_extra_headers close = {.close = true};
-        return cbd_http_send_problem(s, con, req, 413, &close,
+        return cbd_http_send_problem(&s->answers, con, &req->answer, 413, &close,
                                      "The body may be at most %" PRIu64 " bytes.",
                                      s->cfg.server.body_limit);
     }
     if (req->body.out_of_memory) {
-        return cbd_http_send_problem(s, con, req, 500, NULL, "Out of memory reading the body.");
+        return cbd_http_send_problem(&s->answers, con, &req->answer, 500, NULL,
+                                     "Out of memory reading the body.");
     }
     if (req->job_started) {
         /* Resumed by the worker: its reply is ready (a 503 if the server began to stop). */
         cbd_extra_headers retry = {
             .retry_after = req->job_reply.status == 503 ? CBD_RETRY_AFTER_SECONDS : NULL};
-        return cbd_http_send_reply(s, con, req, &req->job_reply, &retry);
+        return cbd_http_send_reply(&s->answers, con, &req->answer, &req->job_reply, &retry);
     }
     /* The whole request is in: computing the answer is ours, not a slow client's. */
     cbd_watch_answering(cbd_watch_of(con));
@@ -254,7 +257,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     cbd_api_request api_req;
     const char *body = req->body.data ? req->body.data : "";
     if (!cbd_api_parse(&req->route->api, body, req->body.len, &api_req, &reply)) {
-        return cbd_http_send_reply(s, con, req, &reply, NULL);
+        return cbd_http_send_reply(&s->answers, con, &req->answer, &reply, NULL);
     }
     const cbd_api_endpoint *called = cbd_api_called(&api_req);
     req->called = called ? cbd_route_find(called->path) : NULL;
@@ -269,7 +272,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
         atomic_fetch_add(&s->metrics.handed_to_workers, 1);
         return cbd_http_run_on_worker(s, con, req, &api_req);
     }
-    return cbd_http_send_reply(s, con, req, &reply, NULL);
+    return cbd_http_send_reply(&s->answers, con, &req->answer, &reply, NULL);
 }
 
 /* Called at the request line, before headers: the earliest point to start the clock. */
@@ -305,11 +308,12 @@ static void on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
     }
     *con_cls = NULL;
     uint64_t duration = cbd_now_us() - req->start_us;
-    cbd_metrics_observe(&s->metrics, (unsigned)(req->route - cbd_routes), req->status, duration,
-                        req->body.seen, req->bytes_out);
-    if (req->called && req->status != 0) {
+    cbd_metrics_observe(&s->metrics, (unsigned)(req->route - cbd_routes), req->answer.status,
+                        duration, req->body.seen, req->answer.bytes_out);
+    if (req->called && req->answer.status != 0) {
         cbd_metrics_observe_call(&s->metrics, (unsigned)(req->called - cbd_routes),
-                                 req->call_status ? (unsigned)req->call_status : req->status);
+                                 req->answer.call_status ? (unsigned)req->answer.call_status
+                                                         : req->answer.status);
     }
     cbd_http_log_completed(s, req, duration, cut, toe);
     if (req->job_started) {
@@ -435,6 +439,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
         return NULL;
     }
     s->cfg = *cfg;
+    s->answers = (cbd_answer_policy){.server = &s->cfg.server, .draining = &s->draining};
     cbd_json_alloc_install();
     /* Answers of megabytes come from mmap and go back to the OS when freed: a fixed threshold
      * stops glibc from raising it after the first large free, which kept a slow-reader flood's
@@ -520,4 +525,8 @@ void cbd_server_stop(cbd_server *s) {
     MHD_stop_daemon(s->daemon);
     stop_helpers(s);
     free(s);
+}
+
+unsigned cbd_server_worker_jobs(const cbd_server *s) {
+    return cbd_pool_jobs(s->pool);
 }

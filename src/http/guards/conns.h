@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <microhttpd.h>
+
 #include "config.h"
 #include "net_ranges.h"
 #include "watchdog.h"
@@ -67,5 +69,18 @@ typedef struct {
  * (cbd_watch_holds_partial_request, which counts as busy). Fills *state.
  */
 void cbd_conns_drain_step(cbd_conns *t, uint64_t now_us, uint64_t idle_us, cbd_conns_state *state);
+
+/* A connection's entry in the table of open connections (NULL if its allocation failed). */
+static inline cbd_conn *cbd_conn_of(struct MHD_Connection *con) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+/* The watchdog's entry for a connection (NULL if its allocation failed). */
+static inline cbd_watch *cbd_watch_of(struct MHD_Connection *con) {
+    cbd_conn *c = cbd_conn_of(con);
+    return c ? c->watch : NULL;
+}
 
 #endif

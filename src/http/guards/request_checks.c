@@ -24,7 +24,7 @@ static bool valid_request_id(const char *id) {
 void cbd_http_set_request_id(struct MHD_Connection *con, cbd_http_request *req) {
     const char *given = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "X-Request-Id");
     if (given && valid_request_id(given)) {
-        snprintf(req->request_id, sizeof req->request_id, "%s", given);
+        snprintf(req->answer.request_id, sizeof req->answer.request_id, "%s", given);
         return;
     }
     /* Ids must be unique, not secret: a per-thread splitmix64 stream seeded once from the OS
@@ -38,7 +38,7 @@ void cbd_http_set_request_id(struct MHD_Connection *con, cbd_http_request *req) 
         id_seeded = true;
     }
     uint64_t r = cbd_splitmix64_next(&id_state);
-    snprintf(req->request_id, sizeof req->request_id, "%016" PRIx64, r);
+    snprintf(req->answer.request_id, sizeof req->answer.request_id, "%016" PRIx64, r);
 }
 
 bool cbd_http_is_json_content_type(const char *ct) {

@@ -6,7 +6,8 @@
 
 #include "server_internal.h"
 
-/* Sets req->request_id: the client's X-Request-Id when it is a safe token, else a new one. */
+/* Sets req->answer.request_id: the client's X-Request-Id when it is a safe token, else a new one.
+ */
 void cbd_http_set_request_id(struct MHD_Connection *con, cbd_http_request *req);
 
 /* application/json, optionally followed by parameters. */

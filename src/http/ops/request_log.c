@@ -28,11 +28,11 @@ void cbd_http_log_completed(const cbd_server *s, const cbd_http_request *req, ui
     cbd_access_log_entry e = {
         .method = req->method[0] ? req->method : "-",
         .path = req->path[0] ? req->path : "-",
-        .status = req->status,
+        .status = req->answer.status,
         .duration_us = duration_us,
         .bytes_in = req->body.seen,
-        .bytes_out = req->bytes_out,
-        .request_id = req->request_id[0] ? req->request_id : "-",
+        .bytes_out = req->answer.bytes_out,
+        .request_id = req->answer.request_id[0] ? req->answer.request_id : "-",
         .client = req->client[0] ? req->client : "-",
         .ended = ended_by(cut, toe),
     };
