@@ -1,6 +1,12 @@
 #ifndef COMBATD_API_API_H
 #define COMBATD_API_API_H
 
+/*
+ * The shared header of src/api/: the endpoint contract every endpoint file implements (its
+ * handler and cost estimate are declared at the end), the endpoint row, and parsing and
+ * answering a request (api.c). The rows themselves are endpoints.h's (endpoints.c).
+ */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -8,6 +8,7 @@
 #include "combatd/duper.h"
 #include "combatd/warapp.h"
 #include "net_ranges.h"
+#include "config_keys.h"
 #include "problem.h"
 
 /*
@@ -117,5 +118,10 @@ bool cbd_config_apply_env(cbd_config *cfg, char *const *envp, cbd_problem *probl
 /* Sets one server key from text, as a flag or a variable gives it; `source` names it. */
 bool cbd_config_set_server_key(cbd_config *cfg, const char *key, const char *value,
                                const char *source, cbd_problem *problem);
+
+/* The key table of a config section ("server", "warapp" or "duper": the rows config.c reads,
+ * without warapp's `defaults` object and duper's rules) and its length in *n, or NULL for
+ * another name. The README's tables are checked against these rows (test_config_docs.c). */
+const cbd_config_key *cbd_config_key_table(const char *section, size_t *n);
 
 #endif

@@ -44,9 +44,4 @@ bool cbd_config_key_set_text(const cbd_config_key *k, void *base, const char *va
  * name the member's pointer. Returns false when an error was recorded. */
 bool cbd_config_keys_read(const cbd_reader *r, const cbd_config_key *keys, size_t n, void *base);
 
-/* The key table of a config section ("server", "warapp" or "duper": the rows config.c reads,
- * without warapp's `defaults` object and duper's rules) and its length in *n, or NULL for
- * another name. The README's tables are checked against these rows (test_config_docs.c). */
-const cbd_config_key *cbd_config_key_table(const char *section, size_t *n);
-
 #endif

@@ -14,6 +14,8 @@
  * between an answer and its next request, and a connection with a request in it is never shut:
  * busy ones end by themselves after their answer (Connection: close).
  */
+#include "drain.h"
+
 #include <linux/filter.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>

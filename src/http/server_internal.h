@@ -2,8 +2,9 @@
 #define COMBATD_HTTP_SERVER_INTERNAL_H
 
 /*
- * What the files of the HTTP service share (server.c, response.c, worker.c, resources.c):
- * the server handle and the state of one request. Nothing outside src/http includes this.
+ * The shared header of src/http/: what the files of the HTTP service share (server.c,
+ * request.c, connection.c, offload.c, drain.c, the guards and the operations): the server
+ * handle and the state of one request. Nothing outside src/http includes this.
  */
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -87,11 +87,11 @@ done
 
 # The documents the api layer embeds (the contract, the MCP tool schemas, the rules), as the
 # CMake build makes them.
-cmake -DSRC="$ROOT" -DOUT="$OBJ/embedded_documents.c" \
+cmake -DSRC="$ROOT" -DOUT="$OBJ/embedded.c" \
     -DFILES=openapi.yaml:cbd_asset_openapi_yaml,src/api/mcp/mcp_tool_schemas.json:cbd_asset_mcp_tool_schemas,docs/rules.md:cbd_asset_rules_md \
     -P "$ROOT/cmake/embed.cmake"
-"$CC" $CFLAGS -c "$OBJ/embedded_documents.c" -o "$OBJ/embedded_documents.o"
-objs+=("$OBJ/embedded_documents.o")
+"$CC" $CFLAGS -c "$OBJ/embedded.c" -o "$OBJ/embedded.o"
+objs+=("$OBJ/embedded.o")
 
 build_harness() { # name source extra-flags...
     local name=$1 src=$2

@@ -1,14 +1,15 @@
 /*
  * POST /duper/battle: reads a battle, checks the tile shapes (D12) and the other
  * refusals, resolves it in the core and itemises the answer. The JSON contract is in
- * openapi.yaml; the decisions on open points are documented in src/core/duper_resolve.c.
+ * openapi.yaml; the decisions on open points are documented in src/core/duper/duper_resolve.c.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "api.h"
 #include "combatd/duper.h"
-#include "duper_json.h"
+#include "duper_battle_render.h"
+#include "duper_tile_json.h"
 #include "duper_rules_json.h"
 #include "json_reader.h"
 

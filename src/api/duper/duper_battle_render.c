@@ -3,7 +3,7 @@
  * the outcome, damage, losses, survivors, what moved in, the tile's owner, who was
  * eliminated and the card steal. Shared by /duper/battle and the board endpoints.
  */
-#include "duper_json.h"
+#include "duper_battle_render.h"
 
 static const char *name(int c) {
     return cbd_duper_class_name((cbd_duper_class)c);

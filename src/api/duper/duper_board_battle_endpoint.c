@@ -8,7 +8,7 @@
 
 #include "api.h"
 #include "duper_board_json.h"
-#include "duper_json.h"
+#include "duper_battle_render.h"
 
 static const char *const root_keys[] = {"board", "attacks", "rules", "seed", NULL};
 static const char *const attack_keys[] = {"from", "to", "kind", NULL};

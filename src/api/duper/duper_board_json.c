@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "api.h"
-#include "duper_json.h"
+#include "duper_battle_render.h"
+#include "duper_tile_json.h"
 #include "duper_rules_json.h"
 
 /* Tile ids and player colours: short names, as on /duper/battle. */

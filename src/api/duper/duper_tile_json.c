@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
-#include "duper_json.h"
+#include "duper_tile_json.h"
 
 static const char *name(int c) {
     return cbd_duper_class_name((cbd_duper_class)c);

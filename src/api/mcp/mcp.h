@@ -6,8 +6,9 @@
  * bodies (the Streamable HTTP transport without SSE streams), and lists every endpoint of
  * endpoints.h that has a CBD_TOOL column as a tool whose call runs that endpoint's own handler
  * under the same budget and answer cap. The handler, its cost estimate and its envelope are
- * declared in api.h beside the other endpoints'; this header holds what the http layer and the
- * tests also need.
+ * declared in api.h beside the other endpoints'; this header, the shared face of src/api/mcp/
+ * (mcp.c and mcp_tools.c), holds what the http layer and the tests also need; what the
+ * folder's files share among themselves is mcp_internal.h.
  */
 #include <stdbool.h>
 #include <stddef.h>

@@ -33,7 +33,7 @@
  * requests or, worse, let a smuggled one through: read its connection.c again, run those
  * tests, and widen the range here only then (CMakeLists.txt pins the same range). */
 #if !defined(MHD_VERSION) || MHD_VERSION < 0x00097500 || MHD_VERSION >= 0x00097600
-#error "src/http/framing.c is checked against libmicrohttpd 0.9.75 only; see the comment above"
+#error "framing.c is checked against libmicrohttpd 0.9.75 only; see the comment above"
 #endif
 
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "mcp.h"
+#include "mcp_guard.h"
 #include "server_internal.h"
 
 /* The header a count is taken of, and what was seen. */

@@ -3,6 +3,7 @@
 
 #include "assets.h"
 #include "embedded.h"
+#include "resources.h"
 #include "response.h"
 #include "router.h"
 #include "server_internal.h"

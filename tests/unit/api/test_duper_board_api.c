@@ -261,7 +261,7 @@ static json_t *board_of(size_t tiles, size_t red, bool planes) {
 }
 
 /*
- * The estimate (src/api/duper_board_cost.c) in units of about a nanosecond, at range 0 and
+ * The estimate (src/api/duper/duper_board_cost.c) in units of about a nanosecond, at range 0 and
  * duper.max_board_options 1000: 20,000 for the parse; per tile 650 to read, 100 to build and
  * 3 steps of 2; n · (2 + depth(n)) steps of 2 to rank the tiles and walk them (depth(n): the
  * halvings that bring n to 1, plus 1); per plane tile n steps to walk to its targets; per

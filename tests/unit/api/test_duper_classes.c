@@ -1,5 +1,5 @@
 /*
- * The Duper class table (src/core/duper_classes.c) against RULINGS.md's unit table written out
+ * The Duper class table (src/core/duper/duper_classes.c) against RULINGS.md's unit table written out
  * by hand, and against the two other places that list classes for clients: openapi.yaml (the
  * contract) and config/combatd.json (the shipped unit table, D1).
  */

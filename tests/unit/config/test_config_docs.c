@@ -1,6 +1,6 @@
 /*
  * README's configuration tables (sections "server", "warapp", "duper") against the code: every
- * key the README lists is a row of src/api/config.c (or warapp's `defaults`, or a Duper rule)
+ * key the README lists is a row of src/config/config.c (or warapp's `defaults`, or a Duper rule)
  * and every row is listed; each default is what cbd_config_defaults gives; each range is the
  * row's min and max and is what the loader enforces; each environment variable is accepted;
  * and warapp's `defaults` row is the W9 settings. The Duper rule rows and the shipped file are

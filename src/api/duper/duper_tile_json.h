@@ -1,18 +1,15 @@
-#ifndef COMBATD_API_DUPER_JSON_H
-#define COMBATD_API_DUPER_JSON_H
+#ifndef COMBATD_API_DUPER_TILE_JSON_H
+#define COMBATD_API_DUPER_TILE_JSON_H
 
+/*
+ * A Duper tile on the way in, as every Duper endpoint reads it (/duper/battle and the board
+ * endpoints alike): its counts and its D12 shape.
+ */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "combatd/duper.h"
 #include "json_reader.h"
-#include "json_write.h"
-
-/*
- * The JSON pieces every Duper endpoint shares: a tile's counts and its D12 shape on the way in
- * (src/api/duper_tile_json.c), and a battle's answer members on the way out
- * (src/api/duper_battle_render.c), so /duper/battle and the board endpoints speak alike.
- */
 
 /* Reads tile member `key` ("units": every class; "loaded": the classes planes carry, D5) into
  * counts, by class. Errors name the member's pointer. */
@@ -30,14 +27,5 @@ void cbd_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded,
 #define CBD_DUPER_CARRYING_PLANES UINT64_C(1)
 void cbd_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc,
                           uint64_t min_planes);
-
-/*
- * Writes the members of one battle's answer (attack_power ... card_steal), without the braces
- * around them, in /duper/battle's order. attacker and defender are the player ids (defender
- * NULL on an NPC tile).
- */
-void cbd_duper_write_battle(cbd_jw *w, const cbd_duper_battle *b, const cbd_duper_result *res,
-                            const cbd_duper_rules *rules, const char *attacker,
-                            const char *defender);
 
 #endif
