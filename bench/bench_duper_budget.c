@@ -5,7 +5,7 @@
  * least, and their median), the units the meter charged, the ratio of the best time to them
  * (the weights are meant to make it about 1 ns a unit), the most memory the request held
  * through the budget, and the answer. The requests are tests/support/duper_costly.h's, which
- * tests/unit/test_duper_budget_api.c shows to end within the default budget, and a few smaller
+ * tests/unit/api/test_duper_budget_api.c shows to end within the default budget, and a few smaller
  * ones that weigh one kind of step each, to check the weights one by one.
  * Usage: taskset -c 1 build/bench/bench_duper_budget [runs]
  */

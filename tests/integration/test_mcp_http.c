@@ -1,6 +1,6 @@
 /*
  * POST /mcp over raw sockets: what the HTTP layer adds to the api layer's envelope (tested in
- * tests/unit/test_mcp_api.c). Statuses and headers of the JSON-RPC answers, 202 without a
+ * tests/unit/api/test_mcp_api.c). Statuses and headers of the JSON-RPC answers, 202 without a
  * body, 405 for GET and DELETE, the Origin check against DNS rebinding (an origin listed by
  * name is served, `*` does not count, none is fine), the MCP-Protocol-Version header, the
  * preflight, mcp.enabled, the worker pool's refusal as a tool error, and the metrics by tool.

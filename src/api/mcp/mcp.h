@@ -35,9 +35,9 @@ const cbd_api_endpoint *cbd_mcp_tool_named(const char *name);
 
 /*
  * The input or output schema of the tool at `path` (`which`: "inputSchema" or
- * "outputSchema"), as compact JSON text in the embedded src/api/mcp_tool_schemas.json: a
+ * "outputSchema"), as compact JSON text in the embedded src/api/mcp/mcp_tool_schemas.json: a
  * slice, not NUL-terminated. False when the file has none (the file is stale; the contract
- * stage and tests/unit/test_mcp_api.c say so).
+ * stage and tests/unit/api/test_mcp_api.c say so).
  */
 bool cbd_mcp_tool_schema(const char *path, const char *which, const char **json, size_t *len);
 
