@@ -155,12 +155,17 @@ fi
 
 # 3. The layers (docs/architecture.md): core includes neither jansson nor libmicrohttpd nor an
 # upper layer; api includes no libmicrohttpd and nothing of src/http.
+# Every file of a layer, in its folders at any depth (untracked ones too).
+mapfile -t core_files < <(git ls-files -co --exclude-standard -- 'src/core/*.[ch]' \
+    'include/combatd/*.h')
+mapfile -t api_files < <(git ls-files -co --exclude-standard -- 'src/api/*.[ch]' \
+    'src/json/*.[ch]' 'src/config/*.[ch]')
 while IFS= read -r hit; do fail "core reaches up: $hit"; done < <(
     grep -nE '#include [<"](jansson|microhttpd|api|config|server|router|json_[a-z_]+)\.h[>"]' \
-        $(git ls-files -co --exclude-standard -- 'src/core/*.[ch]' 'include/combatd/*.h'))
+        "${core_files[@]}")
 while IFS= read -r hit; do fail "api reaches up: $hit"; done < <(
     grep -nE '#include [<"](microhttpd|server|server_internal|router|response|worker|framing|watchdog|access_log|metrics)\.h[>"]' \
-        $(git ls-files -co --exclude-standard -- 'src/api/*.[ch]' 'src/json/*.[ch]'))
+        "${api_files[@]}")
 passed=$((passed + 1))
 
 echo "$passed passed, $failed failed"

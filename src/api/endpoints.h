@@ -31,8 +31,9 @@
  * cbd_api_find_endpoint), mcp_tools.c the rows /mcp lists as tools, and router.c the route
  * table that routing, the api dispatch and the metrics read. The `get` and `guard` names are
  * only tokens here: the api's expansions drop those columns, so the api layer never refers to
- * anything of the http layer (nor includes microhttpd), while the facts stay in one row. Adding an endpoint is one row here, its
- * handler (declared in api.h), tests and the contract (openapi.yaml, then the tool schemas).
+ * anything of the http layer (nor includes microhttpd), while the facts stay in one row. Adding an
+ * endpoint is one row here, its handler (declared in api.h), tests and the contract (openapi.yaml,
+ * then the tool schemas).
  */
 #define CBD_ALLOW_POST "POST, OPTIONS"
 #define CBD_ALLOW_GET  "GET, HEAD, OPTIONS"

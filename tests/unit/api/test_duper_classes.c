@@ -1,6 +1,6 @@
 /*
- * The Duper class table (src/core/duper/duper_classes.c) against RULINGS.md's unit table written out
- * by hand, and against the two other places that list classes for clients: openapi.yaml (the
+ * The Duper class table (src/core/duper/duper_classes.c) against RULINGS.md's unit table written
+ * out by hand, and against the two other places that list classes for clients: openapi.yaml (the
  * contract) and config/combatd.json (the shipped unit table, D1).
  */
 #include <criterion/criterion.h>
