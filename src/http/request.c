@@ -174,7 +174,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     snprintf(req->method, sizeof req->method, "%s", method);
     snprintf(req->path, sizeof req->path, "%s", url);
     req->route = cbd_route_find(url);
-    cbd_http_set_request_id(con, req);
+    cbd_http_set_request_id(con, &req->answer);
     cbd_conn *conn = cbd_conn_of(con);
     set_client(s, con, conn, req);
     if (conn && conn->over_limit) {

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "combatd/rng.h"
 
@@ -21,10 +22,10 @@ static bool valid_request_id(const char *id) {
     return n > 0;
 }
 
-void cbd_http_set_request_id(struct MHD_Connection *con, cbd_http_request *req) {
+void cbd_http_set_request_id(struct MHD_Connection *con, cbd_answer *answer) {
     const char *given = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "X-Request-Id");
     if (given && valid_request_id(given)) {
-        snprintf(req->answer.request_id, sizeof req->answer.request_id, "%s", given);
+        snprintf(answer->request_id, sizeof answer->request_id, "%s", given);
         return;
     }
     /* Ids must be unique, not secret: a per-thread splitmix64 stream seeded once from the OS
@@ -33,12 +34,15 @@ void cbd_http_set_request_id(struct MHD_Connection *con, cbd_http_request *req) 
     static _Thread_local bool id_seeded;
     if (!id_seeded) {
         if (getrandom(&id_state, sizeof id_state, GRND_NONBLOCK) != (ssize_t)sizeof id_state) {
-            id_state = cbd_now_us() ^ (uint64_t)(uintptr_t)&id_state;
+            struct timespec now;
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            id_state = ((uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec) ^
+                       (uint64_t)(uintptr_t)&id_state;
         }
         id_seeded = true;
     }
     uint64_t r = cbd_splitmix64_next(&id_state);
-    snprintf(req->answer.request_id, sizeof req->answer.request_id, "%016" PRIx64, r);
+    snprintf(answer->request_id, sizeof answer->request_id, "%016" PRIx64, r);
 }
 
 bool cbd_http_is_json_content_type(const char *ct) {
