@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "api.h"
-#include "config.h"
+#include "api_config.h"
 
 /* A growing request body. */
 typedef struct {

@@ -72,15 +72,15 @@ void cbd_api_request_release(cbd_api_request *req) {
 
 cbd_api_limits cbd_api_full_limits(const cbd_config *cfg) {
     return (cbd_api_limits){
-        .work_limit = cbd_work_times(cfg->server.work_budget_ms, CBD_WORK_UNITS_PER_MS),
-        .mem_limit = (size_t)cfg->server.memory_budget,
+        .work_limit = cbd_work_times(cfg->limits.work_budget_ms, CBD_WORK_UNITS_PER_MS),
+        .mem_limit = (size_t)cfg->limits.memory_budget,
     };
 }
 
 cbd_api_limits cbd_api_inline_limits(const cbd_config *cfg) {
     cbd_api_limits l = cbd_api_full_limits(cfg);
     uint64_t inline_units =
-        cbd_work_times(cfg->server.inline_work_us, CBD_WORK_UNITS_PER_MS / 1000);
+        cbd_work_times(cfg->limits.inline_work_us, CBD_WORK_UNITS_PER_MS / 1000);
     if (inline_units < l.work_limit) {
         l.work_limit = inline_units;
         l.hand_back = true;
@@ -117,7 +117,7 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     cbd_budget_set_progress(&budget, limits->progress, limits->progress_arg);
     cbd_jw out;
     cbd_jw_init(&out);
-    cbd_jw_set_limit(&out, (size_t)cfg->server.max_answer_bytes);
+    cbd_jw_set_limit(&out, (size_t)cfg->limits.max_answer_bytes);
     cbd_json_alloc_reset();
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
     bool ok = req->ep->handle(cfg, &budget, req->doc, &out, &problem);

@@ -14,7 +14,7 @@
 #include <jansson.h>
 
 #include "combatd/budget.h"
-#include "config.h"
+#include "api_config.h"
 #include "endpoint_support.h"
 #include "json_write.h"
 #include "problem.h"

@@ -13,7 +13,7 @@ bool cbd_api_oom_problem(cbd_problem *problem) {
 
 bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,
                               cbd_problem *problem) {
-    uint64_t cap = cfg->server.max_answer_bytes;
+    uint64_t cap = cfg->limits.max_answer_bytes;
     if (problem->status == 0) {
         cbd_problem_set(problem, 422, "The answer would be larger than one answer may be.");
     }
@@ -39,7 +39,7 @@ static void budget_field(const cbd_config *cfg, const cbd_budget *b, const char 
                           "the request needs more than the memory budget of %" PRIu64
                           " bytes (server.memory_budget); it held up to %zu bytes and asked for "
                           "%zu more when it stopped: reduce this member",
-                          cfg->server.memory_budget, b->mem_peak, b->mem_refused);
+                          cfg->limits.memory_budget, b->mem_peak, b->mem_refused);
         return;
     }
     cbd_problem_field(problem, member,
@@ -56,7 +56,7 @@ bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_s
         cbd_problem_set(problem, 504,
                         "The answer took longer than server.answer_deadline (%" PRIu32
                         " s) allows; retry later or ask for less.",
-                        cfg->server.answer_deadline);
+                        cfg->limits.answer_deadline);
     } else if (st == CBD_ERR_BUDGET && budget && budget->stopped != CBD_BUDGET_RUNNING) {
         cbd_problem_set(problem, 422, "This request costs more than one request may spend.");
         budget_field(cfg, budget, member, problem);

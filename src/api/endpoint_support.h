@@ -13,7 +13,7 @@
 
 #include "combatd/budget.h"
 #include "combatd/status.h"
-#include "config.h"
+#include "api_config.h"
 #include "json_write.h"
 #include "problem.h"
 

@@ -19,8 +19,21 @@
 #define CONFIG_FILE_MAX (1024 * 1024)
 
 /* The server keys, shared by the file, the environment and the flags so that each is
- * described (type, range) once. */
-#define SK(field, type, lo, hi) CBD_CONFIG_KEY(cbd_server_config, field, type, lo, hi)
+ * described (type, range) once. A row's offset is in cbd_settings: most keys are the daemon's
+ * (SK), the limits of one request the api's (LK); the lists sit in the server's part with
+ * their counts (SL, config_keys.h). */
+#define SK(field, type, lo, hi)                                                                    \
+    {                                                                                              \
+#field, type, offsetof(cbd_settings, server.field),                                        \
+            sizeof(((cbd_settings *)0)->server.field), lo, hi                                      \
+    }
+#define LK(field, lo, hi)                                                                          \
+    {                                                                                              \
+#field, CBD_KEY_UINT, offsetof(cbd_settings, api.limits.field),                            \
+            sizeof(((cbd_settings *)0)->api.limits.field), lo, hi                                  \
+    }
+#define SL(field, type)                                                                            \
+    { #field, type, offsetof(cbd_settings, server), sizeof(cbd_server_config), 0, 0 }
 static const cbd_config_key server_keys[] = {
     SK(bind, CBD_KEY_STRING, 0, 0),
     SK(port, CBD_KEY_UINT, 0, 65535),
@@ -33,23 +46,25 @@ static const cbd_config_key server_keys[] = {
     SK(connection_memory_limit, CBD_KEY_UINT, 4096, 64 * 1024 * 1024),
     SK(drain_deadline, CBD_KEY_UINT, 0, 3600),
     SK(access_log, CBD_KEY_BOOL, 0, 1),
-    SK(cors_origins, CBD_KEY_ORIGINS, 0, 0),
+    SL(cors_origins, CBD_KEY_ORIGINS),
     /* Restarts and proxies. */
     SK(drain_delay, CBD_KEY_UINT, 0, 3600),
-    SK(trusted_proxies, CBD_KEY_NETS, 0, 0),
+    SL(trusted_proxies, CBD_KEY_NETS),
     /* One request's cost and slow clients. */
-    SK(inline_cost_ns, CBD_KEY_UINT, 0, UINT64_C(60000000000)),
+    LK(inline_cost_ns, 0, UINT64_C(60000000000)),
     SK(workers, CBD_KEY_UINT, 0, 256),
     SK(worker_queue, CBD_KEY_UINT, 0, 100000),
     SK(worker_share, CBD_KEY_UINT, 0, 100000),
     SK(send_deadline, CBD_KEY_UINT, 1, 3600),
-    SK(max_answer_bytes, CBD_KEY_UINT, 4096, UINT64_C(1) << 32),
-    SK(work_budget_ms, CBD_KEY_UINT, 1, 3600000),
-    SK(inline_work_us, CBD_KEY_UINT, 1, 1000000),
-    SK(memory_budget, CBD_KEY_UINT, 1024 * 1024, UINT64_C(1) << 40),
-    SK(answer_deadline, CBD_KEY_UINT, 1, 3600),
+    LK(max_answer_bytes, 4096, UINT64_C(1) << 32),
+    LK(work_budget_ms, 1, 3600000),
+    LK(inline_work_us, 1, 1000000),
+    LK(memory_budget, 1024 * 1024, UINT64_C(1) << 40),
+    LK(answer_deadline, 1, 3600),
 };
 #undef SK
+#undef LK
+#undef SL
 #define N_SERVER_KEYS (sizeof server_keys / sizeof server_keys[0])
 
 /* The warapp section's limits; its `defaults` object is read by warapp_settings.c. */
@@ -92,75 +107,9 @@ static const cbd_config_key mcp_keys[] = {
 #undef MK
 #define N_MCP_KEYS (sizeof mcp_keys / sizeof mcp_keys[0])
 
-void cbd_config_defaults(cbd_config *cfg) {
-    memset(cfg, 0, sizeof *cfg);
-    cbd_server_config *s = &cfg->server;
-    snprintf(s->bind, sizeof s->bind, "0.0.0.0");
-    s->port = 8080;
-    s->threads = 0; /* one per online CPU */
-    s->body_limit = 64 * 1024;
-    s->connection_timeout = 10;
-    s->request_deadline = 15;
-    s->connection_limit = 4096;
-    /* 256 per address: one client (or bot) can hold at most 1/16 of connection_limit, while a
-     * reverse proxy's pool or a load test from one host (wrk -c 64..256) still fits. Behind a
-     * proxy that funnels many more clients through one address, raise it or set 0 (none). */
-    s->per_ip_connection_limit = 256;
-    s->connection_memory_limit = 64 * 1024;
-    s->drain_deadline = 10;
-    s->access_log = true;
-    s->n_cors_origins = 0;
-    s->drain_delay = 0; /* no lame duck unless asked: a plain SIGTERM drains at once */
-    s->n_trusted_proxies = 0;
-    /* One request's cost and slow clients: README, "Fairness" and "Slow and idle
-     * clients". */
-    s->inline_cost_ns = 1000000; /* 1 ms: longer work would hold up the thread's connections */
-    s->workers = 0;
-    s->worker_queue = 64;
-    s->worker_share = 0;
-    s->send_deadline = 30;
-    s->max_answer_bytes = 8u * 1024u * 1024u;
-    /* README, "One budget for every request": about 2 s of one core on a worker, 1 ms on an
-     * HTTP thread (so that its other connections wait at most that long), 128 MiB. */
-    s->work_budget_ms = 2000;
-    s->inline_work_us = 1000;
-    s->memory_budget = UINT64_C(128) * 1024 * 1024;
-    /* 15 times the work budget: a request that waited for a worker behind a few long ones,
-     * or computed on a core shared with others, still gets its answer; past it the client
-     * has likely given up (README, "Deadlines and slow clients"). */
-    s->answer_deadline = 30;
-
-    cbd_warapp_config *w = &cfg->warapp;
-    w->defaults = cbd_warapp_default_settings();
-    w->army_cap = CBD_WARAPP_MAX_ARMIES;
-    w->max_distribution_points = 10000;
-    w->max_graph_points = 10000;
-    w->max_graph_terms = 20000000;  /* about 0.2 s of one core */
-    w->max_needed_terms = 20000000; /* the same for armies_needed */
-    w->max_targets = 32;
-    w->max_trials = 10000000;
-    w->max_listed_battles = 1000;
-    w->max_turn_territories = 256;
-    w->max_turn_orders = 256;
-    w->max_turn_states = CBD_TURN_DEFAULT_MAX_STATES;
-    w->max_turn_simulated_orders = 50000000; /* a few seconds of one core at most */
-    w->max_listed_turns = 100;
-    w->max_units = 32;        /* W17 */
-    w->max_fog_points = 1000; /* W23 */
-
-    cfg->duper = cbd_duper_default_rules();
-    /* A real match has tens to a few hundred tiles, each with a handful of neighbours, and a
-     * turn's few attacks; these leave room for large custom maps. */
-    cbd_duper_board_config *d = &cfg->duper_board;
-    d->max_board_tiles = 2000;
-    d->max_board_pairs = 8000;
-    d->max_board_attacks = 64;
-    d->long_distance_range = 0; /* the rules give no range (D17) */
-    d->max_board_options = 1000;
-
-    /* On by default: it answers what the HTTP endpoints answer, under their limits, and
-     * refuses browsers from origins not listed by name (README, "MCP"). */
-    cfg->mcp.enabled = true;
+void cbd_settings_defaults(cbd_settings *cfg) {
+    cbd_server_config_defaults(&cfg->server);
+    cbd_config_defaults(&cfg->api);
 }
 
 const cbd_config_key *cbd_config_key_table(const char *section, size_t *n) {
@@ -191,12 +140,12 @@ static const cbd_config_key *find_key(const cbd_config_key *keys, size_t n, cons
     return NULL;
 }
 
-bool cbd_config_set_server_key(cbd_config *cfg, const char *key, const char *value,
+bool cbd_config_set_server_key(cbd_settings *cfg, const char *key, const char *value,
                                const char *source, cbd_problem *problem) {
     if (strncmp(key, "mcp_", 4) == 0) {
         const cbd_config_key *m = find_key(mcp_keys, N_MCP_KEYS, key + 4);
         if (m) {
-            return cbd_config_key_set_text(m, &cfg->mcp, value, source, problem);
+            return cbd_config_key_set_text(m, &cfg->api.mcp, value, source, problem);
         }
     }
     const cbd_config_key *k = find_key(server_keys, N_SERVER_KEYS, key);
@@ -204,7 +153,7 @@ bool cbd_config_set_server_key(cbd_config *cfg, const char *key, const char *val
         cbd_problem_field(problem, source, "is not a known setting");
         return false;
     }
-    return cbd_config_key_set_text(k, &cfg->server, value, source, problem);
+    return cbd_config_key_set_text(k, cfg, value, source, problem);
 }
 
 /* The member names of a section: `first` (when not NULL), then every key's. */
@@ -219,17 +168,17 @@ static void key_names(const cbd_config_key *keys, size_t n, const char *first, c
     out[used] = NULL;
 }
 
-static bool read_server(const json_t *value, cbd_config *cfg, cbd_problem *problem) {
+static bool read_server(const json_t *value, cbd_settings *cfg, cbd_problem *problem) {
     const char *names[N_SERVER_KEYS + 1];
     key_names(server_keys, N_SERVER_KEYS, NULL, names);
     cbd_reader r;
     if (!cbd_reader_open(&r, value, "/server", names, problem)) {
         return false;
     }
-    return cbd_config_keys_read(&r, server_keys, N_SERVER_KEYS, &cfg->server);
+    return cbd_config_keys_read(&r, server_keys, N_SERVER_KEYS, cfg);
 }
 
-static void read_duper(const cbd_reader *root, cbd_config *cfg) {
+static void read_duper(const cbd_reader *root, cbd_settings *cfg) {
     size_t n_rules = 0;
     while (cbd_duper_rules_keys[n_rules]) {
         n_rules++;
@@ -241,22 +190,23 @@ static void read_duper(const cbd_reader *root, cbd_config *cfg) {
     key_names(duper_board_keys, N_DUPER_BOARD_KEYS, NULL, names + n_rules);
     cbd_reader duper;
     if (cbd_read_object(root, "duper", names, &duper) == CBD_FIELD_OK) {
-        cbd_duper_rules_read(&duper, &cfg->duper);
-        (void)cbd_config_keys_read(&duper, duper_board_keys, N_DUPER_BOARD_KEYS, &cfg->duper_board);
+        cbd_duper_rules_read(&duper, &cfg->api.duper);
+        (void)cbd_config_keys_read(&duper, duper_board_keys, N_DUPER_BOARD_KEYS,
+                                   &cfg->api.duper_board);
     }
 }
 
-static bool read_mcp(const json_t *value, cbd_config *cfg, cbd_problem *problem) {
+static bool read_mcp(const json_t *value, cbd_settings *cfg, cbd_problem *problem) {
     const char *names[N_MCP_KEYS + 1];
     key_names(mcp_keys, N_MCP_KEYS, NULL, names);
     cbd_reader r;
     if (!cbd_reader_open(&r, value, "/mcp", names, problem)) {
         return false;
     }
-    return cbd_config_keys_read(&r, mcp_keys, N_MCP_KEYS, &cfg->mcp);
+    return cbd_config_keys_read(&r, mcp_keys, N_MCP_KEYS, &cfg->api.mcp);
 }
 
-static bool read_warapp(const json_t *value, cbd_config *cfg, cbd_problem *problem) {
+static bool read_warapp(const json_t *value, cbd_settings *cfg, cbd_problem *problem) {
     const char *names[N_WARAPP_KEYS + 2];
     key_names(warapp_keys, N_WARAPP_KEYS, "defaults", names);
     cbd_reader r, settings;
@@ -266,13 +216,13 @@ static bool read_warapp(const json_t *value, cbd_config *cfg, cbd_problem *probl
     bool ok = true;
     cbd_field f = cbd_read_object(&r, "defaults", cbd_warapp_settings_keys, &settings);
     if (f == CBD_FIELD_OK) {
-        ok = cbd_warapp_settings_read(&settings, &cfg->warapp.defaults);
+        ok = cbd_warapp_settings_read(&settings, &cfg->api.warapp.defaults);
     }
     ok &= f != CBD_FIELD_BAD;
-    return cbd_config_keys_read(&r, warapp_keys, N_WARAPP_KEYS, &cfg->warapp) && ok;
+    return cbd_config_keys_read(&r, warapp_keys, N_WARAPP_KEYS, &cfg->api.warapp) && ok;
 }
 
-bool cbd_config_load_text(cbd_config *cfg, const char *text, size_t len, cbd_problem *problem) {
+bool cbd_config_load_text(cbd_settings *cfg, const char *text, size_t len, cbd_problem *problem) {
     json_error_t err;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
     if (!root) {
@@ -299,7 +249,7 @@ bool cbd_config_load_text(cbd_config *cfg, const char *text, size_t len, cbd_pro
     return problem->status == 0;
 }
 
-bool cbd_config_load_file(cbd_config *cfg, const char *path, cbd_problem *problem) {
+bool cbd_config_load_file(cbd_settings *cfg, const char *path, cbd_problem *problem) {
     FILE *f = fopen(path, "rb");
     if (!f) {
         cbd_problem_set(problem, 500, "cannot open config file %s: %s", path, strerror(errno));
@@ -327,7 +277,7 @@ bool cbd_config_load_file(cbd_config *cfg, const char *path, cbd_problem *proble
     return ok;
 }
 
-bool cbd_config_apply_env(cbd_config *cfg, char *const *envp, cbd_problem *problem) {
+bool cbd_config_apply_env(cbd_settings *cfg, char *const *envp, cbd_problem *problem) {
     static const char prefix[] = "COMBATD_";
     for (size_t i = 0; envp && envp[i]; i++) {
         const char *entry = envp[i];

@@ -168,9 +168,9 @@ bool cbd_config_key_set_text(const cbd_config_key *k, void *base, const char *va
             return true;
         }
         case CBD_KEY_ORIGINS:
-            return set_origins_text(base, value, source, problem);
+            return set_origins_text(field_of(k, base), value, source, problem);
         case CBD_KEY_NETS:
-            return set_nets_text(base, value, source, problem);
+            return set_nets_text(field_of(k, base), value, source, problem);
         case CBD_KEY_UINT:
             return set_uint_text(k, base, value, source, problem);
     }
@@ -211,10 +211,10 @@ static void read_key(const cbd_reader *r, const cbd_config_key *k, void *base) {
             }
             break;
         case CBD_KEY_ORIGINS:
-            read_origins(r, k, base);
+            read_origins(r, k, field_of(k, base));
             break;
         case CBD_KEY_NETS:
-            read_nets(r, k, base);
+            read_nets(r, k, field_of(k, base));
             break;
     }
 }

@@ -1,5 +1,5 @@
-#ifndef COMBATD_API_CONFIG_KEYS_H
-#define COMBATD_API_CONFIG_KEYS_H
+#ifndef COMBATD_CONFIG_CONFIG_KEYS_H
+#define COMBATD_CONFIG_CONFIG_KEYS_H
 
 /*
  * One row per config key (name, type, where it is stored, its range), read by the file, the
@@ -17,10 +17,10 @@ typedef enum {
     CBD_KEY_UINT,    /* uint32_t or uint64_t (by size) in [min, max] */
     CBD_KEY_BOOL,    /* bool */
     CBD_KEY_STRING,  /* char[size]: a non-empty string of at most size - 1 bytes */
-    CBD_KEY_ORIGINS, /* cbd_server_config's CORS list: count and array, at the offset of the
-                       array (its count sits beside it in config.h) */
-    CBD_KEY_NETS     /* cbd_server_config's trusted_proxies: addresses or CIDR ranges, with its
-                        count beside it (net_ranges.h) */
+    CBD_KEY_ORIGINS, /* cbd_server_config's CORS list and its count: the row's offset is the
+                       cbd_server_config's (server_config.h) */
+    CBD_KEY_NETS     /* cbd_server_config's trusted_proxies (addresses or CIDR ranges,
+                        net_ranges.h) and their count: the row's offset as for ORIGINS */
 } cbd_key_type;
 
 typedef struct {

@@ -91,7 +91,7 @@ bool cbd_server_drain(cbd_server *s) {
     if (listen_fd != MHD_INVALID_SOCKET) {
         close(listen_fd);
     }
-    uint64_t deadline = start + (uint64_t)s->cfg.server.drain_deadline * 1000000u;
+    uint64_t deadline = start + (uint64_t)s->server.drain_deadline * 1000000u;
     cbd_conns_state st = {0};
     for (;;) {
         uint64_t now = cbd_now_us();

@@ -47,7 +47,7 @@ static cbd_http_request *request_of(cbd_job *job) {
  * in, so that the core stops it and the client gets a 504 rather than a late answer. */
 static bool past_deadline(void *arg) {
     const cbd_http_request *req = arg;
-    return cbd_now_us() - req->in_us > (uint64_t)req->server->cfg.server.answer_deadline * 1000000u;
+    return cbd_now_us() - req->in_us > (uint64_t)req->server->api.limits.answer_deadline * 1000000u;
 }
 
 /* The 503 of a request that is not computed, in its endpoint's words (cbd_api_refuse: a
@@ -78,10 +78,10 @@ static void job_run(cbd_job *job, bool stopping) {
     } else if (past_deadline(req)) {
         refuse_job(req, "The request waited for a worker past server.answer_deadline; retry.");
     } else {
-        cbd_api_limits limits = cbd_api_full_limits(&req->server->cfg);
+        cbd_api_limits limits = cbd_api_full_limits(&req->server->api);
         limits.progress = past_deadline;
         limits.progress_arg = req;
-        (void)cbd_api_answer_within(&req->job_req, &req->server->cfg, &limits, &req->job_reply);
+        (void)cbd_api_answer_within(&req->job_req, &req->server->api, &limits, &req->job_reply);
     }
 }
 

@@ -51,7 +51,7 @@ static enum MHD_Result refuse_rest_of_body(cbd_server *s, struct MHD_Connection 
     int nb = snprintf(body, sizeof body,
                       "{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,"
                       "\"detail\":\"The body may be at most %" PRIu64 " bytes.\",\"errors\":[]}",
-                      s->cfg.server.body_limit);
+                      s->server.body_limit);
     int n = snprintf(head, sizeof head,
                      "HTTP/1.1 413 Content Too Large\r\nConnection: close\r\n"
                      "Content-Type: application/problem+json\r\n"
@@ -75,8 +75,8 @@ static void set_client(const cbd_server *s, struct MHD_Connection *con, const cb
                        cbd_http_request *req) {
     if (conn && conn->trusted) {
         const char *xff = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "X-Forwarded-For");
-        (void)cbd_net_forwarded_client(xff, s->cfg.server.trusted_proxies,
-                                       s->cfg.server.n_trusted_proxies, req->client);
+        (void)cbd_net_forwarded_client(xff, s->server.trusted_proxies, s->server.n_trusted_proxies,
+                                       req->client);
     }
 }
 
@@ -85,7 +85,7 @@ static enum MHD_Result refuse(cbd_server *s, struct MHD_Connection *con, cbd_htt
     cbd_extra_headers e = {.close = true, .retry_after = CBD_RETRY_AFTER_SECONDS};
     return cbd_http_send_problem(&s->answers, con, &req->answer, 503, &e,
                                  "Too many connections from %s (at most %u); retry shortly.",
-                                 req->client, s->cfg.server.per_ip_connection_limit);
+                                 req->client, s->server.per_ip_connection_limit);
 }
 
 /* The checks of a request's route before its body is read: the row's guard, 404, OPTIONS,
@@ -157,13 +157,13 @@ static enum MHD_Result body_checks(cbd_server *s, struct MHD_Connection *con, cb
      * (the soak saw it once in 1,375). Past DISCARD_MAX, reading is not worth it: answer now. */
     const char *cl =
         MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-    if (cl && strtoull(cl, NULL, 10) > s->cfg.server.body_limit + DISCARD_MAX) {
+    if (cl && strtoull(cl, NULL, 10) > s->server.body_limit + DISCARD_MAX) {
         char text[96];
         snprintf(text, sizeof text, "The body may be at most %" PRIu64 " bytes.",
-                 s->cfg.server.body_limit);
+                 s->server.body_limit);
         return early_problem(s, con, req, 413, text);
     }
-    cbd_body_init(&req->body, (size_t)s->cfg.server.body_limit);
+    cbd_body_init(&req->body, (size_t)s->server.body_limit);
     return MHD_YES;
 }
 
@@ -180,7 +180,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     if (conn && conn->over_limit) {
         /* Answered once the request is in (a body is read and dropped, as for a 413 below). */
         req->refused = true;
-        cbd_body_init(&req->body, (size_t)s->cfg.server.body_limit);
+        cbd_body_init(&req->body, (size_t)s->server.body_limit);
         return MHD_YES;
     }
     char why[320];
@@ -213,11 +213,11 @@ static enum MHD_Result answer(cbd_server *s, struct MHD_Connection *con, cbd_htt
     /* The estimate routes: past a small one, off the HTTP thread at once. The meter protects:
      * on this thread a request may spend server.inline_work_us, and one that spends it starts
      * over on a worker, so no request holds an HTTP thread longer, whatever its estimate. */
-    if (cbd_api_cost(&api_req, &s->cfg) > s->cfg.server.inline_cost_ns) {
+    if (cbd_api_cost(&api_req, &s->api) > s->api.limits.inline_cost_ns) {
         return cbd_http_run_on_worker(s, con, req, &api_req);
     }
-    cbd_api_limits limits = cbd_api_inline_limits(&s->cfg);
-    if (!cbd_api_answer_within(&api_req, &s->cfg, &limits, &reply)) {
+    cbd_api_limits limits = cbd_api_inline_limits(&s->api);
+    if (!cbd_api_answer_within(&api_req, &s->api, &limits, &reply)) {
         atomic_fetch_add(&s->metrics.handed_to_workers, 1);
         return cbd_http_run_on_worker(s, con, req, &api_req);
     }
@@ -243,7 +243,7 @@ enum MHD_Result cbd_http_on_request(void *cls, struct MHD_Connection *con, const
         }
         (void)cbd_body_append(&req->body, upload_data, *upload_data_size);
         *upload_data_size = 0;
-        if (req->body.too_large && req->body.seen > s->cfg.server.body_limit + DISCARD_MAX) {
+        if (req->body.too_large && req->body.seen > s->server.body_limit + DISCARD_MAX) {
             return refuse_rest_of_body(s, con, req);
         }
         return MHD_YES;
@@ -261,7 +261,7 @@ enum MHD_Result cbd_http_on_request(void *cls, struct MHD_Connection *con, const
         cbd_extra_headers close = {.close = true};
         return cbd_http_send_problem(&s->answers, con, &req->answer, 413, &close,
                                      "The body may be at most %" PRIu64 " bytes.",
-                                     s->cfg.server.body_limit);
+                                     s->server.body_limit);
     }
     if (req->body.out_of_memory) {
         return cbd_http_send_problem(&s->answers, con, &req->answer, 500, NULL,

@@ -10,7 +10,7 @@
 
 #include <microhttpd.h>
 
-#include "config.h"
+#include "server_config.h"
 #include "reply.h"
 
 /* The Retry-After of every 503 (a full pool, a client over the per-IP connection limit): a long

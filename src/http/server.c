@@ -70,16 +70,16 @@ static void stop_helpers(cbd_server *s) {
     cbd_conns_destroy(s->conns); /* after the daemon: every connection has closed */
 }
 
-static bool start_helpers(cbd_server *s, const cbd_config *cfg, char *err, size_t err_size) {
+static bool start_helpers(cbd_server *s, const cbd_server_config *cfg, char *err, size_t err_size) {
     uint64_t second = 1000000u;
-    s->watchdog = cbd_watchdog_start((uint64_t)cfg->server.request_deadline * second,
-                                     (uint64_t)cfg->server.send_deadline * second);
+    s->watchdog = cbd_watchdog_start((uint64_t)cfg->request_deadline * second,
+                                     (uint64_t)cfg->send_deadline * second);
     s->linger = cbd_linger_start(LINGER_BYTES, LINGER_US, LINGER_SOCKETS);
     unsigned cpus = cbd_sys_cpu_count(NULL); /* the CPUs this process may use (sysres.h) */
-    unsigned workers = cfg->server.workers ? cfg->server.workers : cpus > 2 ? cpus : 2u;
-    s->pool = cbd_pool_start(workers, cfg->server.worker_queue, cfg->server.worker_share);
-    s->conns = cbd_conns_create(cfg->server.per_ip_connection_limit, cfg->server.trusted_proxies,
-                                cfg->server.n_trusted_proxies);
+    unsigned workers = cfg->workers ? cfg->workers : cpus > 2 ? cpus : 2u;
+    s->pool = cbd_pool_start(workers, cfg->worker_queue, cfg->worker_share);
+    s->conns = cbd_conns_create(cfg->per_ip_connection_limit, cfg->trusted_proxies,
+                                cfg->n_trusted_proxies);
     if (!s->watchdog || !s->linger || !s->pool || !s->conns) {
         snprintf(err, err_size, "cannot start the watchdog, lingering or worker threads");
         stop_helpers(s);
@@ -90,45 +90,45 @@ static bool start_helpers(cbd_server *s, const cbd_config *cfg, char *err, size_
 
 /* The daemon, with every limit set: an internal thread pool polling with epoll, and the
  * callbacks of request.h and connection.h. NULL when MHD cannot start it (err says why). */
-static struct MHD_Daemon *start_daemon(cbd_server *s, const cbd_config *cfg, char *err,
+static struct MHD_Daemon *start_daemon(cbd_server *s, const cbd_server_config *cfg, char *err,
                                        size_t err_size) {
     struct sockaddr_storage addr;
     bool ipv6 = false;
-    if (!parse_bind(cfg->server.bind, (uint16_t)cfg->server.port, &addr, &ipv6)) {
-        snprintf(err, err_size, "bind address \"%s\" is not an IPv4 or IPv6 address",
-                 cfg->server.bind);
+    if (!parse_bind(cfg->bind, (uint16_t)cfg->port, &addr, &ipv6)) {
+        snprintf(err, err_size, "bind address \"%s\" is not an IPv4 or IPv6 address", cfg->bind);
         return NULL;
     }
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ITC | MHD_USE_ERROR_LOG | (ipv6 ? MHD_USE_IPv6 : 0u);
-    unsigned threads = pool_size(&cfg->server);
+    unsigned threads = pool_size(cfg);
     /* The per-IP limit is conns.c's (MHD's cannot exempt trusted proxies): MHD's is 0, none. */
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)cfg->server.port, cbd_http_on_accept, s, cbd_http_on_request, s,
+        flags, (uint16_t)cfg->port, cbd_http_on_accept, s, cbd_http_on_request, s,
         /* First, so that MHD's messages about the options below go through it too. */
         MHD_OPTION_EXTERNAL_LOGGER, cbd_log_mhd_message, NULL, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
-        cfg->server.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
-        MHD_OPTION_CONNECTION_TIMEOUT, cfg->server.connection_timeout,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)cfg->server.connection_memory_limit,
-        MHD_OPTION_URI_LOG_CALLBACK, cbd_http_on_uri, s, MHD_OPTION_NOTIFY_COMPLETED,
-        cbd_http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION, cbd_http_on_connection, s,
-        MHD_OPTION_END);
+        cfg->connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
+        MHD_OPTION_CONNECTION_TIMEOUT, cfg->connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)cfg->connection_memory_limit, MHD_OPTION_URI_LOG_CALLBACK, cbd_http_on_uri, s,
+        MHD_OPTION_NOTIFY_COMPLETED, cbd_http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+        cbd_http_on_connection, s, MHD_OPTION_END);
     if (!d) {
         snprintf(err, err_size, "cannot listen on %s port %u (in use, or not permitted?)",
-                 cfg->server.bind, cfg->server.port);
+                 cfg->bind, cfg->port);
     }
     return d;
 }
 
-cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) {
+cbd_server *cbd_server_start(const cbd_server_config *cfg, const cbd_config *api, char *err,
+                             size_t err_size) {
     cbd_server *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    s->cfg = *cfg;
-    s->answers = (cbd_answer_policy){.server = &s->cfg.server, .draining = &s->draining};
+    s->server = *cfg;
+    s->api = *api;
+    s->answers = (cbd_answer_policy){.server = &s->server, .draining = &s->draining};
     cbd_json_alloc_install();
     /* Answers of megabytes come from mmap and go back to the OS when freed: a fixed threshold
      * stops glibc from raising it after the first large free, which kept a slow-reader flood's
@@ -150,7 +150,7 @@ cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size) 
         return NULL;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
-    s->port = info ? info->port : (uint16_t)cfg->server.port;
+    s->port = info ? info->port : (uint16_t)cfg->port;
     return s;
 }
 

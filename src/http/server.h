@@ -5,17 +5,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "api_config.h"
+#include "server_config.h"
 #include "drain.h" /* the drain on SIGTERM, part of the service's face */
 
 /* The HTTP service: an opaque handle with a start/stop pair (server.c; its drain is drain.h's). */
 typedef struct cbd_server cbd_server;
 
 /*
- * Starts listening with the given configuration (copied). On failure returns NULL and writes
+ * Starts listening with the daemon's configuration and the endpoints' (both copied; the loader,
+ * src/config/, fills them together). On failure returns NULL and writes
  * the reason into err.
  */
-cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size);
+cbd_server *cbd_server_start(const cbd_server_config *server, const cbd_config *api, char *err,
+                             size_t err_size);
 
 /* The port actually bound (useful with port 0). */
 uint16_t cbd_server_port(const cbd_server *server);

@@ -16,7 +16,7 @@
 #include "api.h"
 #include "body.h"
 #include "framing.h"
-#include "config.h"
+#include "server_config.h"
 #include "conns.h"
 #include "metrics.h"
 #include "response.h"
@@ -27,8 +27,9 @@
 
 struct cbd_server {
     struct MHD_Daemon *daemon;
-    cbd_config cfg;
-    cbd_answer_policy answers; /* cfg's CORS origins and `draining`, for every answer */
+    cbd_server_config server;  /* the daemon's configuration (server_config.h) */
+    cbd_config api;            /* the endpoints' (api_config.h) */
+    cbd_answer_policy answers; /* server's CORS origins and `draining`, for every answer */
     cbd_metrics metrics;
     atomic_bool draining;
     atomic_bool stopping; /* cbd_server_stop has begun: what closes now closes for it */

@@ -68,21 +68,25 @@ OBJ=$OUT/obj
 mkdir -p "$OBJ"
 objs=()
 # The folders of the core, the JSON toolkit, the api and the configuration, as CMakeLists.txt
-# lists them: their sources are compiled and every one of them is an include directory.
+# lists them: their sources are compiled and every one of them is an include directory. Of the
+# http layer only what the configuration fills is: the server's part and its address ranges.
 DIRS=(include src/core src/core/warapp src/core/warapp/turn src/core/duper src/json src/api
       src/api/warapp src/api/warapp/turn src/api/duper src/api/mcp src/config)
+HTTP_FILES=(src/http/server_config.c src/http/guards/net_ranges.c)
 INCS=()
-for d in "${DIRS[@]}"; do INCS+=(-I"$ROOT/$d"); done
-for d in "${DIRS[@]:1}"; do
-    for src in "$ROOT/$d"/*.c; do
-        o=$OBJ/$(echo "${d#src/}" | tr / _)_$(basename "$src" .c).o
-        if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find "$ROOT/include" "$ROOT/src" \
-                -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
-            "$CC" $CFLAGS -fsanitize=fuzzer-no-link -std=c17 -D_GNU_SOURCE \
-                -DCOMBATD_VERSION='"fuzz"' "${INCS[@]}" $JANSSON_CFLAGS -c "$src" -o "$o"
-        fi
-        objs+=("$o")
-    done
+for d in "${DIRS[@]}" src/http src/http/guards; do INCS+=(-I"$ROOT/$d"); done
+sources=()
+for d in "${DIRS[@]:1}"; do sources+=("$ROOT/$d"/*.c); done
+for f in "${HTTP_FILES[@]}"; do sources+=("$ROOT/$f"); done
+for src in "${sources[@]}"; do
+    d=$(dirname "${src#"$ROOT"/}")
+    o=$OBJ/$(echo "${d#src/}" | tr / _)_$(basename "$src" .c).o
+    if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find "$ROOT/include" "$ROOT/src" \
+            -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
+        "$CC" $CFLAGS -fsanitize=fuzzer-no-link -std=c17 -D_GNU_SOURCE \
+            -DCOMBATD_VERSION='"fuzz"' "${INCS[@]}" $JANSSON_CFLAGS -c "$src" -o "$o"
+    fi
+    objs+=("$o")
 done
 
 # The documents the api layer embeds (the contract, the MCP tool schemas, the rules), as the
@@ -96,7 +100,8 @@ objs+=("$OBJ/embedded.o")
 build_harness() { # name source extra-flags...
     local name=$1 src=$2
     shift 2
-    "$CC" $CFLAGS -fsanitize=fuzzer -std=c17 -D_GNU_SOURCE "${INCS[@]}" $JANSSON_CFLAGS "$@" "$src" "${objs[@]}" $JANSSON_LIBS -lm \
+    "$CC" $CFLAGS -fsanitize=fuzzer -std=c17 -D_GNU_SOURCE "${INCS[@]}" $JANSSON_CFLAGS "$@" \
+        "$src" "${objs[@]}" $JANSSON_LIBS -lm \
         -o "$OUT/$name"
     echo "fuzz: built $OUT/$name"
 }

@@ -10,7 +10,7 @@ FLAGS="-fsanitize=thread -g -O1 -fno-omit-frame-pointer"
 cmake -S "$ROOT" -B "$OUT" -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS="$FLAGS" \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCOMBATD_TESTS=OFF -DCOMBATD_BENCH=OFF \
     -DCOMBATD_WERROR=ON >/dev/null
-cmake --build "$OUT" -j2 --target combatd_http >/dev/null
+cmake --build "$OUT" -j2 --target combatd_config >/dev/null
 # The include directories of the libraries it links (CMakeLists.txt).
 INCS=()
 for d in include src/json src/api src/api/warapp src/api/warapp/turn src/api/duper src/api/mcp \
@@ -19,7 +19,8 @@ for d in include src/json src/api src/api/warapp src/api/warapp/turn src/api/dup
 # shellcheck disable=SC2086 # a list of flags: split on purpose
 cc $FLAGS -std=c17 -D_GNU_SOURCE "${INCS[@]}" \
     -I"$ROOT/tests/support" "$ROOT/tests/tsan/concurrency.c" \
-    "$OUT/libcombatd_http.a" "$OUT/libcombatd_api.a" "$OUT/libcombatd_json.a" \
+    "$OUT/libcombatd_config.a" "$OUT/libcombatd_http.a" "$OUT/libcombatd_api.a" \
+    "$OUT/libcombatd_json.a" \
     "$OUT/libcombatd_core.a" \
     $(pkg-config --libs libmicrohttpd jansson) -lpthread -lm -o "$OUT/tsan_concurrency"
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}

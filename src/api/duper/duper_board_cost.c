@@ -168,7 +168,7 @@ uint64_t cbd_api_duper_board_options_cost(const cbd_config *cfg, const json_t *r
     }
     options_tiles bound = {s.n_tiles / 2, s.n_tiles - s.n_tiles / 2};
     uint64_t cost = add(CBD_COST_BASE_NS, options_work(cfg, &s, range, bound));
-    if (cost <= cfg->server.inline_cost_ns || !s.tiles) {
+    if (cost <= cfg->limits.inline_cost_ns || !s.tiles) {
         return cost;
     }
     const char *player = json_string_value(json_object_get(request, "player"));

@@ -5,7 +5,7 @@
 
 #include "combatd/budget.h"
 #include "combatd/duper_board.h"
-#include "config.h"
+#include "api_config.h"
 #include "json_reader.h"
 #include "json_write.h"
 

@@ -216,7 +216,7 @@ bool cbd_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *proble
     }
     cbd_jw answer;
     cbd_jw_init(&answer);
-    cbd_jw_set_limit(&answer, (size_t)ctx->cfg->server.max_answer_bytes);
+    cbd_jw_set_limit(&answer, (size_t)ctx->cfg->limits.max_answer_bytes);
     bool ok = tool->handle(ctx->cfg, ctx->budget, arguments ? arguments : empty, &answer, problem);
     size_t len = 0;
     char *text = ok ? cbd_jw_finish(&answer, &len) : NULL;

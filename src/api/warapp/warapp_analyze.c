@@ -155,7 +155,7 @@ static bool check_cost(const cbd_reader *r, const cbd_config *cfg, analyze_reque
                          needed, q->n_targets, d, w->max_needed_terms);
         ok = false;
     }
-    if (q->answer_bytes > (double)cfg->server.max_answer_bytes) {
+    if (q->answer_bytes > (double)cfg->limits.max_answer_bytes) {
         ok = cbd_api_answer_too_large(
             cfg, q->answer_bytes, graph_bytes >= dist_bytes ? "/graph" : "/max_distribution_points",
             r->problem);

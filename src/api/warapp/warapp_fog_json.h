@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "combatd/warapp_odds.h"
-#include "config.h"
+#include "api_config.h"
 #include "json_reader.h"
 #include "json_write.h"
 

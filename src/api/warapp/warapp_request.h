@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 #include "combatd/warapp.h"
-#include "config.h"
+#include "api_config.h"
 #include "json_reader.h"
 #include "json_write.h"
 #include "warapp_fog_json.h"

@@ -129,7 +129,7 @@ static const char *summary_blame(const cbd_sim_request *q, bool histograms) {
  * enforces the cap too, should an estimate fall short). */
 static bool check_answer_size(const cbd_config *cfg, cbd_sim_request *q, bool listing_asked,
                               cbd_problem *problem) {
-    double cap = (double)cfg->server.max_answer_bytes;
+    double cap = (double)cfg->limits.max_answer_bytes;
     if (q->include_battles && answer_bytes(q, true) > cap) {
         if (listing_asked) {
             return cbd_api_answer_too_large(cfg, answer_bytes(q, true), "/include_battles",

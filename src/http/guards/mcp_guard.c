@@ -48,7 +48,7 @@ static bool origin_listed(const cbd_server_config *cfg, const char *origin) {
 }
 
 static int check_mcp(const cbd_server *s, struct MHD_Connection *con, char *why, size_t size) {
-    if (!s->cfg.mcp.enabled) {
+    if (!s->api.mcp.enabled) {
         return 404;
     }
     header_count origin = count_of(con, "Origin");
@@ -56,7 +56,7 @@ static int check_mcp(const cbd_server *s, struct MHD_Connection *con, char *why,
         snprintf(why, size, "A request to /mcp may name one Origin, not %u.", origin.count);
         return 403;
     }
-    if (origin.count == 1 && !origin_listed(&s->cfg.server, origin.value)) {
+    if (origin.count == 1 && !origin_listed(&s->server, origin.value)) {
         snprintf(why, size,
                  "Origin %.120s may not use /mcp: list it by name in server.cors_origins (a * "
                  "does not count for /mcp).",

@@ -22,7 +22,7 @@ static const char *ended_by(cbd_cut cut, enum MHD_RequestTerminationCode toe) {
 
 void cbd_http_log_completed(const cbd_server *s, const cbd_http_request *req, uint64_t duration_us,
                             cbd_cut cut, enum MHD_RequestTerminationCode toe) {
-    if (!s->cfg.server.access_log) {
+    if (!s->server.access_log) {
         return;
     }
     cbd_access_log_entry e = {
@@ -85,7 +85,7 @@ static const char *unfinished_ended(const cbd_server *s, struct MHD_Connection *
 
 void cbd_http_log_unfinished(const cbd_server *s, struct MHD_Connection *con, cbd_conn *c) {
     uint64_t since;
-    if (!s->cfg.server.access_log || atomic_load(&c->busy) ||
+    if (!s->server.access_log || atomic_load(&c->busy) ||
         !cbd_watch_holds_partial_request(c->watch, &since)) {
         return;
     }

@@ -91,7 +91,7 @@ static void expect_inside(const answer *a, uint64_t floor) {
 static cbd_config one_ms(void) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    cfg.server.work_budget_ms = 1;
+    cfg.limits.work_budget_ms = 1;
     return cfg;
 }
 
@@ -285,7 +285,7 @@ Test(simulate_budget, units_and_fog_are_charged_with_each_battle) {
 Test(memory_budget, a_battle_of_a_billion_at_luck_needs_more_than_a_mebibyte) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    cfg.server.memory_budget = ONE_MIB;
+    cfg.limits.memory_budget = ONE_MIB;
     /* The attackers' window has room for 309967 terms (σ = 15491.9: 2·(154919 + 64) + 1),
      * 309967 doubles = 2479736 bytes, more than the 1048576 of the budget: refused as the first
      * block the request asks for, so nothing was held. */
@@ -315,8 +315,8 @@ Test(memory_budget, a_battle_of_a_billion_at_luck_needs_more_than_a_mebibyte) {
 Test(memory_budget, a_long_listing_needs_more_than_a_mebibyte) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    cfg.server.memory_budget = ONE_MIB;
-    cfg.server.max_answer_bytes = UINT64_C(64) * ONE_MIB;
+    cfg.limits.memory_budget = ONE_MIB;
+    cfg.limits.max_answer_bytes = UINT64_C(64) * ONE_MIB;
     cfg.warapp.max_listed_battles = 100000;
     /* 100000 listed battles of sizeof(cbd_sim_record) (80) bytes: 8 MB. */
     answer a = ask(&cfg, "/simulate",
@@ -351,7 +351,7 @@ static void expect_too_large(const answer *a, const char *pointer) {
 Test(answer_cap, distributions_past_the_cap_name_max_distribution_points) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    cfg.server.max_answer_bytes = 4096;
+    cfg.limits.max_answer_bytes = 4096;
     /* About 20σ + 2 listed values a side (σ = 15.5 and 14.5 at 1000 armies), 64 bytes each:
      * some 38000 bytes. */
     answer a =
@@ -370,7 +370,7 @@ Test(answer_cap, distributions_past_the_cap_name_max_distribution_points) {
 Test(answer_cap, a_listing_past_the_cap_names_include_battles) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    cfg.server.max_answer_bytes = 4096;
+    cfg.limits.max_answer_bytes = 4096;
     /* 100 listed battles at 230 bytes each: 23000 bytes and more. */
     answer a = ask(&cfg, "/simulate",
                    "{\"attackers\": 10, \"defenders\": 10, \"trials\": 100, \"seed\": 1, "

@@ -30,7 +30,7 @@ Test(cost, a_small_battle_is_bounded_without_reading_it) {
     cr_expect_eq(c, 576648u);
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    cr_expect_leq(c, cfg.server.inline_cost_ns);
+    cr_expect_leq(c, cfg.limits.inline_cost_ns);
 }
 
 Test(cost, past_the_small_bound_the_request_is_read) {
@@ -41,7 +41,7 @@ Test(cost, past_the_small_bound_the_request_is_read) {
                            "{\"luck_modifier\": 0.5}, \"graph\": {\"from\": 1, \"to\": 50}}");
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    cr_expect_gt(big, cfg.server.inline_cost_ns);
+    cr_expect_gt(big, cfg.limits.inline_cost_ns);
     /* A negative count is not small: the full read refuses it, and a refused request costs
      * only the base. */
     cr_expect_eq(cost_of("/analyze-attack", "{\"attackers\": -1, \"defenders\": 5}"),

@@ -357,90 +357,13 @@ Test(duper_api, d10_a_missing_seed_is_drawn_and_returned) {
     json_decref(r);
 }
 
-/* The repository root, from this file's path (CMake compiles it by absolute path). */
-static void source_path(const char *rel, char *out, size_t size) {
-    snprintf(out, size, "%s", __FILE__);
-    char *cut = strstr(out, "tests/unit/");
-    cr_assert_not_null(cut, "cannot locate the source tree from %s", __FILE__);
-    snprintf(cut, size - (size_t)(cut - out), "%s", rel);
-}
-
-Test(duper_api, d1_the_shipped_config_holds_the_default_unit_table) {
-    char path[1024];
-    source_path("config/combatd.json", path, sizeof path);
-    cbd_config cfg, defaults;
-    cbd_config_defaults(&defaults);
-    memset(&cfg, 0xAB, sizeof cfg); /* every field must come from defaults + the file */
-    cbd_config_defaults(&cfg);
-    cfg.duper.key_buff_per_key = 99;
-    cfg.duper.units[CBD_DUPER_TANK].power = 99;
-    cfg.duper.units[CBD_DUPER_SUPERCAPITAL].death_priority = 99;
-    cfg.duper.card_steal_probability = 1;
-    cfg.duper.tile_buff[2] = 99;
-    cbd_problem p;
-    cbd_problem_init(&p);
-    cr_assert(cbd_config_load_file(&cfg, path, &p), "%s", p.detail);
-    cbd_duper_rules want = cbd_duper_default_rules();
-    for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        cr_expect_eq(cfg.duper.units[c].power, want.units[c].power);
-        if (c != CBD_DUPER_FORT) {
-            cr_expect_eq(cfg.duper.units[c].death_priority, want.units[c].death_priority);
-        }
-    }
-    cr_expect_eq(cfg.duper.key_buff_per_key, 2);
-    cr_expect_eq(cfg.duper.supporting_tank_death_priority, 4);
-    cr_expect_eq(cfg.duper.card_steal_probability, 350000);
-    cr_expect_eq(cfg.duper.tile_buff[0], 1);
-    cr_expect_eq(cfg.duper.tile_buff[1], 2);
-    cr_expect_eq(cfg.duper.tile_buff[2], 4);
-}
-
-static void expect_config_error(const char *text, const char *pointer) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cbd_problem p;
-    cbd_problem_init(&p);
-    cr_expect(!cbd_config_load_text(&cfg, text, strlen(text), &p), "%s accepted", text);
-    bool found = false;
-    for (size_t i = 0; i < p.n_errors; i++) {
-        found = found || strcmp(p.errors[i].pointer, pointer) == 0;
-    }
-    char msg[1024];
-    cbd_problem_to_text(&p, msg, sizeof msg);
-    cr_expect(found, "expected %s in: %s", pointer, msg);
-}
-
-Test(duper_api, d1_bad_duper_config_is_refused_naming_the_pointer) {
-    expect_config_error("{\"duper\": {\"units\": {\"tank\": {\"power\": -1}}}}",
-                        "/duper/units/tank/power");
-    expect_config_error("{\"duper\": {\"units\": {\"tank\": {\"power\": 1001}}}}",
-                        "/duper/units/tank/power");
-    expect_config_error("{\"duper\": {\"units\": {\"tank\": {\"power\": \"3\"}}}}",
-                        "/duper/units/tank/power");
-    expect_config_error("{\"duper\": {\"units\": {\"dragon\": {\"power\": 3}}}}",
-                        "/duper/units/dragon");
-    expect_config_error("{\"duper\": {\"units\": {\"fort\": {\"death_priority\": 2}}}}",
-                        "/duper/units/fort/death_priority");
-    expect_config_error("{\"duper\": {\"units\": {\"plane\": {\"death_priority\": 101}}}}",
-                        "/duper/units/plane/death_priority");
-    expect_config_error("{\"duper\": {\"key_buff_per_key\": -2}}", "/duper/key_buff_per_key");
-    expect_config_error("{\"duper\": {\"supporting_tank_death_priority\": 0}}",
-                        "/duper/supporting_tank_death_priority");
-    expect_config_error("{\"duper\": {\"card_steal_probability\": 0.1234567}}",
-                        "/duper/card_steal_probability");
-    expect_config_error("{\"duper\": {\"tile_buff\": [1, 2]}}", "/duper/tile_buff");
-    expect_config_error("{\"duper\": {\"tile_buff\": [1, -2, 4]}}", "/duper/tile_buff/1");
-    expect_config_error("{\"duper\": {\"colour\": 1}}", "/duper/colour");
-}
-
 Test(duper_api, the_config_drives_the_endpoint) {
-    /* A config with key_buff_per_key 1 gives the example as written without a rules member. */
+    /* A config with key_buff_per_key 1 (the file's duper.key_buff_per_key, which
+     * tests/unit/config/test_config_sections.c loads) gives the example as written without a
+     * rules member. */
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    const char *text = "{\"duper\": {\"key_buff_per_key\": 1}}";
-    cbd_problem p;
-    cbd_problem_init(&p);
-    cr_assert(cbd_config_load_text(&cfg, text, strlen(text), &p));
+    cfg.duper.key_buff_per_key = 1;
     json_t *req = json_loads(worked_example, 0, NULL);
     json_object_del(req, "rules");
     char *body = json_dumps(req, JSON_COMPACT);

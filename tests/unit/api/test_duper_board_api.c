@@ -280,18 +280,18 @@ Test(board_options_api, the_estimate_tracks_the_long_distance_options) {
      * + 15 · 30 = 660 (1320), options 225 · 410 = 92250, kept 225 · 600 = 135000: 271250. */
     json_t *small = board_of(30, 30, false);
     cr_expect_eq(ep->cost(&cfg, small), UINT64_C(271250));
-    cr_expect_leq(ep->cost(&cfg, small), cfg.server.inline_cost_ns);
+    cr_expect_leq(ep->cost(&cfg, small), cfg.limits.inline_cost_ns);
     /* 500 tiles, 250 of them red plane tiles: 62,500 options, the bound and the count agree.
      * 20000 + 500 · 756 = 378000, steps 500 · (2 + 9) + 250 · 500 = 130500 (261000), options
      * 62500 · 410 = 25625000, 1000 kept · 600 = 600000: 26884000, on the worker pool. */
     json_t *planes = board_of(500, 250, true);
     cr_expect_eq(ep->cost(&cfg, planes), UINT64_C(26884000));
-    cr_expect_gt(ep->cost(&cfg, planes), cfg.server.inline_cost_ns);
+    cr_expect_gt(ep->cost(&cfg, planes), cfg.limits.inline_cost_ns);
     /* 500 red tiles without planes: the bound is past 1 ms, the count finds no option:
      * 20000 + 378000 + 5500 steps (11000) = 409000, on the HTTP thread. */
     json_t *none = board_of(500, 500, false);
     cr_expect_eq(ep->cost(&cfg, none), UINT64_C(409000));
-    cr_expect_leq(ep->cost(&cfg, none), cfg.server.inline_cost_ns);
+    cr_expect_leq(ep->cost(&cfg, none), cfg.limits.inline_cost_ns);
     json_decref(small);
     json_decref(planes);
     json_decref(none);

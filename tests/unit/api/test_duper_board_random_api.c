@@ -16,7 +16,7 @@
 #include <criterion/criterion.h>
 
 #include "api.h"
-#include "config.h"
+#include "api_config.h"
 
 #define MAX_TILES 9
 

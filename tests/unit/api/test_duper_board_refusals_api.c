@@ -123,25 +123,7 @@ Test(board_refusals, the_limits_come_from_the_config) {
                    "at most 1");
 }
 
-Test(board_refusals, the_config_file_takes_the_board_keys_in_the_duper_section) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cbd_problem p;
-    cbd_problem_init(&p);
-    const char *text = q("{'duper': {'max_board_tiles': 10, 'max_board_pairs': 20,"
-                         " 'max_board_attacks': 3, 'long_distance_range': 2,"
-                         " 'max_board_options': 5, 'key_buff_per_key': 1}}");
-    cr_assert(cbd_config_load_text(&cfg, text, strlen(text), &p), "%s", p.detail);
-    cr_expect_eq(cfg.duper_board.max_board_tiles, 10);
-    cr_expect_eq(cfg.duper_board.max_board_pairs, 20);
-    cr_expect_eq(cfg.duper_board.max_board_attacks, 3);
-    cr_expect_eq(cfg.duper_board.long_distance_range, 2);
-    cr_expect_eq(cfg.duper_board.max_board_options, 5);
-    cr_expect_eq(cfg.duper.key_buff_per_key, 1);
-    cbd_problem_init(&p);
-    text = q("{'duper': {'max_board_tiles': 1}}");
-    cr_expect_not(cbd_config_load_text(&cfg, text, strlen(text), &p));
-    cr_expect_str_eq(p.errors[0].pointer, "/duper/max_board_tiles");
+Test(board_refusals, a_requests_rules_do_not_take_the_board_keys) {
     /* A request's rules are rules only: the limits are the operator's. */
     expect_422(
         BATTLE,

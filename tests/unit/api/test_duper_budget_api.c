@@ -56,9 +56,9 @@ static void expect_within(const cbd_config *cfg, const outcome *o) {
     cr_expect_eq(o->status, 200, "%.300s", o->doc ? json_dumps(o->doc, JSON_COMPACT) : "");
     cr_expect_leq(o->spent.work_spent, cbd_api_full_limits(cfg).work_limit);
     cr_expect_eq(o->spent.stopped, CBD_BUDGET_RUNNING);
-    cr_expect_leq(o->spent.mem_peak, cfg->server.memory_budget);
+    cr_expect_leq(o->spent.mem_peak, cfg->limits.memory_budget);
     cr_expect_eq(o->spent.mem_held, 0, "every block is given back with the request");
-    cr_expect_leq(o->answer_bytes, cfg->server.max_answer_bytes);
+    cr_expect_leq(o->answer_bytes, cfg->limits.max_answer_bytes);
 }
 
 /* The answer was a 422 naming `pointer`, its detail saying `needle`. */
@@ -93,13 +93,13 @@ Test(duper_budget, the_costliest_battle_is_a_fixed_few_microseconds) {
     cr_expect_not(o.handed_back);
     cr_expect_eq(o.status, 200);
     release(&o);
-    cfg.server.work_budget_ms = 1;
-    cfg.server.max_answer_bytes = 4096;
+    cfg.limits.work_budget_ms = 1;
+    cfg.limits.max_answer_bytes = 4096;
     o = answer(&cfg, "/duper/battle", body, false);
     expect_within(&cfg, &o);
     release(&o);
     /* An inline budget of 1 µs (1,000 units) is less than it costs: the meter hands it back. */
-    cfg.server.inline_work_us = 1;
+    cfg.limits.inline_work_us = 1;
     o = answer(&cfg, "/duper/battle", body, true);
     cr_expect(o.handed_back);
     cr_expect_eq(o.spent.stopped, CBD_BUDGET_WORK);
@@ -134,21 +134,21 @@ Test(duper_budget, the_costliest_board_battle_past_a_small_budget_names_the_memb
     char *body = costly_board_battle();
     cbd_config cfg = defaults();
     /* 1 ms of work: reading 2,000 tiles alone passes it. */
-    cfg.server.work_budget_ms = 1;
+    cfg.limits.work_budget_ms = 1;
     outcome o = answer(&cfg, "/duper/board/battle", body, false);
     expect_422_at(&o, "/board/tiles", "work budget");
     release(&o);
     /* 1 MiB of memory: the tiles read and the board built from them pass it (the tiles'
      * reading and building cost more than the pairs'). */
     cfg = defaults();
-    cfg.server.memory_budget = 1024 * 1024;
+    cfg.limits.memory_budget = 1024 * 1024;
     o = answer(&cfg, "/duper/board/battle", body, false);
     expect_422_at(&o, "/board/tiles", "memory budget");
     cr_expect_eq(o.spent.stopped, CBD_BUDGET_MEMORY);
     release(&o);
     /* An answer of 4096 bytes: the 64 battles come first and pass it. */
     cfg = defaults();
-    cfg.server.max_answer_bytes = 4096;
+    cfg.limits.max_answer_bytes = 4096;
     o = answer(&cfg, "/duper/board/battle", body, false);
     expect_422_at(&o, "/attacks", "max_answer_bytes");
     release(&o);
@@ -177,7 +177,7 @@ Test(duper_budget, a_board_past_the_answer_cap_names_the_board) {
     expect_within(&cfg, &o);
     cr_expect_gt(o.answer_bytes, 4096);
     release(&o);
-    cfg.server.max_answer_bytes = 4096;
+    cfg.limits.max_answer_bytes = 4096;
     o = answer(&cfg, "/duper/board/battle", body, false);
     expect_422_at(&o, "/board", "max_answer_bytes");
     release(&o);
@@ -211,7 +211,7 @@ Test(duper_budget, the_costliest_options_end_within_the_budget) {
     cr_expect_lt(o.spent.mem_peak, 4000000);
     /* The estimate routes it to the worker pool, and tracks what it spends (within a factor
      * of 2: it takes every option to be kept). */
-    cr_expect_gt(o.estimate, cfg.server.inline_cost_ns);
+    cr_expect_gt(o.estimate, cfg.limits.inline_cost_ns);
     cr_expect_geq(o.estimate, o.spent.work_spent / 2);
     cr_expect_leq(o.estimate, 2 * o.spent.work_spent);
     release(&o);
@@ -222,19 +222,19 @@ Test(duper_budget, the_costliest_options_past_a_small_budget_name_the_member) {
     char *body = costly_board_options(0);
     cbd_config cfg = defaults();
     /* 1 ms: reading the 2,000 tiles passes it. */
-    cfg.server.work_budget_ms = 1;
+    cfg.limits.work_budget_ms = 1;
     outcome o = answer(&cfg, "/duper/board/options", body, false);
     expect_422_at(&o, "/board/tiles", "work budget");
     release(&o);
     /* 50 ms: the board is read and built, the long-distance search passes it. */
-    cfg.server.work_budget_ms = 50;
+    cfg.limits.work_budget_ms = 50;
     o = answer(&cfg, "/duper/board/options", body, false);
     expect_422_at(&o, "/long_distance_range", "work budget");
     cr_expect_gt(o.spent.work_spent, o.spent.work_limit);
     release(&o);
     /* 4096 bytes: 1,000 options listed pass it. */
     cfg = defaults();
-    cfg.server.max_answer_bytes = 4096;
+    cfg.limits.max_answer_bytes = 4096;
     o = answer(&cfg, "/duper/board/options", body, false);
     expect_422_at(&o, "/long_distance_range", "max_answer_bytes");
     release(&o);
@@ -248,7 +248,7 @@ Test(duper_budget, the_costly_boards_go_to_the_worker_pool_and_inline_they_are_h
     for (size_t i = 0; i < 3; i++) {
         /* On an HTTP thread the meter stops it at 1 ms of work, whatever the estimate said. */
         outcome o = answer(&cfg, paths[i], bodies[i], true);
-        cr_expect_gt(o.estimate, cfg.server.inline_cost_ns, "%s %zu", paths[i], i);
+        cr_expect_gt(o.estimate, cfg.limits.inline_cost_ns, "%s %zu", paths[i], i);
         cr_expect(o.handed_back, "%s %zu", paths[i], i);
         cr_expect_eq(o.spent.stopped, CBD_BUDGET_WORK);
         cr_expect_eq(o.spent.mem_held, 0);

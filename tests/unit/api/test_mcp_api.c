@@ -13,7 +13,7 @@
 #include <jansson.h>
 
 #include "api.h"
-#include "config.h"
+#include "api_config.h"
 #include "embedded.h"
 #include "mcp.h"
 
@@ -122,7 +122,7 @@ Test(mcp_api, the_work_budget_and_the_answer_cap_hold_for_a_tool_as_over_http) {
     cbd_config cfg = defaults();
     /* A graph of 100 points near 10^5 armies at 50 % luck is about 30 ms of work: past a
      * budget of 1 ms, the endpoint's 422 names /graph. */
-    cfg.server.work_budget_ms = 1;
+    cfg.limits.work_budget_ms = 1;
     cbd_api_reply refused = run(&cfg, "/analyze-attack", heavy_analysis);
     cr_expect_eq(refused.status, 422, "%s", refused.body);
     cr_expect_not_null(strstr(refused.body, "work budget"), "%s", refused.body);
@@ -130,12 +130,12 @@ Test(mcp_api, the_work_budget_and_the_answer_cap_hold_for_a_tool_as_over_http) {
     expect_same_answer(&cfg, "/analyze-attack", "analyze_attack", heavy_analysis);
     /* 1,000 graph points at 160 bytes each pass a cap of 100,000: refused naming /graph. */
     cfg = defaults();
-    cfg.server.max_answer_bytes = 100000;
+    cfg.limits.max_answer_bytes = 100000;
     expect_same_answer(&cfg, "/analyze-attack", "analyze_attack",
                        "{\"attackers\": 5, \"defenders\": 10, \"graph\": {\"from\": 1, \"to\": "
                        "1000}}");
     /* An answer under the cap is not refused for its envelope, which holds it twice. */
-    cfg.server.max_answer_bytes = 7200;
+    cfg.limits.max_answer_bytes = 7200;
     const char *graph = "{\"attackers\": 10, \"defenders\": 5, \"settings\": {\"luck_modifier\": "
                         "0.16}, \"graph\": {\"from\": 1, \"to\": 30}, "
                         "\"max_distribution_points\": 10}";
@@ -179,7 +179,7 @@ Test(mcp_api, a_tool_calls_cost_is_its_endpoints_so_heavy_calls_go_to_a_worker) 
     cr_assert(a && call);
     uint64_t cost = cbd_api_mcp_cost(&cfg, call);
     cr_expect_eq(cost, cbd_api_simulate_cost(&cfg, a));
-    cr_expect_gt(cost, cfg.server.inline_cost_ns);
+    cr_expect_gt(cost, cfg.limits.inline_cost_ns);
     json_t *ping = json_loads("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}", 0, NULL);
     cr_expect_eq(cbd_api_mcp_cost(&cfg, ping), CBD_COST_BASE_NS);
     json_decref(ping);

@@ -351,7 +351,7 @@ Test(simulate_api, a_transfer_moves_its_units) {
  * bytes at the listing; unlisted, the units' own echoes (32 · (200 + 64) bytes) are what is too
  * large, named by their member. */
 Test(simulate_api, units_count_in_the_answers_size) {
-    cfg.server.max_answer_bytes = 4096;
+    cfg.limits.max_answer_bytes = 4096;
     char units[32 * 128 + 64] = "[";
     for (int i = 0; i < 32; i++) {
         char one[128];

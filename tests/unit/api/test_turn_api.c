@@ -320,25 +320,6 @@ Test(analyze_turn, limits_are_configurable_422s) {
     json_decref(doc);
 }
 
-Test(analyze_turn, config_file_sets_the_turn_keys) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cbd_problem p;
-    cbd_problem_init(&p);
-    const char *text = "{\"warapp\": {\"max_turn_territories\": 300, \"max_turn_orders\": 120,"
-                       " \"max_turn_states\": 5000, \"max_turn_simulated_orders\": 99,"
-                       " \"max_listed_turns\": 7}}";
-    cr_assert(cbd_config_load_text(&cfg, text, strlen(text), &p));
-    cr_expect_eq(cfg.warapp.max_turn_territories, 300);
-    cr_expect_eq(cfg.warapp.max_turn_orders, 120);
-    cr_expect_eq(cfg.warapp.max_turn_states, 5000);
-    cr_expect_eq(cfg.warapp.max_turn_simulated_orders, 99);
-    cr_expect_eq(cfg.warapp.max_listed_turns, 7);
-    cbd_problem_init(&p);
-    const char *bad_text = "{\"warapp\": {\"max_turn_states\": 0}}";
-    cr_expect_not(cbd_config_load_text(&cfg, bad_text, strlen(bad_text), &p));
-}
-
 #define SIM(extra)                                                                                 \
     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 2}, \"B\": {\"owner\": "         \
     "\"bob\", \"armies\": 1}, \"C\": {\"owner\": \"alice\", \"armies\": 2}}, \"orders\": "         \
@@ -439,8 +420,8 @@ Test(simulate_turn, heavy_runs_go_to_a_worker) {
     json_t *large = json_loads("{\"trials\": 30000, \"orders\": [1, 2, 3]}", 0, NULL);
     cr_expect_eq(ep->cost(&cfg, small), UINT64_C(320000));
     cr_expect_eq(ep->cost(&cfg, large), UINT64_C(9020000));
-    cr_expect_leq(ep->cost(&cfg, small), cfg.server.inline_cost_ns);
-    cr_expect_gt(ep->cost(&cfg, large), cfg.server.inline_cost_ns);
+    cr_expect_leq(ep->cost(&cfg, small), cfg.limits.inline_cost_ns);
+    cr_expect_gt(ep->cost(&cfg, large), cfg.limits.inline_cost_ns);
     json_decref(small);
     json_decref(large);
 }

@@ -264,7 +264,7 @@ Test(turn_fog_api, a_product_past_the_budget_names_the_territories) {
                 "\"armies\": 5}]}");
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    cfg.server.work_budget_ms = 10;
+    cfg.limits.work_budget_ms = 10;
     json_t *doc;
     free(last_body);
     cr_assert_eq(api_test_run(&cfg, "/analyze-turn", body, &doc, &last_body), 422, "%s", last_body);

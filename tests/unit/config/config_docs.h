@@ -167,19 +167,20 @@ static inline uint64_t uint_field(const cbd_config_key *k, const void *base) {
     return v;
 }
 
-static inline void *section_of(cbd_config *cfg, const char *section) {
+static inline void *section_of(cbd_settings *cfg, const char *section) {
     if (strcmp(section, "server") == 0) {
-        return &cfg->server;
+        return cfg; /* the server rows' offsets are in cbd_settings (config.c) */
     }
     if (strcmp(section, "mcp") == 0) {
-        return &cfg->mcp;
+        return &cfg->api.mcp;
     }
-    return strcmp(section, "warapp") == 0 ? (void *)&cfg->warapp : (void *)&cfg->duper_board;
+    return strcmp(section, "warapp") == 0 ? (void *)&cfg->api.warapp
+                                          : (void *)&cfg->api.duper_board;
 }
 
 /* Loads `json` over the defaults; true when it loaded. *p keeps what went wrong. */
-static inline bool load_over_defaults(const char *json, cbd_config *cfg, cbd_problem *p) {
-    cbd_config_defaults(cfg);
+static inline bool load_over_defaults(const char *json, cbd_settings *cfg, cbd_problem *p) {
+    cbd_settings_defaults(cfg);
     cbd_problem_init(p);
     return cbd_config_load_text(cfg, json, strlen(json), p);
 }
@@ -189,7 +190,7 @@ static inline void expect_loads(const char *section, const char *key, const char
     char json[1024], pointer[160];
     snprintf(json, sizeof json, "{\"%s\": {\"%s\": %s}}", section, key, value);
     snprintf(pointer, sizeof pointer, "/%s/%s", section, key);
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     bool loaded = load_over_defaults(json, &cfg, &p);
     cr_expect_eq(loaded, ok, "%s: %s (%s)", json, ok ? "refused" : "accepted", p.detail);

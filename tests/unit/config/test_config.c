@@ -5,42 +5,42 @@
 
 #include "config.h"
 
-static bool load(cbd_config *cfg, const char *text, cbd_problem *p) {
-    cbd_config_defaults(cfg);
+static bool load(cbd_settings *cfg, const char *text, cbd_problem *p) {
+    cbd_settings_defaults(cfg);
     cbd_problem_init(p);
     return cbd_config_load_text(cfg, text, strlen(text), p);
 }
 
 Test(config, defaults_are_the_documented_ones) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cr_expect_eq(cfg.server.port, 8080);
     cr_expect_str_eq(cfg.server.bind, "0.0.0.0");
     cr_expect_eq(cfg.server.body_limit, 65536);
     cr_expect_eq(cfg.server.connection_timeout, 10);
     cr_expect_eq(cfg.server.request_deadline, 15);
     /* W9: offense 0.6, defense 0.7, luck 0, straight round, stand guard on. */
-    cr_expect_eq(cfg.warapp.defaults.offense_kill_rate, 600000);
-    cr_expect_eq(cfg.warapp.defaults.defense_kill_rate, 700000);
-    cr_expect_eq(cfg.warapp.defaults.luck_modifier, 0);
-    cr_expect_eq(cfg.warapp.defaults.rounding, CBD_ROUND_STRAIGHT);
-    cr_expect(cfg.warapp.defaults.one_army_must_stand_guard);
+    cr_expect_eq(cfg.api.warapp.defaults.offense_kill_rate, 600000);
+    cr_expect_eq(cfg.api.warapp.defaults.defense_kill_rate, 700000);
+    cr_expect_eq(cfg.api.warapp.defaults.luck_modifier, 0);
+    cr_expect_eq(cfg.api.warapp.defaults.rounding, CBD_ROUND_STRAIGHT);
+    cr_expect(cfg.api.warapp.defaults.one_army_must_stand_guard);
     /* W10: the army cap is 10^9. */
-    cr_expect_eq(cfg.warapp.army_cap, 1000000000u);
+    cr_expect_eq(cfg.api.warapp.army_cap, 1000000000u);
 }
 
 Test(config, the_shipped_file_loads_and_matches_the_defaults) {
     const char *dir = getenv("COMBATD_SOURCE_DIR");
     char path[1024];
     snprintf(path, sizeof path, "%s/config/combatd.json", dir ? dir : ".");
-    cbd_config cfg, defaults;
+    cbd_settings cfg, defaults;
     cbd_problem p;
     cbd_problem_init(&p);
-    cbd_config_defaults(&cfg);
-    cbd_config_defaults(&defaults);
+    cbd_settings_defaults(&cfg);
+    cbd_settings_defaults(&defaults);
     cr_assert(cbd_config_load_file(&cfg, path, &p), "%s: %s", path, p.detail);
-    cr_expect_eq(memcmp(&cfg.warapp, &defaults.warapp, sizeof cfg.warapp), 0);
-    cr_expect_eq(memcmp(&cfg.duper, &defaults.duper, sizeof cfg.duper), 0);
+    cr_expect_eq(memcmp(&cfg.api.warapp, &defaults.api.warapp, sizeof cfg.api.warapp), 0);
+    cr_expect_eq(memcmp(&cfg.api.duper, &defaults.api.duper, sizeof cfg.api.duper), 0);
     cr_expect_eq(cfg.server.port, defaults.server.port);
     cr_expect_eq(cfg.server.body_limit, defaults.server.body_limit);
     /* The shipped file opens CORS to any origin, so the playground works from anywhere. */
@@ -49,7 +49,7 @@ Test(config, the_shipped_file_loads_and_matches_the_defaults) {
 }
 
 Test(config, file_values_override_defaults) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     cr_assert(load(&cfg,
                    "{\"server\": {\"port\": 9000, \"body_limit\": 1024, \"access_log\": false},"
@@ -60,14 +60,14 @@ Test(config, file_values_override_defaults) {
     cr_expect_eq(cfg.server.port, 9000);
     cr_expect_eq(cfg.server.body_limit, 1024);
     cr_expect_not(cfg.server.access_log);
-    cr_expect_eq(cfg.warapp.defaults.luck_modifier, 160000);
-    cr_expect_eq(cfg.warapp.defaults.rounding, CBD_ROUND_WEIGHTED);
-    cr_expect_eq(cfg.warapp.defaults.offense_kill_rate, 600000, "untouched settings keep W9");
-    cr_expect_eq(cfg.warapp.army_cap, 5000);
+    cr_expect_eq(cfg.api.warapp.defaults.luck_modifier, 160000);
+    cr_expect_eq(cfg.api.warapp.defaults.rounding, CBD_ROUND_WEIGHTED);
+    cr_expect_eq(cfg.api.warapp.defaults.offense_kill_rate, 600000, "untouched settings keep W9");
+    cr_expect_eq(cfg.api.warapp.army_cap, 5000);
 }
 
 Test(config, unknown_keys_and_bad_values_are_named) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     cr_assert_not(load(&cfg,
                        "{\"server\": {\"prot\": 1, \"port\": 70000},"
@@ -83,20 +83,20 @@ Test(config, unknown_keys_and_bad_values_are_named) {
 }
 
 Test(config, malformed_file_names_line_and_column) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     cr_assert_not(load(&cfg, "{\n  \"server\": {\"port\": 80,}\n}", &p));
     cr_expect(strstr(p.detail, "line 2") != NULL, "%s", p.detail);
 }
 
 Test(config, duplicate_keys_are_rejected) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     cr_assert_not(load(&cfg, "{\"server\": {\"port\": 80, \"port\": 81}}", &p));
 }
 
 Test(config, environment_overrides_file_and_flags_override_environment) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     cr_assert(load(&cfg, "{\"server\": {\"port\": 9000, \"threads\": 3}}", &p));
     char *env[] = {"PATH=/bin",
@@ -116,7 +116,7 @@ Test(config, environment_overrides_file_and_flags_override_environment) {
 }
 
 Test(config, bad_environment_values_are_named) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     cr_assert(load(&cfg, "{}", &p));
     char *env[] = {"COMBATD_PORT=eighty", "COMBATD_TIMEOUT=3", NULL};
@@ -128,8 +128,8 @@ Test(config, bad_environment_values_are_named) {
 }
 
 Test(config, numeric_flags_reject_signs_spaces_and_overflow) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     const char *bad[] = {"-1", "+5", " 5", "5x", "", "99999999999999999999999", "65536"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cbd_problem p;
@@ -140,9 +140,9 @@ Test(config, numeric_flags_reject_signs_spaces_and_overflow) {
 }
 
 Test(config, missing_file_is_an_error_with_its_path) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
-    cbd_config_defaults(&cfg);
+    cbd_settings_defaults(&cfg);
     cbd_problem_init(&p);
     cr_assert_not(cbd_config_load_file(&cfg, "/nonexistent/combatd.json", &p));
     cr_expect(strstr(p.detail, "/nonexistent/combatd.json") != NULL, "%s", p.detail);
@@ -212,18 +212,18 @@ Test(config_keys, file_values_land_in_their_own_fields) {
 }
 
 Test(config, warapp_limits_are_read_through_their_rows) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     cr_assert(load(&cfg,
                    "{\"warapp\": {\"max_targets\": 7, \"max_trials\": 123, "
                    "\"max_listed_battles\": 0, \"max_graph_terms\": 1000}}",
                    &p),
               "%s", p.detail);
-    cr_expect_eq(cfg.warapp.max_targets, 7u);
-    cr_expect_eq(cfg.warapp.max_trials, 123u);
-    cr_expect_eq(cfg.warapp.max_listed_battles, 0u);
-    cr_expect_eq(cfg.warapp.max_graph_terms, 1000u);
-    cr_expect_eq(cfg.warapp.max_graph_points, 10000u); /* untouched: the default */
+    cr_expect_eq(cfg.api.warapp.max_targets, 7u);
+    cr_expect_eq(cfg.api.warapp.max_trials, 123u);
+    cr_expect_eq(cfg.api.warapp.max_listed_battles, 0u);
+    cr_expect_eq(cfg.api.warapp.max_graph_terms, 1000u);
+    cr_expect_eq(cfg.api.warapp.max_graph_points, 10000u); /* untouched: the default */
     cr_expect_not(load(&cfg, "{\"warapp\": {\"max_targets\": 101}}", &p));
     cr_expect_str_eq(p.errors[0].pointer, "/warapp/max_targets");
 }
@@ -231,7 +231,7 @@ Test(config, warapp_limits_are_read_through_their_rows) {
 /* The worker pool, the send deadline, the answer cap and the armies_needed budget are
  * ordinary keys of the file and the environment, with their ranges. */
 Test(config, bounded_work_keys) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
     cr_assert(load(&cfg,
                    "{\"server\": {\"workers\": 3, \"worker_queue\": 0, \"worker_share\": 2,"
@@ -243,15 +243,15 @@ Test(config, bounded_work_keys) {
     cr_expect_eq(cfg.server.worker_queue, 0u);
     cr_expect_eq(cfg.server.worker_share, 2u);
     cr_expect_eq(cfg.server.send_deadline, 5u);
-    cr_expect_eq(cfg.server.max_answer_bytes, 65536u);
-    cr_expect_eq(cfg.server.inline_cost_ns, 0u);
-    cr_expect_eq(cfg.warapp.max_needed_terms, 1000u);
+    cr_expect_eq(cfg.api.limits.max_answer_bytes, 65536u);
+    cr_expect_eq(cfg.api.limits.inline_cost_ns, 0u);
+    cr_expect_eq(cfg.api.warapp.max_needed_terms, 1000u);
     cr_expect_not(load(&cfg, "{\"server\": {\"send_deadline\": 0}}", &p));
     cr_expect_str_eq(p.errors[0].pointer, "/server/send_deadline");
     cr_expect_not(load(&cfg, "{\"server\": {\"max_answer_bytes\": 4095}}", &p));
     cr_expect_str_eq(p.errors[0].pointer, "/server/max_answer_bytes");
     char *env[] = {"COMBATD_WORKER_SHARE=7", NULL};
-    cbd_config_defaults(&cfg);
+    cbd_settings_defaults(&cfg);
     cbd_problem_init(&p);
     cr_assert(cbd_config_apply_env(&cfg, env, &p), "%s", p.detail);
     cr_expect_eq(cfg.server.worker_share, 7u);
@@ -260,12 +260,12 @@ Test(config, bounded_work_keys) {
 /* The mcp section: on by default, off from the file, the environment or a flag's text alike;
  * anything but a boolean, or another key, is refused naming it. */
 Test(config, mcp_enabled_is_read_from_the_file_and_the_environment) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
-    cbd_config_defaults(&cfg);
-    cr_expect(cfg.mcp.enabled);
+    cbd_settings_defaults(&cfg);
+    cr_expect(cfg.api.mcp.enabled);
     cr_assert(load(&cfg, "{\"mcp\": {\"enabled\": false}}", &p), "%s", p.detail);
-    cr_expect_not(cfg.mcp.enabled);
+    cr_expect_not(cfg.api.mcp.enabled);
     cr_expect_not(load(&cfg, "{\"mcp\": {\"enabled\": \"no\"}}", &p));
     cr_expect_str_eq(p.errors[0].pointer, "/mcp/enabled");
     cr_expect_not(load(&cfg, "{\"mcp\": {\"path\": \"/x\"}}", &p));
@@ -274,10 +274,10 @@ Test(config, mcp_enabled_is_read_from_the_file_and_the_environment) {
     cr_expect_str_eq(p.errors[0].pointer, "/mcp");
 
     char *env[] = {"COMBATD_MCP_ENABLED=false", NULL};
-    cbd_config_defaults(&cfg);
+    cbd_settings_defaults(&cfg);
     cbd_problem_init(&p);
     cr_assert(cbd_config_apply_env(&cfg, env, &p), "%s", p.detail);
-    cr_expect_not(cfg.mcp.enabled);
+    cr_expect_not(cfg.api.mcp.enabled);
     char *bad[] = {"COMBATD_MCP_ENABLED=maybe", NULL};
     cbd_problem_init(&p);
     cr_expect_not(cbd_config_apply_env(&cfg, bad, &p));

@@ -18,8 +18,8 @@ static void check_table_rows(const char *section, const doc_table *t) {
     size_t n;
     const cbd_config_key *keys = cbd_config_key_table(section, &n);
     cr_assert_not_null(keys);
-    cbd_config defaults;
-    cbd_config_defaults(&defaults);
+    cbd_settings defaults;
+    cbd_settings_defaults(&defaults);
     const void *base = section_of(&defaults, section);
     for (size_t i = 0; i < n; i++) {
         const cbd_config_key *k = &keys[i];
@@ -118,8 +118,8 @@ static void check_environment(const cbd_config_key *k, const doc_row *r) {
     char entry[256];
     snprintf(entry, sizeof entry, "%s=%s", r->env, sample_text(k, lo_text));
     char *envp[] = {entry, NULL};
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cbd_problem p;
     cbd_problem_init(&p);
     cr_expect(cbd_config_apply_env(&cfg, envp, &p), "%s: %s", entry, p.detail);
@@ -129,7 +129,7 @@ static void check_environment(const cbd_config_key *k, const doc_row *r) {
 }
 
 /* Defaults and limits of the keys that are not whole numbers. */
-static void check_other_kinds(const cbd_config_key *k, const doc_row *r, const cbd_config *d) {
+static void check_other_kinds(const cbd_config_key *k, const doc_row *r, const cbd_settings *d) {
     const cbd_server_config *s = &d->server;
     if (k->type == CBD_KEY_BOOL) {
         bool v;
@@ -155,8 +155,8 @@ Test(config_docs, server_rows_name_their_variable_flag_and_the_other_kinds_of_de
     parse_table(readme, "server", &t);
     size_t n;
     const cbd_config_key *keys = cbd_config_key_table("server", &n);
-    cbd_config d;
-    cbd_config_defaults(&d);
+    cbd_settings d;
+    cbd_settings_defaults(&d);
     int flags = 0;
     for (size_t i = 0; i < n; i++) {
         const doc_row *r = find_row(&t, keys[i].name);
@@ -194,16 +194,16 @@ Test(config_docs, the_warapp_defaults_row_is_the_w9_settings) {
     cr_expect_eq(json_object_size(cell), members);
     json_decref(cell);
     /* Loaded over other values, the cell gives cbd_config_defaults' settings. */
-    cbd_config cfg, d;
-    cbd_config_defaults(&d);
-    cbd_config_defaults(&cfg);
-    cfg.warapp.defaults = (cbd_warapp_settings){1, 2, 3, CBD_ROUND_WEIGHTED, false};
+    cbd_settings cfg, d;
+    cbd_settings_defaults(&d);
+    cbd_settings_defaults(&cfg);
+    cfg.api.warapp.defaults = (cbd_warapp_settings){1, 2, 3, CBD_ROUND_WEIGHTED, false};
     char json[1024];
     snprintf(json, sizeof json, "{\"warapp\": {\"defaults\": %s}}", r->def);
     cbd_problem p;
     cbd_problem_init(&p);
     cr_assert(cbd_config_load_text(&cfg, json, strlen(json), &p), "%s", p.detail);
-    const cbd_warapp_settings *a = &cfg.warapp.defaults, *b = &d.warapp.defaults;
+    const cbd_warapp_settings *a = &cfg.api.warapp.defaults, *b = &d.api.warapp.defaults;
     cr_expect_eq(a->offense_kill_rate, b->offense_kill_rate);
     cr_expect_eq(a->defense_kill_rate, b->defense_kill_rate);
     cr_expect_eq(a->luck_modifier, b->luck_modifier);

@@ -48,21 +48,22 @@ Test(config_docs, the_duper_rule_rows_are_the_default_rules_and_their_ranges) {
                  r->def);
     }
     strcat(json, "}}");
-    cbd_config cfg, d;
-    cbd_config_defaults(&d);
-    cbd_config_defaults(&cfg);
-    cfg.duper.key_buff_per_key = 999;
-    cfg.duper.supporting_tank_death_priority = 99;
-    cfg.duper.card_steal_probability = 1;
-    cfg.duper.tile_buff[0] = cfg.duper.tile_buff[1] = cfg.duper.tile_buff[2] = 999;
+    cbd_settings cfg, d;
+    cbd_settings_defaults(&d);
+    cbd_settings_defaults(&cfg);
+    cfg.api.duper.key_buff_per_key = 999;
+    cfg.api.duper.supporting_tank_death_priority = 99;
+    cfg.api.duper.card_steal_probability = 1;
+    cfg.api.duper.tile_buff[0] = cfg.api.duper.tile_buff[1] = cfg.api.duper.tile_buff[2] = 999;
     cbd_problem p;
     cbd_problem_init(&p);
     cr_assert(cbd_config_load_text(&cfg, json, strlen(json), &p), "%s: %s", json, p.detail);
-    cr_expect_eq(cfg.duper.key_buff_per_key, d.duper.key_buff_per_key);
-    cr_expect_eq(cfg.duper.supporting_tank_death_priority, d.duper.supporting_tank_death_priority);
-    cr_expect_eq(cfg.duper.card_steal_probability, d.duper.card_steal_probability);
+    cr_expect_eq(cfg.api.duper.key_buff_per_key, d.api.duper.key_buff_per_key);
+    cr_expect_eq(cfg.api.duper.supporting_tank_death_priority,
+                 d.api.duper.supporting_tank_death_priority);
+    cr_expect_eq(cfg.api.duper.card_steal_probability, d.api.duper.card_steal_probability);
     for (int i = 0; i < 3; i++) {
-        cr_expect_eq(cfg.duper.tile_buff[i], d.duper.tile_buff[i], "tile_buff[%d]", i);
+        cr_expect_eq(cfg.api.duper.tile_buff[i], d.api.duper.tile_buff[i], "tile_buff[%d]", i);
     }
     /* Their ranges, as the loader enforces them. */
     uint64_t lo, hi;
@@ -117,8 +118,8 @@ static bool same_value(const cbd_config_key *k, const void *a, const void *b) {
 
 /* What the README says the shipped file holds for a row: the default, or the value its
  * default cell names "in the shipped file" (cors_origins: `["*"]`), loaded over the defaults. */
-static void expected_shipped(const char *section, const doc_row *r, cbd_config *out) {
-    cbd_config_defaults(out);
+static void expected_shipped(const char *section, const doc_row *r, cbd_settings *out) {
+    cbd_settings_defaults(out);
     const char *shipped = strstr(r->def, " in the shipped file");
     const char *start = strstr(r->def, "; ");
     if (!shipped || !start || start > shipped) {
@@ -134,7 +135,7 @@ static void expected_shipped(const char *section, const doc_row *r, cbd_config *
 Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_says) {
     char *readme = read_source_file("README.md");
     char *file = read_source_file("config/combatd.json");
-    cbd_config shipped, d;
+    cbd_settings shipped, d;
     cbd_problem p;
     cr_assert(load_over_defaults(file, &shipped, &p), "config/combatd.json: %s", p.detail);
     json_t *doc = json_loads(file, 0, NULL);
@@ -159,24 +160,25 @@ Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_sa
                       keys[i].name);
         }
     }
-    cbd_config_defaults(&d);
+    cbd_settings_defaults(&d);
     cr_expect_eq(shipped.server.n_cors_origins, 1, "the shipped file's one origin, \"*\"");
-    const cbd_warapp_settings *a = &shipped.warapp.defaults, *b = &d.warapp.defaults;
+    const cbd_warapp_settings *a = &shipped.api.warapp.defaults, *b = &d.api.warapp.defaults;
     cr_expect(a->offense_kill_rate == b->offense_kill_rate &&
               a->defense_kill_rate == b->defense_kill_rate &&
               a->luck_modifier == b->luck_modifier && a->rounding == b->rounding &&
               a->one_army_must_stand_guard == b->one_army_must_stand_guard);
     /* The units row says "see config/combatd.json": the file's table is the default one. */
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
-        cr_expect_eq(shipped.duper.units[c].power, d.duper.units[c].power, "class %d", c);
-        cr_expect_eq(shipped.duper.units[c].death_priority, d.duper.units[c].death_priority,
+        cr_expect_eq(shipped.api.duper.units[c].power, d.api.duper.units[c].power, "class %d", c);
+        cr_expect_eq(shipped.api.duper.units[c].death_priority, d.api.duper.units[c].death_priority,
                      "class %d", c);
     }
-    cr_expect(shipped.duper.key_buff_per_key == d.duper.key_buff_per_key &&
-              shipped.duper.supporting_tank_death_priority ==
-                  d.duper.supporting_tank_death_priority &&
-              shipped.duper.card_steal_probability == d.duper.card_steal_probability &&
-              memcmp(shipped.duper.tile_buff, d.duper.tile_buff, sizeof d.duper.tile_buff) == 0);
+    cr_expect(shipped.api.duper.key_buff_per_key == d.api.duper.key_buff_per_key &&
+              shipped.api.duper.supporting_tank_death_priority ==
+                  d.api.duper.supporting_tank_death_priority &&
+              shipped.api.duper.card_steal_probability == d.api.duper.card_steal_probability &&
+              memcmp(shipped.api.duper.tile_buff, d.api.duper.tile_buff,
+                     sizeof d.api.duper.tile_buff) == 0);
     json_decref(doc);
     free(file);
     free(readme);

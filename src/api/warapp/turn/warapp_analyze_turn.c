@@ -142,7 +142,7 @@ static bool answer(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
                    const cbd_turn_analysis *a, uint32_t max_points, cbd_jw *out,
                    cbd_problem *problem) {
     double floor = points_floor(a, max_points);
-    if (floor > (double)cfg->server.max_answer_bytes) {
+    if (floor > (double)cfg->limits.max_answer_bytes) {
         return cbd_api_answer_too_large(cfg, floor, POINTS_MEMBER, problem);
     }
     if (!cbd_charge(budget, render_units(a)) || !cbd_charge(budget, echo_units(q))) {

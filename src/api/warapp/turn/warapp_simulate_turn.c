@@ -458,7 +458,7 @@ bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json
     ok = ok && problem->status == 0;
     if (ok && o.include_turns) {
         double floor = listing_floor(&q, o.trials);
-        if (floor > (double)cfg->server.max_answer_bytes) {
+        if (floor > (double)cfg->limits.max_answer_bytes) {
             ok = cbd_api_answer_too_large(cfg, floor, "/include_turns", problem);
         }
     }

@@ -9,7 +9,7 @@
 
 #include "combatd/budget.h"
 #include "combatd/warapp_turn.h"
-#include "config.h"
+#include "api_config.h"
 #include "json_reader.h"
 #include "json_write.h"
 #include "problem.h"

@@ -84,8 +84,8 @@ Test(net_ranges, addresses_are_formatted_per_family) {
 
 static const char *forwarded(const char *xff, const char *trusted) {
     static char out[CBD_NET_ADDR_TEXT];
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cbd_problem p;
     cbd_problem_init(&p);
     cr_assert(cbd_config_set_server_key(&cfg, "trusted_proxies", trusted, "test", &p));
@@ -112,8 +112,8 @@ Test(net_ranges, forwarded_for_is_read_from_the_right_skipping_trusted_hops) {
 }
 
 Test(net_ranges, the_setting_from_the_environment_file_and_errors) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cr_expect_eq(cfg.server.n_trusted_proxies, 0, "nobody is trusted by default");
     cr_expect_eq(cfg.server.drain_delay, 0, "no lame duck by default");
     char *env[] = {"COMBATD_TRUSTED_PROXIES=127.0.0.1, fd00::/8", "COMBATD_DRAIN_DELAY=5", NULL};
@@ -125,7 +125,7 @@ Test(net_ranges, the_setting_from_the_environment_file_and_errors) {
     cr_expect_eq(cfg.server.drain_delay, 5);
 
     static const char file[] = "{\"server\": {\"trusted_proxies\": [\"10.0.0.0/8\", \"::1\"]}}";
-    cbd_config_defaults(&cfg);
+    cbd_settings_defaults(&cfg);
     cbd_problem_init(&p);
     cr_assert(cbd_config_load_text(&cfg, file, strlen(file), &p));
     cr_expect_eq(cfg.server.n_trusted_proxies, 2);
