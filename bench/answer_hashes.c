@@ -138,7 +138,7 @@ static void endpoint_line(const cbd_api_endpoint *ep, const char *body, size_t l
     cbd_api_reply_free(&reply);
 }
 
-static void config_summary(fnv *f, bool ok, const cbd_config *cfg, const cbd_problem *p) {
+static void config_summary(fnv *f, bool ok, const cbd_settings *cfg, const cbd_problem *p) {
     char text[4096];
     cbd_problem_to_text(p, text, sizeof text);
     fnv_str(f, ok ? "ok" : "bad");
@@ -156,7 +156,7 @@ static void config_summary(fnv *f, bool ok, const cbd_config *cfg, const cbd_pro
     for (size_t i = 0; i < s->n_cors_origins; i++) {
         fnv_str(f, s->cors_origins[i]);
     }
-    const cbd_warapp_config *w = &cfg->warapp;
+    const cbd_warapp_config *w = &cfg->api.warapp;
     snprintf(buf, sizeof buf,
              "%" PRId64 " %" PRId64 " %" PRId64 " %d %d %" PRIu64 " %u %u %" PRIu64 " %u %" PRIu64
              " %" PRIu64,
@@ -166,14 +166,14 @@ static void config_summary(fnv *f, bool ok, const cbd_config *cfg, const cbd_pro
              w->max_graph_points, w->max_graph_terms, w->max_targets, w->max_trials,
              w->max_listed_battles);
     fnv_str(f, buf);
-    fnv_add(f, &cfg->duper, sizeof cfg->duper);
+    fnv_add(f, &cfg->api.duper, sizeof cfg->api.duper);
 }
 
 static void config_line(const char *body, size_t len, char *line, size_t size, const char *name) {
     fnv f = {UINT64_C(0xcbf29ce484222325)};
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
-    cbd_config_defaults(&cfg);
+    cbd_settings_defaults(&cfg);
     cbd_problem_init(&p);
     bool ok = cbd_config_load_text(&cfg, body, len, &p);
     config_summary(&f, ok, &cfg, &p);
@@ -182,7 +182,7 @@ static void config_line(const char *body, size_t len, char *line, size_t size, c
         char *key = strndup(body, (size_t)(eq - body));
         char *value = strndup(eq + 1, len - (size_t)(eq - body) - 1);
         if (key && value) {
-            cbd_config_defaults(&cfg);
+            cbd_settings_defaults(&cfg);
             cbd_problem_init(&p);
             ok = cbd_config_set_server_key(&cfg, key, value, "fuzz", &p);
             config_summary(&f, ok, &cfg, &p);

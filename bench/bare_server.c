@@ -78,8 +78,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
 }
 
 int main(int argc, char **argv) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg); /* the same limits and timeouts as combatd's defaults */
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg); /* the same limits and timeouts as combatd's defaults */
     unsigned port = 8081, threads = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--port") == 0) {

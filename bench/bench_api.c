@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "api.h"
-#include "config.h"
+#include "api_config.h"
 
 typedef struct {
     const char *file;

@@ -11,7 +11,7 @@
  *
  * One table of {label, path, body or the function that makes it}: add a row for every endpoint
  * and every request that is costly in its own way. The Duper rows are tests/support/
- * duper_costly.h's, which tests/unit/test_duper_budget_api.c shows to end within the default
+ * duper_costly.h's, which tests/unit/api/test_duper_budget_api.c shows to end within the default
  * budget; the turn rows include costly_requests.h's, which the attack tests measure from /proc.
  */
 #include <inttypes.h>
@@ -21,7 +21,7 @@
 #include <time.h>
 
 #include "api.h"
-#include "config.h"
+#include "api_config.h"
 #include "costly_requests.h"
 #include "duper_costly.h"
 

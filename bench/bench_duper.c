@@ -14,7 +14,7 @@
 
 #include "api.h"
 #include "combatd/duper.h"
-#include "config.h"
+#include "api_config.h"
 #include "server.h"
 
 #include "http_latency.h"

@@ -18,7 +18,7 @@
 #include <time.h>
 
 #include "api.h"
-#include "config.h"
+#include "api_config.h"
 #include "http_latency.h"
 
 static double now_ns(void) {

@@ -107,13 +107,13 @@ static void measure(const char *label, double seconds) {
 int main(int argc, char **argv) {
     double seconds = argc > 1 ? atof(argv[1]) : 10.0;
     int n = argc > 2 ? atoi(argv[2]) : 64;
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
     cfg.server.port = 0;
     cfg.server.access_log = false;
     char err[256];
-    cbd_server *s = cbd_server_start(&cfg, err, sizeof err);
+    cbd_server *s = cbd_server_start(&cfg.server, &cfg.api, err, sizeof err);
     if (!s) {
         fprintf(stderr, "bench_starvation: %s\n", err);
         return 1;

@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "server.h"
 
 typedef struct {
@@ -116,14 +117,14 @@ static inline http_latency http_latency_against(uint16_t port, const char *path,
 
 /* combatd on an ephemeral port, as the service runs by default, without the access log. */
 static inline http_latency http_latency_measure(const char *path, const char *body, long n) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.port = 0;
     snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
     cfg.server.access_log = false;
     cfg.server.threads = 2;
     char err[256];
-    cbd_server *server = cbd_server_start(&cfg, err, sizeof err);
+    cbd_server *server = cbd_server_start(&cfg.server, &cfg.api, err, sizeof err);
     if (!server) {
         fprintf(stderr, "server: %s\n", err);
         exit(1);

@@ -154,13 +154,22 @@ else
 fi
 
 # 3. The layers (docs/architecture.md): core includes neither jansson nor libmicrohttpd nor an
-# upper layer; api includes no libmicrohttpd and nothing of src/http.
+# upper layer; api includes no libmicrohttpd and nothing of src/http; neither api nor http
+# includes the loader's headers (src/config/ sits above both).
+# Every file of a layer, in its folders at any depth (untracked ones too).
+mapfile -t core_files < <(git ls-files -co --exclude-standard -- 'src/core/*.[ch]' \
+    'include/combatd/*.h')
+mapfile -t api_files < <(git ls-files -co --exclude-standard -- 'src/api/*.[ch]' \
+    'src/json/*.[ch]')
+mapfile -t http_files < <(git ls-files -co --exclude-standard -- 'src/http/*.[ch]')
 while IFS= read -r hit; do fail "core reaches up: $hit"; done < <(
     grep -nE '#include [<"](jansson|microhttpd|api|config|server|router|json_[a-z_]+)\.h[>"]' \
-        src/core/*.c src/core/*.h include/combatd/*.h)
+        "${core_files[@]}")
 while IFS= read -r hit; do fail "api reaches up: $hit"; done < <(
-    grep -nE '#include [<"](microhttpd|server|server_internal|router|response|worker|framing|watchdog|access_log|metrics)\.h[>"]' \
-        src/api/*.c src/api/*.h)
+    grep -nE '#include [<"](microhttpd|server|server_internal|server_config|router|response|worker|framing|watchdog|access_log|metrics|net_ranges)\.h[>"]' \
+        "${api_files[@]}")
+while IFS= read -r hit; do fail "reaches up to the loader: $hit"; done < <(
+    grep -nE '#include [<"](config|config_keys)\.h[>"]' "${api_files[@]}" "${http_files[@]}")
 passed=$((passed + 1))
 
 echo "$passed passed, $failed failed"

@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 BUILD = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")
+ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def objects():
@@ -21,8 +22,11 @@ def objects():
     out = {}
     for o in sorted(BUILD.glob("CMakeFiles/*.dir/src/**/*.c.o")) + \
             sorted(BUILD.glob("CMakeFiles/*.dir/src/*.c.o")):
-        rel = o.relative_to(BUILD / "CMakeFiles").parts[1:]
-        out["/".join(rel)[:-2]] = o
+        rel = "/".join(o.relative_to(BUILD / "CMakeFiles").parts[1:])[:-2]
+        # A build directory keeps the objects of files that were moved or removed since: only
+        # those of sources that exist now count.
+        if (ROOT / rel).is_file():
+            out[rel] = o
     return out
 
 

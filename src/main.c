@@ -106,10 +106,10 @@ static int parse_args(int argc, char **argv, options *o) {
     return -1;
 }
 
-static bool load_config(const options *o, cbd_config *cfg) {
+static bool load_config(const options *o, cbd_settings *cfg) {
     cbd_problem p;
     cbd_problem_init(&p);
-    cbd_config_defaults(cfg);
+    cbd_settings_defaults(cfg);
     const char *path = o->config_path;
     bool required = o->config_required;
     if (!path && getenv("COMBATD_CONFIG")) {
@@ -146,7 +146,7 @@ static bool load_config(const options *o, cbd_config *cfg) {
 
 /* threads 0 is the CPUs this process may use; the open-file limit is raised and the
  * connection limit made to fit it. Each decision is a JSON log line. */
-static void fit_resources(cbd_config *cfg) {
+static void fit_resources(cbd_settings *cfg) {
     cbd_server_config *s = &cfg->server;
     if (s->threads == 0) {
         const char *source = "affinity";
@@ -167,7 +167,7 @@ static void fit_resources(cbd_config *cfg) {
 }
 
 /* SIGTERM: a lame duck of drain_delay seconds (a second signal ends it), then the drain. */
-static void drain_on_signal(cbd_server *server, const cbd_config *cfg, sigset_t *stop_signals) {
+static void drain_on_signal(cbd_server *server, const cbd_settings *cfg, sigset_t *stop_signals) {
     int sig = 0;
     sigwait(stop_signals, &sig);
     cbd_server_begin_drain(server);
@@ -201,7 +201,7 @@ int main(int argc, char **argv) {
     if (rc >= 0) {
         return health && rc != 0 ? 1 : rc;
     }
-    cbd_config cfg;
+    cbd_settings cfg;
     if (!load_config(&o, &cfg)) {
         return health ? 1 : 2;
     }
@@ -230,7 +230,7 @@ int main(int argc, char **argv) {
 
     fit_resources(&cfg);
     char err[256];
-    cbd_server *server = cbd_server_start(&cfg, err, sizeof err);
+    cbd_server *server = cbd_server_start(&cfg.server, &cfg.api, err, sizeof err);
     if (!server) {
         fprintf(stderr, "combatd: %s\n", err);
         return 1;

@@ -34,7 +34,7 @@ typedef struct {
 } cbd_duper_unit;
 
 /*
- * Everything fixed about a unit class, one row per class (src/core/duper_classes.c): the API
+ * Everything fixed about a unit class, one row per class (src/core/duper/duper_classes.c): the API
  * name, the layer, the shipped unit-table row (D1), whether planes carry it (D5), whether its
  * death eliminates its player (D8) and whether its death priority is a setting (the fort's is
  * placed by D6 instead). The API readers, the config reader, the answers and the contract

@@ -1,5 +1,4 @@
 #include "api.h"
-#include "endpoints.h"
 #include "endpoint_support.h"
 #include "json_alloc.h"
 #include "json_reader.h"
@@ -10,69 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
-
-/* The api columns of every row of endpoints.h; a GET resource's row has no handler. */
-#define API_ROW(path, allow, post, cost, envelope, get, guard, label, tool)                        \
-    {path, post, cost, envelope, tool},
-const cbd_api_endpoint cbd_api_endpoints[] = {
-    CBD_ENDPOINT_TABLE(API_ROW){NULL, NULL, NULL, NULL, CBD_NO_TOOL},
-};
-
-const cbd_api_endpoint *cbd_api_find_endpoint(const char *path) {
-    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
-        if (ep->handle && strcmp(ep->path, path) == 0) {
-            return ep;
-        }
-    }
-    return NULL;
-}
-
-/* Used when even the problem cannot be built: a constant body needs no allocation. */
-const char cbd_api_oom_body[] =
-    "{\"type\":\"about:blank\",\"title\":\"Internal Server Error\",\"status\":500,"
-    "\"detail\":\"" CBD_API_OOM_DETAIL "\",\"errors\":[]}";
-const size_t cbd_api_oom_body_len = sizeof cbd_api_oom_body - 1;
-
-static void oom_reply(cbd_api_reply *reply) {
-    reply->status = 500;
-    reply->content_type = "application/problem+json";
-    reply->body = strdup(cbd_api_oom_body);
-    reply->body_len = reply->body ? cbd_api_oom_body_len : 0;
-    reply->call_status = 0;
-}
-
-/* Takes a rendered body, or answers 500 when rendering ran out of memory (text NULL). */
-void cbd_api_text_reply(int status, const char *content_type, char *text, size_t len,
-                        cbd_api_reply *reply) {
-    if (!text) {
-        oom_reply(reply);
-        return;
-    }
-    reply->status = status;
-    reply->content_type = content_type;
-    reply->body = text;
-    reply->body_len = len;
-    reply->call_status = 0;
-}
-
-char *cbd_api_problem_text(const cbd_problem *problem, size_t *len) {
-    cbd_json_alloc_reset();
-    json_t *doc = cbd_problem_to_json(problem);
-    char *text = doc ? cbd_json_write(doc, len) : NULL;
-    json_decref(doc);
-    if (cbd_json_alloc_failed()) { /* a member may be missing: the constant 500 instead */
-        free(text);
-        text = NULL;
-    }
-    return text;
-}
-
-void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply) {
-    size_t len = 0;
-    char *text = cbd_api_problem_text(problem, &len);
-    cbd_api_text_reply(problem->status ? problem->status : 500, "application/problem+json", text,
-                       len, reply);
-}
 
 /* A problem in the words of the endpoint that answers it. */
 static void endpoint_problem_reply(const cbd_api_endpoint *ep, const json_t *request,
@@ -94,7 +30,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     cbd_json_alloc_reset();
     req->arena = cbd_json_arena_new();
     if (!req->arena) {
-        oom_reply(reply);
+        cbd_api_oom_reply(reply);
         return false;
     }
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
@@ -103,7 +39,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     (void)cbd_json_arena_use(heap);
     if (cbd_json_alloc_failed()) { /* the document may be wrong, or the error be ours */
         cbd_api_request_release(req);
-        oom_reply(reply);
+        cbd_api_oom_reply(reply);
         return false;
     }
     if (!doc) {
@@ -136,37 +72,20 @@ void cbd_api_request_release(cbd_api_request *req) {
 
 cbd_api_limits cbd_api_full_limits(const cbd_config *cfg) {
     return (cbd_api_limits){
-        .work_limit = cbd_work_times(cfg->server.work_budget_ms, CBD_WORK_UNITS_PER_MS),
-        .mem_limit = (size_t)cfg->server.memory_budget,
+        .work_limit = cbd_work_times(cfg->limits.work_budget_ms, CBD_WORK_UNITS_PER_MS),
+        .mem_limit = (size_t)cfg->limits.memory_budget,
     };
 }
 
 cbd_api_limits cbd_api_inline_limits(const cbd_config *cfg) {
     cbd_api_limits l = cbd_api_full_limits(cfg);
     uint64_t inline_units =
-        cbd_work_times(cfg->server.inline_work_us, CBD_WORK_UNITS_PER_MS / 1000);
+        cbd_work_times(cfg->limits.inline_work_us, CBD_WORK_UNITS_PER_MS / 1000);
     if (inline_units < l.work_limit) {
         l.work_limit = inline_units;
         l.hand_back = true;
     }
     return l;
-}
-
-bool cbd_api_settle_problem(bool ok, const cbd_jw *out, const cbd_config *cfg,
-                            const cbd_budget *budget, cbd_problem *problem) {
-    if (out->over) {
-        cbd_problem_init(problem);
-        (void)cbd_api_answer_too_large(cfg, 0, out->blame ? out->blame : "", problem);
-    } else if (cbd_budget_spent(budget) && problem->status != 422 && problem->status != 504) {
-        cbd_problem_init(problem); /* an endpoint that did not name the member: the request */
-        (void)cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "", problem);
-    } else if (ok) {
-        return false; /* finishing the text ran out of memory */
-    }
-    if (problem->status == 0) {
-        cbd_problem_set(problem, 500, "The service could not compute an answer.");
-    }
-    return true;
 }
 
 /* The handler's outcome as a reply: its text, or its problem (the budget's or the cap's when
@@ -183,7 +102,7 @@ static void reply_of(const cbd_api_request *req, bool ok, cbd_jw *out, cbd_probl
     }
     cbd_jw_discard(out);
     if (!cbd_api_settle_problem(ok, out, cfg, budget, problem)) {
-        oom_reply(reply);
+        cbd_api_oom_reply(reply);
         return;
     }
     endpoint_problem_reply(req->ep, req->doc, problem, reply);
@@ -198,7 +117,7 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     cbd_budget_set_progress(&budget, limits->progress, limits->progress_arg);
     cbd_jw out;
     cbd_jw_init(&out);
-    cbd_jw_set_limit(&out, (size_t)cfg->server.max_answer_bytes);
+    cbd_jw_set_limit(&out, (size_t)cfg->limits.max_answer_bytes);
     cbd_json_alloc_reset();
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
     bool ok = req->ep->handle(cfg, &budget, req->doc, &out, &problem);
@@ -212,7 +131,7 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     }
     if (cbd_json_alloc_failed()) { /* whatever the handler concluded, it may be wrong */
         cbd_jw_discard(&out);
-        oom_reply(reply);
+        cbd_api_oom_reply(reply);
     } else {
         reply_of(req, ok, &out, &problem, cfg, &budget, reply);
     }
@@ -240,10 +159,4 @@ void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *
     if (cbd_api_parse(ep, body, len, &req, reply)) {
         cbd_api_answer(&req, cfg, reply);
     }
-}
-
-void cbd_api_reply_free(cbd_api_reply *reply) {
-    free(reply->body);
-    reply->body = NULL;
-    reply->body_len = 0;
 }

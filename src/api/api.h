@@ -1,6 +1,12 @@
 #ifndef COMBATD_API_API_H
 #define COMBATD_API_API_H
 
+/*
+ * The shared header of src/api/: the endpoint contract every endpoint file implements (its
+ * handler and cost estimate are declared at the end), the endpoint row, and parsing and
+ * answering a request (api.c). The rows themselves are endpoints.h's (endpoints.c).
+ */
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -8,26 +14,18 @@
 #include <jansson.h>
 
 #include "combatd/budget.h"
-#include "config.h"
+#include "api_config.h"
 #include "endpoint_support.h"
 #include "json_write.h"
 #include "problem.h"
+#include "reply.h"
 
 /*
  * The JSON face of the game endpoints. The http layer hands over a request body and gets a
- * complete reply back (status, content type, body); this layer never sees a socket, so the
- * fuzzers and unit tests drive it directly.
+ * complete reply back (cbd_api_reply, reply.h); this layer never sees a socket, so the fuzzers
+ * and unit tests drive it directly. The table of endpoints is endpoints.h's, built in
+ * endpoints.c; parsing and answering a request of any endpoint is api.c's.
  */
-typedef struct {
-    int status;
-    const char *content_type; /* a static string; NULL for a 202 without a body */
-    char *body;               /* malloc'd, NUL-terminated; free with cbd_api_reply_free */
-    size_t body_len;
-    /* For a reply that wraps another endpoint's answer (/mcp's tools/call), the status that
-     * endpoint would have answered over HTTP: a tool's 422 travels as a 200 whose result says
-     * isError. 0 for every other reply, whose own status is the outcome. */
-    int call_status;
-} cbd_api_reply;
 
 /*
  * The api layer's one result convention: a function that can fail returns bool,
@@ -104,11 +102,11 @@ struct cbd_api_endpoint {
 };
 
 /* The POST endpoint served at `path`, or NULL (for callers without a server: fuzzers,
- * benchmarks, tests; the server routes through its own table, router.h). */
+ * benchmarks, tests; the server routes through its own table, router.h). In endpoints.c. */
 const cbd_api_endpoint *cbd_api_find_endpoint(const char *path);
 
 /* Every row of endpoints.h (GET rows with handle NULL), ending with an entry whose path is
- * NULL. */
+ * NULL. In endpoints.c. */
 extern const cbd_api_endpoint cbd_api_endpoints[];
 
 /* A parsed request, between cbd_api_parse and cbd_api_answer. */
@@ -176,38 +174,9 @@ void cbd_api_refuse(cbd_api_request *req, const cbd_problem *problem, cbd_api_re
  * tools/call), or NULL (cbd_api_envelope.called). */
 const cbd_api_endpoint *cbd_api_called(const cbd_api_request *req);
 
-/*
- * What a handler's outcome is answered with when it is not an answer: the cap's 422 when the
- * writer passed server.max_answer_bytes, the budget's when it was spent and the handler did not
- * name a member, whatever the handler concluded; a 500 when it recorded no problem. `ok` and
- * `out` as the handler left them (`out` finished or discarded). Returns false when the handler
- * succeeded and only memory ran out finishing its text: that has no problem of its own, the
- * answer is the constant 500.
- */
-bool cbd_api_settle_problem(bool ok, const cbd_jw *out, const cbd_config *cfg,
-                            const cbd_budget *budget, cbd_problem *problem);
-
 /* Parse and answer in one call, for callers without a worker (fuzzers, benchmarks, tests). */
 void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body, size_t len,
                  cbd_api_reply *reply);
-
-/* A problem+json reply for a problem (also used by the http layer for 404, 405, 413, ...). */
-void cbd_api_problem_reply(const cbd_problem *problem, cbd_api_reply *reply);
-
-/* The problem+json text of a problem (malloc'd, NUL-terminated), or NULL when memory ran out:
- * the body cbd_api_problem_reply answers. */
-char *cbd_api_problem_text(const cbd_problem *problem, size_t *len);
-
-/* A reply of a rendered text, taken over; NULL text (out of memory) makes it the constant 500.
- * call_status is 0. */
-void cbd_api_text_reply(int status, const char *content_type, char *text, size_t len,
-                        cbd_api_reply *reply);
-
-void cbd_api_reply_free(cbd_api_reply *reply);
-
-/* The constant 500 problem body, for when nothing can be allocated (not NUL-counted). */
-extern const char cbd_api_oom_body[];
-extern const size_t cbd_api_oom_body_len;
 
 /* The endpoints. */
 bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const json_t *request,

@@ -2,7 +2,8 @@
 #define COMBATD_API_EMBEDDED_H
 
 /*
- * Files the api layer embeds at build time (cmake/embed.cmake), each also NUL-terminated: the
+ * Files the api layer embeds at build time, each also NUL-terminated (implemented by embedded.c,
+ * which cmake/embed.cmake writes into the build directory): the
  * contract (served at GET /openapi.yaml and as an MCP resource), the MCP tool schemas generated
  * from it (tests/contract/mcp-schemas.mjs) and the rules document, which is empty (length 0)
  * when the tree that was built had none.

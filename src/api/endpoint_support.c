@@ -13,7 +13,7 @@ bool cbd_api_oom_problem(cbd_problem *problem) {
 
 bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,
                               cbd_problem *problem) {
-    uint64_t cap = cfg->server.max_answer_bytes;
+    uint64_t cap = cfg->limits.max_answer_bytes;
     if (problem->status == 0) {
         cbd_problem_set(problem, 422, "The answer would be larger than one answer may be.");
     }
@@ -39,7 +39,7 @@ static void budget_field(const cbd_config *cfg, const cbd_budget *b, const char 
                           "the request needs more than the memory budget of %" PRIu64
                           " bytes (server.memory_budget); it held up to %zu bytes and asked for "
                           "%zu more when it stopped: reduce this member",
-                          cfg->server.memory_budget, b->mem_peak, b->mem_refused);
+                          cfg->limits.memory_budget, b->mem_peak, b->mem_refused);
         return;
     }
     cbd_problem_field(problem, member,
@@ -56,7 +56,7 @@ bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_s
         cbd_problem_set(problem, 504,
                         "The answer took longer than server.answer_deadline (%" PRIu32
                         " s) allows; retry later or ask for less.",
-                        cfg->server.answer_deadline);
+                        cfg->limits.answer_deadline);
     } else if (st == CBD_ERR_BUDGET && budget && budget->stopped != CBD_BUDGET_RUNNING) {
         cbd_problem_set(problem, 422, "This request costs more than one request may spend.");
         budget_field(cfg, budget, member, problem);
@@ -76,5 +76,22 @@ bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem) {
         return false;
     }
     *seed = v & CBD_SEED_MAX;
+    return true;
+}
+
+bool cbd_api_settle_problem(bool ok, const cbd_jw *out, const cbd_config *cfg,
+                            const cbd_budget *budget, cbd_problem *problem) {
+    if (out->over) {
+        cbd_problem_init(problem);
+        (void)cbd_api_answer_too_large(cfg, 0, out->blame ? out->blame : "", problem);
+    } else if (cbd_budget_spent(budget) && problem->status != 422 && problem->status != 504) {
+        cbd_problem_init(problem); /* an endpoint that did not name the member: the request */
+        (void)cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "", problem);
+    } else if (ok) {
+        return false; /* finishing the text ran out of memory */
+    }
+    if (problem->status == 0) {
+        cbd_problem_set(problem, 500, "The service could not compute an answer.");
+    }
     return true;
 }

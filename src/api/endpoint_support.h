@@ -3,16 +3,18 @@
 
 /*
  * What every endpoint uses to refuse a request in the same words as every other: the problems
- * of a core call that failed (a spent budget, out of memory), of an answer past the cap, and a
- * seed from the OS. Apart from api.c, which routes to the endpoints, so that the endpoints and
- * the table that names them do not depend on each other.
+ * of a core call that failed (a spent budget, out of memory), of an answer past the cap, of a
+ * handler stopped by either (cbd_api_settle_problem, which api.c and /mcp's tools/call share),
+ * and a seed from the OS. Apart from api.c, which routes to the endpoints, so that the endpoints
+ * and the table that names them do not depend on each other.
  */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "combatd/budget.h"
 #include "combatd/status.h"
-#include "config.h"
+#include "api_config.h"
+#include "json_write.h"
 #include "problem.h"
 
 /*
@@ -40,5 +42,16 @@ bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *m
  * JSON clients' doubles: true, or false with the 503 problem every endpoint answers when the
  * OS has no entropy to give. */
 bool cbd_api_fresh_seed(uint64_t *seed, cbd_problem *problem);
+
+/*
+ * What a handler's outcome is answered with when it is not an answer: the cap's 422 when the
+ * writer passed server.max_answer_bytes, the budget's when it was spent and the handler did not
+ * name a member, whatever the handler concluded; a 500 when it recorded no problem. `ok` and
+ * `out` as the handler left them (`out` finished or discarded). Returns false when the handler
+ * succeeded and only memory ran out finishing its text: that has no problem of its own, the
+ * answer is the constant 500.
+ */
+bool cbd_api_settle_problem(bool ok, const cbd_jw *out, const cbd_config *cfg,
+                            const cbd_budget *budget, cbd_problem *problem);
 
 #endif

@@ -12,7 +12,7 @@
  *     post     the api handler of a POST endpoint (cbd_endpoint_fn, api.h), or NULL
  *     cost     the estimate of a parsed request's cost in nanoseconds of one core (cbd_cost_fn,
  *              api.h), or NULL for an endpoint that is always cheap; above
- *              server.inline_cost_ns a request runs on the worker pool (src/http/worker.c)
+ *              server.inline_cost_ns a request runs on the worker pool (src/http/offload.c)
  *     envelope how a POST endpoint that wraps others answers a problem (cbd_api_envelope,
  *              api.h: /mcp answers in JSON-RPC), or NULL for RFC 9457 problem+json
  *     get      the http layer's handler of a GET resource (cbd_get_fn, router.h), or NULL
@@ -22,17 +22,18 @@
  *     tool     CBD_TOOL(title, seeded, description): the endpoint as an MCP tool, named after
  *              the path (`/duper/board/options` is `duper_board_options`); its input and output
  *              schemas are the path's request and 200 schemas in openapi.yaml, generated into
- *              src/api/mcp_tool_schemas.json (tests/contract/mcp-schemas.mjs). `seeded` says
+ *              src/api/mcp/mcp_tool_schemas.json (tests/contract/mcp-schemas.mjs). `seeded` says
  *              that the endpoint draws a seed when none is sent, so the same arguments may
  *              answer differently (the tool is not idempotent). CBD_NO_TOOL for the rest.
  *
- * Each layer expands the rows with the columns it serves: api.c builds the path -> handler
- * table that callers without a server use (fuzzers, benchmarks, tests: cbd_api_find_endpoint)
- * and that /mcp lists as tools, and router.c builds the route table that routing, the api
- * dispatch and the metrics read. The `get` and `guard` names are only tokens here: api.c drops
- * those columns, so the api layer never refers to anything of the http layer (nor includes
- * microhttpd), while the facts stay in one row. Adding an endpoint is one row here, its
- * handler (declared in api.h), tests and the contract (openapi.yaml, then the tool schemas).
+ * Each layer expands the rows with the columns it serves: endpoints.c builds the path ->
+ * handler table that callers without a server use (fuzzers, benchmarks, tests:
+ * cbd_api_find_endpoint), mcp_tools.c the rows /mcp lists as tools, and router.c the route
+ * table that routing, the api dispatch and the metrics read. The `get` and `guard` names are
+ * only tokens here: the api's expansions drop those columns, so the api layer never refers to
+ * anything of the http layer (nor includes microhttpd), while the facts stay in one row. Adding an
+ * endpoint is one row here, its handler (declared in api.h), tests and the contract (openapi.yaml,
+ * then the tool schemas).
  */
 #define CBD_ALLOW_POST "POST, OPTIONS"
 #define CBD_ALLOW_GET  "GET, HEAD, OPTIONS"

@@ -14,6 +14,8 @@
  * between an answer and its next request, and a connection with a request in it is never shut:
  * busy ones end by themselves after their answer (Connection: close).
  */
+#include "drain.h"
+
 #include <linux/filter.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -89,7 +91,7 @@ bool cbd_server_drain(cbd_server *s) {
     if (listen_fd != MHD_INVALID_SOCKET) {
         close(listen_fd);
     }
-    uint64_t deadline = start + (uint64_t)s->cfg.server.drain_deadline * 1000000u;
+    uint64_t deadline = start + (uint64_t)s->server.drain_deadline * 1000000u;
     cbd_conns_state st = {0};
     for (;;) {
         uint64_t now = cbd_now_us();

@@ -56,18 +56,8 @@ const cbd_route *cbd_route_find(const char *url);
 /* Whether `method` is one `route` answers (OPTIONS is answered before this is asked). */
 bool cbd_route_allows(const cbd_route *route, const char *method);
 
-/* The GET handlers of CBD_ENDPOINT_TABLE (resources.c). */
-enum MHD_Result cbd_http_get_livez(cbd_server *s, struct MHD_Connection *con,
-                                   cbd_http_request *req);
-enum MHD_Result cbd_http_get_readyz(cbd_server *s, struct MHD_Connection *con,
-                                    cbd_http_request *req);
-enum MHD_Result cbd_http_get_metrics(cbd_server *s, struct MHD_Connection *con,
-                                     cbd_http_request *req);
-enum MHD_Result cbd_http_get_openapi(cbd_server *s, struct MHD_Connection *con,
-                                     cbd_http_request *req);
-enum MHD_Result cbd_http_get_page(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req);
-
-/* The guard of /mcp (mcp_guard.c): mcp.enabled, the Origin and MCP-Protocol-Version headers. */
-extern const cbd_guard cbd_http_mcp_guard;
+/* The `get` and `guard` columns' names, declared where they are implemented. */
+#include "mcp_guard.h"
+#include "resources.h"
 
 #endif

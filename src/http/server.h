@@ -5,43 +5,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "api_config.h"
+#include "server_config.h"
+#include "drain.h" /* the drain on SIGTERM, part of the service's face */
 
-/* The HTTP service: an opaque handle with a start/stop pair. */
+/* The HTTP service: an opaque handle with a start/stop pair (server.c; its drain is drain.h's). */
 typedef struct cbd_server cbd_server;
 
 /*
- * Starts listening with the given configuration (copied). On failure returns NULL and writes
+ * Starts listening with the daemon's configuration and the endpoints' (both copied; the loader,
+ * src/config/, fills them together). On failure returns NULL and writes
  * the reason into err.
  */
-cbd_server *cbd_server_start(const cbd_config *cfg, char *err, size_t err_size);
+cbd_server *cbd_server_start(const cbd_server_config *server, const cbd_config *api, char *err,
+                             size_t err_size);
 
 /* The port actually bound (useful with port 0). */
 uint16_t cbd_server_port(const cbd_server *server);
-
-/*
- * The lame duck: /readyz answers 503 and every answer carries Connection: close,
- * while new connections are still accepted and served. cbd_server_drain calls it too.
- */
-void cbd_server_begin_drain(cbd_server *server);
-
-/*
- * Drains: as cbd_server_begin_drain, then no new connections (the listening socket is closed),
- * idle keep-alive connections are closed between requests, and the call returns once no
- * connection is open, or after drain_deadline seconds. Returns true when no connection held an
- * unanswered request at the end (drain.c says how idle ones are told apart).
- */
-bool cbd_server_drain(cbd_server *server);
-
-typedef struct {
-    size_t idle_closed; /* idle keep-alive connections the drain closed */
-    size_t unanswered;  /* connections holding a request when the drain ended (0: drained) */
-    size_t open_left;   /* connections still open when it ended */
-    uint64_t took_ms;
-} cbd_drain_stats;
-
-/* What the last cbd_server_drain did. */
-void cbd_server_drain_stats(const cbd_server *server, cbd_drain_stats *out);
 
 /* How many connections the request-deadline watchdog has cut (a slow client trickling its
  * request past server.request_deadline). */

@@ -2,8 +2,9 @@
 #define COMBATD_HTTP_SERVER_INTERNAL_H
 
 /*
- * What the files of the HTTP service share (server.c, response.c, worker.c, resources.c):
- * the server handle and the state of one request. Nothing outside src/http includes this.
+ * The shared header of src/http/: what the files of the HTTP service share (server.c,
+ * request.c, connection.c, offload.c, drain.c, the guards and the operations): the server
+ * handle and the state of one request. Nothing outside src/http includes this.
  */
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -15,18 +16,20 @@
 #include "api.h"
 #include "body.h"
 #include "framing.h"
-#include "config.h"
+#include "server_config.h"
 #include "conns.h"
 #include "metrics.h"
+#include "response.h"
 #include "router.h"
 #include "server.h"
 #include "watchdog.h"
-
-typedef struct cbd_pool cbd_pool; /* the worker pool (worker.h) */
+#include "worker.h"
 
 struct cbd_server {
     struct MHD_Daemon *daemon;
-    cbd_config cfg;
+    cbd_server_config server;  /* the daemon's configuration (server_config.h) */
+    cbd_config api;            /* the endpoints' (api_config.h) */
+    cbd_answer_policy answers; /* server's CORS origins and `draining`, for every answer */
     cbd_metrics metrics;
     atomic_bool draining;
     atomic_bool stopping; /* cbd_server_stop has begun: what closes now closes for it */
@@ -51,43 +54,27 @@ struct cbd_http_request {
     const cbd_route *route;
     char method[16];
     char path[256];
-    char request_id[65];
+    cbd_answer answer; /* its id, and what its answer's queuing recorded (response.h) */
     cbd_body body;
-    unsigned status;
-    uint64_t bytes_out;
     /* A long request computed on a worker thread while the connection is suspended. */
     uint64_t in_us; /* when the whole request was in: server.answer_deadline counts from it */
     bool job_started;
     cbd_api_reply job_reply;
     cbd_api_request job_req;
-    unsigned char job_client[16]; /* the address whose share it counts against */
+    cbd_job job; /* its pool job: the address whose share it counts against (offload.c) */
     struct MHD_Connection *con;
     cbd_server *server;
     char client[CBD_NET_ADDR_TEXT]; /* the peer, or who a trusted proxy forwarded for */
     bool refused;                   /* over the per-IP limit: answered 503 (conns.h) */
     /* The route whose handler the request ran inside its own (a /mcp tools/call's tool), or
-     * NULL, and the status that route answered (cbd_api_reply.call_status; 0: req->status). */
+     * NULL; the status it answered is answer.call_status. */
     const cbd_route *called;
-    int call_status;
 };
 
 static inline uint64_t cbd_now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
-}
-
-/* A connection's entry in the table of open connections (NULL if its allocation failed). */
-static inline cbd_conn *cbd_conn_of(struct MHD_Connection *con) {
-    const union MHD_ConnectionInfo *info =
-        MHD_get_connection_info(con, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return info ? info->socket_context : NULL;
-}
-
-/* The watchdog's entry for a connection (NULL if its allocation failed). */
-static inline cbd_watch *cbd_watch_of(struct MHD_Connection *con) {
-    cbd_conn *c = cbd_conn_of(con);
-    return c ? c->watch : NULL;
 }
 
 #endif

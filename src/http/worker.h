@@ -1,32 +1,64 @@
 #ifndef COMBATD_HTTP_WORKER_H
 #define COMBATD_HTTP_WORKER_H
 
-#include "server_internal.h"
-
-/* The Retry-After of every 503 (a full pool, a client over the per-IP connection limit): a long
- * request takes well under a second, so a place is free again by then. */
-#define CBD_RETRY_AFTER_SECONDS "1"
-
 /*
- * A fixed set of worker threads and a bounded queue, with at most `share` places (running +
- * waiting) per client address (0: max(1, workers / 4)). NULL when the threads cannot start.
+ * The worker pool: a fixed set of threads and a bounded queue of jobs, with at most `share`
+ * places (running + waiting) per client. It knows nothing of HTTP or of the api: a job is a
+ * function to run and a client key to count it against; the server (offload.c) makes its jobs
+ * of requests and suspends and resumes their connections around them.
  */
+#include <stdbool.h>
+
+typedef struct cbd_pool cbd_pool;
+typedef struct cbd_job cbd_job;
+
+/* The client a job counts against: an IPv6 address, or IPv4 as ::ffff:a.b.c.d. */
+#define CBD_CLIENT_KEY_SIZE 16
+
+typedef struct {
+    /* Called under the pool's lock once the job is admitted, before any worker can take it, so
+     * that whatever its end undoes (a suspended connection) is done first. */
+    void (*admitted)(cbd_job *job);
+    /* Computes the job on a worker; `stopping`: the pool is stopping, refuse rather than
+     * compute (stopping takes one job's time, not the whole queue's). */
+    void (*run)(cbd_job *job, bool stopping);
+    /* On the worker once the job's place is free again; the job may be freed from then on. */
+    void (*finished)(cbd_job *job);
+} cbd_job_fns;
+
+struct cbd_job {
+    const cbd_job_fns *fns;
+    unsigned char client[CBD_CLIENT_KEY_SIZE];
+};
+
+/* `workers` threads (at least 1), `queue` places beyond them; `share` places per client (0:
+ * max(1, workers / 4)). NULL when the threads cannot start. */
 cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share);
 
-/* Answers every admitted request (computing what runs, refusing what waits with a 503), then
- * joins the threads (before MHD_stop_daemon). From then on every request is refused with a
- * 503; the pool stays until cbd_pool_free, so that requests still arriving find it. */
+/* Answers every admitted job (running what runs, the rest with `stopping`), then joins the
+ * threads. From then on every job is refused (CBD_POOL_STOPPING); the pool stays until
+ * cbd_pool_free, so that jobs still arriving find it. */
 void cbd_pool_stop(cbd_pool *p);
 
-/* Stops the pool if it runs, and frees it (after MHD_stop_daemon). */
+/* Stops the pool if it runs, and frees it. */
 void cbd_pool_free(cbd_pool *p);
 
-/*
- * Takes over `api_req`: it waits for a worker while the connection is suspended (the next
- * access-handler call sends req->job_reply), or is released with a 503 + Retry-After when
- * the client's share or the pool is full.
- */
-enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
-                                       cbd_http_request *req, cbd_api_request *api_req);
+typedef enum {
+    CBD_POOL_ADMITTED,
+    CBD_POOL_OVER_SHARE, /* the job's client holds its share of places */
+    CBD_POOL_FULL,       /* every place is taken */
+    CBD_POOL_STOPPING,
+} cbd_pool_admission;
+
+/* Queues `job` for a worker (fns->admitted is called first, under the lock), or says why not;
+ * a job that is not admitted is the caller's still. */
+cbd_pool_admission cbd_pool_submit(cbd_pool *p, cbd_job *job);
+
+/* Jobs running or waiting now. */
+unsigned cbd_pool_jobs(cbd_pool *p);
+
+/* A client's share of places, and the places in all (for the refusals' words). */
+unsigned cbd_pool_share(const cbd_pool *p);
+unsigned cbd_pool_places(const cbd_pool *p);
 
 #endif

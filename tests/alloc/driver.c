@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "raw_http.h"
+#include "config.h"
 #include "server.h"
 
 static void (*shim_arm)(long);
@@ -341,14 +342,14 @@ int main(void) {
         /* libmicrohttpd logs each failed allocation to stderr: thousands of lines. */
         (void)freopen("/dev/null", "w", stderr);
     }
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.port = 0;
     snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
     cfg.server.access_log = false;
     cfg.server.threads = 1; /* one HTTP thread: one order of allocations */
     char err[256];
-    cbd_server *s = cbd_server_start(&cfg, err, sizeof err);
+    cbd_server *s = cbd_server_start(&cfg.server, &cfg.api, err, sizeof err);
     if (!s) {
         fprintf(stderr, "server failed to start: %s\n", err);
         return 2;

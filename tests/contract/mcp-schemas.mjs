@@ -1,6 +1,6 @@
 // The MCP tools' schemas from openapi.yaml: for every POST path, its request schema (the
 // tool's inputSchema) and its 200 answer's schema (the outputSchema), each with every $ref
-// resolved in place so that it stands alone, written to src/api/mcp_tool_schemas.json, which
+// resolved in place so that it stands alone, written to src/api/mcp/mcp_tool_schemas.json, which
 // the C build embeds (so that building needs no node). An answer that is a oneOf (an analysis
 // or a transfer) is wrapped in `type: object`, as MCP wants an object schema at the root.
 // OpenAPI's own members (example, x-*) are dropped: the rest is JSON Schema that reads the
@@ -10,12 +10,12 @@
 //   node tests/contract/mcp-schemas.mjs --check   exits 1 when the committed file is stale
 //
 // The file holds one member per line, `"<path> <inputSchema|outputSchema>": <compact JSON>`,
-// so that src/api/mcp_tools.c finds a schema by its line without parsing the file.
+// so that src/api/mcp/mcp_tools.c finds a schema by its line without parsing the file.
 import { readFileSync, writeFileSync } from 'node:fs';
 import YAML from 'yaml';
 
 const root = new URL('../../', import.meta.url).pathname;
-const target = `${root}src/api/mcp_tool_schemas.json`;
+const target = `${root}src/api/mcp/mcp_tool_schemas.json`;
 const spec = YAML.parse(readFileSync(`${root}openapi.yaml`, 'utf8'));
 
 // Members that only annotate: beside a $ref they may override the target's own.
@@ -74,11 +74,11 @@ if (process.argv.includes('--check')) {
     // missing: stale
   }
   if (committed !== text) {
-    console.log('src/api/mcp_tool_schemas.json is stale: run node tests/contract/mcp-schemas.mjs');
+    console.log('src/api/mcp/mcp_tool_schemas.json is stale: run node tests/contract/mcp-schemas.mjs');
     process.exit(1);
   }
-  console.log(`src/api/mcp_tool_schemas.json matches openapi.yaml (${lines.length / 2} tools)`);
+  console.log(`src/api/mcp/mcp_tool_schemas.json matches openapi.yaml (${lines.length / 2} tools)`);
 } else {
   writeFileSync(target, text);
-  console.log(`wrote src/api/mcp_tool_schemas.json (${lines.length / 2} tools)`);
+  console.log(`wrote src/api/mcp/mcp_tool_schemas.json (${lines.length / 2} tools)`);
 }

@@ -2,8 +2,9 @@
 # The contract stage: lint openapi.yaml (Redocly, recommended rules), the YAML files
 # (yamllint), docker-compose.yml (docker-compose config), the Dockerfile (dockerfile-utils),
 # the C formatting (clang-format), the docs (scripts/check-docs.sh), the shell scripts
-# (shellcheck) and that the MCP tool schemas are openapi.yaml's (mcp-schemas.mjs); then check
-# live responses against openapi.yaml.
+# (shellcheck), that no two .c files' modules use each other (scripts/check-includes.py, on
+# build/'s objects) and that the MCP tool schemas are openapi.yaml's (mcp-schemas.mjs); then
+# check live responses against openapi.yaml.
 # Expects build/combatd (scripts/test.sh builds it first). Prints "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,9 +43,11 @@ clang_format_check() {
 lint "clang-format (.clang-format)" clang_format_check
 lint "docs name what exists; rulings table; layers" "$root/scripts/check-docs.sh"
 lint "shellcheck" shellcheck "$root"/scripts/*.sh "$root"/.ci/run "$root"/tests/*/run.sh
+lint "no circle between the .c files of src/" python3 "$root/scripts/check-includes.py" \
+    "${COMBATD_BUILD_DIR:-$root/build}"
 # The MCP tool schemas are generated from openapi.yaml into a file the C build embeds; a change
 # of the contract without regenerating it fails here.
-lint "src/api/mcp_tool_schemas.json is openapi.yaml's" node "$here/mcp-schemas.mjs" --check
+lint "src/api/mcp/mcp_tool_schemas.json is openapi.yaml's" node "$here/mcp-schemas.mjs" --check
 
 log=$(mktemp)
 COMBATD_BINARY="${COMBATD_BINARY:-$root/build/combatd}" node "$here/check-responses.mjs" | tee "$log"

@@ -67,30 +67,41 @@ fi
 OBJ=$OUT/obj
 mkdir -p "$OBJ"
 objs=()
-for src in "$ROOT"/src/core/*.c "$ROOT"/src/api/*.c; do
-    o=$OBJ/$(basename "$(dirname "$src")")_$(basename "$src" .c).o
-    if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find "$ROOT/include" "$ROOT/src/api" \
-            "$ROOT/src/core" -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
+# The folders of the core, the JSON toolkit, the api and the configuration, as CMakeLists.txt
+# lists them: their sources are compiled and every one of them is an include directory. Of the
+# http layer only what the configuration fills is: the server's part and its address ranges.
+DIRS=(include src/core src/core/warapp src/core/warapp/turn src/core/duper src/json src/api
+      src/api/warapp src/api/warapp/turn src/api/duper src/api/mcp src/config)
+HTTP_FILES=(src/http/server_config.c src/http/guards/net_ranges.c)
+INCS=()
+for d in "${DIRS[@]}" src/http src/http/guards; do INCS+=(-I"$ROOT/$d"); done
+sources=()
+for d in "${DIRS[@]:1}"; do sources+=("$ROOT/$d"/*.c); done
+for f in "${HTTP_FILES[@]}"; do sources+=("$ROOT/$f"); done
+for src in "${sources[@]}"; do
+    d=$(dirname "${src#"$ROOT"/}")
+    o=$OBJ/$(echo "${d#src/}" | tr / _)_$(basename "$src" .c).o
+    if [ ! -f "$o" ] || [ "$src" -nt "$o" ] || [ -n "$(find "$ROOT/include" "$ROOT/src" \
+            -name '*.h' -newer "$o" 2>/dev/null | head -1)" ]; then
         "$CC" $CFLAGS -fsanitize=fuzzer-no-link -std=c17 -D_GNU_SOURCE \
-            -DCOMBATD_VERSION='"fuzz"' -I"$ROOT/include" -I"$ROOT/src/api" $JANSSON_CFLAGS \
-            -c "$src" -o "$o"
+            -DCOMBATD_VERSION='"fuzz"' "${INCS[@]}" $JANSSON_CFLAGS -c "$src" -o "$o"
     fi
     objs+=("$o")
 done
 
 # The documents the api layer embeds (the contract, the MCP tool schemas, the rules), as the
 # CMake build makes them.
-cmake -DSRC="$ROOT" -DOUT="$OBJ/embedded_documents.c" \
-    -DFILES=openapi.yaml:cbd_asset_openapi_yaml,src/api/mcp_tool_schemas.json:cbd_asset_mcp_tool_schemas,docs/rules.md:cbd_asset_rules_md \
+cmake -DSRC="$ROOT" -DOUT="$OBJ/embedded.c" \
+    -DFILES=openapi.yaml:cbd_asset_openapi_yaml,src/api/mcp/mcp_tool_schemas.json:cbd_asset_mcp_tool_schemas,docs/rules.md:cbd_asset_rules_md \
     -P "$ROOT/cmake/embed.cmake"
-"$CC" $CFLAGS -c "$OBJ/embedded_documents.c" -o "$OBJ/embedded_documents.o"
-objs+=("$OBJ/embedded_documents.o")
+"$CC" $CFLAGS -c "$OBJ/embedded.c" -o "$OBJ/embedded.o"
+objs+=("$OBJ/embedded.o")
 
 build_harness() { # name source extra-flags...
     local name=$1 src=$2
     shift 2
-    "$CC" $CFLAGS -fsanitize=fuzzer -std=c17 -D_GNU_SOURCE -I"$ROOT/include" \
-        -I"$ROOT/src/api" $JANSSON_CFLAGS "$@" "$src" "${objs[@]}" $JANSSON_LIBS -lm \
+    "$CC" $CFLAGS -fsanitize=fuzzer -std=c17 -D_GNU_SOURCE "${INCS[@]}" $JANSSON_CFLAGS "$@" \
+        "$src" "${objs[@]}" $JANSSON_LIBS -lm \
         -o "$OUT/$name"
     echo "fuzz: built $OUT/$name"
 }

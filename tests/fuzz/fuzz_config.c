@@ -31,7 +31,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     return 0;
 }
 
-static void check_ranges(const cbd_config *cfg) {
+static void check_ranges(const cbd_settings *cfg) {
     const cbd_server_config *s = &cfg->server;
     CHECK(s->port <= 65535);
     CHECK(s->threads <= 256);
@@ -44,7 +44,7 @@ static void check_ranges(const cbd_config *cfg) {
     for (size_t i = 0; i < s->n_cors_origins; i++) {
         CHECK(memchr(s->cors_origins[i], '\0', sizeof s->cors_origins[i]) != NULL);
     }
-    CHECK(cfg->warapp.army_cap >= 1 && cfg->warapp.army_cap <= 1000000000u);
+    CHECK(cfg->api.warapp.army_cap >= 1 && cfg->api.warapp.army_cap <= 1000000000u);
 }
 
 static void check_problem(bool ok, const cbd_problem *p) {
@@ -60,9 +60,9 @@ static void check_problem(bool ok, const cbd_problem *p) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    cbd_config cfg;
+    cbd_settings cfg;
     cbd_problem p;
-    cbd_config_defaults(&cfg);
+    cbd_settings_defaults(&cfg);
     cbd_problem_init(&p);
     bool ok = cbd_config_load_text(&cfg, (const char *)data, size, &p);
     check_problem(ok, &p);
@@ -75,7 +75,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         char *key = strndup((const char *)data, (size_t)(eq - data));
         char *value = strndup((const char *)eq + 1, size - (size_t)(eq - data) - 1);
         if (key && value) {
-            cbd_config_defaults(&cfg);
+            cbd_settings_defaults(&cfg);
             cbd_problem_init(&p);
             ok = cbd_config_set_server_key(&cfg, key, value, "fuzz", &p);
             check_problem(ok, &p);

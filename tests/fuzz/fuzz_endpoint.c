@@ -17,7 +17,7 @@
 #include <jansson.h>
 
 #include "api.h"
-#include "config.h"
+#include "api_config.h"
 
 #ifndef FUZZ_ENDPOINT
 #error "define FUZZ_ENDPOINT, e.g. -DFUZZ_ENDPOINT=\"/analyze-attack\""

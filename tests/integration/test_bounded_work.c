@@ -46,7 +46,7 @@ static char *post_from(uint16_t port, const char *source, const char *path, cons
     return text;
 }
 
-static cbd_server *start(cbd_config *cfg) {
+static cbd_server *start(cbd_settings *cfg) {
     return test_server_start(cfg);
 }
 
@@ -59,8 +59,8 @@ static cbd_server *start(cbd_config *cfg) {
  * terms. 32 targets: 3.98e8 terms, past the 2e7 default. One target passes 1.3e7, not 1.2e7.
  */
 Test(cost, armies_needed_past_its_budget_is_a_422_at_targets) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cbd_server *s = start(&cfg);
     char body[1024];
     int n = snprintf(body, sizeof body,
@@ -83,9 +83,9 @@ Test(cost, armies_needed_past_its_budget_is_a_422_at_targets) {
 }
 
 static int one_target_status(uint64_t budget) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cfg.warapp.max_needed_terms = budget;
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    cfg.api.warapp.max_needed_terms = budget;
     cbd_server *s = start(&cfg);
     char *text = post_from(cbd_server_port(s), "127.0.0.1", "/analyze-attack",
                            "{\"attackers\": 1, \"defenders\": 590000000, \"settings\": "
@@ -110,9 +110,9 @@ Test(cost, one_target_at_the_budget_edge) {
  * 1,312 for the rest) are refused naming /include_battles and 400 (93,312) pass, and the
  * answer that passes really is under the cap. */
 Test(cost, answers_past_max_answer_bytes_are_refused_up_front) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cfg.server.max_answer_bytes = 100000;
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    cfg.api.limits.max_answer_bytes = 100000;
     cbd_server *s = start(&cfg);
     uint16_t port = cbd_server_port(s);
     char *text = post_from(port, "127.0.0.1", "/analyze-attack",
@@ -183,8 +183,8 @@ static void expect_answered(int first) {
 }
 
 Test(pool, a_client_past_its_share_gets_503_and_another_address_is_served) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.workers = 1;
     cfg.server.worker_queue = 4;
     cfg.server.worker_share = 1;
@@ -218,8 +218,8 @@ Test(pool, a_client_past_its_share_gets_503_and_another_address_is_served) {
 }
 
 Test(pool, a_full_pool_refuses_every_address_with_503) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.workers = 1;
     cfg.server.worker_queue = 0;
     cfg.server.worker_share = 4;
@@ -244,15 +244,15 @@ Test(pool, a_full_pool_refuses_every_address_with_503) {
  * the server's: the GET is answered when the thread is free, not cut at 1 s.
  */
 Test(deadline, a_request_waiting_for_a_busy_thread_is_not_cut) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.threads = 1;
-    cfg.server.inline_cost_ns = UINT64_C(60000000000);
-    cfg.server.work_budget_ms = 60000;
-    cfg.server.inline_work_us = UINT64_C(60000000);
+    cfg.api.limits.inline_cost_ns = UINT64_C(60000000000);
+    cfg.api.limits.work_budget_ms = 60000;
+    cfg.api.limits.inline_work_us = UINT64_C(60000000);
     cfg.server.request_deadline = 1;
     cfg.server.connection_timeout = 20;
-    cfg.warapp.max_trials = 30000000;
+    cfg.api.warapp.max_trials = 30000000;
     cbd_server *s = start(&cfg);
     uint16_t port = cbd_server_port(s);
     int quick = raw_connect(port);
@@ -289,8 +289,8 @@ Test(deadline, a_request_waiting_for_a_busy_thread_is_not_cut) {
 enum { IDLE_CONNECTIONS = 16 };
 
 Test(deadline, starts_at_the_first_byte_not_at_accept_or_the_last_answer) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.request_deadline = 1;
     cfg.server.connection_timeout = 10;
     cbd_server *s = start(&cfg);

@@ -33,12 +33,12 @@ static const char huge_answer[] = "{\"attackers\": 1000000000, \"defenders\": 10
                                   "\"max_distribution_points\": 1000000}";
 
 Test(send, a_client_that_does_not_read_is_cut_at_the_send_deadline) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.send_deadline = 1;
     cfg.server.connection_timeout = 30; /* not MHD's inactivity timeout */
-    cfg.server.max_answer_bytes = UINT64_C(1) << 32;
-    cfg.warapp.max_distribution_points = 1000000;
+    cfg.api.limits.max_answer_bytes = UINT64_C(1) << 32;
+    cfg.api.warapp.max_distribution_points = 1000000;
     cbd_server *s = test_server_start(&cfg);
     int fd = raw_connect_from(cbd_server_port(s), "127.0.0.1", 4096);
     cr_assert_geq(fd, 0);
@@ -118,10 +118,10 @@ Test(memory, resident_memory_returns_after_slow_reader_floods) {
     /* ASan's allocator keeps freed memory in quarantine: this measures glibc's. */
     cr_skip_test("resident memory is ASan's under the sanitizers");
 #endif
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cfg.warapp.max_listed_battles = 100000;
-    cfg.server.max_answer_bytes = 32u * 1024u * 1024u;
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    cfg.api.warapp.max_listed_battles = 100000;
+    cfg.api.limits.max_answer_bytes = 32u * 1024u * 1024u;
     cfg.server.per_ip_connection_limit = 0;
     cfg.server.worker_share = READERS;
     cfg.server.worker_queue = READERS;

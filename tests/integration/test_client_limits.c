@@ -57,8 +57,8 @@ static bool wait_jobs(cbd_server *srv, unsigned n, double s) {
 
 /* Two workers, one place per client, 127.0.0.1 a trusted proxy. */
 static cbd_server *start_share_server(void) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.workers = 2;
     cfg.server.worker_queue = 64;
     cfg.server.worker_share = 1;
@@ -123,8 +123,8 @@ Test(client_limits, an_untrusted_peer_s_forwarded_for_is_not_believed, .timeout 
 }
 
 Test(client_limits, an_idle_connection_over_the_per_address_limit_goes_after_a_second) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.per_ip_connection_limit = 1;
     cbd_server *s = test_server_start(&cfg);
     uint16_t port = cbd_server_port(s);

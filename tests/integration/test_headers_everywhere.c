@@ -53,8 +53,8 @@ typedef struct {
 static const char big_body[] = "{\"attackers\": 10, \"defenders\": 5, \"pad\": \"%0*d\"}";
 
 Test(headers, every_kind_of_answer_carries_no_store_and_nosniff) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.body_limit = 1024;
     cbd_server *s = test_server_start(&cfg);
     uint16_t port = cbd_server_port(s);
@@ -112,8 +112,8 @@ static char *raw_answer(uint16_t port, const char *request) {
 }
 
 Test(headers, answers_written_by_the_framing_checks_and_the_early_413_carry_them_too) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.body_limit = 1024;
     cbd_server *s = test_server_start(&cfg);
     uint16_t port = cbd_server_port(s);
@@ -188,8 +188,8 @@ static bool wait_jobs(cbd_server *s, unsigned n) {
 }
 
 Test(headers, the_busy_503s_carry_them_too, .timeout = 60) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.per_ip_connection_limit = 1;
     cfg.server.workers = 1;
     cfg.server.worker_queue = 0;

@@ -8,8 +8,8 @@
 #include "http_client.h"
 
 static void setup(void) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.body_limit = 1000;
     cfg.server.n_cors_origins = 1;
     snprintf(cfg.server.cors_origins[0], sizeof cfg.server.cors_origins[0], "https://play.example");

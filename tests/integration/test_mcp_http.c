@@ -1,6 +1,6 @@
 /*
  * POST /mcp over raw sockets: what the HTTP layer adds to the api layer's envelope (tested in
- * tests/unit/test_mcp_api.c). Statuses and headers of the JSON-RPC answers, 202 without a
+ * tests/unit/api/test_mcp_api.c). Statuses and headers of the JSON-RPC answers, 202 without a
  * body, 405 for GET and DELETE, the Origin check against DNS rebinding (an origin listed by
  * name is served, `*` does not count, none is fine), the MCP-Protocol-Version header, the
  * preflight, mcp.enabled, the worker pool's refusal as a tool error, and the metrics by tool.
@@ -15,8 +15,8 @@
 #include "raw_http.h"
 
 static void setup(void) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.n_cors_origins = 2;
     snprintf(cfg.server.cors_origins[0], sizeof cfg.server.cors_origins[0], "*");
     snprintf(cfg.server.cors_origins[1], sizeof cfg.server.cors_origins[1],
@@ -200,9 +200,9 @@ Test(mcp_http, tool_calls_are_counted_by_tool_and_the_status_of_their_endpoint) 
 /* ---- other configurations ---- */
 
 Test(mcp_http_config, switched_off_it_is_a_404_like_any_path) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cfg.mcp.enabled = false;
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    cfg.api.mcp.enabled = false;
     cbd_server *s = test_server_start(&cfg);
     char *text = exchange(cbd_server_port(s), "POST", "", ping);
     cr_expect_eq(raw_status(text), 404, "%s", text);
@@ -215,8 +215,8 @@ Test(mcp_http_config, switched_off_it_is_a_404_like_any_path) {
  * place: the answer is a tool error that says to retry, a 200 without Retry-After, while the
  * same refusal of /simulate is the 503. */
 Test(mcp_http_config, a_call_refused_by_the_worker_pool_is_a_tool_error_saying_to_retry) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.workers = 1;
     cfg.server.worker_queue = 0;
     cbd_server *s = test_server_start(&cfg);
@@ -257,9 +257,9 @@ Test(mcp_http_config, a_call_refused_by_the_worker_pool_is_a_tool_error_saying_t
 /* Every request estimated cheap (inline_cost_ns at its maximum): a tool call that spends the
  * HTTP thread's 1 ms is handed back and answered on a worker, whole, like any request. */
 Test(mcp_http_config, a_call_past_the_inline_budget_is_handed_to_a_worker) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    cfg.server.inline_cost_ns = UINT64_C(60000000000);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    cfg.api.limits.inline_cost_ns = UINT64_C(60000000000);
     cbd_server *s = test_server_start(&cfg);
     uint16_t port = cbd_server_port(s);
     char *text =

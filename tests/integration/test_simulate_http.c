@@ -11,8 +11,8 @@
 /* One client sends 8 long requests at once here: its share of the worker pool (by default
  * max(1, workers / 4)) is raised so that all 8 are computed, not refused with a 503. */
 static void start_sharing(void) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.worker_share = 16;
     test_suite_start_with(&cfg);
 }
@@ -273,8 +273,8 @@ static void *post_long(void *arg) {
  * /livez all answer while it is still running.
  */
 Test(simulate_fair, long_request_does_not_stall_one_thread_server) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.threads = 1;
     cbd_server *one = test_server_start(&cfg);
     long_call c = {.port = cbd_server_port(one),

@@ -17,8 +17,8 @@
 #include "raw_http.h"
 
 static cbd_server *start(uint32_t connection_timeout, uint32_t deadline, uint32_t per_ip) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.connection_timeout = connection_timeout;
     cfg.server.request_deadline = deadline;
     cfg.server.per_ip_connection_limit = per_ip;

@@ -16,7 +16,7 @@
 #include <jansson.h>
 
 #include "api.h"
-#include "config.h"
+#include "api_config.h"
 
 /*
  * Runs `body` through the endpoint at `path` with cfg; returns the status and the parsed reply

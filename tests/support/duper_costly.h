@@ -4,8 +4,8 @@
 /*
  * The costliest legal requests of the Duper endpoints at the default limits (duper.max_board_
  * tiles 2000, max_board_pairs 8000, max_board_attacks 64, long_distance_range 0: anywhere),
- * written as JSON text. Shared by tests/unit/test_duper_budget_api.c, which shows each one ends
- * within its budget, and bench/bench_budget.c, which prints what each one spends.
+ * written as JSON text. Shared by tests/unit/api/test_duper_budget_api.c, which shows each one
+ * ends within its budget, and bench/bench_budget.c, which prints what each one spends.
  * Header-only and without Criterion, so a benchmark can use it.
  *
  * The board bodies are larger than the default server.body_limit (64 KiB): an operator may

@@ -14,7 +14,7 @@
 #include <criterion/criterion.h>
 #include <curl/curl.h>
 
-cbd_server *test_server_start(cbd_config *cfg) {
+cbd_server *test_server_start(cbd_settings *cfg) {
     cfg->server.port = 0;
     snprintf(cfg->server.bind, sizeof cfg->server.bind, "127.0.0.1");
     cfg->server.access_log = false;
@@ -22,21 +22,21 @@ cbd_server *test_server_start(cbd_config *cfg) {
         cfg->server.threads = 2;
     }
     char err[256];
-    cbd_server *s = cbd_server_start(cfg, err, sizeof err);
+    cbd_server *s = cbd_server_start(&cfg->server, &cfg->api, err, sizeof err);
     cr_assert_not_null(s, "server failed to start: %s", err);
     return s;
 }
 
 cbd_server *test_server_start_default(void) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     return test_server_start(&cfg);
 }
 
 cbd_server *test_server;
 uint16_t test_port;
 
-void test_suite_start_with(cbd_config *cfg) {
+void test_suite_start_with(cbd_settings *cfg) {
     /* libcurl's global state is set up before any thread of the test can race to do it. */
     curl_global_init(CURL_GLOBAL_DEFAULT);
     test_server = test_server_start(cfg);
@@ -44,8 +44,8 @@ void test_suite_start_with(cbd_config *cfg) {
 }
 
 void test_suite_start(void) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     test_suite_start_with(&cfg);
 }
 

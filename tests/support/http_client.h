@@ -6,6 +6,7 @@
 
 #include <jansson.h>
 
+#include "config.h"
 #include "server.h"
 
 /*
@@ -22,7 +23,7 @@ typedef struct {
 
 /* Starts the server with cfg (port and bind are overridden to 0 and 127.0.0.1; access log
  * off). Aborts the test on failure. */
-cbd_server *test_server_start(cbd_config *cfg);
+cbd_server *test_server_start(cbd_settings *cfg);
 
 /* The same with the built-in defaults. */
 cbd_server *test_server_start_default(void);
@@ -36,7 +37,7 @@ cbd_server *test_server_start_default(void);
 extern cbd_server *test_server;
 extern uint16_t test_port;
 void test_suite_start(void);
-void test_suite_start_with(cbd_config *cfg);
+void test_suite_start_with(cbd_settings *cfg);
 void test_suite_stop(void);
 
 /*

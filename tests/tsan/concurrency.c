@@ -120,14 +120,14 @@ static void *client(void *arg) {
 
 int main(void) {
     json_object_seed(0);
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
     cfg.server.port = 0;
     snprintf(cfg.server.bind, sizeof cfg.server.bind, "127.0.0.1");
     cfg.server.threads = 4;
     cfg.server.access_log = true; /* concurrent writers of the log too */
     char err[256];
-    cbd_server *s = cbd_server_start(&cfg, err, sizeof err);
+    cbd_server *s = cbd_server_start(&cfg.server, &cfg.api, err, sizeof err);
     if (!s) {
         fprintf(stderr, "tsan: server failed: %s\n", err);
         return 1;

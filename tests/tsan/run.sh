@@ -10,12 +10,18 @@ FLAGS="-fsanitize=thread -g -O1 -fno-omit-frame-pointer"
 cmake -S "$ROOT" -B "$OUT" -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS="$FLAGS" \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DCOMBATD_TESTS=OFF -DCOMBATD_BENCH=OFF \
     -DCOMBATD_WERROR=ON >/dev/null
-cmake --build "$OUT" -j2 --target combatd_http >/dev/null
+cmake --build "$OUT" -j2 --target combatd_config >/dev/null
+# The include directories of the libraries it links (CMakeLists.txt).
+INCS=()
+for d in include src/json src/api src/api/warapp src/api/warapp/turn src/api/duper src/api/mcp \
+    src/config src/http src/http/guards src/http/ops; do INCS+=(-I"$ROOT/$d"); done
 # shellcheck disable=SC2046
 # shellcheck disable=SC2086 # a list of flags: split on purpose
-cc $FLAGS -std=c17 -D_GNU_SOURCE -I"$ROOT/include" -I"$ROOT/src/api" -I"$ROOT/src/http" \
+cc $FLAGS -std=c17 -D_GNU_SOURCE "${INCS[@]}" \
     -I"$ROOT/tests/support" "$ROOT/tests/tsan/concurrency.c" \
-    "$OUT/libcombatd_http.a" "$OUT/libcombatd_api.a" "$OUT/libcombatd_core.a" \
+    "$OUT/libcombatd_config.a" "$OUT/libcombatd_http.a" "$OUT/libcombatd_api.a" \
+    "$OUT/libcombatd_json.a" \
+    "$OUT/libcombatd_core.a" \
     $(pkg-config --libs libmicrohttpd jansson) -lpthread -lm -o "$OUT/tsan_concurrency"
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 # The access log goes to stderr: keep TSan's reports, drop the log lines.

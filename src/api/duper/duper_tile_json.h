@@ -1,0 +1,31 @@
+#ifndef COMBATD_API_DUPER_TILE_JSON_H
+#define COMBATD_API_DUPER_TILE_JSON_H
+
+/*
+ * A Duper tile on the way in, as every Duper endpoint reads it (/duper/battle and the board
+ * endpoints alike): its counts and its D12 shape.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "combatd/duper.h"
+#include "json_reader.h"
+
+/* Reads tile member `key` ("units": every class; "loaded": the classes planes carry, D5) into
+ * counts, by class. Errors name the member's pointer. */
+void cbd_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts);
+
+/*
+ * Records an error for each way the tile breaks D12's shape, D5, D8 or D9 (npc: the tile is
+ * held by NPCs), naming the member of `tile` at fault. Loaded troops need at least `min_planes`
+ * planes on the tile: CBD_DUPER_LOADING_PLANES where a request loads a stack for a battle (the
+ * unit table: a stack of 2+ loads), CBD_DUPER_CARRYING_PLANES on a board, whose tiles may be
+ * what a battle left (D5: troops stay loaded while one plane of their stack survives, D15), so
+ * that a board combatd answered can be sent back.
+ */
+#define CBD_DUPER_LOADING_PLANES  UINT64_C(2)
+#define CBD_DUPER_CARRYING_PLANES UINT64_C(1)
+void cbd_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc,
+                          uint64_t min_planes);
+
+#endif

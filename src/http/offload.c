@@ -1,0 +1,131 @@
+/* Long requests as jobs of the worker pool (offload.h). */
+#include "offload.h"
+
+#include <arpa/inet.h>
+
+#include <stddef.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+
+#include "response.h"
+#include "worker.h"
+
+/* The client address a request counts against: the one the access log names (the socket
+ * peer, or the client a trusted proxy forwarded for, net_ranges.h), so that behind a proxy
+ * each client has its own share. The peer when that text is not an address. */
+static void client_key(const cbd_http_request *req, struct MHD_Connection *con,
+                       unsigned char key[CBD_CLIENT_KEY_SIZE]) {
+    memset(key, 0, CBD_CLIENT_KEY_SIZE);
+    struct in6_addr v6;
+    struct in_addr v4;
+    if (inet_pton(AF_INET6, req->client, &v6) == 1) {
+        memcpy(key, &v6, 16);
+        return;
+    }
+    if (inet_pton(AF_INET, req->client, &v4) == 1) {
+        key[10] = key[11] = 0xff;
+        memcpy(key + 12, &v4, 4);
+        return;
+    }
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(con, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = info ? info->client_addr : NULL;
+    if (sa && sa->sa_family == AF_INET6) {
+        memcpy(key, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+    } else if (sa && sa->sa_family == AF_INET) {
+        key[10] = key[11] = 0xff;
+        memcpy(key + 12, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+    }
+}
+
+static cbd_http_request *request_of(cbd_job *job) {
+    return (cbd_http_request *)(void *)((char *)job - offsetof(cbd_http_request, job));
+}
+
+/* A job's progress callback: true once server.answer_deadline has passed since the request was
+ * in, so that the core stops it and the client gets a 504 rather than a late answer. */
+static bool past_deadline(void *arg) {
+    const cbd_http_request *req = arg;
+    return cbd_now_us() - req->in_us > (uint64_t)req->server->api.limits.answer_deadline * 1000000u;
+}
+
+/* The 503 of a request that is not computed, in its endpoint's words (cbd_api_refuse: a
+ * problem, or for /mcp a tool error that says to retry). */
+static void refuse_job(cbd_http_request *req, const char *detail) {
+    cbd_problem problem;
+    cbd_problem_init(&problem);
+    cbd_problem_set(&problem, 503, "%s", detail);
+    cbd_api_refuse(&req->job_req, &problem, &req->job_reply);
+}
+
+/* Under the pool's lock, before a worker can see it: suspended first, so that its resume
+ * always follows, and counted until its completion (server.c). */
+static void job_admitted(cbd_job *job) {
+    cbd_http_request *req = request_of(job);
+    req->job_started = true;
+    atomic_fetch_add(&req->server->jobs_unsent, 1);
+    MHD_suspend_connection(req->con);
+}
+
+/* Computes a job's reply, or refuses it: the server is stopping (what still waits is refused,
+ * not computed, so that stopping takes one request's time and not the whole queue's), or it
+ * waited past its deadline (its client has likely given up; a 503 says to retry). */
+static void job_run(cbd_job *job, bool stopping) {
+    cbd_http_request *req = request_of(job);
+    if (stopping) {
+        refuse_job(req, "The service is stopping; retry on another replica.");
+    } else if (past_deadline(req)) {
+        refuse_job(req, "The request waited for a worker past server.answer_deadline; retry.");
+    } else {
+        cbd_api_limits limits = cbd_api_full_limits(&req->server->api);
+        limits.progress = past_deadline;
+        limits.progress_arg = req;
+        (void)cbd_api_answer_within(&req->job_req, &req->server->api, &limits, &req->job_reply);
+    }
+}
+
+static void job_finished(cbd_job *job) {
+    /* req may be freed as soon as the connection is resumed: only con from here on. */
+    struct MHD_Connection *con = request_of(job)->con;
+    MHD_resume_connection(con);
+}
+
+static const cbd_job_fns request_job = {job_admitted, job_run, job_finished};
+
+/* The 503 of a request the pool did not admit. */
+static void refusal(const cbd_pool *p, cbd_pool_admission why, cbd_problem *problem) {
+    cbd_problem_init(problem);
+    if (why == CBD_POOL_OVER_SHARE) {
+        cbd_problem_set(problem, 503,
+                        "This client address already has %u long request(s) computing or "
+                        "waiting, its share (server.worker_share); retry when an answer has come.",
+                        cbd_pool_share(p));
+    } else if (why == CBD_POOL_STOPPING) {
+        cbd_problem_set(problem, 503, "The service is stopping; retry on another replica.");
+    } else {
+        cbd_problem_set(problem, 503, "All %u places for long requests are taken; retry shortly.",
+                        cbd_pool_places(p));
+    }
+}
+
+enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
+                                       cbd_http_request *req, cbd_api_request *api_req) {
+    req->job.fns = &request_job;
+    client_key(req, con, req->job.client);
+    req->job_req = *api_req;
+    req->con = con;
+    req->server = s;
+    cbd_pool_admission why = cbd_pool_submit(s->pool, &req->job);
+    if (why == CBD_POOL_ADMITTED) {
+        return MHD_YES;
+    }
+    cbd_problem problem;
+    refusal(s->pool, why, &problem);
+    /* In the endpoint's words: a problem, or for /mcp a tool error that says to retry (a 200,
+     * which a Retry-After would not fit). */
+    cbd_api_reply reply;
+    cbd_api_refuse(api_req, &problem, &reply);
+    cbd_extra_headers retry = {.retry_after = reply.status == 503 ? CBD_RETRY_AFTER_SECONDS : NULL};
+    return cbd_http_send_reply(&s->answers, con, &req->answer, &reply, &retry);
+}

@@ -1,0 +1,56 @@
+/* The GET resources the http layer serves itself (the `get` column of endpoints.h). */
+#include <stdatomic.h>
+
+#include "assets.h"
+#include "embedded.h"
+#include "resources.h"
+#include "response.h"
+#include "router.h"
+#include "server_internal.h"
+
+enum MHD_Result cbd_http_get_livez(cbd_server *s, struct MHD_Connection *con,
+                                   cbd_http_request *req) {
+    static const char livez[] = "{\"status\":\"ok\"}";
+    return cbd_http_send(&s->answers, con, &req->answer, 200, "application/json", (void *)livez,
+                         sizeof livez - 1, false, NULL);
+}
+
+enum MHD_Result cbd_http_get_readyz(cbd_server *s, struct MHD_Connection *con,
+                                    cbd_http_request *req) {
+    static const char ready[] = "{\"status\":\"ready\"}";
+    if (atomic_load(&s->draining)) {
+        return cbd_http_send_problem(&s->answers, con, &req->answer, 503, NULL,
+                                     "The service is draining and takes no new work.");
+    }
+    return cbd_http_send(&s->answers, con, &req->answer, 200, "application/json", (void *)ready,
+                         sizeof ready - 1, false, NULL);
+}
+
+enum MHD_Result cbd_http_get_metrics(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req) {
+    size_t len = 0;
+    char *text = cbd_metrics_render(&s->metrics, &len);
+    if (!text) {
+        return cbd_http_send_problem(&s->answers, con, &req->answer, 500, NULL,
+                                     "Out of memory rendering metrics.");
+    }
+    return cbd_http_send(&s->answers, con, &req->answer, 200,
+                         "text/plain; version=0.0.4; charset=utf-8", text, len, true, NULL);
+}
+
+enum MHD_Result cbd_http_get_openapi(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req) {
+    return cbd_http_send(&s->answers, con, &req->answer, 200, "application/yaml; charset=utf-8",
+                         (void *)cbd_asset_openapi_yaml, cbd_asset_openapi_yaml_len, false, NULL);
+}
+
+enum MHD_Result cbd_http_get_page(cbd_server *s, struct MHD_Connection *con,
+                                  cbd_http_request *req) {
+    /* The page is self-contained: the browser itself refuses anything from elsewhere. */
+    cbd_extra_headers page = {
+        .csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
+               "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+               "form-action 'none'; frame-ancestors 'none'"};
+    return cbd_http_send(&s->answers, con, &req->answer, 200, "text/html; charset=utf-8",
+                         (void *)cbd_asset_index_html, cbd_asset_index_html_len, false, &page);
+}
