@@ -9,41 +9,8 @@
  */
 #include <criterion/criterion.h>
 
-#include "api_test.h"
+#include "budget_test.h"
 #include "duper_costly.h"
-
-typedef struct {
-    bool handed_back; /* the inline budget was spent: to be run again on a worker */
-    int status;
-    json_t *doc;
-    size_t answer_bytes;
-    uint64_t estimate;
-    cbd_budget spent;
-} outcome;
-
-/* Parses and answers `body` at `path` with cfg, at the full limits or an HTTP thread's. */
-static outcome answer(const cbd_config *cfg, const char *path, const char *body, bool inline_) {
-    outcome o = {0};
-    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
-    cr_assert_not_null(ep);
-    cbd_api_request req;
-    cbd_api_reply reply = {0};
-    cr_assert(cbd_api_parse(ep, body, strlen(body), &req, &reply), "%s", reply.body);
-    o.estimate = cbd_api_cost(&req, cfg);
-    cbd_api_limits limits = inline_ ? cbd_api_inline_limits(cfg) : cbd_api_full_limits(cfg);
-    limits.report = &o.spent;
-    if (!cbd_api_answer_within(&req, cfg, &limits, &reply)) {
-        o.handed_back = true;
-        cbd_api_request_release(&req);
-        return o;
-    }
-    o.status = reply.status;
-    o.answer_bytes = reply.body_len;
-    o.doc = json_loadb(reply.body, reply.body_len, 0, NULL);
-    cr_assert_not_null(o.doc, "not JSON: %.200s", reply.body);
-    cbd_api_reply_free(&reply);
-    return o;
-}
 
 static cbd_config defaults(void) {
     cbd_config cfg;
@@ -52,7 +19,7 @@ static cbd_config defaults(void) {
 }
 
 /* The answer was a 200 within every budget of cfg. */
-static void expect_within(const cbd_config *cfg, const outcome *o) {
+static void expect_within(const cbd_config *cfg, const budget_outcome *o) {
     cr_expect_eq(o->status, 200, "%.300s", o->doc ? json_dumps(o->doc, JSON_COMPACT) : "");
     cr_expect_leq(o->spent.work_spent, cbd_api_full_limits(cfg).work_limit);
     cr_expect_eq(o->spent.stopped, CBD_BUDGET_RUNNING);
@@ -61,46 +28,31 @@ static void expect_within(const cbd_config *cfg, const outcome *o) {
     cr_expect_leq(o->answer_bytes, cfg->limits.max_answer_bytes);
 }
 
-/* The answer was a 422 naming `pointer`, its detail saying `needle`. */
-static void expect_422_at(const outcome *o, const char *pointer, const char *needle) {
-    char *text = o->doc ? json_dumps(o->doc, JSON_COMPACT) : NULL;
-    cr_expect_eq(o->status, 422, "%.400s", text ? text : "");
-    cr_expect(has_error(o->doc, pointer, needle), "expected %s (%s) in %.400s", pointer, needle,
-              text ? text : "");
-    cr_expect_eq(o->spent.mem_held, 0);
-    free(text);
-}
-
-static void release(outcome *o) {
-    json_decref(o->doc);
-    o->doc = NULL;
-}
-
 Test(duper_budget, the_costliest_battle_is_a_fixed_few_microseconds) {
     /* One battle read, resolved and written: CBD_WORK_DUPER_BATTLE and twice
      * CBD_WORK_DUPER_BATTLE_JSON, whatever the counts; no memory of the budget's. */
     char *body = duper_fullest_battle();
     cbd_config cfg = defaults();
-    outcome o = answer(&cfg, "/duper/battle", body, false);
+    budget_outcome o = budget_answer(&cfg, "/duper/battle", body, false);
     expect_within(&cfg, &o);
     cr_expect_eq(o.spent.work_spent, CBD_WORK_DUPER_BATTLE + 2 * CBD_WORK_DUPER_BATTLE_JSON);
     cr_expect_eq(json_array_size(json_walk(o.doc, "power/defense/support")), 8);
-    release(&o);
+    budget_outcome_free(&o);
     /* Without a cost estimate it is answered on an HTTP thread, and it fits the inline
      * budget of 1 ms (10^6 units), the smallest work budget and the smallest answer cap. */
     cr_expect_null(cbd_api_find_endpoint("/duper/battle")->cost);
-    o = answer(&cfg, "/duper/battle", body, true);
+    o = budget_answer(&cfg, "/duper/battle", body, true);
     cr_expect_not(o.handed_back);
     cr_expect_eq(o.status, 200);
-    release(&o);
+    budget_outcome_free(&o);
     cfg.limits.work_budget_ms = 1;
     cfg.limits.max_answer_bytes = 4096;
-    o = answer(&cfg, "/duper/battle", body, false);
+    o = budget_answer(&cfg, "/duper/battle", body, false);
     expect_within(&cfg, &o);
-    release(&o);
+    budget_outcome_free(&o);
     /* An inline budget of 1 µs (1,000 units) is less than it costs: the meter hands it back. */
     cfg.limits.inline_work_us = 1;
-    o = answer(&cfg, "/duper/battle", body, true);
+    o = budget_answer(&cfg, "/duper/battle", body, true);
     cr_expect(o.handed_back);
     cr_expect_eq(o.spent.stopped, CBD_BUDGET_WORK);
     free(body);
@@ -109,7 +61,7 @@ Test(duper_budget, the_costliest_battle_is_a_fixed_few_microseconds) {
 Test(duper_budget, the_costliest_board_battle_ends_within_the_budget) {
     char *body = duper_fullest_board_battle();
     cbd_config cfg = defaults();
-    outcome o = answer(&cfg, "/duper/board/battle", body, false);
+    budget_outcome o = budget_answer(&cfg, "/duper/board/battle", body, false);
     expect_within(&cfg, &o);
     cr_expect_eq(json_array_size(json_walk(o.doc, "battles")), COSTLY_ATTACKS);
     /* Every attack ran, each with 8 supporting tiles on each side (D14). */
@@ -126,7 +78,7 @@ Test(duper_budget, the_costliest_board_battle_ends_within_the_budget) {
      * and the 128 MiB (the board and its reading hold under 4 MB). */
     cr_expect_gt(o.spent.work_spent, CBD_WORK_UNITS_PER_MS);
     cr_expect_lt(o.spent.mem_peak, 4000000);
-    release(&o);
+    budget_outcome_free(&o);
     free(body);
 }
 
@@ -135,23 +87,23 @@ Test(duper_budget, the_costliest_board_battle_past_a_small_budget_names_the_memb
     cbd_config cfg = defaults();
     /* 1 ms of work: reading 2,000 tiles alone passes it. */
     cfg.limits.work_budget_ms = 1;
-    outcome o = answer(&cfg, "/duper/board/battle", body, false);
-    expect_422_at(&o, "/board/tiles", "work budget");
-    release(&o);
+    budget_outcome o = budget_answer(&cfg, "/duper/board/battle", body, false);
+    budget_expect_422_at(&o, "/board/tiles", "work budget");
+    budget_outcome_free(&o);
     /* 1 MiB of memory: the tiles read and the board built from them pass it (the tiles'
      * reading and building cost more than the pairs'). */
     cfg = defaults();
     cfg.limits.memory_budget = 1024 * 1024;
-    o = answer(&cfg, "/duper/board/battle", body, false);
-    expect_422_at(&o, "/board/tiles", "memory budget");
+    o = budget_answer(&cfg, "/duper/board/battle", body, false);
+    budget_expect_422_at(&o, "/board/tiles", "memory budget");
     cr_expect_eq(o.spent.stopped, CBD_BUDGET_MEMORY);
-    release(&o);
+    budget_outcome_free(&o);
     /* An answer of 4096 bytes: the 64 battles come first and pass it. */
     cfg = defaults();
     cfg.limits.max_answer_bytes = 4096;
-    o = answer(&cfg, "/duper/board/battle", body, false);
-    expect_422_at(&o, "/attacks", "max_answer_bytes");
-    release(&o);
+    o = budget_answer(&cfg, "/duper/board/battle", body, false);
+    budget_expect_422_at(&o, "/attacks", "max_answer_bytes");
+    budget_outcome_free(&o);
     free(body);
 }
 
@@ -173,14 +125,14 @@ static char *board_past_its_battle(void) {
 Test(duper_budget, a_board_past_the_answer_cap_names_the_board) {
     char *body = board_past_its_battle();
     cbd_config cfg = defaults();
-    outcome o = answer(&cfg, "/duper/board/battle", body, false);
+    budget_outcome o = budget_answer(&cfg, "/duper/board/battle", body, false);
     expect_within(&cfg, &o);
     cr_expect_gt(o.answer_bytes, 4096);
-    release(&o);
+    budget_outcome_free(&o);
     cfg.limits.max_answer_bytes = 4096;
-    o = answer(&cfg, "/duper/board/battle", body, false);
-    expect_422_at(&o, "/board", "max_answer_bytes");
-    release(&o);
+    o = budget_answer(&cfg, "/duper/board/battle", body, false);
+    budget_expect_422_at(&o, "/board", "max_answer_bytes");
+    budget_outcome_free(&o);
     free(body);
 }
 
@@ -189,7 +141,7 @@ Test(duper_budget, the_costliest_options_end_within_the_budget) {
      * each resolved and ranked; the best 1,000 listed. */
     char *body = duper_fullest_board_options(0);
     cbd_config cfg = defaults();
-    outcome o = answer(&cfg, "/duper/board/options", body, false);
+    budget_outcome o = budget_answer(&cfg, "/duper/board/options", body, false);
     expect_within(&cfg, &o);
     cr_expect_eq(json_integer_value(json_walk(o.doc, "count")), 1008000);
     cr_expect(json_is_true(json_walk(o.doc, "truncated")));
@@ -214,7 +166,7 @@ Test(duper_budget, the_costliest_options_end_within_the_budget) {
     cr_expect_gt(o.estimate, cfg.limits.inline_cost_ns);
     cr_expect_geq(o.estimate, o.spent.work_spent / 2);
     cr_expect_leq(o.estimate, 2 * o.spent.work_spent);
-    release(&o);
+    budget_outcome_free(&o);
     free(body);
 }
 
@@ -223,21 +175,21 @@ Test(duper_budget, the_costliest_options_past_a_small_budget_name_the_member) {
     cbd_config cfg = defaults();
     /* 1 ms: reading the 2,000 tiles passes it. */
     cfg.limits.work_budget_ms = 1;
-    outcome o = answer(&cfg, "/duper/board/options", body, false);
-    expect_422_at(&o, "/board/tiles", "work budget");
-    release(&o);
+    budget_outcome o = budget_answer(&cfg, "/duper/board/options", body, false);
+    budget_expect_422_at(&o, "/board/tiles", "work budget");
+    budget_outcome_free(&o);
     /* 50 ms: the board is read and built, the long-distance search passes it. */
     cfg.limits.work_budget_ms = 50;
-    o = answer(&cfg, "/duper/board/options", body, false);
-    expect_422_at(&o, "/long_distance_range", "work budget");
+    o = budget_answer(&cfg, "/duper/board/options", body, false);
+    budget_expect_422_at(&o, "/long_distance_range", "work budget");
     cr_expect_gt(o.spent.work_spent, o.spent.work_limit);
-    release(&o);
+    budget_outcome_free(&o);
     /* 4096 bytes: 1,000 options listed pass it. */
     cfg = defaults();
     cfg.limits.max_answer_bytes = 4096;
-    o = answer(&cfg, "/duper/board/options", body, false);
-    expect_422_at(&o, "/long_distance_range", "max_answer_bytes");
-    release(&o);
+    o = budget_answer(&cfg, "/duper/board/options", body, false);
+    budget_expect_422_at(&o, "/long_distance_range", "max_answer_bytes");
+    budget_outcome_free(&o);
     free(body);
 }
 
@@ -248,7 +200,7 @@ Test(duper_budget, the_costly_boards_go_to_the_worker_pool_and_inline_they_are_h
     const char *paths[] = {"/duper/board/battle", "/duper/board/options", "/duper/board/options"};
     for (size_t i = 0; i < 3; i++) {
         /* On an HTTP thread the meter stops it at 1 ms of work, whatever the estimate said. */
-        outcome o = answer(&cfg, paths[i], bodies[i], true);
+        budget_outcome o = budget_answer(&cfg, paths[i], bodies[i], true);
         cr_expect_gt(o.estimate, cfg.limits.inline_cost_ns, "%s %zu", paths[i], i);
         cr_expect(o.handed_back, "%s %zu", paths[i], i);
         cr_expect_eq(o.spent.stopped, CBD_BUDGET_WORK);

@@ -12,82 +12,28 @@
  *  - /simulate-turn of 10^7 trials of a 256-territory board (estimated 1.0 s, ran 6.8 s).
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
 
-#include "api_test.h"
+#include "budget_test.h"
+#include "costly_requests.h"
 
-/* A growing request body. */
-typedef struct {
-    char *s;
-    size_t len, cap;
-} text;
-
-static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void add(text *t, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->s ? t->s + t->len : NULL, t->s ? t->cap - t->len : 0, fmt, ap);
-        va_end(ap);
-        cr_assert_geq(n, 0);
-        if (t->s && t->len + (size_t)n < t->cap) {
-            t->len += (size_t)n;
-            return;
-        }
-        t->cap = (t->cap + (size_t)n + 1) * 2;
-        t->s = realloc(t->s, t->cap);
-        cr_assert_not_null(t->s);
-    }
+static char *errors_of(const budget_outcome *o) {
+    return json_dumps(json_object_get(o->doc, "errors"), JSON_COMPACT);
 }
 
-/* What a request came to: its status and answer, and the budget as it left it. */
-typedef struct {
-    int status;
-    json_t *doc; /* the answer, or NULL when it was handed back */
-    size_t len;  /* the answer's bytes */
-    cbd_budget spent;
-    uint64_t estimate;
-    bool handed_back;
-} outcome;
-
-static outcome run_within(const cbd_config *cfg, const char *path, const char *body,
-                          bool on_http_thread) {
-    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
-    cr_assert_not_null(ep);
-    outcome o = {0};
-    cbd_api_request req;
-    cbd_api_reply reply;
-    cr_assert(cbd_api_parse(ep, body, strlen(body), &req, &reply), "%s", reply.body);
-    o.estimate = cbd_api_cost(&req, cfg);
-    cbd_api_limits limits = on_http_thread ? cbd_api_inline_limits(cfg) : cbd_api_full_limits(cfg);
-    limits.report = &o.spent;
-    if (!cbd_api_answer_within(&req, cfg, &limits, &reply)) {
-        o.handed_back = true;
-        cbd_api_request_release(&req);
-        return o;
-    }
-    o.status = reply.status;
-    o.len = reply.body_len;
-    o.doc = json_loadb(reply.body, reply.body_len, 0, NULL);
-    cr_assert_not_null(o.doc, "not JSON: %.300s", reply.body);
-    cbd_api_reply_free(&reply);
-    return o;
-}
-
-static outcome run(const char *path, const char *body) {
+static budget_outcome run(const char *path, const char *body) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    return run_within(&cfg, path, body, false);
+    return budget_answer(&cfg, path, body, false);
 }
 
 /* Work within the default budget (a refused charge may pass it by at most 1 %), memory under
  * the default 128 MiB, nothing left held, an answer under the default cap. */
-static void expect_bounded(const outcome *o) {
+static void expect_bounded(const budget_outcome *o) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     cbd_api_limits full = cbd_api_full_limits(&cfg);
@@ -96,18 +42,7 @@ static void expect_bounded(const outcome *o) {
     cr_expect_lt(o->spent.mem_peak, full.mem_limit, "peak %zu bytes", o->spent.mem_peak);
     cr_expect_eq(full.mem_limit, (size_t)128 << 20);
     cr_expect_eq(o->spent.mem_held, 0);
-    cr_expect_leq(o->len, cfg.limits.max_answer_bytes);
-}
-
-static char *errors_of(const outcome *o) {
-    return json_dumps(json_object_get(o->doc, "errors"), JSON_COMPACT);
-}
-
-static void expect_422_at(const outcome *o, const char *pointer, const char *needle) {
-    char *errors = errors_of(o);
-    cr_expect_eq(o->status, 422, "status %d: %s", o->status, errors);
-    cr_expect(has_error(o->doc, pointer, needle), "want %s (%s) in %s", pointer, needle, errors);
-    free(errors);
+    cr_expect_leq(o->answer_bytes, cfg.limits.max_answer_bytes);
 }
 
 /* 700,000,000 of the attacker's armies take the defender's 299,000,000 (their kills are about
@@ -115,17 +50,17 @@ static void expect_422_at(const outcome *o, const char *pointer, const char *nee
  * multi_attack): each of the thousands of survivor counts sends a different number of armies,
  * each with its own kill window of 2·10^5 terms. */
 static char *huge_battle(const char *luck) {
-    text t = {0};
-    add(&t,
-        "{\"territories\": {\"A\": {\"owner\": \"attacker\", \"armies\": 700000000}, "
-        "\"B\": {\"owner\": \"defender\", \"armies\": 299000000}, "
-        "\"C\": {\"owner\": \"neutral\", \"armies\": 1000}}, "
-        "\"orders\": [{\"player\": \"attacker\", \"from\": \"A\", \"to\": \"B\", "
-        "\"armies\": 700000000}, "
-        "{\"player\": \"attacker\", \"from\": \"B\", \"to\": \"C\", \"percent\": 0.99}], "
-        "\"settings\": {\"luck_modifier\": %s, \"multi_attack\": true}}",
-        luck);
-    return t.s;
+    costly_buf t = {0};
+    costly_add(&t,
+               "{\"territories\": {\"A\": {\"owner\": \"attacker\", \"armies\": 700000000}, "
+               "\"B\": {\"owner\": \"defender\", \"armies\": 299000000}, "
+               "\"C\": {\"owner\": \"neutral\", \"armies\": 1000}}, "
+               "\"orders\": [{\"player\": \"attacker\", \"from\": \"A\", \"to\": \"B\", "
+               "\"armies\": 700000000}, "
+               "{\"player\": \"attacker\", \"from\": \"B\", \"to\": \"C\", \"percent\": 0.99}], "
+               "\"settings\": {\"luck_modifier\": %s, \"multi_attack\": true}}",
+               luck);
+    return t.p;
 }
 
 Test(turn_budget_api, a_huge_battle_then_a_percent_order_is_refused_within_the_budget) {
@@ -133,10 +68,10 @@ Test(turn_budget_api, a_huge_battle_then_a_percent_order_is_refused_within_the_b
     for (size_t i = 0; i < 2; i++) {
         char *body = huge_battle(lucks[i]);
         cr_expect_lt(strlen(body), 400, "an attacker's few hundred bytes");
-        outcome o = run("/analyze-turn", body);
+        budget_outcome o = run("/analyze-turn", body);
         /* Refused by the turn's own limit on terms computed (or by the budget): at the order
          * whose windows add up. */
-        expect_422_at(&o, "/orders", "terms");
+        budget_expect_422_at(&o, "/orders", "terms");
         expect_bounded(&o);
         cbd_config cfg;
         cbd_config_defaults(&cfg);
@@ -144,7 +79,7 @@ Test(turn_budget_api, a_huge_battle_then_a_percent_order_is_refused_within_the_b
         json_decref(o.doc);
         /* On an HTTP thread it is handed back after about the inline budget: the first
          * binomial window alone is charged 1.04·10^6 units (259,000 terms of 4). */
-        o = run_within(&cfg, "/analyze-turn", body, true);
+        o = budget_answer(&cfg, "/analyze-turn", body, true);
         cr_expect(o.handed_back);
         cr_expect_leq(o.spent.work_spent, 2 * cbd_api_inline_limits(&cfg).work_limit);
         cr_expect_eq(o.spent.mem_held, 0);
@@ -155,24 +90,24 @@ Test(turn_budget_api, a_huge_battle_then_a_percent_order_is_refused_within_the_b
 /* One battle of two territories at full luck, 5,000 a side (some 600,000 outcomes), and in
  * another group of two territories 15 orders by 7 players that send nothing (W14.3). */
 static char *random_beside_a_battle(void) {
-    text t = {0};
-    add(&t, "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": 5000}, "
-            "\"B\": {\"owner\": \"p1\", \"armies\": 5000}, "
-            "\"T1\": {\"owner\": \"p1\", \"armies\": 1}, "
-            "\"T2\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": \"p0\", "
-            "\"from\": \"A\", \"to\": \"B\", \"armies\": 5000}");
+    costly_buf t = {0};
+    costly_add(&t, "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": 5000}, "
+                   "\"B\": {\"owner\": \"p1\", \"armies\": 5000}, "
+                   "\"T1\": {\"owner\": \"p1\", \"armies\": 1}, "
+                   "\"T2\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": \"p0\", "
+                   "\"from\": \"A\", \"to\": \"B\", \"armies\": 5000}");
     for (int i = 0; i < 15; i++) {
-        add(&t, ", {\"player\": \"p%d\", \"from\": \"T1\", \"to\": \"T2\", \"armies\": 0}",
-            1 + i % 7);
+        costly_add(&t, ", {\"player\": \"p%d\", \"from\": \"T1\", \"to\": \"T2\", \"armies\": 0}",
+                   1 + i % 7);
     }
-    add(&t, "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"random\", "
-            "\"max_distribution_points\": 100}");
-    return t.s;
+    costly_add(&t, "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"random\", "
+                   "\"max_distribution_points\": 100}");
+    return t.p;
 }
 
 Test(turn_budget_api, the_random_move_order_beside_a_large_battle_answers_within_the_budget) {
     char *body = random_beside_a_battle();
-    outcome o = run("/analyze-turn", body);
+    budget_outcome o = run("/analyze-turn", body);
     cr_assert_eq(o.status, 200, "%s", errors_of(&o));
     expect_bounded(&o);
     /* Nothing moves in the second group, whatever the schedule (5,040 weights of 1/5,040
@@ -198,30 +133,30 @@ Test(turn_budget_api, the_random_move_order_beside_a_large_battle_answers_within
  * luck (kills 1,326,000 ± 730), leaving one of some 10,000 survivor counts (the defenders'
  * kills 910,000 ± 520): 128 distributions of up to max_distribution_points (10,000) points. */
 static char *many_wide_battles(const char *extra) {
-    text t = {0};
-    add(&t, "{\"territories\":{");
+    costly_buf t = {0};
+    costly_add(&t, "{\"territories\":{");
     for (int i = 0; i < 128; i++) {
-        add(&t,
-            "%s\"A%d\":{\"owner\":\"p0\",\"armies\":2210000},"
-            "\"B%d\":{\"owner\":\"p1\",\"armies\":1300000}",
-            i ? "," : "", i, i);
+        costly_add(&t,
+                   "%s\"A%d\":{\"owner\":\"p0\",\"armies\":2210000},"
+                   "\"B%d\":{\"owner\":\"p1\",\"armies\":1300000}",
+                   i ? "," : "", i, i);
     }
-    add(&t, "},\"orders\":[");
+    costly_add(&t, "},\"orders\":[");
     for (int i = 0; i < 128; i++) {
-        add(&t, "%s{\"player\":\"p0\",\"from\":\"A%d\",\"to\":\"B%d\",\"armies\":2210000}",
-            i ? "," : "", i, i);
+        costly_add(&t, "%s{\"player\":\"p0\",\"from\":\"A%d\",\"to\":\"B%d\",\"armies\":2210000}",
+                   i ? "," : "", i, i);
     }
-    add(&t, "],\"settings\":{\"luck_modifier\":1}%s}", extra);
-    return t.s;
+    costly_add(&t, "],\"settings\":{\"luck_modifier\":1}%s}", extra);
+    return t.p;
 }
 
 Test(turn_budget_api, an_analysis_answer_past_the_cap_is_refused_before_it_is_rendered) {
     char *body = many_wide_battles("");
     cr_expect(strlen(body) > 16000 && strlen(body) < 18000, "%zu bytes", strlen(body));
-    outcome o = run("/analyze-turn", body);
+    budget_outcome o = run("/analyze-turn", body);
     /* The floor of the listed points, known from the analysis: a size, so refused before
      * anything was written. */
-    expect_422_at(&o, "/max_distribution_points", "would be about");
+    budget_expect_422_at(&o, "/max_distribution_points", "would be about");
     expect_bounded(&o);
     json_decref(o.doc);
     free(body);
@@ -238,25 +173,25 @@ Test(turn_budget_api, an_analysis_answer_past_the_cap_is_refused_before_it_is_re
 /* 128 battles of 3,800,000 against 3,250,000 at full luck, captured about half the time: both
  * territories of each end with thousands of army counts over 30,000 trials. */
 Test(turn_budget_api, simulated_histograms_past_the_cap_name_the_trials) {
-    text t = {0};
-    add(&t, "{\"territories\":{");
+    costly_buf t = {0};
+    costly_add(&t, "{\"territories\":{");
     for (int i = 0; i < 128; i++) {
-        add(&t,
-            "%s\"A%d\":{\"owner\":\"p0\",\"armies\":3800000},"
-            "\"B%d\":{\"owner\":\"p1\",\"armies\":3250000}",
-            i ? "," : "", i, i);
+        costly_add(&t,
+                   "%s\"A%d\":{\"owner\":\"p0\",\"armies\":3800000},"
+                   "\"B%d\":{\"owner\":\"p1\",\"armies\":3250000}",
+                   i ? "," : "", i, i);
     }
-    add(&t, "},\"orders\":[");
+    costly_add(&t, "},\"orders\":[");
     for (int i = 0; i < 128; i++) {
-        add(&t, "%s{\"player\":\"p0\",\"from\":\"A%d\",\"to\":\"B%d\",\"armies\":3800000}",
-            i ? "," : "", i, i);
+        costly_add(&t, "%s{\"player\":\"p0\",\"from\":\"A%d\",\"to\":\"B%d\",\"armies\":3800000}",
+                   i ? "," : "", i, i);
     }
-    add(&t, "],\"settings\":{\"luck_modifier\":1},\"trials\":30000,\"seed\":1}");
-    outcome o = run("/simulate-turn", t.s);
-    expect_422_at(&o, "/trials", "server.max_answer_bytes");
+    costly_add(&t, "],\"settings\":{\"luck_modifier\":1},\"trials\":30000,\"seed\":1}");
+    budget_outcome o = run("/simulate-turn", t.p);
+    budget_expect_422_at(&o, "/trials", "server.max_answer_bytes");
     expect_bounded(&o);
     json_decref(o.doc);
-    free(t.s);
+    free(t.p);
 }
 
 /*
@@ -266,34 +201,35 @@ Test(turn_budget_api, simulated_histograms_past_the_cap_name_the_trials) {
  * 8 MiB cap, from a body within the default 64 KiB).
  */
 static char *long_listing(const char *extra) {
-    text t = {0};
+    costly_buf t = {0};
     char p[65], d[65];
     memset(p, 'p', 64);
     memset(d, 'd', 64);
     p[64] = d[64] = '\0';
-    add(&t, "{\"territories\":{");
+    costly_add(&t, "{\"territories\":{");
     for (int i = 0; i < 128; i++) {
-        add(&t,
-            "%s\"a%013d\":{\"owner\":\"%s\",\"armies\":3900000},"
-            "\"b%013d\":{\"owner\":\"%s\",\"armies\":3800000}",
-            i ? "," : "", i, p, i, d);
+        costly_add(&t,
+                   "%s\"a%013d\":{\"owner\":\"%s\",\"armies\":3900000},"
+                   "\"b%013d\":{\"owner\":\"%s\",\"armies\":3800000}",
+                   i ? "," : "", i, p, i, d);
     }
-    add(&t, "},\"orders\":[");
+    costly_add(&t, "},\"orders\":[");
     for (int i = 0; i < 256; i++) {
-        add(&t, "%s{\"player\":\"%s\",\"from\":\"a%013d\",\"to\":\"b%013d\",\"armies\":1900000}",
-            i ? "," : "", p, i / 2, i / 2);
+        costly_add(&t,
+                   "%s{\"player\":\"%s\",\"from\":\"a%013d\",\"to\":\"b%013d\",\"armies\":1900000}",
+                   i ? "," : "", p, i / 2, i / 2);
     }
-    add(&t, "],\"seed\":1%s}", extra);
-    return t.s;
+    costly_add(&t, "],\"seed\":1%s}", extra);
+    return t.p;
 }
 
 Test(turn_budget_api, simulated_listings_past_the_cap_name_include_turns) {
     char *body = long_listing(",\"trials\":100");
     /* The request itself fits server.body_limit's default (64 KiB; the server's, not the api's). */
     cr_expect_leq(strlen(body), 64u * 1024u, "%zu bytes", strlen(body));
-    outcome o = run("/simulate-turn", body);
+    budget_outcome o = run("/simulate-turn", body);
     /* Its floor (the shortest each turn could be) fits, so it is written, and cut at the cap. */
-    expect_422_at(&o, "/include_turns", "server.max_answer_bytes");
+    budget_expect_422_at(&o, "/include_turns", "server.max_answer_bytes");
     expect_bounded(&o);
     json_decref(o.doc);
     free(body);
@@ -314,8 +250,8 @@ Test(turn_budget_api, a_listing_whose_floor_passes_the_cap_is_refused_before_any
     cbd_config_defaults(&cfg);
     cfg.warapp.max_listed_turns = 10000;
     char *body = long_listing(",\"trials\":10000,\"include_turns\":true");
-    outcome o = run_within(&cfg, "/simulate-turn", body, false);
-    expect_422_at(&o, "/include_turns", "would be about");
+    budget_outcome o = budget_answer(&cfg, "/simulate-turn", body, false);
+    budget_expect_422_at(&o, "/include_turns", "would be about");
     cr_expect_eq(o.spent.work_spent, 0, "no work was done");
     cr_expect_eq(o.spent.mem_peak, 0);
     json_decref(o.doc);
@@ -325,19 +261,13 @@ Test(turn_budget_api, a_listing_whose_floor_passes_the_cap_is_refused_before_any
 /* 10^7 trials of one order on a 256-territory board: each trial counts all 256 territories,
  * which the old estimate left out (1.0 s estimated, 6.8 to 11.7 s spent). */
 Test(turn_budget_api, a_simulation_of_many_territories_stops_on_the_budget) {
-    text t = {0};
-    add(&t, "{\"territories\":{");
-    for (int i = 0; i < 256; i++) {
-        add(&t, "%s\"t%d\":{\"owner\":\"p%d\",\"armies\":3}", i ? "," : "", i, i % 2);
-    }
-    add(&t, "},\"orders\":[{\"player\":\"p0\",\"from\":\"t0\",\"to\":\"t1\",\"armies\":2}],"
-            "\"trials\":10000000,\"seed\":1}");
-    outcome o = run("/simulate-turn", t.s);
-    expect_422_at(&o, "/trials", "work budget");
+    char *body = costly_turn_wide_board(10000000);
+    budget_outcome o = run("/simulate-turn", body);
+    budget_expect_422_at(&o, "/trials", "work budget");
     expect_bounded(&o);
     cr_expect_eq(o.spent.stopped, CBD_BUDGET_WORK);
-    /* The estimate now counts the territories: 10^7 × (100 + 256 × 8) ns, past 20 s. */
+    /* The estimate counts the territories: 10^7 × (100 + 256 × 8) ns, past 20 s. */
     cr_expect_geq(o.estimate, UINT64_C(10000000) * (100 + 256 * 8));
     json_decref(o.doc);
-    free(t.s);
+    free(body);
 }

@@ -1,0 +1,65 @@
+#ifndef COMBATD_TEST_BUDGET_TEST_H
+#define COMBATD_TEST_BUDGET_TEST_H
+
+/*
+ * Running one request through the api as the server does, keeping what the request budget
+ * recorded: the endpoints' budget tests (tests/unit/api/test_*_budget_api.c) share it.
+ * Header-only, like api_test.h.
+ */
+#include "api_test.h"
+#include "combatd/budget.h"
+
+/* What a request came to. */
+typedef struct {
+    bool handed_back; /* the inline budget was spent: to be run again on a worker */
+    int status;
+    json_t *doc;         /* the answer (NULL when handed back) */
+    size_t answer_bytes; /* its text's length */
+    uint64_t estimate;   /* the endpoint's cost estimate, in ns */
+    cbd_budget spent;    /* the budget as the request left it */
+} budget_outcome;
+
+/* Parses and answers `body` at `path` with cfg, at an HTTP thread's limits (`on_http_thread`)
+ * or a worker's. */
+static inline budget_outcome budget_answer(const cbd_config *cfg, const char *path,
+                                           const char *body, bool on_http_thread) {
+    budget_outcome o = {0};
+    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
+    cr_assert_not_null(ep, "no endpoint %s", path);
+    cbd_api_request req;
+    cbd_api_reply reply = {0};
+    cr_assert(cbd_api_parse(ep, body, strlen(body), &req, &reply), "%s", reply.body);
+    o.estimate = cbd_api_cost(&req, cfg);
+    cbd_api_limits limits = on_http_thread ? cbd_api_inline_limits(cfg) : cbd_api_full_limits(cfg);
+    limits.report = &o.spent;
+    if (!cbd_api_answer_within(&req, cfg, &limits, &reply)) {
+        o.handed_back = true;
+        cbd_api_request_release(&req);
+        return o;
+    }
+    o.status = reply.status;
+    o.answer_bytes = reply.body_len;
+    o.doc = json_loadb(reply.body, reply.body_len, 0, NULL);
+    cr_assert_not_null(o.doc, "not JSON: %.300s", reply.body);
+    cbd_api_reply_free(&reply);
+    return o;
+}
+
+/* The answer was a 422 naming `pointer`, its detail saying `needle`, with every block the
+ * request took given back. */
+static inline void budget_expect_422_at(const budget_outcome *o, const char *pointer,
+                                        const char *needle) {
+    char *text = o->doc ? json_dumps(o->doc, JSON_COMPACT) : NULL;
+    cr_expect_eq(o->status, 422, "status %d: %.400s", o->status, text ? text : "");
+    cr_expect(has_error(o->doc, pointer, needle), "want %s (%s) in %.400s", pointer, needle,
+              text ? text : "");
+    cr_expect_eq(o->spent.mem_held, 0);
+    free(text);
+}
+
+static inline void budget_outcome_free(budget_outcome *o) {
+    json_decref(o->doc);
+    o->doc = NULL;
+}
+
+#endif
