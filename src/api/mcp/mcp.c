@@ -96,19 +96,7 @@ bool cbd_mcp_write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_p
     if (!text) {
         return false;
     }
-    cbd_mcp_result_begin(out, call);
-    cbd_jw_object_open(out);
-    cbd_jw_key(out, "content");
-    cbd_jw_array_open(out);
-    cbd_jw_object_open(out);
-    cbd_jw_key_string(out, "type", "text");
-    cbd_jw_key(out, "text");
-    cbd_jw_string_n(out, text, len);
-    cbd_jw_object_close(out);
-    cbd_jw_array_close(out);
-    cbd_jw_key_bool(out, "isError", true);
-    cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbd_mcp_tool_result(out, call, text, len, true);
     free(text);
     return true;
 }

@@ -18,6 +18,27 @@ void cbd_mcp_result_end(cbd_jw *out) {
     cbd_jw_object_close(out);
 }
 
+void cbd_mcp_tool_result(cbd_jw *out, const cbd_mcp_call *call, const char *text, size_t len,
+                         bool is_error) {
+    cbd_mcp_result_begin(out, call);
+    cbd_jw_object_open(out);
+    cbd_jw_key(out, "content");
+    cbd_jw_array_open(out);
+    cbd_jw_object_open(out);
+    cbd_jw_key_string(out, "type", "text");
+    cbd_jw_key(out, "text");
+    cbd_jw_string_n(out, text, len);
+    cbd_jw_object_close(out);
+    cbd_jw_array_close(out);
+    if (!is_error) {
+        cbd_jw_key(out, "structuredContent");
+        cbd_jw_raw(out, text, len);
+    }
+    cbd_jw_key_bool(out, "isError", is_error);
+    cbd_jw_object_close(out);
+    cbd_mcp_result_end(out);
+}
+
 void cbd_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *message) {
     cbd_jw_object_open(out);
     cbd_jw_key_string(out, "jsonrpc", "2.0");

@@ -46,6 +46,13 @@ typedef bool (*cbd_mcp_method_fn)(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_probl
 void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call);
 void cbd_mcp_result_end(cbd_jw *out);
 
+/* A tools/call's whole response: {"content":[{"type":"text","text":TEXT}],
+ * "structuredContent":TEXT,"isError":false} for an answer (TEXT, a JSON object, as it is and
+ * as the text that clients of older revisions read), or without structuredContent and with
+ * "isError":true for a refusal (TEXT its problem+json document). */
+void cbd_mcp_tool_result(cbd_jw *out, const cbd_mcp_call *call, const char *text, size_t len,
+                         bool is_error);
+
 /* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M — the caller adds members (data) and
  * closes twice. `id` NULL writes null. */
 void cbd_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *message);

@@ -166,27 +166,6 @@ bool cbd_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **too
     return false;
 }
 
-/* {"content":[{"type":"text","text":"<answer>"}],"structuredContent":<answer>,"isError":false}:
- * the endpoint's answer as it is, and as the text that clients of older revisions read. */
-static void write_tool_answer(cbd_jw *out, const cbd_mcp_call *call, const char *answer,
-                              size_t len) {
-    cbd_mcp_result_begin(out, call);
-    cbd_jw_object_open(out);
-    cbd_jw_key(out, "content");
-    cbd_jw_array_open(out);
-    cbd_jw_object_open(out);
-    cbd_jw_key_string(out, "type", "text");
-    cbd_jw_key(out, "text");
-    cbd_jw_string_n(out, answer, len);
-    cbd_jw_object_close(out);
-    cbd_jw_array_close(out);
-    cbd_jw_key(out, "structuredContent");
-    cbd_jw_raw(out, answer, len);
-    cbd_jw_key_bool(out, "isError", false);
-    cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
-}
-
 /* The name of an unknown tool is the client's text: echoed only when it is short. */
 static bool unknown_tool(cbd_jw *out, const cbd_mcp_call *call, const char *error) {
     const char *name = json_string_value(json_object_get(call->params, "name"));
@@ -226,7 +205,7 @@ bool cbd_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *proble
                    ? false
                    : cbd_api_oom_problem(problem);
     }
-    write_tool_answer(out, ctx->call, text, len);
+    cbd_mcp_tool_result(out, ctx->call, text, len, false);
     free(text);
     return true;
 }
