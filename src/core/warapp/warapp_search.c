@@ -204,19 +204,29 @@ static void count_point(const search *sr, const count_defense *c, uint64_t a, co
     pt->expected_defenders_lost = d >= 1 ? e - pa * above : e;
 }
 
+/* The attackers' damage with a armies and the units, charged besides `per_term` units for
+ * each of its terms against each defending count (what the caller then reads of it). */
+static cbd_status attack_kills(const search *sr, uint64_t a, const cbd_warapp_settings *s,
+                               uint64_t per_term, cbd_budget *budget, cbd_kills *ka) {
+    cbd_status st = cbd_warapp_kills(add_sat(a, sr->unit_power), s->offense_kill_rate,
+                                     s->luck_modifier, s->rounding, budget, ka);
+    if (st != CBD_OK) {
+        return st;
+    }
+    if (!cbd_charge(budget, cbd_work_times(per_term, cbd_work_times(ka->dist.len, sr->n)))) {
+        cbd_kills_free(ka);
+        return CBD_ERR_BUDGET;
+    }
+    return CBD_OK;
+}
+
 /* One point: the attackers' damage for a armies and the units, against every count. */
 static cbd_status graph_point(const search *sr, uint64_t a, const cbd_warapp_settings *s,
                               cbd_budget *budget, cbd_warapp_graph_point *pt) {
     cbd_kills ka;
-    cbd_status st = cbd_warapp_kills(add_sat(a, sr->unit_power), s->offense_kill_rate,
-                                     s->luck_modifier, s->rounding, budget, &ka);
+    cbd_status st = attack_kills(sr, a, s, 3 * CBD_WORK_SCAN_TERM, budget, &ka);
     if (st != CBD_OK) {
         return st;
-    }
-    if (!cbd_charge(budget,
-                    cbd_work_times(3 * CBD_WORK_SCAN_TERM, cbd_work_times(ka.dist.len, sr->n)))) {
-        cbd_kills_free(&ka);
-        return CBD_ERR_BUDGET;
     }
     pt->attackers = a;
     if (sr->n == 1) { /* one count: its numbers as they are, to the bit */
@@ -324,15 +334,9 @@ static uint64_t first_true(uint64_t lo, uint64_t hi, const search *sr, const cbd
 static cbd_status capture_at(const search *sr, uint64_t a, const cbd_warapp_settings *s,
                              cbd_budget *budget, double *p) {
     cbd_kills ka;
-    cbd_status st = cbd_warapp_kills(add_sat(a, sr->unit_power), s->offense_kill_rate,
-                                     s->luck_modifier, s->rounding, budget, &ka);
+    cbd_status st = attack_kills(sr, a, s, CBD_WORK_SCAN_TERM, budget, &ka);
     if (st != CBD_OK) {
         return st;
-    }
-    if (!cbd_charge(budget,
-                    cbd_work_times(CBD_WORK_SCAN_TERM, cbd_work_times(ka.dist.len, sr->n)))) {
-        cbd_kills_free(&ka);
-        return CBD_ERR_BUDGET;
     }
     uint64_t t_att = add_sat(a, sr->unit_toughness);
     if (sr->n == 1) {
