@@ -8,7 +8,9 @@
 #include "combatd/decimal.h"
 #include "combatd/status.h"
 
-/* Duper battles: the rules' knobs and unit table (RULINGS.md D1–D12), and the battle itself. */
+/* Duper battles: the rules' knobs and unit table (RULINGS.md D1–D12), and the battle itself.
+ * The shared header of src/core/duper/: duper_classes.c implements the unit table,
+ * duper_rules.c the rules' defaults and checks, duper_resolve.c the battle. */
 
 typedef enum {
     CBD_DUPER_SOLDIER = 0,

@@ -6,7 +6,9 @@
 
 #include "combatd/decimal.h"
 
-/* War.app (Warzone-style) combat: the shared vocabulary of analysis and simulation. */
+/* War.app (Warzone-style) combat: the shared vocabulary of analysis and simulation. The shared
+ * header of src/core/warapp/: warapp_kills.c implements the settings' defaults and the
+ * blend, warapp_resolve.c one battle's resolution. */
 
 /* W10: armies are whole numbers from 0 to 10^9 (the cap is configurable, never above this). */
 #define CBD_WARAPP_MAX_ARMIES UINT64_C(1000000000)
