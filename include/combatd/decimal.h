@@ -5,7 +5,7 @@
 #include <stdint.h>
 
 /*
- * Exact decimal settings (RULINGS.md W3).
+ * Exact decimal settings (docs/rules.md W3).
  *
  * Kill rates and the luck modifier are decimals in [0, 1] with at most 6 places. They are
  * held as whole millionths so that blending and rounding are exact: 45 armies at 0.7 kill

@@ -8,7 +8,7 @@
 #include "combatd/decimal.h"
 #include "combatd/status.h"
 
-/* Duper battles: the rules' knobs and unit table (RULINGS.md D1–D12), and the battle itself.
+/* Duper battles: the rules' knobs and unit table (docs/rules.md D1–D12), and the battle itself.
  * The shared header of src/core/duper/: duper_classes.c implements the unit table,
  * duper_rules.c the rules' defaults and checks, duper_resolve.c the battle. */
 
@@ -26,7 +26,7 @@ typedef enum {
     CBD_DUPER_CLASS_COUNT
 } cbd_duper_class;
 
-/* The layer of a class (RULINGS.md's unit table; D12 allows one class of each per tile). */
+/* The layer of a class (docs/rules.md's unit table; D12 allows one class of each per tile). */
 typedef enum { CBD_DUPER_GROUND, CBD_DUPER_AIR, CBD_DUPER_BUILDING } cbd_duper_layer;
 
 /* One row of the unit table (D1). */
@@ -61,7 +61,7 @@ const cbd_duper_class_info *cbd_duper_class_row(cbd_duper_class c);
  */
 size_t cbd_duper_class_names(bool loadable_only, const char *names[CBD_DUPER_CLASS_COUNT + 1]);
 
-/* The configurable rules: the unit table and the knobs RULINGS.md marks configurable. */
+/* The configurable rules: the unit table and the knobs docs/rules.md marks configurable. */
 typedef struct {
     cbd_duper_unit units[CBD_DUPER_CLASS_COUNT];
     uint32_t key_buff_per_key;               /* D2, default 2 */

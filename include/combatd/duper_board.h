@@ -10,7 +10,7 @@
 #include "combatd/status.h"
 
 /*
- * Duper on a board (RULINGS.md D13–D17): tiles, adjacency and keys; the support each battle
+ * Duper on a board (docs/rules.md D13–D17): tiles, adjacency and keys; the support each battle
  * gets (D14); the board after a battle (D15); several attacks in order (D16); and every legal
  * attack of a player (D17). Each battle is resolved by cbd_duper_resolve.
  *

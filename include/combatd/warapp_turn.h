@@ -13,7 +13,7 @@
 #include "combatd/warapp_units.h"
 
 /*
- * War.app turns (RULINGS.md W11–W16, and W23 for armies given as distributions): a board, the
+ * War.app turns (docs/rules.md W11–W16, and W23 for armies given as distributions): a board, the
  * players' orders, and either the exact distribution of the board after the turn (cbd_turn_analyze)
  * or one turn resolved with a caller's RNG (cbd_turn_sim_one).
  *

@@ -617,7 +617,7 @@ try {
     }));
     const afterCell = (id, key) => page.getAttribute(`#board-after tr[data-tile="${id}"] td[data-key=${key}]`, 'data-value');
 
-    // The worked example on a board (RULINGS.md D2 with key_buff_per_key 1, D14, D15).
+    // The worked example on a board (docs/rules.md D2 with key_buff_per_key 1, D14, D15).
     // Support (D14): a2 is red, adjacent to a1 and holds tanks: it supports the attack; b2 is
     // blue, adjacent to b1 with tanks: it supports the defense; n1 is an NPC, not b1's owner.
     // Attack 8 soldiers + 2 planes * 4 + the fort 7 + a2's 3 tanks * 3 = 32 (the loaded tanks add

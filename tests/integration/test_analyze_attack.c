@@ -136,7 +136,7 @@ Test(analyze, issue_example_with_luck_graph_and_targets) {
     test_response_free(&r);
 }
 
-/* RULINGS: 100 % luck, 1 vs 1 captures with 0.6 · 0.3 = 0.18. */
+/* docs/rules.md: 100 % luck, 1 vs 1 captures with 0.6 · 0.3 = 0.18. */
 Test(analyze, full_luck_one_on_one) {
     test_response r;
     json_t *j =

@@ -26,7 +26,7 @@ static json_int_t int_at(const json_t *o, const char *a, const char *b) {
 }
 
 Test(board_http, the_worked_example_over_http) {
-    /* 32 vs 33 (RULINGS D2 with 1 per key): the attack fails, a1 and a2 lose everything, b1
+    /* 32 vs 33 (docs/rules.md D2 with 1 per key): the attack fails, a1 and a2 lose everything, b1
      * keeps its center (D7), b2 one of its 4 tanks (26 damage: 15 on b1, then 3 of b2's). */
     test_response r;
     cr_assert_eq(test_post_json(test_port, "/duper/board/battle",

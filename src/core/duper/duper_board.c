@@ -1,5 +1,5 @@
 /*
- * A Duper board (RULINGS.md D13): building it from a spec, checking the spec (D12's tile shape,
+ * A Duper board (docs/rules.md D13): building it from a spec, checking the spec (D12's tile shape,
  * levels, pairs, keys) and reading it back. Battles on it are in duper_board_battle.c, the
  * options in duper_board_options.c.
  */

@@ -1,5 +1,5 @@
 /*
- * The Duper class table: one row per unit class (RULINGS.md's unit table, D1, D5, D6, D8).
+ * The Duper class table: one row per unit class (docs/rules.md's unit table, D1, D5, D6, D8).
  * Every other place that needs a class's name, layer, default power or death priority, or
  * whether planes carry it or its death eliminates a player, reads it from here.
  */

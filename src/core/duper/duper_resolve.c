@@ -1,5 +1,5 @@
 /*
- * Duper battles (RULINGS.md D1–D11; the API layer enforces D12 and names the field).
+ * Duper battles (docs/rules.md D1–D11; the API layer enforces D12 and names the field).
  *
  * Decisions on points the rules leave open (each also documented in openapi.yaml):
  * - Participation (D11, D6): a normal attack uses every troop of the source tile (ground and

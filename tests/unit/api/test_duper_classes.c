@@ -1,5 +1,5 @@
 /*
- * The Duper class table (src/core/duper/duper_classes.c) against RULINGS.md's unit table written
+ * The Duper class table (src/core/duper/duper_classes.c) against docs/rules.md's unit table written
  * out by hand, and against the two other places that list classes for clients: openapi.yaml (the
  * contract) and config/combatd.json (the shipped unit table, D1).
  */
@@ -13,7 +13,7 @@
 
 #define MAX_LINES 4000
 
-/* RULINGS.md's unit table and D5, D6, D8, by hand. */
+/* docs/rules.md's unit table and D5, D6, D8, by hand. */
 static const struct {
     const char *name;
     cbd_duper_layer layer;

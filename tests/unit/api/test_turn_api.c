@@ -115,9 +115,9 @@ Test(analyze_turn, deterministic_turn_by_hand) { /* W12, W14, W15 */
     json_decref(doc);
 }
 
-/* 100 % luck, 1 vs 1 captures with 0.6 · 0.3 = 0.18 (RULINGS reference). Two attacks on B:
- * order 1 from A (2 armies) sends 1; order 2 from C (2 armies) sends 1, and is a transfer when
- * B fell to order 1 (W14.4), else a second 1 vs 1 attack (B holds 1 either way: the defender
+/* 100 % luck, 1 vs 1 captures with 0.6 · 0.3 = 0.18 (docs/rules.md, reference values). Two attacks
+ * on B: order 1 from A (2 armies) sends 1; order 2 from C (2 armies) sends 1, and is a transfer
+ * when B fell to order 1 (W14.4), else a second 1 vs 1 attack (B holds 1 either way: the defender
  * survives or is resurrected, W5). So P(B alice) = 0.18 + 0.82 · 0.18 = 0.3276; B holds 2
  * after the transfer (0.18), else 1. A keeps 1, plus its attacker back when neither side
  * kills (0.4 · 0.3 = 0.12). */

@@ -1,5 +1,5 @@
 /*
- * Duper on a board (RULINGS.md D13–D17) against values worked out by hand; the arithmetic is
+ * Duper on a board (docs/rules.md D13–D17) against values worked out by hand; the arithmetic is
  * in each test's comment. Default unit table (soldier 1/DP1, tank 3/DP2, supporting DP4,
  * plane 4/DP3, fort 7, center 0, capital lv1 9/DP6), tile buff 1/2/4, key buff 2 per key.
  */
@@ -74,7 +74,7 @@ Test(duper_board, d2_d14_d15_the_issues_worked_example) {
 }
 
 Test(duper_board, d2_the_worked_example_with_the_default_key_buff) {
-    /* RULINGS D2: 32 vs 35 (key buff 2·2), damage 32 − 4 − 4 = 24: 5 tanks (15, 9 left), then
+    /* docs/rules.md D2: 32 vs 35 (key buff 2·2), damage 32 − 4 − 4 = 24: 5 tanks (15, 9 left), then
      * 3 supporting tanks (9, 0 left); one supporting tank survives. */
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_duper_board *b = issue_board();

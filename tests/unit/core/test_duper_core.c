@@ -1,6 +1,6 @@
 /*
  * The Duper battle core against numbers worked out by hand from duper-battle-and-power.txt
- * and RULINGS.md D1–D11 (the arithmetic is in each test's comment). Default unit table:
+ * and docs/rules.md D1–D11 (the arithmetic is in each test's comment). Default unit table:
  * soldier 1/DP1, larva 1/DP1, tank 3/DP2 (supporting DP4), plane 4/DP3, fort 7, center 0,
  * capitals 9/16/20 DP6, supercapital 21/DP4; tile buff 1/2/4; key buff 2 per key.
  */

@@ -206,7 +206,7 @@ Test(simulate_chi_square, rejects_sampler_off_by_001) {
 
 /* ---- rulings' reference values ---- */
 
-/* RULINGS: 100 attackers, 50 % luck, a roll of 54 kills → 0.5·54 + 0.5·60 = 57 kills. */
+/* docs/rules.md: 100 attackers, 50 % luck, a roll of 54 kills → 0.5·54 + 0.5·60 = 57 kills. */
 Test(simulate, reference_roll_54_gives_57) {
     setting s = {100, 10, 600000, 700000, 500000, false};
     cbd_warapp_sim sim = make_sim(&s);

@@ -24,7 +24,8 @@ Test(warapp_kills, basics_examples) {
 }
 
 Test(warapp_kills, luck_blends_before_rounding) {
-    /* RULINGS reference: 100 attackers, 50 % luck, a roll of 54: 0.5*54 + 0.5*60 = 57. */
+    /* docs/rules.md, reference values: 100 attackers, 50 % luck, a roll of 54: 0.5*54 + 0.5*60
+     * = 57. */
     cbd_kill_value v = cbd_warapp_blend(100, 600000, 500000, 54);
     cr_expect_eq(v.whole, 57);
     cr_expect_eq(v.frac, 0);

@@ -1,6 +1,6 @@
 /*
  * The odds core on the worked examples of the War.app rule files, the reference values
- * of RULINGS.md, hand-checked values and properties (sums, means, monotony) up to 10^9 armies.
+ * of docs/rules.md, hand-checked values and properties (sums, means, monotony) up to 10^9 armies.
  */
 #include <math.h>
 #include <stdint.h>
@@ -122,7 +122,7 @@ Test(examples, expected_results_and_mutual_destruction) {
     cr_expect_eq(o.attackers_left, 5);
 }
 
-/* RULINGS reference: fewest attackers that capture D = 1..10 at 0 % luck. */
+/* docs/rules.md, reference values: fewest attackers that capture D = 1..10 at 0 % luck. */
 Test(examples, fewest_attackers_at_zero_luck) {
     static const uint64_t expected[10] = {2, 3, 5, 6, 8, 10, 11, 13, 15, 16};
     cbd_warapp_settings s = settings(0, CBD_ROUND_STRAIGHT);
@@ -138,7 +138,7 @@ Test(examples, fewest_attackers_at_zero_luck) {
     }
 }
 
-/* RULINGS reference at 100 % luck: 1 vs 1 captures with 0.6 · 0.3 = 0.18; 2 vs 2 with
+/* docs/rules.md, reference values at 100 % luck: 1 vs 1 captures with 0.6 · 0.3 = 0.18; 2 vs 2 with
  * P(both attackers hit) · P(not both defenders hit) = 0.36 · (1 − 0.49) = 0.1836. */
 Test(examples, full_luck_reference_values) {
     cbd_warapp_settings s = settings(1000000, CBD_ROUND_STRAIGHT);
@@ -172,9 +172,9 @@ Test(examples, random_combat_examples) {
     cbd_warapp_analysis_free(&a);
 }
 
-/* RULINGS reference: 100 attackers at 50 % luck rolling 54 kill 0.5·54 + 0.5·60 = 57. With
- * straight rounding 57 also comes from a roll of 53 (56.5 rounds up, W2), so
- * P(kills = 57) = P(X = 53) + P(X = 54), X ~ Binomial(100, 0.6), computed here by lgammal. */
+/* docs/rules.md, reference values: 100 attackers at 50 % luck rolling 54 kill 0.5·54 + 0.5·60 = 57.
+ * With straight rounding 57 also comes from a roll of 53 (56.5 rounds up, W2), so P(kills = 57) =
+ * P(X = 53) + P(X = 54), X ~ Binomial(100, 0.6), computed here by lgammal. */
 static long double binom_ld(int n, int k, long double p) {
     return expl(lgammal(n + 1) - lgammal(k + 1) - lgammal(n - k + 1) + k * logl(p) +
                 (n - k) * logl(1 - p));

@@ -283,7 +283,7 @@ Test(turn, teams_make_transfers) {
 }
 
 Test(turn, one_vs_one_at_full_luck) {
-    /* RULINGS: 100 % luck, 1 vs 1 captures with 0.6 · 0.3 = 0.18. Otherwise: both kill (0.42,
+    /* docs/rules.md: 100 % luck, 1 vs 1 captures with 0.6 · 0.3 = 0.18. Otherwise: both kill (0.42,
      * W5: B keeps 1, nobody comes home: A = 1), only the defender kills (0.28, A = 1), nobody
      * kills (0.12, the attacker comes home: A = 2). */
     cbd_turn_territory b[] = {{ALICE, 2}, {BOB, 1}};
