@@ -197,6 +197,32 @@ static char *sim_turn_ordinary(void) {
 static char *sim_turn_ordinary_1(void) {
     return ordinary(", \"trials\": 1, \"seed\": 42");
 }
+/* Units at their limits (costly_turn_units): 32 Commanders on each of two territories attacking
+ * each other at luck 0.2, and Commanders on the territories of 8 players, random order. */
+static char *turn_units_32_a_side(void) {
+    return costly_turn_units(2, 2, 32, 300, "{\"luck_modifier\": 0.2}", "");
+}
+static char *turn_units_random(void) {
+    return costly_turn_units_random();
+}
+static char *turn_units_random_4(void) {
+    return costly_turn_units(8, 4, 8, 30, "{\"luck_modifier\": 0.16}",
+                             ", \"move_order\": \"random\"");
+}
+static char *sim_turn_units_32_a_side(void) {
+    return costly_turn_units(2, 2, 32, 100000000, "{\"luck_modifier\": 0.2}",
+                             ", \"trials\": 1000000, \"seed\": 1");
+}
+static char *sim_turn_units_random(void) {
+    return costly_turn_units(8, 8, 8, 100000, "{\"luck_modifier\": 0.16}",
+                             ", \"move_order\": \"random\", \"trials\": 1000000, \"seed\": 1");
+}
+static char *sim_turn_units_listed(void) {
+    return costly_turn_units(8, 8, 8, 100000, "{\"luck_modifier\": 0.16}",
+                             ", \"move_order\": \"random\", \"trials\": 100, \"seed\": 1, "
+                             "\"include_turns\": true");
+}
+
 static char *duper_options_anywhere(void) {
     return duper_fullest_board_options(0);
 }
@@ -303,6 +329,17 @@ static const budget_row rows[] = {
     {"analyze-turn 128 wide battles (68 MB)", "/analyze-turn", NULL, turn_wide_battles, 1},
     {"analyze-turn 128 wide battles, 100 points", "/analyze-turn", NULL, turn_wide_battles_100, 1},
     {"analyze-turn bench_turn's board", "/analyze-turn", NULL, turn_ordinary, 20},
+    /* Units at their limits: 32 a territory, 64 on the board, under the random move order. */
+    {"analyze-turn 32+32 Commanders 300 v 300 L0.2", "/analyze-turn", NULL, turn_units_32_a_side,
+     1},
+    {"analyze-turn 64 Commanders, 8 players random", "/analyze-turn", NULL, turn_units_random, 1},
+    {"analyze-turn 64 Commanders, 4 players random", "/analyze-turn", NULL, turn_units_random_4, 1},
+    {"simulate-turn 32+32 Commanders, 10^6 trials", "/simulate-turn", NULL,
+     sim_turn_units_32_a_side, 1},
+    {"simulate-turn 64 Commanders random, 10^6 trials", "/simulate-turn", NULL,
+     sim_turn_units_random, 1},
+    {"simulate-turn 64 Commanders random, 100 listed", "/simulate-turn", NULL,
+     sim_turn_units_listed, 4},
     {"simulate-turn 10^7 trials, 256 territories", "/simulate-turn", NULL, wide_board, 1},
     {"simulate-turn 128 wide battles, 30000 trials", "/simulate-turn", NULL, sim_turn_wide_battles,
      1},

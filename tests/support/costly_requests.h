@@ -142,6 +142,49 @@ static inline char *costly_simulate_turn_listed(void) {
     return b.p;
 }
 
+/*
+ * Special units at their limits (W21, W22): a ring of `n` territories of `armies` each, owned
+ * in turn by `players` players, each holding `per` Commanders (warapp.max_units 32 on one
+ * territory, 64 on the board), and each territory's owner attacking the next with everything
+ * it holds, its Commanders listed: every battle walks its units (W19), every death may
+ * eliminate a player (W22). `settings` and `extra` are members added as they are.
+ */
+static inline char *costly_turn_units(int n, int players, int per, long armies,
+                                      const char *settings, const char *extra) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"territories\": {");
+    for (int i = 0; i < n; i++) {
+        costly_add(&b, "%s\"T%d\": {\"owner\": \"p%d\", \"armies\": %ld, \"units\": [",
+                   i ? ", " : "", i, i % players, armies);
+        for (int k = 0; k < per; k++) {
+            costly_add(&b, "%s{\"id\": \"c%d_%d\", \"type\": \"commander\"}", k ? ", " : "", i, k);
+        }
+        costly_add(&b, "]}");
+    }
+    costly_add(&b, "}, \"orders\": [");
+    for (int i = 0; i < n; i++) {
+        costly_add(&b,
+                   "%s{\"player\": \"p%d\", \"from\": \"T%d\", \"to\": \"T%d\", "
+                   "\"percent\": 1, \"units\": [",
+                   i ? ", " : "", i % players, i, (i + 1) % n);
+        for (int k = 0; k < per; k++) {
+            costly_add(&b, "%s\"c%d_%d\"", k ? ", " : "", i, k);
+        }
+        costly_add(&b, "]}");
+    }
+    costly_add(&b, "], \"settings\": %s%s}", settings, extra);
+    return b.p;
+}
+
+/* The costliest turn with units: 8 players on 8 territories of 8 Commanders each (the board's
+ * 64) under the random move order, 8! schedules, at luck 0.16 on 20 armies a territory.
+ * Unmetered it ran 11.4 s and stopped at the 128 MiB memory budget; the default work budget
+ * refuses it (a 422 naming an order) after about 0.6 s. */
+static inline char *costly_turn_units_random(void) {
+    return costly_turn_units(8, 8, 8, 20, "{\"luck_modifier\": 0.16}",
+                             ", \"move_order\": \"random\"");
+}
+
 /* /duper/battle with every side at its fullest: 10^9 of each class a tile may hold, loaded
  * planes, 8 supporting tiles of 10^9 tanks and forts, 1000 keys, a capital (the card draw). */
 static inline char *costly_duper_battle(void) {
@@ -273,6 +316,8 @@ static inline costly_request *costly_requests(size_t *n) {
          COSTLY_200_OR_422, NULL},
         {"analyze-turn 128 battles listed", "/analyze-turn", costly_turn_large_answer(), COSTLY_422,
          "/max_distribution_points"},
+        {"analyze-turn 64 Commanders, 8 players random", "/analyze-turn",
+         costly_turn_units_random(), COSTLY_422, NULL},
         {"simulate-turn 1e7 trials x 5 orders", "/simulate-turn", costly_simulate_turn(),
          COSTLY_200_OR_422, NULL},
         {"simulate-turn 100 listed turns of 256", "/simulate-turn", costly_simulate_turn_listed(),

@@ -126,3 +126,23 @@ void cbd_warapp_unit_members(cbd_jw *w, const cbd_warapp_units *u, size_t i) {
     cbd_jw_key_int(w, "combat_order", x->combat_order);
     cbd_jw_key_uint(w, x->has_health ? "health" : "damage_to_kill", x->toughness);
 }
+
+/* A member that is a whole number from 0 to 10^9, else 0 (the estimate reads unvalidated JSON). */
+static uint64_t power_member(const json_t *unit, const char *key) {
+    const json_t *v = json_object_get(unit, key);
+    if (!json_is_integer(v) || json_integer_value(v) < 0) {
+        return 0;
+    }
+    uint64_t n = (uint64_t)json_integer_value(v);
+    return n < UNIT_NUMBER_MAX ? n : UNIT_NUMBER_MAX;
+}
+
+uint64_t cbd_warapp_unit_json_power(const json_t *unit) {
+    const char *type = json_string_value(json_object_get(unit, "type"));
+    if (type && strcmp(type, type_names[TYPE_COMMANDER]) == 0) {
+        return CBD_COMMANDER_POWER;
+    }
+    uint64_t attack = power_member(unit, "attack_power");
+    uint64_t defense = power_member(unit, "defense_power");
+    return attack > defense ? attack : defense;
+}

@@ -40,4 +40,11 @@ bool cbd_warapp_units_read(const cbd_reader *r, const char *key, const cbd_warap
  * the caller has open. */
 void cbd_warapp_unit_members(cbd_jw *w, const cbd_warapp_units *u, size_t i);
 
+/*
+ * For the cost estimates, before the request is validated: the larger of a unit's attack and
+ * defence power (W18: each point rolls), 7 for a Commander, 0 for what cannot be read, at most
+ * 10^9 as a valid unit's.
+ */
+uint64_t cbd_warapp_unit_json_power(const json_t *unit);
+
 #endif

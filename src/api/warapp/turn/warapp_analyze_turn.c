@@ -12,6 +12,7 @@
 #include "api.h"
 #include "dist_json.h"
 #include "warapp_turn_json.h"
+#include "warapp_units_json.h"
 
 /* The member that decides the answer's size: each territory lists up to this many points. */
 #define POINTS_MEMBER "/max_distribution_points"
@@ -230,10 +231,12 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_
  *     each schedule the random move order weighs: k! for k players with attack orders, at
  *     most 8! (the core's limit);
  *   - with luck, each attack's two kill windows: about 20 standard deviations of a roll of the
- *     board's whole army each, 10·sqrt(armies) + 64 terms of 7 ns (the binomial term and its
+ *     board's whole power each (its armies and its units' powers, W18), 10·sqrt(power) + 64
+ *     terms of 7 ns (the binomial term and its
  *     fold, budget.h), computed once whatever the schedules.
  * A turn of more than 16 orders, or an attack with luck on a board of more than about 10^8
- * armies, goes to the worker pool at the default 1 ms. The values are validated when answered.
+ * armies and units' power, goes to the worker pool at the default 1 ms. The values are validated
+ * when answered.
  */
 #define CBD_TURN_COST_NS_PER_ORDER UINT64_C(60000)
 #define CBD_TURN_MAX_MOVERS        8
@@ -276,14 +279,24 @@ static double largest_count(const json_t *a) {
     return most;
 }
 
-/* Every army on the board (capped at 10^9, as W10 caps a valid one). */
-static double board_armies(const json_t *request) {
+/* The power of a territory's units (W18: a unit rolls its power as that many armies would). */
+static double units_power(const json_t *units) {
+    double power = 0;
+    for (size_t k = 0; json_is_array(units) && k < json_array_size(units); k++) {
+        power += (double)cbd_warapp_unit_json_power(json_array_get(units, k));
+    }
+    return power;
+}
+
+/* The board's power: every army and every unit's power on it (capped at 10^9, as W10 caps a
+ * valid army count), so a turn whose units carry the power is not estimated as a small one. */
+static double board_power(const json_t *request) {
     double total = 0;
     const char *id;
     const json_t *t;
     json_object_foreach((json_t *)json_object_get(request, "territories"), id, t) {
-        const json_t *a = json_object_get(t, "armies");
-        total += largest_count(a);
+        total +=
+            largest_count(json_object_get(t, "armies")) + units_power(json_object_get(t, "units"));
     }
     return total < 1e9 ? total : 1e9;
 }
@@ -306,7 +319,7 @@ uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request)
     bool lucky = luck ? json_is_number(luck) && json_number_value(luck) > 0
                       : cfg->warapp.defaults.luck_modifier > 0;
     if (lucky) {
-        double terms = 10.0 * sqrt(board_armies(request)) + 64.0;
+        double terms = 10.0 * sqrt(board_power(request)) + 64.0;
         cost += (double)attacks * 2.0 * terms * (double)(CBD_WORK_BINOM_TERM + CBD_WORK_KILL_TERM);
     }
     return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);

@@ -569,6 +569,32 @@ bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json
 #define CBD_TURN_COST_NS_PER_TALLY UINT64_C(8)
 #define CBD_TURN_COST_LISTED_BYTES UINT64_C(40) /* a listed turn's bytes per territory or order */
 
+/* The special units on the board (W21), unvalidated; a board past the limit is a cheap 422. */
+static uint64_t board_units(const json_t *territories) {
+    uint64_t n = 0;
+    const char *id;
+    const json_t *t;
+    json_object_foreach((json_t *)territories, id, t) {
+        const json_t *u = json_object_get(t, "units");
+        n += json_is_array(u) ? (uint64_t)json_array_size(u) : 0u;
+    }
+    return n;
+}
+
+/*
+ * One battle's work besides CBD_COST_NS_PER_BATTLE on a board with `units` units (W18–W22), as
+ * the core charges it: W19's walks over the battle's units (at most all of them, 4 steps each)
+ * and the board's units placed again (2 each), W22's look over the territories, and the two
+ * samplers set up for powers that units carry past the armies' cache. 0 without units.
+ */
+static uint64_t unit_battle_ns(uint64_t units, uint64_t terr) {
+    if (units == 0) {
+        return 0;
+    }
+    return CBD_WORK_UNIT_DAMAGE * 6u * units + 2u * CBD_WORK_SCAN_TERM * terr +
+           2u * CBD_WORK_SIM_SETUP;
+}
+
 uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request) {
     json_t *trials = json_object_get(request, "trials");
     json_t *orders = json_object_get(request, "orders");
@@ -582,12 +608,13 @@ uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request
                        : 1u;
     uint64_t terr = json_is_object(territories) ? (uint64_t)json_object_size(territories) : 0;
     /* Past the configured budget the request is a cheap 422 (validated when answered). */
+    uint64_t units = board_units(territories);
     if (n > cfg->warapp.max_turn_simulated_orders / per || n > cfg->warapp.max_trials ||
-        terr > cfg->warapp.max_turn_territories) {
+        terr > cfg->warapp.max_turn_territories || units > CBD_TURN_MAX_UNITS) {
         return CBD_COST_BASE_NS;
     }
-    uint64_t cost =
-        CBD_COST_BASE_NS + n * (per * CBD_COST_NS_PER_BATTLE + terr * CBD_TURN_COST_NS_PER_TALLY);
+    uint64_t battle = CBD_COST_NS_PER_BATTLE + unit_battle_ns(units, terr);
+    uint64_t cost = CBD_COST_BASE_NS + n * (per * battle + terr * CBD_TURN_COST_NS_PER_TALLY);
     const json_t *listed = json_object_get(request, "include_turns");
     if (json_is_true(listed) || (!listed && n <= LIST_BY_DEFAULT_MAX)) {
         cost += n * (per + terr) * CBD_TURN_COST_LISTED_BYTES * CBD_COST_NS_PER_BYTE;

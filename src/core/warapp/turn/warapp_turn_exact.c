@@ -244,9 +244,11 @@ static uint64_t state_cap(const cbd_turn_engine *e) {
     return by_words < e->limits->max_states ? by_words : e->limits->max_states;
 }
 
-/* W21: what looking over a state's units costs (its listed order, the units to send). */
+/* W21: what looking over a state's units costs (its listed order, the units to send): each
+ * unit read, and at worst every pair of them compared in the insertion by rank. */
 static uint64_t unit_scan(const cbd_turn_engine *e) {
-    return cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(e->gu.n, e->gu.n + 1));
+    return cbd_work_times(CBD_WORK_UNIT_DAMAGE, e->gu.n) +
+           cbd_work_times(CBD_WORK_SCAN_TERM, cbd_work_times(e->gu.n, e->gu.n) / 2);
 }
 
 /*
