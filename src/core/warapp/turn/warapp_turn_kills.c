@@ -1,6 +1,7 @@
 /*
  * The turn engine's kill distributions by army count (see warapp_turn_internal.h): computed
- * once each while the cache has room, each computation charged to the request's budget.
+ * once each while the cache has room, each computation charged to the request's budget; and
+ * the engine's windows of them, capped at what the other side holds (W4).
  */
 #include <string.h>
 
@@ -109,5 +110,48 @@ cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
     }
     *terms += k.terms;
     *out = cache_keep(c, n, slot, &k);
+    return CBD_OK;
+}
+
+/* ---- the engine's kill windows, capped (W4) ---- */
+
+/* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate). Its
+ * terms count in e->work, which its callers check against max_work. */
+cbd_status cbd_turn_kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out) {
+    cbd_status st = cbd_turn_kills_get(&e->cache[which], e->budget, &e->plan->turn->battle, which,
+                                       n, &e->work, out);
+    return cbd_turn_stopped(e, st);
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) {
+    return a < b ? a : b;
+}
+
+/* The range [lo, lo + len) of min(K, cap) over K's window (W4). */
+size_t cbd_turn_capped_len(const cbd_kills *k, uint64_t cap, uint64_t *lo) {
+    *lo = min_u64(k->dist.lo, cap);
+    return (size_t)(min_u64(k->dist.lo + k->dist.len - 1, cap) - *lo + 1);
+}
+
+/* Writes P(min(K, cap) = lo + i) into e->buf[which]; notes a window short of the support. */
+cbd_status cbd_turn_capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint64_t cap,
+                           uint64_t *lo, size_t *len) {
+    *len = cbd_turn_capped_len(k, cap, lo);
+    if (*len > e->buf_cap[which]) {
+        double *b = cbd_mem_realloc(e->budget, e->buf[which], *len * sizeof *b);
+        if (!b) {
+            return cbd_turn_stopped(e, cbd_budget_nomem(e->budget));
+        }
+        e->buf[which] = b;
+        e->buf_cap[which] = *len;
+    }
+    double *b = e->buf[which];
+    memset(b, 0, *len * sizeof *b);
+    for (size_t i = 0; i < k->dist.len; i++) {
+        b[min_u64(k->dist.lo + i, cap) - *lo] += k->dist.p[i];
+    }
+    if (min_u64(k->min, cap) != *lo || min_u64(k->max, cap) != *lo + *len - 1) {
+        e->truncated = true;
+    }
     return CBD_OK;
 }
