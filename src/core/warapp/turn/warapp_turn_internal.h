@@ -62,23 +62,8 @@ static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order 
 /* ---- the exact engine (warapp_turn_exact.c, _step.c, _retire.c, _map.c, _kills.c), driven by
  * warapp_turn_analyze.c ---- */
 
-/*
- * The index tables of the state map and of the engine's kill cache: tcap slots (a power of 2),
- * each holding an entry's index + 1 (0: empty); an entry sits in the first free slot from
- * cbd_turn_mix64(its key) & (tcap - 1) on. cbd_turn_index_build indexes keys[0 .. count) in a
- * new table taken from `budget`, writing each entry's slot to slot_of[i] when slot_of is not
- * NULL; NULL when the budget or the system refused the memory. Its work is the growth of a
- * table that doubles, so its callers count it in the entries they charge.
- */
-static inline uint64_t cbd_turn_mix64(uint64_t h) {
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    return h;
-}
-uint32_t *cbd_turn_index_build(cbd_budget *budget, const uint64_t *keys, size_t count, size_t tcap,
-                               uint32_t *slot_of);
-
+/* The state map and the kill cache below index their entries with the core's hash index
+ * (src/core/hash_index.h): each entry in the first free slot of its hash's probe. */
 /* Distinct states of one group of territories with their probabilities: an open-addressing
  * hash map keyed by the group's territories (owner, armies and, without multi_attack, the
  * eligible armies of W15). Its memory comes from `budget`; the caller charges the states it

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "hash_index.h"
 #include "warapp_turn_internal.h"
 
 /*
@@ -38,7 +39,7 @@ static bool cache_grow(cbd_turn_kills_cache *c, cbd_budget *budget) {
     if (k) {
         c->kills = k;
     }
-    uint32_t *t = k ? cbd_turn_index_build(budget, c->n, c->count, tcap, NULL) : NULL;
+    uint32_t *t = k ? cbd_hash_index_build(budget, c->n, c->count, tcap, NULL) : NULL;
     if (!t) {
         return false;
     }
@@ -49,15 +50,23 @@ static bool cache_grow(cbd_turn_kills_cache *c, cbd_budget *budget) {
     return true;
 }
 
+/* The probe's test for cache_find: an empty slot, or one holding n armies' distribution. */
+typedef struct {
+    const cbd_turn_kills_cache *c;
+    uint64_t n;
+} kills_probe;
+
+static bool kills_slot_done(const void *ctx, size_t s) {
+    const kills_probe *q = ctx;
+    return !q->c->table[s] || q->c->n[q->c->table[s] - 1] == q->n;
+}
+
 /* The cached distribution of n armies, or NULL; *slot is where n would go. */
 static const cbd_kills *cache_find(const cbd_turn_kills_cache *c, uint64_t n, size_t *slot) {
-    size_t s = (size_t)cbd_turn_mix64(n) & (c->tcap - 1);
-    while (c->table[s]) {
-        size_t i = c->table[s] - 1;
-        if (c->n[i] == n) {
-            return &c->kills[i];
-        }
-        s = (s + 1) & (c->tcap - 1);
+    kills_probe q = {c, n};
+    size_t s = cbd_hash_probe(n, c->tcap - 1, kills_slot_done, &q);
+    if (c->table[s]) {
+        return &c->kills[c->table[s] - 1];
     }
     *slot = s;
     return NULL;
