@@ -5,8 +5,9 @@
  * The core's one family of small hash tables (implemented by hash_index.c): open addressing
  * with linear probing over a power-of-2 table, each slot holding an entry's index + 1 (0:
  * empty). A key is hashed by cbd_hash_words (uint32 words) or cbd_hash_string (bytes), both
- * one FNV-style multiply a word; the probe mixes that once more (cbd_hash_mix64, murmur3's
- * finalizer) so that keys differing only in their last words spread over the table's low bits.
+ * FNV-1a's multiply a word or byte; the probe mixes that once more (cbd_hash_mix64, murmur3's
+ * finalizer) so that keys differing only in their last bytes ("t5_3", "t5_4") spread over the
+ * table's low bits.
  * The turn state map, the turn kill cache, the turn schedules' dedup and the Duper board's
  * tile ids all index this way. Every user keeps its entries in the order they were added and
  * iterates over that, never over the table, so no answer depends on these hash values.
@@ -40,11 +41,12 @@ static inline uint64_t cbd_hash_words(const uint32_t *k, size_t n) {
     return h;
 }
 
-/* The hash of a NUL-terminated string's bytes. */
+/* FNV-1a over a NUL-terminated string's bytes: for short keys (tile ids, colours), one
+ * multiply a byte; the probe's mixer spreads the bits that FNV leaves in the high half. */
 static inline uint64_t cbd_hash_string(const char *s) {
-    uint64_t h = UINT64_C(0x9E3779B97F4A7C15);
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        h = cbd_hash_step(h, *p);
+        h = (h ^ *p) * UINT64_C(0x100000001b3);
     }
     return h;
 }
