@@ -7,33 +7,33 @@
 #include <string.h>
 
 #include "duper_board_internal.h"
+#include "hash_index.h"
 
-/* FNV-1a: ids are short strings, and a request's tiles are few enough that a simple hash
- * with linear probing beats sorting them. */
-static uint64_t hash(const char *s) {
-    uint64_t h = UINT64_C(0xcbf29ce484222325);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        h = (h ^ *p) * UINT64_C(0x100000001b3);
+/* The probe's test for the id and owner tables: an empty slot, or one holding spec tile
+ * index + 1 whose id (or owner) is `key`. Ids are short strings, and a request's tiles are few
+ * enough that a hash index (src/core/hash_index.h) beats sorting them. */
+typedef struct {
+    const size_t *slots;
+    const cbd_duper_tile_spec *tiles;
+    const char *key;
+    bool by_owner;
+} spec_probe;
+
+static bool spec_slot_done(const void *ctx, size_t i) {
+    const spec_probe *q = ctx;
+    if (q->slots[i] == 0) {
+        return true;
     }
-    /* FNV's low bits cluster for ids that differ in their last bytes ("t5_3", "t5_4"): mix
-     * the high bits down (murmur3's finalizer) before the table masks them. */
-    h = (h ^ (h >> 33)) * UINT64_C(0xff51afd7ed558ccd);
-    return h ^ (h >> 33);
+    const cbd_duper_tile_spec *t = &q->tiles[q->slots[i] - 1];
+    return strcmp(q->by_owner ? t->owner : t->id, q->key) == 0;
 }
 
 /* The slot of `key` in a table of mask + 1 slots holding spec tile index + 1, keyed by the
  * tiles' ids (or owners): where it is, or the empty slot where it would go. */
 static size_t probe(const size_t *slots, size_t mask, const char *key,
                     const cbd_duper_tile_spec *tiles, bool by_owner) {
-    size_t i = (size_t)hash(key) & mask;
-    while (slots[i] != 0) {
-        const cbd_duper_tile_spec *t = &tiles[slots[i] - 1];
-        if (strcmp(by_owner ? t->owner : t->id, key) == 0) {
-            break;
-        }
-        i = (i + 1) & mask;
-    }
-    return i;
+    spec_probe q = {slots, tiles, key, by_owner};
+    return cbd_hash_probe(cbd_hash_string(key), mask, spec_slot_done, &q);
 }
 
 static size_t table_size(size_t n) {
@@ -424,12 +424,20 @@ const cbd_duper_board_tile *cbd_duper_board_tile_at(const cbd_duper_board *b, si
     return index < b->n_tiles ? &b->tiles[index] : NULL;
 }
 
+/* The probe's test for the board's id table: an empty slot, or the tile of id `key`. */
+typedef struct {
+    const cbd_duper_board *b;
+    const char *key;
+} board_probe;
+
+static bool board_slot_done(const void *ctx, size_t i) {
+    const board_probe *q = ctx;
+    return q->b->id_slots[i] == 0 || strcmp(q->b->tiles[q->b->id_slots[i] - 1].id, q->key) == 0;
+}
+
 static size_t probe_tiles(const cbd_duper_board *b, const char *id) {
-    size_t i = (size_t)hash(id) & b->id_mask;
-    while (b->id_slots[i] != 0 && strcmp(b->tiles[b->id_slots[i] - 1].id, id) != 0) {
-        i = (i + 1) & b->id_mask;
-    }
-    return i;
+    board_probe q = {b, id};
+    return cbd_hash_probe(cbd_hash_string(id), b->id_mask, board_slot_done, &q);
 }
 
 size_t cbd_duper_board_find(const cbd_duper_board *b, const char *id) {

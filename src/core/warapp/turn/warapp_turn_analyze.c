@@ -13,6 +13,7 @@
  */
 #include <string.h>
 
+#include "hash_index.h"
 #include "warapp_turn_internal.h"
 
 typedef struct {
@@ -195,12 +196,16 @@ static void group_seq(analysis *a, size_t g, const uint32_t *first, uint32_t *ou
     }
 }
 
-static uint64_t hash_seq(const uint32_t *v, size_t n) {
-    uint64_t h = UINT64_C(1469598103934665603);
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ v[i]) * UINT64_C(1099511628211);
-    }
-    return h ^ (h >> 31);
+/* The probe's test for the schedules' table: an empty slot, or one holding schedule `cand`. */
+typedef struct {
+    const uint32_t *table, *seqs, *cand;
+    size_t len;
+} schedule_probe;
+
+static bool schedule_slot_done(const void *ctx, size_t s) {
+    const schedule_probe *q = ctx;
+    return !q->table[s] ||
+           memcmp(q->seqs + (q->table[s] - 1) * q->len, q->cand, q->len * sizeof *q->cand) == 0;
 }
 
 /* W13 random: each permutation of the group's movers, equal schedules merged. */
@@ -220,10 +225,8 @@ static cbd_status random_schedules(analysis *a, size_t g, uint32_t *perm, uint32
         }
         uint32_t *cand = gr->seqs + gr->n_sched * len;
         group_seq(a, g, a->first, cand);
-        size_t s = (size_t)hash_seq(cand, len) & (tcap - 1);
-        while (table[s] && memcmp(gr->seqs + (table[s] - 1) * len, cand, len * sizeof *cand)) {
-            s = (s + 1) & (tcap - 1);
-        }
+        schedule_probe q = {table, gr->seqs, cand, len};
+        size_t s = cbd_hash_probe(cbd_hash_words(cand, len), tcap - 1, schedule_slot_done, &q);
         if (!table[s]) {
             table[s] = (uint32_t)++gr->n_sched;
             gr->weight[table[s] - 1] = 0;

@@ -1,7 +1,8 @@
 #ifndef COMBATD_WARAPP_TURN_INTERNAL_H
 #define COMBATD_WARAPP_TURN_INTERNAL_H
 
-/* What the exact analysis and the seeded resolution of a turn share: the plan of a turn. */
+/* The one shared header of src/core/warapp/turn/ (no .c of its name): what the exact analysis
+ * and the seeded resolution of a turn share, the plan of a turn and the exact engine's parts. */
 #include "combatd/warapp_odds.h"
 #include "combatd/warapp_turn.h"
 
@@ -58,25 +59,11 @@ static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order 
     return o->armies < movable ? o->armies : movable;
 }
 
-/* ---- the exact engine (warapp_turn_exact.c), driven by warapp_turn_analyze.c ---- */
+/* ---- the exact engine (warapp_turn_exact.c, _step.c, _retire.c, _map.c, _kills.c), driven by
+ * warapp_turn_analyze.c ---- */
 
-/*
- * The index tables of the state map and of the engine's kill cache: tcap slots (a power of 2),
- * each holding an entry's index + 1 (0: empty); an entry sits in the first free slot from
- * cbd_turn_mix64(its key) & (tcap - 1) on. cbd_turn_index_build indexes keys[0 .. count) in a
- * new table taken from `budget`, writing each entry's slot to slot_of[i] when slot_of is not
- * NULL; NULL when the budget or the system refused the memory. Its work is the growth of a
- * table that doubles, so its callers count it in the entries they charge.
- */
-static inline uint64_t cbd_turn_mix64(uint64_t h) {
-    h ^= h >> 33;
-    h *= UINT64_C(0xff51afd7ed558ccd);
-    h ^= h >> 33;
-    return h;
-}
-uint32_t *cbd_turn_index_build(cbd_budget *budget, const uint64_t *keys, size_t count, size_t tcap,
-                               uint32_t *slot_of);
-
+/* The state map and the kill cache below index their entries with the core's hash index
+ * (src/core/hash_index.h): each entry in the first free slot of its hash's probe. */
 /* Distinct states of one group of territories with their probabilities: an open-addressing
  * hash map keyed by the group's territories (owner, armies and, without multi_attack, the
  * eligible armies of W15). Its memory comes from `budget`; the caller charges the states it
@@ -195,6 +182,74 @@ typedef struct {
     uint32_t armies; /* <= 10^9 (W10): 16 bytes a point, and a turn may gather millions */
     double probability;
 } cbd_turn_retired;
+
+/*
+ * The engine's parts, shared by its files: warapp_turn_exact.c (its life and its run),
+ * warapp_turn_step.c (one order over every state), warapp_turn_retire.c (the start states and
+ * retiring territories), warapp_turn_kills.c (the kill windows) and warapp_turn_charge.c
+ * (what the steps charge and how they refuse). Each calls only those after it in that list.
+ */
+/* A territory's words in the engine's states: its owner, its armies and, without multi_attack,
+ * its eligible armies (W15). */
+enum { W_OWNER = 0, W_ARMIES = 1, W_ELIG = 2 };
+
+struct cbd_turn_engine {
+    const cbd_turn_plan *plan;
+    const cbd_turn_limits *limits;
+    cbd_budget *budget;
+    cbd_turn_order_result *ores;
+    cbd_turn_error *err;
+    size_t order;  /* the order being run (request index), for the errors */
+    size_t stride; /* words per territory */
+    cbd_turn_kills_cache cache[2];
+    cbd_turn_map cur, next;
+    cbd_turn_analysis *out; /* owner chances are added here as territories retire */
+    cbd_turn_retired *pts;  /* (territory, armies, probability) as territories retire */
+    size_t n_pts, pts_cap;
+    int32_t *last; /* local territory -> the last step of the schedule that touches it */
+    uint64_t peak;
+    double *buf[2]; /* capped kills of each side */
+    size_t buf_cap[2];
+    uint32_t *key; /* one state being built */
+    size_t key_cap;
+    uint32_t *local; /* territory -> its place in the group being run */
+    uint64_t work;
+    uint64_t bound; /* the states the order being run adds (or merges), from estimate */
+    bool truncated;
+    cbd_turn_gunits gu; /* W21: the units of the group being run (gu.n 0: none) */
+};
+
+/* Fills *e->err with a refusal of `kind` (order oi, needed past limit): CBD_ERR_TOO_LARGE. */
+cbd_status cbd_turn_too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi,
+                              uint64_t needed, uint64_t limit);
+/* A status of the engine's, with the order being run named when the budget stopped it. */
+cbd_status cbd_turn_stopped(cbd_turn_engine *e, cbd_status st);
+/* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate), from
+ * the engine's caches (warapp_turn_kills.c, as the two below); its terms count in e->work. */
+cbd_status cbd_turn_kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out);
+/* The range [lo, lo + len) of min(K, cap) over K's window (W4). */
+size_t cbd_turn_capped_len(const cbd_kills *k, uint64_t cap, uint64_t *lo);
+/* Writes P(min(K, cap) = lo + i) into e->buf[which]; notes a window short of the support. */
+cbd_status cbd_turn_capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint64_t cap,
+                           uint64_t *lo, size_t *len);
+/* The cache misses of `adds` states added to e->next, once its size is known. */
+cbd_status cbd_turn_charge_misses(cbd_turn_engine *e, uint64_t adds);
+/* The most states one step may hold (max_states, fewer for a large group). */
+uint64_t cbd_turn_state_cap(const cbd_turn_engine *e);
+/* W21: what looking over a state's units costs. */
+uint64_t cbd_turn_unit_scan(const cbd_turn_engine *e);
+/* The units of one state stored (or merged) in a map: `base` plus its words. */
+uint64_t cbd_turn_state_units(const cbd_turn_engine *e, uint64_t base);
+/* One attack/transfer order (request index oi) over every state of e->cur into e->next
+ * (warapp_turn_step.c). */
+cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight);
+/* The state after deploys of the group terr[0 .. n_terr) in e->cur, or fog's product of them
+ * (warapp_turn_retire.c). */
+cbd_status cbd_turn_start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr);
+/* Retires the territories whose last step is s (-1: before the first) into the results,
+ * weighted by `weight` (warapp_turn_retire.c). */
+cbd_status cbd_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr, int32_t s,
+                           double weight);
 
 /* The engine adds order chances and territory owner chances into *res as it runs; it charges
  * `budget` for every step and takes its memory from it. */

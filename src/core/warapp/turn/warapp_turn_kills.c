@@ -1,9 +1,11 @@
 /*
  * The turn engine's kill distributions by army count (see warapp_turn_internal.h): computed
- * once each while the cache has room, each computation charged to the request's budget.
+ * once each while the cache has room, each computation charged to the request's budget; and
+ * the engine's windows of them, capped at what the other side holds (W4).
  */
 #include <string.h>
 
+#include "hash_index.h"
 #include "warapp_turn_internal.h"
 
 /*
@@ -37,7 +39,7 @@ static bool cache_grow(cbd_turn_kills_cache *c, cbd_budget *budget) {
     if (k) {
         c->kills = k;
     }
-    uint32_t *t = k ? cbd_turn_index_build(budget, c->n, c->count, tcap, NULL) : NULL;
+    uint32_t *t = k ? cbd_hash_index_build(budget, c->n, c->count, tcap, NULL) : NULL;
     if (!t) {
         return false;
     }
@@ -48,15 +50,23 @@ static bool cache_grow(cbd_turn_kills_cache *c, cbd_budget *budget) {
     return true;
 }
 
+/* The probe's test for cache_find: an empty slot, or one holding n armies' distribution. */
+typedef struct {
+    const cbd_turn_kills_cache *c;
+    uint64_t n;
+} kills_probe;
+
+static bool kills_slot_done(const void *ctx, size_t s) {
+    const kills_probe *q = ctx;
+    return !q->c->table[s] || q->c->n[q->c->table[s] - 1] == q->n;
+}
+
 /* The cached distribution of n armies, or NULL; *slot is where n would go. */
 static const cbd_kills *cache_find(const cbd_turn_kills_cache *c, uint64_t n, size_t *slot) {
-    size_t s = (size_t)cbd_turn_mix64(n) & (c->tcap - 1);
-    while (c->table[s]) {
-        size_t i = c->table[s] - 1;
-        if (c->n[i] == n) {
-            return &c->kills[i];
-        }
-        s = (s + 1) & (c->tcap - 1);
+    kills_probe q = {c, n};
+    size_t s = cbd_hash_probe(n, c->tcap - 1, kills_slot_done, &q);
+    if (c->table[s]) {
+        return &c->kills[c->table[s] - 1];
     }
     *slot = s;
     return NULL;
@@ -109,5 +119,48 @@ cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
     }
     *terms += k.terms;
     *out = cache_keep(c, n, slot, &k);
+    return CBD_OK;
+}
+
+/* ---- the engine's kill windows, capped (W4) ---- */
+
+/* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate). Its
+ * terms count in e->work, which its callers check against max_work. */
+cbd_status cbd_turn_kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out) {
+    cbd_status st = cbd_turn_kills_get(&e->cache[which], e->budget, &e->plan->turn->battle, which,
+                                       n, &e->work, out);
+    return cbd_turn_stopped(e, st);
+}
+
+static uint64_t min_u64(uint64_t a, uint64_t b) {
+    return a < b ? a : b;
+}
+
+/* The range [lo, lo + len) of min(K, cap) over K's window (W4). */
+size_t cbd_turn_capped_len(const cbd_kills *k, uint64_t cap, uint64_t *lo) {
+    *lo = min_u64(k->dist.lo, cap);
+    return (size_t)(min_u64(k->dist.lo + k->dist.len - 1, cap) - *lo + 1);
+}
+
+/* Writes P(min(K, cap) = lo + i) into e->buf[which]; notes a window short of the support. */
+cbd_status cbd_turn_capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint64_t cap,
+                           uint64_t *lo, size_t *len) {
+    *len = cbd_turn_capped_len(k, cap, lo);
+    if (*len > e->buf_cap[which]) {
+        double *b = cbd_mem_realloc(e->budget, e->buf[which], *len * sizeof *b);
+        if (!b) {
+            return cbd_turn_stopped(e, cbd_budget_nomem(e->budget));
+        }
+        e->buf[which] = b;
+        e->buf_cap[which] = *len;
+    }
+    double *b = e->buf[which];
+    memset(b, 0, *len * sizeof *b);
+    for (size_t i = 0; i < k->dist.len; i++) {
+        b[min_u64(k->dist.lo + i, cap) - *lo] += k->dist.p[i];
+    }
+    if (min_u64(k->min, cap) != *lo || min_u64(k->max, cap) != *lo + *len - 1) {
+        e->truncated = true;
+    }
     return CBD_OK;
 }

@@ -1,35 +1,8 @@
 /* The distinct states of a group with their probabilities (see warapp_turn_internal.h). */
 #include <string.h>
 
+#include "hash_index.h"
 #include "warapp_turn_internal.h"
-
-static uint64_t hash_words(const uint32_t *k, size_t n) {
-    uint64_t h = UINT64_C(0x9E3779B97F4A7C15) ^ n;
-    for (size_t i = 0; i < n; i++) {
-        h = (h ^ k[i]) * UINT64_C(0x100000001b3);
-        h ^= h >> 29;
-    }
-    return h; /* the index table mixes it once more (cbd_turn_mix64) */
-}
-
-uint32_t *cbd_turn_index_build(cbd_budget *budget, const uint64_t *keys, size_t count, size_t tcap,
-                               uint32_t *slot_of) {
-    uint32_t *t = cbd_mem_calloc(budget, tcap, sizeof *t);
-    if (!t) {
-        return NULL;
-    }
-    for (size_t i = 0; i < count; i++) {
-        size_t s = (size_t)cbd_turn_mix64(keys[i]) & (tcap - 1);
-        while (t[s]) {
-            s = (s + 1) & (tcap - 1);
-        }
-        t[s] = (uint32_t)i + 1;
-        if (slot_of) {
-            slot_of[i] = (uint32_t)s;
-        }
-    }
-    return t;
-}
 
 void cbd_turn_map_free(cbd_turn_map *m) {
     cbd_budget *budget = m->budget;
@@ -65,7 +38,7 @@ cbd_status cbd_turn_map_clear(cbd_turn_map *m, size_t words) {
 }
 
 static bool map_rehash(cbd_turn_map *m, size_t tcap) {
-    uint32_t *t = cbd_turn_index_build(m->budget, m->hash, m->count, tcap, m->slot);
+    uint32_t *t = cbd_hash_index_build(m->budget, m->hash, m->count, tcap, m->slot);
     if (!t) {
         return false;
     }
@@ -120,25 +93,38 @@ static bool map_reserve(cbd_turn_map *m) {
     return true;
 }
 
+/* The probe's test for cbd_turn_map_add: an empty slot, or one holding the state looked for. */
+typedef struct {
+    const cbd_turn_map *m;
+    const uint32_t *key;
+    uint64_t hash;
+} map_probe;
+
+static bool map_slot_done(const void *ctx, size_t s) {
+    const map_probe *q = ctx;
+    const cbd_turn_map *m = q->m;
+    if (!m->table[s]) {
+        return true;
+    }
+    size_t i = m->table[s] - 1;
+    return m->hash[i] == q->hash && memcmp(m->keys + i * m->words, q->key, m->words * 4) == 0;
+}
+
 /* Adds mass w to the state `key`, merging it with an equal state. */
 cbd_status cbd_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w) {
     if (!map_reserve(m)) {
         return cbd_budget_nomem(m->budget);
     }
-    uint64_t h = hash_words(key, m->words);
-    size_t s = (size_t)cbd_turn_mix64(h) & (m->tcap - 1);
-    while (m->table[s]) {
-        size_t i = m->table[s] - 1;
-        if (m->hash[i] == h && memcmp(m->keys + i * m->words, key, m->words * 4) == 0) {
-            m->prob[i] += w;
-            return CBD_OK;
-        }
-        s = (s + 1) & (m->tcap - 1);
+    map_probe q = {m, key, cbd_hash_words(key, m->words)};
+    size_t s = cbd_hash_probe(q.hash, m->tcap - 1, map_slot_done, &q);
+    if (m->table[s]) {
+        m->prob[m->table[s] - 1] += w;
+        return CBD_OK;
     }
     size_t i = m->count++;
     memcpy(m->keys + i * m->words, key, m->words * 4);
     m->prob[i] = w;
-    m->hash[i] = h;
+    m->hash[i] = q.hash;
     m->slot[i] = (uint32_t)s;
     m->table[s] = (uint32_t)i + 1;
     return CBD_OK;

@@ -7,10 +7,6 @@
 
 #include "warapp_turn_internal.h"
 
-/* A territory's words in a state, as the engine lays them out (warapp_turn_exact.c): its
- * owner, its armies and, without multi_attack, its eligible armies (W15). */
-enum { T_OWNER = 0, T_ARMIES = 1, T_ELIG = 2 };
-
 static uint32_t *unit_words(const cbd_turn_gunits *g, uint32_t *key, size_t gu) {
     return key + g->base + gu * CBD_TURN_UNIT_WORDS;
 }
@@ -149,10 +145,10 @@ void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t 
                                 cbd_turn_player p) {
     const size_t S = g->stride;
     for (size_t l = 0; l < n_terr; l++) {
-        if (key[l * S + T_OWNER] == p) {
-            key[l * S + T_OWNER] = CBD_TURN_NEUTRAL; /* its armies and units stay, neutral's */
+        if (key[l * S + W_OWNER] == p) {
+            key[l * S + W_OWNER] = CBD_TURN_NEUTRAL; /* its armies and units stay, neutral's */
             if (S == 3) {
-                key[l * S + T_ELIG] = 0; /* W15: a new owner has none eligible */
+                key[l * S + W_ELIG] = 0; /* W15: a new owner has none eligible */
             }
         }
     }
@@ -225,7 +221,7 @@ bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_pl
                              size_t lf, size_t lt, const uint8_t *att, size_t n_att,
                              const uint8_t *def, size_t n_def, const cbd_warapp_side_state *st) {
     const size_t S = g->stride;
-    cbd_turn_player defender = (cbd_turn_player)k2[lt * S + T_OWNER];
+    cbd_turn_player defender = (cbd_turn_player)k2[lt * S + W_OWNER];
     bool att_empty = st[0].armies_left == 0 && survivors(att, n_att, &st[0], NULL) == 0;
     bool def_empty = st[1].armies_left == 0 && survivors(def, n_def, &st[1], NULL) == 0;
     bool captured = def_empty && !att_empty; /* W20 */
@@ -234,18 +230,18 @@ bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_pl
     uint8_t back[CBD_TURN_MAX_UNITS];
     size_t n_back = survivors(att, n_att, &st[0], back);
     if (captured) {
-        k2[lt * S + T_OWNER] = player; /* W6, W20: the survivors and their units move in */
-        k2[lt * S + T_ARMIES] = (uint32_t)st[0].armies_left;
+        k2[lt * S + W_OWNER] = player; /* W6, W20: the survivors and their units move in */
+        k2[lt * S + W_ARMIES] = (uint32_t)st[0].armies_left;
         if (S == 3) {
-            k2[lt * S + T_ELIG] = 0;
+            k2[lt * S + W_ELIG] = 0;
         }
         cbd_turn_gunits_place(g, k2, back, n_back, lt);
     } else {
         uint64_t dleft = att_empty && def_empty ? 1 : st[1].armies_left; /* W5, W20 */
-        k2[lf * S + T_ARMIES] += (uint32_t)st[0].armies_left;
-        k2[lt * S + T_ARMIES] = (uint32_t)dleft;
-        if (S == 3 && k2[lt * S + T_ELIG] > dleft) {
-            k2[lt * S + T_ELIG] = (uint32_t)dleft; /* W15 */
+        k2[lf * S + W_ARMIES] += (uint32_t)st[0].armies_left;
+        k2[lt * S + W_ARMIES] = (uint32_t)dleft;
+        if (S == 3 && k2[lt * S + W_ELIG] > dleft) {
+            k2[lt * S + W_ELIG] = (uint32_t)dleft; /* W15 */
         }
         cbd_turn_gunits_place(g, k2, back, n_back, lf); /* back home, after those there */
         cbd_turn_gunits_compact(g, k2, lt);
