@@ -10,30 +10,13 @@
 
 #include "combatd/warapp_simulate.h"
 #include "combatd/warapp_turn.h"
-
-enum { ALICE = 0, BOB = 1, CAROL = 2, NEUTRAL = CBD_TURN_NEUTRAL };
-
-static cbd_turn_order atk(cbd_turn_player p, uint32_t from, uint32_t to, uint64_t armies) {
-    cbd_turn_order o = {
-        .type = CBD_ORDER_ATTACK_TRANSFER, .player = p, .from = from, .to = to, .armies = armies};
-    return o;
-}
+#include "warapp_turn_fixture.h"
 
 static cbd_turn_order pct(cbd_turn_player p, uint32_t from, uint32_t to, cbd_micro percent) {
     cbd_turn_order o = atk(p, from, to, 0);
     o.by_percent = true;
     o.percent = percent;
     return o;
-}
-
-static cbd_turn make(const cbd_turn_territory *t, size_t nt, const cbd_turn_order *o, size_t no) {
-    cbd_turn turn = {.n_territories = nt,
-                     .territories = t,
-                     .n_players = 3,
-                     .n_orders = no,
-                     .orders = o,
-                     .battle = cbd_warapp_default_settings()};
-    return turn;
 }
 
 static cbd_turn_analysis analyze(const cbd_turn *t) {

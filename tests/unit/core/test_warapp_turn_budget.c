@@ -12,24 +12,7 @@
 
 #include "combatd/warapp_odds.h"
 #include "combatd/warapp_turn.h"
-
-enum { ALICE = 0, BOB = 1, CAROL = 2, NEUTRAL = CBD_TURN_NEUTRAL };
-
-static cbd_turn_order atk(cbd_turn_player p, uint32_t from, uint32_t to, uint64_t armies) {
-    cbd_turn_order o = {
-        .type = CBD_ORDER_ATTACK_TRANSFER, .player = p, .from = from, .to = to, .armies = armies};
-    return o;
-}
-
-static cbd_turn make(const cbd_turn_territory *t, size_t nt, const cbd_turn_order *o, size_t no) {
-    cbd_turn turn = {.n_territories = nt,
-                     .territories = t,
-                     .n_players = 3,
-                     .n_orders = no,
-                     .orders = o,
-                     .battle = cbd_warapp_default_settings()};
-    return turn;
-}
+#include "warapp_turn_fixture.h"
 
 /* A turn with some of everything the meter charges: three battles at full luck, a transfer,
  * the random move order over two players, a goal. */

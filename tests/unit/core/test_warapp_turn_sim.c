@@ -10,14 +10,7 @@
 
 #include "chi_square.h"
 #include "combatd/warapp_turn.h"
-
-enum { ALICE = 0, BOB = 1, CAROL = 2, NEUTRAL = CBD_TURN_NEUTRAL };
-
-static cbd_turn_order atk(cbd_turn_player p, uint32_t from, uint32_t to, uint64_t armies) {
-    cbd_turn_order o = {
-        .type = CBD_ORDER_ATTACK_TRANSFER, .player = p, .from = from, .to = to, .armies = armies};
-    return o;
-}
+#include "warapp_turn_fixture.h"
 
 /* Three players, random move order, 16 % luck, weighted rounding, multi_attack: every order
  * depends on the ones before it. */
