@@ -6,7 +6,7 @@
 # Ends with one line "N passed, N failed" (test cases over all stages); exits non-zero on any
 # failure. FUZZ_SECONDS (default 20) bounds each fuzzer.
 #   scripts/test.sh --quick   the loop for people: the plain build's unit and integration tests
-#                             only (about a minute on 2 cores), the same closing line
+#                             only (under two minutes on 2 cores), the same closing line
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 quick=false
