@@ -109,6 +109,24 @@ static const endpoint_case cases[] = {
      " \"probability\": 0.5}]}}, \"orders\": [{\"player\": \"alice\", \"from\": \"A\","
      " \"to\": \"B\", \"armies\": 10}], \"trials\": 20, \"seed\": 3}",
      false, 200},
+    /* Units (W21, W22): the units' results, the players' eliminations, the units each listed
+     * order sent and lost are blocks of their own. */
+    {"/analyze-turn units", "/analyze-turn",
+     "{\"territories\": {\"home\": {\"owner\": \"alice\", \"armies\": 17}, \"keep\":"
+     " {\"owner\": \"bob\", \"armies\": 3, \"units\": [{\"id\": \"bob-cmdr\", \"type\":"
+     " \"commander\"}]}, \"farm\": {\"owner\": \"bob\", \"armies\": 5}}, \"orders\":"
+     " [{\"player\": \"alice\", \"from\": \"home\", \"to\": \"keep\", \"armies\": 16},"
+     " {\"player\": \"bob\", \"from\": \"farm\", \"to\": \"home\", \"armies\": 4}],"
+     " \"settings\": {\"luck_modifier\": 0.16}}",
+     false, 200},
+    {"/simulate-turn units listed", "/simulate-turn",
+     "{\"territories\": {\"home\": {\"owner\": \"alice\", \"armies\": 17, \"units\":"
+     " [{\"id\": \"alice-cmdr\", \"type\": \"commander\"}]}, \"keep\": {\"owner\":"
+     " \"bob\", \"armies\": 3, \"units\": [{\"id\": \"bob-cmdr\", \"type\":"
+     " \"commander\"}]}}, \"orders\": [{\"player\": \"alice\", \"from\": \"home\","
+     " \"to\": \"keep\", \"armies\": 16, \"units\": [\"alice-cmdr\"]}], \"settings\":"
+     " {\"luck_modifier\": 0.16}, \"trials\": 5, \"seed\": 11, \"include_turns\": true}",
+     false, 200},
     {"/duper/battle", "/duper/battle",
      "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
      " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"
