@@ -3,7 +3,9 @@
  * real turn per trial. The RNG is created here from the request's seed (or a fresh OS seed,
  * which is returned): xoshiro256** seeded through splitmix64, one stream for the whole request,
  * trials in order, each drawing as cbd_turn_sim_one documents. Every statistic is an integer
- * count, so the same body and seed render the same bytes.
+ * count, so the same body and seed render the same bytes. This file reads the options, refuses
+ * what cannot fit, drives the trials and estimates the cost; the counts are
+ * warapp_simulate_turn_tally.c's and the answer warapp_simulate_turn_render.c's.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -12,6 +14,8 @@
 #include "api.h"
 #include "combatd/warapp_simulate.h"
 #include "warapp_request.h"
+#include "warapp_simulate_turn_render.h"
+#include "warapp_simulate_turn_tally.h"
 #include "warapp_turn_json.h"
 
 /* Turns are listed by default up to this many trials (and at most warapp.max_listed_turns). */
@@ -23,396 +27,6 @@ typedef struct {
     uint64_t trials, seed;
     bool seed_given, include_turns;
 } sim_options;
-
-/* The armies one territory ended with: value -> count, open addressing (key + 1; 0 = empty).
- * Armies go up to 10^9, so nothing is allocated per army; only per distinct value seen. The
- * counts share the keys' block (count = key + cap): one allocation per growth, not two. */
-typedef struct {
-    uint64_t *key, *count;
-    size_t cap, n;
-    uint64_t sum;
-} hist;
-
-typedef struct {
-    const cbd_turn_request *q;
-    cbd_budget *budget;               /* every block below comes from it */
-    uint64_t hist_bytes;              /* what the armies histograms hold */
-    size_t n_terr, n_orders, n_owner; /* n_owner = players + 1 (neutral last) */
-    uint64_t *owner_counts;           /* n_terr × n_owner */
-    hist *armies;                     /* n_terr */
-    uint64_t (*order_counts)[4];      /* skipped, attacks, transfers, captures */
-    uint64_t goals_met;
-    cbd_turn_territory *boards; /* listed turns: trials × n_terr, or NULL */
-    cbd_turn_event *events;     /* listed turns: trials × n_orders, or NULL */
-    uint64_t *drawn;            /* listed turns under fog (W23): trials × n_terr, or NULL */
-    size_t n_units;             /* W21: the board's units (0: none, the counts below NULL) */
-    uint64_t *unit_at;          /* n_units × n_terr: the trials it ended alive there */
-    uint64_t *unit_alive;       /* n_units */
-    uint64_t *eliminated;       /* n_players (W22) */
-} sim_stats;
-
-static size_t hash_slot(uint64_t v, size_t cap) {
-    return (size_t)((v * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
-}
-
-static bool hist_grow(hist *h, cbd_budget *budget, uint64_t *bytes) {
-    size_t cap = h->cap ? h->cap * 2 : 8;
-    uint64_t *key = cbd_mem_calloc(budget, 2 * cap, sizeof *key);
-    if (!key) {
-        return false;
-    }
-    *bytes += (cap - h->cap) * 2 * sizeof *key;
-    uint64_t *count = key + cap;
-    for (size_t i = 0; i < h->cap; i++) {
-        if (h->key[i]) {
-            size_t s = hash_slot(h->key[i], cap);
-            while (key[s]) {
-                s = (s + 1) & (cap - 1);
-            }
-            key[s] = h->key[i];
-            count[s] = h->count[i];
-        }
-    }
-    cbd_mem_free(h->key);
-    h->key = key;
-    h->count = count;
-    h->cap = cap;
-    return true;
-}
-
-static bool hist_add(hist *h, cbd_budget *budget, uint64_t *bytes, uint64_t armies) {
-    if (2 * (h->n + 1) > h->cap && !hist_grow(h, budget, bytes)) {
-        return false;
-    }
-    uint64_t k = armies + 1;
-    size_t s = hash_slot(k, h->cap);
-    while (h->key[s] && h->key[s] != k) {
-        s = (s + 1) & (h->cap - 1);
-    }
-    h->n += h->key[s] == 0;
-    h->key[s] = k;
-    h->count[s]++;
-    h->sum += armies;
-    return true;
-}
-
-static void stats_free(sim_stats *s) {
-    for (size_t i = 0; s->armies && i < s->n_terr; i++) {
-        cbd_mem_free(s->armies[i].key); /* the counts with it */
-    }
-    cbd_mem_free(s->armies);
-    cbd_mem_free(s->owner_counts);
-    cbd_mem_free(s->order_counts);
-    cbd_mem_free(s->boards);
-    cbd_mem_free(s->events);
-    cbd_mem_free(s->drawn);
-    cbd_mem_free(s->unit_at);
-    cbd_mem_free(s->unit_alive);
-    cbd_mem_free(s->eliminated);
-}
-
-static bool stats_init(sim_stats *s, cbd_budget *budget, const cbd_turn_request *q,
-                       const sim_options *o) {
-    memset(s, 0, sizeof *s);
-    s->q = q;
-    s->budget = budget;
-    s->n_terr = q->turn.n_territories;
-    s->n_orders = q->turn.n_orders;
-    s->n_owner = q->turn.n_players + 1;
-    s->owner_counts = cbd_mem_calloc(budget, s->n_terr * s->n_owner, sizeof *s->owner_counts);
-    s->armies = cbd_mem_calloc(budget, s->n_terr, sizeof *s->armies);
-    s->order_counts = cbd_mem_calloc(budget, s->n_orders + 1, sizeof *s->order_counts);
-    bool ok = s->owner_counts && s->armies && s->order_counts;
-    s->n_units = q->turn.n_units;
-    if (ok && s->n_units > 0) {
-        s->unit_at = cbd_mem_calloc(budget, s->n_units * s->n_terr, sizeof *s->unit_at);
-        s->unit_alive = cbd_mem_calloc(budget, s->n_units, sizeof *s->unit_alive);
-        s->eliminated = cbd_mem_calloc(budget, s->n_owner, sizeof *s->eliminated);
-        ok = s->unit_at && s->unit_alive && s->eliminated;
-    }
-    if (ok && o->include_turns) {
-        /* trials <= warapp.max_listed_turns here, so the products cannot overflow. */
-        s->boards = cbd_mem_alloc(budget, o->trials * s->n_terr * sizeof *s->boards);
-        s->events = cbd_mem_alloc(budget, (o->trials * s->n_orders + 1) * sizeof *s->events);
-        ok = s->boards && s->events;
-        if (ok && q->turn.fog) {
-            s->drawn = cbd_mem_alloc(budget, o->trials * s->n_terr * sizeof *s->drawn);
-            ok = s->drawn != NULL;
-        }
-    }
-    return ok;
-}
-
-/* W21, W22: where each unit ended and who was eliminated, into the counts. */
-static void units_add(sim_stats *s, const cbd_turn_sim *sim) {
-    const uint32_t *at = cbd_turn_sim_unit_at(sim);
-    const bool *gone = cbd_turn_sim_eliminated(sim);
-    for (size_t u = 0; u < s->n_units; u++) {
-        if (at[u] != CBD_TURN_UNIT_DEAD) {
-            s->unit_at[u * s->n_terr + at[u]]++;
-            s->unit_alive[u]++;
-        }
-    }
-    for (size_t p = 0; p + 1 < s->n_owner; p++) {
-        s->eliminated[p] += gone[p];
-    }
-}
-
-/* One resolved turn into the counts. */
-static bool stats_add(sim_stats *s, const cbd_turn_territory *board, const cbd_turn_event *ev) {
-    for (size_t i = 0; i < s->n_terr; i++) {
-        cbd_turn_player owner = board[i].owner;
-        size_t o = owner == CBD_TURN_NEUTRAL ? s->n_owner - 1 : owner;
-        s->owner_counts[i * s->n_owner + o]++;
-        if (!hist_add(&s->armies[i], s->budget, &s->hist_bytes, board[i].armies)) {
-            return false;
-        }
-    }
-    for (size_t i = 0; i < s->n_orders; i++) {
-        uint64_t *c = s->order_counts[i];
-        c[0] += ev[i].kind == CBD_TURN_SKIPPED;
-        c[1] += ev[i].kind == CBD_TURN_ATTACKED;
-        c[2] += ev[i].kind == CBD_TURN_TRANSFERRED;
-        c[3] += ev[i].kind == CBD_TURN_ATTACKED && ev[i].outcome.captured;
-    }
-    s->goals_met += cbd_turn_goals_met(&s->q->turn, board);
-    return true;
-}
-
-static int cmp_u64(const void *a, const void *b) {
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* About log2(n) + 1: the depth of a sort of n values. */
-static uint64_t log2_ceil(size_t n) {
-    uint64_t d = 1;
-    while (n > 1) {
-        n >>= 1;
-        d++;
-    }
-    return d;
-}
-
-/* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} ascending, as /simulate's. */
-static bool hist_json(cbd_jw *w, cbd_budget *budget, const hist *h, uint64_t trials) {
-    /* The table scanned, the values sorted (qsort's comparisons), each looked up again. */
-    uint64_t compares = cbd_work_times(h->n, log2_ceil(h->n) + 1);
-    uint64_t units = cbd_work_times(CBD_WORK_SORT_STEP, compares) +
-                     cbd_work_times(CBD_WORK_SCAN_TERM, h->cap + 2 * h->n);
-    if (!cbd_charge(budget, units)) {
-        return false;
-    }
-    /* A few distinct values (one for a single trial) sort on the stack. */
-    uint64_t few[64];
-    uint64_t *vals = h->n <= 64 ? few : cbd_mem_alloc(budget, h->n * sizeof *vals);
-    if (!vals) {
-        return false;
-    }
-    size_t n = 0;
-    for (size_t i = 0; i < h->cap; i++) {
-        if (h->key[i]) {
-            vals[n++] = h->key[i];
-        }
-    }
-    qsort(vals, n, sizeof *vals, cmp_u64);
-    cbd_jw_key(w, "armies");
-    cbd_jw_object_open(w);
-    cbd_jw_key_real(w, "mean", (double)h->sum / (double)trials);
-    cbd_jw_key(w, "histogram");
-    cbd_jw_array_open(w);
-    for (size_t j = 0; j < n; j++) {
-        size_t s = hash_slot(vals[j], h->cap);
-        while (h->key[s] != vals[j]) {
-            s = (s + 1) & (h->cap - 1);
-        }
-        cbd_jw_object_open(w);
-        cbd_jw_key_uint(w, "armies", vals[j] - 1);
-        cbd_jw_key_uint(w, "count", h->count[s]);
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_array_close(w);
-    cbd_jw_object_close(w);
-    if (vals != few) {
-        cbd_mem_free(vals);
-    }
-    return true;
-}
-
-/* W21: the ids of the units in `mask` (bit u: unit u), as an array member. */
-static void unit_list_json(cbd_jw *w, const cbd_turn_request *q, const char *key, uint64_t mask) {
-    cbd_jw_key(w, key);
-    cbd_jw_array_open(w);
-    for (size_t u = 0; u < q->turn.n_units; u++) {
-        if (mask >> u & 1) {
-            cbd_jw_string(w, q->unit_id[u]);
-        }
-    }
-    cbd_jw_array_close(w);
-}
-
-/* What one order did in one turn (with units on the board, the units it sent and those that
- * died in its battle). */
-static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_event *e) {
-    static const char *const names[] = {"deploy", "skipped", "attack", "transfer"};
-    cbd_jw_object_open(w);
-    cbd_jw_key_string(w, "result", names[e->kind]);
-    if (e->kind != CBD_TURN_SKIPPED) {
-        cbd_jw_key_uint(w, e->kind == CBD_TURN_DEPLOYED ? "armies" : "sent", e->sent);
-    }
-    if (e->kind == CBD_TURN_ATTACKED) {
-        cbd_jw_key_uint(w, "defenders", e->defenders);
-        cbd_jw_key_uint(w, "attacker_kills", e->attacker_kills);
-        cbd_jw_key_uint(w, "defender_kills", e->defender_kills);
-        cbd_warapp_outcome_members(w, &e->outcome);
-    }
-    if (q->turn.n_units > 0 && e->kind != CBD_TURN_DEPLOYED && e->kind != CBD_TURN_SKIPPED) {
-        unit_list_json(w, q, "units_sent", e->units_sent);
-        if (e->kind == CBD_TURN_ATTACKED) {
-            unit_list_json(w, q, "units_died", e->units_died);
-        }
-    }
-    cbd_jw_object_close(w);
-}
-
-/* W23: the armies this turn drew for each territory given as a distribution. */
-static void drawn_json(cbd_jw *w, const sim_stats *s, const uint64_t *drawn) {
-    cbd_jw_key(w, "drawn");
-    cbd_jw_object_open(w);
-    for (size_t i = 0; i < s->n_terr; i++) {
-        if (s->q->turn.fog[i].n > 0) {
-            cbd_jw_key_uint(w, s->q->territory_id[i], drawn[i]);
-        }
-    }
-    cbd_jw_object_close(w);
-}
-
-static void turns_json(cbd_jw *w, const sim_stats *s, uint64_t trials) {
-    cbd_jw_key(w, "turns");
-    cbd_jw_array_open(w);
-    for (uint64_t t = 0; t < trials; t++) {
-        const cbd_turn_territory *board = s->boards + t * s->n_terr;
-        cbd_jw_object_open(w);
-        cbd_jw_key(w, "territories");
-        cbd_jw_object_open(w);
-        for (size_t i = 0; i < s->n_terr; i++) {
-            cbd_jw_key(w, s->q->territory_id[i]);
-            cbd_jw_object_open(w);
-            cbd_jw_key(w, "owner");
-            cbd_jw_string(w, board[i].owner == CBD_TURN_NEUTRAL ? CBD_TURN_NEUTRAL_NAME
-                                                                : s->q->player_id[board[i].owner]);
-            cbd_jw_key_uint(w, "armies", board[i].armies);
-            cbd_jw_object_close(w);
-        }
-        cbd_jw_object_close(w);
-        cbd_jw_key(w, "orders");
-        cbd_jw_array_open(w);
-        for (size_t i = 0; i < s->n_orders; i++) {
-            event_json(w, s->q, &s->events[t * s->n_orders + i]);
-        }
-        cbd_jw_array_close(w);
-        if (s->drawn) {
-            drawn_json(w, s, s->drawn + t * s->n_terr);
-        }
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_array_close(w);
-}
-
-static void orders_json(cbd_jw *w, const sim_stats *s) {
-    cbd_jw_key(w, "orders");
-    cbd_jw_array_open(w);
-    for (size_t i = 0; i < s->n_orders; i++) {
-        cbd_jw_object_open(w);
-        if (s->q->orders[i].type == CBD_ORDER_DEPLOY) {
-            cbd_jw_key_string(w, "type", "deploy");
-        } else {
-            cbd_jw_key_string(w, "type", "attack_transfer");
-            cbd_jw_key_uint(w, "skipped", s->order_counts[i][0]);
-            cbd_jw_key_uint(w, "attacks", s->order_counts[i][1]);
-            cbd_jw_key_uint(w, "transfers", s->order_counts[i][2]);
-            cbd_jw_key_uint(w, "captures", s->order_counts[i][3]);
-        }
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_array_close(w);
-}
-
-/* W21, W22 (only with units on the board): "units": id -> {"alive", "territories": {territory
- * -> trials it ended alive there, those above 0}}; "players": player -> {"eliminated"}. */
-static void units_json(cbd_jw *w, const sim_stats *s) {
-    const cbd_turn_request *q = s->q;
-    cbd_jw_key(w, "units");
-    cbd_jw_object_open(w);
-    for (size_t u = 0; u < s->n_units; u++) {
-        cbd_jw_key(w, q->unit_id[u]);
-        cbd_jw_object_open(w);
-        cbd_jw_key_uint(w, "alive", s->unit_alive[u]);
-        cbd_jw_key(w, "territories");
-        cbd_jw_object_open(w);
-        for (size_t t = 0; t < s->n_terr; t++) {
-            if (s->unit_at[u * s->n_terr + t]) {
-                cbd_jw_key_uint(w, q->territory_id[t], s->unit_at[u * s->n_terr + t]);
-            }
-        }
-        cbd_jw_object_close(w);
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_object_close(w);
-    cbd_jw_key(w, "players");
-    cbd_jw_object_open(w);
-    for (size_t p = 0; p + 1 < s->n_owner; p++) {
-        cbd_jw_key(w, q->player_id[p]);
-        cbd_jw_object_open(w);
-        cbd_jw_key_uint(w, "eliminated", s->eliminated[p]);
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_object_close(w);
-}
-
-static bool render(cbd_jw *w, const sim_stats *s, const sim_options *o) {
-    const cbd_turn_request *q = s->q;
-    cbd_jw_object_open(w);
-    cbd_jw_key_uint(w, "seed", o->seed);
-    cbd_jw_key_uint(w, "trials", o->trials);
-    cbd_turn_echo_members(w, q);
-    /* The histograms grow with the trials (more of them, more distinct army counts). */
-    cbd_jw_blame(w, "/trials");
-    cbd_jw_key(w, "territories");
-    cbd_jw_object_open(w);
-    bool ok = true;
-    for (size_t i = 0; i < s->n_terr && ok; i++) {
-        cbd_jw_key(w, q->territory_id[i]);
-        cbd_jw_object_open(w);
-        cbd_jw_key(w, "owner");
-        cbd_jw_object_open(w); /* owners with a non-zero count, players in index order */
-        for (size_t p = 0; p < s->n_owner; p++) {
-            uint64_t c = s->owner_counts[i * s->n_owner + p];
-            if (c) {
-                cbd_turn_owner_key(w, q,
-                                   p + 1 == s->n_owner ? CBD_TURN_NEUTRAL : (cbd_turn_player)p);
-                cbd_jw_uint(w, c);
-            }
-        }
-        cbd_jw_object_close(w);
-        ok = hist_json(w, s->budget, &s->armies[i], o->trials);
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_object_close(w);
-    orders_json(w, s);
-    if (s->n_units > 0) {
-        units_json(w, s);
-    }
-    if (q->turn.n_goals > 0) {
-        cbd_jw_key_uint(w, "goals_met", s->goals_met);
-    }
-    if (s->boards) {
-        cbd_jw_blame(w, "/include_turns");
-        turns_json(w, s, o->trials);
-    }
-    cbd_jw_object_close(w);
-    return ok;
-}
 
 static bool read_options(const cbd_reader *r, const cbd_warapp_config *cfg,
                          const cbd_turn_request *q, sim_options *o) {
@@ -470,8 +84,8 @@ static double listing_floor(const cbd_turn_request *q, uint64_t trials) {
 }
 
 /* Resolves the trials into the stats; CBD_ERR_BUDGET when the budget stopped them. */
-static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, sim_stats *s, const sim_options *o,
-                          cbd_turn_territory *board, cbd_turn_event *ev) {
+static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally *s,
+                          const sim_options *o, cbd_turn_territory *board, cbd_turn_event *ev) {
     cbd_rng rng;
     cbd_rng_seed(&rng, o->seed);
     for (uint64_t t = 0; t < o->trials; t++) {
@@ -491,11 +105,11 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, sim_stats *s, c
         if (st != CBD_OK) {
             return st;
         }
-        if (!stats_add(s, b, e)) {
+        if (!cbd_turn_tally_add(s, b, e)) {
             return cbd_budget_nomem(budget);
         }
         if (s->n_units > 0) {
-            units_add(s, sim);
+            cbd_turn_tally_add_units(s, sim);
         }
         if (s->drawn) {
             memcpy(s->drawn + t * s->n_terr, cbd_turn_sim_drawn(sim), s->n_terr * sizeof *s->drawn);
@@ -512,8 +126,8 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_reques
     if (st != CBD_OK) {
         return cbd_turn_core_problem(cfg, budget, q, st, &err, "/trials", problem);
     }
-    sim_stats s;
-    bool ok = stats_init(&s, budget, q, o);
+    cbd_turn_tally s;
+    bool ok = cbd_turn_tally_init(&s, budget, q, o->trials, o->include_turns);
     cbd_turn_territory *board = cbd_mem_alloc(budget, (s.n_terr + 1) * sizeof *board);
     cbd_turn_event *ev = cbd_mem_alloc(budget, (s.n_orders + 1) * sizeof *ev);
     st = ok && board && ev ? resolve(sim, budget, &s, o, board, ev) : cbd_budget_nomem(budget);
@@ -522,12 +136,12 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_reques
     if (st == CBD_OK && !cbd_charge(budget, echo)) {
         st = CBD_ERR_BUDGET;
     }
-    if (st == CBD_OK && !render(out, &s, o)) {
+    if (st == CBD_OK && !cbd_turn_tally_render(out, &s, o->seed, o->trials)) {
         st = cbd_budget_nomem(budget); /* the budget refused the sort's work or memory */
     }
     cbd_mem_free(board);
     cbd_mem_free(ev);
-    stats_free(&s);
+    cbd_turn_tally_free(&s);
     cbd_turn_sim_free(sim);
     return st == CBD_OK || cbd_api_core_problem(cfg, budget, st, "/trials", problem);
 }
