@@ -276,7 +276,8 @@ uint64_t cbd_turn_engine_peak(const cbd_turn_engine *e);
 bool cbd_turn_engine_truncated(const cbd_turn_engine *e);
 uint64_t cbd_turn_engine_work(const cbd_turn_engine *e);
 
-/* ---- groups of territories (warapp_turn_analyze.c) and their goals (warapp_turn_goals.c) ---- */
+/* ---- groups of territories and their schedules (warapp_turn_groups.c), their goals
+ * (warapp_turn_goals.c), driven by the analysis (warapp_turn_analyze.c) ---- */
 
 /* One independent group of territories and the schedules of its orders. */
 typedef struct {
@@ -293,6 +294,31 @@ typedef struct {
     uint32_t *rank_to_id;
     bool has_goal;
 } cbd_turn_group;
+
+/* The board split into independent groups (W12–W16, W22), each with its schedules: what the
+ * exact analysis runs group by group. Its arrays come from `budget`. */
+typedef struct {
+    const cbd_turn_plan *plan;
+    const cbd_turn_limits *limits;
+    cbd_budget *budget;
+    cbd_turn_error *err;
+    size_t n_groups;
+    cbd_turn_group *groups;
+    uint32_t *group_of_terr;
+    uint32_t *group_of_order;
+    uint32_t *full, *first; /* scratch: a whole schedule, round 1's movers */
+} cbd_turn_groups;
+
+/* Splits the board into groups (territories joined by an order's from and to, and by a
+ * Commander's owner, W22), listing each group's territories and movers. */
+cbd_status cbd_turn_groups_build(cbd_turn_groups *a);
+void cbd_turn_groups_free(cbd_turn_groups *a);
+/* W13: group g's distinct schedules and their weights (every permutation of its movers under
+ * the random move order, merged where equal). */
+cbd_status cbd_turn_group_schedules(cbd_turn_groups *a, size_t g);
+/* The status of a step outside any order that the budget stopped (or memory failed): the
+ * error then names no order. */
+cbd_status cbd_turn_outside_orders(cbd_turn_groups *a, cbd_status st);
 
 /* W16: P(every goal holds) from each group's goal chance per schedule. */
 cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
