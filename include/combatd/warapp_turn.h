@@ -60,21 +60,46 @@ typedef struct {
  * W19's tables (CBD_WARAPP_MAX_UNITS), and a set of units fits one 64-bit mask. */
 #define CBD_TURN_MAX_UNITS CBD_WARAPP_MAX_UNITS
 
-typedef enum { CBD_ORDER_DEPLOY = 0, CBD_ORDER_ATTACK_TRANSFER = 1 } cbd_turn_order_type;
+/*
+ * The kinds of order (W12, W14, and the cards of W25–W30). Which fields an order of each kind
+ * uses is said beside each field of cbd_turn_order.
+ */
+typedef enum {
+    CBD_ORDER_DEPLOY = 0,
+    CBD_ORDER_ATTACK_TRANSFER = 1,
+    CBD_ORDER_BOMB = 2,               /* W25: to = the target */
+    CBD_ORDER_BLOCKADE = 3,           /* W26: to = the target */
+    CBD_ORDER_EMERGENCY_BLOCKADE = 4, /* W26: to = the target */
+    CBD_ORDER_AIRLIFT = 5,            /* W27: from, to, armies or percent, units */
+    CBD_ORDER_GIFT = 6,               /* W28: to = the target, to_player */
+    CBD_ORDER_PRIORITY = 7,           /* W30: the player only */
+    CBD_ORDER_DELAY = 8,              /* W30: the player only */
+} cbd_turn_order_type;
 
 typedef struct {
     cbd_turn_order_type type;
     cbd_turn_player player;
-    uint32_t from;     /* attack/transfer only */
-    uint32_t to;       /* territory index */
-    uint64_t armies;   /* deploy: armies added; attack/transfer: asked for (unless by_percent) */
-    bool by_percent;   /* attack/transfer: send floor(percent × movable) (W14) */
+    uint32_t from;     /* attack/transfer and airlift */
+    uint32_t to;       /* territory index: the destination, or a card's target (W25, W26, W28) */
+    uint64_t armies;   /* deploy: armies added; attack/transfer, airlift: asked for (unless
+                          by_percent) */
+    bool by_percent;   /* attack/transfer, airlift: send floor(percent × movable) (W14) */
     cbd_micro percent; /* in (0, 10^6] millionths, exact (W3) */
-    /* W21: attack/transfer only, the units it moves by index into cbd_turn.units, in the order
-     * listed (distinct). */
+    /* W21: attack/transfer and airlift only, the units it moves by index into cbd_turn.units,
+     * in the order listed (distinct). */
     size_t n_units;
     const uint32_t *units;
+    cbd_turn_player to_player; /* gift only (W28): the receiver, a player other than `player` */
 } cbd_turn_order;
+
+/* W29: two distinct players at peace this turn. */
+typedef struct {
+    cbd_turn_player a, b;
+} cbd_turn_peace;
+
+/* W26: the multipliers' defaults (millionths: 3), and their largest value (100). */
+#define CBD_TURN_DEFAULT_BLOCKADE_MULTIPLIER (3 * CBD_MICRO_ONE)
+#define CBD_TURN_MAX_BLOCKADE_MULTIPLIER     (100 * CBD_MICRO_ONE)
 
 /* W13. */
 typedef enum { CBD_MOVE_LISTED = 0, CBD_MOVE_CYCLE = 1, CBD_MOVE_RANDOM = 2 } cbd_move_order;
@@ -119,6 +144,20 @@ typedef struct {
     /* W21: the special units on the board (at most CBD_TURN_MAX_UNITS). */
     size_t n_units;
     const cbd_turn_unit *units;
+    /*
+     * W24: the map, or none (neighbor_off NULL: no territory lists neighbors, and any move may
+     * be ordered). Territory t borders neighbors[neighbor_off[t] .. neighbor_off[t + 1]):
+     * n_territories + 1 offsets, each list ascending and without repeats, and symmetric (a
+     * border listed on either side in the request is in both lists).
+     */
+    const uint32_t *neighbor_off;
+    const uint32_t *neighbors;
+    /* W29: the pairs of players at peace this turn. */
+    size_t n_peace;
+    const cbd_turn_peace *peace;
+    /* W26: exact millionths in [0, CBD_TURN_MAX_BLOCKADE_MULTIPLIER]. */
+    cbd_micro blockade_multiplier;
+    cbd_micro emergency_blockade_multiplier;
 } cbd_turn;
 
 /* What went wrong, for the API's 422 (it validates first; these are the core's own checks). */
