@@ -229,12 +229,11 @@ static const cbd_warapp_count *defender_counts(const analyze_request *q, cbd_war
  */
 static cbd_status dists_charge(const cbd_warapp_analysis *a, uint32_t max_points,
                                cbd_budget *budget, const char **blame) {
-    size_t values = a->attackers_left.len + a->defenders_left.len;
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, values))) {
+    size_t att = cbd_windows_slots(&a->attackers_left), def = cbd_windows_slots(&a->defenders_left);
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, att + def))) {
         return CBD_ERR_BUDGET;
     }
-    size_t listed = (a->attackers_left.len < max_points ? a->attackers_left.len : max_points) +
-                    (a->defenders_left.len < max_points ? a->defenders_left.len : max_points);
+    size_t listed = (att < max_points ? att : max_points) + (def < max_points ? def : max_points);
     if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_POINT, listed))) {
         *blame = "/max_distribution_points";
         return CBD_ERR_BUDGET;
@@ -244,13 +243,14 @@ static cbd_status dists_charge(const cbd_warapp_analysis *a, uint32_t max_points
 
 /* The distribution as /analyze-turn writes its armies too (dist_json.h), its entries naming
  * their value `value_key`; its scratch, as long as the window, is held in the budget. */
-static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_dist *d, uint32_t max_points,
+static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_windows *d, uint32_t max_points,
                             const char *value_key, cbd_budget *budget) {
-    size_t *idx = cbd_mem_alloc(budget, d->len * sizeof *idx);
+    size_t *idx = cbd_mem_alloc(budget, cbd_windows_slots(d) * sizeof *idx);
     if (!idx) {
         return cbd_budget_nomem(budget);
     }
-    cbd_dist_view view = cbd_dist_view_window(d);
+    cbd_windows_cursor cursor;
+    cbd_dist_view view = cbd_dist_view_windows(d, &cursor);
     view.value_key = value_key;
     cbd_dist_json(w, key, &view, max_points, idx);
     cbd_mem_free(idx);
@@ -270,8 +270,8 @@ static cbd_status units_json(cbd_jw *w, const char *key, const cbd_warapp_units 
         cbd_warapp_unit_members(w, u, i);
         cbd_jw_key_real(w, "survival_probability", r[i].survival_probability);
         if (u->units[i].has_health) {
-            const cbd_dist *h = &r[i].health_left;
-            st = cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, h->len))
+            const cbd_windows *h = &r[i].health_left;
+            st = cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, cbd_windows_slots(h)))
                      ? dist_json(w, "health_left", h, max_points, "health", budget)
                      : CBD_ERR_BUDGET;
         }
