@@ -413,8 +413,7 @@ Test(mcp_api, initialize_names_the_service_its_version_and_capabilities) {
     cr_expect(json_is_object(json_object_get(caps, "resources")));
     const char *instructions = json_string_value(json_object_get(result, "instructions"));
     cr_assert_not_null(instructions);
-    cr_expect_not_null(strstr(instructions, cbd_asset_rules_md_len > 0 ? "combatd://docs/rules.md"
-                                                                       : "combatd://openapi.yaml"));
+    cr_expect_not_null(strstr(instructions, "combatd://docs/rules.md"));
     json_decref(doc);
 }
 
@@ -556,20 +555,19 @@ Test(mcp_api, tools_list_takes_no_cursor) {
 
 /* ---- resources ---- */
 
-Test(mcp_api, the_contract_is_a_resource_and_the_rules_are_one_when_built_with_them) {
+Test(mcp_api, the_contract_and_the_rules_are_resources) {
     cbd_config cfg = defaults();
     cbd_api_reply r =
         run(&cfg, "/mcp", "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"resources/list\"}");
     json_t *doc = json_loads(r.body, 0, NULL);
     json_t *list = json_object_get(json_object_get(doc, "result"), "resources");
-    size_t want = cbd_asset_rules_md_len > 0 ? 2 : 1;
-    cr_expect_eq(json_array_size(list), want, "%s", r.body);
+    cr_expect_eq(json_array_size(list), 2, "%s", r.body);
     bool rules = false;
     for (size_t i = 0; i < json_array_size(list); i++) {
         rules |= strcmp(json_string_value(json_object_get(json_array_get(list, i), "uri")),
                         "combatd://docs/rules.md") == 0;
     }
-    cr_expect_eq(rules, cbd_asset_rules_md_len > 0);
+    cr_expect(rules, "%s", r.body);
     json_decref(doc);
     cbd_api_reply_free(&r);
 
