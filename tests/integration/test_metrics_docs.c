@@ -2,10 +2,10 @@
  * README "Metrics" and "Endpoints": every metric the README names is exposed with its type
  * (`# TYPE name counter|gauge|histogram`), no other combatd_ metric is exposed undocumented,
  * README's endpoint table lists every row of the endpoint table (src/api/endpoints.h) and no
- * other, and after one request to each row (a POST with its sample, tests/support/
- * endpoint_samples.h) combatd_requests_total has the row's label as a route with the request
- * counted once. README is read from COMBATD_SOURCE_DIR, so an endpoint added without its README
- * row or its sample fails here.
+ * other, its MCP table every row's tool, and after one request to each row (a POST with its
+ * sample, tests/support/endpoint_samples.h) combatd_requests_total has the row's label as a
+ * route with the request counted once. README is read from COMBATD_SOURCE_DIR, so an endpoint
+ * added without its README rows or its sample fails here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +13,7 @@
 
 #include <criterion/criterion.h>
 
+#include "api.h"
 #include "endpoint_samples.h"
 #include "http_client.h"
 #include "raw_http.h"
@@ -105,6 +106,31 @@ Test(metrics_docs, readmes_endpoint_table_lists_every_endpoint_of_the_table) {
     }
     cr_expect_eq(n, ENDPOINT_ROWS, "README lists %zu endpoints, the table has %zu", n,
                  ENDPOINT_ROWS);
+}
+
+/* README's MCP table has a row `| `tool` | `POST path` |` for each row of the table with a tool,
+ * the tool named after the path (without the leading '/', '/' and '-' as '_'). */
+Test(metrics_docs, readmes_mcp_table_lists_every_tool) {
+    static char text[16384];
+    section(read_readme(), "\n## MCP", text, sizeof text);
+    size_t tools = 0, rows = 0;
+    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
+        if (!ep->tool.title) {
+            continue;
+        }
+        char row[160];
+        int n = snprintf(row, sizeof row, "\n| `");
+        for (const char *p = ep->path + 1; *p && n + 1 < (int)sizeof row; p++) {
+            row[n++] = *p == '/' || *p == '-' ? '_' : *p;
+        }
+        snprintf(row + n, sizeof row - (size_t)n, "` | `POST %s` |", ep->path);
+        cr_expect_not_null(strstr(text, row), "README's MCP table has no row \"%s\"", row + 1);
+        tools++;
+    }
+    for (const char *p = strstr(text, "\n| `"); p; p = strstr(p + 1, "\n| `")) {
+        rows++;
+    }
+    cr_expect_eq(rows, tools, "README's MCP table has %zu rows, the table %zu tools", rows, tools);
 }
 
 Test(metrics_docs, every_endpoint_is_its_route_label_after_one_request) {
