@@ -284,14 +284,10 @@ static bool battle_units(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_o
     cbd_warapp_damage_order(&def, dor, &db);
     cbd_warapp_take_damage(&att, ao, ab, ev->defender_kills, &as);
     cbd_warapp_take_damage(&def, dor, db, ev->attacker_kills, &ds);
-    bool att_empty = cbd_warapp_side_empty(&att, &as), def_empty = cbd_warapp_side_empty(&def, &ds);
-    cbd_warapp_outcome *out = &ev->outcome;
-    out->captured = def_empty && !att_empty; /* W20 */
-    out->attackers_left = as.armies_left;
-    out->attackers_lost = att.armies - as.armies_left;
-    out->defenders_left = att_empty && def_empty ? 1 : ds.armies_left; /* W5 */
-    out->defenders_lost =
-        def.armies - (out->defenders_left < def.armies ? out->defenders_left : def.armies);
+    ev->outcome =
+        cbd_warapp_decide(att.armies, def.armies, as.armies_left, cbd_warapp_side_empty(&att, &as),
+                          ds.armies_left, cbd_warapp_side_empty(&def, &ds)); /* W20 */
+    const cbd_warapp_outcome *out = &ev->outcome;
     cbd_turn_player defender = b[o->to].owner;
     bool att_cmdr = units_take(sim, sent_units, n_sent, aleft, ev);
     bool def_cmdr = units_take(sim, def_list, n_def, dleft, ev);
