@@ -55,6 +55,7 @@ typedef struct {
     const char *unit_name[CBD_TURN_MAX_UNITS]; /* a custom unit's name; NULL for a Commander */
     uint32_t *order_units;                     /* the orders' unit lists, one pool (in block) */
     size_t order_units_cap, order_units_used;
+    uint32_t *map; /* W24: turn.neighbor_off then turn.neighbors, one allocation (or NULL) */
 } cbd_turn_request;
 
 /*
