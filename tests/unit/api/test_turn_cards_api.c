@@ -126,7 +126,7 @@ static const bad_case bad[] = {
     {"{\"type\": \"bomb\", \"player\": \"p\", \"target\": \"Z\"}", "", "/orders/0/target",
      "territory of this board"},
     {"{\"type\": \"bomb\", \"player\": \"p\", \"target\": \"B\", \"to\": \"B\"}", "",
-     "/orders/0/to", "bomb"},
+     "/orders/0/to", "player and target"},
     {"{\"type\": \"blockade\", \"player\": \"p\"}", "", "/orders/0/target", "required"},
     {"{\"type\": \"emergency_blockade\", \"player\": \"p\", \"target\": \"A\", \"armies\": 2}", "",
      "/orders/0/armies", "W26"},
