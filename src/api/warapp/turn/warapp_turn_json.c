@@ -15,10 +15,11 @@
 #include "api.h"
 #include "warapp_settings.h"
 #include "warapp_turn_ids.h"
+#include "warapp_turn_map_json.h"
 #include "warapp_turn_orders.h"
 #include "warapp_units_json.h"
 
-static const char *const territory_keys[] = {"owner", "armies", "units", NULL};
+static const char *const territory_keys[] = {"owner", "armies", "units", "neighbors", NULL};
 
 /* W23: armies given as a distribution (errors by pointer, /territories/A/armies/1/probability).
  * The core takes the largest count as the territory's armies, so W10's total is checked on it. */
@@ -54,7 +55,8 @@ static bool read_territory_units(cbd_turn_request *q, const cbd_reader *t,
 }
 
 /* One territory: {"owner": player or "neutral", "armies": 0..army_cap or a distribution,
- * "units": [...] (optional)} (W10, W11, W21, W23). */
+ * "units": [...] (optional), "neighbors": [...] (optional, W24: warapp_turn_map_json.c)}
+ * (W10, W11, W21, W23). */
 static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const char *id,
                            const cbd_warapp_config *cfg, size_t i) {
     q->territory_id[i] = id;
@@ -173,7 +175,7 @@ static bool read_territories(const cbd_reader *r, const cbd_warapp_config *cfg,
         ok &= read_territory(q, &map, id, cfg, i++);
     }
     cbd_turn_index_territories(q);
-    return ok;
+    return ok && cbd_turn_read_map(&map, q);
 }
 
 /* settings: /analyze-attack's (W1–W10), plus multi_attack (W15). */
@@ -316,6 +318,7 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
         ok &= read_teams(r, q);
         ok &= cbd_turn_read_schedule(r, q);
         ok &= cbd_turn_read_goals(r, q);
+        ok = ok && cbd_turn_check_borders(r, q);
         ok = ok && check_total(r, q);
     }
     if (ok && r->problem->status == 0) {
@@ -335,6 +338,7 @@ void cbd_turn_request_free(cbd_turn_request *q) {
         cbd_fog_free(&q->fogs[i]);
     }
     free(q->block);
+    free(q->map);
     memset(q, 0, sizeof *q);
 }
 
