@@ -69,6 +69,8 @@ static const cbd_config_key server_keys[] = {
 
 /* The warapp section's limits; its `defaults` object is read by warapp_settings.c. */
 #define WK(field, lo, hi) CBD_CONFIG_KEY(cbd_warapp_config, field, CBD_KEY_UINT, lo, hi)
+/* W26: decimal keys, in millionths. */
+#define WD(field, lo, hi) CBD_CONFIG_KEY(cbd_warapp_config, field, CBD_KEY_DECIMAL, lo, hi)
 static const cbd_config_key warapp_keys[] = {
     WK(army_cap, 1, CBD_WARAPP_MAX_ARMIES),
     WK(max_distribution_points, 1, 1000000),
@@ -85,8 +87,11 @@ static const cbd_config_key warapp_keys[] = {
     WK(max_listed_turns, 0, 100000),
     WK(max_units, 0, CBD_WARAPP_MAX_UNITS),
     WK(max_fog_points, 1, 100000),
+    WD(blockade_multiplier, 0, CBD_TURN_MAX_BLOCKADE_MULTIPLIER),
+    WD(emergency_blockade_multiplier, 0, CBD_TURN_MAX_BLOCKADE_MULTIPLIER),
 };
 #undef WK
+#undef WD
 #define N_WARAPP_KEYS (sizeof warapp_keys / sizeof warapp_keys[0])
 
 /* The duper section's board keys (its rules are read by duper_rules_json.c). */
@@ -258,7 +263,7 @@ bool cbd_config_load_file(cbd_settings *cfg, const char *path, cbd_problem *prob
     char *buf = malloc(CONFIG_FILE_MAX + 1);
     if (!buf) {
         fclose(f);
-        cbd_problem_set(problem, 500, "out of memory reading %s", path);
+        cbd_problem_set(problem, 500, "%s reading %s", cbd_status_str(CBD_ERR_NOMEM), path);
         return false;
     }
     size_t len = fread(buf, 1, CONFIG_FILE_MAX + 1, f);

@@ -29,7 +29,7 @@
  * Ids point into the request document, which outlives the answer.
  */
 #define CBD_TURN_KEYS                                                                              \
-    "territories", "orders", "settings", "teams", "move_order", "player_order", "goals"
+    "territories", "orders", "settings", "teams", "move_order", "player_order", "goals", "diplomacy"
 
 /* The longest territory or player id, in bytes. */
 #define CBD_TURN_ID_MAX 64
@@ -56,6 +56,7 @@ typedef struct {
     uint32_t *order_units;                     /* the orders' unit lists, one pool (in block) */
     size_t order_units_cap, order_units_used;
     uint32_t *map; /* W24: turn.neighbor_off then turn.neighbors, one allocation (or NULL) */
+    cbd_turn_peace *peace; /* W29: turn.peace, the diplomacy pairs (or NULL) */
 } cbd_turn_request;
 
 /*
@@ -82,9 +83,6 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
 bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
                            const cbd_turn_request *q, cbd_status st, const cbd_turn_error *err,
                            const char *member, cbd_problem *problem);
-
-/* "listed", "cycle" or "random". */
-const char *cbd_turn_move_order_name(cbd_move_order m);
 
 /* The echo both answers carry: "settings" (the battle settings and multi_attack) and
  * "move_order", as members of the object being written; then, when any territory's armies
