@@ -198,7 +198,9 @@ static cbd_status search(plan_ctx *c, cbd_plan_result *out) {
         *c->err = c->first_err;
         return c->first_error != CBD_OK ? c->first_error : CBD_ERR_BUDGET;
     }
-    out->optimal = whole && !c->stopped && !c->unproven;
+    /* A value no plan can pass (every goal certain) is proven optimal whatever was searched. */
+    double most = c->req->objective == CBD_PLAN_ALL ? 1.0 : (double)c->req->n_goals;
+    out->optimal = (whole && !c->stopped && !c->unproven) || c->kept[0].value >= most;
     return answer(c, out);
 }
 

@@ -74,15 +74,27 @@ bool cbd_plan_state_valid(const plan_ctx *c, const plan_state *s) {
     return true;
 }
 
-double cbd_plan_floor(const plan_ctx *c) {
-    const plan_kept *last = &c->kept[CBD_PLAN_ALTERNATIVES];
-    return last->used ? last->value : -1.0;
+uint64_t cbd_plan_size(const plan_ctx *c, const plan_state *s) {
+    uint64_t orders = 0, armies = 0;
+    for (size_t p = 0; p < c->np; p++) {
+        orders += s->a[p] > 0;
+        armies += s->a[p];
+    }
+    return orders << 40 | (armies < (UINT64_C(1) << 40) ? armies : (UINT64_C(1) << 40) - 1);
 }
 
-/* Keeps the plan among the best when it beats the last kept (ties: the first found stays). */
+bool cbd_plan_may_keep(const plan_ctx *c, double bound, uint64_t size) {
+    const plan_kept *last = &c->kept[CBD_PLAN_ALTERNATIVES];
+    return !last->used || cbd_plan_better(bound, size, last->value, last->size);
+}
+
+/* Keeps the plan among the best when it beats the last kept (ties in value and size: the
+ * first found stays). */
 static void keep(plan_ctx *c, const plan_state *s, double value) {
     size_t n = CBD_PLAN_ALTERNATIVES + 1, at = 0;
-    while (at < n && c->kept[at].used && c->kept[at].value >= value) {
+    uint64_t size = cbd_plan_size(c, s);
+    while (at < n && c->kept[at].used &&
+           !cbd_plan_better(value, size, c->kept[at].value, c->kept[at].size)) {
         at++;
     }
     if (at == n) {
@@ -92,7 +104,7 @@ static void keep(plan_ctx *c, const plan_state *s, double value) {
     for (size_t i = n - 1; i > at; i--) {
         c->kept[i] = c->kept[i - 1];
     }
-    c->kept[at] = (plan_kept){true, value, spare};
+    c->kept[at] = (plan_kept){true, value, size, spare};
     cbd_plan_state_copy(c, &c->kept[at].st, s);
 }
 

@@ -4,7 +4,7 @@
  * territories, setup_independence in warapp_plan.c) are taken in one order: a permutation with
  * two adjacent commuting orders out of pair order is passed over, so every class of orders that
  * differ only by such swaps keeps at least its representative in pair order (its lexicographic
- * least). Plans whose bound (warapp_plan_bound.c) is no more than the last kept value are left
+ * least). Plans whose bound (warapp_plan_bound.c) could not beat the last plan kept are left
  * out: they could not be kept. The seeds of the local search go first (each plan is analysed
  * once), so that a walk cut short by max_plans answers no worse than they.
  */
@@ -87,7 +87,7 @@ static bool visit(walk *w, size_t n_active) {
             w->st->seq[j++] = p;
         }
     }
-    if (cbd_plan_bound(c, w->st) <= cbd_plan_floor(c)) {
+    if (!cbd_plan_may_keep(c, cbd_plan_bound(c, w->st), cbd_plan_size(c, w->st))) {
         c->bounded_out++;
         return true;
     }

@@ -23,6 +23,7 @@ typedef struct {
 typedef struct {
     bool used;
     double value;
+    uint64_t size; /* cbd_plan_size */
     plan_state st;
 } plan_kept;
 
@@ -91,8 +92,26 @@ eval_result cbd_plan_evaluate(plan_ctx *c, const plan_state *s, double *value);
 /* The local search's version: EVAL_SEEN for a plan evaluated before. */
 eval_result cbd_plan_try(plan_ctx *c, const plan_state *s, double *value);
 
-/* The lowest value a plan must beat to be kept (-1 while fewer than all are kept). */
-double cbd_plan_floor(const plan_ctx *c);
+/* How much a plan does: its orders, then the armies they send (orders << 40 | armies). Of two
+ * plans of one value the smaller is the better, so that no order is given that does nothing. */
+uint64_t cbd_plan_size(const plan_ctx *c, const plan_state *s);
+
+/* Values this close are one value to the search (the analysis's rounding differs between plans
+ * that do the same), so that the smaller plan of two such is taken. */
+#define CBD_PLAN_TIE 1e-12
+
+/* Whether (value, size) is better than (value2, size2): a value higher by more than
+ * CBD_PLAN_TIE; or one as high within it and a smaller plan; or the same size and a higher
+ * value. Monotone in value, so that a bound that is not better rules a plan out. */
+static inline bool cbd_plan_better(double value, uint64_t size, double value2, uint64_t size2) {
+    if (value > value2 + CBD_PLAN_TIE || value < value2 - CBD_PLAN_TIE) {
+        return value > value2;
+    }
+    return size < size2 || (size == size2 && value > value2);
+}
+
+/* Whether a plan of value at most `bound` and this size could still be kept. */
+bool cbd_plan_may_keep(const plan_ctx *c, double bound, uint64_t size);
 
 /* warapp_plan_bound.c: the tables, and an upper bound of a plan's value (1 or n_goals when
  * none is taken). */

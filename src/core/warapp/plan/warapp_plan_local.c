@@ -144,17 +144,21 @@ typedef struct {
     plan_ctx *c;
     plan_state *cur;
     double cur_value;
+    uint64_t cur_size;
     plan_state *cand;
 } local;
 
-/* Tries the candidate; true when it is better than the current plan (and becomes it). False
+/* Tries the candidate; true when it is better than the current plan (a higher value, or as
+ * high and smaller: cbd_plan_better), and it becomes the current one. False
  * also when the search must end (l->c->stopped, or an error in l->c->status). */
 static bool better(local *l, eval_result *r) {
     double v;
     *r = cbd_plan_try(l->c, l->cand, &v);
-    if (*r == EVAL_DONE && v > l->cur_value) {
+    uint64_t size = cbd_plan_size(l->c, l->cand);
+    if (*r == EVAL_DONE && cbd_plan_better(v, size, l->cur_value, l->cur_size)) {
         cbd_plan_state_copy(l->c, l->cur, l->cand);
         l->cur_value = v;
+        l->cur_size = size;
         return true;
     }
     return false;
@@ -268,18 +272,19 @@ static eval_result swap_moves(local *l) {
 
 /* Climbs from *start until no move improves it or the search ends. */
 static eval_result climb(plan_ctx *c, plan_state *cur, double value, plan_state *cand) {
-    local l = {c, cur, value, cand};
+    local l = {c, cur, value, cbd_plan_size(c, cur), cand};
     for (;;) {
         eval_result (*const moves[4])(local *) = {deploy_moves, amount_moves, shift_moves,
                                                   swap_moves};
         bool improved = false;
         for (size_t m = 0; m < 4 && !improved; m++) {
             double before = l.cur_value;
+            uint64_t size = l.cur_size;
             eval_result r = moves[m](&l);
             if (r == EVAL_STOP || r == EVAL_ERROR) {
                 return r;
             }
-            improved = l.cur_value > before;
+            improved = cbd_plan_better(l.cur_value, l.cur_size, before, size);
         }
         if (!improved) {
             return EVAL_DONE;

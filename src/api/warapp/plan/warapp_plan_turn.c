@@ -1,0 +1,171 @@
+/*
+ * POST /plan-turn: the best plan (W31) of a player for a goal, with its exact value, up to
+ * three next-best plans, and the plan's turn analysed as /analyze-turn answers it. The turn is
+ * read as /analyze-turn's (warapp_turn_json.c), the plan's members in warapp_plan_json.c; the
+ * search is the core's (cbd_plan_search).
+ *
+ * The plan's turn, whose analysis is answered and whose value is the plan's, is the request's
+ * board with `orders` the plan's orders followed by the request's, and `goals` each goal
+ * territory (capture, then hold, in the request's order) with the player as owner: the same
+ * request to /analyze-turn answers the same numbers, to the last bit.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "endpoint_support.h"
+#include "warapp_analyze_turn.h"
+#include "warapp_plan_json.h"
+#include "warapp_turn_json.h"
+
+static const char *const request_keys[] = {CBD_TURN_KEYS, CBD_PLAN_KEYS, NULL};
+
+/* Each plan's orders as /analyze-turn takes them. */
+static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
+    cbd_jw_key(w, "orders");
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < p->n_orders; i++) {
+        const cbd_turn_order *o = &p->orders[i];
+        cbd_jw_object_open(w);
+        bool deploy = o->type == CBD_ORDER_DEPLOY;
+        cbd_jw_key_string(w, "type", deploy ? "deploy" : "attack_transfer");
+        cbd_jw_key_string(w, "player", q->player_id[o->player]);
+        if (!deploy) {
+            cbd_jw_key_string(w, "from", q->territory_id[o->from]);
+        }
+        cbd_jw_key_string(w, "to", q->territory_id[o->to]);
+        cbd_jw_key_uint(w, "armies", o->armies);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+}
+
+/* The plan's turn, as q's: its orders and goals in arrays of their own (the caller frees
+ * them), the rest q's. */
+static bool plan_request(const cbd_turn_request *q, const cbd_plan_read *pr, const cbd_plan *p,
+                         cbd_turn_request *out) {
+    *out = *q;
+    out->orders = calloc(p->n_orders + q->turn.n_orders + 1, sizeof *out->orders);
+    out->goals = calloc(pr->req.n_goals + 1, sizeof *out->goals);
+    if (!out->orders || !out->goals) {
+        free(out->orders);
+        free(out->goals);
+        return false;
+    }
+    cbd_plan_turn_of(&q->turn, &pr->req, p, out->orders, out->goals, &out->turn);
+    return true;
+}
+
+static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                   const cbd_plan_read *pr, const cbd_plan_result *res, cbd_jw *out,
+                   cbd_problem *problem) {
+    cbd_turn_request pq;
+    if (!plan_request(q, pr, &res->best, &pq)) {
+        return cbd_api_oom_problem(problem);
+    }
+    cbd_turn_analysis a;
+    cbd_turn_error err;
+    cbd_status st = cbd_turn_analyze(&pq.turn, &pq.limits, budget, &a, &err);
+    bool ok = st == CBD_OK || cbd_turn_core_problem(cfg, budget, q, st, &err, "/goal", problem);
+    if (ok) {
+        cbd_jw_object_open(out);
+        cbd_jw_key_string(out, "player", q->player_id[pr->req.player]);
+        cbd_jw_key_string(out, "objective", cbd_plan_objective_name(pr->req.objective));
+        orders_json(out, q, &res->best);
+        cbd_jw_key_real(out, "value", cbd_plan_value(&pr->req, &a));
+        cbd_jw_key_bool(out, "optimal", res->optimal);
+        cbd_jw_key_uint(out, "plans_evaluated", res->plans_evaluated);
+        cbd_jw_key_uint(out, "plans_bounded", res->plans_bounded);
+        cbd_jw_key(out, "alternatives");
+        cbd_jw_array_open(out);
+        for (size_t i = 0; i < res->n_alternatives; i++) {
+            cbd_jw_object_open(out);
+            orders_json(out, q, &res->alternatives[i]);
+            cbd_jw_key_real(out, "value", res->alternatives[i].value);
+            cbd_jw_object_close(out);
+        }
+        cbd_jw_array_close(out);
+        cbd_jw_key(out, "analysis");
+        ok = cbd_turn_analysis_answer(cfg, budget, &pq, &a, cfg->warapp.max_distribution_points,
+                                      out, problem);
+        cbd_jw_object_close(out);
+        cbd_turn_analysis_free(&a);
+    }
+    free(pq.orders);
+    free(pq.goals);
+    return ok;
+}
+
+/*
+ * The search's own work: half of what the request's budget has left (the other half answers
+ * the plan's analysis), so that it stops at the same plan each time the same request comes
+ * with the same budget (a deadline stops the request instead: its work is charged to the
+ * request's budget as it goes).
+ */
+static uint64_t search_work(const cbd_budget *budget) {
+    if (!budget || budget->work_limit == UINT64_MAX) {
+        return UINT64_MAX;
+    }
+    uint64_t left =
+        budget->work_limit > budget->work_spent ? budget->work_limit - budget->work_spent : 0;
+    return left / 2;
+}
+
+static bool plan(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                 cbd_plan_read *pr, cbd_jw *out, cbd_problem *problem) {
+    pr->req.max_work = search_work(budget);
+    cbd_plan_result res;
+    cbd_turn_error err;
+    cbd_status st = cbd_plan_search(&q->turn, &pr->req, &q->limits, budget, &res, &err);
+    if (st != CBD_OK) {
+        return cbd_turn_core_problem(cfg, budget, q, st, &err, "/max_plans", problem);
+    }
+    bool ok = render(cfg, budget, q, pr, &res, out, problem);
+    cbd_plan_result_free(&res);
+    return ok;
+}
+
+bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                       cbd_jw *out, cbd_problem *problem) {
+    /* `orders` is optional here (the other players' orders may be unknown): the turn reader
+     * wants it, so a request without one is read as with none. */
+    json_t *copy = NULL;
+    if (json_is_object(request) && !json_object_get(request, "orders")) {
+        copy = json_copy((json_t *)request);
+        if (!copy || json_object_set_new(copy, "orders", json_array()) != 0) {
+            json_decref(copy);
+            return cbd_api_oom_problem(problem);
+        }
+        request = copy;
+    }
+    cbd_reader r;
+    bool ok = cbd_reader_open(&r, request, "", request_keys, problem);
+    cbd_turn_request q;
+    cbd_plan_read pr = {0};
+    memset(&q, 0, sizeof q);
+    ok = ok && cbd_turn_request_read(&r, &cfg->warapp, &q);
+    ok = ok && cbd_plan_request_read(&r, &cfg->warapp, &q, &pr) && problem->status == 0;
+    ok = ok && plan(cfg, budget, &q, &pr, out, problem);
+    cbd_plan_read_free(&pr);
+    cbd_turn_request_free(&q);
+    json_decref(copy);
+    return ok;
+}
+
+/*
+ * The estimate the http layer compares with server.inline_cost_ns (api.h): a plan search
+ * analyses up to max_plans turns, each about /analyze-turn's estimate of the request with the
+ * plan's orders (one per pair at most, so the board's borders bound them): any search goes to
+ * the worker pool.
+ */
+uint64_t cbd_api_plan_turn_cost(const cbd_config *cfg, const json_t *request) {
+    const json_t *m = json_object_get(request, "max_plans");
+    double plans = json_is_integer(m) && json_integer_value(m) > 0
+                       ? (double)json_integer_value(m)
+                       : (double)CBD_PLAN_DEFAULT_MAX_PLANS;
+    plans = plans < CBD_PLAN_MAX_PLANS ? plans : CBD_PLAN_MAX_PLANS;
+    double one = (double)cbd_api_analyze_turn_cost(cfg, request) + 4.0 * 60000.0;
+    double cost = (double)CBD_COST_BASE_NS + plans * one;
+    return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);
+}
