@@ -7,19 +7,28 @@
  * The plan's turn, whose analysis is answered and whose value is the plan's, is the request's
  * board with `orders` the plan's orders followed by the request's, and `goals` each goal
  * territory (capture, then hold, in the request's order) with the player as owner: the same
- * request to /analyze-turn answers the same numbers, to the last bit.
+ * request to /analyze-turn answers the same numbers. Each plan's `value` is taken from those
+ * numbers as /analyze-turn writes them (15 significant digits): its goals_probability, or the
+ * sum in goal order of the player's owner probabilities (W31's objectives), and written so that
+ * it reads back as that double exactly: a client that reads the analysis and adds up its
+ * numbers gets the same value, to the last bit.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
 #include "api.h"
 #include "endpoint_support.h"
+#include "json_real.h"
 #include "warapp_analyze_turn.h"
 #include "warapp_plan_json.h"
 #include "warapp_turn_json.h"
 
-static const char *const request_keys[] = {CBD_TURN_KEYS, CBD_PLAN_KEYS, NULL};
+/* The turn's members but `goals` (the plan's goal is its own member), and the plan's. */
+static const char *const request_keys[] = {"territories", "orders",       "settings",    "teams",
+                                           "move_order",  "player_order", CBD_PLAN_KEYS, NULL};
 
 /* Each plan's orders as /analyze-turn takes them. */
 static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
@@ -41,6 +50,42 @@ static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p)
     cbd_jw_array_close(w);
 }
 
+/* v as an answer writes it (15 significant digits), read back. */
+static double as_written(double v) {
+    char text[CBD_JSON_REAL_MAX];
+    cbd_json_real(v, text);
+    return strtod(text, NULL);
+}
+
+/* The plan's value from its analysis's numbers as /analyze-turn writes them. */
+static double answered_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
+    if (req->objective == CBD_PLAN_ALL) {
+        return as_written(a->goals_probability);
+    }
+    double sum = 0;
+    for (size_t g = 0; g < req->n_goals; g++) {
+        sum += as_written(a->territories[req->goals[g]].owner[req->player]);
+    }
+    return sum;
+}
+
+/* "value": v in the fewest digits that read back as v exactly (a sum of written numbers needs
+ * more than 15 at times), with jansson's ".0" on a whole number. */
+static void value_json(cbd_jw *w, double v) {
+    char text[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v) {
+            break;
+        }
+    }
+    if (!strpbrk(text, ".e")) {
+        strcat(text, ".0");
+    }
+    cbd_jw_key(w, "value");
+    cbd_jw_raw(w, text, strlen(text));
+}
+
 /* The plan's turn, as q's: its orders and goals in arrays of their own (the caller frees
  * them), the rest q's. */
 static bool plan_request(const cbd_turn_request *q, const cbd_plan_read *pr, const cbd_plan *p,
@@ -57,38 +102,63 @@ static bool plan_request(const cbd_turn_request *q, const cbd_plan_read *pr, con
     return true;
 }
 
+/* Analyses a plan's turn (pq: plan_request's, freed by the caller) into *a. */
+static bool analyse(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                    const cbd_plan_read *pr, const cbd_plan *p, cbd_turn_request *pq,
+                    cbd_turn_analysis *a, cbd_problem *problem) {
+    if (!plan_request(q, pr, p, pq)) {
+        return cbd_api_oom_problem(problem);
+    }
+    cbd_turn_error err;
+    cbd_status st = cbd_turn_analyze(&pq->turn, &pq->limits, budget, a, &err);
+    return st == CBD_OK || cbd_turn_core_problem(cfg, budget, q, st, &err, "/goal", problem);
+}
+
+/* "alternatives": each next-best plan's orders and value (from its own analysis, as the
+ * plan's). */
+static bool alternatives_json(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                              const cbd_plan_read *pr, const cbd_plan_result *res, cbd_jw *out,
+                              cbd_problem *problem) {
+    cbd_jw_key(out, "alternatives");
+    cbd_jw_array_open(out);
+    bool ok = true;
+    for (size_t i = 0; ok && i < res->n_alternatives; i++) {
+        cbd_turn_request pq = {0};
+        cbd_turn_analysis a;
+        ok = analyse(cfg, budget, q, pr, &res->alternatives[i], &pq, &a, problem);
+        if (ok) {
+            cbd_jw_object_open(out);
+            orders_json(out, q, &res->alternatives[i]);
+            value_json(out, answered_value(&pr->req, &a));
+            cbd_jw_object_close(out);
+            cbd_turn_analysis_free(&a);
+        }
+        free(pq.orders);
+        free(pq.goals);
+    }
+    cbd_jw_array_close(out);
+    return ok;
+}
+
 static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
                    const cbd_plan_read *pr, const cbd_plan_result *res, cbd_jw *out,
                    cbd_problem *problem) {
-    cbd_turn_request pq;
-    if (!plan_request(q, pr, &res->best, &pq)) {
-        return cbd_api_oom_problem(problem);
-    }
+    cbd_turn_request pq = {0};
     cbd_turn_analysis a;
-    cbd_turn_error err;
-    cbd_status st = cbd_turn_analyze(&pq.turn, &pq.limits, budget, &a, &err);
-    bool ok = st == CBD_OK || cbd_turn_core_problem(cfg, budget, q, st, &err, "/goal", problem);
+    bool ok = analyse(cfg, budget, q, pr, &res->best, &pq, &a, problem);
     if (ok) {
         cbd_jw_object_open(out);
         cbd_jw_key_string(out, "player", q->player_id[pr->req.player]);
         cbd_jw_key_string(out, "objective", cbd_plan_objective_name(pr->req.objective));
         orders_json(out, q, &res->best);
-        cbd_jw_key_real(out, "value", cbd_plan_value(&pr->req, &a));
+        value_json(out, answered_value(&pr->req, &a));
         cbd_jw_key_bool(out, "optimal", res->optimal);
         cbd_jw_key_uint(out, "plans_evaluated", res->plans_evaluated);
         cbd_jw_key_uint(out, "plans_bounded", res->plans_bounded);
-        cbd_jw_key(out, "alternatives");
-        cbd_jw_array_open(out);
-        for (size_t i = 0; i < res->n_alternatives; i++) {
-            cbd_jw_object_open(out);
-            orders_json(out, q, &res->alternatives[i]);
-            cbd_jw_key_real(out, "value", res->alternatives[i].value);
-            cbd_jw_object_close(out);
-        }
-        cbd_jw_array_close(out);
+        ok = alternatives_json(cfg, budget, q, pr, res, out, problem);
         cbd_jw_key(out, "analysis");
-        ok = cbd_turn_analysis_answer(cfg, budget, &pq, &a, cfg->warapp.max_distribution_points,
-                                      out, problem);
+        ok = ok && cbd_turn_analysis_answer(cfg, budget, &pq, &a,
+                                            cfg->warapp.max_distribution_points, out, problem);
         cbd_jw_object_close(out);
         cbd_turn_analysis_free(&a);
     }
