@@ -10,9 +10,11 @@
  *   taskset -c 1 build/bench/bench_budget [runs [label-prefix]]   (default 3 runs a row)
  *
  * One table of {label, path, body or the function that makes it}: add a row for every endpoint
- * and every request that is costly in its own way. The Duper rows are tests/support/
- * duper_costly.h's, which tests/unit/api/test_duper_budget_api.c shows to end within the default
- * budget; the turn rows include costly_requests.h's, which the attack tests measure from /proc.
+ * and every request that is costly in its own way; a POST endpoint of the endpoint table without
+ * a row (but /mcp, whose cost is its tool's) stops the bench before it measures. The Duper rows are
+ * tests/support/ duper_costly.h's, which tests/unit/api/test_duper_budget_api.c shows to end within
+ * the default budget; the turn rows include costly_requests.h's, which the attack tests measure
+ * from /proc.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -420,12 +422,31 @@ static void run_row(const cbd_config *cfg, const budget_row *row, int runs) {
     fflush(stdout);
 }
 
+/* Every POST endpoint of the table has a row, but those that wrap others (/mcp): their cost is
+ * the endpoint's they call. Names the first one without. */
+static bool every_endpoint_has_a_row(void) {
+    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
+        bool found = !ep->handle || ep->envelope;
+        for (size_t i = 0; !found && i < sizeof rows / sizeof rows[0]; i++) {
+            found = strcmp(rows[i].path, ep->path) == 0;
+        }
+        if (!found) {
+            fprintf(stderr, "bench_budget: no row for %s: add its costliest requests\n", ep->path);
+            return false;
+        }
+    }
+    return true;
+}
+
 int main(int argc, char **argv) {
     int runs = argc > 1 ? atoi(argv[1]) : 3;
     const char *only = argc > 2 ? argv[2] : NULL;
     if (runs <= 0) {
         fprintf(stderr, "usage: %s [runs [label-prefix]]\n", argv[0]);
         return 2;
+    }
+    if (!every_endpoint_has_a_row()) {
+        return 1;
     }
     cbd_config cfg;
     cbd_config_defaults(&cfg);

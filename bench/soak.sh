@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Soak: DURATION seconds (default 300) of mixed load on one combatd process, all at once:
-#   - valid requests on every endpoint and GET route (wrk, bench/wrk/mixed_valid.lua): every
+#   - valid requests, quick ones of the battle endpoints and the health and metrics routes (wrk,
+#     bench/wrk/mixed_valid.lua; every endpoint's answers are the other tests' business): every
 #     one must answer 2xx, with no socket error;
 #   - malformed requests (wrk, bench/wrk/malformed.lua): every one must answer 4xx, never 5xx;
 #   - oversized bodies (curl, 100 KiB, one every 0.2 s): each must answer 413;

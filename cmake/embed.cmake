@@ -1,14 +1,12 @@
 # Turns files into C byte arrays (cmake -P script; no xxd needed):
 #   cmake -DSRC=<source dir> -DOUT=<file.c> -DFILES=<path>:<symbol>,<path>:<symbol> -P embed.cmake
-# Each <symbol> is an array NUL-terminated and a <symbol>_len without the NUL. A file that does
-# not exist is an empty array: a document the tree may lack (docs/rules.md comes from another
-# line of work), which the code then leaves out.
+# Each <symbol> is an array NUL-terminated and a <symbol>_len without the NUL. Every file is part
+# of the tree: one that does not exist stops the build.
 function(embed_file path symbol out_var)
-    if(EXISTS ${path})
-        file(READ ${path} hex HEX)
-    else()
-        set(hex "")
+    if(NOT EXISTS ${path})
+        message(FATAL_ERROR "embed.cmake: ${path} does not exist")
     endif()
+    file(READ ${path} hex HEX)
     string(LENGTH "${hex}" hex_len)
     math(EXPR size "${hex_len} / 2")
     string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Keeps the documentation true to the tree:
-#  1. every repository path that README.md, docs/*.md, deploy/README.md, openapi.yaml or a
-#     CMakeLists.txt names in backquotes (or in a comment) exists;
+#  1. every repository path that README.md, docs/*.md, deploy/README.md, openapi.yaml or any
+#     CMakeLists.txt names, in backquotes or in plain text (a YAML description, a comment),
+#     exists;
 #  2. the rules: docs/rules.md has one heading per rule ("### W14 — title"), the ids of each game
 #     run 1..n without a gap, every rule id cited in src/, include/, tests/, web/, docs/,
 #     bench/'s C files, openapi.yaml and README.md has a heading there, and docs/architecture.md's
@@ -23,10 +24,15 @@ fail() {
 }
 
 # 1. Paths named by the docs. A candidate is a backquoted word that starts with one of the
-# repository's top-level folders (or is a top-level file with an extension) and has no spaces.
-tops=$(git ls-files | cut -d/ -f1 | sort -u | tr '\n' '|')
+# repository's top-level folders (or is a top-level file with an extension) and has no spaces,
+# or a word of plain text that starts with a top-level folder and a slash (a sentence's full
+# stop is not part of it; one written with a placeholder, `fuzz_<path>`, is no file).
+tops=$(git ls-files | cut -d/ -f1 | sort -u | sed 's/\./\\./g' | tr '\n' '|')
 tops=${tops%|}
-docs=(README.md docs/*.md deploy/README.md openapi.yaml CMakeLists.txt tests/CMakeLists.txt)
+bare="(?<![A-Za-z0-9_./\`:-])($tops)/[A-Za-z0-9_.@+/-]*[A-Za-z0-9_]"
+bare="$bare(?![<*\$…{A-Za-z0-9_@+/-]|\.[A-Za-z0-9_])"
+mapfile -t cmake_lists < <(git ls-files -co --exclude-standard -- '*CMakeLists.txt')
+docs=(README.md docs/*.md deploy/README.md openapi.yaml "${cmake_lists[@]}")
 for doc in "${docs[@]}"; do
     [ -f "$doc" ] || continue
     while IFS= read -r path; do
@@ -40,7 +46,10 @@ for doc in "${docs[@]}"; do
         else
             fail "$doc names $path, which does not exist"
         fi
-    done < <(grep -oE "\`($tops)(/[A-Za-z0-9_.@+/-]*)?\`" "$doc" | tr -d '`' | sort -u)
+    done < <({
+        grep -oE "\`($tops)(/[A-Za-z0-9_.@+/-]*)?\`" "$doc" | tr -d '`'
+        grep -oP "$bare" "$doc"
+    } | sort -u)
 done
 
 # 2. The rules. docs/rules.md states each rule under a heading "### W14 — title"; every id cited

@@ -1,5 +1,6 @@
--- The soak's valid traffic: rotates through a valid request on every endpoint (bodies from
--- bench/wrk/bodies/) and the GET routes. Every one must answer 2xx; wrk reports any other
+-- The soak's valid traffic: rotates through quick valid requests of the battle endpoints
+-- (bodies from bench/wrk/bodies/) and the health and metrics routes, the mix a replica serves
+-- most. Every one must answer 2xx; wrk reports any other
 -- status as "Non-2xx or 3xx responses", and done() prints the count of each status.
 local dir = os.getenv("WRK_BODIES") or "bench/wrk/bodies"
 local function read(name)

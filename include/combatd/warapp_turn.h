@@ -75,6 +75,30 @@ typedef enum {
     CBD_ORDER_PRIORITY = 7,           /* W30: the player only */
     CBD_ORDER_DELAY = 8,              /* W30: the player only */
 } cbd_turn_order_type;
+/* How many kinds there are: the rows of the kinds' tables (the core's and the api's). */
+#define CBD_ORDER_KINDS 9
+
+/*
+ * W24: the phases of a turn, in the order they run. Each kind of order runs in one phase (its
+ * row in the kinds' table); the attack/transfer orders that an Order Delay card holds back run
+ * in a phase of their own after the others (W30). Order priority and delay run in none: they
+ * only reorder (W30).
+ */
+typedef enum {
+    CBD_PHASE_DEPLOY = 0, /* W12 */
+    CBD_PHASE_BOMB = 1,
+    CBD_PHASE_EMERGENCY_BLOCKADE = 2,
+    CBD_PHASE_AIRLIFT = 3,
+    CBD_PHASE_GIFT = 4,
+    CBD_PHASE_ATTACK = 5,  /* W14 */
+    CBD_PHASE_DELAYED = 6, /* W30: attacks/transfers held back by an Order Delay card */
+    CBD_PHASE_BLOCKADE = 7,
+    CBD_PHASES = 8,
+    CBD_PHASE_NONE = CBD_PHASES, /* W30: order priority and delay */
+} cbd_turn_phase;
+
+/* W24: the phase an order of kind `type` runs in (CBD_PHASE_NONE for an unknown kind). */
+cbd_turn_phase cbd_turn_kind_phase(cbd_turn_order_type type);
 
 typedef struct {
     cbd_turn_order_type type;

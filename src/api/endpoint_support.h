@@ -27,7 +27,8 @@ bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_s
                           const char *member, cbd_problem *problem);
 
 /* The words of every out-of-memory 500: the problem's detail here, and the constant body of
- * api.c that needs no allocation. */
+ * reply.c that needs no allocation (cbd_api_oom_body, which the http layer sends too). Outside
+ * an answer (the logs, starting up) it is cbd_status_str(CBD_ERR_NOMEM). */
 #define CBD_API_OOM_DETAIL "The service ran out of memory; try again."
 
 /* The 500 problem of out-of-memory, in the words of every other. Returns false. */

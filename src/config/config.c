@@ -258,7 +258,7 @@ bool cbd_config_load_file(cbd_settings *cfg, const char *path, cbd_problem *prob
     char *buf = malloc(CONFIG_FILE_MAX + 1);
     if (!buf) {
         fclose(f);
-        cbd_problem_set(problem, 500, "out of memory reading %s", path);
+        cbd_problem_set(problem, 500, "%s reading %s", cbd_status_str(CBD_ERR_NOMEM), path);
         return false;
     }
     size_t len = fread(buf, 1, CONFIG_FILE_MAX + 1, f);

@@ -264,8 +264,8 @@ enum MHD_Result cbd_http_on_request(void *cls, struct MHD_Connection *con, const
                                      s->server.body_limit);
     }
     if (req->body.out_of_memory) {
-        return cbd_http_send_problem(&s->answers, con, &req->answer, 500, NULL,
-                                     "Out of memory reading the body.");
+        return cbd_http_send(&s->answers, con, &req->answer, 500, "application/problem+json",
+                             (void *)cbd_api_oom_body, cbd_api_oom_body_len, false, NULL);
     }
     if (req->job_started) {
         /* Resumed by the worker: its reply is ready (a 503 if the server began to stop). */

@@ -123,7 +123,7 @@ cbd_server *cbd_server_start(const cbd_server_config *cfg, const cbd_config *api
                              size_t err_size) {
     cbd_server *s = calloc(1, sizeof *s);
     if (!s) {
-        snprintf(err, err_size, "out of memory");
+        snprintf(err, err_size, "%s", cbd_status_str(CBD_ERR_NOMEM));
         return NULL;
     }
     s->server = *cfg;

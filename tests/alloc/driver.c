@@ -1,19 +1,22 @@
 /*
  * Every allocation of a request, failed in turn. Runs under failshim.so
- * (LD_PRELOAD): for each endpoint it sends the request once counting the allocations the
- * server's threads make for it (C), then for every N in 1..C+2 sends it again with the Nth
- * allocation failed. Each answer must be the correct one byte for byte (the Date header
- * aside), or a 500 application/problem+json, or a connection closed with nothing sent (when
- * not even the 500 could be built or queued); never a crash, a hang, another 4xx or another
- * 200. The correct answers include a 422 and a 400, which must stay what they are.
- * Then the server must still answer correctly. A plain program, not Criterion: the shim
- * counts per process and Criterion forks.
+ * (LD_PRELOAD): for each endpoint of the endpoint table (src/api/endpoints.h), its sample
+ * (tests/support/endpoint_samples.h; a GET resource as it is) and the cases below, it sends
+ * the request once counting the allocations the server's threads make for it (C), then for
+ * every N in 1..C+2 sends it again with the Nth allocation failed. A POST endpoint without a
+ * sample, or a case of a path the table does not have, fails the sweep. Each answer must be the
+ * correct one byte for byte (the Date header aside), or a 500 application/problem+json, or a
+ * connection closed with nothing sent (when not even the 500 could be built or queued); never a
+ * crash, a hang, another 4xx or another 200. The correct answers include a 422 and a 400, which
+ * must stay what they are. Then the server must still answer correctly. A plain program, not
+ * Criterion: the shim counts per process and Criterion forks.
  */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "endpoint_samples.h"
 #include "raw_http.h"
 #include "config.h"
 #include "server.h"
@@ -50,12 +53,9 @@ typedef struct {
     int status;       /* of the correct answer */
 } endpoint_case;
 
-/* The seeds have 16 digits, so that a lexer that drops a digit renders a different number. */
+/* Beside each endpoint's sample: refusals, fog, units, a worker, the envelope's own paths. The
+ * seeds have 16 digits, so that a lexer that drops a digit renders a different number. */
 static const endpoint_case cases[] = {
-    {"/analyze-attack", "/analyze-attack",
-     "{\"attackers\": 10, \"defenders\": 5, \"source_armies\": 11,"
-     " \"settings\": {\"luck_modifier\": 0.5}}",
-     false, 200},
     /* A refusal must stay that refusal: a failure may make it a 500, never another 4xx. */
     {"/analyze-attack 422", "/analyze-attack",
      "{\"attackers\": 10, \"defenders\": 5, \"settings\": {\"rounding_mode\": \"up\"}}", false,
@@ -68,10 +68,6 @@ static const endpoint_case cases[] = {
      " \"attack_power\": 1, \"defense_power\": 1, \"combat_order\": 5, \"health\": 4}]}",
      false, 200},
     {"/analyze-attack 400", "/analyze-attack", "{\"attackers\": 10, \"defenders\": 5,", false, 400},
-    {"/simulate", "/simulate",
-     "{\"attackers\": 12, \"defenders\": 8, \"trials\": 50, \"seed\": 1000000000000001,"
-     " \"include_battles\": true}",
-     false, 200},
     {"/simulate with units and fog", "/simulate",
      "{\"attackers\": 6, \"defenders\": [{\"armies\": 3, \"probability\": 0.5},"
      " {\"armies\": 5, \"probability\": 0.5}], \"trials\": 30, \"seed\": 1000000000000001,"
@@ -80,22 +76,6 @@ static const endpoint_case cases[] = {
      false, 200},
     {"/simulate on a worker", "/simulate",
      "{\"attackers\": 2, \"defenders\": 1, \"trials\": 65537, \"seed\": 7}", false, 200},
-    {"/analyze-turn", "/analyze-turn",
-     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 4}, \"B\": {\"owner\":"
-     " \"bob\", \"armies\": 2}, \"C\": {\"owner\": \"alice\", \"armies\": 3}}, \"orders\":"
-     " [{\"type\": \"deploy\", \"player\": \"alice\", \"to\": \"A\", \"armies\": 1},"
-     " {\"player\": \"alice\", \"from\": \"A\", \"to\": \"B\", \"armies\": 3},"
-     " {\"player\": \"alice\", \"from\": \"C\", \"to\": \"B\", \"percent\": 1}],"
-     " \"settings\": {\"luck_modifier\": 0.5}, \"goals\": [{\"territory\": \"B\","
-     " \"owner\": \"alice\"}]}",
-     false, 200},
-    {"/simulate-turn", "/simulate-turn",
-     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 4}, \"B\": {\"owner\":"
-     " \"bob\", \"armies\": 2}}, \"orders\": [{\"player\": \"alice\", \"from\": \"A\","
-     " \"to\": \"B\", \"armies\": 3}, {\"player\": \"bob\", \"from\": \"B\", \"to\": \"A\","
-     " \"armies\": 1}], \"move_order\": \"random\", \"settings\": {\"luck_modifier\": 1},"
-     " \"trials\": 20, \"seed\": 1000000000000001}",
-     false, 200},
     /* Fog (W23): the distributions are read into blocks of their own. */
     {"/analyze-turn fog", "/analyze-turn",
      "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 11}, \"B\": {\"owner\":"
@@ -127,33 +107,10 @@ static const endpoint_case cases[] = {
      " \"to\": \"keep\", \"armies\": 16, \"units\": [\"alice-cmdr\"]}], \"settings\":"
      " {\"luck_modifier\": 0.16}, \"trials\": 5, \"seed\": 11, \"include_turns\": true}",
      false, 200},
-    {"/duper/battle", "/duper/battle",
-     "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
-     " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"
-     " \"support\": [{\"tanks\": 3}]}, \"defense\": {\"player\": \"blue\", \"keys\": 2,"
-     " \"tile\": {\"level\": 3, \"units\": {\"tank\": 5, \"center\": 1}},"
-     " \"support\": [{\"tanks\": 4}]}, \"seed\": 1000000000000001}",
-     false, 200},
-    {"/duper/board/battle", "/duper/board/battle",
-     "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\", \"units\": {\"soldier\": 8,"
-     " \"plane\": 2}, \"loaded\": {\"tank\": 2}}, \"a2\": {\"owner\": \"red\", \"units\":"
-     " {\"tank\": 3}}, \"b1\": {\"owner\": \"blue\", \"level\": 3, \"units\": {\"capital_lv1\":"
-     " 1}}, \"b2\": {\"owner\": \"blue\", \"units\": {\"tank\": 4}}}, \"adjacent\": [[\"a1\","
-     " \"b1\"], [\"a1\", \"a2\"], [\"b1\", \"b2\"]], \"keys\": {\"blue\": {\"red\": 2}}},"
-     " \"attacks\": [{\"from\": \"a1\", \"to\": \"b1\"}, {\"from\": \"a2\", \"to\": \"b2\","
-     " \"kind\": \"long_distance\"}], \"seed\": 1000000000000001}",
-     false, 200},
     {"/duper/board/battle 422", "/duper/board/battle",
      "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\"}}, \"adjacent\": [[\"a1\","
      " \"zz\"]]}, \"attacks\": []}",
      false, 422},
-    {"/duper/board/options", "/duper/board/options",
-     "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\", \"units\": {\"soldier\": 8,"
-     " \"plane\": 2}}, \"a2\": {\"owner\": \"red\", \"units\": {\"tank\": 3}}, \"b1\":"
-     " {\"owner\": \"blue\", \"units\": {\"tank\": 5}}, \"n1\": {\"owner\": \"npc\","
-     " \"units\": {\"larva\": 3}}}, \"adjacent\": [[\"a1\", \"b1\"], [\"a1\", \"a2\"]]},"
-     " \"player\": \"red\"}",
-     false, 200},
     /* A tool call, a tool error and a body that is not JSON-RPC: the envelope around the
      * endpoint's answer must be whole or a 500 too. */
     {"/mcp tools/call", "/mcp",
@@ -167,7 +124,6 @@ static const endpoint_case cases[] = {
      " \"defenders\": 5, \"settings\": {\"rounding_mode\": \"up\"}}}}",
      false, 200},
     {"/mcp 400", "/mcp", "{\"jsonrpc\": \"2.0\", \"method\": 1}", false, 400},
-    {"GET /metrics", "/metrics", NULL, true, 200},
 };
 
 /* The request on the wire; Connection: close, so that reading to EOF reads one answer. */
@@ -350,6 +306,48 @@ static int sweep(uint16_t port, const endpoint_case *c, const char *request) {
     return bad;
 }
 
+static int sweep_case(uint16_t port, const endpoint_case *c) {
+    char *request = request_of(c);
+    int bad = request ? sweep(port, c, request) : 1;
+    free(request);
+    return bad;
+}
+
+/* An endpoint's sample, or the GET of a resource, then its cases. */
+static int sweep_endpoint(uint16_t port, const endpoint_row *row) {
+    const char *body = endpoint_is_post(row) ? endpoint_sample_of(row->path) : NULL;
+    if (endpoint_is_post(row) && !body) {
+        printf("FAIL POST %s has no sample in tests/support/endpoint_samples.h\n", row->path);
+        return 1;
+    }
+    /* /metrics's numbers change from one request to the next: its shape is compared. */
+    endpoint_case sample = {row->path, row->path, body, strcmp(row->path, "/metrics") == 0, 200};
+    int bad = sweep_case(port, &sample);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (strcmp(cases[i].path, row->path) == 0) {
+            bad += sweep_case(port, &cases[i]);
+        }
+    }
+    return bad;
+}
+
+/* The cases of a path that is not an endpoint (so they would not be swept). */
+static size_t cases_outside_the_table(void) {
+    size_t bad = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        bool found = false;
+        for (size_t k = 0; k < ENDPOINT_ROWS; k++) {
+            found |= strcmp(cases[i].path, endpoint_rows[k].path) == 0;
+        }
+        if (!found) {
+            printf("FAIL case %s: %s is not an endpoint of the table\n", cases[i].name,
+                   cases[i].path);
+            bad++;
+        }
+    }
+    return bad;
+}
+
 int main(void) {
     if (!find_shim()) {
         fprintf(stderr, "run under LD_PRELOAD=failshim.so (tests/alloc/failshim.c)\n");
@@ -372,13 +370,11 @@ int main(void) {
         fprintf(stderr, "server failed to start: %s\n", err);
         return 2;
     }
-    uint16_t port = cbd_server_port(s);
     int bad = 0;
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        char *request = request_of(&cases[i]);
-        bad += request ? sweep(port, &cases[i], request) : 1;
-        free(request);
+    for (size_t i = 0; i < ENDPOINT_ROWS; i++) {
+        bad += sweep_endpoint(cbd_server_port(s), &endpoint_rows[i]);
     }
+    bad += (int)cases_outside_the_table();
     cbd_server_stop(s);
     printf("%s: %d wrong answers\n", bad ? "FAIL" : "PASS", bad);
     return bad ? 1 : 0;

@@ -3,8 +3,9 @@
 # (yamllint), docker-compose.yml (docker-compose config), the Dockerfile (dockerfile-utils),
 # the C formatting (clang-format), the docs (scripts/check-docs.sh), the shell scripts
 # (shellcheck), that no two .c files' modules use each other (scripts/check-includes.py, on
-# build/'s objects) and that the MCP tool schemas are openapi.yaml's (mcp-schemas.mjs); then
-# check live responses against openapi.yaml.
+# build/'s objects), that each header declares only what its own file or the files it names
+# define (scripts/check-declarations.py, likewise) and that the MCP tool schemas are
+# openapi.yaml's (mcp-schemas.mjs); then check live responses against openapi.yaml.
 # Expects build/combatd (scripts/test.sh builds it first). Prints "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,6 +46,8 @@ lint "docs name what exists; rulings table; layers" "$root/scripts/check-docs.sh
 lint "shellcheck" shellcheck "$root"/scripts/*.sh "$root"/.ci/run "$root"/tests/*/run.sh
 lint "no circle between the .c files of src/" python3 "$root/scripts/check-includes.py" \
     "${COMBATD_BUILD_DIR:-$root/build}"
+lint "every declaration in the header of the file that defines it" \
+    python3 "$root/scripts/check-declarations.py" "${COMBATD_BUILD_DIR:-$root/build}"
 # The MCP tool schemas are generated from openapi.yaml into a file the C build embeds; a change
 # of the contract without regenerating it fails here.
 lint "src/api/mcp/mcp_tool_schemas.json is openapi.yaml's" node "$here/mcp-schemas.mjs" --check

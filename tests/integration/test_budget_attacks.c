@@ -15,6 +15,8 @@
  * - the answer at most server.max_answer_bytes (8 MiB), a 200 or a 422 naming the member to
  *   reduce, as the row says.
  *
+ * Every POST endpoint of the endpoint table has a row (but /mcp, whose cost is its tool's).
+ *
  * The server runs under rlimits (4 GiB of address space, 20 s of CPU), so that a request the
  * budget does not bound fails its row instead of taking the machine with it. Each row prints
  * its figures on stderr.
@@ -28,6 +30,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
+#include "api.h"
 #include "child_server.h"
 #include "costly_requests.h"
 #include "proc_stats.h"
@@ -185,5 +188,21 @@ ParameterizedTest(int *row_index, attacks, costliest_requests_end_within_the_bud
     child_log_finish(log);
     (void)child_wait(&c, 10);
     child_log_free(log);
+    costly_requests_free(rows, n);
+}
+
+/* The table covers every POST endpoint but those that wrap others (/mcp: a tool call costs its
+ * tool's endpoint). */
+Test(attacks, every_post_endpoint_has_a_row) {
+    size_t n;
+    costly_request *rows = costly_requests(&n);
+    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
+        size_t found = 0;
+        for (size_t k = 0; k < n; k++) {
+            found += strcmp(rows[k].path, ep->path) == 0;
+        }
+        cr_expect(found > 0 || !ep->handle || ep->envelope,
+                  "%s has no row in tests/support/costly_requests.h", ep->path);
+    }
     costly_requests_free(rows, n);
 }

@@ -1,10 +1,11 @@
 /*
  * README "Metrics" and "Endpoints": every metric the README names is exposed with its type
  * (`# TYPE name counter|gauge|histogram`), no other combatd_ metric is exposed undocumented,
- * and after one request to each endpoint row of the README's table, combatd_requests_total has
- * that endpoint's path as its route label with the request counted once. README is read from
- * COMBATD_SOURCE_DIR, so a row added there without its route (or a route whose label changes)
- * fails here.
+ * README's endpoint table lists every row of the endpoint table (src/api/endpoints.h) and no
+ * other, its MCP table every row's tool, and after one request to each row (a POST with its
+ * sample, tests/support/endpoint_samples.h) combatd_requests_total has the row's label as a
+ * route with the request counted once. README is read from COMBATD_SOURCE_DIR, so an endpoint
+ * added without its README rows or its sample fails here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,8 @@
 
 #include <criterion/criterion.h>
 
+#include "api.h"
+#include "endpoint_samples.h"
 #include "http_client.h"
 #include "raw_http.h"
 
@@ -65,44 +68,6 @@ static size_t readme_endpoints(const char *readme, endpoint *out, size_t max) {
     return n;
 }
 
-/* A valid body for each POST endpoint; a POST row with none here fails the test. */
-static const struct {
-    const char *path, *body;
-} post_bodies[] = {
-    {"/analyze-attack", "{\"attackers\": 10, \"defenders\": 5}"},
-    {"/simulate", "{\"attackers\": 10, \"defenders\": 5, \"seed\": 1}"},
-    {"/analyze-turn", "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 10},"
-                      " \"B\": {\"owner\": \"bob\", \"armies\": 3}},"
-                      " \"orders\": [{\"player\": \"alice\", \"from\": \"A\", \"to\": \"B\","
-                      " \"armies\": 9}]}"},
-    {"/simulate-turn", "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 10},"
-                       " \"B\": {\"owner\": \"bob\", \"armies\": 3}},"
-                       " \"orders\": [{\"player\": \"alice\", \"from\": \"A\", \"to\": \"B\","
-                       " \"armies\": 9}], \"seed\": 1}"},
-    {"/duper/battle",
-     "{\"attack\": {\"player\": \"red\", \"tile\": {\"units\": {\"soldier\": 5}}},"
-     " \"defense\": {\"player\": \"blue\", \"tile\": {\"level\": 1, \"units\": {\"soldier\": 1}}},"
-     " \"seed\": 1}"},
-    {"/duper/board/battle",
-     "{\"board\": {\"tiles\": {\"a\": {\"owner\": \"red\", \"units\": {\"soldier\": 5}},"
-     " \"b\": {\"owner\": \"blue\", \"units\": {\"soldier\": 1}}}, \"adjacent\": [[\"a\", \"b\"]]},"
-     " \"attacks\": [{\"from\": \"a\", \"to\": \"b\"}], \"seed\": 1}"},
-    {"/duper/board/options",
-     "{\"board\": {\"tiles\": {\"a\": {\"owner\": \"red\", \"units\": {\"soldier\": 5}},"
-     " \"b\": {\"owner\": \"blue\", \"units\": {\"soldier\": 1}}}, \"adjacent\": [[\"a\", \"b\"]]},"
-     " \"player\": \"red\"}"},
-    {"/mcp", "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}"},
-};
-
-static const char *body_for(const char *path) {
-    for (size_t i = 0; i < sizeof post_bodies / sizeof post_bodies[0]; i++) {
-        if (strcmp(post_bodies[i].path, path) == 0) {
-            return post_bodies[i].body;
-        }
-    }
-    return NULL;
-}
-
 static char *get_metrics(uint16_t port) {
     test_response r;
     cr_assert_eq(test_request(port, "GET", "/metrics", NULL, NULL, 0, NULL, &r), 0);
@@ -112,34 +77,74 @@ static char *get_metrics(uint16_t port) {
     return text;
 }
 
-/* Whether the exposition counts exactly one 200 on `path` (at least one for /metrics, which
- * the polling below asks again and again). */
-static bool counted_once(const char *text, const char *path) {
+/* Whether the exposition counts exactly one 200 on route `label` (at least one for /metrics,
+ * which the polling below asks again and again). */
+static bool counted_once(const char *text, const char *label) {
     char line[160];
-    snprintf(line, sizeof line, "\ncombatd_requests_total{route=\"%s\",status=\"200\"} ", path);
+    snprintf(line, sizeof line, "\ncombatd_requests_total{route=\"%s\",status=\"200\"} ", label);
     const char *p = strstr(text, line);
     if (!p) {
         return false;
     }
     long v = strtol(p + strlen(line), NULL, 10);
-    return strcmp(path, "/metrics") == 0 ? v >= 1 : v == 1;
+    return strcmp(label, "/metrics") == 0 ? v >= 1 : v == 1;
 }
 
-Test(metrics_docs, every_endpoint_row_is_a_route_label_after_one_request) {
-    const char *readme = read_readme();
+/* README's endpoint table lists the endpoint table's rows, each once, and nothing else. */
+Test(metrics_docs, readmes_endpoint_table_lists_every_endpoint_of_the_table) {
     endpoint eps[32];
-    size_t n = readme_endpoints(readme, eps, 32);
-    cr_assert_geq(n, 12, "README's endpoint table: %zu endpoints", n);
+    size_t n = readme_endpoints(read_readme(), eps, 32);
+    for (size_t i = 0; i < ENDPOINT_ROWS; i++) {
+        const endpoint_row *row = &endpoint_rows[i];
+        const char *method = endpoint_is_post(row) ? "POST" : "GET";
+        size_t found = 0;
+        for (size_t k = 0; k < n; k++) {
+            found += strcmp(eps[k].method, method) == 0 && strcmp(eps[k].path, row->path) == 0;
+        }
+        cr_expect_eq(found, 1, "README's endpoint table lists `%s %s` %zu times", method, row->path,
+                     found);
+    }
+    cr_expect_eq(n, ENDPOINT_ROWS, "README lists %zu endpoints, the table has %zu", n,
+                 ENDPOINT_ROWS);
+}
+
+/* README's MCP table has a row `| `tool` | `POST path` |` for each row of the table with a tool,
+ * the tool named after the path (without the leading '/', '/' and '-' as '_'). */
+Test(metrics_docs, readmes_mcp_table_lists_every_tool) {
+    static char text[16384];
+    section(read_readme(), "\n## MCP", text, sizeof text);
+    size_t tools = 0, rows = 0;
+    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
+        if (!ep->tool.title) {
+            continue;
+        }
+        char row[160];
+        int n = snprintf(row, sizeof row, "\n| `");
+        for (const char *p = ep->path + 1; *p && n + 1 < (int)sizeof row; p++) {
+            row[n++] = *p == '/' || *p == '-' ? '_' : *p;
+        }
+        snprintf(row + n, sizeof row - (size_t)n, "` | `POST %s` |", ep->path);
+        cr_expect_not_null(strstr(text, row), "README's MCP table has no row \"%s\"", row + 1);
+        tools++;
+    }
+    for (const char *p = strstr(text, "\n| `"); p; p = strstr(p + 1, "\n| `")) {
+        rows++;
+    }
+    cr_expect_eq(rows, tools, "README's MCP table has %zu rows, the table %zu tools", rows, tools);
+}
+
+Test(metrics_docs, every_endpoint_is_its_route_label_after_one_request) {
     cbd_server *s = test_server_start_default();
     uint16_t port = cbd_server_port(s);
-    for (size_t i = 0; i < n; i++) {
-        const char *body = strcmp(eps[i].method, "POST") == 0 ? body_for(eps[i].path) : NULL;
-        cr_assert(strcmp(eps[i].method, "POST") != 0 || body, "no body here for POST %s",
-                  eps[i].path);
+    for (size_t i = 0; i < ENDPOINT_ROWS; i++) {
+        const endpoint_row *row = &endpoint_rows[i];
+        const char *body = endpoint_is_post(row) ? endpoint_sample_of(row->path) : NULL;
+        cr_assert(!endpoint_is_post(row) || body,
+                  "no sample for POST %s in tests/support/endpoint_samples.h", row->path);
         test_response r;
-        test_request(port, eps[i].method, eps[i].path, body ? "application/json" : NULL, body,
+        test_request(port, body ? "POST" : "GET", row->path, body ? "application/json" : NULL, body,
                      body ? strlen(body) : 0, NULL, &r);
-        cr_expect_eq(r.status, 200, "%s %s: %ld %s", eps[i].method, eps[i].path, r.status, r.body);
+        cr_expect_eq(r.status, 200, "%s: %ld %s", row->path, r.status, r.body);
         test_response_free(&r);
     }
     /* A request is counted when it has been sent: ask until every count shows (5 s). */
@@ -149,16 +154,16 @@ Test(metrics_docs, every_endpoint_row_is_a_route_label_after_one_request) {
         free(text);
         text = get_metrics(port);
         all = true;
-        for (size_t i = 0; i < n; i++) {
-            all &= counted_once(text, eps[i].path);
+        for (size_t i = 0; i < ENDPOINT_ROWS; i++) {
+            all &= counted_once(text, endpoint_rows[i].label);
         }
         if (!all) {
             raw_sleep(0.02);
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        cr_expect(counted_once(text, eps[i].path), "no route=\"%s\" counted once:\n%s", eps[i].path,
-                  text);
+    for (size_t i = 0; i < ENDPOINT_ROWS; i++) {
+        cr_expect(counted_once(text, endpoint_rows[i].label), "no route=\"%s\" counted once:\n%s",
+                  endpoint_rows[i].label, text);
     }
     free(text);
     cbd_server_stop(s);

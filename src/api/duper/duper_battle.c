@@ -17,7 +17,8 @@
 
 static const char *const root_keys[] = {"attack", "defense", "rules", "seed", NULL};
 static const char *const attack_keys[] = {"player", "kind", "tile", "support", NULL};
-static const char *const defense_keys[] = {"player", "npc", "keys", "tile", "support", NULL};
+static const char *const defense_keys[] = {"player", CBD_DUPER_NPC_NAME, "keys",
+                                           "tile",   "support",          NULL};
 static const char *const attack_tile_keys[] = {"units", "loaded", NULL};
 static const char *const defense_tile_keys[] = {"level", "units", "loaded", NULL};
 static const char *const support_keys[] = {"tanks", "fort", NULL};
@@ -117,10 +118,10 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
     if (f != CBD_FIELD_OK) {
         return;
     }
-    (void)cbd_read_bool(&r, "npc", &b->npc);
+    (void)cbd_read_bool(&r, CBD_DUPER_NPC_NAME, &b->npc);
     f = cbd_read_string(&r, "player", PLAYER_MAX, &out->player);
     if (f == CBD_FIELD_ABSENT && !b->npc) {
-        required(&r, "player", "the defending player (or \"npc\": true)");
+        required(&r, "player", "the defending player (or \"" CBD_DUPER_NPC_NAME "\": true)");
     } else if (f == CBD_FIELD_OK && b->npc) {
         cbd_reader_error(&r, "player", "must be absent: an NPC tile has no player (D9)");
     }

@@ -67,9 +67,9 @@ static void read_tile(const cbd_reader *tiles, const char *id, cbd_duper_tile_sp
     const char *owner = NULL;
     if (cbd_read_string(&tr, "owner", NAME_MAX_BYTES, &owner) == CBD_FIELD_ABSENT) {
         cbd_reader_error(&tr, "owner",
-                         "is required: a player's colour, or \"" CBD_BOARD_NPC_NAME "\" (D13)");
+                         "is required: a player's colour, or \"" CBD_DUPER_NPC_NAME "\" (D13)");
     }
-    bool npc = owner && strcmp(owner, CBD_BOARD_NPC_NAME) == 0;
+    bool npc = owner && strcmp(owner, CBD_DUPER_NPC_NAME) == 0;
     t->owner = npc ? NULL : owner;
     uint64_t level = 1;
     if (cbd_read_u64(&tr, "level", 1, 3, &level) == CBD_FIELD_OK) {
@@ -258,7 +258,7 @@ void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, c
         cbd_reader_error(attack, "to", "names no tile of the board");
     }
     const char *attacker = owner_json(s), *defender = owner_json(t);
-    if (attacker && strcmp(attacker, CBD_BOARD_NPC_NAME) == 0) {
+    if (attacker && strcmp(attacker, CBD_DUPER_NPC_NAME) == 0) {
         cbd_reader_error(attack, "from", "is an NPC tile: NPC tiles never attack (D9)");
     } else if (attacker && defender && strcmp(attacker, defender) == 0) {
         cbd_reader_error(attack, "to",
@@ -353,7 +353,7 @@ void cbd_board_fault(const cbd_board_read *b, const cbd_reader *root,
 }
 
 const char *cbd_board_owner_name(const cbd_duper_board *board, int32_t owner) {
-    return owner == CBD_DUPER_BOARD_NPC ? CBD_BOARD_NPC_NAME
+    return owner == CBD_DUPER_BOARD_NPC ? CBD_DUPER_NPC_NAME
                                         : cbd_duper_board_player_name(board, owner);
 }
 

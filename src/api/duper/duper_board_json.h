@@ -9,10 +9,6 @@
 #include "json_reader.h"
 #include "json_write.h"
 
-/* The owner of an NPC tile as a board spells it (D13), on the way in and out; the core calls it
- * CBD_DUPER_BOARD_NPC. */
-#define CBD_BOARD_NPC_NAME "npc"
-
 /*
  * A Duper board on the way in and out (D13, D15), shared by POST /duper/board/battle and
  * /duper/board/options:
@@ -70,7 +66,7 @@ bool cbd_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_re
 /* The rules of a request: cfg's, with its "rules" member over them. */
 void cbd_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_duper_rules *rules);
 
-/* The id of a player (its colour), or CBD_BOARD_NPC_NAME. */
+/* The id of a player (its colour), or CBD_DUPER_NPC_NAME. */
 const char *cbd_board_owner_name(const cbd_duper_board *board, int32_t owner);
 
 #endif

@@ -71,7 +71,8 @@ static void check_unit(const cbd_reader *tile, const cbd_duper_side *s, bool npc
     }
     if (c == CBD_DUPER_LARVA && !npc) {
         unit_error(tile, c,
-                   "larvae are NPC units: they stand only on an NPC tile (\"npc\": true) and "
+                   "larvae are NPC units: they stand only on an NPC tile (\"" CBD_DUPER_NPC_NAME
+                   "\": true) and "
                    "never attack (D9)");
     }
     if (cbd_duper_is_capital((cbd_duper_class)c) && npc) {

@@ -11,6 +11,11 @@
 #include "combatd/duper.h"
 #include "json_reader.h"
 
+/* The NPCs as the API spells them (D9, D13): the member of /duper/battle's defense that says the
+ * tile is theirs ("npc": true), and the owner of their tiles on a board, on the way in and out
+ * (the core calls that owner CBD_DUPER_BOARD_NPC). */
+#define CBD_DUPER_NPC_NAME "npc"
+
 /* Reads tile member `key` ("units": every class; "loaded": the classes planes carry, D5) into
  * counts, by class. Errors name the member's pointer. */
 void cbd_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts);

@@ -1,7 +1,9 @@
 #ifndef COMBATD_CORE_DUPER_BOARD_INTERNAL_H
 #define COMBATD_CORE_DUPER_BOARD_INTERNAL_H
 
-/* The board's layout, shared by the core's board files (never by other layers). */
+/* The board's layout, shared by the core's board files (never by other layers): the board is
+ * built in duper_board.c (cbd_duper_board_can_attack), a battle's support found in
+ * duper_board_battle.c (cbd_duper_board_support). */
 #include "combatd/budget.h"
 #include "combatd/duper_board.h"
 

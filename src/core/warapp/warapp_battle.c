@@ -51,11 +51,12 @@ static bool same_state(const cbd_warapp_side *side, const cbd_warapp_side_state 
     return true;
 }
 
-/* W20: the defenders after the attack: one army is resurrected when both sides kept nothing. */
+/* W5, W20: the defenders after the attack (one army resurrected when both sides kept nothing),
+ * as cbd_warapp_decide leaves them. */
 static void resurrect(const cbd_warapp_side *def, bool attack_empty, cbd_warapp_side_state *s) {
-    if (attack_empty && cbd_warapp_side_empty(def, s)) {
-        s->armies_left = 1;
-    }
+    s->armies_left = cbd_warapp_decide(0, def->armies, 0, attack_empty, s->armies_left,
+                                       cbd_warapp_side_empty(def, s))
+                         .defenders_left;
 }
 
 /*
@@ -83,28 +84,16 @@ static bool is_deterministic(const cbd_side_prep *att, const cbd_side_prep *def,
     return same_state(def->side, &d_lo, &d_hi);
 }
 
-/* The one outcome, when deterministic: each side's state at its least damage (W4–W6, W20). */
+/* The one outcome, when deterministic: each side's state at its least damage, decided by W20. */
 static cbd_warapp_outcome certain_outcome(const cbd_side_prep *att, const cbd_side_prep *def,
                                           const cbd_kills *ka, const cbd_kills *kd) {
     uint64_t left[2][CBD_WARAPP_MAX_UNITS];
     cbd_warapp_side_state a = {0, left[0]}, d = {0, left[1]};
     state_after(att, kd->min, &a);
     state_after(def, ka->min, &d);
-    bool attack_empty = cbd_warapp_side_empty(att->side, &a);
-    bool defense_empty = cbd_warapp_side_empty(def->side, &d);
-    uint64_t armies = def->side->armies;
-    cbd_warapp_outcome o;
-    o.attackers_left = a.armies_left;
-    o.attackers_lost = att->side->armies - a.armies_left;
-    o.captured = defense_empty && !attack_empty;
-    o.defenders_left = d.armies_left;
-    o.defenders_lost = armies - d.armies_left;
-    if (defense_empty && attack_empty) {
-        /* W5: the resurrected army is not counted as lost. */
-        o.defenders_left = 1;
-        o.defenders_lost = armies >= 1 ? armies - 1 : 0;
-    }
-    return o;
+    return cbd_warapp_decide(att->side->armies, def->side->armies, a.armies_left,
+                             cbd_warapp_side_empty(att->side, &a), d.armies_left,
+                             cbd_warapp_side_empty(def->side, &d));
 }
 
 /* Attackers left: their armies after the defenders' damage, whatever their own (W6, W19). */

@@ -1,13 +1,30 @@
 /*
- * Seeded battles set up (W1, W17–W20, W23): the battle of one /simulate request, set up once (the
- * damage order of each side's units, every count's defending sampler and the running sums a count
- * is drawn against); and W19/W20 for one battle with units. See warapp_simulate.h for the draw
- * order.
+ * Seeded battles set up (W1, W17–W20, W23): one side's constants for random battles, and the
+ * battle of one /simulate request, set up once (the damage order of each side's units, every
+ * count's defending sampler and the running sums a count is drawn against). The battles run
+ * in warapp_simulate.c, which calls this file (never the other way). See warapp_simulate.h for
+ * the draw order.
  */
 #include <string.h>
 
 #include "combatd/warapp_simulate.h"
-#include "warapp_sim_internal.h"
+
+__extension__ typedef unsigned __int128 cbd_u128;
+
+void cbd_sim_side_init(cbd_sim_side *side, uint64_t n, cbd_micro rate, cbd_micro luck) {
+    memset(side, 0, sizeof *side);
+    side->n = n;
+    side->rate = rate;
+    side->luck = luck;
+    /* X is random only when luck weighs it in and a roll can go either way. */
+    side->rolls = luck > 0 && n > 0 && rate > 0 && rate < CBD_MICRO_ONE;
+    side->fixed_x = rate == CBD_MICRO_ONE ? n : 0;
+    cbd_binomial_init(&side->roll, side->rolls ? n : 0, rate);
+    /* W1: (1 − L)·n·p in units of 10^-12, at most 10^6·10^9·10^6 = 10^21: 128 bits. */
+    cbd_u128 base = (cbd_u128)(CBD_MICRO_ONE - luck) * n * rate;
+    side->base_whole = (uint64_t)(base / CBD_KILL_FRAC_ONE);
+    side->base_frac = (uint64_t)(base % CBD_KILL_FRAC_ONE);
+}
 
 /* A record keeps each side's dead units as the bits of one word. */
 _Static_assert(CBD_WARAPP_MAX_UNITS <= 64, "cbd_sim_record's dead-unit masks hold 64 units");
@@ -104,42 +121,4 @@ uint64_t cbd_sim_plan_battle_units(const cbd_sim_plan *plan) {
         units += bytes > CBD_WORK_FOG_CACHED ? CBD_WORK_FOG_MISS : 0;
     }
     return units + CBD_WORK_UNIT_DAMAGE * (plan->attack.n_units + plan->defense.n_units);
-}
-
-/* Bit i set for each unit i with nothing left (dead, W19); a side has at most 64 (plan_init). */
-static uint64_t dead_units(size_t n, const uint64_t *left) {
-    uint64_t dead = 0;
-    for (size_t i = 0; i < n && i < CBD_WARAPP_MAX_UNITS; i++) {
-        dead |= (uint64_t)(left[i] == 0) << i;
-    }
-    return dead;
-}
-
-void cbd_sim_plan_resolve_units(const cbd_sim_plan *plan, uint64_t defenders, cbd_sim_record *r) {
-    uint64_t a_left[CBD_WARAPP_MAX_UNITS], d_left[CBD_WARAPP_MAX_UNITS];
-    cbd_warapp_side def = plan->defense;
-    def.armies = defenders;
-    cbd_warapp_side_state a = {0, a_left}, d = {0, d_left};
-    /* W18: each side's rounded kills are the damage it deals; W19 spends it in combat order. */
-    cbd_warapp_take_damage(&plan->attack, plan->attack_order, plan->attack_before,
-                           r->battle.defender_kills, &a);
-    cbd_warapp_take_damage(&def, plan->defense_order, plan->defense_before,
-                           r->battle.attacker_kills, &d);
-    bool attack_empty = cbd_warapp_side_empty(&plan->attack, &a);
-    bool defense_empty = cbd_warapp_side_empty(&def, &d);
-    /* W20: captured iff the defence keeps nothing and the attack keeps something. */
-    cbd_warapp_outcome *o = &r->battle.outcome;
-    o->captured = defense_empty && !attack_empty;
-    o->attackers_left = a.armies_left;
-    o->attackers_lost = plan->attack.armies - a.armies_left;
-    o->defenders_left = d.armies_left;
-    o->defenders_lost = defenders - d.armies_left;
-    r->mutual = attack_empty && defense_empty;
-    if (r->mutual) {
-        /* W5: one defending army is resurrected, and it is not counted as lost. */
-        o->defenders_left = 1;
-        o->defenders_lost = defenders >= 1 ? defenders - 1 : 0;
-    }
-    r->attacking_dead = dead_units(plan->attack.n_units, a_left);
-    r->defending_dead = dead_units(def.n_units, d_left);
 }

@@ -1,11 +1,8 @@
 /* Random War.app battles (W1–W6, W18–W20, W23) from a caller's RNG state; see
- * warapp_simulate.h. The plans' set-up and W19's damage are in warapp_sim_plan.c, a side's
- * constants in warapp_sim_side.c. */
+ * warapp_simulate.h. The sides' constants and the plans' set-up are in warapp_sim_plan.c. */
 #include "combatd/warapp_simulate.h"
 
 #include <string.h>
-
-#include "warapp_sim_internal.h"
 
 __extension__ typedef unsigned __int128 cbd_u128;
 
@@ -94,14 +91,43 @@ static inline uint32_t draw_count(const cbd_sim_plan *plan, cbd_rng *rng) {
     return (uint32_t)lo;
 }
 
-/* Armies only: W4–W6 as they always were; both wiped out is W5's mutual destruction
- * (impossible with 0 defenders: they kill nobody). */
+/* Bit i set for each unit i with nothing left (dead, W19); a side has at most 64 (plan_init). */
+static uint64_t dead_units(size_t n, const uint64_t *left) {
+    uint64_t dead = 0;
+    for (size_t i = 0; i < n && i < CBD_WARAPP_MAX_UNITS; i++) {
+        dead |= (uint64_t)(left[i] == 0) << i;
+    }
+    return dead;
+}
+
+/* W18, W19: r's outcome and dead units from its kills, each side's damage dealt, against
+ * `defenders` armies beside the plan's defending units; W20 decides (cbd_warapp_decide). */
+static void resolve_units(const cbd_sim_plan *plan, uint64_t defenders, cbd_sim_record *r) {
+    uint64_t a_left[CBD_WARAPP_MAX_UNITS], d_left[CBD_WARAPP_MAX_UNITS];
+    cbd_warapp_side def = plan->defense;
+    def.armies = defenders;
+    cbd_warapp_side_state a = {0, a_left}, d = {0, d_left};
+    /* W18: each side's rounded kills are the damage it deals; W19 spends it in combat order. */
+    cbd_warapp_take_damage(&plan->attack, plan->attack_order, plan->attack_before,
+                           r->battle.defender_kills, &a);
+    cbd_warapp_take_damage(&def, plan->defense_order, plan->defense_before,
+                           r->battle.attacker_kills, &d);
+    r->battle.outcome = cbd_warapp_decide(plan->attack.armies, defenders, a.armies_left,
+                                          cbd_warapp_side_empty(&plan->attack, &a), d.armies_left,
+                                          cbd_warapp_side_empty(&def, &d));
+    r->mutual = r->battle.outcome.mutual;
+    r->attacking_dead = dead_units(plan->attack.n_units, a_left);
+    r->defending_dead = dead_units(def.n_units, d_left);
+}
+
+/* Armies only: W4–W6; both wiped out is W5's mutual destruction (impossible with 0 defenders:
+ * they kill nobody). */
 static inline bool armies_battle(const cbd_sim_side *a, const cbd_sim_side *d, cbd_rounding mode,
                                  uint64_t attackers, uint64_t defenders, cbd_rng *rng,
                                  cbd_sim_battle *b) {
     draw_kills(a, d, mode, rng, b);
     b->outcome = cbd_warapp_resolve(attackers, defenders, b->attacker_kills, b->defender_kills);
-    return b->attacker_kills >= defenders && b->defender_kills >= attackers;
+    return b->outcome.mutual;
 }
 
 cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng) {
@@ -115,7 +141,7 @@ cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng) {
         return r;
     }
     draw_kills(&plan->att, &plan->def[r.count], plan->rounding, rng, &r.battle);
-    cbd_sim_plan_resolve_units(plan, defenders, &r);
+    resolve_units(plan, defenders, &r);
     return r;
 }
 

@@ -31,8 +31,8 @@ enum MHD_Result cbd_http_get_metrics(cbd_server *s, struct MHD_Connection *con,
     size_t len = 0;
     char *text = cbd_metrics_render(&s->metrics, &len);
     if (!text) {
-        return cbd_http_send_problem(&s->answers, con, &req->answer, 500, NULL,
-                                     "Out of memory rendering metrics.");
+        return cbd_http_send(&s->answers, con, &req->answer, 500, "application/problem+json",
+                             (void *)cbd_api_oom_body, cbd_api_oom_body_len, false, NULL);
     }
     return cbd_http_send(&s->answers, con, &req->answer, 200,
                          "text/plain; version=0.0.4; charset=utf-8", text, len, true, NULL);

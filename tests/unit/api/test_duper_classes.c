@@ -1,7 +1,8 @@
 /*
  * The Duper class table (src/core/duper/duper_classes.c) against docs/rules.md's unit table written
- * out by hand, and against the two other places that list classes for clients: openapi.yaml (the
- * contract) and config/combatd.json (the shipped unit table, D1).
+ * out by hand, and against the other places that list classes for clients: openapi.yaml (the
+ * contract), config/combatd.json (the shipped unit table, D1) and the playground page
+ * (web/index.html).
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -215,4 +216,56 @@ Test(duper_classes, the_shipped_config_lists_every_class_with_its_default) {
         }
     }
     json_decref(doc);
+}
+
+/* The quoted names ('a' or "a", split by `sep`) between `open` and the `close` after it in
+ * line s, into keys; their number. */
+static size_t quoted_names(const char *s, const char *open, char close, char keys[][32],
+                           size_t max) {
+    const char *p = strstr(s, open);
+    cr_assert_not_null(p, "no %s in: %s", open, s);
+    p += strlen(open);
+    const char *end = strchr(p, close);
+    cr_assert_not_null(end);
+    size_t n = 0;
+    while (p < end && n < max) {
+        size_t skip = strspn(p, " ,'\"");
+        p += skip;
+        size_t len = strcspn(p, " ,'\"");
+        if (p + len > end) {
+            len = (size_t)(end - p);
+        }
+        if (len == 0 || len >= 32) {
+            break;
+        }
+        memcpy(keys[n], p, len);
+        keys[n++][len] = '\0';
+        p += len;
+    }
+    return n;
+}
+
+/* The playground page (web/index.html) keeps the class names its unit grids offer: all of
+ * them, in the table's order, and the classes planes carry (D5) on a grid of loaded troops. */
+Test(duper_classes, the_page_lists_the_tables_classes_in_order) {
+    static lines l;
+    read_lines("web/index.html", &l);
+    size_t lists = 0, loaded = 0;
+    for (size_t i = 0; i < l.n; i++) {
+        char keys[32][32];
+        if (strstr(l.text[i], "const UNIT_CLASSES = [")) {
+            size_t n = quoted_names(l.text[i], "const UNIT_CLASSES = [", ']', keys, 32);
+            expect_names(keys, n, false, "web/index.html's UNIT_CLASSES");
+            lists++;
+        }
+        if (strstr(l.text[i], "data-classes=\"")) {
+            cr_expect_not_null(strstr(l.text[i], "/loaded\""), "a grid of other classes: %s",
+                               l.text[i]);
+            size_t n = quoted_names(l.text[i], "data-classes=\"", '"', keys, 32);
+            expect_names(keys, n, true, "web/index.html's loaded grid");
+            loaded++;
+        }
+    }
+    cr_expect_eq(lists, 1, "web/index.html declares UNIT_CLASSES %zu times", lists);
+    cr_expect_geq(loaded, 1, "web/index.html has no grid of loaded troops");
 }

@@ -413,28 +413,21 @@ Test(mcp_api, initialize_names_the_service_its_version_and_capabilities) {
     cr_expect(json_is_object(json_object_get(caps, "resources")));
     const char *instructions = json_string_value(json_object_get(result, "instructions"));
     cr_assert_not_null(instructions);
-    cr_expect_not_null(strstr(instructions, cbd_asset_rules_md_len > 0 ? "combatd://docs/rules.md"
-                                                                       : "combatd://openapi.yaml"));
+    cr_expect_not_null(strstr(instructions, "combatd://docs/rules.md"));
     json_decref(doc);
 }
 
 /* ---- tools/list ---- */
 
-/* The tools by hand, in the table's order: named after the path, idempotent unless a seed is
- * drawn (the request takes a `seed`). */
-static const struct {
-    const char *name, *path;
-    bool idempotent;
-} expected_tools[] = {
-    {"analyze_attack", "/analyze-attack", true},
-    {"simulate", "/simulate", false},
-    {"analyze_turn", "/analyze-turn", true},
-    {"simulate_turn", "/simulate-turn", false},
-    {"duper_battle", "/duper/battle", false},
-    {"duper_board_battle", "/duper/board/battle", false},
-    {"duper_board_options", "/duper/board/options", true},
-};
-#define N_TOOLS (sizeof expected_tools / sizeof expected_tools[0])
+/* A tool's name, worked out here from its path: without the leading '/', with '/' and '-' as
+ * '_' ("/duper/board/options" is "duper_board_options"). */
+static void tool_name_of(const char *path, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *p = path + 1; *p && n + 1 < size; p++) {
+        out[n++] = *p == '/' || *p == '-' ? '_' : *p;
+    }
+    out[n] = '\0';
+}
 
 static json_t *tools_list(void) {
     cbd_config cfg = defaults();
@@ -449,36 +442,48 @@ static json_t *tools_list(void) {
     return tools;
 }
 
+/* One tool for each row of the endpoint table with one (every POST endpoint but /mcp), in the
+ * table's order, named after its path, idempotent unless a seed is drawn. */
 Test(mcp_api, tools_list_has_one_tool_per_post_endpoint_with_its_facts) {
     json_t *tools = tools_list();
-    cr_assert_eq(json_array_size(tools), N_TOOLS);
-    for (size_t i = 0; i < N_TOOLS; i++) {
-        json_t *t = json_array_get(tools, i);
-        cr_expect_str_eq(json_string_value(json_object_get(t, "name")), expected_tools[i].name);
-        const cbd_api_endpoint *ep = cbd_api_find_endpoint(expected_tools[i].path);
-        cr_assert_not_null(ep);
+    size_t i = 0;
+    for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
+        cr_expect_eq(ep->tool.title != NULL, ep->handle && !ep->envelope, "%s", ep->path);
+        if (!ep->tool.title) {
+            continue;
+        }
+        char name[64];
+        tool_name_of(ep->path, name, sizeof name);
+        json_t *t = json_array_get(tools, i++);
+        cr_assert_not_null(t, "no tool %s in tools/list", name);
+        cr_expect_str_eq(json_string_value(json_object_get(t, "name")), name);
         cr_expect_str_eq(json_string_value(json_object_get(t, "title")), ep->tool.title);
         cr_expect_str_eq(json_string_value(json_object_get(t, "description")),
                          ep->tool.description);
         json_t *notes = json_object_get(t, "annotations");
         cr_expect(json_is_true(json_object_get(notes, "readOnlyHint")));
-        cr_expect_eq(json_is_true(json_object_get(notes, "idempotentHint")),
-                     expected_tools[i].idempotent, "%s", expected_tools[i].name);
+        cr_expect_eq(json_is_true(json_object_get(notes, "idempotentHint")), !ep->tool.seeded, "%s",
+                     name);
         cr_expect(json_is_false(json_object_get(notes, "destructiveHint")));
         cr_expect(json_is_false(json_object_get(notes, "openWorldHint")));
         for (int s = 0; s < 2; s++) {
             json_t *schema = json_object_get(t, s ? "outputSchema" : "inputSchema");
             cr_expect_str_eq(json_string_value(json_object_get(schema, "type")), "object", "%s %d",
-                             expected_tools[i].name, s);
+                             name, s);
         }
         /* The tool runs the row's own handler and estimate (mcp_tools.c keeps its own rows). */
-        const cbd_api_endpoint *tool = cbd_mcp_tool_named(expected_tools[i].name);
+        const cbd_api_endpoint *tool = cbd_mcp_tool_named(name);
         cr_assert_not_null(tool);
         cr_expect_str_eq(tool->path, ep->path);
-        cr_expect_eq(tool->handle, ep->handle, "%s", expected_tools[i].name);
-        cr_expect_eq(tool->cost, ep->cost, "%s", expected_tools[i].name);
+        cr_expect_eq(tool->handle, ep->handle, "%s", name);
+        cr_expect_eq(tool->cost, ep->cost, "%s", name);
         cr_expect_null(tool->envelope);
     }
+    cr_expect_eq(json_array_size(tools), i, "tools/list has %zu tools, the table %zu",
+                 json_array_size(tools), i);
+    /* Both games are there: the table has not lost its rows. */
+    cr_expect_not_null(cbd_mcp_tool_named("analyze_turn"));
+    cr_expect_not_null(cbd_mcp_tool_named("duper_board_options"));
     json_decref(tools);
 }
 
@@ -550,20 +555,19 @@ Test(mcp_api, tools_list_takes_no_cursor) {
 
 /* ---- resources ---- */
 
-Test(mcp_api, the_contract_is_a_resource_and_the_rules_are_one_when_built_with_them) {
+Test(mcp_api, the_contract_and_the_rules_are_resources) {
     cbd_config cfg = defaults();
     cbd_api_reply r =
         run(&cfg, "/mcp", "{\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"resources/list\"}");
     json_t *doc = json_loads(r.body, 0, NULL);
     json_t *list = json_object_get(json_object_get(doc, "result"), "resources");
-    size_t want = cbd_asset_rules_md_len > 0 ? 2 : 1;
-    cr_expect_eq(json_array_size(list), want, "%s", r.body);
+    cr_expect_eq(json_array_size(list), 2, "%s", r.body);
     bool rules = false;
     for (size_t i = 0; i < json_array_size(list); i++) {
         rules |= strcmp(json_string_value(json_object_get(json_array_get(list, i), "uri")),
                         "combatd://docs/rules.md") == 0;
     }
-    cr_expect_eq(rules, cbd_asset_rules_md_len > 0);
+    cr_expect(rules, "%s", r.body);
     json_decref(doc);
     cbd_api_reply_free(&r);
 

@@ -13,6 +13,7 @@
 #include "dist_json.h"
 #include "warapp_analyze_turn.h"
 #include "warapp_turn_json.h"
+#include "warapp_turn_kinds.h"
 #include "warapp_units_json.h"
 
 /* The member that decides the answer's size: each territory lists up to this many points. */
@@ -39,16 +40,11 @@ static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_ana
     cbd_jw_key(w, "orders");
     cbd_jw_array_open(w);
     for (size_t i = 0; i < q->turn.n_orders; i++) {
+        const cbd_turn_api_kind *k = cbd_turn_api_kind_of(q->orders[i].type);
         cbd_jw_object_open(w);
-        if (q->orders[i].type == CBD_ORDER_DEPLOY) {
-            cbd_jw_key_string(w, "type", "deploy");
-        } else {
-            const cbd_turn_order_result *o = &a->orders[i];
-            cbd_jw_key_string(w, "type", "attack_transfer");
-            cbd_jw_key_real(w, "skipped_probability", o->skipped);
-            cbd_jw_key_real(w, "attack_probability", o->attack);
-            cbd_jw_key_real(w, "transfer_probability", o->transfer);
-            cbd_jw_key_real(w, "capture_probability", o->capture);
+        cbd_jw_key_string(w, "type", k->name);
+        if (k->render_analysis) {
+            k->render_analysis(w, &a->orders[i]);
         }
         cbd_jw_object_close(w);
     }
@@ -251,7 +247,8 @@ static size_t count_movers(const json_t *orders, size_t *attacks) {
         const json_t *o = json_array_get(orders, i);
         const char *type = json_string_value(json_object_get(o, "type"));
         const char *player = json_string_value(json_object_get(o, "player"));
-        if (type && strcmp(type, "attack_transfer") != 0) {
+        int kind = type ? cbd_turn_api_kind_named(type) : CBD_ORDER_ATTACK_TRANSFER;
+        if (kind < 0 || !cbd_turn_api_kind_moves((cbd_turn_order_type)kind)) {
             continue;
         }
         ++*attacks;

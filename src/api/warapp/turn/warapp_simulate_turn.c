@@ -17,6 +17,7 @@
 #include "warapp_simulate_turn_render.h"
 #include "warapp_simulate_turn_tally.h"
 #include "warapp_turn_json.h"
+#include "warapp_turn_kinds.h"
 
 /* Turns are listed by default up to this many trials (and at most warapp.max_listed_turns). */
 #define LIST_BY_DEFAULT_MAX 100
@@ -76,7 +77,7 @@ static double listing_floor(const cbd_turn_request *q, uint64_t trials) {
         per += (double)(strlen(q->territory_id[i]) + owner + 27); /* with its comma */
     }
     for (size_t i = 0; i < q->turn.n_orders; i++) {
-        per += q->orders[i].type == CBD_ORDER_DEPLOY ? 31 : 21;
+        per += cbd_turn_api_kind_of(q->orders[i].type)->listed_floor;
     }
     /* Neither list has a comma after its last element, nor the turns after the last. */
     per -= 1 + (q->turn.n_orders > 0);

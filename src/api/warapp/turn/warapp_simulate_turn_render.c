@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "warapp_request.h"
+#include "warapp_turn_kinds.h"
 
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -76,7 +77,9 @@ static void unit_list_json(cbd_jw *w, const cbd_turn_request *q, const char *key
 /* What one order did in one turn (with units on the board, the units it sent and those that
  * died in its battle). */
 static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_event *e) {
-    static const char *const names[] = {"deploy", "skipped", "attack", "transfer"};
+    /* A deploy's result is its kind's name; the others say what the order did. */
+    const char *const names[] = {cbd_turn_api_kinds[CBD_ORDER_DEPLOY].name, "skipped", "attack",
+                                 "transfer"};
     cbd_jw_object_open(w);
     cbd_jw_key_string(w, "result", names[e->kind]);
     if (e->kind != CBD_TURN_SKIPPED) {
@@ -145,15 +148,11 @@ static void orders_json(cbd_jw *w, const cbd_turn_tally *s) {
     cbd_jw_key(w, "orders");
     cbd_jw_array_open(w);
     for (size_t i = 0; i < s->n_orders; i++) {
+        const cbd_turn_api_kind *k = cbd_turn_api_kind_of(s->q->orders[i].type);
         cbd_jw_object_open(w);
-        if (s->q->orders[i].type == CBD_ORDER_DEPLOY) {
-            cbd_jw_key_string(w, "type", "deploy");
-        } else {
-            cbd_jw_key_string(w, "type", "attack_transfer");
-            cbd_jw_key_uint(w, "skipped", s->order_counts[i][0]);
-            cbd_jw_key_uint(w, "attacks", s->order_counts[i][1]);
-            cbd_jw_key_uint(w, "transfers", s->order_counts[i][2]);
-            cbd_jw_key_uint(w, "captures", s->order_counts[i][3]);
+        cbd_jw_key_string(w, "type", k->name);
+        if (k->render_counts) {
+            k->render_counts(w, s->order_counts[i]);
         }
         cbd_jw_object_close(w);
     }

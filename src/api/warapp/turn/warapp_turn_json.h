@@ -83,9 +83,6 @@ bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
                            const cbd_turn_request *q, cbd_status st, const cbd_turn_error *err,
                            const char *member, cbd_problem *problem);
 
-/* "listed", "cycle" or "random". */
-const char *cbd_turn_move_order_name(cbd_move_order m);
-
 /* The echo both answers carry: "settings" (the battle settings and multi_attack) and
  * "move_order", as members of the object being written; then, when any territory's armies
  * were given as a distribution (W23), "fog": territory id -> that distribution, normalised,

@@ -4,31 +4,17 @@
 
 #include "warapp_turn_orders.h"
 
+#include "warapp_turn_fields.h"
 #include "warapp_turn_ids.h"
+#include "warapp_turn_kinds.h"
 
 static const char *const order_keys[] = {"type",   "player",  "from",  "to",
                                          "armies", "percent", "units", NULL};
-static const char *const type_names[] = {"deploy", "attack_transfer", NULL};
 static const char *const goal_keys[] = {"territory", "owner", NULL};
 static const char *const move_order_names[] = {"listed", "cycle", "random", NULL};
 
 const char *cbd_turn_move_order_name(cbd_move_order m) {
     return move_order_names[m <= CBD_MOVE_RANDOM ? m : 0];
-}
-
-/* A territory id member: its index, or -1 with an error recorded (or quietly when absent and
- * not required). */
-static int64_t read_territory_ref(const cbd_reader *r, const cbd_turn_request *q, const char *key,
-                                  bool required) {
-    const char *id;
-    if (!cbd_turn_read_id(r, key, required, &id)) {
-        return -1;
-    }
-    int64_t t = cbd_turn_find_territory(q, id);
-    if (t < 0) {
-        cbd_reader_error(r, key, "is not a territory of this board: \"%s\"", id);
-    }
-    return t;
 }
 
 /* The order's player: any player id but neutral, which gives no orders (W11). */
@@ -44,138 +30,24 @@ static int read_order_player(const cbd_reader *o, cbd_turn_request *q) {
     return cbd_turn_add_player(q, o, "player", id);
 }
 
-/* percent: an exact decimal in (0, 1] with at most 6 places (W3, W14). */
-static bool read_percent(const cbd_reader *o, cbd_micro *out) {
-    const json_t *v = json_object_get(o->obj, "percent");
-    cbd_micro m = 0;
-    if (!json_is_number(v) || !cbd_micro_from_double(json_number_value(v), &m) || m == 0) {
-        cbd_reader_error(o, "percent",
-                         "must be a number greater than 0 and at most 1 with at most 6 decimal "
-                         "places (W3, W14)");
-        return false;
-    }
-    *out = m;
-    return true;
-}
-
-/* How much the order moves: exactly one of armies (whole, >= 0) and percent. */
-static bool read_amount(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_order *ord) {
-    bool has_armies = json_object_get(o->obj, "armies") != NULL;
-    bool has_percent = json_object_get(o->obj, "percent") != NULL;
-    if (has_armies == has_percent) {
-        cbd_reader_error(o, NULL, "%s",
-                         has_armies ? "has both armies and percent; give exactly one"
-                                    : "needs armies or percent (exactly one)");
-        return false;
-    }
-    if (has_armies) {
-        return cbd_read_u64(o, "armies", 0, cfg->army_cap, &ord->armies) == CBD_FIELD_OK;
-    }
-    if (ord->type == CBD_ORDER_DEPLOY) {
-        cbd_reader_error(o, "percent", "a deploy adds a number of armies: give armies (W12)");
-        return false;
-    }
-    ord->by_percent = true;
-    return read_percent(o, &ord->percent);
-}
-
-/* W21: one unit id of the order's list: a unit of the board, of the order's player (on a
- * territory the player owns at the start), listed once. */
-static bool read_order_unit(const cbd_reader *o, cbd_turn_request *q, cbd_turn_order *ord,
-                            const json_t *v, size_t k) {
-    const char *id = json_string_value(v);
-    if (!json_is_string(v) || strlen(id) != json_string_length(v)) {
-        cbd_reader_item_error(o, "units", k, "must be a unit id (a string)");
-        return false;
-    }
-    int u = cbd_turn_find_unit(q, id);
-    if (u < 0) {
-        cbd_reader_item_error(o, "units", k, "is not a unit of this board: \"%s\"", id);
-        return false;
-    }
-    cbd_turn_player owner = q->territories[q->units[u].territory].owner;
-    if (owner != ord->player) {
-        cbd_reader_item_error(o, "units", k,
-                              "is a unit of %s (on %s at the start), not of the order's player %s "
-                              "(W21)",
-                              owner == CBD_TURN_NEUTRAL ? CBD_TURN_NEUTRAL_NAME
-                                                        : q->player_id[owner],
-                              q->territory_id[q->units[u].territory], q->player_id[ord->player]);
-        return false;
-    }
-    for (size_t j = 0; j < ord->n_units; j++) {
-        if (ord->units[j] == (uint32_t)u) {
-            cbd_reader_item_error(o, "units", k, "lists \"%s\" again: list a unit once", id);
-            return false;
-        }
-    }
-    q->order_units[q->order_units_used++] = (uint32_t)u;
-    ord->n_units++;
-    return true;
-}
-
-/* W21: the units an attack/transfer order moves, by id (a deploy moves none). */
-static bool read_order_units(const cbd_reader *o, cbd_turn_request *q, cbd_turn_order *ord) {
-    const json_t *arr;
-    cbd_field f = cbd_read_array(o, "units", CBD_TURN_MAX_UNITS, &arr);
-    if (f != CBD_FIELD_OK) {
-        return f == CBD_FIELD_ABSENT;
-    }
-    if (ord->type == CBD_ORDER_DEPLOY) {
-        cbd_reader_error(o, "units",
-                         "a deploy adds armies only: units move with attack/transfer "
-                         "orders (W21)");
-        return false;
-    }
-    ord->units = q->order_units + q->order_units_used;
-    ord->n_units = 0;
-    bool ok = true;
-    for (size_t k = 0; k < json_array_size(arr) && q->order_units_used < q->order_units_cap; k++) {
-        ok &= read_order_unit(o, q, ord, json_array_get(arr, k), k);
-    }
-    return ok;
-}
-
+/* An order: its type (attack_transfer when absent, W14) and player, then its kind's members
+ * by the kind's reader (warapp_turn_kinds.c). */
 static bool read_order(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q,
                        size_t i) {
     cbd_reader o;
     if (!cbd_reader_open_item(&o, r, "orders", i, order_keys)) {
         return false;
     }
+    const char *names[CBD_ORDER_KINDS + 1];
+    cbd_turn_order_type kinds[CBD_ORDER_KINDS];
+    size_t n = cbd_turn_api_kind_names(names, kinds);
     cbd_turn_order *ord = &q->orders[i];
-    int type = CBD_ORDER_ATTACK_TRANSFER;
-    bool ok = cbd_read_enum(&o, "type", type_names, &type) != CBD_FIELD_BAD;
-    ord->type = type == 0 ? CBD_ORDER_DEPLOY : CBD_ORDER_ATTACK_TRANSFER;
+    int type = -1;
+    bool ok = cbd_read_enum(&o, "type", names, &type) != CBD_FIELD_BAD;
+    ord->type = type >= 0 && (size_t)type < n ? kinds[type] : CBD_ORDER_ATTACK_TRANSFER;
     int player = read_order_player(&o, q);
-    int64_t to = read_territory_ref(&o, q, "to", true);
-    ok &= read_amount(&o, cfg, ord);
-    ok = ok && player >= 0 && to >= 0;
     ord->player = (cbd_turn_player)(player >= 0 ? player : 0);
-    ord->to = (uint32_t)(to >= 0 ? to : 0);
-    if (player >= 0 && json_object_get(o.obj, "units")) {
-        ok &= read_order_units(&o, q, ord);
-    }
-    if (ord->type == CBD_ORDER_DEPLOY) {
-        if (json_object_get(o.obj, "from")) {
-            cbd_reader_error(&o, "from", "a deploy has no from: it adds armies to `to` (W12)");
-            ok = false;
-        }
-        if (player >= 0 && to >= 0 && q->territories[to].owner != ord->player) {
-            cbd_reader_error(&o, "to",
-                             "is not %s's at the start of the turn; a deploy goes to a territory "
-                             "its player owns then (W12)",
-                             q->player_id[player]);
-            ok = false;
-        }
-        return ok;
-    }
-    int64_t from = read_territory_ref(&o, q, "from", true);
-    if (from >= 0 && from == to) {
-        cbd_reader_error(&o, "to", "must be another territory than from");
-        return false;
-    }
-    ord->from = (uint32_t)(from >= 0 ? from : 0);
-    return ok && from >= 0;
+    return cbd_turn_api_kind_of(ord->type)->read(&o, cfg, q, ord, player) && ok;
 }
 
 bool cbd_turn_read_orders(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q) {
@@ -214,10 +86,10 @@ static bool known_player(const cbd_reader *r, const char *key, size_t index, con
     return true;
 }
 
-/* Whether player p gives an attack/transfer order (W13 schedules only those). */
+/* Whether player p gives an order that runs in sequence (W13 schedules only those, W24). */
 static bool moves(const cbd_turn_request *q, size_t p) {
     for (size_t i = 0; i < q->turn.n_orders; i++) {
-        if (q->orders[i].type == CBD_ORDER_ATTACK_TRANSFER && q->orders[i].player == p) {
+        if (cbd_turn_api_kind_moves(q->orders[i].type) && q->orders[i].player == p) {
             return true;
         }
     }
@@ -292,7 +164,7 @@ bool cbd_turn_read_goals(const cbd_reader *r, cbd_turn_request *q) {
             ok = false;
             continue;
         }
-        int64_t t = read_territory_ref(&g, q, "territory", true);
+        int64_t t = cbd_turn_read_territory_ref(&g, q, "territory", true);
         cbd_turn_player owner = 0;
         const json_t *o = json_object_get(g.obj, "owner");
         bool owner_ok;

@@ -9,4 +9,7 @@ bool cbd_turn_read_orders(const cbd_reader *r, const cbd_warapp_config *cfg, cbd
 bool cbd_turn_read_schedule(const cbd_reader *r, cbd_turn_request *q);
 bool cbd_turn_read_goals(const cbd_reader *r, cbd_turn_request *q);
 
+/* "listed", "cycle" or "random". */
+const char *cbd_turn_move_order_name(cbd_move_order m);
+
 #endif

@@ -1,4 +1,4 @@
-/* War.app turns: limits, validation, the plan and the order schedule (W11–W13). */
+/* War.app turns: limits, validation, the plan and the order schedule (W11–W13, W24). */
 #include <string.h>
 
 #include "warapp_turn_internal.h"
@@ -45,20 +45,13 @@ static bool valid_fog(const cbd_turn *t, size_t i) {
     return true;
 }
 
+/* Every order's player and `to` in range, then its kind's own checks (its row's `valid`). */
 static cbd_status check_orders(const cbd_turn *t, cbd_turn_error *err) {
     for (size_t i = 0; i < t->n_orders; i++) {
         const cbd_turn_order *o = &t->orders[i];
-        if (o->player >= t->n_players || o->to >= t->n_territories) {
-            return fail(err, CBD_TURN_ERR_ORDER, i);
-        }
-        if (o->type == CBD_ORDER_DEPLOY) {
-            /* W12: onto a territory the player owns at the start of the turn. */
-            if (t->territories[o->to].owner != o->player || o->armies > CBD_WARAPP_MAX_ARMIES) {
-                return fail(err, CBD_TURN_ERR_ORDER, i);
-            }
-        } else if (o->type != CBD_ORDER_ATTACK_TRANSFER || o->from >= t->n_territories ||
-                   o->from == o->to ||
-                   (o->by_percent && (o->percent == 0 || o->percent > CBD_MICRO_ONE))) {
+        const cbd_turn_kind *k = cbd_turn_kind_of(o->type);
+        if (o->player >= t->n_players || o->to >= t->n_territories || !k->valid ||
+            !k->valid(t, o)) {
             return fail(err, CBD_TURN_ERR_ORDER, i);
         }
     }
@@ -122,7 +115,7 @@ static cbd_status check_units(const cbd_turn *t, cbd_turn_error *err) {
     }
     for (size_t i = 0; i < t->n_orders; i++) {
         const cbd_turn_order *o = &t->orders[i];
-        if (o->n_units > 0 && (o->type != CBD_ORDER_ATTACK_TRANSFER || !o->units)) {
+        if (o->n_units > 0 && (!cbd_turn_kind_of(o->type)->lists_units || !o->units)) {
             return fail(err, CBD_TURN_ERR_ORDER, i);
         }
         for (size_t k = 0; k < o->n_units; k++) {
@@ -173,9 +166,11 @@ void cbd_turn_plan_free(cbd_turn_plan *p) {
     cbd_mem_free(p->start);
     cbd_mem_free(p->team);
     cbd_mem_free(p->listed);
+    cbd_mem_free(p->phase);
     cbd_mem_free(p->movers);
     cbd_mem_free(p->mover_of);
     cbd_mem_free(p->mover_off);
+    cbd_mem_free(p->next);
     cbd_mem_free(p->mover_orders);
     cbd_mem_free(p->cycle_first);
     memset(p, 0, sizeof *p);
@@ -231,17 +226,35 @@ static cbd_status plan_cycle(cbd_turn_plan *p, cbd_turn_error *err) {
     return CBD_OK;
 }
 
+/* The place of mover m's orders of phase ph among the movers' lists (cbd_turn_plan). */
+static size_t slot_of(size_t m, size_t ph) {
+    return m * CBD_PHASES + ph;
+}
+
+/* Each order's phase (W24), and the orders in sequence by phase, in request order within one. */
+static void plan_phases(cbd_turn_plan *p) {
+    const cbd_turn *t = p->turn;
+    for (size_t i = 0; i < t->n_orders; i++) {
+        p->phase[i] = (uint8_t)cbd_turn_kind_phase(t->orders[i].type);
+    }
+    for (size_t ph = CBD_PHASE_DEPLOY + 1; ph < CBD_PHASES; ph++) {
+        for (size_t i = 0; i < t->n_orders; i++) {
+            if (p->phase[i] == ph) {
+                p->listed[p->n_seq++] = (uint32_t)i;
+            }
+        }
+    }
+}
+
 static void plan_movers(cbd_turn_plan *p) {
     const cbd_turn *t = p->turn;
     uint32_t *count = p->mover_off; /* counts first, then offsets */
+    plan_phases(p);
     for (size_t pl = 0; pl < p->n_players; pl++) {
         p->mover_of[pl] = UINT32_MAX;
     }
-    for (size_t i = 0; i < t->n_orders; i++) {
-        if (t->orders[i].type == CBD_ORDER_ATTACK_TRANSFER) {
-            p->listed[p->n_attack++] = (uint32_t)i;
-            p->mover_of[t->orders[i].player] = 0;
-        }
+    for (size_t a = 0; a < p->n_seq; a++) {
+        p->mover_of[t->orders[p->listed[a]].player] = 0;
     }
     for (size_t pl = 0; pl < p->n_players; pl++) {
         if (p->mover_of[pl] == 0) {
@@ -249,22 +262,25 @@ static void plan_movers(cbd_turn_plan *p) {
             p->movers[p->n_movers++] = (cbd_turn_player)pl;
         }
     }
-    memset(count, 0, (p->n_movers + 1) * sizeof *count);
-    for (size_t a = 0; a < p->n_attack; a++) {
-        count[p->mover_of[t->orders[p->listed[a]].player] + 1]++;
+    size_t slots = p->n_movers * CBD_PHASES;
+    memset(count, 0, (slots + 1) * sizeof *count);
+    for (size_t a = 0; a < p->n_seq; a++) {
+        uint32_t oi = p->listed[a];
+        count[slot_of(p->mover_of[t->orders[oi].player], p->phase[oi]) + 1]++;
     }
-    for (size_t m = 0; m < p->n_movers; m++) {
-        if (count[m + 1] > p->max_rounds) {
-            p->max_rounds = count[m + 1];
+    for (size_t s = 0; s < slots; s++) {
+        if (count[s + 1] > p->rounds[s % CBD_PHASES]) {
+            p->rounds[s % CBD_PHASES] = count[s + 1];
         }
-        count[m + 1] += count[m];
+        count[s + 1] += count[s];
     }
-    /* Each mover's next free place, in cycle_first until plan_cycle fills it: one pass, where
+    /* Each slot's next free place, in `next` (from the budget with the plan): one pass, where
      * scanning past the orders already placed took a mover's orders squared. */
-    uint32_t *next = p->cycle_first;
-    memcpy(next, count, p->n_movers * sizeof *next);
-    for (size_t a = 0; a < p->n_attack; a++) {
-        p->mover_orders[next[p->mover_of[t->orders[p->listed[a]].player]]++] = p->listed[a];
+    uint32_t *next = p->next;
+    memcpy(next, count, slots * sizeof *next);
+    for (size_t a = 0; a < p->n_seq; a++) {
+        uint32_t oi = p->listed[a];
+        p->mover_orders[next[slot_of(p->mover_of[t->orders[oi].player], p->phase[oi])]++] = oi;
     }
 }
 
@@ -288,13 +304,15 @@ cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
     p->start = cbd_mem_alloc(budget, (p->n_terr + 1) * sizeof *p->start);
     p->team = cbd_mem_alloc(budget, np * sizeof *p->team);
     p->listed = cbd_mem_alloc(budget, no * sizeof *p->listed);
+    p->phase = cbd_mem_alloc(budget, no * sizeof *p->phase);
     p->movers = cbd_mem_alloc(budget, np * sizeof *p->movers);
     p->mover_of = cbd_mem_alloc(budget, np * sizeof *p->mover_of);
-    p->mover_off = cbd_mem_alloc(budget, (np + 1) * sizeof *p->mover_off);
+    p->mover_off = cbd_mem_alloc(budget, (np * CBD_PHASES + 1) * sizeof *p->mover_off);
+    p->next = cbd_mem_alloc(budget, (np * CBD_PHASES + 1) * sizeof *p->next);
     p->mover_orders = cbd_mem_alloc(budget, no * sizeof *p->mover_orders);
     p->cycle_first = cbd_mem_alloc(budget, np * sizeof *p->cycle_first);
-    if (!p->start || !p->team || !p->listed || !p->movers || !p->mover_of || !p->mover_off ||
-        !p->mover_orders || !p->cycle_first) {
+    if (!p->start || !p->team || !p->listed || !p->phase || !p->movers || !p->mover_of ||
+        !p->mover_off || !p->next || !p->mover_orders || !p->cycle_first) {
         cbd_turn_plan_free(p);
         err->kind = CBD_TURN_ERR_BUDGET;
         err->index = CBD_TURN_NO_ORDER;
@@ -320,16 +338,19 @@ cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
 
 void cbd_turn_plan_schedule(const cbd_turn_plan *p, const uint32_t *first, uint32_t *out) {
     if (!first) {
-        memcpy(out, p->listed, p->n_attack * sizeof *out);
+        memcpy(out, p->listed, p->n_seq * sizeof *out);
         return;
     }
     size_t k = 0, n = p->n_movers;
-    for (uint32_t r = 0; r < p->max_rounds; r++) {
-        for (size_t i = 0; i < n; i++) {
-            /* W13: rounds alternate; r = 0 is round 1 (in order), r = 1 round 2 (reversed). */
-            uint32_t m = first[r % 2 == 0 ? i : n - 1 - i];
-            if (p->mover_off[m] + r < p->mover_off[m + 1]) {
-                out[k++] = p->mover_orders[p->mover_off[m] + r];
+    for (size_t ph = CBD_PHASE_DEPLOY + 1; ph < CBD_PHASES; ph++) {
+        for (uint32_t r = 0; r < p->rounds[ph]; r++) {
+            for (size_t i = 0; i < n; i++) {
+                /* W13: rounds alternate; r = 0 is round 1 (in order), r = 1 round 2 (reversed);
+                 * W24: every phase starts again from round 1 of the same ordering. */
+                size_t s = slot_of(first[r % 2 == 0 ? i : n - 1 - i], ph);
+                if (p->mover_off[s] + r < p->mover_off[s + 1]) {
+                    out[k++] = p->mover_orders[p->mover_off[s] + r];
+                }
             }
         }
     }

@@ -20,6 +20,7 @@ void cbd_turn_engine_free(cbd_turn_engine *e) {
     cbd_turn_map_free(&e->next);
     cbd_mem_free(e->pts);
     cbd_mem_free(e->last);
+    cbd_mem_free(e->touched);
     cbd_mem_free(e->buf[0]);
     cbd_mem_free(e->buf[1]);
     cbd_mem_free(e->key);
@@ -49,7 +50,8 @@ cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limi
     e->stride = plan->turn->multi_attack ? 2 : 3; /* W15 needs eligible armies only without */
     e->local = cbd_mem_alloc(budget, (plan->n_terr + 1) * sizeof *e->local);
     e->last = cbd_mem_alloc(budget, (plan->n_terr + 1) * sizeof *e->last);
-    if (!e->local || !e->last) {
+    e->touched = cbd_mem_alloc(budget, (plan->n_terr + 2) * sizeof *e->touched);
+    if (!e->local || !e->last || !e->touched) {
         return cbd_turn_stopped(e, cbd_budget_nomem(budget));
     }
     for (size_t i = 0; i < plan->n_terr; i++) {
@@ -153,13 +155,16 @@ cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t 
     const cbd_turn_order *orders = e->plan->turn->orders;
     /* Only on a started state: a failed start leaves e->local unset (UINT32_MAX). */
     for (size_t s = 0; s < len && st == CBD_OK; s++) {
-        e->last[e->local[orders[seq[s]].from]] = (int32_t)s;
-        e->last[e->local[orders[seq[s]].to]] = (int32_t)s;
+        const cbd_turn_order *o = &orders[seq[s]];
+        size_t n = cbd_turn_kind_of(o->type)->touches(e->plan->turn, o, e->touched);
+        for (size_t i = 0; i < n; i++) {
+            e->last[e->local[e->touched[i]]] = (int32_t)s; /* W24: what the order reads */
+        }
     }
     st = st == CBD_OK ? hold_for_eliminations(e, seq, len, n_terr) : st;
     st = st == CBD_OK ? cbd_turn_retire(e, terr, n_terr, -1, weight) : st;
     for (size_t s = 0; s < len && st == CBD_OK; s++) {
-        st = cbd_turn_expand(e, seq[s], weight);
+        st = cbd_turn_kind_of(orders[seq[s]].type)->exact(e, seq[s], weight);
         e->peak = e->cur.count > e->peak ? e->cur.count : e->peak;
         st = st == CBD_OK ? cbd_turn_retire(e, terr, n_terr, (int32_t)s, weight) : st;
     }

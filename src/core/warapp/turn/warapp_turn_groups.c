@@ -1,7 +1,8 @@
 /*
  * The board split into groups of territories that cannot affect each other, and each group's
  * schedules (see warapp_turn_analyze.c for why the analysis runs group by group). Territories
- * are joined by an order's from and to (union–find) and by a Commander's owner (W22); under
+ * are joined by the territories each order reads or writes (its kind's row, union–find) and by
+ * a Commander's owner (W22); under
  * the random move order (W13) a group weighs the permutations of its own movers.
  */
 #include <string.h>
@@ -46,7 +47,7 @@ cbd_status cbd_turn_outside_orders(cbd_turn_groups *a, cbd_status st) {
 static cbd_status groups_fill(cbd_turn_groups *a) {
     const cbd_turn_plan *p = a->plan;
     /* Each group looks over every order and every mover. */
-    uint64_t pairs = cbd_work_times(a->n_groups, p->n_attack + p->n_movers);
+    uint64_t pairs = cbd_work_times(a->n_groups, p->n_seq + p->n_movers);
     if (!cbd_charge(a->budget, cbd_work_times(CBD_WORK_SCAN_TERM, pairs + p->n_terr))) {
         return cbd_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
@@ -74,7 +75,7 @@ static cbd_status groups_fill(cbd_turn_groups *a) {
     for (size_t g = 0; g < a->n_groups; g++) {
         cbd_turn_group *gr = &a->groups[g];
         memset(mark, 0, p->n_movers + 1);
-        for (size_t k = 0; k < p->n_attack; k++) {
+        for (size_t k = 0; k < p->n_seq; k++) {
             if (a->group_of_order[p->listed[k]] == g) {
                 gr->len++;
                 mark[p->mover_of[p->turn->orders[p->listed[k]].player]] = 1;
@@ -117,6 +118,18 @@ static void join_commanders(const cbd_turn_plan *p, uint32_t *parent) {
     }
 }
 
+/* W24: the territories each order in sequence reads or writes (its row's `touches`) are
+ * joined, so that no group's order looks at another group's territory. */
+static void join_orders(const cbd_turn_plan *p, uint32_t *parent, uint32_t *touched) {
+    for (size_t k = 0; k < p->n_seq; k++) {
+        const cbd_turn_order *o = &p->turn->orders[p->listed[k]];
+        size_t n = cbd_turn_kind_of(o->type)->touches(p->turn, o, touched);
+        for (size_t i = 1; i < n; i++) {
+            parent[uf_find(parent, touched[i])] = uf_find(parent, touched[0]);
+        }
+    }
+}
+
 cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
     const cbd_turn_plan *p = a->plan;
     /* Union–find over the orders, then a pass over the territories and the orders; and a pass
@@ -126,22 +139,21 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
         return cbd_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
     uint32_t *parent = cbd_mem_alloc(a->budget, (p->n_terr + 1) * sizeof *parent);
+    uint32_t *touched = cbd_mem_alloc(a->budget, (p->n_terr + 2) * sizeof *touched);
     a->group_of_terr = cbd_mem_alloc(a->budget, (p->n_terr + 1) * sizeof *a->group_of_terr);
     a->group_of_order = cbd_mem_alloc(a->budget, (p->n_orders + 1) * sizeof *a->group_of_order);
-    a->full = cbd_mem_alloc(a->budget, (p->n_attack + 1) * sizeof *a->full);
+    a->full = cbd_mem_alloc(a->budget, (p->n_seq + 1) * sizeof *a->full);
     a->first = cbd_mem_alloc(a->budget, (p->n_movers + 1) * sizeof *a->first);
-    if (!parent || !a->group_of_terr || !a->group_of_order || !a->full || !a->first) {
+    if (!parent || !touched || !a->group_of_terr || !a->group_of_order || !a->full || !a->first) {
         cbd_mem_free(parent);
+        cbd_mem_free(touched);
         return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t i = 0; i < p->n_terr; i++) {
         parent[i] = (uint32_t)i;
         a->group_of_terr[i] = UINT32_MAX;
     }
-    for (size_t k = 0; k < p->n_attack; k++) {
-        const cbd_turn_order *o = &p->turn->orders[p->listed[k]];
-        parent[uf_find(parent, o->from)] = uf_find(parent, o->to);
-    }
+    join_orders(p, parent, touched);
     join_commanders(p, parent);
     for (size_t i = 0; i < p->n_terr; i++) {
         uint32_t r = uf_find(parent, (uint32_t)i);
@@ -151,9 +163,12 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
         a->group_of_terr[i] = a->group_of_terr[r];
     }
     cbd_mem_free(parent);
-    for (size_t k = 0; k < p->n_attack; k++) {
-        a->group_of_order[p->listed[k]] = a->group_of_terr[p->turn->orders[p->listed[k]].from];
+    for (size_t k = 0; k < p->n_seq; k++) {
+        const cbd_turn_order *o = &p->turn->orders[p->listed[k]];
+        cbd_turn_kind_of(o->type)->touches(p->turn, o, touched);
+        a->group_of_order[p->listed[k]] = a->group_of_terr[touched[0]];
     }
+    cbd_mem_free(touched);
     a->groups = cbd_mem_calloc(a->budget, a->n_groups + 1, sizeof *a->groups);
     if (!a->groups) {
         return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
@@ -169,7 +184,7 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
 static void group_seq(cbd_turn_groups *a, size_t g, const uint32_t *first, uint32_t *out) {
     cbd_turn_plan_schedule(a->plan, first, a->full);
     size_t n = 0;
-    for (size_t k = 0; k < a->plan->n_attack; k++) {
+    for (size_t k = 0; k < a->plan->n_seq; k++) {
         if (a->group_of_order[a->full[k]] == g) {
             out[n++] = a->full[k];
         }
@@ -222,7 +237,7 @@ static cbd_status random_schedules(cbd_turn_groups *a, size_t g, uint32_t *perm,
 static uint64_t permutation_units(const cbd_turn_groups *a, const cbd_turn_group *gr) {
     const cbd_turn_plan *p = a->plan;
     uint64_t steps = (uint64_t)p->n_movers * (gr->n_movers + 1) +
-                     (uint64_t)p->max_rounds * p->n_movers + p->n_attack + 2 * gr->len;
+                     (uint64_t)cbd_turn_plan_rounds(p) * p->n_movers + p->n_seq + 2 * gr->len;
     return cbd_work_times(CBD_WORK_SCAN_TERM, steps);
 }
 

@@ -4,26 +4,32 @@
 /* The one shared header of src/core/warapp/turn/ (no .c of its name): what the exact analysis
  * and the seeded resolution of a turn share, the plan of a turn and the exact engine's parts. */
 #include "combatd/warapp_odds.h"
+#include "combatd/warapp_simulate.h"
 #include "combatd/warapp_turn.h"
 
 /*
  * A validated turn, laid out for running: the board after every deploy (W12), each player's
- * team, and the attack/transfer orders grouped by the player who gives them ("movers").
+ * team, and the orders that run in sequence (every phase after the deploys, W24) grouped by
+ * the player who gives them ("movers") and by their phase.
  */
 typedef struct {
     const cbd_turn *turn;
     size_t n_terr, n_players, n_orders;
     cbd_turn_territory *start; /* the board after deploys */
     uint32_t *team;            /* n_players */
-    size_t n_attack;           /* attack/transfer orders */
-    uint32_t *listed;          /* their indices in request order */
-    size_t n_movers;           /* players with attack/transfer orders */
+    size_t n_seq;              /* orders that run in sequence: every phase but the deploys */
+    uint32_t *listed;          /* their indices by phase (W24), in request order within one */
+    uint8_t *phase;            /* n_orders: the phase each order runs in (cbd_turn_phase) */
+    size_t n_movers;           /* players with orders in sequence */
     cbd_turn_player *movers;   /* ascending */
     uint32_t *mover_of;        /* n_players: index into movers, or UINT32_MAX */
-    uint32_t *mover_off;       /* n_movers + 1: offsets into mover_orders */
-    uint32_t *mover_orders;    /* each mover's orders in request order */
-    uint32_t max_rounds;       /* the most orders any mover has */
-    uint32_t *cycle_first;     /* CBD_MOVE_CYCLE: round 1's order as mover indices */
+    /* n_movers × CBD_PHASES + 1 offsets into mover_orders: mover m's orders of phase ph are
+     * mover_orders[mover_off[m·CBD_PHASES + ph] .. mover_off[m·CBD_PHASES + ph + 1]). */
+    uint32_t *mover_off;
+    uint32_t *next;              /* the same places: scratch while the plan is built */
+    uint32_t *mover_orders;      /* each mover's orders by phase, in request order */
+    uint32_t rounds[CBD_PHASES]; /* the most orders any mover has in each phase */
+    uint32_t *cycle_first;       /* CBD_MOVE_CYCLE: round 1's order as mover indices */
 } cbd_turn_plan;
 
 /* The plan's arrays come from `budget` (its loops are linear in the turn and are charged). */
@@ -32,12 +38,22 @@ cbd_status cbd_turn_plan_build(const cbd_turn *turn, const cbd_turn_limits *limi
 void cbd_turn_plan_free(cbd_turn_plan *plan);
 
 /*
- * W13: the attack/transfer orders in the order they run, given round 1's order of movers
- * (`first`: n_movers mover indices), or NULL for the listed order. Round r takes each mover's
- * r-th order, in `first`'s order when r is odd and reversed when even; a mover with no r-th
- * order is passed over. out gets n_attack order indices.
+ * W13, W24: the orders in sequence in the order they run, given round 1's order of movers
+ * (`first`: n_movers mover indices), or NULL for the listed order. The phases run one after
+ * the other; within each, round r takes each mover's r-th order of the phase, in `first`'s
+ * order when r is odd and reversed when even, and a mover with no r-th order is passed over
+ * (the same ordering of players for every phase). out gets n_seq order indices.
  */
 void cbd_turn_plan_schedule(const cbd_turn_plan *plan, const uint32_t *first, uint32_t *out);
+
+/* The rounds of every phase together (what one schedule's walk over the movers costs). */
+static inline uint64_t cbd_turn_plan_rounds(const cbd_turn_plan *plan) {
+    uint64_t r = 0;
+    for (size_t ph = 0; ph < CBD_PHASES; ph++) {
+        r += plan->rounds[ph];
+    }
+    return r;
+}
 
 /* W8, W11: whether `owner` is `player` or a teammate (never for neutral). */
 static inline int cbd_turn_is_own(const cbd_turn_plan *plan, cbd_turn_player player,
@@ -206,7 +222,8 @@ struct cbd_turn_engine {
     cbd_turn_analysis *out; /* owner chances are added here as territories retire */
     cbd_turn_retired *pts;  /* (territory, armies, probability) as territories retire */
     size_t n_pts, pts_cap;
-    int32_t *last; /* local territory -> the last step of the schedule that touches it */
+    int32_t *last;     /* local territory -> the last step of the schedule that touches it */
+    uint32_t *touched; /* n_terr + 2: an order's territories (its row's `touches`) */
     uint64_t peak;
     double *buf[2]; /* capped kills of each side */
     size_t buf_cap[2];
@@ -240,9 +257,6 @@ uint64_t cbd_turn_state_cap(const cbd_turn_engine *e);
 uint64_t cbd_turn_unit_scan(const cbd_turn_engine *e);
 /* The units of one state stored (or merged) in a map: `base` plus its words. */
 uint64_t cbd_turn_state_units(const cbd_turn_engine *e, uint64_t base);
-/* One attack/transfer order (request index oi) over every state of e->cur into e->next
- * (warapp_turn_step.c). */
-cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight);
 /* The state after deploys of the group terr[0 .. n_terr) in e->cur, or fog's product of them
  * (warapp_turn_retire.c). */
 cbd_status cbd_turn_start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr);
@@ -329,5 +343,89 @@ bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x);
 bool cbd_turn_next_permutation(uint32_t *v, size_t n);
 /* k!, or cap + 1 when it is larger than cap. */
 uint64_t cbd_turn_factorial_capped(size_t k, uint64_t cap);
+
+/* ---- the seeded resolution (warapp_turn_sim.c drives; the sampled steps and the units on
+ * its board in warapp_turn_sim_*.c) ---- */
+
+/* Battle samplers are cached for army counts below this (a bounded table, not per army):
+ * their set-up (logs, square roots) would otherwise cost as much as the draws. */
+#define CBD_TURN_SIDE_CACHE 1024
+
+struct cbd_turn_sim {
+    cbd_turn_plan plan;
+    uint64_t *eligible; /* W15, per territory */
+    uint64_t *drawn;    /* W23: the last turn's armies before deploys, per territory */
+    size_t fog_points;  /* W23: every point of every distribution */
+    uint32_t *first;    /* round 1's order of movers */
+    uint32_t *sched;    /* the orders in sequence in running order */
+    size_t cache_n;
+    cbd_sim_side *side[2]; /* [0] attackers (offense rate), [1] defenders, by army count */
+    uint8_t *ready;
+    /* W21, W22: the units as the turn runs (turn->n_units <= CBD_TURN_MAX_UNITS). */
+    uint32_t unit_at[CBD_TURN_MAX_UNITS]; /* territory, or CBD_TURN_UNIT_DEAD */
+    uint64_t health[CBD_TURN_MAX_UNITS];  /* a health unit's health left */
+    uint64_t arrival[CBD_TURN_MAX_UNITS]; /* W19's listed order on a territory: ascending */
+    bool moved[CBD_TURN_MAX_UNITS];
+    uint64_t next_arrival;
+    bool *eliminated;    /* n_players */
+    bool *has_commander; /* n_players: started the turn with one (W22) */
+};
+
+/* W21: the units order o can send from its `from` (on it, not moved without multi_attack, and
+ * not onto a teammate's territory), in the order listed. */
+size_t cbd_turn_sim_sendable(const cbd_turn_sim *sim, const cbd_turn_order *o,
+                             cbd_turn_player to_owner, uint32_t *out);
+/* W21: units arrive on territory `to` after those there, in the order of `list`, moved. */
+void cbd_turn_sim_arrive(cbd_turn_sim *sim, const uint32_t *list, size_t n, uint32_t to);
+/* The units on territory `at` in W19's listed order; returns how many. */
+size_t cbd_turn_sim_units_on(const cbd_turn_sim *sim, uint32_t at, uint32_t *out);
+/* W22: player p, who started with a Commander, has none left: every territory of theirs
+ * becomes neutral with what it holds. */
+void cbd_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cbd_turn_player p);
+/* One side of a battle with its units as they stand (a health unit's toughness: its health). */
+void cbd_turn_sim_side_with_units(const cbd_turn_sim *sim, uint64_t armies, const uint32_t *list,
+                                  size_t n, cbd_warapp_unit *units, cbd_warapp_side *side);
+/* W19: the units of a side after its damage; returns whether a Commander of them died. */
+bool cbd_turn_sim_units_take(cbd_turn_sim *sim, const uint32_t *list, size_t n,
+                             const uint64_t *left, cbd_turn_event *ev);
+
+/* ---- the kinds of order: one row each (warapp_turn_kinds.c) ---- */
+
+/*
+ * What the core knows of one kind of order (W12, W14, W24–W30); the api's table
+ * (src/api/warapp/turn/warapp_turn_kinds.c) holds the same kinds' names, readers and renders.
+ * The engines never switch on a kind: validation calls `valid` and `touches`, the groups and
+ * the exact engine `touches`, the plan `phase`, the exact engine `exact`, the sampler
+ * `sampled`.
+ */
+typedef struct {
+    cbd_turn_phase phase; /* W24 */
+    bool lists_units;     /* W21: an order of the kind may list units to move */
+    /* The kind's own checks for cbd_turn_validate (the player and `to` in range are checked for
+     * every kind); NULL: a kind no engine runs yet, always invalid. */
+    bool (*valid)(const cbd_turn *turn, const cbd_turn_order *o);
+    /* The territories an order reads or writes, into out (room for n_territories + 2); returns
+     * how many (repeats allowed). They are joined into one group (the groups are independent,
+     * warapp_turn_groups.c) and none of them retires before the order runs. */
+    size_t (*touches)(const cbd_turn *turn, const cbd_turn_order *o, uint32_t *out);
+    /* The exact step: order oi over every state of e->cur, into e->cur (the results' chances
+     * weighted by `weight`). NULL for a kind that runs outside the sequence (deploys: the plan
+     * starts every engine from the board after them, W12). */
+    cbd_status (*exact)(cbd_turn_engine *e, size_t oi, double weight);
+    /* The sampled step: the order on the board of one seeded turn, recorded in *ev (zeroed by
+     * the caller); false when the budget stopped it. NULL as for `exact`. */
+    bool (*sampled)(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                    cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+} cbd_turn_kind;
+
+extern const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS];
+
+/* The row of kind `type` (an unknown value gets a row no engine runs). */
+const cbd_turn_kind *cbd_turn_kind_of(cbd_turn_order_type type);
+
+/* W14: the attack/transfer order's steps (warapp_turn_step.c, warapp_turn_sim_attack.c). */
+cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight);
+bool cbd_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                         cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
 
 #endif

@@ -146,9 +146,9 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
                 continue;
             }
             uint64_t dleft = D - (dlo + j);
-            bool captured = dleft == 0 && aleft > 0; /* W5 */
+            cbd_warapp_outcome out = cbd_warapp_decide(A, D, aleft, aleft == 0, dleft, dleft == 0);
             memcpy(k2, key, words * sizeof *k2);
-            if (captured) {
+            if (out.captured) {
                 *cap += p;
                 k2[lt * S + W_OWNER] = o->player; /* W6 */
                 k2[lt * S + W_ARMIES] = (uint32_t)aleft;
@@ -156,7 +156,7 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
                     k2[lt * S + W_ELIG] = 0; /* W15: a new owner has none eligible */
                 }
             } else {
-                dleft = dleft == 0 ? 1 : dleft; /* W5: mutual destruction resurrects one */
+                dleft = out.defenders_left; /* W5: mutual destruction resurrects one */
                 k2[lf * S + W_ARMIES] += (uint32_t)aleft; /* back home, not eligible */
                 k2[lt * S + W_ARMIES] = (uint32_t)dleft;
                 if (S == 3 && k2[lt * S + W_ELIG] > dleft) {

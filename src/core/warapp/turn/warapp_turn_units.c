@@ -224,7 +224,12 @@ bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_pl
     cbd_turn_player defender = (cbd_turn_player)k2[lt * S + W_OWNER];
     bool att_empty = st[0].armies_left == 0 && survivors(att, n_att, &st[0], NULL) == 0;
     bool def_empty = st[1].armies_left == 0 && survivors(def, n_def, &st[1], NULL) == 0;
-    bool captured = def_empty && !att_empty; /* W20 */
+    /* Only the capture and the defenders left are read: the armies before the battle are the
+     * defenders' on `to` still, and the attack's are not needed. */
+    cbd_warapp_outcome out =
+        cbd_warapp_decide(st[0].armies_left, k2[lt * S + W_ARMIES], st[0].armies_left, att_empty,
+                          st[1].armies_left, def_empty);
+    bool captured = out.captured; /* W20 */
     units_after(g, k2, att, n_att, &st[0]);
     units_after(g, k2, def, n_def, &st[1]);
     uint8_t back[CBD_TURN_MAX_UNITS];
@@ -237,7 +242,7 @@ bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_pl
         }
         cbd_turn_gunits_place(g, k2, back, n_back, lt);
     } else {
-        uint64_t dleft = att_empty && def_empty ? 1 : st[1].armies_left; /* W5, W20 */
+        uint64_t dleft = out.defenders_left; /* W5, W20 */
         k2[lf * S + W_ARMIES] += (uint32_t)st[0].armies_left;
         k2[lt * S + W_ARMIES] = (uint32_t)dleft;
         if (S == 3 && k2[lt * S + W_ELIG] > dleft) {

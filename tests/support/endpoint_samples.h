@@ -1,0 +1,98 @@
+/*
+ * Every endpoint of CBD_ENDPOINT_TABLE (src/api/endpoints.h) for the tests and tools that mean
+ * "every endpoint", and one sample request for each POST endpoint: the one place a new
+ * endpoint's sample goes. The sample is valid and answered 200 at the default configuration,
+ * carries its seeds as 16 digits (so that a lexer that drops a digit renders another number,
+ * tests/alloc/driver.c) and names every member an ordinary request would, so that its
+ * allocations are those of a real request. /mcp's is a ping: a tools/call would be counted on its
+ * tool's route (tests/integration/test_metrics_docs.c). Header-only, without Criterion.
+ *
+ * Read by the allocation-failure sweep (tests/alloc/driver.c) and the metrics-docs test, which
+ * fail naming a POST endpoint that has no sample here.
+ */
+#ifndef COMBATD_TEST_ENDPOINT_SAMPLES_H
+#define COMBATD_TEST_ENDPOINT_SAMPLES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "endpoints.h"
+
+/* An endpoint's row as the tests need it: the handler columns are dropped, so that the table
+ * expands without any layer's declarations. */
+typedef struct {
+    const char *path;
+    const char *allow; /* CBD_ALLOW_POST or CBD_ALLOW_GET */
+    const char *label; /* the route label of combatd_requests_total */
+} endpoint_row;
+
+#define ENDPOINT_ROW_(path, allow, post, cost, envelope, get, guard, label, tool)                  \
+    {path, allow, label},
+static const endpoint_row endpoint_rows[] = {CBD_ENDPOINT_TABLE(ENDPOINT_ROW_)};
+#undef ENDPOINT_ROW_
+#define ENDPOINT_ROWS (sizeof endpoint_rows / sizeof endpoint_rows[0])
+
+typedef struct {
+    const char *path, *body;
+} endpoint_sample;
+
+static const endpoint_sample endpoint_samples[] = {
+    {"/analyze-attack", "{\"attackers\": 10, \"defenders\": 5, \"source_armies\": 11,"
+                        " \"settings\": {\"luck_modifier\": 0.5}}"},
+    {"/simulate",
+     "{\"attackers\": 12, \"defenders\": 8, \"trials\": 50, \"seed\": 1000000000000001,"
+     " \"include_battles\": true}"},
+    {"/analyze-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 4}, \"B\": {\"owner\":"
+     " \"bob\", \"armies\": 2}, \"C\": {\"owner\": \"alice\", \"armies\": 3}}, \"orders\":"
+     " [{\"type\": \"deploy\", \"player\": \"alice\", \"to\": \"A\", \"armies\": 1},"
+     " {\"player\": \"alice\", \"from\": \"A\", \"to\": \"B\", \"armies\": 3},"
+     " {\"player\": \"alice\", \"from\": \"C\", \"to\": \"B\", \"percent\": 1}],"
+     " \"settings\": {\"luck_modifier\": 0.5}, \"goals\": [{\"territory\": \"B\","
+     " \"owner\": \"alice\"}]}"},
+    {"/simulate-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 4}, \"B\": {\"owner\":"
+     " \"bob\", \"armies\": 2}}, \"orders\": [{\"player\": \"alice\", \"from\": \"A\","
+     " \"to\": \"B\", \"armies\": 3}, {\"player\": \"bob\", \"from\": \"B\", \"to\": \"A\","
+     " \"armies\": 1}], \"move_order\": \"random\", \"settings\": {\"luck_modifier\": 1},"
+     " \"trials\": 20, \"seed\": 1000000000000001}"},
+    {"/duper/battle",
+     "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
+     " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"
+     " \"support\": [{\"tanks\": 3}]}, \"defense\": {\"player\": \"blue\", \"keys\": 2,"
+     " \"tile\": {\"level\": 3, \"units\": {\"tank\": 5, \"center\": 1}},"
+     " \"support\": [{\"tanks\": 4}]}, \"seed\": 1000000000000001}"},
+    {"/duper/board/battle",
+     "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\", \"units\": {\"soldier\": 8,"
+     " \"plane\": 2}, \"loaded\": {\"tank\": 2}}, \"a2\": {\"owner\": \"red\", \"units\":"
+     " {\"tank\": 3}}, \"b1\": {\"owner\": \"blue\", \"level\": 3, \"units\": {\"capital_lv1\":"
+     " 1}}, \"b2\": {\"owner\": \"blue\", \"units\": {\"tank\": 4}}}, \"adjacent\": [[\"a1\","
+     " \"b1\"], [\"a1\", \"a2\"], [\"b1\", \"b2\"]], \"keys\": {\"blue\": {\"red\": 2}}},"
+     " \"attacks\": [{\"from\": \"a1\", \"to\": \"b1\"}, {\"from\": \"a2\", \"to\": \"b2\","
+     " \"kind\": \"long_distance\"}], \"seed\": 1000000000000001}"},
+    {"/duper/board/options",
+     "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\", \"units\": {\"soldier\": 8,"
+     " \"plane\": 2}}, \"a2\": {\"owner\": \"red\", \"units\": {\"tank\": 3}}, \"b1\":"
+     " {\"owner\": \"blue\", \"units\": {\"tank\": 5}}, \"n1\": {\"owner\": \"npc\","
+     " \"units\": {\"larva\": 3}}}, \"adjacent\": [[\"a1\", \"b1\"], [\"a1\", \"a2\"]]},"
+     " \"player\": \"red\"}"},
+    {"/mcp", "{\"jsonrpc\": \"2.0\", \"id\": 1000000000000001, \"method\": \"ping\"}"},
+};
+
+/* Whether the row is a POST endpoint (else a GET resource). */
+static inline bool endpoint_is_post(const endpoint_row *row) {
+    return strcmp(row->allow, CBD_ALLOW_POST) == 0;
+}
+
+/* The sample of POST endpoint `path`, or NULL when it has none. */
+static inline const char *endpoint_sample_of(const char *path) {
+    for (size_t i = 0; i < sizeof endpoint_samples / sizeof endpoint_samples[0]; i++) {
+        if (strcmp(endpoint_samples[i].path, path) == 0) {
+            return endpoint_samples[i].body;
+        }
+    }
+    return NULL;
+}
+
+#endif
