@@ -3,7 +3,7 @@
  * optimum (2 own territories, 2 targets, income 3, `all` of both targets) within 50 ms; a board
  * of 3 own territories, 4 targets and income 8 (`expected` number of the 4 taken) within 1 s,
  * with its value and whether it is proven optimal printed. Each search as /plan-turn runs it:
- * max_plans 2000 (the default), the search's work half of a 2 s budget (the default
+ * max_plans 2000 (the default), the search's work a quarter of a 2 s budget (the default
  * server.work_budget_ms).
  * Run: taskset -c 1 ./build/bench/bench_plan [repeats]   (default 5)
  */
@@ -69,7 +69,7 @@ static void run(const board *b, int repeats) {
         cbd_plan_result_free(&r);
         cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
         cbd_plan_request req = {
-            ME, b->income, b->n_goals, b->goals, b->objective, 2000, 1000 * CBD_WORK_UNITS_PER_MS};
+            ME, b->income, b->n_goals, b->goals, b->objective, 2000, 500 * CBD_WORK_UNITS_PER_MS};
         cbd_turn_error err;
         double t0 = now_s();
         cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);

@@ -22,8 +22,9 @@
  *
  * A plan's turn (cbd_plan_turn_of) lists the plan's deploys (in territory order), then its
  * attack/transfer orders in the plan's order, then the board's own orders (the other players'),
- * and as goals (W16) every goal territory with the player as its owner, in the request's order:
- * so under `listed` the plan's orders run first, and /analyze-turn of that turn answers the
+ * and for CBD_PLAN_ALL as goals (W16) every goal territory with the player as its owner, in the
+ * request's order (none for CBD_PLAN_EXPECTED, whose value reads each territory's owner): so
+ * under `listed` the plan's orders run first, and /analyze-turn of that turn answers the
  * plan's value.
  */
 
@@ -91,7 +92,7 @@ void cbd_plan_result_free(cbd_plan_result *r);
 /*
  * A plan's turn: *out is board with `orders` (room for plan->n_orders + board->n_orders) holding
  * the plan's orders then the board's, and `goals` (room for req->n_goals) the goal territories
- * owned by the player.
+ * owned by the player (for CBD_PLAN_ALL only).
  */
 void cbd_plan_turn_of(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
                       cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);

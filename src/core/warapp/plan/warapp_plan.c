@@ -17,8 +17,10 @@ void cbd_plan_turn_of(const cbd_turn *board, const cbd_plan_request *req, const 
     }
     out->orders = orders;
     out->n_orders = plan->n_orders + board->n_orders;
+    /* `expected` needs each territory's owner only: goals would join their groups (W16's
+     * chance that all hold is a joint one), multiplying the states for nothing. */
     out->goals = goals;
-    out->n_goals = req->n_goals;
+    out->n_goals = req->objective == CBD_PLAN_ALL ? req->n_goals : 0;
 }
 
 double cbd_plan_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
@@ -177,6 +179,30 @@ static cbd_status answer(plan_ctx *c, cbd_plan_result *out) {
     return CBD_OK;
 }
 
+/* When the search's own work ended before any plan was analysed: the rule of thumb, with what
+ * the request's budget has left, so that a plan is answered whenever one fits at all (the
+ * request's budget stopping it is the request's failure, naming what to reduce). */
+static eval_result last_resort(plan_ctx *c) {
+    uint64_t left = c->budget && c->budget->work_limit > c->budget->work_spent
+                        ? c->budget->work_limit - c->budget->work_spent
+                        : UINT64_MAX;
+    size_t mem_left = c->budget ? c->budget->mem_limit - c->budget->mem_held : SIZE_MAX;
+    cbd_budget_init(&c->search, left, mem_left);
+    c->stopped = false;
+    cbd_plan_rule_of_thumb(c, &c->scratch);
+    double value;
+    eval_result r = cbd_plan_evaluate(c, &c->scratch, &value);
+    c->stopped = true; /* nothing is proven */
+    if (r == EVAL_STOP) {
+        /* it ran to the request's last unit: the request's budget is spent */
+        (void)cbd_charge(c->budget, 1);
+        c->status = CBD_ERR_BUDGET;
+        *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        return EVAL_ERROR;
+    }
+    return r;
+}
+
 /* The search proper, once the context is set up. */
 static cbd_status search(plan_ctx *c, cbd_plan_result *out) {
     cbd_status st = cbd_plan_bounds_init(c);
@@ -188,9 +214,15 @@ static cbd_status search(plan_ctx *c, cbd_plan_result *out) {
     /* The whole space when it is no larger than the plans that may be analysed, or, where the
      * bounds cut it, up to 64 times that. */
     uint64_t cap = cbd_work_times(c->bounded ? 64 : 1, c->req->max_plans);
-    uint64_t space = cbd_plan_count(c, cap);
+    uint64_t space = 0;
+    if (cbd_plan_count(c, cap, &space) == EVAL_ERROR) {
+        return c->status;
+    }
     bool whole = space <= cap;
     eval_result r = whole ? cbd_plan_exhaust(c) : cbd_plan_local(c);
+    if (r != EVAL_ERROR && !c->kept[0].used && c->stopped) {
+        r = last_resort(c);
+    }
     if (r == EVAL_ERROR) {
         return c->status;
     }

@@ -177,14 +177,19 @@ static eval_result run(plan_ctx *c, bool counting, uint64_t cap, uint64_t *count
     return w.result;
 }
 
-uint64_t cbd_plan_count(plan_ctx *c, uint64_t cap) {
+eval_result cbd_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count) {
     uint64_t n = 0;
     uint64_t spent = c->search.work_spent;
     eval_result r = run(c, true, cap, &n);
     /* the count is charged to the request too; a count cut short counts as too many */
-    (void)cbd_charge(c->budget, c->search.work_spent - spent);
+    if (!cbd_charge(c->budget, c->search.work_spent - spent)) {
+        c->status = CBD_ERR_BUDGET;
+        *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        return EVAL_ERROR;
+    }
     c->stopped = false;
-    return r == EVAL_DONE ? n : cap + 1;
+    *count = r == EVAL_DONE ? n : cap + 1;
+    return r == EVAL_ERROR ? r : EVAL_DONE;
 }
 
 eval_result cbd_plan_exhaust(plan_ctx *c) {

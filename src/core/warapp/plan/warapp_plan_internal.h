@@ -119,9 +119,10 @@ cbd_status cbd_plan_bounds_init(plan_ctx *c);
 void cbd_plan_bounds_free(plan_ctx *c);
 double cbd_plan_bound(const plan_ctx *c, const plan_state *s);
 
-/* warapp_plan_exhaust.c: the number of plans of the space, counted up to `cap` (cap + 1 when
- * more); then the whole space searched. */
-uint64_t cbd_plan_count(plan_ctx *c, uint64_t cap);
+/* warapp_plan_exhaust.c: the number of plans of the space, counted up to `cap` (*count is
+ * cap + 1 when more; EVAL_ERROR when memory or the request's budget fail); then the whole space
+ * searched. */
+eval_result cbd_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count);
 eval_result cbd_plan_exhaust(plan_ctx *c);
 
 /* warapp_plan_local.c: the seeds (the rule of thumb, all-in attacks on each goal, holding, and
