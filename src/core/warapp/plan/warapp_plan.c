@@ -9,29 +9,11 @@
 
 void cbd_plan_turn_of(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
                       cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out) {
-    *out = *board;
-    memmove(orders, plan->orders, plan->n_orders * sizeof *orders); /* may be in place */
-    memcpy(orders + plan->n_orders, board->orders, board->n_orders * sizeof *orders);
-    for (size_t g = 0; g < req->n_goals; g++) {
-        goals[g] = (cbd_turn_goal){req->goals[g], req->player};
-    }
-    out->orders = orders;
-    out->n_orders = plan->n_orders + board->n_orders;
-    /* `expected` needs each territory's owner only: goals would join their groups (W16's
-     * chance that all hold is a joint one), multiplying the states for nothing. */
-    out->goals = goals;
-    out->n_goals = req->objective == CBD_PLAN_ALL ? req->n_goals : 0;
+    cbd_plan_build_turn(board, req, plan, orders, goals, out);
 }
 
 double cbd_plan_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
-    if (req->objective == CBD_PLAN_ALL) {
-        return a->goals_probability;
-    }
-    double sum = 0;
-    for (size_t g = 0; g < req->n_goals; g++) {
-        sum += a->territories[req->goals[g]].owner[req->player];
-    }
-    return sum;
+    return cbd_plan_objective_value(req, a);
 }
 
 /* The request against the board: goals on it, the player's territories known (W23), none of

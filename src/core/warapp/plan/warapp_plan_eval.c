@@ -7,6 +7,33 @@
 
 #include <string.h>
 
+void cbd_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
+                         cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out) {
+    *out = *board;
+    memmove(orders, plan->orders, plan->n_orders * sizeof *orders); /* may be in place */
+    memcpy(orders + plan->n_orders, board->orders, board->n_orders * sizeof *orders);
+    for (size_t g = 0; g < req->n_goals; g++) {
+        goals[g] = (cbd_turn_goal){req->goals[g], req->player};
+    }
+    out->orders = orders;
+    out->n_orders = plan->n_orders + board->n_orders;
+    /* `expected` needs each territory's owner only: goals would join their groups (W16's
+     * chance that all hold is a joint one), multiplying the states for nothing. */
+    out->goals = goals;
+    out->n_goals = req->objective == CBD_PLAN_ALL ? req->n_goals : 0;
+}
+
+double cbd_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
+    if (req->objective == CBD_PLAN_ALL) {
+        return a->goals_probability;
+    }
+    double sum = 0;
+    for (size_t g = 0; g < req->n_goals; g++) {
+        sum += a->territories[req->goals[g]].owner[req->player];
+    }
+    return sum;
+}
+
 bool cbd_plan_state_alloc(plan_ctx *c, plan_state *s) {
     s->d = cbd_mem_calloc(c->budget, c->k + 1, sizeof *s->d);
     s->a = cbd_mem_calloc(c->budget, c->np + 1, sizeof *s->a);
@@ -136,7 +163,7 @@ eval_result cbd_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
     cbd_plan plan = {cbd_plan_state_orders(c, s, c->orders), c->orders, 0};
     cbd_turn turn;
     /* The plan's orders are at the front of c->orders already: the board's follow them. */
-    cbd_plan_turn_of(c->board, c->req, &plan, c->orders, c->goals, &turn);
+    cbd_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
     uint64_t before = c->search.work_spent;
     cbd_turn_analysis a;
     cbd_turn_error err;
@@ -153,7 +180,7 @@ eval_result cbd_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
     if (st != CBD_OK) {
         return failed(c, st, &err);
     }
-    *value = cbd_plan_value(c->req, &a);
+    *value = cbd_plan_objective_value(c->req, &a);
     cbd_turn_analysis_free(&a);
     c->evaluated++;
     keep(c, s, *value);

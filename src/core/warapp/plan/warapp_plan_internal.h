@@ -74,6 +74,12 @@ typedef struct {
     cbd_turn_error first_err;
 } plan_ctx;
 
+/* cbd_plan_turn_of and cbd_plan_value (warapp_plan.h), here so that the evaluation needs
+ * nothing of warapp_plan.c. */
+void cbd_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
+                         cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
+double cbd_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
+
 /* A state's arrays from the request's budget; false when it refuses. */
 bool cbd_plan_state_alloc(plan_ctx *c, plan_state *s);
 void cbd_plan_state_free(plan_state *s);
