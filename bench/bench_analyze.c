@@ -53,8 +53,8 @@ static void bench_full(uint64_t n, int runs, double goal_ms) {
             exit(1);
         }
         /* What the endpoint reports beyond the analysis: means and percentiles. */
-        sink += cbd_dist_mean(&a.attackers_left) + cbd_dist_mean(&a.defenders_left) +
-                (double)cbd_dist_quantile(&a.attackers_left, 0.99);
+        sink += cbd_windows_mean(&a.attackers_left) + cbd_windows_mean(&a.defenders_left) +
+                (double)cbd_windows_quantile(&a.attackers_left, 0.99);
         cbd_warapp_analysis_free(&a);
         t[i] = now_us() - t0;
     }

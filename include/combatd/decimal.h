@@ -24,6 +24,9 @@ typedef uint32_t cbd_micro;
  */
 bool cbd_micro_from_double(double value, cbd_micro *out);
 
+/* The same for a decimal from 0 to max millionths (W26's multipliers go up to 100). */
+bool cbd_micro_from_double_in(double value, cbd_micro max, cbd_micro *out);
+
 /* The decimal as a double, for output only (never for arithmetic that must be exact). */
 double cbd_micro_to_double(cbd_micro value);
 

@@ -9,6 +9,7 @@
 #include "combatd/status.h"
 #include "combatd/warapp.h"
 #include "combatd/warapp_units.h"
+#include "combatd/windows.h"
 
 /*
  * Exact War.app odds (W1–W6), computed rather than simulated.
@@ -39,16 +40,6 @@ cbd_status cbd_dist_alloc(cbd_dist *d, uint64_t lo, uint64_t hi, cbd_budget *bud
 
 /* Drops values of probability exactly 0 at both ends (keeping at least one). */
 void cbd_dist_trim(cbd_dist *d);
-
-/* The mean of a distribution. */
-double cbd_dist_mean(const cbd_dist *d);
-
-/*
- * The q-quantile: the smallest value whose cumulative probability reaches q, with a slack of
- * 1e-12 so that rounding in the sums cannot push a quantile that sits exactly on a step (a
- * cumulative probability of exactly 0.5, say) to the next value.
- */
-uint64_t cbd_dist_quantile(const cbd_dist *d, double q);
 
 /*
  * One side's kills before the W4 cap: the distribution (window of values carrying mass; see
@@ -82,9 +73,9 @@ double cbd_kills_below(const cbd_kills *k, uint64_t t);
 /* One special unit's fate in an analysis (W19). */
 typedef struct {
     double survival_probability;
-    /* A health unit: its health left (0 when dead), P(health = lo + i) = p[i]; for a unit with
-     * damage to kill, len 0 and p NULL. */
-    cbd_dist health_left;
+    /* A health unit: its health left (0 when dead), windows of probabilities; for a unit with
+     * damage to kill, no window. */
+    cbd_windows health_left;
 } cbd_warapp_unit_result;
 
 /* The full analysis of an attacking side (an army or a unit at least, W20) against a defending
@@ -95,8 +86,10 @@ typedef struct {
     double mutual_destruction_probability;
     bool deterministic;         /* exactly one outcome is possible (decided on the support) */
     cbd_warapp_outcome outcome; /* that outcome, when deterministic */
-    cbd_dist attackers_left;    /* W6: occupying on capture, at home on failure */
-    cbd_dist defenders_left;    /* W5: includes the resurrected army */
+    /* Windows of probabilities (windows.h): one for one count of defenders, one where each
+     * count's values lie for a mixture (W23). */
+    cbd_windows attackers_left; /* W6: occupying on capture, at home on failure */
+    cbd_windows defenders_left; /* W5: includes the resurrected army */
     /* Per unit of each side, in listed order (from the budget; NULL without units). */
     cbd_warapp_unit_result *attacking_units, *defending_units;
     size_t n_attacking_units, n_defending_units;

@@ -12,6 +12,7 @@
 #include "combatd/warapp.h"
 #include "combatd/warapp_odds.h"
 #include "combatd/warapp_units.h"
+#include "combatd/windows.h"
 
 /*
  * Random War.app battles (W1–W6, with special units W17–W20 and fog W23), from an RNG state
@@ -139,15 +140,13 @@ typedef struct {
 cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng);
 
 /*
- * A histogram of whole numbers over a window [lo, lo + len) that grows when a value falls
- * outside it, so memory follows the spread of the outcomes, not the army counts. Each new
- * window comes from the budget given to cbd_hist_add, which is charged CBD_WORK_HIST_SLOT for
- * every slot of it.
+ * A histogram of whole numbers: windows of counts (windows.h) that grow, or multiply, when a
+ * value falls outside them, so memory follows the spread of the outcomes, not the army counts
+ * (a fog of 5 or 10^9 defenders keeps two narrow windows). Each new window comes from the
+ * budget given to cbd_hist_add, which is charged CBD_WORK_HIST_SLOT for every slot of it.
  */
 typedef struct {
-    uint64_t lo;
-    size_t len;
-    uint64_t *counts; /* NULL while empty; from a budget (cbd_mem_*) */
+    cbd_windows w; /* slots of counts */
 } cbd_hist;
 
 void cbd_hist_init(cbd_hist *h);
@@ -157,7 +156,7 @@ void cbd_hist_free(cbd_hist *h);
 cbd_status cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count, cbd_budget *budget);
 /* Adds every count of src into dst (charged CBD_WORK_SCAN_TERM per slot of src). */
 cbd_status cbd_hist_merge(cbd_hist *dst, const cbd_hist *src, cbd_budget *budget);
-/* The count at v (0 outside the window). */
+/* The count at v (0 outside the windows). */
 uint64_t cbd_hist_get(const cbd_hist *h, uint64_t v);
 /* The mean of the values weighted by counts (sums in 128 bits), 0 when empty. */
 double cbd_hist_mean(const cbd_hist *h);

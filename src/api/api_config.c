@@ -36,7 +36,9 @@ void cbd_config_defaults(cbd_config *cfg) {
     w->max_turn_states = CBD_TURN_DEFAULT_MAX_STATES;
     w->max_turn_simulated_orders = 50000000; /* a few seconds of one core at most */
     w->max_listed_turns = 100;
-    w->max_units = 32;        /* W17 */
+    w->max_units = 32;                                             /* W17 */
+    w->blockade_multiplier = CBD_TURN_DEFAULT_BLOCKADE_MULTIPLIER; /* W26 */
+    w->emergency_blockade_multiplier = CBD_TURN_DEFAULT_BLOCKADE_MULTIPLIER;
     w->max_fog_points = 1000; /* W23 */
 
     cfg->duper = cbd_duper_default_rules();

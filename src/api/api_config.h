@@ -41,6 +41,9 @@ typedef struct {
     uint64_t max_listed_turns;          /* /simulate-turn include_turns limit */
     uint32_t max_units;                 /* W17: special units on one side or territory */
     uint32_t max_fog_points;            /* W23: counts of one army distribution */
+    /* W26: the multipliers a request's settings default to, millionths in [0, 100]. */
+    cbd_micro blockade_multiplier;
+    cbd_micro emergency_blockade_multiplier;
 } cbd_warapp_config;
 
 /* The largest long_distance_range (D17), in the config file and in a request alike. */

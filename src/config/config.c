@@ -69,6 +69,8 @@ static const cbd_config_key server_keys[] = {
 
 /* The warapp section's limits; its `defaults` object is read by warapp_settings.c. */
 #define WK(field, lo, hi) CBD_CONFIG_KEY(cbd_warapp_config, field, CBD_KEY_UINT, lo, hi)
+/* W26: decimal keys, in millionths. */
+#define WD(field, lo, hi) CBD_CONFIG_KEY(cbd_warapp_config, field, CBD_KEY_DECIMAL, lo, hi)
 static const cbd_config_key warapp_keys[] = {
     WK(army_cap, 1, CBD_WARAPP_MAX_ARMIES),
     WK(max_distribution_points, 1, 1000000),
@@ -85,8 +87,11 @@ static const cbd_config_key warapp_keys[] = {
     WK(max_listed_turns, 0, 100000),
     WK(max_units, 0, CBD_WARAPP_MAX_UNITS),
     WK(max_fog_points, 1, 100000),
+    WD(blockade_multiplier, 0, CBD_TURN_MAX_BLOCKADE_MULTIPLIER),
+    WD(emergency_blockade_multiplier, 0, CBD_TURN_MAX_BLOCKADE_MULTIPLIER),
 };
 #undef WK
+#undef WD
 #define N_WARAPP_KEYS (sizeof warapp_keys / sizeof warapp_keys[0])
 
 /* The duper section's board keys (its rules are read by duper_rules_json.c). */

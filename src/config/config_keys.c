@@ -144,9 +144,31 @@ static bool set_uint_text(const cbd_config_key *k, void *base, const char *value
     return true;
 }
 
+/* A decimal with at most 6 places (W3): "2.5" is 2500000 millionths. */
+static bool set_decimal_text(const cbd_config_key *k, void *base, const char *value,
+                             const char *source, cbd_problem *problem) {
+    char *end;
+    errno = 0;
+    double d = strtod(value, &end);
+    cbd_micro m = 0;
+    if (!isdigit((unsigned char)value[0]) || *end != '\0' || errno != 0 ||
+        !cbd_micro_from_double_in(d, (cbd_micro)k->max, &m) || m < k->min) {
+        cbd_problem_field(problem, source,
+                          "must be a number from %g to %g with at most 6 decimal places (W3), "
+                          "not \"%s\"",
+                          cbd_micro_to_double((cbd_micro)k->min),
+                          cbd_micro_to_double((cbd_micro)k->max), value);
+        return false;
+    }
+    *(cbd_micro *)field_of(k, base) = m;
+    return true;
+}
+
 bool cbd_config_key_set_text(const cbd_config_key *k, void *base, const char *value,
                              const char *source, cbd_problem *problem) {
     switch (k->type) {
+        case CBD_KEY_DECIMAL:
+            return set_decimal_text(k, base, value, source, problem);
         case CBD_KEY_STRING:
             if (value[0] == '\0' || strlen(value) >= k->size) {
                 cbd_problem_field(problem, source,
@@ -196,7 +218,18 @@ static void read_origins(const cbd_reader *r, const cbd_config_key *k, cbd_serve
 static void read_key(const cbd_reader *r, const cbd_config_key *k, void *base) {
     uint64_t v;
     const char *str;
+    cbd_micro m;
     switch (k->type) {
+        case CBD_KEY_DECIMAL:
+            if (cbd_read_decimal(r, k->name, (cbd_micro)k->max, &m) == CBD_FIELD_OK) {
+                if (m < k->min) {
+                    cbd_reader_error(r, k->name, "must be at least %g",
+                                     cbd_micro_to_double((cbd_micro)k->min));
+                } else {
+                    *(cbd_micro *)field_of(k, base) = m;
+                }
+            }
+            break;
         case CBD_KEY_UINT:
             if (cbd_read_u64(r, k->name, k->min, k->max, &v) == CBD_FIELD_OK) {
                 store_uint(k, base, v);

@@ -15,6 +15,7 @@
 
 typedef enum {
     CBD_KEY_UINT,    /* uint32_t or uint64_t (by size) in [min, max] */
+    CBD_KEY_DECIMAL, /* cbd_micro: a decimal with at most 6 places (W3), millionths in [min, max] */
     CBD_KEY_BOOL,    /* bool */
     CBD_KEY_STRING,  /* char[size]: a non-empty string of at most size - 1 bytes */
     CBD_KEY_ORIGINS, /* cbd_server_config's CORS list and its count: the row's offset is the

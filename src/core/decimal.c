@@ -3,8 +3,12 @@
 #include <math.h>
 
 bool cbd_micro_from_double(double value, cbd_micro *out) {
+    return cbd_micro_from_double_in(value, CBD_MICRO_ONE, out);
+}
+
+bool cbd_micro_from_double_in(double value, cbd_micro max, cbd_micro *out) {
     /* The comparisons are written so that NaN fails them all. */
-    if (!(value >= 0.0 && value <= 1.0)) {
+    if (!(value >= 0.0 && value <= (double)max / (double)CBD_MICRO_ONE)) {
         return false;
     }
     /* W3, exactly: the value must be the double nearest to some decimal with at most 6 places,

@@ -227,6 +227,20 @@ cbd_field cbd_read_micro(const cbd_reader *r, const char *key, cbd_micro *out) {
     return CBD_FIELD_OK;
 }
 
+cbd_field cbd_read_decimal(const cbd_reader *r, const char *key, cbd_micro max, cbd_micro *out) {
+    const json_t *v = member(r, key);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    double top = cbd_micro_to_double(max);
+    if (!json_is_number(v) || !cbd_micro_from_double_in(json_number_value(v), max, out)) {
+        cbd_reader_error(r, key, "must be a number from 0 to %g with at most 6 decimal places (W3)",
+                         top);
+        return CBD_FIELD_BAD;
+    }
+    return CBD_FIELD_OK;
+}
+
 cbd_field cbd_read_bool(const cbd_reader *r, const char *key, bool *out) {
     const json_t *v = member(r, key);
     if (!v) {

@@ -74,6 +74,9 @@ cbd_field cbd_read_seed(const cbd_reader *r, const char *key, uint64_t *out);
 /* A decimal in [0, 1] with at most 6 places (W3). */
 cbd_field cbd_read_micro(const cbd_reader *r, const char *key, cbd_micro *out);
 
+/* A decimal from 0 to max millionths with at most 6 places (W3; W26's multipliers). */
+cbd_field cbd_read_decimal(const cbd_reader *r, const char *key, cbd_micro max, cbd_micro *out);
+
 cbd_field cbd_read_bool(const cbd_reader *r, const char *key, bool *out);
 
 /* One of a NULL-terminated list of names; *out is the index. */

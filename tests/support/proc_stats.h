@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -76,6 +77,62 @@ static inline bool proc_reset_peak(pid_t pid) {
     bool ok = fputs("5", f) >= 0;
     ok &= fclose(f) == 0;
     return ok;
+}
+
+/* The nanoseconds thread `tid` of `pid` has run on a CPU (the first field of
+ * /proc/PID/task/TID/schedstat; the time it waited to run is not in it), or -1. */
+static inline long long proc_thread_cpu_ns(pid_t pid, pid_t tid) {
+    char path[96];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/schedstat", (int)pid, (int)tid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return -1;
+    }
+    long long ns = -1;
+    if (fscanf(f, "%lld", &ns) != 1) {
+        ns = -1;
+    }
+    fclose(f);
+    return ns;
+}
+
+/* The nice value of thread `tid` of `pid` (field 19 of its stat), or -100. */
+static inline int proc_thread_nice(pid_t pid, pid_t tid) {
+    char path[96], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        return -100;
+    }
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    int nice = -100;
+    /* After the ')': state, then fields 4..18, then nice (19). */
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %d",
+                     &nice) != 1) {
+        return -100;
+    }
+    return nice;
+}
+
+/* Up to `max` thread ids of `pid` (/proc/PID/task) into tids; how many. */
+static inline int proc_threads(pid_t pid, pid_t *tids, int max) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d) {
+        return 0;
+    }
+    int n = 0;
+    for (struct dirent *e; n < max && (e = readdir(d)) != NULL;) {
+        if (e->d_name[0] != '.') {
+            tids[n++] = (pid_t)atoi(e->d_name);
+        }
+    }
+    closedir(d);
+    return n;
 }
 
 #endif

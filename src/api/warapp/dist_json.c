@@ -1,17 +1,37 @@
 #include "dist_json.h"
 
-static uint64_t window_value(const void *data, size_t i) {
-    const cbd_dist *d = data;
-    return d->lo + i;
+/* The window holding the i-th value of all, found from the cursor's window onwards (the
+ * writer's passes read ascending), or from the first when i lies before it. */
+static const cbd_window *cursor_window(const cbd_windows_cursor *c, size_t i) {
+    cbd_windows_cursor *m = (cbd_windows_cursor *)c; /* the caller's own, mutable cursor */
+    if (i < m->base) {
+        m->k = 0;
+        m->base = 0;
+    }
+    while (i - m->base >= m->ws->w[m->k].len) {
+        m->base += m->ws->w[m->k].len;
+        m->k++;
+    }
+    return &m->ws->w[m->k];
 }
 
-static double window_probability(const void *data, size_t i) {
-    const cbd_dist *d = data;
-    return d->p[i];
+static uint64_t windows_value(const void *data, size_t i) {
+    const cbd_windows_cursor *c = data;
+    return cursor_window(c, i)->lo + (i - c->base);
 }
 
-cbd_dist_view cbd_dist_view_window(const cbd_dist *d) {
-    return (cbd_dist_view){d, d->len, window_value, window_probability, cbd_dist_mean(d), "armies"};
+static double windows_probability(const void *data, size_t i) {
+    const cbd_windows_cursor *c = data;
+    return cursor_window(c, i)->s[i - c->base].p;
+}
+
+cbd_dist_view cbd_dist_view_windows(const cbd_windows *ws, cbd_windows_cursor *cursor) {
+    cursor->ws = ws;
+    cursor->k = 0;
+    cursor->base = 0;
+    return (cbd_dist_view){
+        cursor,  cbd_windows_slots(ws), windows_value, windows_probability, cbd_windows_mean(ws),
+        "armies"};
 }
 
 static uint64_t point_value(const void *data, size_t i) {
@@ -38,7 +58,7 @@ static const struct {
 #define PERCENTILES (sizeof percentile_levels / sizeof percentile_levels[0])
 
 /*
- * Each percentile as cbd_dist_quantile finds it: the first value whose running sum reaches
+ * Each percentile as cbd_windows_quantile finds it: the first value whose running sum reaches
  * q − 1e-12, else the last value. The running sums are the same for every level, so one pass
  * serves all of them in ascending order (a pass per level cost nine scans of a window of
  * hundreds of thousands of values).

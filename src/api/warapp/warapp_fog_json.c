@@ -9,8 +9,15 @@
 
 static const char *const point_keys[] = {"armies", "probability", NULL};
 
+/* A point as read, with its place in the request's array, for sorting. */
+typedef struct {
+    cbd_warapp_count count;
+    size_t at;
+} placed_point;
+
 static int by_armies(const void *a, const void *b) {
-    uint64_t x = ((const cbd_warapp_count *)a)->armies, y = ((const cbd_warapp_count *)b)->armies;
+    uint64_t x = ((const placed_point *)a)->count.armies;
+    uint64_t y = ((const placed_point *)b)->count.armies;
     return x < y ? -1 : x > y;
 }
 
@@ -40,14 +47,39 @@ static bool read_point(const cbd_reader *r, const char *key, size_t i, const cbd
     return ok;
 }
 
-/* Distinct counts, and weights that sum to 1 within the slack; then normalised. */
+/* The points in ascending order of armies, each with its place in the request's array. */
+static bool sort_points(const cbd_reader *r, cbd_fog *out) {
+    placed_point *tmp = malloc(out->n * sizeof *tmp);
+    if (!tmp) {
+        return cbd_api_oom_problem(r->problem);
+    }
+    for (size_t i = 0; i < out->n; i++) {
+        tmp[i] = (placed_point){out->items[i], i};
+    }
+    qsort(tmp, out->n, sizeof *tmp, by_armies);
+    for (size_t i = 0; i < out->n; i++) {
+        out->items[i] = tmp[i].count;
+        out->at[i] = tmp[i].at;
+    }
+    free(tmp);
+    return true;
+}
+
+/* Distinct counts, and weights that sum to 1 within the slack; then normalised. A count given
+ * twice is the error of its second place in the request's array (/defenders/3). */
 static bool check_points(const cbd_reader *r, const char *key, cbd_fog *out) {
-    qsort(out->items, out->n, sizeof *out->items, by_armies);
+    if (!sort_points(r, out)) {
+        return false;
+    }
     double sum = 0.0;
     for (size_t i = 0; i < out->n; i++) {
         if (i > 0 && out->items[i].armies == out->items[i - 1].armies) {
-            cbd_reader_error(r, key, "lists %" PRIu64 " armies twice: each count once (W23)",
-                             out->items[i].armies);
+            size_t second = out->at[i] > out->at[i - 1] ? out->at[i] : out->at[i - 1];
+            size_t first = out->at[i] > out->at[i - 1] ? out->at[i - 1] : out->at[i];
+            cbd_reader_item_error(r, key, second,
+                                  "lists %" PRIu64
+                                  " armies twice (item %zu has them): each count once (W23)",
+                                  out->items[i].armies, first);
             return false;
         }
         sum += out->items[i].weight;
@@ -68,20 +100,24 @@ bool cbd_fog_read(const cbd_reader *r, const char *key, const cbd_warapp_config 
                   cbd_fog *out) {
     out->n = 0;
     out->items = NULL;
+    out->at = NULL;
     const json_t *arr;
     if (cbd_read_array(r, key, cfg->max_fog_points, &arr) != CBD_FIELD_OK) {
         return false; /* too many points: the error names the limit */
     }
-    if (json_array_size(arr) == 0) {
+    size_t n = json_array_size(arr);
+    if (n == 0) {
         cbd_reader_error(r, key, "must list at least one count (W23)");
         return false;
     }
-    out->items = malloc(json_array_size(arr) * sizeof *out->items);
+    /* The counts, then their places, in one block (cbd_fog_free). */
+    out->items = malloc(n * (sizeof *out->items + sizeof *out->at));
     if (!out->items) {
         /* The service's failure, not the request's: a 500 like every other out-of-memory. */
         return cbd_api_oom_problem(r->problem);
     }
-    out->n = json_array_size(arr);
+    out->at = (size_t *)(void *)(out->items + n);
+    out->n = n;
     bool ok = true;
     for (size_t i = 0; i < out->n; i++) {
         ok &= read_point(r, key, i, cfg, &out->items[i]);
@@ -92,6 +128,7 @@ bool cbd_fog_read(const cbd_reader *r, const char *key, const cbd_warapp_config 
 void cbd_fog_free(cbd_fog *f) {
     free(f->items);
     f->items = NULL;
+    f->at = NULL;
     f->n = 0;
 }
 

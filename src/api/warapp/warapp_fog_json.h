@@ -21,6 +21,7 @@
 typedef struct {
     size_t n;                /* 0: not a distribution */
     cbd_warapp_count *items; /* malloc'd, n entries; free with cbd_fog_free */
+    size_t *at;              /* at[i]: items[i]'s index in the request's array (same block) */
 } cbd_fog;
 
 /*

@@ -202,16 +202,15 @@ static bool listing_alloc(const cbd_config *cfg, cbd_budget *budget, const cbd_s
 }
 
 /*
- * The member a run that stopped on its budget names: the trials, unless the distribution's
- * counts lie so far apart that the defenders' histogram (a window over the armies left, W23)
- * would span more values than there are trials: then it is the distribution that makes it large.
+ * The member a run that stopped on its budget names: the trials, whose battles are nearly all
+ * of a run's work, unless setting up the distribution's counts (a sampler each, W23) costs
+ * more than they do. The histograms keep a window where each count's values lie, so the span
+ * of the counts costs nothing of its own.
  */
-static const char *run_blame(const cbd_sim_request *q) {
-    const cbd_fog *f = &q->battle.fog;
-    if (f->n > 1 && f->items[f->n - 1].armies - f->items[0].armies > q->trials) {
-        return "/defenders";
-    }
-    return "/trials";
+static const char *run_blame(const cbd_sim_request *q, const cbd_sim_plan *plan) {
+    uint64_t battles = cbd_work_times(cbd_sim_plan_battle_units(plan), q->trials);
+    uint64_t counts = cbd_work_times(CBD_WORK_SIM_COUNT, q->battle.fog.n);
+    return counts > battles ? "/defenders" : "/trials";
 }
 
 /* The battles, played from the request's plan, and the answer; false with the problem. */
@@ -236,7 +235,8 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_sim_request
     if (ok) {
         status = cbd_warapp_sim_blocks(&plan, q->seed, q->trials, 0, cbd_sim_block_count(q->trials),
                                        budget, &st, battles);
-        ok = status == CBD_OK || cbd_api_core_problem(cfg, budget, status, run_blame(q), problem);
+        ok = status == CBD_OK ||
+             cbd_api_core_problem(cfg, budget, status, run_blame(q, &plan), problem);
     }
     if (ok) {
         cbd_sim_render(out, q, &plan, &st, battles);

@@ -23,14 +23,17 @@ static void hist_json(cbd_jw *w, const char *key, const cbd_hist *h) {
     cbd_jw_key_real(w, "mean", cbd_hist_mean(h));
     cbd_jw_key(w, "histogram");
     cbd_jw_array_open(w);
-    for (size_t i = 0; i < h->len; i++) {
-        if (h->counts[i] == 0) {
-            continue;
+    for (size_t k = 0; k < h->w.n; k++) {
+        const cbd_window *win = &h->w.w[k];
+        for (size_t i = 0; i < win->len; i++) {
+            if (win->s[i].n == 0) {
+                continue;
+            }
+            cbd_jw_object_open(w);
+            cbd_jw_key_uint(w, "armies", win->lo + i);
+            cbd_jw_key_uint(w, "count", win->s[i].n);
+            cbd_jw_object_close(w);
         }
-        cbd_jw_object_open(w);
-        cbd_jw_key_uint(w, "armies", h->lo + i);
-        cbd_jw_key_uint(w, "count", h->counts[i]);
-        cbd_jw_object_close(w);
     }
     cbd_jw_array_close(w);
     cbd_jw_object_close(w);

@@ -96,47 +96,57 @@ static cbd_warapp_outcome certain_outcome(const cbd_side_prep *att, const cbd_si
                              cbd_warapp_side_empty(def->side, &d));
 }
 
+/* One window of probabilities over [lo, hi], zeroed, into empty windows (charged with the
+ * scans of the kill windows that fill it, cbd_warapp_analysis_fill). */
+static cbd_status one_window(cbd_windows *out, uint64_t lo, uint64_t hi, cbd_budget *budget,
+                             cbd_slot **s) {
+    cbd_windows_init(out);
+    return cbd_windows_cover(out, lo, hi, 0, 0, budget, s);
+}
+
 /* Attackers left: their armies after the defenders' damage, whatever their own (W6, W19). */
 static cbd_status attackers_left(const cbd_side_prep *att, const cbd_dist *dd, cbd_budget *budget,
-                                 cbd_dist *out) {
+                                 cbd_windows *out) {
     uint64_t top = dd->lo + dd->len - 1;
-    cbd_status st = cbd_dist_alloc(out, cbd_side_prep_armies_left(att, top),
-                                   cbd_side_prep_armies_left(att, dd->lo), budget);
+    uint64_t lo = cbd_side_prep_armies_left(att, top);
+    cbd_slot *s;
+    cbd_status st = one_window(out, lo, cbd_side_prep_armies_left(att, dd->lo), budget, &s);
     if (st != CBD_OK) {
         return st;
     }
     for (size_t i = 0; i < dd->len; i++) {
         uint64_t left = cbd_side_prep_armies_left(att, dd->lo + i);
-        out->p[left - out->lo] += dd->p[i];
+        s[left - lo].p += dd->p[i];
     }
-    cbd_dist_trim(out);
+    cbd_windows_trim(out);
     return CBD_OK;
 }
 
 /* Defenders left: their armies after the attackers' damage; where they keep nothing, the
  * mutual-destruction share of the mass (no attacker left) resurrects one army (W5, W20). */
 static cbd_status defenders_left(const cbd_side_prep *def, const cbd_dist *ad, double pd_lt,
-                                 double pd_ge, cbd_budget *budget, cbd_dist *out) {
+                                 double pd_ge, cbd_budget *budget, cbd_windows *out) {
     uint64_t top = ad->lo + ad->len - 1;
     uint64_t lo = cbd_side_prep_armies_left(def, top);
     uint64_t hi = cbd_side_prep_armies_left(def, ad->lo);
     if (lo == 0 && hi < 1) {
         hi = 1;
     }
-    cbd_status st = cbd_dist_alloc(out, lo, hi, budget);
+    cbd_slot *s;
+    cbd_status st = one_window(out, lo, hi, budget, &s);
     if (st != CBD_OK) {
         return st;
     }
     for (size_t i = 0; i < ad->len; i++) {
         uint64_t damage = ad->lo + i;
         if (damage >= def->toughness) {
-            out->p[0 - lo] += ad->p[i] * pd_lt;
-            out->p[1 - lo] += ad->p[i] * pd_ge;
+            s[0 - lo].p += ad->p[i] * pd_lt;
+            s[1 - lo].p += ad->p[i] * pd_ge;
         } else {
-            out->p[cbd_side_prep_armies_left(def, damage) - lo] += ad->p[i];
+            s[cbd_side_prep_armies_left(def, damage) - lo].p += ad->p[i];
         }
     }
-    cbd_dist_trim(out);
+    cbd_windows_trim(out);
     return CBD_OK;
 }
 
@@ -228,14 +238,14 @@ cbd_status cbd_warapp_analyze(uint64_t attackers, uint64_t defenders, const cbd_
 
 static void unit_results_free(cbd_warapp_unit_result *r, size_t n) {
     for (size_t i = 0; r && i < n; i++) {
-        cbd_dist_free(&r[i].health_left);
+        cbd_windows_free(&r[i].health_left);
     }
     cbd_mem_free(r);
 }
 
 void cbd_warapp_analysis_free(cbd_warapp_analysis *a) {
-    cbd_dist_free(&a->attackers_left);
-    cbd_dist_free(&a->defenders_left);
+    cbd_windows_free(&a->attackers_left);
+    cbd_windows_free(&a->defenders_left);
     unit_results_free(a->attacking_units, a->n_attacking_units);
     unit_results_free(a->defending_units, a->n_defending_units);
     a->attacking_units = a->defending_units = NULL;
@@ -245,7 +255,7 @@ void cbd_warapp_analysis_free(cbd_warapp_analysis *a) {
 /* Health windows for the health units: what each has left is monotone in the damage
  * (warapp_units.h), so its window runs from its value at the most damage to that at the least. */
 static cbd_status health_windows(const cbd_side_prep *p, const cbd_dist *damage, cbd_budget *budget,
-                                 cbd_warapp_unit_result *r) {
+                                 cbd_warapp_unit_result *r, cbd_slot **s) {
     uint64_t left[2][CBD_WARAPP_MAX_UNITS];
     cbd_warapp_side_state most = {0, left[0]}, least = {0, left[1]};
     state_after(p, damage->lo + damage->len - 1, &most);
@@ -253,7 +263,7 @@ static cbd_status health_windows(const cbd_side_prep *p, const cbd_dist *damage,
     for (size_t u = 0; u < p->side->n_units; u++) {
         if (p->side->units[u].has_health) {
             cbd_status st =
-                cbd_dist_alloc(&r[u].health_left, most.unit_left[u], least.unit_left[u], budget);
+                one_window(&r[u].health_left, most.unit_left[u], least.unit_left[u], budget, &s[u]);
             if (st != CBD_OK) {
                 return st;
             }
@@ -301,20 +311,21 @@ cbd_status cbd_warapp_unit_results(const cbd_side_prep *p, const cbd_kills *dama
     for (size_t u = 0; u < n; u++) {
         r[u].survival_probability = cbd_kills_below(damage, kill_threshold(p, u));
     }
-    cbd_status st = health_windows(p, d, budget, r);
+    cbd_slot *health[CBD_WARAPP_MAX_UNITS]; /* each health unit's one window, from its lo */
+    cbd_status st = health_windows(p, d, budget, r, health);
     uint64_t left[CBD_WARAPP_MAX_UNITS];
     cbd_warapp_side_state state = {0, left};
     for (size_t i = 0; st == CBD_OK && i < d->len; i++) {
         state_after(p, d->lo + i, &state);
         for (size_t u = 0; u < n; u++) {
             if (p->side->units[u].has_health) {
-                r[u].health_left.p[left[u] - r[u].health_left.lo] += d->p[i];
+                health[u][left[u] - r[u].health_left.w[0].lo].p += d->p[i];
             }
         }
     }
     for (size_t u = 0; st == CBD_OK && u < n; u++) {
         if (p->side->units[u].has_health) {
-            cbd_dist_trim(&r[u].health_left);
+            cbd_windows_trim(&r[u].health_left);
         }
     }
     if (st != CBD_OK) {

@@ -6,42 +6,29 @@
 #include <string.h>
 
 #include "combatd/warapp_odds.h"
+#include "combatd/windows.h"
 #include "warapp_battle_internal.h"
 
-/* Adds w·d into acc, growing acc's window to cover d's (acc may be empty: p NULL). */
-static cbd_status mix_into(cbd_dist *acc, const cbd_dist *d, double w, cbd_budget *budget) {
-    if (d->len == 0) {
-        return CBD_OK;
-    }
-    uint64_t d_hi = d->lo + d->len - 1;
-    if (!acc->p) {
-        cbd_status st = cbd_dist_alloc(acc, d->lo, d_hi, budget);
+/*
+ * Adds w·d into acc, window by window: each lands in a window of acc that holds its values, or
+ * one of its own where no count put values before (windows.h), so the mixture holds what its
+ * counts' windows hold and never the span between them.
+ */
+static cbd_status mix_into(cbd_windows *acc, const cbd_windows *d, double w, cbd_budget *budget) {
+    for (size_t k = 0; k < d->n; k++) {
+        const cbd_window *src = &d->w[k];
+        cbd_slot *at;
+        cbd_status st = cbd_windows_cover(acc, src->lo, src->lo + src->len - 1, CBD_WINDOWS_JOIN,
+                                          CBD_WORK_SCAN_TERM, budget, &at);
         if (st != CBD_OK) {
             return st;
         }
-    } else if (d->lo < acc->lo || d_hi > acc->lo + acc->len - 1) {
-        /* Grown with room to spare on the side that grows, so that counts arriving in order
-         * copy the window O(log) times, not once each; cbd_dist_trim drops the spare zeros. */
-        uint64_t acc_hi = acc->lo + acc->len - 1;
-        uint64_t lo = d->lo < acc->lo ? d->lo : acc->lo;
-        uint64_t hi = d_hi > acc_hi ? d_hi : acc_hi;
-        uint64_t spare = (hi - lo + 1) / 2;
-        lo = d->lo < acc->lo ? (lo > spare ? lo - spare : 0) : lo;
-        hi = d_hi > acc_hi ? hi + spare : hi;
-        cbd_dist grown;
-        cbd_status st = cbd_dist_alloc(&grown, lo, hi, budget);
-        if (st != CBD_OK) {
-            return st;
+        if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, src->len))) {
+            return CBD_ERR_BUDGET;
         }
-        memcpy(grown.p + (acc->lo - lo), acc->p, acc->len * sizeof *acc->p);
-        cbd_dist_free(acc);
-        *acc = grown;
-    }
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, d->len))) {
-        return CBD_ERR_BUDGET;
-    }
-    for (size_t i = 0; i < d->len; i++) {
-        acc->p[d->lo - acc->lo + i] += w * d->p[i];
+        for (size_t i = 0; i < src->len; i++) {
+            at[i].p += w * src->s[i].p;
+        }
     }
     return CBD_OK;
 }
@@ -122,17 +109,13 @@ static cbd_status mix_count(const cbd_side_prep *att, const cbd_warapp_side *def
 
 /* The spare zeros that growing left at the ends of the mixture's windows. */
 static void trim_all(cbd_warapp_analysis *out) {
-    cbd_dist_trim(&out->attackers_left);
-    cbd_dist_trim(&out->defenders_left);
+    cbd_windows_trim(&out->attackers_left);
+    cbd_windows_trim(&out->defenders_left);
     for (size_t i = 0; out->attacking_units && i < out->n_attacking_units; i++) {
-        if (out->attacking_units[i].health_left.p) {
-            cbd_dist_trim(&out->attacking_units[i].health_left);
-        }
+        cbd_windows_trim(&out->attacking_units[i].health_left);
     }
     for (size_t i = 0; out->defending_units && i < out->n_defending_units; i++) {
-        if (out->defending_units[i].health_left.p) {
-            cbd_dist_trim(&out->defending_units[i].health_left);
-        }
+        cbd_windows_trim(&out->defending_units[i].health_left);
     }
 }
 

@@ -16,26 +16,6 @@ void cbd_dist_free(cbd_dist *d) {
     d->len = 0;
 }
 
-double cbd_dist_mean(const cbd_dist *d) {
-    /* Offsets from lo keep the products small, so that huge army counts lose nothing. */
-    double sum = 0.0;
-    for (size_t i = 0; i < d->len; i++) {
-        sum += (double)i * d->p[i];
-    }
-    return (double)d->lo + sum;
-}
-
-uint64_t cbd_dist_quantile(const cbd_dist *d, double q) {
-    double cum = 0.0;
-    for (size_t i = 0; i < d->len; i++) {
-        cum += d->p[i];
-        if (cum >= q - 1e-12) {
-            return d->lo + i;
-        }
-    }
-    return d->lo + d->len - 1;
-}
-
 cbd_status cbd_dist_alloc(cbd_dist *d, uint64_t lo, uint64_t hi, cbd_budget *budget) {
     d->lo = lo;
     d->len = (size_t)(hi - lo + 1);

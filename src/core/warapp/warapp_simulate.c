@@ -148,83 +148,72 @@ cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng) {
 /* ---- histograms ---- */
 
 void cbd_hist_init(cbd_hist *h) {
-    h->lo = 0;
-    h->len = 0;
-    h->counts = NULL;
+    cbd_windows_init(&h->w);
 }
 
 void cbd_hist_free(cbd_hist *h) {
-    cbd_mem_free(h->counts);
-    cbd_hist_init(h);
+    cbd_windows_free(&h->w);
 }
 
-/* Grows the window to cover v, at least doubling it so that growth is amortised: the charge
- * for each new window's slots pays for the histogram's whole life. */
-static cbd_status hist_grow(cbd_hist *h, uint64_t v, cbd_budget *budget) {
-    uint64_t lo, hi; /* the new window [lo, hi) */
-    if (h->len == 0) {
-        lo = v >= 32 ? v - 32 : 0;
-        hi = v + 32;
-    } else {
-        uint64_t old_hi = h->lo + h->len;
-        uint64_t want_lo = v < h->lo ? v : h->lo;
-        uint64_t want_hi = v >= old_hi ? v + 1 : old_hi;
-        uint64_t extra = h->len; /* double the span, split towards the side that grew */
-        lo = v < h->lo ? (want_lo > extra ? want_lo - extra : 0) : want_lo;
-        hi = v >= old_hi ? want_hi + extra : want_hi;
+/* A value outside the window found last: another window's, or a window made or grown for it,
+ * 64 values around it at first so that its neighbours land in it. */
+static cbd_status hist_add_slow(cbd_hist *h, uint64_t v, uint64_t count, cbd_budget *budget) {
+    cbd_slot *s = cbd_windows_find(&h->w, v);
+    if (!s) {
+        uint64_t lo = v >= 32 ? v - 32 : 0, hi = v <= UINT64_MAX - 31 ? v + 31 : UINT64_MAX;
+        cbd_status st =
+            cbd_windows_cover(&h->w, lo, hi, CBD_WINDOWS_JOIN, CBD_WORK_HIST_SLOT, budget, &s);
+        if (st != CBD_OK) {
+            return st;
+        }
+        s += v - lo;
     }
-    size_t len = (size_t)(hi - lo);
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_HIST_SLOT, len))) {
-        return CBD_ERR_BUDGET;
-    }
-    uint64_t *counts = cbd_mem_calloc(budget, len, sizeof *counts);
-    if (!counts) {
-        return cbd_budget_nomem(budget);
-    }
-    if (h->len > 0) {
-        memcpy(counts + (h->lo - lo), h->counts, h->len * sizeof *counts);
-    }
-    cbd_mem_free(h->counts);
-    h->counts = counts;
-    h->lo = lo;
-    h->len = len;
+    s->n += count;
     return CBD_OK;
 }
 
 cbd_status cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count, cbd_budget *budget) {
-    if (v - h->lo >= h->len) {
-        cbd_status st = hist_grow(h, v, budget);
-        if (st != CBD_OK) {
-            return st;
+    if (h->w.n > 0) { /* the window of the last value: nearly every battle's */
+        cbd_window *w = &h->w.w[h->w.last];
+        if (v - w->lo < w->len) {
+            w->s[v - w->lo].n += count;
+            return CBD_OK;
         }
     }
-    h->counts[v - h->lo] += count;
-    return CBD_OK;
+    return hist_add_slow(h, v, count, budget);
 }
 
 cbd_status cbd_hist_merge(cbd_hist *dst, const cbd_hist *src, cbd_budget *budget) {
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, src->len))) {
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, cbd_windows_slots(&src->w)))) {
         return CBD_ERR_BUDGET;
     }
     cbd_status st = CBD_OK;
-    for (size_t i = 0; i < src->len && st == CBD_OK; i++) {
-        if (src->counts[i]) {
-            st = cbd_hist_add(dst, src->lo + i, src->counts[i], budget);
+    for (size_t k = 0; k < src->w.n && st == CBD_OK; k++) {
+        const cbd_window *w = &src->w.w[k];
+        for (size_t i = 0; i < w->len && st == CBD_OK; i++) {
+            if (w->s[i].n) {
+                st = cbd_hist_add(dst, w->lo + i, w->s[i].n, budget);
+            }
         }
     }
     return st;
 }
 
 uint64_t cbd_hist_get(const cbd_hist *h, uint64_t v) {
-    return v - h->lo < h->len ? h->counts[v - h->lo] : 0;
+    cbd_windows ws = h->w; /* a copy: the search moves its `last`, not the histogram's */
+    const cbd_slot *s = cbd_windows_find(&ws, v);
+    return s ? s->n : 0;
 }
 
 double cbd_hist_mean(const cbd_hist *h) {
     cbd_u128 sum = 0;
     uint64_t total = 0;
-    for (size_t i = 0; i < h->len; i++) {
-        sum += (cbd_u128)(h->lo + i) * h->counts[i];
-        total += h->counts[i];
+    for (size_t k = 0; k < h->w.n; k++) {
+        const cbd_window *w = &h->w.w[k];
+        for (size_t i = 0; i < w->len; i++) {
+            sum += (cbd_u128)(w->lo + i) * w->s[i].n;
+            total += w->s[i].n;
+        }
     }
     if (total == 0) {
         return 0.0;

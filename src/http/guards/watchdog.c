@@ -22,10 +22,12 @@ struct cbd_watch {
     struct cbd_watch *prev, *next; /* the watchdog's list, under its lock */
     struct cbd_watchdog *owner;    /* whose lock guards the fields the watchdog thread keeps */
     int fd;
-    _Atomic uint64_t since_us; /* when the current phase began */
-    atomic_int phase;          /* a watch_phase */
-    atomic_int cut;            /* a cbd_cut: the watchdog cut it */
-    atomic_bool linger;        /* close it gently (cbd_watch_set_linger) */
+    /* The current phase and when it began, in one word (since_us << 2 | phase), so that a
+     * change is one atomic step and a compare-and-swap from a phase that has since ended and
+     * come round again fails: every new phase starts later than the one before (enter()). */
+    _Atomic uint64_t state;
+    atomic_int cut;     /* a cbd_cut: the watchdog cut it */
+    atomic_bool linger; /* close it gently (cbd_watch_set_linger) */
     /* The watchdog thread's own: the client's share of the phase so far, and its last look. */
     uint64_t waited_us;
     uint64_t looked_us;
@@ -54,6 +56,19 @@ static uint64_t now_us(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
+}
+
+/* A watch's state word: the phase in the low 2 bits, its start (µs) above them. */
+static uint64_t make_state(uint64_t since_us, watch_phase phase) {
+    return since_us << 2 | (uint64_t)phase;
+}
+
+static int state_phase(uint64_t state) {
+    return (int)(state & 3u);
+}
+
+static uint64_t state_since(uint64_t state) {
+    return state >> 2;
 }
 
 /*
@@ -125,14 +140,21 @@ static bool client_is_waited_for(int fd, int phase) {
  * Sets *phase and *since to the phase and its start as they are after the look.
  */
 static void notice_first_byte(cbd_watch *e, uint64_t now, int *phase, uint64_t *since) {
-    *phase = atomic_load(&e->phase);
-    *since = atomic_load(&e->since_us);
+    uint64_t old = atomic_load(&e->state);
+    *phase = state_phase(old);
+    *since = state_since(old);
     uint64_t at;
-    if (*phase == PHASE_IDLE && first_byte_arrived(e, *since, now, &at) &&
-        atomic_compare_exchange_strong(&e->phase, phase, PHASE_RECEIVING)) {
-        atomic_store(&e->since_us, at);
-        *phase = PHASE_RECEIVING;
-        *since = at;
+    /* The swap fails when the HTTP thread has moved on meanwhile, even if it is idle again
+     * (a request that came and went while the socket was read): that idle phase is a later
+     * one, and what was read belongs to the one that ended. */
+    if (*phase == PHASE_IDLE && first_byte_arrived(e, *since, now, &at)) {
+        if (atomic_compare_exchange_strong(&e->state, &old, make_state(at, PHASE_RECEIVING))) {
+            *phase = PHASE_RECEIVING;
+            *since = at;
+        } else {
+            *phase = state_phase(old);
+            *since = state_since(old);
+        }
     }
 }
 
@@ -248,10 +270,9 @@ cbd_watch *cbd_watch_add(cbd_watchdog *w, int fd) {
     e->fd = fd;
     e->owner = w;
     uint64_t t = now_us();
-    atomic_init(&e->since_us, t);
+    atomic_init(&e->state, make_state(t, PHASE_IDLE));
     e->idle_since = t; /* a new connection's first idle phase: nothing received yet */
     e->idle_bytes = 0;
-    atomic_init(&e->phase, PHASE_IDLE);
     atomic_init(&e->cut, CBD_CUT_NONE);
     atomic_init(&e->linger, false);
     e->looked_phase = -1;
@@ -284,21 +305,30 @@ void cbd_watch_remove(cbd_watchdog *w, cbd_watch *e) {
     free(e);
 }
 
-/* Enters `phase`, restarting its clock. */
+/* Enters `phase`, restarting its clock: at now, and always later than the phase it ends. */
 static void enter(cbd_watch *e, watch_phase phase) {
-    if (e) {
-        atomic_store(&e->since_us, now_us());
-        atomic_store(&e->phase, (int)phase);
+    if (!e) {
+        return;
     }
+    uint64_t old = atomic_load(&e->state);
+    uint64_t t;
+    do {
+        t = now_us();
+        t = t > state_since(old) ? t : state_since(old) + 1;
+    } while (!atomic_compare_exchange_weak(&e->state, &old, make_state(t, phase)));
 }
 
 void cbd_watch_receiving(cbd_watch *e) {
-    int idle = PHASE_IDLE;
-    if (e && atomic_load(&e->phase) == PHASE_IDLE) {
-        /* The watchdog may have seen the first byte already: its start stands. */
+    if (!e) {
+        return;
+    }
+    /* The watchdog may have seen the first byte already: its start stands. */
+    uint64_t old = atomic_load(&e->state);
+    while (state_phase(old) == PHASE_IDLE) {
         uint64_t t = now_us();
-        if (atomic_compare_exchange_strong(&e->phase, &idle, PHASE_RECEIVING)) {
-            atomic_store(&e->since_us, t);
+        t = t > state_since(old) ? t : state_since(old) + 1;
+        if (atomic_compare_exchange_weak(&e->state, &old, make_state(t, PHASE_RECEIVING))) {
+            return;
         }
     }
 }

@@ -178,6 +178,39 @@ Test(analyze_budget, targets_stop_naming_targets) {
     answer_free(&a);
 }
 
+/*
+ * A fog (W23) costs each count's windows, and its refusal names what makes them large: the
+ * one count whose window is half the defenders' work or more (10^9 at luck 0.2: 289955 terms,
+ * 1159820 units, past the budget alone), else the distribution; the attackers when their
+ * window, read once per count, is the larger part (10^9 attackers against three small counts).
+ */
+Test(analyze_budget, a_fog_names_the_count_or_the_distribution) {
+    cbd_config cfg = one_ms();
+    answer a = ask(&cfg, "/analyze-attack",
+                   "{\"attackers\": 10, \"defenders\": [{\"armies\": 5, \"probability\": 0.5}, "
+                   "{\"armies\": 1000000000, \"probability\": 0.5}], " LUCK_02 "}");
+    expect_work_stop(&a, "/defenders/1", 0);
+    answer_free(&a);
+    /* Eight counts near 10^8 (367124 units a window): no one of them is half the work. */
+    char body[1024];
+    int used = snprintf(body, sizeof body, "{\"attackers\": 10, " LUCK_02 ", \"defenders\": [");
+    for (int k = 0; k < 8; k++) {
+        used += snprintf(body + used, sizeof body - (size_t)used,
+                         "%s{\"armies\": %d, \"probability\": 0.125}", k ? ", " : "",
+                         100000000 + 1000000 * k);
+    }
+    snprintf(body + used, sizeof body - (size_t)used, "]}");
+    a = ask(&cfg, "/analyze-attack", body);
+    expect_work_stop(&a, "/defenders", 0);
+    answer_free(&a);
+    a = ask(&cfg, "/analyze-attack",
+            "{\"attackers\": 1000000000, \"defenders\": [{\"armies\": 5, \"probability\": "
+            "0.5}, {\"armies\": 6, \"probability\": 0.25}, {\"armies\": 7, \"probability\": "
+            "0.25}], " LUCK_02 "}");
+    expect_work_stop(&a, "/attackers", 309967u * CBD_WORK_BINOM_TERM);
+    answer_free(&a);
+}
+
 /* ---- /simulate: the work meter ---- */
 
 /*

@@ -71,7 +71,16 @@ Test(fog_api, every_bad_distribution_is_named) {
                               "0.5}, {\"armies\": 2, \"probability\": 0.5}]}",
                               &a, NULL),
                  422);
-    cr_assert(has_error(a, "/defenders", "twice"));
+    cr_assert(has_error(a, "/defenders/1", "twice (item 0 has them)"));
+    json_decref(a);
+    /* Named where it comes the second time in the request, whatever the counts' order. */
+    cr_assert_eq(api_test_run(&cfg, "/analyze-attack",
+                              "{\"attackers\": 3, \"defenders\": [{\"armies\": 7, \"probability\": "
+                              "0.25}, {\"armies\": 2, \"probability\": 0.5}, {\"armies\": 7, "
+                              "\"probability\": 0.25}]}",
+                              &a, NULL),
+                 422);
+    cr_assert(has_error(a, "/defenders/2", "lists 7 armies twice (item 0 has them)"));
     json_decref(a);
     cr_assert_eq(api_test_run(&cfg, "/analyze-attack",
                               "{\"attackers\": 3, \"defenders\": [{\"armies\": 2, \"probability\": "

@@ -126,8 +126,9 @@ static void check_in_space(const json_t *req, const json_t *orders, const char *
  * for `all` the goal as goals (capture, then hold) with the player as owner. */
 static json_t *replay_request(const json_t *req, const json_t *plan_orders) {
     json_t *a = json_object();
-    const char *keep[] = {"territories", "settings", "teams", "move_order", "player_order"};
-    for (size_t i = 0; i < 5; i++) {
+    const char *keep[] = {"territories", "settings",     "teams",
+                          "move_order",  "player_order", "diplomacy"};
+    for (size_t i = 0; i < 6; i++) {
         json_t *v = json_object_get(req, keep[i]);
         if (v) {
             json_object_set(a, keep[i], v);

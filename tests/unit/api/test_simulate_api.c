@@ -297,9 +297,10 @@ Test(simulate_api, every_bad_unit_and_distribution_is_named_by_its_pointer) {
         "4, \"probability\": 0.4999}]}",
     };
     const char *needles[] = {"at least one", "twice", "sum to 1"};
+    const char *pointers[] = {"/defenders", "/defenders/1", "/defenders"}; /* the second 2 */
     for (int i = 0; i < 3; i++) {
         a = simulate(bodies[i], 422);
-        cr_assert(has_error(a, "/defenders", needles[i]), "%s", bodies[i]);
+        cr_assert(has_error(a, pointers[i], needles[i]), "%s", bodies[i]);
         json_decref(a);
     }
     cfg.warapp.max_units = 1;

@@ -121,7 +121,7 @@ static void expect_422(const char *armies, const char *pointer, const char *need
 Test(turn_fog_api, bad_distributions_are_named_by_pointer) {
     expect_422("[]", "/territories/B/armies", "at least one");
     expect_422("[{\"armies\": 5, \"probability\": 0.5}, {\"armies\": 5, \"probability\": 0.5}]",
-               "/territories/B/armies", "twice");
+               "/territories/B/armies/1", "twice (item 0 has them)");
     expect_422("[{\"armies\": 5, \"probability\": 0.5}, {\"armies\": 6, \"probability\": 0}]",
                "/territories/B/armies/1/probability", NULL);
     expect_422("[{\"armies\": 5, \"probability\": 0.5}, {\"armies\": 6, \"probability\": 1.5}]",

@@ -228,6 +228,27 @@ Test(config, warapp_limits_are_read_through_their_rows) {
     cr_expect_str_eq(p.errors[0].pointer, "/warapp/max_targets");
 }
 
+/* W26: the blockade multipliers are exact decimals (W3) from 0 to 100, 3 by default; the file
+ * takes 2.5 as 2,500,000 millionths and refuses 100.5 and a seventh decimal, naming the key. */
+Test(config, w26_blockade_multipliers_are_decimal_keys) {
+    cbd_settings cfg;
+    cbd_problem p;
+    cbd_settings_defaults(&cfg);
+    cr_expect_eq(cfg.api.warapp.blockade_multiplier, 3000000u);
+    cr_expect_eq(cfg.api.warapp.emergency_blockade_multiplier, 3000000u);
+    cr_assert(load(&cfg,
+                   "{\"warapp\": {\"blockade_multiplier\": 2.5, "
+                   "\"emergency_blockade_multiplier\": 0}}",
+                   &p),
+              "%s", p.detail);
+    cr_expect_eq(cfg.api.warapp.blockade_multiplier, 2500000u);
+    cr_expect_eq(cfg.api.warapp.emergency_blockade_multiplier, 0u);
+    cr_expect_not(load(&cfg, "{\"warapp\": {\"blockade_multiplier\": 100.5}}", &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/warapp/blockade_multiplier");
+    cr_expect_not(load(&cfg, "{\"warapp\": {\"emergency_blockade_multiplier\": 1.1234567}}", &p));
+    cr_expect_str_eq(p.errors[0].pointer, "/warapp/emergency_blockade_multiplier");
+}
+
 /* The worker pool, the send deadline, the answer cap and the armies_needed budget are
  * ordinary keys of the file and the environment, with their ranges. */
 Test(config, bounded_work_keys) {

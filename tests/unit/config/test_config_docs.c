@@ -13,6 +13,27 @@
 #include "duper_rules_json.h"
 #include "warapp_settings.h"
 
+/* A decimal key (W3, W26): README's default is its value, its range the row's in whole
+ * numbers, and the file takes the range's ends, refuses past them and a seventh decimal. */
+static void check_decimal_row(const char *section, const cbd_config_key *k, const doc_row *r,
+                              const void *base) {
+    cbd_micro v;
+    memcpy(&v, (const char *)base + k->offset, sizeof v);
+    uint64_t def, lo, hi;
+    cr_expect(parse_number(r->def, &def) && def * 1000000 == v, "%s.%s: README's default \"%s\"",
+              section, k->name, r->def);
+    cr_expect(parse_range(r->range, NULL, &lo, &hi) && lo * 1000000 == k->min &&
+                  hi * 1000000 == k->max,
+              "%s.%s: README's range \"%s\"", section, k->name, r->range);
+    char text[32];
+    snprintf(text, sizeof text, "%llu", (unsigned long long)hi);
+    expect_loads(section, k->name, text, true);
+    expect_loads(section, k->name, "2.5", true);
+    expect_loads(section, k->name, "2.1234567", false);
+    snprintf(text, sizeof text, "%llu.000001", (unsigned long long)hi);
+    expect_loads(section, k->name, text, false);
+}
+
 /* Every row of the code's table is in the README's, with its default and range. */
 static void check_table_rows(const char *section, const doc_table *t) {
     size_t n;
@@ -33,6 +54,9 @@ static void check_table_rows(const char *section, const doc_table *t) {
                       r->range);
             expect_loads(section, k->name, v ? "false" : "true", true);
             expect_loads(section, k->name, "1", false);
+        }
+        if (r && k->type == CBD_KEY_DECIMAL) {
+            check_decimal_row(section, k, r, base);
         }
         if (!r || k->type != CBD_KEY_UINT) {
             continue;
@@ -91,6 +115,8 @@ static const char *sample_text(const cbd_config_key *k, const char *lo) {
     switch (k->type) {
         case CBD_KEY_UINT:
             return lo;
+        case CBD_KEY_DECIMAL:
+            return "2.5";
         case CBD_KEY_BOOL:
             return "false";
         case CBD_KEY_STRING:

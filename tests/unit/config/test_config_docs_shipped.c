@@ -99,6 +99,10 @@ static bool same_value(const cbd_config_key *k, const void *a, const void *b) {
     if (k->type == CBD_KEY_UINT) {
         return uint_field(k, a) == uint_field(k, b);
     }
+    if (k->type == CBD_KEY_DECIMAL) {
+        return *(const cbd_micro *)((const char *)a + k->offset) ==
+               *(const cbd_micro *)((const char *)b + k->offset);
+    }
     if (k->type == CBD_KEY_BOOL || k->type == CBD_KEY_STRING) {
         const char *x = (const char *)a + k->offset, *y = (const char *)b + k->offset;
         return k->type == CBD_KEY_BOOL ? *(const bool *)x == *(const bool *)y : strcmp(x, y) == 0;

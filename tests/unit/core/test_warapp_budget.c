@@ -97,6 +97,8 @@ Test(binomial_budget, a_budget_one_byte_short_stops_with_nothing_held) {
  */
 #define FIXED_BATTLE     (CBD_WORK_BATTLE - 2 * CBD_WORK_BATTLE_ROLL)
 #define FIXED_HIST_SLOTS 71u
+/* A histogram's list of windows: room for 4 at first (windows.h). */
+#define HIST_LIST (4 * sizeof(cbd_window))
 
 static cbd_warapp_settings fixed_settings(void) {
     cbd_warapp_settings s = cbd_warapp_default_settings();
@@ -152,7 +154,7 @@ Test(simulate_budget, blocks_charge_their_battles_jumps_and_histograms_exactly) 
     /* 196613 · 20 + 4 jumps · 220 + 71 slots · 3 = 3932260 + 880 + 213. */
     cr_expect_eq(b.work_spent, trials * FIXED_BATTLE + 4 * CBD_WORK_RNG_JUMP +
                                    FIXED_HIST_SLOTS * CBD_WORK_HIST_SLOT);
-    cr_expect_eq(b.mem_peak, FIXED_HIST_SLOTS * sizeof(uint64_t));
+    cr_expect_eq(b.mem_peak, FIXED_HIST_SLOTS * sizeof(cbd_slot) + 2 * HIST_LIST);
     cbd_sim_stats_free(&st);
     cr_expect_eq(b.mem_held, 0);
 
@@ -196,14 +198,15 @@ Test(simulate_budget, a_block_is_refused_before_it_runs) {
 
 Test(simulate_budget, histograms_take_their_windows_from_the_budget) {
     cbd_sim_plan sim = fixed_plan();
-    /* Room for the attackers' 35 slots, one byte short of the defenders' 36 as well. */
+    /* Room for the attackers' 35 slots, one byte short of the defenders' 36 as well (each
+     * histogram's list of windows beside). */
     cbd_budget b;
-    cbd_budget_init(&b, UINT64_MAX, FIXED_HIST_SLOTS * sizeof(uint64_t) - 1);
+    cbd_budget_init(&b, UINT64_MAX, FIXED_HIST_SLOTS * sizeof(cbd_slot) + 2 * HIST_LIST - 1);
     cbd_sim_stats st;
     cbd_sim_stats_init(&st);
     cr_assert_eq(cbd_warapp_sim_blocks(&sim, 9, 10, 0, 1, &b, &st, NULL), CBD_ERR_BUDGET);
     cr_expect_eq(b.stopped, CBD_BUDGET_MEMORY);
-    cr_expect_eq(b.mem_held, 35 * sizeof(uint64_t));
+    cr_expect_eq(b.mem_held, 35 * sizeof(cbd_slot) + HIST_LIST);
     cbd_sim_stats_free(&st);
     cr_expect_eq(b.mem_held, 0);
     cbd_sim_plan_free(&sim);
@@ -216,13 +219,13 @@ Test(simulate_budget, a_merge_charges_the_slots_it_reads) {
     cbd_hist_init(&src);
     cbd_hist_init(&dst);
     cr_assert_eq(cbd_hist_add(&src, 100, 7, NULL), CBD_OK);
-    cr_assert_eq(src.len, 64);
+    cr_assert_eq(cbd_windows_slots(&src.w), 64);
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
     cr_assert_eq(cbd_hist_merge(&dst, &src, &b), CBD_OK);
     cr_expect_eq(b.work_spent, 64 * CBD_WORK_SCAN_TERM + 64 * CBD_WORK_HIST_SLOT);
     cr_expect_eq(cbd_hist_get(&dst, 100), 7);
-    cr_expect_eq(b.mem_held, 64 * sizeof(uint64_t));
+    cr_expect_eq(b.mem_held, 64 * sizeof(cbd_slot) + HIST_LIST);
     cbd_hist_free(&dst);
     cbd_hist_free(&src);
     cr_expect_eq(b.mem_held, 0);

@@ -25,15 +25,50 @@ Test(warapp_fog, ten_attackers_against_5_or_10_capture_exactly_half_the_time) {
     cr_assert_eq(a.capture_probability, 0.5);
     cr_assert_not(a.deterministic, "two outcomes remain");
     /* Attackers left: 10 − 4 = 6, or 10 − 7 = 3; defenders left: 0, or 10 − 6 = 4. */
-    cr_assert_eq(a.attackers_left.lo, 3);
-    cr_assert_eq(a.attackers_left.len, 4);
-    cr_assert_eq(a.attackers_left.p[0], 0.5);
-    cr_assert_eq(a.attackers_left.p[1], 0.0);
-    cr_assert_eq(a.attackers_left.p[3], 0.5);
-    cr_assert_eq(a.defenders_left.lo, 0);
-    cr_assert_eq(a.defenders_left.p[0], 0.5);
-    cr_assert_eq(a.defenders_left.p[4], 0.5);
+    cr_assert_eq(cbd_windows_p(&a.attackers_left, 3), 0.5);
+    cr_assert_eq(cbd_windows_p(&a.attackers_left, 4), 0.0);
+    cr_assert_eq(cbd_windows_p(&a.attackers_left, 6), 0.5);
+    cr_assert_eq(cbd_windows_p(&a.defenders_left, 0), 0.5);
+    cr_assert_eq(cbd_windows_p(&a.defenders_left, 4), 0.5);
+    /* Values a few apart share one window, trimmed to them: 3..6 and 0..4. */
+    cr_assert_eq(a.attackers_left.n, 1);
+    cr_assert_eq(a.attackers_left.w[0].lo, 3);
+    cr_assert_eq(a.attackers_left.w[0].len, 4);
+    cr_assert_eq(a.defenders_left.n, 1);
+    cr_assert_eq(cbd_windows_lo(&a.defenders_left), 0);
+    cr_assert_eq(cbd_windows_hi(&a.defenders_left), 4);
     cbd_warapp_analysis_free(&a);
+}
+
+/*
+ * 10 attackers against 5 or 10^9 defenders at 50/50: against 5 the battle is won as above
+ * (6 damage, 4 back: 6 attackers left, no defender), against 10^9 it is lost (10^9 − 6 left,
+ * 7·10^8 damage back kills all 10: 0 attackers left). So capture is exactly 0.5 and each
+ * distribution is two values 10^9 apart, held as two windows of one value each, never as
+ * 10^9 slots (the budget's 1 MiB would refuse them).
+ */
+Test(warapp_fog, counts_far_apart_hold_a_window_each) {
+    cbd_warapp_side attack = {10, 0, NULL}, defense = {0, 0, NULL};
+    cbd_warapp_count counts[2] = {{5, 0.5}, {1000000000, 0.5}};
+    cbd_warapp_settings s = plain();
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, 1u << 20);
+    cbd_warapp_analysis a;
+    cr_assert_eq(cbd_warapp_analyze_fog(&attack, &defense, counts, 2, &s, &b, &a), CBD_OK);
+    cr_expect_eq(a.capture_probability, 0.5);
+    cr_expect_eq(a.mutual_destruction_probability, 0.0);
+    cr_expect_eq(cbd_windows_p(&a.attackers_left, 0), 0.5);
+    cr_expect_eq(cbd_windows_p(&a.attackers_left, 6), 0.5);
+    cr_expect_eq(cbd_windows_p(&a.defenders_left, 0), 0.5);
+    cr_expect_eq(cbd_windows_p(&a.defenders_left, 999999994), 0.5);
+    cr_expect_eq(a.defenders_left.n, 2);
+    cr_expect_eq(cbd_windows_slots(&a.defenders_left), 2);
+    cr_expect_eq(cbd_windows_mean(&a.defenders_left), 999999994 / 2.0);
+    cr_expect_eq(cbd_windows_quantile(&a.defenders_left, 0.5), 0);
+    cr_expect_eq(cbd_windows_quantile(&a.defenders_left, 0.75), 999999994);
+    cr_expect_lt(b.mem_peak, 4096);
+    cbd_warapp_analysis_free(&a);
+    cr_expect_eq(b.mem_held, 0);
 }
 
 Test(warapp_fog, one_count_or_one_certain_outcome_stays_deterministic) {
@@ -143,9 +178,7 @@ static void check_random_fog(uint64_t *seed) {
     cr_assert_eq(cbd_warapp_analyze_fog(&att, &def, counts, n, &s, NULL, &a), CBD_OK);
     cr_assert_float_eq(a.capture_probability, (double)capture, 1e-12);
     for (uint64_t v = 0; v < 16; v++) {
-        const cbd_dist *d = &a.attackers_left;
-        double got = v >= d->lo && v < d->lo + d->len ? d->p[v - d->lo] : 0.0;
-        cr_assert_float_eq(got, (double)att_left[v], 1e-12);
+        cr_assert_float_eq(cbd_windows_p(&a.attackers_left, v), (double)att_left[v], 1e-12);
     }
     for (size_t i = 0; i < def.n_units; i++) {
         cr_assert_float_eq(a.defending_units[i].survival_probability, (double)def_alive[i], 1e-12);

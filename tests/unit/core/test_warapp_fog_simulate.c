@@ -240,7 +240,8 @@ Test(fog_simulate, a_plan_and_its_battles_are_charged) {
     cbd_sim_stats st;
     cbd_sim_stats_init(&st);
     cr_assert_eq(cbd_warapp_sim_blocks(&plan, 1, 100, 0, 1, &run, &st, NULL), CBD_OK);
-    uint64_t slots = st.attackers_left.len + st.defenders_left.len + 3;
+    uint64_t slots =
+        cbd_windows_slots(&st.attackers_left.w) + cbd_windows_slots(&st.defenders_left.w) + 3;
     cr_expect_eq(run.work_spent, 100 * cbd_sim_plan_battle_units(&plan) + CBD_WORK_RNG_JUMP +
                                      slots * CBD_WORK_HIST_SLOT);
     cbd_sim_stats_free(&st);

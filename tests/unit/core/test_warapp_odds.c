@@ -33,10 +33,12 @@ static double dist_p(const cbd_dist *d, uint64_t v) {
     return v >= d->lo && v < d->lo + d->len ? d->p[v - d->lo] : 0.0;
 }
 
-static double dist_sum(const cbd_dist *d) {
+static double dist_sum(const cbd_windows *d) {
     double s = 0;
-    for (size_t i = 0; i < d->len; i++) {
-        s += d->p[i];
+    for (size_t k = 0; k < d->n; k++) {
+        for (size_t i = 0; i < d->w[k].len; i++) {
+            s += d->w[k].s[i].p;
+        }
     }
     return s;
 }
@@ -73,10 +75,10 @@ static cbd_warapp_outcome fixed_battle(uint64_t att, uint64_t def) {
     cr_assert_eq(cbd_warapp_analyze(att, def, &s, NULL, &a), CBD_OK);
     cr_assert(a.deterministic);
     cr_assert_eq(a.capture_probability, a.outcome.captured ? 1.0 : 0.0);
-    cr_assert_eq(a.attackers_left.len, 1);
-    cr_assert_eq(a.defenders_left.len, 1);
-    cr_assert_eq(a.attackers_left.lo, a.outcome.attackers_left);
-    cr_assert_eq(a.defenders_left.lo, a.outcome.defenders_left);
+    cr_assert_eq(cbd_windows_slots(&a.attackers_left), 1);
+    cr_assert_eq(cbd_windows_slots(&a.defenders_left), 1);
+    cr_assert_eq(cbd_windows_lo(&a.attackers_left), a.outcome.attackers_left);
+    cr_assert_eq(cbd_windows_lo(&a.defenders_left), a.outcome.defenders_left);
     cbd_warapp_outcome o = a.outcome;
     cbd_warapp_analysis_free(&a);
     return o;
@@ -165,10 +167,10 @@ Test(examples, random_combat_examples) {
     cbd_warapp_analysis a;
     cr_assert_eq(cbd_warapp_analyze(7, 4, &s, NULL, &a), CBD_OK);
     cr_expect_float_eq(a.capture_probability, 0.710208, 1e-14);
-    cr_expect_float_eq(dist_p(&a.attackers_left, 4), 0.4116, 1e-14);
+    cr_expect_float_eq(cbd_windows_p(&a.attackers_left, 4), 0.4116, 1e-14);
     cbd_warapp_analysis_free(&a);
     cr_assert_eq(cbd_warapp_analyze(15, 6, &s, NULL, &a), CBD_OK);
-    cr_expect_float_eq(dist_p(&a.attackers_left, 10), 0.302526, 1e-14);
+    cr_expect_float_eq(cbd_windows_p(&a.attackers_left, 10), 0.302526, 1e-14);
     cbd_warapp_analysis_free(&a);
 }
 
@@ -228,8 +230,8 @@ Test(properties, huge_armies_means_and_sums) {
         cr_assert_eq(cbd_warapp_analyze(n, n, &s, NULL, &a), CBD_OK);
         cr_expect_float_eq(dist_sum(&a.attackers_left), 1.0, 1e-12);
         cr_expect_float_eq(dist_sum(&a.defenders_left), 1.0, 1e-12);
-        cr_expect_float_eq(cbd_dist_mean(&a.attackers_left), 0.3 * (double)n, 1e-12 * (double)n);
-        cr_expect_float_eq(cbd_dist_mean(&a.defenders_left), 0.4 * (double)n, 1e-12 * (double)n);
+        cr_expect_float_eq(cbd_windows_mean(&a.attackers_left), 0.3 * (double)n, 1e-12 * (double)n);
+        cr_expect_float_eq(cbd_windows_mean(&a.defenders_left), 0.4 * (double)n, 1e-12 * (double)n);
         cr_expect_eq(a.capture_probability, 0.0);
         cr_expect(!a.deterministic);
         cbd_warapp_analysis_free(&a);
@@ -256,7 +258,7 @@ Test(properties, extremes_are_finite) {
                           a.capture_probability <= 1);
                 cr_expect_float_eq(dist_sum(&a.attackers_left), 1.0, 1e-12);
                 cr_expect_float_eq(dist_sum(&a.defenders_left), 1.0, 1e-12);
-                cr_expect(isfinite(cbd_dist_mean(&a.defenders_left)));
+                cr_expect(isfinite(cbd_windows_mean(&a.defenders_left)));
                 cbd_warapp_analysis_free(&a);
             }
         }
@@ -295,9 +297,9 @@ Test(properties, graph_matches_analysis) {
         cr_expect_eq(g[a - 1].attackers, a);
         cr_expect_float_eq(g[a - 1].capture_probability, an.capture_probability, 1e-13);
         cr_expect_float_eq(g[a - 1].expected_attackers_lost,
-                           (double)a - cbd_dist_mean(&an.attackers_left), 1e-11);
+                           (double)a - cbd_windows_mean(&an.attackers_left), 1e-11);
         cr_expect_float_eq(g[a - 1].expected_defenders_lost,
-                           30.0 - cbd_dist_mean(&an.defenders_left), 1e-11);
+                           30.0 - cbd_windows_mean(&an.defenders_left), 1e-11);
         cbd_warapp_analysis_free(&an);
     }
 }
@@ -331,12 +333,31 @@ Test(properties, armies_needed) {
 }
 
 Test(properties, quantiles) {
-    double p[4] = {0.25, 0.25, 0.25, 0.25};
-    cbd_dist d = {.lo = 10, .len = 4, .p = p};
-    cr_expect_eq(cbd_dist_quantile(&d, 0.01), 10);
-    cr_expect_eq(cbd_dist_quantile(&d, 0.25), 10);
-    cr_expect_eq(cbd_dist_quantile(&d, 0.5), 11);
-    cr_expect_eq(cbd_dist_quantile(&d, 0.51), 12);
-    cr_expect_eq(cbd_dist_quantile(&d, 0.99), 13);
-    cr_expect_float_eq(cbd_dist_mean(&d), 11.5, 1e-15);
+    /* 10, 11, 100 and 101 at 1/4 each: two windows, more than CBD_WINDOWS_JOIN apart. */
+    cbd_windows ws;
+    cbd_windows_init(&ws);
+    cbd_slot *s;
+    cr_assert_eq(cbd_windows_cover(&ws, 10, 11, CBD_WINDOWS_JOIN, 0, NULL, &s), CBD_OK);
+    s[0].p = s[1].p = 0.25;
+    cr_assert_eq(cbd_windows_cover(&ws, 100, 101, CBD_WINDOWS_JOIN, 0, NULL, &s), CBD_OK);
+    s[0].p = s[1].p = 0.25;
+    cr_assert_eq(ws.n, 2);
+    cr_expect_eq(cbd_windows_quantile(&ws, 0.01), 10);
+    cr_expect_eq(cbd_windows_quantile(&ws, 0.25), 10);
+    cr_expect_eq(cbd_windows_quantile(&ws, 0.5), 11);
+    cr_expect_eq(cbd_windows_quantile(&ws, 0.51), 100);
+    cr_expect_eq(cbd_windows_quantile(&ws, 0.99), 101);
+    cr_expect_eq(cbd_windows_mean(&ws), (10 + 11 + 100 + 101) / 4.0);
+    cr_expect_eq(cbd_windows_p(&ws, 50), 0.0);
+    cr_expect_eq(cbd_windows_p(&ws, 101), 0.25);
+    /* Within CBD_WINDOWS_JOIN of the first: one window again, its values kept. */
+    cr_assert_eq(cbd_windows_cover(&ws, 40, 40, CBD_WINDOWS_JOIN, 0, NULL, &s), CBD_OK);
+    cr_expect_eq(ws.n, 1);
+    cr_expect_eq(cbd_windows_p(&ws, 11), 0.25);
+    cr_expect_eq(cbd_windows_p(&ws, 100), 0.25);
+    cr_expect_eq(cbd_windows_p(&ws, 40), 0.0);
+    cbd_windows_trim(&ws);
+    cr_expect_eq(cbd_windows_lo(&ws), 10);
+    cr_expect_eq(cbd_windows_hi(&ws), 101);
+    cbd_windows_free(&ws);
 }

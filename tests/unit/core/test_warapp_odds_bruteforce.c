@@ -132,8 +132,8 @@ typedef struct {
     bool weighted;
 } config;
 
-static double core_p(const cbd_dist *d, uint64_t v) {
-    return v >= d->lo && v < d->lo + d->len ? d->p[v - d->lo] : 0.0;
+static double core_p(const cbd_windows *d, uint64_t v) {
+    return cbd_windows_p(d, v);
 }
 
 static void check_all(const config *c) {

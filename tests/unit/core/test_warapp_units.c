@@ -62,8 +62,8 @@ Test(warapp_units, ten_armies_into_a_commander_with_3_kill_the_3_and_the_command
     cr_assert_eq(a.outcome.attackers_left, 3);
     cr_assert_eq(a.n_defending_units, 1);
     cr_assert_eq(a.defending_units[0].survival_probability, 1.0);
-    cr_assert_eq(a.defenders_left.lo, 0);
-    cr_assert_eq(a.defenders_left.len, 1);
+    cr_assert_eq(cbd_windows_lo(&a.defenders_left), 0);
+    cr_assert_eq(cbd_windows_slots(&a.defenders_left), 1);
     cbd_warapp_analysis_free(&a);
 }
 
@@ -218,13 +218,9 @@ static void check_random_battle(uint64_t *seed) {
     cr_assert_float_eq(a.capture_probability, (double)capture, 1e-12);
     cr_assert_float_eq(a.mutual_destruction_probability, (double)mutual, 1e-12);
     for (uint64_t v = 0; v < 16; v++) {
-        double got = v >= a.attackers_left.lo && v < a.attackers_left.lo + a.attackers_left.len
-                         ? a.attackers_left.p[v - a.attackers_left.lo]
-                         : 0.0;
+        double got = cbd_windows_p(&a.attackers_left, v);
         cr_assert_float_eq(got, (double)att_left[v], 1e-12, "attackers left %lu", (unsigned long)v);
-        got = v >= a.defenders_left.lo && v < a.defenders_left.lo + a.defenders_left.len
-                  ? a.defenders_left.p[v - a.defenders_left.lo]
-                  : 0.0;
+        got = cbd_windows_p(&a.defenders_left, v);
         cr_assert_float_eq(got, (double)def_left[v], 1e-12, "defenders left %lu", (unsigned long)v);
     }
     for (size_t i = 0; i < att.n_units; i++) {

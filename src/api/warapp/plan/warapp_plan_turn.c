@@ -27,8 +27,9 @@
 #include "warapp_turn_json.h"
 
 /* The turn's members but `goals` (the plan's goal is its own member), and the plan's. */
-static const char *const request_keys[] = {"territories", "orders",       "settings",    "teams",
-                                           "move_order",  "player_order", CBD_PLAN_KEYS, NULL};
+static const char *const request_keys[] = {"territories", "orders",      "settings",
+                                           "teams",       "move_order",  "player_order",
+                                           "diplomacy",   CBD_PLAN_KEYS, NULL};
 
 /* Each plan's orders as /analyze-turn takes them. */
 static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {

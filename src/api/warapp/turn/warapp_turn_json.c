@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "warapp_settings.h"
+#include "warapp_turn_cards_json.h"
 #include "warapp_turn_ids.h"
 #include "warapp_turn_map_json.h"
 #include "warapp_turn_orders.h"
@@ -178,24 +179,29 @@ static bool read_territories(const cbd_reader *r, const cbd_warapp_config *cfg,
     return ok && cbd_turn_read_map(&map, q);
 }
 
-/* settings: /analyze-attack's (W1–W10), plus multi_attack (W15). */
+/* settings: /analyze-attack's (W1–W10), plus multi_attack (W15) and the blockade multipliers
+ * (W26). */
 static bool read_settings(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q) {
     /* Sized by the settings table, so that no settings key can be left out. */
-    const char *keys[CBD_WARAPP_SETTINGS_N_KEYS + 2];
+    static const char *const turn_keys[] = {"multi_attack", CBD_TURN_MULTIPLIER_KEYS};
+    const char *keys[CBD_WARAPP_SETTINGS_N_KEYS + sizeof turn_keys / sizeof *turn_keys + 1];
     size_t n = 0;
     for (const char *const *k = cbd_warapp_settings_keys; *k; k++) {
         keys[n++] = *k;
     }
-    keys[n++] = "multi_attack";
+    for (size_t k = 0; k < sizeof turn_keys / sizeof *turn_keys; k++) {
+        keys[n++] = turn_keys[k];
+    }
     keys[n] = NULL;
     q->turn.battle = cfg->defaults;
     q->turn.multi_attack = false;
     cbd_reader s;
     cbd_field f = cbd_read_object(r, "settings", keys, &s);
     if (f != CBD_FIELD_OK) {
-        return f != CBD_FIELD_BAD;
+        return cbd_turn_read_multipliers(NULL, cfg, q) && f != CBD_FIELD_BAD;
     }
     bool ok = cbd_warapp_settings_read(&s, &q->turn.battle);
+    ok &= cbd_turn_read_multipliers(&s, cfg, q);
     ok &= cbd_read_bool(&s, "multi_attack", &q->turn.multi_attack) != CBD_FIELD_BAD;
     return ok;
 }
@@ -318,6 +324,7 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
         ok &= read_teams(r, q);
         ok &= cbd_turn_read_schedule(r, q);
         ok &= cbd_turn_read_goals(r, q);
+        ok &= cbd_turn_read_diplomacy(r, q);
         ok = ok && cbd_turn_check_borders(r, q);
         ok = ok && check_total(r, q);
     }
@@ -339,6 +346,7 @@ void cbd_turn_request_free(cbd_turn_request *q) {
     }
     free(q->block);
     free(q->map);
+    free(q->peace);
     memset(q, 0, sizeof *q);
 }
 

@@ -29,7 +29,7 @@
  * Ids point into the request document, which outlives the answer.
  */
 #define CBD_TURN_KEYS                                                                              \
-    "territories", "orders", "settings", "teams", "move_order", "player_order", "goals"
+    "territories", "orders", "settings", "teams", "move_order", "player_order", "goals", "diplomacy"
 
 /* The longest territory or player id, in bytes. */
 #define CBD_TURN_ID_MAX 64
@@ -56,6 +56,7 @@ typedef struct {
     uint32_t *order_units;                     /* the orders' unit lists, one pool (in block) */
     size_t order_units_cap, order_units_used;
     uint32_t *map; /* W24: turn.neighbor_off then turn.neighbors, one allocation (or NULL) */
+    cbd_turn_peace *peace; /* W29: turn.peace, the diplomacy pairs (or NULL) */
 } cbd_turn_request;
 
 /*

@@ -8,6 +8,7 @@
 
 #include "warapp_turn_kinds.h"
 
+#include "warapp_turn_cards_json.h"
 #include "warapp_turn_fields.h"
 
 /* W12: `to` (the player's at the start of the turn) and armies; no from, no units. */
@@ -74,6 +75,20 @@ const cbd_turn_api_kind cbd_turn_api_kinds[CBD_ORDER_KINDS] = {
     [CBD_ORDER_DEPLOY] = {"deploy", read_deploy, NULL, NULL, 31},
     [CBD_ORDER_ATTACK_TRANSFER] = {"attack_transfer", read_attack, attack_analysis, attack_counts,
                                    21},
+    /* The cards (W25–W30, warapp_turn_cards_json.c): their entries hold skipped_probability
+     * (or their skipped count); order priority and delay their type only. */
+    [CBD_ORDER_BOMB] = {"bomb", cbd_turn_read_target_card, cbd_turn_card_analysis,
+                        cbd_turn_card_counts, 21},
+    [CBD_ORDER_BLOCKADE] = {"blockade", cbd_turn_read_target_card, cbd_turn_card_analysis,
+                            cbd_turn_card_counts, 21},
+    [CBD_ORDER_EMERGENCY_BLOCKADE] = {"emergency_blockade", cbd_turn_read_target_card,
+                                      cbd_turn_card_analysis, cbd_turn_card_counts, 21},
+    [CBD_ORDER_AIRLIFT] = {"airlift", cbd_turn_read_airlift, cbd_turn_card_analysis,
+                           cbd_turn_card_counts, 21},
+    [CBD_ORDER_GIFT] = {"gift", cbd_turn_read_gift, cbd_turn_card_analysis, cbd_turn_card_counts,
+                        21},
+    [CBD_ORDER_PRIORITY] = {"order_priority", cbd_turn_read_reorder_card, NULL, NULL, 21},
+    [CBD_ORDER_DELAY] = {"order_delay", cbd_turn_read_reorder_card, NULL, NULL, 21},
 };
 
 const cbd_turn_api_kind *cbd_turn_api_kind_of(cbd_turn_order_type type) {

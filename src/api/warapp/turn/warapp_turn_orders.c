@@ -8,8 +8,8 @@
 #include "warapp_turn_ids.h"
 #include "warapp_turn_kinds.h"
 
-static const char *const order_keys[] = {"type",   "player",  "from",  "to",
-                                         "armies", "percent", "units", NULL};
+static const char *const order_keys[] = {"type",    "player", "from",   "to",        "armies",
+                                         "percent", "units",  "target", "to_player", NULL};
 static const char *const goal_keys[] = {"territory", "owner", NULL};
 static const char *const move_order_names[] = {"listed", "cycle", "random", NULL};
 

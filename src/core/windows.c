@@ -1,0 +1,210 @@
+/* Sparse values as dense windows; see include/combatd/windows.h. */
+#include "combatd/windows.h"
+
+#include <string.h>
+
+static uint64_t window_hi(const cbd_window *w) {
+    return w->lo + w->len - 1;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) {
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_sub(uint64_t a, uint64_t b) {
+    return a > b ? a - b : 0;
+}
+
+void cbd_windows_init(cbd_windows *ws) {
+    memset(ws, 0, sizeof *ws);
+}
+
+void cbd_windows_free(cbd_windows *ws) {
+    for (size_t i = 0; i < ws->n; i++) {
+        cbd_mem_free(ws->w[i].s);
+    }
+    cbd_mem_free(ws->w);
+    cbd_windows_init(ws);
+}
+
+/* The first window whose last value is at least v (n when none). */
+static size_t first_ending_at_or_after(const cbd_windows *ws, uint64_t v) {
+    size_t lo = 0, hi = ws->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (window_hi(&ws->w[mid]) < v) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+cbd_slot *cbd_windows_find(cbd_windows *ws, uint64_t v) {
+    if (ws->n == 0) {
+        return NULL;
+    }
+    cbd_window *w = &ws->w[ws->last];
+    if (v - w->lo < w->len) {
+        return &w->s[v - w->lo];
+    }
+    size_t i = first_ending_at_or_after(ws, v);
+    if (i == ws->n || ws->w[i].lo > v) {
+        return NULL;
+    }
+    ws->last = i;
+    return &ws->w[i].s[v - ws->w[i].lo];
+}
+
+/* The span [*lo, *hi] of the window that replaces windows [i, j) and takes in [lo, hi]: with
+ * spare room on each side that grew past the windows it joins, short of their neighbours. */
+static void joined_span(const cbd_windows *ws, size_t i, size_t j, uint64_t *lo, uint64_t *hi) {
+    if (j == i) {
+        return; /* a window of its own: exactly the values asked for */
+    }
+    const cbd_window *first = &ws->w[i], *last = &ws->w[j - 1];
+    bool grew_lo = *lo<first->lo, grew_hi = *hi> window_hi(last);
+    uint64_t l = grew_lo ? *lo : first->lo, h = grew_hi ? *hi : window_hi(last);
+    uint64_t spare = (h - l) / 2 + 1;
+    uint64_t floor = i > 0 ? window_hi(&ws->w[i - 1]) + 1 : 0;
+    uint64_t ceil = j < ws->n ? ws->w[j].lo - 1 : UINT64_MAX;
+    *lo = grew_lo ? (l - floor > spare ? l - spare : floor) : l;
+    *hi = grew_hi ? (ceil - h > spare ? h + spare : ceil) : h;
+}
+
+/* Room in the list for one more window (the list doubles). */
+static bool list_room(cbd_windows *ws, cbd_budget *budget) {
+    if (ws->n < ws->cap) {
+        return true;
+    }
+    size_t cap = ws->cap ? 2 * ws->cap : 4;
+    cbd_window *w = cbd_mem_realloc(budget, ws->w, cap * sizeof *w);
+    if (!w) {
+        return false;
+    }
+    ws->w = w;
+    ws->cap = cap;
+    return true;
+}
+
+cbd_status cbd_windows_cover(cbd_windows *ws, uint64_t lo, uint64_t hi, uint64_t join,
+                             uint64_t slot_units, cbd_budget *budget, cbd_slot **at) {
+    size_t i = first_ending_at_or_after(ws, sat_sub(lo, join));
+    size_t j = i;
+    while (j < ws->n && ws->w[j].lo <= sat_add(hi, join)) {
+        j++;
+    }
+    if (j == i + 1 && ws->w[i].lo <= lo && hi <= window_hi(&ws->w[i])) {
+        ws->last = i;
+        *at = &ws->w[i].s[lo - ws->w[i].lo];
+        return CBD_OK;
+    }
+    uint64_t new_lo = lo, new_hi = hi;
+    joined_span(ws, i, j, &new_lo, &new_hi);
+    uint64_t len = new_hi - new_lo + 1;
+    if (len == 0 || len > SIZE_MAX / sizeof(cbd_slot)) {
+        len = SIZE_MAX / sizeof(cbd_slot); /* past any memory budget: refused below */
+    }
+    if (!cbd_charge(budget, cbd_work_times(slot_units, len)) ||
+        !cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, ws->n - j))) {
+        return CBD_ERR_BUDGET;
+    }
+    cbd_slot *s = cbd_mem_calloc(budget, (size_t)len, sizeof *s);
+    if (!s || (j == i && !list_room(ws, budget))) {
+        cbd_mem_free(s);
+        return cbd_budget_nomem(budget);
+    }
+    for (size_t k = i; k < j; k++) {
+        memcpy(s + (ws->w[k].lo - new_lo), ws->w[k].s, ws->w[k].len * sizeof *s);
+        cbd_mem_free(ws->w[k].s);
+    }
+    /* Windows [i, j) become one at i: the list closes up behind it (or opens for it). */
+    memmove(&ws->w[i + 1], &ws->w[j], (ws->n - j) * sizeof *ws->w);
+    ws->n = ws->n - (j - i) + 1;
+    ws->w[i] = (cbd_window){new_lo, (size_t)len, s};
+    ws->last = i;
+    *at = &s[lo - new_lo];
+    return CBD_OK;
+}
+
+size_t cbd_windows_slots(const cbd_windows *ws) {
+    size_t n = 0;
+    for (size_t i = 0; i < ws->n; i++) {
+        n += ws->w[i].len;
+    }
+    return n;
+}
+
+/* ---- windows of probabilities ---- */
+
+void cbd_windows_trim(cbd_windows *ws) {
+    size_t kept = 0;
+    for (size_t i = 0; i < ws->n; i++) {
+        cbd_window *w = &ws->w[i];
+        size_t first = 0, last = w->len;
+        while (first < last && w->s[first].p == 0.0) {
+            first++;
+        }
+        while (last > first && w->s[last - 1].p == 0.0) {
+            last--;
+        }
+        bool keep_one = first == last && kept == 0 && i + 1 == ws->n;
+        if (first == last && !keep_one) {
+            cbd_mem_free(w->s);
+            continue;
+        }
+        if (keep_one) {
+            first = 0;
+            last = 1;
+        }
+        memmove(w->s, w->s + first, (last - first) * sizeof *w->s);
+        w->lo += first;
+        w->len = last - first;
+        ws->w[kept++] = *w;
+    }
+    ws->n = kept;
+    ws->last = 0;
+}
+
+double cbd_windows_p(const cbd_windows *ws, uint64_t v) {
+    size_t i = first_ending_at_or_after(ws, v);
+    return i < ws->n && ws->w[i].lo <= v ? ws->w[i].s[v - ws->w[i].lo].p : 0.0;
+}
+
+double cbd_windows_mean(const cbd_windows *ws) {
+    if (ws->n == 0) {
+        return 0.0;
+    }
+    uint64_t base = ws->w[0].lo;
+    double sum = 0.0;
+    for (size_t k = 0; k < ws->n; k++) {
+        const cbd_window *w = &ws->w[k];
+        for (size_t i = 0; i < w->len; i++) {
+            sum += (double)(w->lo - base + i) * w->s[i].p;
+        }
+    }
+    return (double)base + sum;
+}
+
+uint64_t cbd_windows_quantile(const cbd_windows *ws, double q) {
+    double cum = 0.0;
+    for (size_t k = 0; k < ws->n; k++) {
+        const cbd_window *w = &ws->w[k];
+        for (size_t i = 0; i < w->len; i++) {
+            cum += w->s[i].p;
+            if (cum >= q - 1e-12) {
+                return w->lo + i;
+            }
+        }
+    }
+    return cbd_windows_hi(ws);
+}
+
+uint64_t cbd_windows_lo(const cbd_windows *ws) {
+    return ws->n ? ws->w[0].lo : 0;
+}
+
+uint64_t cbd_windows_hi(const cbd_windows *ws) {
+    return ws->n ? window_hi(&ws->w[ws->n - 1]) : 0;
+}
