@@ -6,13 +6,16 @@
  * no parsing, no routing, no logging. bench/load.sh drives it and combatd with the same wrk
  * settings; combatd's requests/s as a fraction of this one is its overhead.
  *
- *   bare_server [--port N] [--threads N] [--body-bytes N] [--work-ns N]
+ *   bare_server [--port N] [--threads N] [--body-bytes N] [--work-ns N] [--memory-limit N]
  *
  * (0 threads = one per online CPU, as combatd.) --body-bytes pads the answer to N bytes, so
  * the stack's limit can also be measured for answers as large as combatd's (700-900 bytes).
  * --work-ns spends N ns of CPU (a busy loop) on each answer: it shows which share of the bare
  * server's requests/s a given amount of per-request work leaves, e.g. what the goal of 0.8
- * allows combatd to spend on top of the stack (bench/load.sh, README "Load").
+ * allows combatd to spend on top of the stack (bench/load.sh, README "Load"). --memory-limit
+ * sets libmicrohttpd's memory per connection (MHD_OPTION_CONNECTION_MEMORY_LIMIT) to N bytes
+ * instead of combatd's server.connection_memory_limit; 0 leaves libmicrohttpd's default (32 KiB),
+ * the option not passed at all, for the ratios against libmicrohttpd at its defaults.
  *
  * Prints {"event":"listening","port":N} on stderr and runs until SIGTERM or SIGINT.
  */
@@ -81,6 +84,7 @@ int main(int argc, char **argv) {
     cbd_settings cfg;
     cbd_settings_defaults(&cfg); /* the same limits and timeouts as combatd's defaults */
     unsigned port = 8081, threads = 0;
+    size_t memory_limit = (size_t)cfg.server.connection_memory_limit;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--port") == 0) {
             port = (unsigned)strtoul(argv[i + 1], NULL, 10);
@@ -103,9 +107,11 @@ int main(int argc, char **argv) {
             }
         } else if (strcmp(argv[i], "--work-ns") == 0) {
             work_ns = strtol(argv[i + 1], NULL, 10);
+        } else if (strcmp(argv[i], "--memory-limit") == 0) {
+            memory_limit = strtoul(argv[i + 1], NULL, 10);
         } else {
             fprintf(stderr, "usage: bare_server [--port N] [--threads N] [--body-bytes N] "
-                            "[--work-ns N]\n");
+                            "[--work-ns N] [--memory-limit N]\n");
             return 2;
         }
     }
@@ -122,13 +128,14 @@ int main(int argc, char **argv) {
 
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG;
-    struct MHD_Daemon *d =
-        MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, NULL,
-                         MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
-                         cfg.server.connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT,
-                         cfg.server.per_ip_connection_limit, MHD_OPTION_CONNECTION_TIMEOUT,
-                         cfg.server.connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-                         (size_t)cfg.server.connection_memory_limit, MHD_OPTION_END);
+    /* The memory limit last, so that 0 ends the options there and leaves MHD's default. */
+    struct MHD_Daemon *d = MHD_start_daemon(
+        flags, (uint16_t)port, NULL, NULL, on_request, NULL, MHD_OPTION_THREAD_POOL_SIZE, threads,
+        MHD_OPTION_CONNECTION_LIMIT, cfg.server.connection_limit,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, cfg.server.per_ip_connection_limit,
+        MHD_OPTION_CONNECTION_TIMEOUT, cfg.server.connection_timeout,
+        memory_limit ? MHD_OPTION_CONNECTION_MEMORY_LIMIT : MHD_OPTION_END, memory_limit,
+        MHD_OPTION_END);
     if (!d) {
         fprintf(stderr, "bare_server: cannot listen on port %u\n", port);
         return 1;

@@ -171,8 +171,8 @@ static enum MHD_Result body_checks(cbd_server *s, struct MHD_Connection *con, cb
 static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
                                   const char *url, const char *method, const char *version) {
     req->started = true;
-    snprintf(req->method, sizeof req->method, "%s", method);
-    snprintf(req->path, sizeof req->path, "%s", url);
+    cbd_copy_str(req->method, sizeof req->method, method);
+    cbd_copy_str(req->path, sizeof req->path, url);
     req->route = cbd_route_find(url);
     cbd_http_set_request_id(con, &req->answer);
     cbd_conn *conn = cbd_conn_of(con);
@@ -284,14 +284,13 @@ void *cbd_http_on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
     cbd_watch_receiving(cbd_watch_of(con)); /* if its first byte did not start it already */
     cbd_http_request *req = calloc(1, sizeof *req);
     if (req) {
-        snprintf(req->client, sizeof req->client, "%s", conn ? conn->peer : "-");
+        cbd_copy_str(req->client, sizeof req->client, conn ? conn->peer : "-");
         req->start_us = cbd_now_us();
         req->route = CBD_ROUTE_OTHER;
         cbd_framing_note_uri(&req->uri, uri);
         /* Logged as it is should the request end before its headers do (the access handler
          * replaces it with the decoded path). */
-        int path_len = uri ? (int)strcspn(uri, "?") : 0;
-        snprintf(req->path, sizeof req->path, "%.*s", path_len, uri ? uri : "");
+        cbd_copy_text(req->path, sizeof req->path, uri ? uri : "", uri ? strcspn(uri, "?") : 0);
         atomic_fetch_add(&s->metrics.in_flight, 1);
     }
     return req;

@@ -17,7 +17,7 @@ void cbd_server_config_defaults(cbd_server_config *s) {
      * reverse proxy's pool or a load test from one host (wrk -c 64..256) still fits. Behind a
      * proxy that funnels many more clients through one address, raise it or set 0 (none). */
     s->per_ip_connection_limit = 256;
-    s->connection_memory_limit = 64 * 1024;
+    s->connection_memory_limit = 16 * 1024; /* docs/architecture.md, "Cost of one request" */
     s->drain_deadline = 10;
     s->access_log = true;
     s->n_cors_origins = 0;

@@ -64,22 +64,38 @@ static inline void put_char(cbd_jw *b, char c) {
     }
 }
 
+/* "00" to "99": two digits a step halves the divisions, and most numbers of an answer (armies,
+ * kills, counts) have one or two. */
+static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
+                                     "2021222324252627282930313233343536373839"
+                                     "4041424344454647484950515253545556575859"
+                                     "6061626364656667686970717273747576777879"
+                                     "8081828384858687888990919293949596979899";
+
 static void put_digits(cbd_jw *b, bool negative, uint64_t m) {
     char digits[24];
-    size_t n = 0;
-    do {
-        digits[n++] = (char)('0' + m % 10);
-        m /= 10;
-    } while (m > 0);
-    if (!reserve(b, n + 1)) {
+    size_t n = sizeof digits; /* filled from the end */
+    while (m >= 100) {
+        const char *pair = digit_pairs + 2 * (m % 100);
+        m /= 100;
+        digits[--n] = pair[1];
+        digits[--n] = pair[0];
+    }
+    if (m >= 10) {
+        digits[--n] = digit_pairs[2 * m + 1];
+        digits[--n] = digit_pairs[2 * m];
+    } else {
+        digits[--n] = (char)('0' + m);
+    }
+    size_t len = sizeof digits - n;
+    if (!reserve(b, len + 1)) {
         return;
     }
     if (negative) {
         b->data[b->len++] = '-';
     }
-    while (n > 0) {
-        b->data[b->len++] = digits[--n];
-    }
+    memcpy(b->data + b->len, digits + n, len);
+    b->len += len;
 }
 
 static void put_integer(cbd_jw *b, int64_t v) {

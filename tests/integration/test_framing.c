@@ -234,10 +234,99 @@ Test(framing, one_length_frames_the_body) {
     free(x.text);
 }
 
-/* A header section larger than libmicrohttpd's first read buffer makes it grow the buffer
- * while it parses; the check must still find every field in place. */
+/* The built-in limits the tests below are about: libmicrohttpd's memory per connection, which
+ * holds a request's head, and the body's limit. */
+static cbd_server_config defaults(void) {
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    return cfg.server;
+}
+
+/* The largest header section the service promises to read (README, "Limits"): the memory per
+ * connection less what libmicrohttpd keeps for itself and the answer's head. */
+#define HEAD_RESERVE 1024u
+
+/* A request whose header section is exactly `head` bytes, an X-Pad field making up the rest, and
+ * whose body is `body_len` bytes of valid JSON (a small analysis padded with spaces); chunked
+ * in 4000-byte chunks when asked. malloc'd, its length in *len. */
+static char *request_of_size(size_t head, size_t body_len, bool chunked, size_t *len) {
+    static const char json[] =
+        "{\"attackers\":10,\"defenders\":5,\"settings\":{\"luck_modifier\":0}}";
+    char *body = malloc(body_len + 1);
+    cr_assert(body && body_len >= sizeof json - 1);
+    memcpy(body, json, sizeof json - 1);
+    memset(body + sizeof json - 1, ' ', body_len - (sizeof json - 1));
+    char fields[200];
+    int nf = chunked ? snprintf(fields, sizeof fields, "Transfer-Encoding: chunked\r\n")
+                     : snprintf(fields, sizeof fields, "Content-Length: %zu\r\n", body_len);
+    static const char start[] = "POST /analyze-attack HTTP/1.1\r\nHost: x\r\n"
+                                "Content-Type: application/json\r\nConnection: close\r\n"
+                                "X-Pad: ";
+    size_t fixed = sizeof start - 1 + (size_t)nf + strlen("\r\n\r\n");
+    cr_assert_gt(head, fixed);
+    size_t pad = head - fixed;
+    char *req = malloc(head + body_len + body_len / 4000 * 12 + 64);
+    cr_assert(req);
+    size_t n = 0;
+    memcpy(req, start, sizeof start - 1);
+    n += sizeof start - 1;
+    memset(req + n, 'a', pad);
+    n += pad;
+    n += (size_t)sprintf(req + n, "\r\n%s\r\n", fields);
+    cr_assert_eq(n, head, "the header section is %zu bytes", n);
+    for (size_t at = 0; at < body_len; at += chunked ? 4000 : body_len) {
+        size_t piece = chunked && body_len - at > 4000 ? 4000 : body_len - at;
+        if (chunked) {
+            n += (size_t)sprintf(req + n, "%zx\r\n", piece);
+        }
+        memcpy(req + n, body + at, piece);
+        n += piece;
+        if (chunked) {
+            n += (size_t)sprintf(req + n, "\r\n");
+        }
+    }
+    if (chunked) {
+        n += (size_t)sprintf(req + n, "0\r\n\r\n");
+    }
+    free(body);
+    *len = n;
+    return req;
+}
+
+/* The largest legal request is served: a header section of the memory per connection less
+ * HEAD_RESERVE and a body of exactly the body limit, framed by its length or chunked (the body
+ * goes to a buffer of its own, guards/body.c, not to libmicrohttpd's pool). */
+Test(framing, largest_legal_request_is_served) {
+    cbd_server_config s = defaults();
+    for (int chunked = 0; chunked <= 1; chunked++) {
+        size_t len;
+        char *req = request_of_size((size_t)s.connection_memory_limit - HEAD_RESERVE,
+                                    (size_t)s.body_limit, chunked, &len);
+        exchange x = send_bytes(req, len);
+        cr_expect_eq(x.status, 200, "%s: %.300s", chunked ? "chunked" : "Content-Length", x.text);
+        cr_expect(x.text && strstr(x.text, "\"captured\":true"), "%.300s", x.text);
+        free(x.text);
+        free(req);
+    }
+}
+
+/* A header section as large as the whole memory per connection is refused by libmicrohttpd
+ * (431), whatever the body. */
+Test(framing, header_section_past_the_connection_memory_is_refused) {
+    cbd_server_config s = defaults();
+    size_t len;
+    char *req = request_of_size((size_t)s.connection_memory_limit, 100, false, &len);
+    exchange x = send_bytes(req, len);
+    cr_expect_eq(x.status, 431, "%.300s", x.text);
+    free(x.text);
+    free(req);
+}
+
+/* A header section larger than libmicrohttpd's first read buffer (half the memory per
+ * connection) makes it grow the buffer while it parses; the check must still find every field
+ * in place. */
 Test(framing, large_header_section_is_accepted) {
-    size_t pad = 24 * 1024;
+    size_t pad = (size_t)defaults().connection_memory_limit * 3 / 4;
     char *req = malloc(pad + 200);
     cr_assert(req);
     int n = sprintf(req, "GET /livez HTTP/1.1\r\nHost: x\r\nX-Pad: ");

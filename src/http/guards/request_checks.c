@@ -25,7 +25,8 @@ static bool valid_request_id(const char *id) {
 void cbd_http_set_request_id(struct MHD_Connection *con, cbd_answer *answer) {
     const char *given = MHD_lookup_connection_value(con, MHD_HEADER_KIND, "X-Request-Id");
     if (given && valid_request_id(given)) {
-        snprintf(answer->request_id, sizeof answer->request_id, "%s", given);
+        /* valid_request_id allows at most 64 bytes: it fits with its NUL. */
+        memcpy(answer->request_id, given, strlen(given) + 1);
         return;
     }
     /* Ids must be unique, not secret: a per-thread splitmix64 stream seeded once from the OS
@@ -42,7 +43,12 @@ void cbd_http_set_request_id(struct MHD_Connection *con, cbd_answer *answer) {
         id_seeded = true;
     }
     uint64_t r = cbd_splitmix64_next(&id_state);
-    snprintf(answer->request_id, sizeof answer->request_id, "%016" PRIx64, r);
+    /* 16 hex digits, as "%016" PRIx64 writes them. */
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 15; i >= 0; i--, r >>= 4) {
+        answer->request_id[i] = hex[r & 15u];
+    }
+    answer->request_id[16] = '\0';
 }
 
 bool cbd_http_is_json_content_type(const char *ct) {

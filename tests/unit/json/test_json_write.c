@@ -3,7 +3,9 @@
  * JSON_REAL_PRECISION(15)) prints: jansson is the independent oracle here.
  */
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +66,38 @@ Test(json_write, integers_match_jansson) {
         expect_same(v);
         json_decref(v);
     }
+}
+
+/* Every number of digits, at both ends and either side of each power of ten, against the C
+ * library's printf: the writer makes its digits two at a time. */
+Test(json_write, integers_of_every_length_match_printf) {
+    cbd_jw w;
+    cbd_jw_init(&w);
+    cbd_jw_array_open(&w);
+    char want[8192];
+    size_t used = (size_t)snprintf(want, sizeof want, "[");
+    uint64_t p = 1;
+    for (int k = 0; k <= 19; k++, p *= 10) {
+        const uint64_t near[] = {p - 1, p, p + 1, p * 5 + 3};
+        for (size_t i = 0; i < 4 && (k < 19 || i < 3); i++) {
+            cbd_jw_uint(&w, near[i]);
+            cbd_jw_int(&w, -(int64_t)(near[i] % (UINT64_C(1) << 62)));
+            used += (size_t)snprintf(want + used, sizeof want - used, "%s%" PRIu64 ",%" PRId64,
+                                     used > 1 ? "," : "", near[i],
+                                     -(int64_t)(near[i] % (UINT64_C(1) << 62)));
+        }
+    }
+    cbd_jw_uint(&w, UINT64_MAX);
+    cbd_jw_int(&w, INT64_MIN);
+    used += (size_t)snprintf(want + used, sizeof want - used, ",%" PRIu64 ",%" PRId64 "]",
+                             UINT64_MAX, INT64_MIN);
+    cbd_jw_array_close(&w);
+    size_t len = 0;
+    char *text = cbd_jw_finish(&w, &len);
+    cr_assert_not_null(text);
+    cr_expect_eq(len, used);
+    cr_expect_str_eq(text, want);
+    free(text);
 }
 
 Test(json_write, strings_are_escaped_as_jansson_does) {

@@ -142,7 +142,7 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
     uint32_t *touched = cbd_mem_alloc(a->budget, (p->n_terr + 2) * sizeof *touched);
     a->group_of_terr = cbd_mem_alloc(a->budget, (p->n_terr + 1) * sizeof *a->group_of_terr);
     a->group_of_order = cbd_mem_alloc(a->budget, (p->n_orders + 1) * sizeof *a->group_of_order);
-    a->full = cbd_mem_alloc(a->budget, (p->n_seq + 1) * sizeof *a->full);
+    a->full = cbd_mem_alloc(a->budget, (2 * p->n_seq + 1) * sizeof *a->full);
     a->first = cbd_mem_alloc(a->budget, (p->n_movers + 1) * sizeof *a->first);
     if (!parent || !touched || !a->group_of_terr || !a->group_of_order || !a->full || !a->first) {
         cbd_mem_free(parent);

@@ -29,7 +29,13 @@ typedef struct {
     uint32_t *next;              /* the same places: scratch while the plan is built */
     uint32_t *mover_orders;      /* each mover's orders by phase, in request order */
     uint32_t rounds[CBD_PHASES]; /* the most orders any mover has in each phase */
-    uint32_t *cycle_first;       /* CBD_MOVE_CYCLE: round 1's order as mover indices */
+    /* W30: each player's Order Priority cards, and each order's delay level (the Order Delay
+     * cards its player lists before it); the most levels and whether any card is played. */
+    uint32_t *prio;
+    uint32_t *level;
+    uint32_t max_level;
+    bool any_prio;
+    uint32_t *cycle_first; /* CBD_MOVE_CYCLE: round 1's order as mover indices */
 } cbd_turn_plan;
 
 /* The plan's arrays come from `budget` (its loops are linear in the turn and are charged). */
@@ -37,12 +43,23 @@ cbd_status cbd_turn_plan_build(const cbd_turn *turn, const cbd_turn_limits *limi
                                cbd_budget *budget, cbd_turn_plan *plan, cbd_turn_error *err);
 void cbd_turn_plan_free(cbd_turn_plan *plan);
 
+/* The place of mover m's orders of phase ph among the movers' lists (cbd_turn_plan). */
+static inline size_t cbd_turn_plan_slot(size_t m, size_t ph) {
+    return m * CBD_PHASES + ph;
+}
+
+/* W30: the plan's priority counts and delay levels (warapp_turn_schedule.c). */
+void cbd_turn_plan_cards(cbd_turn_plan *plan);
+
 /*
  * W13, W24: the orders in sequence in the order they run, given round 1's order of movers
  * (`first`: n_movers mover indices), or NULL for the listed order. The phases run one after
  * the other; within each, round r takes each mover's r-th order of the phase, in `first`'s
  * order when r is odd and reversed when even, and a mover with no r-th order is passed over
- * (the same ordering of players for every phase). out gets n_seq order indices.
+ * (the same ordering of players for every phase). The attack/transfer phase follows W30: the
+ * players with Order Priority cards first (more cards first), or under the listed order their
+ * first attack/transfer at the front; then the orders by delay level, stably. out gets n_seq
+ * order indices and has room for 2 · n_seq (the second half is scratch).
  */
 void cbd_turn_plan_schedule(const cbd_turn_plan *plan, const uint32_t *first, uint32_t *out);
 
@@ -59,6 +76,23 @@ static inline uint64_t cbd_turn_plan_rounds(const cbd_turn_plan *plan) {
 static inline int cbd_turn_is_own(const cbd_turn_plan *plan, cbd_turn_player player,
                                   cbd_turn_player owner) {
     return owner != CBD_TURN_NEUTRAL && plan->team[owner] == plan->team[player];
+}
+
+/* W29: whether the owner of a territory is at peace with `player` this turn (never neutral, and
+ * never a teammate: a transfer to a teammate is unaffected). */
+static inline bool cbd_turn_at_peace(const cbd_turn_plan *plan, cbd_turn_player player,
+                                     cbd_turn_player owner) {
+    const cbd_turn *t = plan->turn;
+    if (owner == CBD_TURN_NEUTRAL || t->n_peace == 0 || cbd_turn_is_own(plan, player, owner)) {
+        return false;
+    }
+    for (size_t i = 0; i < t->n_peace; i++) {
+        const cbd_turn_peace *q = &t->peace[i];
+        if ((q->a == player && q->b == owner) || (q->a == owner && q->b == player)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* W14 steps 2–3: armies sent by an order from a territory of `armies` (eligible `eligible`). */
@@ -138,7 +172,17 @@ cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
  * that equal boards give equal states), its health left (a health unit; 0 otherwise) and
  * whether it moved this turn (W21, without multi_attack). A dead unit's words are all 0.
  */
-enum { CBD_U_LOC = 0, CBD_U_RANK = 1, CBD_U_HEALTH = 2, CBD_U_MOVED = 3, CBD_TURN_UNIT_WORDS = 4 };
+/* A Commander has no health (W17: damage to kill 7), so its health word holds instead the
+ * receiver + 1 of a gift of its territory (W28), 0 while it is its start owner's; that word
+ * stays when it dies or retires, for W22's eliminations. */
+enum {
+    CBD_U_LOC = 0,
+    CBD_U_RANK = 1,
+    CBD_U_HEALTH = 2,
+    CBD_U_OWNER = CBD_U_HEALTH,
+    CBD_U_MOVED = 3,
+    CBD_TURN_UNIT_WORDS = 4
+};
 #define CBD_TURN_UNIT_RETIRED UINT32_MAX
 
 typedef struct {
@@ -172,7 +216,15 @@ void cbd_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_
                            size_t l);
 /* Ranks 0 .. k − 1 again on territory l, in their order (after a unit left or died). */
 void cbd_turn_gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l);
-/* W22: whether player p (with a Commander in the group) has none alive in `key`. */
+/* W22: whether unit gu is a Commander (the built-in unit: no health). */
+bool cbd_turn_gunits_is_commander(const cbd_turn_gunits *g, size_t gu);
+/* W28: the units on territory l are gifted to player `to`: moved this turn, and its
+ * Commanders count as to's (W22). */
+void cbd_turn_gunits_gift(const cbd_turn_gunits *g, uint32_t *key, size_t l, cbd_turn_player to);
+/* W26: armies × the blockade's multiplier, rounded down, at most 10^9 (warapp_turn_cards.c). */
+uint32_t cbd_turn_blockaded(const cbd_turn *t, cbd_turn_order_type type, uint64_t armies);
+/* W22: whether player p (with a Commander in the group at the start) has Commanders, by their
+ * owners now (W28), and none of them alive in `key`. */
 bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p);
 /* W22: every territory of p in `key` becomes neutral with all it holds (none eligible). */
 void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
@@ -422,6 +474,21 @@ extern const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS];
 
 /* The row of kind `type` (an unknown value gets a row no engine runs). */
 const cbd_turn_kind *cbd_turn_kind_of(cbd_turn_order_type type);
+
+/* W25–W28: the cards' exact steps (warapp_turn_cards.c) and sampled steps
+ * (warapp_turn_sim_cards.c); one blockade step serves both blockades (W26). */
+cbd_status cbd_turn_exact_bomb(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbd_turn_exact_blockade(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbd_turn_exact_airlift(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbd_turn_exact_gift(cbd_turn_engine *e, size_t oi, double weight);
+bool cbd_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                       cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbd_turn_sim_blockade(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                           cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbd_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                          cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbd_turn_sim_gift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                       cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
 
 /* W14: the attack/transfer order's steps (warapp_turn_step.c, warapp_turn_sim_attack.c). */
 cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight);

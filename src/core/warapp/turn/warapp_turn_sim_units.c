@@ -57,8 +57,10 @@ void cbd_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cb
         return;
     }
     for (size_t u = 0; u < t->n_units; u++) {
+        /* W28: a unit is its territory's owner's, so a gifted Commander counts as the
+         * receiver's. */
         if (t->units[u].commander && sim->unit_at[u] != CBD_TURN_UNIT_DEAD &&
-            sim->plan.start[t->units[u].territory].owner == p) {
+            b[sim->unit_at[u]].owner == p) {
             return;
         }
     }
