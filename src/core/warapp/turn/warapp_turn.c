@@ -216,6 +216,7 @@ void cbd_turn_plan_free(cbd_turn_plan *p) {
     cbd_mem_free(p->mover_off);
     cbd_mem_free(p->prio);
     cbd_mem_free(p->level);
+    cbd_mem_free(p->lead);
     cbd_mem_free(p->next);
     cbd_mem_free(p->mover_orders);
     cbd_mem_free(p->cycle_first);
@@ -365,8 +366,10 @@ cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
     p->cycle_first = cbd_mem_alloc(budget, np * sizeof *p->cycle_first);
     p->prio = cbd_mem_calloc(budget, np, sizeof *p->prio);
     p->level = cbd_mem_calloc(budget, no, sizeof *p->level);
+    p->lead = cbd_mem_calloc(budget, no, sizeof *p->lead);
     if (!p->start || !p->team || !p->listed || !p->phase || !p->movers || !p->mover_of ||
-        !p->mover_off || !p->next || !p->mover_orders || !p->cycle_first || !p->prio || !p->level) {
+        !p->mover_off || !p->next || !p->mover_orders || !p->cycle_first || !p->prio || !p->level ||
+        !p->lead) {
         cbd_turn_plan_free(p);
         err->kind = CBD_TURN_ERR_BUDGET;
         err->index = CBD_TURN_NO_ORDER;

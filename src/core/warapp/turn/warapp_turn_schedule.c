@@ -18,7 +18,7 @@ void cbd_turn_plan_cards(cbd_turn_plan *p) {
     }
     /* W30: an order's level is the delay cards its player listed before it. */
     uint32_t *seen = p->next; /* scratch of the plan's size, free once the movers are built */
-    memset(seen, 0, (t->n_players + 1) * sizeof *seen);
+    memset(seen, 0, (2 * t->n_players + 1) * sizeof *seen);
     for (size_t i = 0; i < t->n_orders; i++) {
         const cbd_turn_order *o = &t->orders[i];
         if (o->type == CBD_ORDER_DELAY) {
@@ -26,6 +26,10 @@ void cbd_turn_plan_cards(cbd_turn_plan *p) {
         }
         p->level[i] = seen[o->player];
         p->max_level = p->level[i] > p->max_level ? p->level[i] : p->max_level;
+        /* W30 under listed: the player's first attack/transfer order is the one moved. */
+        if (p->phase[i] == CBD_PHASE_ATTACK && !seen[t->n_players + o->player]++) {
+            p->lead[i] = 1;
+        }
     }
 }
 
@@ -52,11 +56,7 @@ static void listed_priority(const cbd_turn_plan *p, const uint32_t *in, size_t n
     size_t front = 0;
     for (size_t i = 0; i < n; i++) {
         cbd_turn_player pl = o[in[i]].player;
-        bool first = p->prio[pl] > 0;
-        for (size_t j = 0; j < i && first; j++) {
-            first = o[in[j]].player != pl;
-        }
-        if (first) {
+        if (p->lead[in[i]] && p->prio[pl] > 0) {
             size_t at = front++; /* stable: behind those with as many cards */
             while (at > 0 && p->prio[o[out[at - 1]].player] < p->prio[pl]) {
                 out[at] = out[at - 1];
@@ -67,11 +67,7 @@ static void listed_priority(const cbd_turn_plan *p, const uint32_t *in, size_t n
     }
     size_t k = front;
     for (size_t i = 0; i < n; i++) {
-        bool moved = false;
-        for (size_t f = 0; f < front && !moved; f++) {
-            moved = out[f] == in[i];
-        }
-        if (!moved) {
+        if (!p->lead[in[i]] || p->prio[o[in[i]].player] == 0) {
             out[k++] = in[i];
         }
     }

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "warapp_turn_sim_internal.h"
 
 void cbd_turn_sim_free(cbd_turn_sim *sim) {
     if (!sim) {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "combatd/warapp_simulate.h"
-#include "warapp_turn_internal.h"
+#include "warapp_turn_sim_internal.h"
 
 /* The sampler of one side for n armies, from the cache or set up in *tmp; NULL when the
  * budget would not pay for setting one up. */

@@ -4,7 +4,7 @@
  * units or borders it looks over. What it does is the rule of its exact step
  * (warapp_turn_cards.c), on one board.
  */
-#include "warapp_turn_internal.h"
+#include "warapp_turn_sim_internal.h"
 
 /* The event of a card that ran (W24): its kind, and for an airlift the armies sent. */
 static bool played(cbd_turn_event *ev, uint64_t sent) {

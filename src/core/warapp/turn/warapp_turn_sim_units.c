@@ -3,7 +3,7 @@
  * arrive, which stand on a territory in W19's listed order, what a battle leaves of them, and
  * the elimination of a player whose last Commander died. Every sampled step uses them.
  */
-#include "warapp_turn_internal.h"
+#include "warapp_turn_sim_internal.h"
 
 /* W21: the units order o can send from its `from` (on it, not moved without multi_attack, and
  * not onto a teammate's territory), in the order listed. */
