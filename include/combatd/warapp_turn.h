@@ -19,6 +19,10 @@
  *
  * Territories and players are indices; the caller keeps their string ids. A player is
  * 0 .. n_players − 1; CBD_TURN_NEUTRAL owns neutral territories and never gives orders (W11).
+ *
+ * Implemented in src/core/warapp/turn/: warapp_turn.c (validation and the plan),
+ * warapp_turn_kinds.c (the order kinds' table: cbd_turn_kind_phase), warapp_turn_analyze.c (the
+ * exact analysis) and warapp_turn_sim.c (seeded turns).
  */
 #define CBD_TURN_NEUTRAL UINT16_MAX
 /* Its name in requests and answers (W11). */
