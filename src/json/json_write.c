@@ -436,13 +436,13 @@ void cbd_jw_set_limit(cbd_jw *w, size_t limit) {
 /* Empty again, keeping what the caller reads after finishing: the limit and whether (and for
  * which member) it was passed. */
 static void reset_keeping_limit(cbd_jw *w) {
-    size_t limit = w->limit;
-    bool over = w->over;
-    const char *blame = w->blame;
+    cbd_jw kept = *w;
     cbd_jw_init(w);
-    w->limit = limit;
-    w->over = over;
-    w->blame = blame;
+    w->limit = kept.limit;
+    w->over = kept.over;
+    w->blame = kept.blame;
+    memcpy(w->marks, kept.marks, sizeof w->marks);
+    w->n_marks = kept.n_marks;
 }
 
 char *cbd_jw_finish(cbd_jw *w, size_t *len) {
