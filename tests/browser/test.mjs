@@ -72,6 +72,22 @@ const TURN_EXAMPLE = {
     goals: [{ territory: 'B', owner: 'alice' }],
 };
 const liveTurn = await live('analyze-turn', TURN_EXAMPLE) && await live('simulate-turn', { ...TURN_EXAMPLE, trials: 1, seed: 1 });
+// docs/rules.md's W24 example: a map A–B, B–C; alice's attack on B and her bomb on it.
+const CARD_TURN = {
+    territories: { A: { owner: 'alice', armies: 10, neighbors: ['B'] }, B: { owner: 'bob', armies: 6, neighbors: ['C'] }, C: { owner: 'neutral', armies: 2 } },
+    orders: [{ player: 'alice', from: 'A', to: 'B', armies: 9 }, { type: 'bomb', player: 'alice', target: 'B' }],
+    settings: { luck_modifier: 0 },
+};
+// Cards run once the core's engines take them: until then a card turn is refused.
+const liveCards = await (async () => {
+    try {
+        const r = await fetch(new URL('analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(CARD_TURN) });
+        await r.text();
+        return r.status === 200;
+    } catch (err) {
+        return true;
+    }
+})();
 // The worked example on a board, as the board panel is prefilled with it
 // (player: the options player the panel starts with).
 const BOARD_EXAMPLE = {
@@ -605,6 +621,43 @@ try {
         equal(JSON.stringify(await turnBars()), JSON.stringify(first), 'replayed counts');
         // Back to the exact answer for the screenshot.
         equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+    });
+
+    // docs/rules.md's W24 example, built in the panel (the page sends no map: W25's border is
+    // then met): 0 % luck, alice's 9 attack bob's B of 6: they kill round(5.4) = 5 < 6 and fail;
+    // B keeps 1, and the 9 − round(4.2) = 5 left go home (A = 1 + 5 = 6). Add her Bomb card on B,
+    // listed after the attack: it runs first (W24), B keeps floor(6 / 2) = 3, and the 9 kill
+    // 5 >= 3 and lose round(2.1) = 2: B is alice's with 7, A keeps 1.
+    await check('a Bomb card added to the orders runs before the attack and turns B, worked by hand', async () => {
+        if (!liveTurn || !liveCards) return SKIP;
+        while (await page.$('#turn-orders tbody tr button.remove')) await page.click('#turn-orders tbody tr button.remove');
+        while (await page.$('#turn-goals tbody tr button.remove')) await page.click('#turn-goals tbody tr button.remove');
+        await page.fill(field('/territories/A/armies'), '10');
+        await page.fill(field('/territories/B/armies'), '6');
+        await page.fill('#turn-luck', '0');
+        await page.selectOption('#turn-rounding', 'straight_round');
+        await page.click('#turn-add-order');
+        await page.fill(field('/orders/0/player'), 'alice');
+        await page.fill(field('/orders/0/from'), 'A');
+        await page.fill(field('/orders/0/to'), 'B');
+        await page.fill(field('/orders/0/armies'), '9');
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        let bars = await turnBars();
+        equal(`${bars.B.bob.text} ${await meanOf('A')} ${await meanOf('B')}`, '100 % 6 1', 'without the card: B bob\'s, A 6, B 1');
+        await page.click('#turn-add-order');
+        await page.selectOption('#turn-orders tbody tr:nth-child(2) [data-key=type]', 'bomb');
+        equal(await page.isDisabled('#turn-orders tbody tr:nth-child(2) [data-key=from]'), true, 'a bomb has no from');
+        await page.fill(field('/orders/1/player'), 'alice');
+        await page.fill(field('/orders/1/target'), 'B');
+        const sent = page.waitForRequest((r) => r.url().endsWith('/analyze-turn'));
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.orders[1]), '{"type":"bomb","player":"alice","target":"B"}', 'the card sent');
+        bars = await turnBars();
+        equal(`${bars.B.alice.text} ${await meanOf('A')} ${await meanOf('B')}`, '100 % 1 7', 'with the card: B alice\'s, A 1, B 7');
+        equal(await orderCell(1, 'skipped_probability'), '0', 'the bomb ran');
+        equal(await orderCell(0, 'capture_probability'), '1', 'the attack captured');
+        assert(/alice bombs B/.test(await text('#turn-order-results tr[data-order="1"]')), 'the card is described');
     });
 
     // ---------- The Duper board panel: /duper/board/battle and /duper/board/options ----------
