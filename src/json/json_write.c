@@ -72,9 +72,9 @@ static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
                                      "6061626364656667686970717273747576777879"
                                      "8081828384858687888990919293949596979899";
 
-static void put_digits(cbd_jw *b, bool negative, uint64_t m) {
-    char digits[24];
-    size_t n = sizeof digits; /* filled from the end */
+/* m's decimal digits, at the end of digits[24]; the index of the first. */
+static size_t digits_of(uint64_t m, char digits[24]) {
+    size_t n = 24; /* filled from the end */
     while (m >= 100) {
         const char *pair = digit_pairs + 2 * (m % 100);
         m /= 100;
@@ -87,6 +87,12 @@ static void put_digits(cbd_jw *b, bool negative, uint64_t m) {
     } else {
         digits[--n] = (char)('0' + m);
     }
+    return n;
+}
+
+static void put_digits(cbd_jw *b, bool negative, uint64_t m) {
+    char digits[24];
+    size_t n = digits_of(m, digits);
     size_t len = sizeof digits - n;
     if (!reserve(b, len + 1)) {
         return;
@@ -339,6 +345,33 @@ void cbd_jw_key_n(cbd_jw *w, const char *key, size_t n) {
     *p++ = '"';
     *p++ = ':';
     w->len = (size_t)(p - w->data);
+}
+
+void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v) {
+    check_key(w);
+    bool comma = !w->after_key && !w->first;
+    w->first = false;
+    char digits[24];
+    size_t at = digits_of(v, digits);
+    size_t len = sizeof digits - at;
+    /* The member in one reservation: cbd_jw_key_n then cbd_jw_uint, byte for byte. */
+    if (!reserve(w, n + 4 + len)) {
+        w->after_key = true; /* as cbd_jw_key_n leaves it; the writer has failed anyway */
+        return;
+    }
+    char *p = w->data + w->len;
+    if (comma) {
+        *p++ = ',';
+    }
+    *p++ = '"';
+    memcpy(p, key, n);
+    p += n;
+    *p++ = '"';
+    *p++ = ':';
+    memcpy(p, digits + at, len);
+    p += len;
+    w->len = (size_t)(p - w->data);
+    w->after_key = false;
 }
 
 void cbd_jw_key_any(cbd_jw *w, const char *key) {

@@ -86,9 +86,10 @@ static inline void cbd_jw_key_int(cbd_jw *w, const char *key, int64_t v) {
     cbd_jw_key(w, key);
     cbd_jw_int(w, v);
 }
+/* cbd_jw_key_n then cbd_jw_uint in one step (the most common member of the answers). */
+void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v);
 static inline void cbd_jw_key_uint(cbd_jw *w, const char *key, uint64_t v) {
-    cbd_jw_key(w, key);
-    cbd_jw_uint(w, v);
+    cbd_jw_key_n_uint(w, key, strlen(key), v);
 }
 static inline void cbd_jw_key_real(cbd_jw *w, const char *key, double v) {
     cbd_jw_key(w, key);
