@@ -72,36 +72,41 @@ static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
                                      "6061626364656667686970717273747576777879"
                                      "8081828384858687888990919293949596979899";
 
-/* m's decimal digits, at the end of digits[24]; the index of the first. */
-static size_t digits_of(uint64_t m, char digits[24]) {
-    size_t n = 24; /* filled from the end */
-    while (m >= 100) {
-        const char *pair = digit_pairs + 2 * (m % 100);
-        m /= 100;
-        digits[--n] = pair[1];
-        digits[--n] = pair[0];
-    }
-    if (m >= 10) {
-        digits[--n] = digit_pairs[2 * m + 1];
-        digits[--n] = digit_pairs[2 * m];
-    } else {
-        digits[--n] = (char)('0' + m);
+/* How many decimal digits m has (1 to 20). */
+static inline size_t decimal_length(uint64_t m) {
+    size_t n = 1;
+    for (uint64_t bound = 10; n < 20 && m >= bound; bound *= 10) {
+        n++;
     }
     return n;
 }
 
+/* m's decimal digits, written backwards so that the last lands just before `end`. */
+static inline void write_digits(char *end, uint64_t m) {
+    while (m >= 100) {
+        const char *pair = digit_pairs + 2 * (m % 100);
+        m /= 100;
+        *--end = pair[1];
+        *--end = pair[0];
+    }
+    if (m >= 10) {
+        *--end = digit_pairs[2 * m + 1];
+        *--end = digit_pairs[2 * m];
+    } else {
+        *--end = (char)('0' + m);
+    }
+}
+
 static void put_digits(cbd_jw *b, bool negative, uint64_t m) {
-    char digits[24];
-    size_t n = digits_of(m, digits);
-    size_t len = sizeof digits - n;
+    size_t len = decimal_length(m);
     if (!reserve(b, len + 1)) {
         return;
     }
     if (negative) {
         b->data[b->len++] = '-';
     }
-    memcpy(b->data + b->len, digits + n, len);
     b->len += len;
+    write_digits(b->data + b->len, m);
 }
 
 static void put_integer(cbd_jw *b, int64_t v) {
@@ -351,9 +356,7 @@ void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v) {
     check_key(w);
     bool comma = !w->after_key && !w->first;
     w->first = false;
-    char digits[24];
-    size_t at = digits_of(v, digits);
-    size_t len = sizeof digits - at;
+    size_t len = decimal_length(v);
     /* The member in one reservation: cbd_jw_key_n then cbd_jw_uint, byte for byte. */
     if (!reserve(w, n + 4 + len)) {
         w->after_key = true; /* as cbd_jw_key_n leaves it; the writer has failed anyway */
@@ -368,8 +371,8 @@ void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v) {
     p += n;
     *p++ = '"';
     *p++ = ':';
-    memcpy(p, digits + at, len);
     p += len;
+    write_digits(p, v);
     w->len = (size_t)(p - w->data);
     w->after_key = false;
 }
