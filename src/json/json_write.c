@@ -352,15 +352,15 @@ void cbd_jw_key_n(cbd_jw *w, const char *key, size_t n) {
     w->len = (size_t)(p - w->data);
 }
 
-void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v) {
+/* A member's name and its value's room in one reservation: writes the comma, "key": and
+ * returns where the value_len bytes of its value go, or NULL when the writer has failed. */
+static inline char *open_member(cbd_jw *w, const char *key, size_t n, size_t value_len) {
     check_key(w);
     bool comma = !w->after_key && !w->first;
     w->first = false;
-    size_t len = decimal_length(v);
-    /* The member in one reservation: cbd_jw_key_n then cbd_jw_uint, byte for byte. */
-    if (!reserve(w, n + 4 + len)) {
+    if (!reserve(w, n + 4 + value_len)) {
         w->after_key = true; /* as cbd_jw_key_n leaves it; the writer has failed anyway */
-        return;
+        return NULL;
     }
     char *p = w->data + w->len;
     if (comma) {
@@ -371,10 +371,31 @@ void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v) {
     p += n;
     *p++ = '"';
     *p++ = ':';
-    p += len;
-    write_digits(p, v);
-    w->len = (size_t)(p - w->data);
+    return p;
+}
+
+/* The member written up to `end`: a value follows no more. */
+static inline void close_member(cbd_jw *w, const char *end) {
+    w->len = (size_t)(end - w->data);
     w->after_key = false;
+}
+
+void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v) {
+    size_t len = decimal_length(v);
+    char *p = open_member(w, key, n, len);
+    if (p) {
+        write_digits(p + len, v);
+        close_member(w, p + len);
+    }
+}
+
+void cbd_jw_key_n_bool(cbd_jw *w, const char *key, size_t n, bool v) {
+    size_t len = v ? 4 : 5;
+    char *p = open_member(w, key, n, len);
+    if (p) {
+        memcpy(p, v ? "true" : "false", len);
+        close_member(w, p + len);
+    }
 }
 
 void cbd_jw_key_any(cbd_jw *w, const char *key) {

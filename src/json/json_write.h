@@ -95,9 +95,10 @@ static inline void cbd_jw_key_real(cbd_jw *w, const char *key, double v) {
     cbd_jw_key(w, key);
     cbd_jw_real(w, v);
 }
+/* cbd_jw_key_n then cbd_jw_bool in one step. */
+void cbd_jw_key_n_bool(cbd_jw *w, const char *key, size_t n, bool v);
 static inline void cbd_jw_key_bool(cbd_jw *w, const char *key, bool v) {
-    cbd_jw_key(w, key);
-    cbd_jw_bool(w, v);
+    cbd_jw_key_n_bool(w, key, strlen(key), v);
 }
 static inline void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s) {
     cbd_jw_key(w, key);
