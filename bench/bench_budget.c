@@ -348,6 +348,15 @@ static const budget_row rows[] = {
     {"simulate-turn 256 battles, 195312 trials", "/simulate-turn", NULL, sim_turn_256_battles, 1},
     {"simulate-turn bench_turn's board, 10^6 trials", "/simulate-turn", NULL, sim_turn_ordinary, 1},
     {"simulate-turn bench_turn's board, 1 trial", "/simulate-turn", NULL, sim_turn_ordinary_1, 200},
+    /* The plan search: its costliest request, and a small board searched whole. */
+    {"plan-turn 8 own of 1e6 in a ring, L0.2", "/plan-turn", NULL, costly_plan_turn, 1},
+    {"plan-turn bonus of two, income 5", "/plan-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 4, \"neighbors\": [\"B\", "
+     "\"C\"]}, \"B\": {\"owner\": \"bob\", \"armies\": 3, \"neighbors\": [\"C\"]}, \"C\": "
+     "{\"owner\": \"neutral\", \"armies\": 2, \"neighbors\": []}}, \"player\": \"alice\", "
+     "\"income\": 5, \"goal\": {\"capture\": [\"B\", \"C\"]}, \"settings\": "
+     "{\"luck_modifier\": 0.5}}",
+     NULL, 20},
     /* Duper: every side at its fullest, the largest boards the default limits allow, and
      * smaller boards that weigh one kind of step each (a walk, a battle, an option). */
     {"duper/battle fullest", "/duper/battle", NULL, duper_fullest_battle, 200},

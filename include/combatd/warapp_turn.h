@@ -80,9 +80,8 @@ typedef enum {
 
 /*
  * W24: the phases of a turn, in the order they run. Each kind of order runs in one phase (its
- * row in the kinds' table); the attack/transfer orders that an Order Delay card holds back run
- * in a phase of their own after the others (W30). Order priority and delay run in none: they
- * only reorder (W30).
+ * row in the kinds' table). Order priority and delay run in none: they reorder the
+ * attack/transfer phase (W30).
  */
 typedef enum {
     CBD_PHASE_DEPLOY = 0, /* W12 */
@@ -90,10 +89,9 @@ typedef enum {
     CBD_PHASE_EMERGENCY_BLOCKADE = 2,
     CBD_PHASE_AIRLIFT = 3,
     CBD_PHASE_GIFT = 4,
-    CBD_PHASE_ATTACK = 5,  /* W14 */
-    CBD_PHASE_DELAYED = 6, /* W30: attacks/transfers held back by an Order Delay card */
-    CBD_PHASE_BLOCKADE = 7,
-    CBD_PHASES = 8,
+    CBD_PHASE_ATTACK = 5, /* W14, reordered by W30's cards */
+    CBD_PHASE_BLOCKADE = 6,
+    CBD_PHASES = 7,
     CBD_PHASE_NONE = CBD_PHASES, /* W30: order priority and delay */
 } cbd_turn_phase;
 
@@ -221,7 +219,11 @@ typedef struct {
  * Checks a turn against the limits and the rules the core relies on (indices in range, owners
  * valid, deploys onto the player's own territory at the start (W12), percent in (0, 1], the
  * board's armies after deploys at most 10^9 in total so no battle exceeds W10, cycle lists every
- * player with orders). CBD_ERR_INVALID with *err filled when not.
+ * player with orders; W24–W30: each card's fields, on a map an attack/transfer only across a
+ * border (CBD_TURN_ERR_ORDER), the map's lists in range, ascending and symmetric
+ * (CBD_TURN_ERR_TERRITORY), diplomacy's pairs two distinct players (CBD_TURN_ERR_SIZE with the
+ * pair's index), the multipliers at most 100 (CBD_TURN_ERR_SIZE)). CBD_ERR_INVALID with *err
+ * filled when not.
  */
 cbd_status cbd_turn_validate(const cbd_turn *turn, const cbd_turn_limits *limits,
                              cbd_turn_error *err);
@@ -240,7 +242,9 @@ typedef struct {
     double mean_armies;
 } cbd_turn_territory_result;
 
-/* Per order (W16); all 0 for deploys. skipped + attack + transfer = 1 for attack/transfer. */
+/* Per order (W16); all 0 for deploys, order priority and delay. skipped + attack + transfer = 1
+ * for attack/transfer. A card of W25–W28 gives `skipped` only (it ran with 1 − skipped); its
+ * attack, transfer and capture are 0. */
 typedef struct {
     double skipped, attack, transfer, capture;
 } cbd_turn_order_result;
@@ -297,6 +301,7 @@ typedef enum {
     CBD_TURN_SKIPPED = 1,
     CBD_TURN_ATTACKED = 2,
     CBD_TURN_TRANSFERRED = 3,
+    CBD_TURN_PLAYED = 4, /* a card of W25–W28 ran (sent: an airlift's armies) */
 } cbd_turn_event_kind;
 
 /* What one order did in one resolved turn. */
@@ -356,6 +361,9 @@ const uint64_t *cbd_turn_sim_drawn(const cbd_turn_sim *sim);
 #define CBD_TURN_UNIT_DEAD UINT32_MAX
 const uint32_t *cbd_turn_sim_unit_at(const cbd_turn_sim *sim);
 const bool *cbd_turn_sim_eliminated(const cbd_turn_sim *sim);
+
+/* W24: whether territories a and b border (always true on a board that is no map). */
+bool cbd_turn_map_borders(const cbd_turn *turn, uint32_t a, uint32_t b);
 
 /* Whether every goal holds on a board. */
 bool cbd_turn_goals_met(const cbd_turn *turn, const cbd_turn_territory *board);

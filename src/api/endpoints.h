@@ -81,6 +81,16 @@
             "times at random (W11-W16) and counts each territory's owners, its armies and what "   \
             "each order did; one trial resolves a real turn. Reproducible from `seed`; without "   \
             "it one is drawn and returned."))                                                      \
+    ROW("/plan-turn", CBD_ALLOW_POST, cbd_api_plan_turn, cbd_api_plan_turn_cost, NULL, NULL,       \
+        NULL, "/plan-turn",                                                                        \
+        CBD_TOOL("Plan a War.app turn for a goal", CBD_IDEMPOTENT,                                 \
+            "The best deploys and attack/transfer orders of `player` on a War.app map (every "     \
+            "territory lists `neighbors`) for a `goal` (territories to `capture` and to `hold`), " \
+            "with `income` armies to deploy and the other players' known `orders`: each plan is "  \
+            "valued exactly as analyze_turn would (W31), by the chance that the whole goal holds " \
+            "(`objective` all) or the expected number of goal territories owned (expected). "      \
+            "Answers the plan's orders ready for analyze_turn, its value, whether it is proven "   \
+            "optimal, up to 3 next-best plans and the plan's full analysis."))                     \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, NULL, NULL,             \
         "/duper/battle",                                                                           \
         CBD_TOOL("Resolve a Duper battle", CBD_SEEDED,                                             \

@@ -288,6 +288,32 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
     return CBD_FIELD_OK;
 }
 
+/* The code points of a valid UTF-8 string (jansson keeps only those): its bytes that do not
+ * continue a sequence. */
+static size_t code_points(const char *s, size_t len) {
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        n += ((unsigned char)s[i] & 0xC0u) != 0x80u;
+    }
+    return n;
+}
+
+cbd_field cbd_read_text(const cbd_reader *r, const char *key, size_t max_chars, const char **out) {
+    const json_t *v = member(r, key);
+    if (!v) {
+        return CBD_FIELD_ABSENT;
+    }
+    size_t len = json_is_string(v) ? json_string_length(v) : 0;
+    if (len == 0 || code_points(json_string_value(v), len) > max_chars ||
+        strlen(json_string_value(v)) != len) {
+        cbd_reader_error(
+            r, key, "must be a non-empty string of at most %zu characters, without NUL", max_chars);
+        return CBD_FIELD_BAD;
+    }
+    *out = json_string_value(v);
+    return CBD_FIELD_OK;
+}
+
 cbd_field cbd_read_object(const cbd_reader *r, const char *key, const char *const *allowed,
                           cbd_reader *child) {
     const json_t *v = member(r, key);

@@ -85,6 +85,10 @@ cbd_field cbd_read_enum(const cbd_reader *r, const char *key, const char *const 
 /* A string of at most max_len bytes (not empty); *out points into the document. */
 cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, const char **out);
 
+/* A string of at most max_chars characters (code points, as JSON Schema's maxLength counts
+ * them; not empty, without NUL); *out points into the document. */
+cbd_field cbd_read_text(const cbd_reader *r, const char *key, size_t max_chars, const char **out);
+
 /* A nested object, opened as by cbd_reader_open. */
 cbd_field cbd_read_object(const cbd_reader *r, const char *key, const char *const *allowed,
                           cbd_reader *child);

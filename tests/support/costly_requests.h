@@ -123,6 +123,32 @@ static inline char *costly_turn_wide_board(long trials) {
     return b.p;
 }
 
+/*
+ * /plan-turn at its most (W31): 8 own territories of 10^6 armies in a ring, each bordering two
+ * of 8 enemy territories of 10^6 and the next own one, income 10^6, luck 0.2, every enemy
+ * territory to capture (expected), max_plans 100000: every plan analysed costs several battles
+ * of 10^6 a side, so the search's half of the work budget ends it (an answer, optimal false) or
+ * the first plan does not fit (a 422 or 503 naming what to reduce).
+ */
+static inline char *costly_plan_turn(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"territories\": {");
+    for (int i = 0; i < 8; i++) {
+        costly_add(&b,
+                   "%s\"M%d\": {\"owner\": \"me\", \"armies\": 1000000, \"neighbors\": "
+                   "[\"E%d\", \"E%d\", \"M%d\"]}, \"E%d\": {\"owner\": \"bob\", \"armies\": "
+                   "1000000, \"neighbors\": []}",
+                   i ? ", " : "", i, i, (i + 1) % 8, (i + 1) % 8, i);
+    }
+    costly_add(&b, "}, \"player\": \"me\", \"income\": 1000000, \"goal\": {\"capture\": [");
+    for (int i = 0; i < 8; i++) {
+        costly_add(&b, "%s\"E%d\"", i ? ", " : "", i);
+    }
+    costly_add(&b, "]}, \"objective\": \"expected\", \"max_plans\": 100000, \"settings\": "
+                   "{\"luck_modifier\": 0.2}}");
+    return b.p;
+}
+
 /* /simulate-turn at its limit: 10^7 trials of 5 orders (warapp.max_turn_simulated_orders). */
 static inline char *costly_simulate_turn(void) {
     costly_buf b = {0};
@@ -322,6 +348,8 @@ static inline costly_request *costly_requests(size_t *n) {
          COSTLY_200_OR_422, NULL},
         {"simulate-turn 100 listed turns of 256", "/simulate-turn", costly_simulate_turn_listed(),
          COSTLY_200_OR_422, "/include_turns"},
+        {"plan-turn 8 own of 1e6 in a ring, L0.2", "/plan-turn", costly_plan_turn(),
+         COSTLY_200_OR_422, NULL},
         {"duper battle, every side full", "/duper/battle", costly_duper_battle(), COSTLY_200, NULL},
         {"duper board battle, 64 attacks", "/duper/board/battle", costly_board_battle(),
          COSTLY_200_OR_422, NULL},

@@ -57,6 +57,13 @@ static const endpoint_sample endpoint_samples[] = {
      " \"to\": \"B\", \"armies\": 3}, {\"player\": \"bob\", \"from\": \"B\", \"to\": \"A\","
      " \"armies\": 1}], \"move_order\": \"random\", \"settings\": {\"luck_modifier\": 1},"
      " \"trials\": 20, \"seed\": 1000000000000001}"},
+    {"/plan-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 4, \"neighbors\": [\"B\","
+     " \"C\"]}, \"B\": {\"owner\": \"bob\", \"armies\": 3, \"neighbors\": [\"C\"]}, \"C\":"
+     " {\"owner\": \"neutral\", \"armies\": 2, \"neighbors\": []}}, \"player\": \"alice\","
+     " \"income\": 5, \"goal\": {\"capture\": [\"B\"], \"hold\": [\"A\"]}, \"objective\":"
+     " \"expected\", \"orders\": [{\"player\": \"bob\", \"from\": \"B\", \"to\": \"A\","
+     " \"armies\": 2}], \"settings\": {\"luck_modifier\": 0.5}, \"max_plans\": 1000}"},
     {"/duper/battle",
      "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
      " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"

@@ -18,9 +18,14 @@
 #include "combatd/warapp_turn.h"
 #include "warapp_brute.h"
 
-#define BT         4  /* territories */
-#define BU         3  /* units */
-#define BO         4  /* orders */
+/* A test may make room for more territories or orders by defining these first. */
+#ifndef BT
+#define BT 4 /* territories */
+#endif
+#define BU 3 /* units */
+#ifndef BO
+#define BO 4 /* orders */
+#endif
 #define BP         3  /* players */
 #define BA         40 /* armies a territory may end with, at most */
 #define NEUTRAL_ID CBD_TURN_NEUTRAL
@@ -58,6 +63,7 @@ typedef struct {
     long double owner[BT][BP + 1], armies[BT][BA + 1];
     long double ostat[BO][4]; /* skipped, attack, transfer, capture */
     long double unit_at[BU][BT], eliminated[BP];
+    long double goals; /* W16: every goal of c->turn.goals holds at the end (1 without goals) */
 } bres;
 
 static uint64_t lcg(uint64_t *s) {
@@ -70,6 +76,12 @@ static int same_team(const bcase *c, int a, int b) {
 }
 
 static void finish(const bcase *c, const bboard *b, long double w, bres *r) {
+    int met = 1;
+    for (size_t g = 0; g < c->turn.n_goals; g++) {
+        const cbd_turn_goal *x = &c->turn.goals[g];
+        met &= b->t[x->territory].owner == (x->owner == NEUTRAL_ID ? -1 : (int)x->owner);
+    }
+    r->goals += met ? w : 0;
     for (size_t t = 0; t < c->turn.n_territories; t++) {
         r->owner[t][b->t[t].owner < 0 ? (int)c->turn.n_players : b->t[t].owner] += w;
         cr_assert(b->t[t].armies <= BA);
@@ -351,7 +363,7 @@ static void brute(const bcase *c, bres *r) {
 /* A random small turn with units: 2–4 territories, 2–3 players (sometimes a team), 1–3 units
  * (Commanders, custom units with damage to kill or health, some with a negative combat order),
  * 1–4 orders that list units of their player, and random settings. */
-static void random_case(bcase *c, uint64_t *s) {
+static inline void random_case(bcase *c, uint64_t *s) {
     memset(c, 0, sizeof *c);
     cbd_turn *t = &c->turn;
     t->n_territories = 2 + lcg(s) % 3;
@@ -435,7 +447,7 @@ static void random_case(bcase *c, uint64_t *s) {
     t->move_order = lcg(s) % 2 ? CBD_MOVE_RANDOM : CBD_MOVE_LISTED;
 }
 
-static void compare(const bcase *c, const cbd_turn_analysis *a, const bres *r, int k) {
+static inline void compare(const bcase *c, const cbd_turn_analysis *a, const bres *r, int k) {
     const cbd_turn *t = &c->turn;
     const double eps = 1e-12;
     for (size_t i = 0; i < t->n_territories; i++) {

@@ -39,7 +39,7 @@ static bool read_custom(const cbd_reader *u, cbd_warapp_unit *out, const char **
             ok = false;
         }
     }
-    ok &= cbd_read_string(u, "name", CBD_UNIT_NAME_MAX, name) != CBD_FIELD_BAD;
+    ok &= cbd_read_text(u, "name", CBD_UNIT_NAME_MAX, name) != CBD_FIELD_BAD;
     ok &= cbd_read_u64(u, "attack_power", 0, UNIT_NUMBER_MAX, &out->attack_power) != CBD_FIELD_BAD;
     ok &=
         cbd_read_u64(u, "defense_power", 0, UNIT_NUMBER_MAX, &out->defense_power) != CBD_FIELD_BAD;
@@ -66,7 +66,7 @@ static bool read_unit(const cbd_reader *r, const char *key, size_t i, cbd_warapp
     if (!cbd_reader_open_item(&u, r, key, i, unit_keys)) {
         return false;
     }
-    bool ok = cbd_read_string(&u, "id", CBD_UNIT_ID_MAX, &out->ids[i]) != CBD_FIELD_BAD;
+    bool ok = cbd_read_text(&u, "id", CBD_UNIT_ID_MAX, &out->ids[i]) != CBD_FIELD_BAD;
     int type = -1;
     cbd_field t = cbd_read_enum(&u, "type", type_names, &type);
     if (t == CBD_FIELD_ABSENT) {
@@ -84,6 +84,12 @@ static bool read_unit(const cbd_reader *r, const char *key, size_t i, cbd_warapp
 bool cbd_warapp_units_read(const cbd_reader *r, const char *key, const cbd_warapp_config *cfg,
                            cbd_warapp_units *out) {
     memset(out, 0, sizeof *out);
+    if (json_is_null(json_object_get(r->obj, key))) {
+        /* The contract's units are an array: null is not "none" (that is leaving it out). */
+        cbd_reader_error(r, key,
+                         "must be an array of units (W17), not null: leave it out for none");
+        return false;
+    }
     const json_t *arr;
     size_t most = cfg->max_units < CBD_WARAPP_MAX_UNITS ? cfg->max_units : CBD_WARAPP_MAX_UNITS;
     cbd_field f = cbd_read_array(r, key, most, &arr);

@@ -14,7 +14,8 @@
  *   {"type": "commander", "id": "alice-cmdr"}
  *   {"type": "custom", "name": "Shield", "attack_power": 0, "defense_power": 4,
  *    "combat_order": -5, "damage_to_kill": 10}          (or "health": 6 instead)
- * `id` is optional here (1–64 bytes); a turn requires it. Powers and toughness are whole
+ * `id` and `name` are 1–64 characters (as the contract's maxLength counts them); a turn
+ * requires an id, one of its ids (1–64 bytes, warapp_turn_ids.h). Powers and toughness are whole
  * numbers up to 10^9, the combat order from −10^9 to 10^9.
  */
 #define CBD_UNIT_ID_MAX   64

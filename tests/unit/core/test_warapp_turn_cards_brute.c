@@ -133,7 +133,8 @@ Test(turn_cards_brute, w24_w30_turns_with_cards_agree_with_the_brute_force, .tim
  * Seeded turns with cards against the exact analysis (chi-square, fixed seed): a map, 100 %
  * luck, weighted rounding, the random move order, bob's Commander; a bomb, an airlift, an
  * emergency blockade, a gift, a blockade and bob's Order Priority around three attacks.
- * Cells: who owns B and how many armies A holds at the end, and whether the blockade ran.
+ * Cells: who owns B and how many armies A holds at the end, and whether alice's A → D ran
+ * (the blockade of A always runs here: bob's 3 eligible attackers cannot take A's 12).
  */
 Test(turn_cards_brute, w24_w30_seeded_turns_with_cards_agree_with_the_analysis) {
     static cb_case c;
@@ -178,7 +179,7 @@ Test(turn_cards_brute, w24_w30_seeded_turns_with_cards_agree_with_the_analysis) 
         owner_b[out[1].owner == CBD_TURN_NEUTRAL ? 2 : out[1].owner]++;
         cr_assert(out[0].armies <= CB_A);
         armies_a[out[0].armies]++;
-        blockade[ev[4].kind == CBD_TURN_SKIPPED]++;
+        blockade[ev[6].kind == CBD_TURN_SKIPPED]++;
     }
     long double po[3], pa[CB_A + 1] = {0}, pb[2];
     for (int i = 0; i < 3; i++) {
@@ -187,7 +188,8 @@ Test(turn_cards_brute, w24_w30_seeded_turns_with_cards_agree_with_the_analysis) 
     for (size_t j = 0; j < a.territories[0].n_armies; j++) {
         pa[a.territories[0].armies[j].armies] = a.territories[0].armies[j].probability;
     }
-    pb[1] = a.orders[4].skipped;
+    cr_expect_float_eq(a.orders[4].skipped, 0.0, 1e-12, "the blockade of A always runs");
+    pb[1] = a.orders[6].skipped;
     pb[0] = 1.0L - pb[1];
     chi_square_result x[3] = {chi_square_test(owner_b, po, 3, TRIALS),
                               chi_square_test(armies_a, pa, CB_A + 1, TRIALS),

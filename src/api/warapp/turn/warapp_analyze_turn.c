@@ -11,6 +11,7 @@
 
 #include "api.h"
 #include "dist_json.h"
+#include "warapp_analyze_turn.h"
 #include "warapp_turn_json.h"
 #include "warapp_turn_kinds.h"
 #include "warapp_units_json.h"
@@ -173,10 +174,9 @@ static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
     return true;
 }
 
-/* The analysis as the answer, refused up front when even its floor passes the answer cap. */
-static bool answer(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
-                   const cbd_turn_analysis *a, uint32_t max_points, cbd_jw *out,
-                   cbd_problem *problem) {
+bool cbd_turn_analysis_answer(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                              const cbd_turn_analysis *a, uint32_t max_points, cbd_jw *out,
+                              cbd_problem *problem) {
     double floor = points_floor(a, max_points);
     if (floor > (double)cfg->limits.max_answer_bytes) {
         return cbd_api_answer_too_large(cfg, floor, POINTS_MEMBER, problem);
@@ -213,7 +213,7 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_
         cbd_turn_request_free(&q);
         return false;
     }
-    ok = answer(cfg, budget, &q, &a, (uint32_t)points, out, problem);
+    ok = cbd_turn_analysis_answer(cfg, budget, &q, &a, (uint32_t)points, out, problem);
     cbd_turn_analysis_free(&a);
     cbd_turn_request_free(&q);
     return ok;

@@ -79,7 +79,7 @@ static void unit_list_json(cbd_jw *w, const cbd_turn_request *q, const char *key
 static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_event *e) {
     /* A deploy's result is its kind's name; the others say what the order did. */
     const char *const names[] = {cbd_turn_api_kinds[CBD_ORDER_DEPLOY].name, "skipped", "attack",
-                                 "transfer"};
+                                 "transfer", "played"};
     cbd_jw_object_open(w);
     cbd_jw_key_string(w, "result", names[e->kind]);
     if (e->kind != CBD_TURN_SKIPPED) {

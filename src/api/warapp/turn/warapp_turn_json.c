@@ -350,6 +350,19 @@ void cbd_turn_request_free(cbd_turn_request *q) {
     memset(q, 0, sizeof *q);
 }
 
+/* What a group may hold: warapp.max_turn_states, or fewer where its states are large (the
+ * engine keeps at most max_state_words words of them, four a territory of the group). */
+static void states_allowed(char *buf, size_t size, const cbd_turn_request *q, uint64_t limit) {
+    if (limit < q->limits.max_states) {
+        snprintf(buf, size,
+                 "at most %" PRIu64 " fit for states this large (warapp.max_turn_states: %" PRIu64
+                 ")",
+                 limit, q->limits.max_states);
+    } else {
+        snprintf(buf, size, "at most %" PRIu64 " are allowed (warapp.max_turn_states)", limit);
+    }
+}
+
 void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_turn_error *err,
                             cbd_problem *problem) {
     if (st == CBD_ERR_NOMEM) {
@@ -359,24 +372,25 @@ void cbd_turn_error_problem(const cbd_turn_request *q, cbd_status st, const cbd_
     cbd_reader root = {.obj = NULL, .pointer = "", .problem = problem};
     cbd_reader terr = {.obj = NULL, .pointer = "/territories", .problem = problem};
     switch (err->kind) {
-        case CBD_TURN_ERR_STATES:
+        case CBD_TURN_ERR_STATES: {
+            char allowed[200];
+            states_allowed(allowed, sizeof allowed, q, err->limit);
             if (err->index == CBD_TURN_NO_ORDER) {
                 cbd_reader_error(&root, "territories",
                                  "start from %" PRIu64 " board states in one group of "
                                  "territories (every combination of the counts their armies "
-                                 "may be, W23); at most %" PRIu64
-                                 " are allowed (warapp.max_turn_states): give fewer counts, or "
-                                 "resolve sampled turns with POST /simulate-turn instead",
-                                 err->needed, err->limit);
+                                 "may be, W23); %s: give fewer counts, or resolve sampled turns "
+                                 "with POST /simulate-turn instead",
+                                 err->needed, allowed);
                 return;
             }
             cbd_reader_error(&root, "orders",
                              "needs at least %" PRIu64 " board states in one group of "
-                             "territories (at order %zu); at most %" PRIu64
-                             " are allowed (warapp.max_turn_states): resolve sampled turns "
-                             "with POST /simulate-turn instead",
-                             err->needed, err->index, err->limit);
+                             "territories (at order %zu); %s: resolve sampled turns with POST "
+                             "/simulate-turn instead",
+                             err->needed, err->index, allowed);
             return;
+        }
         case CBD_TURN_ERR_WORK:
             if (err->index == CBD_TURN_NO_ORDER) {
                 cbd_reader_error(&root, "territories",

@@ -45,15 +45,57 @@ static bool valid_fog(const cbd_turn *t, size_t i) {
     return true;
 }
 
-/* Every order's player and `to` in range, then its kind's own checks (its row's `valid`). */
+/* Every order's player in range, then its kind's own checks (its row's `valid`). */
 static cbd_status check_orders(const cbd_turn *t, cbd_turn_error *err) {
     for (size_t i = 0; i < t->n_orders; i++) {
         const cbd_turn_order *o = &t->orders[i];
         const cbd_turn_kind *k = cbd_turn_kind_of(o->type);
-        if (o->player >= t->n_players || o->to >= t->n_territories || !k->valid ||
-            !k->valid(t, o)) {
+        if (o->player >= t->n_players || !k->valid || !k->valid(t, o)) {
             return fail(err, CBD_TURN_ERR_ORDER, i);
         }
+    }
+    return CBD_OK;
+}
+
+/* W24: the map's lists: offsets that never fall, neighbours on the board, ascending, never the
+ * territory itself, and symmetric (a border counts both ways). */
+static cbd_status check_map(const cbd_turn *t, cbd_turn_error *err) {
+    if (!t->neighbor_off) {
+        return CBD_OK;
+    }
+    if (!t->neighbors && t->neighbor_off[t->n_territories] > 0) {
+        return fail(err, CBD_TURN_ERR_TERRITORY, 0);
+    }
+    for (size_t i = 0; i < t->n_territories; i++) {
+        if (t->neighbor_off[i + 1] < t->neighbor_off[i]) {
+            return fail(err, CBD_TURN_ERR_TERRITORY, i);
+        }
+        for (uint32_t k = t->neighbor_off[i]; k < t->neighbor_off[i + 1]; k++) {
+            uint32_t n = t->neighbors[k];
+            if (n >= t->n_territories || n == i ||
+                (k > t->neighbor_off[i] && n <= t->neighbors[k - 1]) ||
+                !cbd_turn_map_borders(t, n, (uint32_t)i)) {
+                return fail(err, CBD_TURN_ERR_TERRITORY, i);
+            }
+        }
+    }
+    return CBD_OK;
+}
+
+/* W29: pairs of two distinct players; W26: the multipliers at most 100. */
+static cbd_status check_cards(const cbd_turn *t, cbd_turn_error *err) {
+    if (t->n_peace > 0 && !t->peace) {
+        return fail(err, CBD_TURN_ERR_SIZE, 0);
+    }
+    for (size_t i = 0; i < t->n_peace; i++) {
+        const cbd_turn_peace *q = &t->peace[i];
+        if (q->a >= t->n_players || q->b >= t->n_players || q->a == q->b) {
+            return fail(err, CBD_TURN_ERR_SIZE, i);
+        }
+    }
+    if (t->blockade_multiplier > CBD_TURN_MAX_BLOCKADE_MULTIPLIER ||
+        t->emergency_blockade_multiplier > CBD_TURN_MAX_BLOCKADE_MULTIPLIER) {
+        return fail(err, CBD_TURN_ERR_SIZE, 0);
     }
     return CBD_OK;
 }
@@ -157,7 +199,9 @@ cbd_status cbd_turn_validate(const cbd_turn *t, const cbd_turn_limits *limits,
             return fail(err, CBD_TURN_ERR_GOAL, i);
         }
     }
-    cbd_status st = check_orders(t, err);
+    cbd_status st = check_map(t, err);
+    st = st != CBD_OK ? st : check_cards(t, err);
+    st = st != CBD_OK ? st : check_orders(t, err);
     st = st != CBD_OK ? st : check_armies(t, err);
     return st != CBD_OK ? st : check_units(t, err);
 }
@@ -170,6 +214,9 @@ void cbd_turn_plan_free(cbd_turn_plan *p) {
     cbd_mem_free(p->movers);
     cbd_mem_free(p->mover_of);
     cbd_mem_free(p->mover_off);
+    cbd_mem_free(p->prio);
+    cbd_mem_free(p->level);
+    cbd_mem_free(p->lead);
     cbd_mem_free(p->next);
     cbd_mem_free(p->mover_orders);
     cbd_mem_free(p->cycle_first);
@@ -183,7 +230,10 @@ static uint64_t plan_units(const cbd_turn *t) {
     for (size_t i = 0; t->fog && i < t->n_territories; i++) {
         linear += t->fog[i].n; /* W23: each point checked */
     }
-    linear += t->n_units;
+    linear += t->n_units + t->n_peace;
+    if (t->neighbor_off) {
+        linear += 2 * (uint64_t)t->neighbor_off[t->n_territories]; /* W24: each border bisected */
+    }
     for (size_t i = 0; i < t->n_orders; i++) {
         linear += t->orders[i].n_units * (t->orders[i].n_units + 1); /* W21: pairwise distinct */
     }
@@ -226,22 +276,24 @@ static cbd_status plan_cycle(cbd_turn_plan *p, cbd_turn_error *err) {
     return CBD_OK;
 }
 
-/* The place of mover m's orders of phase ph among the movers' lists (cbd_turn_plan). */
-static size_t slot_of(size_t m, size_t ph) {
-    return m * CBD_PHASES + ph;
-}
-
 /* Each order's phase (W24), and the orders in sequence by phase, in request order within one. */
 static void plan_phases(cbd_turn_plan *p) {
     const cbd_turn *t = p->turn;
     for (size_t i = 0; i < t->n_orders; i++) {
         p->phase[i] = (uint8_t)cbd_turn_kind_phase(t->orders[i].type);
     }
-    for (size_t ph = CBD_PHASE_DEPLOY + 1; ph < CBD_PHASES; ph++) {
-        for (size_t i = 0; i < t->n_orders; i++) {
-            if (p->phase[i] == ph) {
-                p->listed[p->n_seq++] = (uint32_t)i;
-            }
+    uint32_t at[CBD_PHASES + 1] = {0}; /* a counting sort: each phase's first place */
+    for (size_t i = 0; i < t->n_orders; i++) {
+        at[p->phase[i] < CBD_PHASES ? p->phase[i] + 1 : 0] += p->phase[i] != CBD_PHASE_DEPLOY;
+    }
+    at[0] = 0;
+    for (size_t ph = 1; ph <= CBD_PHASES; ph++) {
+        at[ph] += at[ph - 1];
+    }
+    p->n_seq = at[CBD_PHASES];
+    for (size_t i = 0; i < t->n_orders; i++) {
+        if (p->phase[i] != CBD_PHASE_DEPLOY && p->phase[i] < CBD_PHASES) {
+            p->listed[at[p->phase[i]]++] = (uint32_t)i;
         }
     }
 }
@@ -266,7 +318,7 @@ static void plan_movers(cbd_turn_plan *p) {
     memset(count, 0, (slots + 1) * sizeof *count);
     for (size_t a = 0; a < p->n_seq; a++) {
         uint32_t oi = p->listed[a];
-        count[slot_of(p->mover_of[t->orders[oi].player], p->phase[oi]) + 1]++;
+        count[cbd_turn_plan_slot(p->mover_of[t->orders[oi].player], p->phase[oi]) + 1]++;
     }
     for (size_t s = 0; s < slots; s++) {
         if (count[s + 1] > p->rounds[s % CBD_PHASES]) {
@@ -280,7 +332,8 @@ static void plan_movers(cbd_turn_plan *p) {
     memcpy(next, count, slots * sizeof *next);
     for (size_t a = 0; a < p->n_seq; a++) {
         uint32_t oi = p->listed[a];
-        p->mover_orders[next[slot_of(p->mover_of[t->orders[oi].player], p->phase[oi])]++] = oi;
+        p->mover_orders[next[cbd_turn_plan_slot(p->mover_of[t->orders[oi].player],
+                                                p->phase[oi])]++] = oi;
     }
 }
 
@@ -311,8 +364,12 @@ cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
     p->next = cbd_mem_alloc(budget, (np * CBD_PHASES + 1) * sizeof *p->next);
     p->mover_orders = cbd_mem_alloc(budget, no * sizeof *p->mover_orders);
     p->cycle_first = cbd_mem_alloc(budget, np * sizeof *p->cycle_first);
+    p->prio = cbd_mem_calloc(budget, np, sizeof *p->prio);
+    p->level = cbd_mem_calloc(budget, no, sizeof *p->level);
+    p->lead = cbd_mem_calloc(budget, no, sizeof *p->lead);
     if (!p->start || !p->team || !p->listed || !p->phase || !p->movers || !p->mover_of ||
-        !p->mover_off || !p->next || !p->mover_orders || !p->cycle_first) {
+        !p->mover_off || !p->next || !p->mover_orders || !p->cycle_first || !p->prio || !p->level ||
+        !p->lead) {
         cbd_turn_plan_free(p);
         err->kind = CBD_TURN_ERR_BUDGET;
         err->index = CBD_TURN_NO_ORDER;
@@ -329,31 +386,12 @@ cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
         p->team[pl] = t->team ? t->team[pl] : (uint32_t)pl + 0x10000u; /* W8: own team */
     }
     plan_movers(p);
+    cbd_turn_plan_cards(p);
     if (t->move_order == CBD_MOVE_CYCLE && (st = plan_cycle(p, err)) != CBD_OK) {
         cbd_turn_plan_free(p);
         return st;
     }
     return CBD_OK;
-}
-
-void cbd_turn_plan_schedule(const cbd_turn_plan *p, const uint32_t *first, uint32_t *out) {
-    if (!first) {
-        memcpy(out, p->listed, p->n_seq * sizeof *out);
-        return;
-    }
-    size_t k = 0, n = p->n_movers;
-    for (size_t ph = CBD_PHASE_DEPLOY + 1; ph < CBD_PHASES; ph++) {
-        for (uint32_t r = 0; r < p->rounds[ph]; r++) {
-            for (size_t i = 0; i < n; i++) {
-                /* W13: rounds alternate; r = 0 is round 1 (in order), r = 1 round 2 (reversed);
-                 * W24: every phase starts again from round 1 of the same ordering. */
-                size_t s = slot_of(first[r % 2 == 0 ? i : n - 1 - i], ph);
-                if (p->mover_off[s] + r < p->mover_off[s + 1]) {
-                    out[k++] = p->mover_orders[p->mover_off[s] + r];
-                }
-            }
-        }
-    }
 }
 
 bool cbd_turn_goals_met(const cbd_turn *t, const cbd_turn_territory *board) {

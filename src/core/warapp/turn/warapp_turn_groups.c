@@ -135,6 +135,9 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
     /* Union–find over the orders, then a pass over the territories and the orders; and a pass
      * over the territories for each unit (W22, join_commanders). */
     uint64_t steps = p->n_terr + p->n_orders + cbd_work_times(p->turn->n_units, p->n_terr);
+    if (p->turn->neighbor_off) {
+        steps += p->turn->neighbor_off[p->n_terr]; /* W25: a bomb joins its target's neighbours */
+    }
     if (!cbd_charge(a->budget, cbd_work_times(4 * CBD_WORK_SCAN_TERM, steps))) {
         return cbd_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
@@ -142,7 +145,7 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
     uint32_t *touched = cbd_mem_alloc(a->budget, (p->n_terr + 2) * sizeof *touched);
     a->group_of_terr = cbd_mem_alloc(a->budget, (p->n_terr + 1) * sizeof *a->group_of_terr);
     a->group_of_order = cbd_mem_alloc(a->budget, (p->n_orders + 1) * sizeof *a->group_of_order);
-    a->full = cbd_mem_alloc(a->budget, (p->n_seq + 1) * sizeof *a->full);
+    a->full = cbd_mem_alloc(a->budget, (2 * p->n_seq + 1) * sizeof *a->full);
     a->first = cbd_mem_alloc(a->budget, (p->n_movers + 1) * sizeof *a->first);
     if (!parent || !touched || !a->group_of_terr || !a->group_of_order || !a->full || !a->first) {
         cbd_mem_free(parent);
@@ -238,6 +241,9 @@ static uint64_t permutation_units(const cbd_turn_groups *a, const cbd_turn_group
     const cbd_turn_plan *p = a->plan;
     uint64_t steps = (uint64_t)p->n_movers * (gr->n_movers + 1) +
                      (uint64_t)cbd_turn_plan_rounds(p) * p->n_movers + p->n_seq + 2 * gr->len;
+    /* W30: the priority players' places sorted, the orders by delay level. */
+    steps += p->any_prio ? (uint64_t)p->n_movers * p->n_movers : 0;
+    steps += p->max_level > 0 ? (uint64_t)p->n_seq * (p->max_level + 2) : 0;
     return cbd_work_times(CBD_WORK_SCAN_TERM, steps);
 }
 

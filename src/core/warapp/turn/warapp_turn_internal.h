@@ -1,10 +1,10 @@
 #ifndef COMBATD_WARAPP_TURN_INTERNAL_H
 #define COMBATD_WARAPP_TURN_INTERNAL_H
 
-/* The one shared header of src/core/warapp/turn/ (no .c of its name): what the exact analysis
- * and the seeded resolution of a turn share, the plan of a turn and the exact engine's parts. */
+/* The shared header of src/core/warapp/turn/ (no .c of its name): what the exact analysis and
+ * the seeded resolution of a turn share, the plan of a turn, the kinds' rows and the exact
+ * engine's parts; the seeded resolution's own are in warapp_turn_sim_internal.h. */
 #include "combatd/warapp_odds.h"
-#include "combatd/warapp_simulate.h"
 #include "combatd/warapp_turn.h"
 
 /*
@@ -29,7 +29,14 @@ typedef struct {
     uint32_t *next;              /* the same places: scratch while the plan is built */
     uint32_t *mover_orders;      /* each mover's orders by phase, in request order */
     uint32_t rounds[CBD_PHASES]; /* the most orders any mover has in each phase */
-    uint32_t *cycle_first;       /* CBD_MOVE_CYCLE: round 1's order as mover indices */
+    /* W30: each player's Order Priority cards, and each order's delay level (the Order Delay
+     * cards its player lists before it); the most levels and whether any card is played. */
+    uint32_t *prio;
+    uint32_t *level;
+    uint8_t *lead; /* n_orders: its player's first attack/transfer order */
+    uint32_t max_level;
+    bool any_prio;
+    uint32_t *cycle_first; /* CBD_MOVE_CYCLE: round 1's order as mover indices */
 } cbd_turn_plan;
 
 /* The plan's arrays come from `budget` (its loops are linear in the turn and are charged). */
@@ -37,12 +44,23 @@ cbd_status cbd_turn_plan_build(const cbd_turn *turn, const cbd_turn_limits *limi
                                cbd_budget *budget, cbd_turn_plan *plan, cbd_turn_error *err);
 void cbd_turn_plan_free(cbd_turn_plan *plan);
 
+/* The place of mover m's orders of phase ph among the movers' lists (cbd_turn_plan). */
+static inline size_t cbd_turn_plan_slot(size_t m, size_t ph) {
+    return m * CBD_PHASES + ph;
+}
+
+/* W30: the plan's priority counts and delay levels (warapp_turn_schedule.c). */
+void cbd_turn_plan_cards(cbd_turn_plan *plan);
+
 /*
  * W13, W24: the orders in sequence in the order they run, given round 1's order of movers
  * (`first`: n_movers mover indices), or NULL for the listed order. The phases run one after
  * the other; within each, round r takes each mover's r-th order of the phase, in `first`'s
  * order when r is odd and reversed when even, and a mover with no r-th order is passed over
- * (the same ordering of players for every phase). out gets n_seq order indices.
+ * (the same ordering of players for every phase). The attack/transfer phase follows W30: the
+ * players with Order Priority cards first (more cards first), or under the listed order their
+ * first attack/transfer at the front; then the orders by delay level, stably. out gets n_seq
+ * order indices and has room for 2 · n_seq (the second half is scratch).
  */
 void cbd_turn_plan_schedule(const cbd_turn_plan *plan, const uint32_t *first, uint32_t *out);
 
@@ -59,6 +77,23 @@ static inline uint64_t cbd_turn_plan_rounds(const cbd_turn_plan *plan) {
 static inline int cbd_turn_is_own(const cbd_turn_plan *plan, cbd_turn_player player,
                                   cbd_turn_player owner) {
     return owner != CBD_TURN_NEUTRAL && plan->team[owner] == plan->team[player];
+}
+
+/* W29: whether the owner of a territory is at peace with `player` this turn (never neutral, and
+ * never a teammate: a transfer to a teammate is unaffected). */
+static inline bool cbd_turn_at_peace(const cbd_turn_plan *plan, cbd_turn_player player,
+                                     cbd_turn_player owner) {
+    const cbd_turn *t = plan->turn;
+    if (owner == CBD_TURN_NEUTRAL || t->n_peace == 0 || cbd_turn_is_own(plan, player, owner)) {
+        return false;
+    }
+    for (size_t i = 0; i < t->n_peace; i++) {
+        const cbd_turn_peace *q = &t->peace[i];
+        if ((q->a == player && q->b == owner) || (q->a == owner && q->b == player)) {
+            return true;
+        }
+    }
+    return false;
 }
 
 /* W14 steps 2–3: armies sent by an order from a territory of `armies` (eligible `eligible`). */
@@ -138,7 +173,17 @@ cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
  * that equal boards give equal states), its health left (a health unit; 0 otherwise) and
  * whether it moved this turn (W21, without multi_attack). A dead unit's words are all 0.
  */
-enum { CBD_U_LOC = 0, CBD_U_RANK = 1, CBD_U_HEALTH = 2, CBD_U_MOVED = 3, CBD_TURN_UNIT_WORDS = 4 };
+/* A Commander has no health (W17: damage to kill 7), so its health word holds instead the
+ * receiver + 1 of a gift of its territory (W28), 0 while it is its start owner's; that word
+ * stays when it dies or retires, for W22's eliminations. */
+enum {
+    CBD_U_LOC = 0,
+    CBD_U_RANK = 1,
+    CBD_U_HEALTH = 2,
+    CBD_U_OWNER = CBD_U_HEALTH,
+    CBD_U_MOVED = 3,
+    CBD_TURN_UNIT_WORDS = 4
+};
 #define CBD_TURN_UNIT_RETIRED UINT32_MAX
 
 typedef struct {
@@ -172,7 +217,15 @@ void cbd_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_
                            size_t l);
 /* Ranks 0 .. k − 1 again on territory l, in their order (after a unit left or died). */
 void cbd_turn_gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l);
-/* W22: whether player p (with a Commander in the group) has none alive in `key`. */
+/* W22: whether unit gu is a Commander (the built-in unit: no health). */
+bool cbd_turn_gunits_is_commander(const cbd_turn_gunits *g, size_t gu);
+/* W28: the units on territory l are gifted to player `to`: moved this turn, and its
+ * Commanders count as to's (W22). */
+void cbd_turn_gunits_gift(const cbd_turn_gunits *g, uint32_t *key, size_t l, cbd_turn_player to);
+/* W26: armies × the blockade's multiplier, rounded down, at most 10^9 (warapp_turn_cards.c). */
+uint32_t cbd_turn_blockaded(const cbd_turn *t, cbd_turn_order_type type, uint64_t armies);
+/* W22: whether player p (with a Commander in the group at the start) has Commanders, by their
+ * owners now (W28), and none of them alive in `key`. */
 bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p);
 /* W22: every territory of p in `key` becomes neutral with all it holds (none eligible). */
 void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
@@ -344,51 +397,6 @@ bool cbd_turn_next_permutation(uint32_t *v, size_t n);
 /* k!, or cap + 1 when it is larger than cap. */
 uint64_t cbd_turn_factorial_capped(size_t k, uint64_t cap);
 
-/* ---- the seeded resolution (warapp_turn_sim.c drives; the sampled steps and the units on
- * its board in warapp_turn_sim_*.c) ---- */
-
-/* Battle samplers are cached for army counts below this (a bounded table, not per army):
- * their set-up (logs, square roots) would otherwise cost as much as the draws. */
-#define CBD_TURN_SIDE_CACHE 1024
-
-struct cbd_turn_sim {
-    cbd_turn_plan plan;
-    uint64_t *eligible; /* W15, per territory */
-    uint64_t *drawn;    /* W23: the last turn's armies before deploys, per territory */
-    size_t fog_points;  /* W23: every point of every distribution */
-    uint32_t *first;    /* round 1's order of movers */
-    uint32_t *sched;    /* the orders in sequence in running order */
-    size_t cache_n;
-    cbd_sim_side *side[2]; /* [0] attackers (offense rate), [1] defenders, by army count */
-    uint8_t *ready;
-    /* W21, W22: the units as the turn runs (turn->n_units <= CBD_TURN_MAX_UNITS). */
-    uint32_t unit_at[CBD_TURN_MAX_UNITS]; /* territory, or CBD_TURN_UNIT_DEAD */
-    uint64_t health[CBD_TURN_MAX_UNITS];  /* a health unit's health left */
-    uint64_t arrival[CBD_TURN_MAX_UNITS]; /* W19's listed order on a territory: ascending */
-    bool moved[CBD_TURN_MAX_UNITS];
-    uint64_t next_arrival;
-    bool *eliminated;    /* n_players */
-    bool *has_commander; /* n_players: started the turn with one (W22) */
-};
-
-/* W21: the units order o can send from its `from` (on it, not moved without multi_attack, and
- * not onto a teammate's territory), in the order listed. */
-size_t cbd_turn_sim_sendable(const cbd_turn_sim *sim, const cbd_turn_order *o,
-                             cbd_turn_player to_owner, uint32_t *out);
-/* W21: units arrive on territory `to` after those there, in the order of `list`, moved. */
-void cbd_turn_sim_arrive(cbd_turn_sim *sim, const uint32_t *list, size_t n, uint32_t to);
-/* The units on territory `at` in W19's listed order; returns how many. */
-size_t cbd_turn_sim_units_on(const cbd_turn_sim *sim, uint32_t at, uint32_t *out);
-/* W22: player p, who started with a Commander, has none left: every territory of theirs
- * becomes neutral with what it holds. */
-void cbd_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cbd_turn_player p);
-/* One side of a battle with its units as they stand (a health unit's toughness: its health). */
-void cbd_turn_sim_side_with_units(const cbd_turn_sim *sim, uint64_t armies, const uint32_t *list,
-                                  size_t n, cbd_warapp_unit *units, cbd_warapp_side *side);
-/* W19: the units of a side after its damage; returns whether a Commander of them died. */
-bool cbd_turn_sim_units_take(cbd_turn_sim *sim, const uint32_t *list, size_t n,
-                             const uint64_t *left, cbd_turn_event *ev);
-
 /* ---- the kinds of order: one row each (warapp_turn_kinds.c) ---- */
 
 /*
@@ -422,6 +430,21 @@ extern const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS];
 
 /* The row of kind `type` (an unknown value gets a row no engine runs). */
 const cbd_turn_kind *cbd_turn_kind_of(cbd_turn_order_type type);
+
+/* W25–W28: the cards' exact steps (warapp_turn_cards.c) and sampled steps
+ * (warapp_turn_sim_cards.c); one blockade step serves both blockades (W26). */
+cbd_status cbd_turn_exact_bomb(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbd_turn_exact_blockade(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbd_turn_exact_airlift(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbd_turn_exact_gift(cbd_turn_engine *e, size_t oi, double weight);
+bool cbd_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                       cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbd_turn_sim_blockade(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                           cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbd_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                          cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbd_turn_sim_gift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                       cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
 
 /* W14: the attack/transfer order's steps (warapp_turn_step.c, warapp_turn_sim_attack.c). */
 cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight);

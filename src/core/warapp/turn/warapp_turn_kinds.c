@@ -9,7 +9,8 @@
 
 /* W12: onto a territory the player owns at the start of the turn. */
 static bool deploy_valid(const cbd_turn *t, const cbd_turn_order *o) {
-    return t->territories[o->to].owner == o->player && o->armies <= CBD_WARAPP_MAX_ARMIES;
+    return o->to < t->n_territories && t->territories[o->to].owner == o->player &&
+           o->armies <= CBD_WARAPP_MAX_ARMIES;
 }
 
 static size_t deploy_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
@@ -18,10 +19,37 @@ static size_t deploy_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_
     return 1;
 }
 
-/* W14: from another territory than `to`, a percent in (0, 1] (W3). */
-static bool attack_valid(const cbd_turn *t, const cbd_turn_order *o) {
-    return o->from < t->n_territories && o->from != o->to &&
+/* W14: from another territory than `to`, a percent in (0, 1] (W3). Shared with the airlift
+ * (W27). */
+static bool move_valid(const cbd_turn *t, const cbd_turn_order *o) {
+    return o->to < t->n_territories && o->from < t->n_territories && o->from != o->to &&
            (!o->by_percent || (o->percent > 0 && o->percent <= CBD_MICRO_ONE));
+}
+
+/* W24: the map is symmetric and each list ascending (cbd_turn_validate). */
+bool cbd_turn_map_borders(const cbd_turn *t, uint32_t a, uint32_t b) {
+    if (!t->neighbor_off) {
+        return true;
+    }
+    const uint32_t *lo = t->neighbors + t->neighbor_off[a];
+    const uint32_t *hi = t->neighbors + t->neighbor_off[a + 1];
+    while (lo < hi) { /* ascending: bisect */
+        const uint32_t *mid = lo + (hi - lo) / 2;
+        if (*mid == b) {
+            return true;
+        }
+        if (*mid < b) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return false;
+}
+
+/* W24: on a map, an attack/transfer only across a border. */
+static bool attack_valid(const cbd_turn *t, const cbd_turn_order *o) {
+    return move_valid(t, o) && cbd_turn_map_borders(t, o->from, o->to);
 }
 
 static size_t from_to_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
@@ -31,19 +59,88 @@ static size_t from_to_touches(const cbd_turn *t, const cbd_turn_order *o, uint32
     return 2;
 }
 
-/* The cards' rows (W25–W30) hold their phases; their checks and steps are not there yet, so
- * validation refuses them (cbd_turn_kind.valid NULL). */
+/* W25, W26: a target on the board. */
+static bool target_valid(const cbd_turn *t, const cbd_turn_order *o) {
+    return o->to < t->n_territories;
+}
+
+/* W28: a target, and a receiver who is a player other than the giver. */
+static bool gift_valid(const cbd_turn *t, const cbd_turn_order *o) {
+    return o->to < t->n_territories && o->to_player < t->n_players && o->to_player != o->player;
+}
+
+/* W30: the player only. */
+static bool player_valid(const cbd_turn *t, const cbd_turn_order *o) {
+    (void)t;
+    (void)o;
+    return true;
+}
+
+static size_t target_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+    (void)t;
+    out[0] = o->to;
+    return 1;
+}
+
+/* W25: the target and, on a map, its neighbours, whose owners decide whether it may be bombed. */
+static size_t bomb_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+    size_t n = 0;
+    out[n++] = o->to;
+    for (uint32_t k = t->neighbor_off ? t->neighbor_off[o->to] : 0;
+         t->neighbor_off && k < t->neighbor_off[o->to + 1]; k++) {
+        out[n++] = t->neighbors[k];
+    }
+    return n;
+}
+
+/* The first territory player p owns at the start, or UINT32_MAX. */
+static uint32_t a_territory_of(const cbd_turn *t, cbd_turn_player p) {
+    for (size_t i = 0; i < t->n_territories; i++) {
+        if (t->territories[i].owner == p) {
+            return (uint32_t)i;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* W28 with W22: the target, and with Commanders on the board a territory of the giver and one
+ * of the receiver (the groups join every territory of a Commander's player), since a gifted
+ * Commander's death may eliminate either and turn every territory of theirs neutral. */
+static size_t gift_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+    size_t n = 0;
+    out[n++] = o->to;
+    bool commanders = false;
+    for (size_t u = 0; u < t->n_units; u++) {
+        commanders = commanders || t->units[u].commander;
+    }
+    uint32_t a = commanders ? a_territory_of(t, o->player) : UINT32_MAX;
+    uint32_t b = commanders ? a_territory_of(t, o->to_player) : UINT32_MAX;
+    out[n] = a;
+    n += a != UINT32_MAX;
+    out[n] = b;
+    n += b != UINT32_MAX;
+    return n;
+}
+
+/* One row per kind (W12, W14, W25–W30). Order priority and delay run no step: the plan reads
+ * them into the attack/transfer phase's schedule (W30). */
 const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS] = {
     [CBD_ORDER_DEPLOY] = {CBD_PHASE_DEPLOY, false, deploy_valid, deploy_touches, NULL, NULL},
     [CBD_ORDER_ATTACK_TRANSFER] = {CBD_PHASE_ATTACK, true, attack_valid, from_to_touches,
                                    cbd_turn_expand, cbd_turn_sim_attack},
-    [CBD_ORDER_BOMB] = {CBD_PHASE_BOMB, false, NULL, NULL, NULL, NULL},
-    [CBD_ORDER_BLOCKADE] = {CBD_PHASE_BLOCKADE, false, NULL, NULL, NULL, NULL},
-    [CBD_ORDER_EMERGENCY_BLOCKADE] = {CBD_PHASE_EMERGENCY_BLOCKADE, false, NULL, NULL, NULL, NULL},
-    [CBD_ORDER_AIRLIFT] = {CBD_PHASE_AIRLIFT, true, NULL, NULL, NULL, NULL},
-    [CBD_ORDER_GIFT] = {CBD_PHASE_GIFT, false, NULL, NULL, NULL, NULL},
-    [CBD_ORDER_PRIORITY] = {CBD_PHASE_NONE, false, NULL, NULL, NULL, NULL},
-    [CBD_ORDER_DELAY] = {CBD_PHASE_NONE, false, NULL, NULL, NULL, NULL},
+    [CBD_ORDER_BOMB] = {CBD_PHASE_BOMB, false, target_valid, bomb_touches, cbd_turn_exact_bomb,
+                        cbd_turn_sim_bomb},
+    [CBD_ORDER_BLOCKADE] = {CBD_PHASE_BLOCKADE, false, target_valid, target_touches,
+                            cbd_turn_exact_blockade, cbd_turn_sim_blockade},
+    [CBD_ORDER_EMERGENCY_BLOCKADE] = {CBD_PHASE_EMERGENCY_BLOCKADE, false, target_valid,
+                                      target_touches, cbd_turn_exact_blockade,
+                                      cbd_turn_sim_blockade},
+    [CBD_ORDER_AIRLIFT] = {CBD_PHASE_AIRLIFT, true, move_valid, from_to_touches,
+                           cbd_turn_exact_airlift, cbd_turn_sim_airlift},
+    [CBD_ORDER_GIFT] = {CBD_PHASE_GIFT, false, gift_valid, gift_touches, cbd_turn_exact_gift,
+                        cbd_turn_sim_gift},
+    [CBD_ORDER_PRIORITY] = {CBD_PHASE_NONE, false, player_valid, NULL, NULL, NULL},
+    [CBD_ORDER_DELAY] = {CBD_PHASE_NONE, false, player_valid, NULL, NULL, NULL},
 };
 
 const cbd_turn_kind *cbd_turn_kind_of(cbd_turn_order_type type) {

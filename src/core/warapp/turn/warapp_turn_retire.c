@@ -39,9 +39,11 @@ static void retire_units(cbd_turn_engine *e, uint32_t terr, size_t l, double p) 
         uint32_t u = e->gu.board[gu];
         e->out->units[u].territory[terr] += p;
         e->out->units[u].alive += p;
+        uint32_t owner = cbd_turn_gunits_is_commander(&e->gu, gu) ? w[CBD_U_OWNER] : 0;
         memset(w, 0, CBD_TURN_UNIT_WORDS * sizeof *w);
         if (e->plan->turn->units[u].commander) {
             w[CBD_U_LOC] = CBD_TURN_UNIT_RETIRED;
+            w[CBD_U_OWNER] = owner; /* W22, W28: whose it is, for the eliminations */
         }
     }
 }

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "warapp_turn_sim_internal.h"
 
 void cbd_turn_sim_free(cbd_turn_sim *sim) {
     if (!sim) {
@@ -47,7 +47,7 @@ cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limi
     sim->eligible = cbd_mem_alloc(budget, (p->n_terr + 1) * sizeof *sim->eligible);
     sim->drawn = cbd_mem_alloc(budget, (p->n_terr + 1) * sizeof *sim->drawn);
     sim->first = cbd_mem_alloc(budget, (p->n_movers + 1) * sizeof *sim->first);
-    sim->sched = cbd_mem_alloc(budget, (p->n_seq + 1) * sizeof *sim->sched);
+    sim->sched = cbd_mem_alloc(budget, (2 * p->n_seq + 1) * sizeof *sim->sched);
     sim->side[0] = cbd_mem_alloc(budget, sim->cache_n * sizeof *sim->side[0]);
     sim->side[1] = cbd_mem_alloc(budget, sim->cache_n * sizeof *sim->side[1]);
     sim->ready = cbd_mem_calloc(budget, sim->cache_n, 1);
@@ -167,6 +167,9 @@ cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
                 memset(&events[i], 0, sizeof events[i]);
                 events[i].kind = CBD_TURN_DEPLOYED;
                 events[i].sent = t->orders[i].armies;
+            } else if (p->phase[i] == CBD_PHASE_NONE) {
+                memset(&events[i], 0, sizeof events[i]);
+                events[i].kind = CBD_TURN_PLAYED; /* W30: it only reorders */
             }
         }
     }

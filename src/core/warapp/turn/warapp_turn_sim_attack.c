@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "combatd/warapp_simulate.h"
-#include "warapp_turn_internal.h"
+#include "warapp_turn_sim_internal.h"
 
 /* The sampler of one side for n armies, from the cache or set up in *tmp; NULL when the
  * budget would not pay for setting one up. */
@@ -135,8 +135,8 @@ bool cbd_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_o
     const cbd_turn *t = sim->plan.turn;
     uint64_t *elig = sim->eligible;
     ev->kind = CBD_TURN_SKIPPED;
-    if (b[o->from].owner != o->player) {
-        return true; /* W14.1 */
+    if (b[o->from].owner != o->player || cbd_turn_at_peace(&sim->plan, o->player, b[o->to].owner)) {
+        return true; /* W14.1; W29: no battle with a player at peace */
     }
     uint64_t sent = cbd_turn_sent(t, o, b[o->from].armies, elig[o->from]);
     uint32_t units[CBD_TURN_MAX_UNITS];

@@ -3,7 +3,7 @@
  * arrive, which stand on a territory in W19's listed order, what a battle leaves of them, and
  * the elimination of a player whose last Commander died. Every sampled step uses them.
  */
-#include "warapp_turn_internal.h"
+#include "warapp_turn_sim_internal.h"
 
 /* W21: the units order o can send from its `from` (on it, not moved without multi_attack, and
  * not onto a teammate's territory), in the order listed. */
@@ -57,8 +57,10 @@ void cbd_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cb
         return;
     }
     for (size_t u = 0; u < t->n_units; u++) {
+        /* W28: a unit is its territory's owner's, so a gifted Commander counts as the
+         * receiver's. */
         if (t->units[u].commander && sim->unit_at[u] != CBD_TURN_UNIT_DEAD &&
-            sim->plan.start[t->units[u].territory].owner == p) {
+            b[sim->unit_at[u]].owner == p) {
             return;
         }
     }

@@ -29,6 +29,9 @@ static void classify(const cbd_turn_engine *e, const cbd_turn_order *o, const ui
     c->eligible = S == 3 ? k[lf * S + W_ELIG] : armies;
     c->sent = cbd_turn_sent(e->plan->turn, o, armies, c->eligible);
     cbd_turn_player to_owner = (cbd_turn_player)k[lt * S + W_OWNER];
+    if (cbd_turn_at_peace(e->plan, o->player, to_owner)) {
+        return; /* W29: no battle with a player at peace */
+    }
     bool own = cbd_turn_is_own(e->plan, o->player, to_owner);
     if (e->gu.n > 0 && o->n_units > 0 && (!own || to_owner == o->player)) {
         /* W21: never onto a teammate's territory (such a unit stays on `from`). */

@@ -127,11 +127,36 @@ void cbd_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_
     }
 }
 
+/* W22, W28: a Commander's owner now: its start owner's, or the receiver of a gift of its
+ * territory (its CBD_U_OWNER word, kept when it dies or retires). */
+static cbd_turn_player commander_owner(const cbd_turn_gunits *g, const uint32_t *key, size_t gu) {
+    uint32_t gifted = unit_words_c(g, key, gu)[CBD_U_OWNER];
+    return gifted ? (cbd_turn_player)(gifted - 1) : g->owner[gu];
+}
+
+bool cbd_turn_gunits_is_commander(const cbd_turn_gunits *g, size_t gu) {
+    const cbd_turn_unit *u = &g->plan->turn->units[g->board[gu]];
+    return u->commander && !u->unit.has_health;
+}
+
+void cbd_turn_gunits_gift(const cbd_turn_gunits *g, uint32_t *key, size_t l, cbd_turn_player to) {
+    bool multi = g->plan->turn->multi_attack;
+    for (size_t gu = 0; gu < g->n; gu++) {
+        uint32_t *w = unit_words(g, key, gu);
+        if (w[CBD_U_LOC] != l + 1) {
+            continue;
+        }
+        w[CBD_U_MOVED] = multi ? 0 : 1; /* W28: a gifted unit has moved this turn */
+        if (cbd_turn_gunits_is_commander(g, gu)) {
+            w[CBD_U_OWNER] = to == g->owner[gu] ? 0 : (uint32_t)to + 1;
+        }
+    }
+}
+
 bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p) {
-    const cbd_turn *t = g->plan->turn;
     bool any = false;
     for (size_t gu = 0; gu < g->n; gu++) {
-        if (t->units[g->board[gu]].commander && g->owner[gu] == p) {
+        if (cbd_turn_gunits_is_commander(g, gu) && commander_owner(g, key, gu) == p) {
             any = true;
             if (unit_words_c(g, key, gu)[CBD_U_LOC] != 0) {
                 return false;
@@ -168,7 +193,10 @@ static void units_after(const cbd_turn_gunits *g, uint32_t *k, const uint8_t *li
     for (size_t i = 0; i < n; i++) {
         uint32_t *w = k + g->base + (size_t)list[i] * CBD_TURN_UNIT_WORDS;
         if (st->unit_left[i] == 0) {
+            /* W22, W28: a dead Commander keeps whose it was, all else 0. */
+            uint32_t owner = cbd_turn_gunits_is_commander(g, list[i]) ? w[CBD_U_OWNER] : 0;
             memset(w, 0, CBD_TURN_UNIT_WORDS * sizeof *w);
+            w[CBD_U_OWNER] = owner;
         } else if (g->plan->turn->units[g->board[list[i]]].unit.has_health) {
             w[CBD_U_HEALTH] = (uint32_t)st->unit_left[i];
         }

@@ -1,0 +1,122 @@
+/*
+ * The turn planner (W31) in the core, on two boards at 16 % luck. Goals: a small board's proven
+ * optimum (2 own territories, 2 targets, income 3, `all` of both targets) within 50 ms; a board
+ * of 3 own territories, 4 targets and income 8 (`expected` number of the 4 taken) within 1 s,
+ * with its value and whether it is proven optimal printed. Each search as /plan-turn runs it:
+ * max_plans 2000 (the default), the search's work a quarter of a 2 s budget (the default
+ * server.work_budget_ms).
+ * Run: taskset -c 1 ./build/bench/bench_plan [repeats]   (default 5)
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "combatd/warapp_plan.h"
+
+enum { ME = 0, BOB = 1, NEUTRAL = CBD_TURN_NEUTRAL };
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+typedef struct {
+    const char *name;
+    size_t nt;
+    const cbd_turn_territory *terr;
+    size_t n_edges;
+    const uint32_t (*edges)[2];
+    uint64_t income;
+    size_t n_goals;
+    const uint32_t *goals;
+    cbd_plan_objective objective;
+    double goal_s;
+} board;
+
+/* The map's borders as the core's lists (W24): ascending, both ways. */
+static void csr(const board *b, uint32_t *off, uint32_t *nb) {
+    size_t e = 0;
+    for (uint32_t t = 0; t < b->nt; t++) {
+        off[t] = (uint32_t)e;
+        for (uint32_t u = 0; u < b->nt; u++) {
+            for (size_t k = 0; k < b->n_edges; k++) {
+                if ((b->edges[k][0] == t && b->edges[k][1] == u) ||
+                    (b->edges[k][1] == t && b->edges[k][0] == u)) {
+                    nb[e++] = u;
+                }
+            }
+        }
+    }
+    off[b->nt] = (uint32_t)e;
+}
+
+static void run(const board *b, int repeats) {
+    uint32_t off[16], nb[64];
+    csr(b, off, nb);
+    cbd_turn turn = {.n_territories = b->nt,
+                     .territories = b->terr,
+                     .n_players = 2,
+                     .battle = cbd_warapp_default_settings(),
+                     .neighbor_off = off,
+                     .neighbors = nb};
+    turn.battle.luck_modifier = 160000;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    double best = 1e9, value = 0;
+    cbd_plan_result r = {0};
+    cbd_budget budget; /* the last result's blocks are its own until freed */
+    for (int i = 0; i < repeats; i++) {
+        cbd_plan_result_free(&r);
+        cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
+        cbd_plan_request req = {
+            ME, b->income, b->n_goals, b->goals, b->objective, 2000, 500 * CBD_WORK_UNITS_PER_MS};
+        cbd_turn_error err;
+        double t0 = now_s();
+        cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);
+        if (st != CBD_OK) {
+            fprintf(stderr, "%s: the search failed (status %d, kind %d)\n", b->name, st, err.kind);
+            exit(1);
+        }
+        double dt = now_s() - t0;
+        best = dt < best ? dt : best;
+        value = r.best.value;
+    }
+    printf("%-34s %8.2f ms (goal %4.0f ms)  value %.12f  optimal %-5s  plans %llu evaluated, "
+           "%llu bounded  %s\n",
+           b->name, best * 1e3, b->goal_s * 1e3, value, r.optimal ? "true" : "false",
+           (unsigned long long)r.plans_evaluated, (unsigned long long)r.plans_bounded,
+           best <= b->goal_s ? "ok" : "SLOW");
+    for (size_t i = 0; i < r.best.n_orders; i++) {
+        const cbd_turn_order *o = &r.best.orders[i];
+        if (o->type == CBD_ORDER_DEPLOY) {
+            printf("    deploy %llu on t%u\n", (unsigned long long)o->armies, o->to);
+        } else {
+            printf("    t%u -> t%u: %llu\n", o->from, o->to, (unsigned long long)o->armies);
+        }
+    }
+    cbd_plan_result_free(&r);
+}
+
+int main(int argc, char **argv) {
+    int repeats = argc > 1 ? atoi(argv[1]) : 5;
+    /* A (5) and B (3) border Bob's T1 (3); B also the neutral T2 (2); A and B border. */
+    static const cbd_turn_territory small[4] = {{ME, 5}, {ME, 3}, {BOB, 3}, {NEUTRAL, 2}};
+    static const uint32_t small_edges[4][2] = {{0, 2}, {1, 2}, {1, 3}, {0, 1}};
+    static const uint32_t small_goals[2] = {2, 3};
+    /* A (8), B (6), C (5) in a row; Bob's T1 (9) and T2 (7), neutral T3 (4) and T4 (5). */
+    static const cbd_turn_territory large[7] = {{ME, 8},  {ME, 6},      {ME, 5},     {BOB, 9},
+                                                {BOB, 7}, {NEUTRAL, 4}, {NEUTRAL, 5}};
+    static const uint32_t large_edges[8][2] = {{0, 3}, {0, 4}, {1, 4}, {1, 5},
+                                               {2, 5}, {2, 6}, {0, 1}, {1, 2}};
+    static const uint32_t large_goals[4] = {3, 4, 5, 6};
+    const board boards[2] = {
+        {"small: 2 own, 2 targets, income 3", 4, small, 4, small_edges, 3, 2, small_goals,
+         CBD_PLAN_ALL, 0.050},
+        {"3 own, 4 targets, income 8", 7, large, 8, large_edges, 8, 4, large_goals,
+         CBD_PLAN_EXPECTED, 1.0},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        run(&boards[i], repeats);
+    }
+    return 0;
+}

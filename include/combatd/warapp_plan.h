@@ -1,0 +1,104 @@
+#ifndef COMBATD_WARAPP_PLAN_H
+#define COMBATD_WARAPP_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "combatd/budget.h"
+#include "combatd/status.h"
+#include "combatd/warapp_turn.h"
+
+/*
+ * Plans for a War.app turn (docs/rules.md W31): a player's deploys and attack/transfer orders,
+ * searched for the highest value, each plan's value computed exactly by cbd_turn_analyze of the
+ * board, the plan and the other players' orders.
+ *
+ * The plan space (W31): deploys of whole armies onto the territories the player owns at the
+ * start, totalling the income; attack/transfer orders from a territory the player owns at the
+ * start to one it borders on the board's map (W24), whole armies >= 1, at most one order per
+ * (from, to), the orders from a territory sending in total at most what may move from it after
+ * the deploys (W14.2: its armies and deploys, less the guard of W7), in a listed order.
+ *
+ * A plan's turn (cbd_plan_turn_of) lists the plan's deploys (in territory order), then its
+ * attack/transfer orders in the plan's order, then the board's own orders (the other players'),
+ * and for CBD_PLAN_ALL as goals (W16) every goal territory with the player as its owner, in the
+ * request's order (none for CBD_PLAN_EXPECTED, whose value reads each territory's owner): so
+ * under `listed` the plan's orders run first, and /analyze-turn of that turn answers the
+ * plan's value.
+ */
+
+typedef enum {
+    CBD_PLAN_ALL = 0,      /* the chance that every goal holds (W16's goals probability) */
+    CBD_PLAN_EXPECTED = 1, /* the expected number of goal territories the player owns */
+} cbd_plan_objective;
+
+/* Up to this many next-best plans are kept beside the best. */
+#define CBD_PLAN_ALTERNATIVES 3
+
+typedef struct {
+    cbd_turn_player player;
+    uint64_t income;
+    size_t n_goals;
+    const uint32_t *goals; /* territory indices, distinct: the player should own each at the end */
+    cbd_plan_objective objective;
+    uint64_t max_plans; /* plans evaluated (analysed) at most, >= 1 */
+    /*
+     * The search's work (budget.h units). The search stops where this is spent, whatever the
+     * request's own budget says, so that the same request searches the same plans and answers
+     * the same bytes; the work is charged to the request's budget too (whose deadline then
+     * stops the request with CBD_ERR_BUDGET instead).
+     */
+    uint64_t max_work;
+} cbd_plan_request;
+
+typedef struct {
+    size_t n_orders;
+    cbd_turn_order *orders; /* deploys (territory order), then attack/transfers in plan order */
+    double value;
+} cbd_plan;
+
+typedef struct {
+    cbd_plan best;
+    size_t n_alternatives;
+    cbd_plan alternatives[CBD_PLAN_ALTERNATIVES]; /* next-best first, each with other orders */
+    /* No plan of W31's space has a higher value: the whole space was searched, by evaluating
+     * each plan or by bounding it below the plans kept. */
+    bool optimal;
+    uint64_t plans_evaluated;
+    uint64_t plans_bounded; /* plans left out by a bound, without their analysis */
+} cbd_plan_result;
+
+/*
+ * Searches the plans of req->player on `board` (a map: board->neighbor_off not NULL; its orders
+ * are the other players', none of req->player). Small spaces are enumerated whole (the plans'
+ * orders that touch disjoint territories in one order only), with plans bounded out by one-battle
+ * odds; larger ones by a local search from the rule of thumb and a few seeded plans, answering
+ * the best found with optimal false when max_plans or max_work ends it. Deterministic.
+ *
+ * CBD_ERR_INVALID (err: CBD_TURN_ERR_TERRITORY for a territory of the player given as a
+ * distribution, W23, whose armies a plan must know; CBD_TURN_ERR_GOAL, CBD_TURN_ERR_ORDER for an
+ * order of the player; CBD_TURN_ERR_SIZE when the player owns no territory or the plan's turn
+ * would pass limits->max_orders), CBD_ERR_BUDGET when the request's budget stops it, or the
+ * error of the first plan's analysis when not even it can be evaluated. *out's orders come from
+ * `budget` until cbd_plan_result_free.
+ */
+cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
+                           const cbd_turn_limits *limits, cbd_budget *budget, cbd_plan_result *out,
+                           cbd_turn_error *err);
+
+void cbd_plan_result_free(cbd_plan_result *r);
+
+/*
+ * A plan's turn: *out is board with `orders` (room for plan->n_orders + board->n_orders) holding
+ * the plan's orders then the board's, and `goals` (room for req->n_goals) the goal territories
+ * owned by the player (for CBD_PLAN_ALL only).
+ */
+void cbd_plan_turn_of(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
+                      cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
+
+/* A plan's value from its turn's analysis (the goals probability, or the sum of the player's
+ * chances to own each goal territory, in goal order). */
+double cbd_plan_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
+
+#endif

@@ -1,0 +1,199 @@
+/*
+ * The plan members of a /plan-turn request (W31): the planning player, the income, the goal and
+ * the objective, and what the turn must be for a plan (a map, W24; the player's armies known,
+ * W23; only the other players' orders).
+ */
+#include "warapp_plan_json.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "endpoint_support.h"
+
+#include "warapp_turn_ids.h"
+
+static const char *const goal_keys[] = {"capture", "hold", NULL};
+static const char *const objective_names[] = {"all", "expected", NULL};
+
+const char *cbd_plan_objective_name(cbd_plan_objective o) {
+    return objective_names[o == CBD_PLAN_EXPECTED ? 1 : 0];
+}
+
+/* The player: one of the turn's, owning a territory at the start (W31: deploys go there). */
+static bool read_player(const cbd_reader *r, const cbd_turn_request *q, cbd_plan_read *out) {
+    const char *id;
+    if (!cbd_turn_read_id(r, "player", true, &id)) {
+        return false;
+    }
+    int p = cbd_turn_find_player(q, id);
+    bool owns = false;
+    for (size_t t = 0; p >= 0 && t < q->turn.n_territories; t++) {
+        owns |= q->territories[t].owner == (cbd_turn_player)p;
+    }
+    if (!owns) {
+        cbd_reader_error(r, "player",
+                         "must own a territory of the board: a plan deploys onto the "
+                         "player's territories and moves from them (W31)");
+        return false;
+    }
+    out->req.player = (cbd_turn_player)p;
+    return true;
+}
+
+/* One list of goal territories: ids of the board, none twice in the goal; `hold` ones owned by
+ * the player at the start. */
+static bool read_goal_list(const cbd_reader *g, const char *key, const cbd_turn_request *q,
+                           cbd_plan_read *out) {
+    const json_t *list;
+    cbd_field f = cbd_read_array(g, key, q->turn.n_territories, &list);
+    if (f != CBD_FIELD_OK) {
+        return f == CBD_FIELD_ABSENT;
+    }
+    bool ok = true, hold = strcmp(key, "hold") == 0;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        const json_t *v = json_array_get(list, i);
+        int64_t t = json_is_string(v) ? cbd_turn_find_territory(q, json_string_value(v)) : -1;
+        bool again = false;
+        for (size_t j = 0; t >= 0 && j < out->req.n_goals; j++) {
+            again |= out->goals[j] == (uint32_t)t;
+        }
+        if (t < 0) {
+            cbd_reader_item_error(g, key, i, "must be the id of a territory of this board");
+        } else if (again) {
+            cbd_reader_item_error(g, key, i, "is in the goal already");
+        } else if (hold && q->territories[t].owner != out->req.player) {
+            cbd_reader_item_error(g, key, i,
+                                  "is not the player's: hold lists territories the player owns "
+                                  "(capture the others)");
+        } else {
+            out->goals[out->req.n_goals++] = (uint32_t)t;
+            continue;
+        }
+        ok = false;
+    }
+    return ok;
+}
+
+/* goal: {capture: [ids], hold: [ids]}, one territory at least. */
+static bool read_goal(const cbd_reader *r, const cbd_turn_request *q, cbd_plan_read *out) {
+    cbd_reader g;
+    cbd_field f = cbd_read_object(r, "goal", goal_keys, &g);
+    if (f != CBD_FIELD_OK) {
+        if (f == CBD_FIELD_ABSENT) {
+            cbd_reader_error(r, "goal",
+                             "is required: {\"capture\": [territory ids], \"hold\": "
+                             "[territory ids]}, one territory at least");
+        }
+        return false;
+    }
+    bool ok = read_goal_list(&g, "capture", q, out);
+    out->n_capture = out->req.n_goals;
+    ok &= read_goal_list(&g, "hold", q, out);
+    if (ok && out->req.n_goals == 0) {
+        cbd_reader_error(r, "goal", "lists no territory: give capture or hold one at least");
+        return false;
+    }
+    return ok;
+}
+
+/* W24: every territory lists its neighbours (possibly none), so that the plan's moves are the
+ * map's. */
+static bool check_map(const cbd_reader *r, const cbd_turn_request *q) {
+    cbd_reader terr;
+    cbd_reader_at(&terr, r, "territories");
+    bool ok = true;
+    for (size_t t = 0; t < q->turn.n_territories; t++) {
+        const json_t *v = json_object_get(terr.obj, q->territory_id[t]);
+        if (!json_object_get(v, "neighbors")) {
+            cbd_reader t_at;
+            cbd_reader_at(&t_at, &terr, q->territory_id[t]);
+            cbd_reader_error(&t_at, "neighbors",
+                             "is required on /plan-turn: the territories this one borders "
+                             "(W24), [] for none");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* The player's orders are the plan's: the request gives only the others' (W31); and the
+ * player's own armies must be known (W23), since a plan sends a number of them. */
+static bool check_player(const cbd_reader *r, const cbd_turn_request *q, cbd_turn_player p) {
+    bool ok = true;
+    for (size_t i = 0; i < q->turn.n_orders; i++) {
+        if (q->orders[i].player == p) {
+            cbd_reader item;
+            cbd_reader_at_item(&item, r, "orders", i);
+            cbd_reader_error(&item, "player",
+                             "is the planning player: /plan-turn makes that player's orders; "
+                             "give only the other players' here");
+            ok = false;
+        }
+    }
+    cbd_reader terr;
+    cbd_reader_at(&terr, r, "territories");
+    for (size_t t = 0; q->turn.fog && t < q->turn.n_territories; t++) {
+        if (q->territories[t].owner == p && q->fog[t].n > 0) {
+            cbd_reader t_at;
+            cbd_reader_at(&t_at, &terr, q->territory_id[t]);
+            cbd_reader_error(&t_at, "armies",
+                             "must be a number on the planning player's territory: a plan sends "
+                             "whole armies from it (W23 is for others' armies)");
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+/* W10: the board's armies with the income at most 10^9. */
+static bool check_income(const cbd_reader *r, const cbd_turn_request *q, uint64_t income) {
+    uint64_t total = income;
+    for (size_t t = 0; t < q->turn.n_territories; t++) {
+        total += q->territories[t].armies;
+    }
+    for (size_t i = 0; i < q->turn.n_orders; i++) {
+        total += q->orders[i].type == CBD_ORDER_DEPLOY ? q->orders[i].armies : 0;
+    }
+    if (total > CBD_WARAPP_MAX_ARMIES) {
+        cbd_reader_error(r, "income",
+                         "with the board's armies makes %" PRIu64 "; a board holds at most 10^9 "
+                         "armies (W10)",
+                         total);
+        return false;
+    }
+    return true;
+}
+
+bool cbd_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+                           const cbd_turn_request *q, cbd_plan_read *out) {
+    memset(out, 0, sizeof *out);
+    out->req.max_plans = CBD_PLAN_DEFAULT_MAX_PLANS;
+    out->goals = calloc(q->turn.n_territories + 1, sizeof *out->goals);
+    if (!out->goals) {
+        return cbd_api_oom_problem(r->problem);
+    }
+    out->req.goals = out->goals;
+    bool ok = check_map(r, q);
+    bool player = read_player(r, q, out);
+    ok &= player;
+    cbd_field f = cbd_read_u64(r, "income", 0, cfg->army_cap, &out->req.income);
+    if (f == CBD_FIELD_ABSENT) {
+        cbd_reader_error(r, "income", "is required: the armies the player deploys (W31), >= 0");
+    }
+    ok &= f == CBD_FIELD_OK && check_income(r, q, out->req.income);
+    int objective = CBD_PLAN_ALL;
+    ok &= cbd_read_enum(r, "objective", objective_names, &objective) != CBD_FIELD_BAD;
+    out->req.objective = (cbd_plan_objective)objective;
+    ok &= cbd_read_u64(r, "max_plans", 1, CBD_PLAN_MAX_PLANS, &out->req.max_plans) != CBD_FIELD_BAD;
+    if (player) {
+        ok &= read_goal(r, q, out);
+        ok &= check_player(r, q, out->req.player);
+    }
+    return ok;
+}
+
+void cbd_plan_read_free(cbd_plan_read *p) {
+    free(p->goals);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,34 @@
+#ifndef COMBATD_API_WARAPP_PLAN_JSON_H
+#define COMBATD_API_WARAPP_PLAN_JSON_H
+
+/* The members of a /plan-turn request besides the turn's (W31; warapp_plan_json.c). */
+#include "combatd/warapp_plan.h"
+#include "warapp_turn_json.h"
+
+/* The plans analysed at most: the default, and the most a request may ask for. */
+#define CBD_PLAN_DEFAULT_MAX_PLANS 2000
+#define CBD_PLAN_MAX_PLANS         100000
+
+#define CBD_PLAN_KEYS "player", "income", "goal", "objective", "max_plans"
+
+typedef struct {
+    cbd_plan_request req;
+    uint32_t *goals; /* capture then hold, territory indices (malloc'd: cbd_plan_read_free) */
+    size_t n_capture;
+} cbd_plan_read;
+
+/*
+ * Reads player, income, goal, objective and max_plans of a request whose turn q was read, and
+ * checks the turn for planning: every territory lists `neighbors` (W24), the player's own
+ * armies are known (W23), no order is the player's. True when all hold; false with every
+ * offending member recorded (or a 500: out of memory). Free with cbd_plan_read_free either way.
+ */
+bool cbd_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+                           const cbd_turn_request *q, cbd_plan_read *out);
+
+void cbd_plan_read_free(cbd_plan_read *p);
+
+/* "all" or "expected". */
+const char *cbd_plan_objective_name(cbd_plan_objective o);
+
+#endif

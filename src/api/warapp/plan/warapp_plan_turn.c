@@ -1,0 +1,247 @@
+/*
+ * POST /plan-turn: the best plan (W31) of a player for a goal, with its exact value, up to
+ * three next-best plans, and the plan's turn analysed as /analyze-turn answers it. The turn is
+ * read as /analyze-turn's (warapp_turn_json.c), the plan's members in warapp_plan_json.c; the
+ * search is the core's (cbd_plan_search).
+ *
+ * The plan's turn, whose analysis is answered and whose value is the plan's, is the request's
+ * board with `orders` the plan's orders followed by the request's, and for `all` `goals` each
+ * goal territory (capture, then hold, in the request's order) with the player as owner: the same
+ * request to /analyze-turn answers the same numbers. Each plan's `value` is taken from those
+ * numbers as /analyze-turn writes them (15 significant digits): its goals_probability, or the
+ * sum in goal order of the player's owner probabilities (W31's objectives), and written so that
+ * it reads back as that double exactly: a client that reads the analysis and adds up its
+ * numbers gets the same value, to the last bit.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stdio.h>
+
+#include "api.h"
+#include "endpoint_support.h"
+#include "json_real.h"
+#include "warapp_analyze_turn.h"
+#include "warapp_plan_json.h"
+#include "warapp_turn_json.h"
+
+/* The turn's members but `goals` (the plan's goal is its own member), and the plan's. */
+static const char *const request_keys[] = {"territories", "orders",      "settings",
+                                           "teams",       "move_order",  "player_order",
+                                           "diplomacy",   CBD_PLAN_KEYS, NULL};
+
+/* Each plan's orders as /analyze-turn takes them. */
+static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
+    cbd_jw_key(w, "orders");
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < p->n_orders; i++) {
+        const cbd_turn_order *o = &p->orders[i];
+        cbd_jw_object_open(w);
+        bool deploy = o->type == CBD_ORDER_DEPLOY;
+        cbd_jw_key_string(w, "type", deploy ? "deploy" : "attack_transfer");
+        cbd_jw_key_string(w, "player", q->player_id[o->player]);
+        if (!deploy) {
+            cbd_jw_key_string(w, "from", q->territory_id[o->from]);
+        }
+        cbd_jw_key_string(w, "to", q->territory_id[o->to]);
+        cbd_jw_key_uint(w, "armies", o->armies);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
+}
+
+/* v as an answer writes it (15 significant digits), read back. */
+static double as_written(double v) {
+    char text[CBD_JSON_REAL_MAX];
+    cbd_json_real(v, text);
+    return strtod(text, NULL);
+}
+
+/* The plan's value from its analysis's numbers as /analyze-turn writes them. */
+static double answered_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
+    if (req->objective == CBD_PLAN_ALL) {
+        return as_written(a->goals_probability);
+    }
+    double sum = 0;
+    for (size_t g = 0; g < req->n_goals; g++) {
+        sum += as_written(a->territories[req->goals[g]].owner[req->player]);
+    }
+    return sum;
+}
+
+/* "value": v in the fewest digits that read back as v exactly (a sum of written numbers needs
+ * more than 15 at times), with jansson's ".0" on a whole number. */
+static void value_json(cbd_jw *w, double v) {
+    char text[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v) {
+            break;
+        }
+    }
+    if (!strpbrk(text, ".e")) {
+        strcat(text, ".0");
+    }
+    cbd_jw_key(w, "value");
+    cbd_jw_raw(w, text, strlen(text));
+}
+
+/* The plan's turn, as q's: its orders and goals in arrays of their own (the caller frees
+ * them), the rest q's. */
+static bool plan_request(const cbd_turn_request *q, const cbd_plan_read *pr, const cbd_plan *p,
+                         cbd_turn_request *out) {
+    *out = *q;
+    out->orders = calloc(p->n_orders + q->turn.n_orders + 1, sizeof *out->orders);
+    out->goals = calloc(pr->req.n_goals + 1, sizeof *out->goals);
+    if (!out->orders || !out->goals) {
+        free(out->orders);
+        free(out->goals);
+        out->orders = NULL; /* the caller frees them either way */
+        out->goals = NULL;
+        return false;
+    }
+    cbd_plan_turn_of(&q->turn, &pr->req, p, out->orders, out->goals, &out->turn);
+    return true;
+}
+
+/* Analyses a plan's turn (pq: plan_request's, freed by the caller) into *a. */
+static bool analyse(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                    const cbd_plan_read *pr, const cbd_plan *p, cbd_turn_request *pq,
+                    cbd_turn_analysis *a, cbd_problem *problem) {
+    if (!plan_request(q, pr, p, pq)) {
+        return cbd_api_oom_problem(problem);
+    }
+    cbd_turn_error err;
+    cbd_status st = cbd_turn_analyze(&pq->turn, &pq->limits, budget, a, &err);
+    return st == CBD_OK || cbd_turn_core_problem(cfg, budget, q, st, &err, "/goal", problem);
+}
+
+/* "alternatives": each next-best plan's orders and value (from its own analysis, as the
+ * plan's). */
+static bool alternatives_json(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                              const cbd_plan_read *pr, const cbd_plan_result *res, cbd_jw *out,
+                              cbd_problem *problem) {
+    cbd_jw_key(out, "alternatives");
+    cbd_jw_array_open(out);
+    bool ok = true;
+    for (size_t i = 0; ok && i < res->n_alternatives; i++) {
+        cbd_turn_request pq = {0};
+        cbd_turn_analysis a;
+        ok = analyse(cfg, budget, q, pr, &res->alternatives[i], &pq, &a, problem);
+        if (ok) {
+            cbd_jw_object_open(out);
+            orders_json(out, q, &res->alternatives[i]);
+            value_json(out, answered_value(&pr->req, &a));
+            cbd_jw_object_close(out);
+            cbd_turn_analysis_free(&a);
+        }
+        free(pq.orders);
+        free(pq.goals);
+    }
+    cbd_jw_array_close(out);
+    return ok;
+}
+
+static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                   const cbd_plan_read *pr, const cbd_plan_result *res, cbd_jw *out,
+                   cbd_problem *problem) {
+    cbd_turn_request pq = {0};
+    cbd_turn_analysis a;
+    bool ok = analyse(cfg, budget, q, pr, &res->best, &pq, &a, problem);
+    if (ok) {
+        cbd_jw_object_open(out);
+        cbd_jw_key_string(out, "player", q->player_id[pr->req.player]);
+        cbd_jw_key_string(out, "objective", cbd_plan_objective_name(pr->req.objective));
+        orders_json(out, q, &res->best);
+        value_json(out, answered_value(&pr->req, &a));
+        cbd_jw_key_bool(out, "optimal", res->optimal);
+        cbd_jw_key_uint(out, "plans_evaluated", res->plans_evaluated);
+        cbd_jw_key_uint(out, "plans_bounded", res->plans_bounded);
+        ok = alternatives_json(cfg, budget, q, pr, res, out, problem);
+        cbd_jw_key(out, "analysis");
+        ok = ok && cbd_turn_analysis_answer(cfg, budget, &pq, &a,
+                                            cfg->warapp.max_distribution_points, out, problem);
+        cbd_jw_object_close(out);
+        cbd_turn_analysis_free(&a);
+    }
+    free(pq.orders);
+    free(pq.goals);
+    return ok;
+}
+
+/*
+ * The search's own work: a quarter of what the request's budget has left, so that it stops at
+ * the same plan each time the same request comes with the same budget (a deadline stops the
+ * request instead: the search's work is charged to the request's budget as it goes), and the
+ * rest answers the plans' analyses. A quarter, not half: on turns whose groups of territories
+ * grow large (many of a plan's orders joining them) the exact analysis was measured at about
+ * 3.3 ns of CPU per unit charged (bench/bench_budget's plan-turn row), not the 1 its charges
+ * aim at, and the request must still end within its CPU budget.
+ */
+static uint64_t search_work(const cbd_budget *budget) {
+    if (!budget || budget->work_limit == UINT64_MAX) {
+        return UINT64_MAX;
+    }
+    uint64_t left =
+        budget->work_limit > budget->work_spent ? budget->work_limit - budget->work_spent : 0;
+    return left / 4;
+}
+
+static bool plan(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
+                 cbd_plan_read *pr, cbd_jw *out, cbd_problem *problem) {
+    pr->req.max_work = search_work(budget);
+    cbd_plan_result res;
+    cbd_turn_error err;
+    cbd_status st = cbd_plan_search(&q->turn, &pr->req, &q->limits, budget, &res, &err);
+    if (st != CBD_OK) {
+        return cbd_turn_core_problem(cfg, budget, q, st, &err, "/max_plans", problem);
+    }
+    bool ok = render(cfg, budget, q, pr, &res, out, problem);
+    cbd_plan_result_free(&res);
+    return ok;
+}
+
+bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                       cbd_jw *out, cbd_problem *problem) {
+    /* `orders` is optional here (the other players' orders may be unknown): the turn reader
+     * wants it, so a request without one is read as with none. */
+    json_t *copy = NULL;
+    if (json_is_object(request) && !json_object_get(request, "orders")) {
+        copy = json_copy((json_t *)request);
+        if (!copy || json_object_set_new(copy, "orders", json_array()) != 0) {
+            json_decref(copy);
+            return cbd_api_oom_problem(problem);
+        }
+        request = copy;
+    }
+    cbd_reader r;
+    bool ok = cbd_reader_open(&r, request, "", request_keys, problem);
+    cbd_turn_request q;
+    cbd_plan_read pr = {0};
+    memset(&q, 0, sizeof q);
+    ok = ok && cbd_turn_request_read(&r, &cfg->warapp, &q);
+    ok = ok && cbd_plan_request_read(&r, &cfg->warapp, &q, &pr) && problem->status == 0;
+    ok = ok && plan(cfg, budget, &q, &pr, out, problem);
+    cbd_plan_read_free(&pr);
+    cbd_turn_request_free(&q);
+    json_decref(copy);
+    return ok;
+}
+
+/*
+ * The estimate the http layer compares with server.inline_cost_ns (api.h): a plan search
+ * analyses up to max_plans turns, each about /analyze-turn's estimate of the request with the
+ * plan's orders (one per pair at most, so the board's borders bound them): any search goes to
+ * the worker pool.
+ */
+uint64_t cbd_api_plan_turn_cost(const cbd_config *cfg, const json_t *request) {
+    const json_t *m = json_object_get(request, "max_plans");
+    double plans = json_is_integer(m) && json_integer_value(m) > 0
+                       ? (double)json_integer_value(m)
+                       : (double)CBD_PLAN_DEFAULT_MAX_PLANS;
+    plans = plans < CBD_PLAN_MAX_PLANS ? plans : CBD_PLAN_MAX_PLANS;
+    double one = (double)cbd_api_analyze_turn_cost(cfg, request) + 4.0 * 60000.0;
+    double cost = (double)CBD_COST_BASE_NS + plans * one;
+    return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);
+}

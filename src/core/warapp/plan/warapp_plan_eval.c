@@ -1,0 +1,231 @@
+/*
+ * One plan's evaluation (W31): its orders, its turn with the other players' orders, the exact
+ * analysis of that turn (cbd_turn_analyze) charged to the search's own budget and to the
+ * request's, and the best plans kept.
+ */
+#include "warapp_plan_internal.h"
+
+#include <string.h>
+
+void cbd_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
+                         cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out) {
+    *out = *board;
+    memmove(orders, plan->orders, plan->n_orders * sizeof *orders); /* may be in place */
+    memcpy(orders + plan->n_orders, board->orders, board->n_orders * sizeof *orders);
+    for (size_t g = 0; g < req->n_goals; g++) {
+        goals[g] = (cbd_turn_goal){req->goals[g], req->player};
+    }
+    out->orders = orders;
+    out->n_orders = plan->n_orders + board->n_orders;
+    /* `expected` needs each territory's owner only: goals would join their groups (W16's
+     * chance that all hold is a joint one), multiplying the states for nothing. */
+    out->goals = goals;
+    out->n_goals = req->objective == CBD_PLAN_ALL ? req->n_goals : 0;
+}
+
+double cbd_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
+    if (req->objective == CBD_PLAN_ALL) {
+        return a->goals_probability;
+    }
+    double sum = 0;
+    for (size_t g = 0; g < req->n_goals; g++) {
+        sum += a->territories[req->goals[g]].owner[req->player];
+    }
+    return sum;
+}
+
+bool cbd_plan_state_alloc(plan_ctx *c, plan_state *s) {
+    s->d = cbd_mem_calloc(c->budget, c->k + 1, sizeof *s->d);
+    s->a = cbd_mem_calloc(c->budget, c->np + 1, sizeof *s->a);
+    s->seq = cbd_mem_calloc(c->budget, c->np + 1, sizeof *s->seq);
+    for (size_t p = 0; s->seq && p < c->np; p++) {
+        s->seq[p] = (uint32_t)p;
+    }
+    return s->d && s->a && s->seq;
+}
+
+void cbd_plan_state_free(plan_state *s) {
+    cbd_mem_free(s->d);
+    cbd_mem_free(s->a);
+    cbd_mem_free(s->seq);
+    memset(s, 0, sizeof *s);
+}
+
+void cbd_plan_state_copy(const plan_ctx *c, plan_state *dst, const plan_state *src) {
+    memcpy(dst->d, src->d, c->k * sizeof *dst->d);
+    memcpy(dst->a, src->a, c->np * sizeof *dst->a);
+    memcpy(dst->seq, src->seq, c->np * sizeof *dst->seq);
+}
+
+size_t cbd_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_order *out) {
+    size_t n = 0;
+    for (size_t i = 0; i < c->k; i++) {
+        if (s->d[i] > 0) {
+            out[n++] = (cbd_turn_order){.type = CBD_ORDER_DEPLOY,
+                                        .player = c->req->player,
+                                        .to = c->own[i],
+                                        .armies = s->d[i]};
+        }
+    }
+    for (size_t j = 0; j < c->np; j++) {
+        uint32_t p = s->seq[j];
+        if (s->a[p] > 0) {
+            out[n++] = (cbd_turn_order){.type = CBD_ORDER_ATTACK_TRANSFER,
+                                        .player = c->req->player,
+                                        .from = c->own[c->pfrom[p]],
+                                        .to = c->pto[p],
+                                        .armies = s->a[p]};
+        }
+    }
+    return n;
+}
+
+bool cbd_plan_state_valid(const plan_ctx *c, const plan_state *s) {
+    uint64_t total = 0;
+    for (size_t i = 0; i < c->k; i++) {
+        total += s->d[i];
+    }
+    if (total != c->req->income) {
+        return false;
+    }
+    size_t p = 0;
+    for (size_t i = 0; i < c->k; i++) {
+        uint64_t sent = 0;
+        for (; p < c->np && c->pfrom[p] == i; p++) {
+            sent += s->a[p];
+        }
+        if (sent > c->movable[i] + s->d[i]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+uint64_t cbd_plan_size(const plan_ctx *c, const plan_state *s) {
+    uint64_t orders = 0, armies = 0;
+    for (size_t p = 0; p < c->np; p++) {
+        orders += s->a[p] > 0;
+        armies += s->a[p];
+    }
+    return orders << 40 | (armies < (UINT64_C(1) << 40) ? armies : (UINT64_C(1) << 40) - 1);
+}
+
+bool cbd_plan_may_keep(const plan_ctx *c, double bound, uint64_t size) {
+    const plan_kept *last = &c->kept[CBD_PLAN_ALTERNATIVES];
+    return !last->used || cbd_plan_better(bound, size, last->value, last->size);
+}
+
+/* Keeps the plan among the best when it beats the last kept (ties in value and size: the
+ * first found stays). */
+static void keep(plan_ctx *c, const plan_state *s, double value) {
+    size_t n = CBD_PLAN_ALTERNATIVES + 1, at = 0;
+    uint64_t size = cbd_plan_size(c, s);
+    while (at < n && c->kept[at].used &&
+           !cbd_plan_better(value, size, c->kept[at].value, c->kept[at].size)) {
+        at++;
+    }
+    if (at == n) {
+        return;
+    }
+    plan_state spare = c->kept[n - 1].st; /* the last one's arrays take the new plan */
+    for (size_t i = n - 1; i > at; i--) {
+        c->kept[i] = c->kept[i - 1];
+    }
+    c->kept[at] = (plan_kept){true, value, size, spare};
+    cbd_plan_state_copy(c, &c->kept[at].st, s);
+}
+
+/* The analysis's failure: a plan the core's limits refuse is left out (nothing is proven
+ * then); the search's budget ends the search; anything else is the request's failure. */
+static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err) {
+    if (c->first_error == CBD_OK) {
+        c->first_error = st;
+        c->first_err = *err;
+    }
+    if (st == CBD_ERR_TOO_LARGE || (st == CBD_ERR_INVALID && err->kind == CBD_TURN_ERR_SIZE)) {
+        c->unproven = true;
+        return EVAL_SKIP;
+    }
+    if (st == CBD_ERR_BUDGET && cbd_budget_spent(&c->search) && !cbd_budget_spent(c->budget)) {
+        c->stopped = true;
+        return EVAL_STOP;
+    }
+    c->status = st;
+    *c->err = *err;
+    return EVAL_ERROR;
+}
+
+eval_result cbd_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
+    if (c->stopped || c->evaluated >= c->req->max_plans) {
+        c->stopped = true;
+        return EVAL_STOP;
+    }
+    cbd_plan plan = {cbd_plan_state_orders(c, s, c->orders), c->orders, 0};
+    cbd_turn turn;
+    /* The plan's orders are at the front of c->orders already: the board's follow them. */
+    cbd_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
+    uint64_t before = c->search.work_spent;
+    cbd_turn_analysis a;
+    cbd_turn_error err;
+    cbd_status st = cbd_turn_analyze(&turn, c->limits, &c->search, &a, &err);
+    uint64_t spent = c->search.work_spent - before;
+    if (!cbd_charge(c->budget, spent)) {
+        if (st == CBD_OK) {
+            cbd_turn_analysis_free(&a);
+        }
+        c->status = CBD_ERR_BUDGET;
+        *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        return EVAL_ERROR;
+    }
+    if (st != CBD_OK) {
+        return failed(c, st, &err);
+    }
+    *value = cbd_plan_objective_value(c->req, &a);
+    cbd_turn_analysis_free(&a);
+    c->evaluated++;
+    keep(c, s, *value);
+    return EVAL_DONE;
+}
+
+/* FNV-1a over the plan's deploys and its orders in their order (not the idle pairs' places). */
+static uint64_t plan_hash(const plan_ctx *c, const plan_state *s) {
+    uint64_t h = UINT64_C(1469598103934665603);
+    for (size_t i = 0; i < c->k; i++) {
+        h = (h ^ s->d[i]) * UINT64_C(1099511628211);
+    }
+    for (size_t j = 0; j < c->np; j++) {
+        uint32_t p = s->seq[j];
+        if (s->a[p] > 0) {
+            h = (h ^ p) * UINT64_C(1099511628211);
+            h = (h ^ s->a[p]) * UINT64_C(1099511628211);
+        }
+    }
+    return h | 1; /* 0 marks an empty slot */
+}
+
+/* Records h; false when it was there. A full table records nothing more (plans may then be
+ * evaluated twice, which costs time, never a wrong answer: a kept value is always its own). */
+static bool first_visit(plan_ctx *c, uint64_t h) {
+    size_t mask = c->seen_cap - 1;
+    for (size_t i = h & mask, n = 0; n < c->seen_cap; i = (i + 1) & mask, n++) {
+        if (c->seen[i] == h) {
+            return false;
+        }
+        if (c->seen[i] == 0) {
+            c->seen[i] = h;
+            return true;
+        }
+    }
+    return true;
+}
+
+eval_result cbd_plan_try(plan_ctx *c, const plan_state *s, double *value) {
+    if (!cbd_charge(&c->search, cbd_work_times(CBD_WORK_SCAN_TERM, 2 * (c->k + c->np)))) {
+        c->stopped = true;
+        return EVAL_STOP;
+    }
+    if (!first_visit(c, plan_hash(c, s))) {
+        return EVAL_SEEN;
+    }
+    return cbd_plan_evaluate(c, s, value);
+}

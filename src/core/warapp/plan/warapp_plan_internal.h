@@ -1,0 +1,145 @@
+#ifndef COMBATD_CORE_WARAPP_PLAN_INTERNAL_H
+#define COMBATD_CORE_WARAPP_PLAN_INTERNAL_H
+
+/*
+ * The plan search's shared header (W31), for the files of src/core/warapp/plan/: the search's
+ * context, a plan as the search holds it, its evaluation (warapp_plan_eval.c), its bound
+ * (warapp_plan_bound.c), the whole space's enumeration (warapp_plan_exhaust.c) and the local
+ * search (warapp_plan_local.c).
+ */
+#include "combatd/warapp_plan.h"
+
+/*
+ * A plan as searched: d[i] armies deployed on own[i]; a[p] armies sent by pair p (0: no
+ * order); seq a permutation of the pairs, the plan's orders being the pairs with a[p] > 0 in
+ * seq's order.
+ */
+typedef struct {
+    uint64_t *d;
+    uint64_t *a;
+    uint32_t *seq;
+} plan_state;
+
+typedef struct {
+    bool used;
+    double value;
+    uint64_t size; /* cbd_plan_size */
+    plan_state st;
+} plan_kept;
+
+/* What evaluating one plan came to. */
+typedef enum {
+    EVAL_DONE = 0,  /* value computed */
+    EVAL_SEEN = 1,  /* evaluated before (the local search's table): not again */
+    EVAL_SKIP = 2,  /* the core's limits refuse its analysis: left out, so nothing is proven */
+    EVAL_STOP = 3,  /* max_plans or max_work ends the search */
+    EVAL_ERROR = 4, /* a failure to answer (the request's budget, memory): ctx->status */
+} eval_result;
+
+typedef struct {
+    const cbd_turn *board;
+    const cbd_plan_request *req;
+    const cbd_turn_limits *limits;
+    cbd_budget *budget; /* the request's */
+    cbd_budget search;  /* the search's own, deterministic (cbd_plan_request.max_work) */
+    cbd_turn_error *err;
+    cbd_status status; /* after EVAL_ERROR */
+
+    size_t k;            /* territories the player owns at the start */
+    uint32_t *own;       /* their indices, ascending */
+    uint64_t *movable;   /* per own territory: armies at the start less the guard (W7), >= 0 */
+    size_t np;           /* pairs (from own[i], to a neighbour), by own index then neighbour */
+    uint32_t *pfrom;     /* pair -> own index */
+    uint32_t *pto;       /* pair -> territory */
+    bool independent_ok; /* whether disjoint orders may be taken in one order (see exhaust) */
+    bool *touched;       /* per territory: some given order names it */
+
+    /* bounds (warapp_plan_bound.c): per territory, the capture chance of a first attack of a
+     * armies (prefix maxima, a <= bound_max), or NULL where no bound is taken */
+    bool bounded;
+    uint64_t bound_max;
+    double **first_cap;
+    double *one_cap; /* against one defender (any later attack on the same territory) */
+
+    cbd_turn_order *orders; /* scratch: a plan's turn */
+    cbd_turn_goal *goals;
+    plan_kept kept[CBD_PLAN_ALTERNATIVES + 1];
+    uint64_t evaluated, bounded_out;
+    bool stopped, unproven;
+    /* the local search's table of plans evaluated (hashes; open addressing) */
+    uint64_t *seen;
+    size_t seen_cap;
+    plan_state scratch;     /* a candidate */
+    cbd_status first_error; /* the first plan's analysis failing, when none succeeds */
+    cbd_turn_error first_err;
+} plan_ctx;
+
+/* cbd_plan_turn_of and cbd_plan_value (warapp_plan.h), here so that the evaluation needs
+ * nothing of warapp_plan.c. */
+void cbd_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
+                         cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
+double cbd_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
+
+/* A state's arrays from the request's budget; false when it refuses. */
+bool cbd_plan_state_alloc(plan_ctx *c, plan_state *s);
+void cbd_plan_state_free(plan_state *s);
+void cbd_plan_state_copy(const plan_ctx *c, plan_state *dst, const plan_state *src);
+
+/* The plan's orders (deploys, then its attack/transfers) into out; their number. */
+size_t cbd_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_order *out);
+
+/* Whether s lies in W31's space (deploys total the income, each territory's orders within
+ * what may move from it). */
+bool cbd_plan_state_valid(const plan_ctx *c, const plan_state *s);
+
+/* Analyses the plan and keeps it among the best; *value its value when EVAL_DONE. */
+eval_result cbd_plan_evaluate(plan_ctx *c, const plan_state *s, double *value);
+
+/* The local search's version: EVAL_SEEN for a plan evaluated before. */
+eval_result cbd_plan_try(plan_ctx *c, const plan_state *s, double *value);
+
+/* How much a plan does: its orders, then the armies they send (orders << 40 | armies). Of two
+ * plans of one value the smaller is the better, so that no order is given that does nothing. */
+uint64_t cbd_plan_size(const plan_ctx *c, const plan_state *s);
+
+/* Values this close are one value to the search (the analysis's rounding differs between plans
+ * that do the same), so that the smaller plan of two such is taken. */
+#define CBD_PLAN_TIE 1e-12
+
+/* Whether (value, size) is better than (value2, size2): a value higher by more than
+ * CBD_PLAN_TIE; or one as high within it and a smaller plan; or the same size and a higher
+ * value. Monotone in value, so that a bound that is not better rules a plan out. */
+static inline bool cbd_plan_better(double value, uint64_t size, double value2, uint64_t size2) {
+    if (value > value2 + CBD_PLAN_TIE || value < value2 - CBD_PLAN_TIE) {
+        return value > value2;
+    }
+    return size < size2 || (size == size2 && value > value2);
+}
+
+/* Whether a plan of value at most `bound` and this size could still be kept. */
+bool cbd_plan_may_keep(const plan_ctx *c, double bound, uint64_t size);
+
+/* warapp_plan_bound.c: the tables, and an upper bound of a plan's value (1 or n_goals when
+ * none is taken). */
+cbd_status cbd_plan_bounds_init(plan_ctx *c);
+void cbd_plan_bounds_free(plan_ctx *c);
+double cbd_plan_bound(const plan_ctx *c, const plan_state *s);
+
+/* warapp_plan_exhaust.c: the number of plans of the space, counted up to `cap` (*count is
+ * cap + 1 when more; EVAL_ERROR when memory or the request's budget fail); then the whole space
+ * searched. */
+eval_result cbd_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count);
+eval_result cbd_plan_exhaust(plan_ctx *c);
+
+/* warapp_plan_local.c: the seeds (the rule of thumb, all-in attacks on each goal, holding, and
+ * when `drawn` plans drawn from a fixed seed), each evaluated once. */
+eval_result cbd_plan_seeds(plan_ctx *c, plan_state *s, bool drawn);
+
+/* warapp_plan_local.c: seeds (the rule of thumb among them) and a local search from the best. */
+eval_result cbd_plan_local(plan_ctx *c);
+
+/* The rule of thumb (warapp_plan_local.c): all income where most other territories border, and
+ * everything movable from each territory at its weakest bordering territory of another owner. */
+void cbd_plan_rule_of_thumb(const plan_ctx *c, plan_state *s);
+
+#endif

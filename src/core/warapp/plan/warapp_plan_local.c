@@ -1,0 +1,362 @@
+/*
+ * The search of a plan space too large to enumerate (W31): seeds (the rule of thumb, all-in
+ * attacks on each goal, holding, and plans drawn from a fixed seed, so that the same request
+ * searches the same plans), then a first-improvement local search from the best seeds over
+ * moves of one deploy, one amount, armies between two orders of one territory, and two
+ * adjacent orders swapped. Every plan it reaches lies in the space; each is analysed once.
+ */
+#include "warapp_plan_internal.h"
+
+#include <string.h>
+
+#include "combatd/rng.h"
+
+#define RANDOM_SEEDS 48
+#define LOCAL_STARTS 3
+#define SEED         UINT64_C(0x31) /* W31: any fixed value; the plans drawn depend on it */
+
+static bool is_other(const plan_ctx *c, uint32_t t) {
+    const cbd_turn *b = c->board;
+    cbd_turn_player o = b->territories[t].owner, p = c->req->player;
+    return o != p && (o == CBD_TURN_NEUTRAL || !b->team || b->team[o] != b->team[p]);
+}
+
+static void clear(const plan_ctx *c, plan_state *s) {
+    memset(s->d, 0, c->k * sizeof *s->d);
+    memset(s->a, 0, c->np * sizeof *s->a);
+    for (size_t p = 0; p < c->np; p++) {
+        s->seq[p] = (uint32_t)p;
+    }
+}
+
+void cbd_plan_rule_of_thumb(const plan_ctx *c, plan_state *s) {
+    clear(c, s);
+    size_t best = 0, best_n = 0;
+    for (size_t i = 0, p = 0; i < c->k; i++) {
+        size_t n = 0;
+        for (; p < c->np && c->pfrom[p] == i; p++) {
+            n += is_other(c, c->pto[p]);
+        }
+        if (n > best_n) {
+            best = i;
+            best_n = n;
+        }
+    }
+    s->d[best] = c->req->income;
+    for (size_t i = 0, p = 0; i < c->k; i++) {
+        size_t weakest = c->np;
+        for (; p < c->np && c->pfrom[p] == i; p++) {
+            uint64_t armies = c->board->territories[c->pto[p]].armies;
+            if (is_other(c, c->pto[p]) &&
+                (weakest == c->np || armies < c->board->territories[c->pto[weakest]].armies)) {
+                weakest = p;
+            }
+        }
+        if (weakest < c->np) {
+            s->a[weakest] = c->movable[i] + s->d[i];
+        }
+    }
+}
+
+/* All income on the own territory with the most armies bordering goal t, everything from it
+ * at t. */
+static bool all_in(const plan_ctx *c, uint32_t t, plan_state *s) {
+    clear(c, s);
+    size_t best = c->np;
+    for (size_t p = 0; p < c->np; p++) {
+        if (c->pto[p] == t &&
+            (best == c->np || c->movable[c->pfrom[p]] > c->movable[c->pfrom[best]])) {
+            best = p;
+        }
+    }
+    if (best == c->np) {
+        return false;
+    }
+    s->d[c->pfrom[best]] = c->req->income;
+    s->a[best] = c->movable[c->pfrom[best]] + c->req->income;
+    return true;
+}
+
+/* A plan drawn from rng: each army of the income on a territory, each territory sending a
+ * random share to random neighbours, the orders in a random order. */
+static void random_plan(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
+    clear(c, s);
+    for (uint64_t n = 0; n < c->req->income; n++) {
+        s->d[cbd_rng_bounded(rng, c->k)]++;
+    }
+    for (size_t i = 0, p = 0; i < c->k; i++) {
+        size_t first = p;
+        while (p < c->np && c->pfrom[p] == i) {
+            p++;
+        }
+        uint64_t left = c->movable[i] + s->d[i];
+        for (size_t q = first; q < p && left > 0; q++) {
+            if (cbd_rng_bounded(rng, 2) == 0) {
+                uint64_t v = 1 + cbd_rng_bounded(rng, left);
+                s->a[q] = v;
+                left -= v;
+            }
+        }
+    }
+    for (size_t i = c->np; i > 1; i--) {
+        size_t j = cbd_rng_bounded(rng, i);
+        uint32_t t = s->seq[i - 1];
+        s->seq[i - 1] = s->seq[j];
+        s->seq[j] = t;
+    }
+}
+
+/* The first and one-past-last pair of own territory i. */
+static void pairs_of(const plan_ctx *c, size_t i, size_t *lo, size_t *hi) {
+    *lo = 0;
+    while (*lo < c->np && c->pfrom[*lo] < i) {
+        ++*lo;
+    }
+    *hi = *lo;
+    while (*hi < c->np && c->pfrom[*hi] == i) {
+        ++*hi;
+    }
+}
+
+static uint64_t sent_from(const plan_ctx *c, const plan_state *s, size_t i) {
+    size_t lo, hi;
+    pairs_of(c, i, &lo, &hi);
+    uint64_t sent = 0;
+    for (size_t p = lo; p < hi; p++) {
+        sent += s->a[p];
+    }
+    return sent;
+}
+
+/* Cuts territory i's orders, the last pairs first, to what may move from it. */
+static void fit(const plan_ctx *c, plan_state *s, size_t i) {
+    size_t lo, hi;
+    pairs_of(c, i, &lo, &hi);
+    uint64_t room = c->movable[i] + s->d[i], sent = sent_from(c, s, i);
+    for (size_t p = hi; p-- > lo && sent > room;) {
+        uint64_t cut = s->a[p] < sent - room ? s->a[p] : sent - room;
+        s->a[p] -= cut;
+        sent -= cut;
+    }
+}
+
+typedef struct {
+    plan_ctx *c;
+    plan_state *cur;
+    double cur_value;
+    uint64_t cur_size;
+    plan_state *cand;
+} local;
+
+/* Tries the candidate; true when it is better than the current plan (a higher value, or as
+ * high and smaller: cbd_plan_better), and it becomes the current one. False
+ * also when the search must end (l->c->stopped, or an error in l->c->status). */
+static bool better(local *l, eval_result *r) {
+    double v;
+    *r = cbd_plan_try(l->c, l->cand, &v);
+    uint64_t size = cbd_plan_size(l->c, l->cand);
+    if (*r == EVAL_DONE && cbd_plan_better(v, size, l->cur_value, l->cur_size)) {
+        cbd_plan_state_copy(l->c, l->cur, l->cand);
+        l->cur_value = v;
+        l->cur_size = size;
+        return true;
+    }
+    return false;
+}
+
+#define TRY()                                                                                      \
+    do {                                                                                           \
+        if (better(l, &r)) {                                                                       \
+            return EVAL_DONE;                                                                      \
+        }                                                                                          \
+        if (r == EVAL_STOP || r == EVAL_ERROR) {                                                   \
+            return r;                                                                              \
+        }                                                                                          \
+    } while (0)
+
+/* One amount changed: by one, by a quarter of what may move, to all or none. */
+static eval_result amount_moves(local *l) {
+    plan_ctx *c = l->c;
+    eval_result r = EVAL_SEEN;
+    for (size_t p = 0; p < c->np; p++) {
+        size_t i = c->pfrom[p];
+        uint64_t room = c->movable[i] + l->cur->d[i], free_ = room - sent_from(c, l->cur, i);
+        uint64_t q = room / 4 > 1 ? room / 4 : 1, a = l->cur->a[p];
+        const uint64_t to[6] = {a + (free_ >= 1),     a - (a >= 1), a + (free_ >= q ? q : free_),
+                                a - (a >= q ? q : a), a + free_,    0};
+        for (size_t m = 0; m < 6; m++) {
+            if (to[m] != a) {
+                cbd_plan_state_copy(c, l->cand, l->cur);
+                l->cand->a[p] = to[m];
+                TRY();
+            }
+        }
+    }
+    return r;
+}
+
+/* Armies between two orders of one territory: one, or all. */
+static eval_result shift_moves(local *l) {
+    plan_ctx *c = l->c;
+    eval_result r = EVAL_SEEN;
+    for (size_t p = 0; p < c->np; p++) {
+        for (size_t q = 0; q < c->np && l->cur->a[p] > 0; q++) {
+            if (q == p || c->pfrom[q] != c->pfrom[p]) {
+                continue;
+            }
+            for (int all = 0; all < 2; all++) {
+                uint64_t v = all ? l->cur->a[p] : 1;
+                cbd_plan_state_copy(c, l->cand, l->cur);
+                l->cand->a[p] -= v;
+                l->cand->a[q] += v;
+                TRY();
+            }
+        }
+    }
+    return r;
+}
+
+/* Deploys moved between territories (one, or all), the orders cut to fit, or the armies sent
+ * on at once with the largest order of the territory that gets them. */
+static eval_result deploy_moves(local *l) {
+    plan_ctx *c = l->c;
+    eval_result r = EVAL_SEEN;
+    for (size_t i = 0; i < c->k; i++) {
+        for (size_t j = 0; j < c->k && l->cur->d[i] > 0; j++) {
+            for (int m = 0; m < 4 && j != i; m++) {
+                uint64_t v = m % 2 ? l->cur->d[i] : 1;
+                cbd_plan_state_copy(c, l->cand, l->cur);
+                l->cand->d[i] -= v;
+                l->cand->d[j] += v;
+                fit(c, l->cand, i);
+                if (m >= 2) {
+                    size_t lo, hi, big = SIZE_MAX;
+                    pairs_of(c, j, &lo, &hi);
+                    for (size_t p = lo; p < hi; p++) {
+                        big = big == SIZE_MAX || l->cand->a[p] > l->cand->a[big] ? p : big;
+                    }
+                    if (big == SIZE_MAX) {
+                        continue;
+                    }
+                    l->cand->a[big] += v;
+                }
+                TRY();
+            }
+        }
+    }
+    return r;
+}
+
+/* Two orders next to each other in the plan's order, swapped. */
+static eval_result swap_moves(local *l) {
+    plan_ctx *c = l->c;
+    eval_result r = EVAL_SEEN;
+    for (size_t x = 0; x < c->np; x++) {
+        if (l->cur->a[l->cur->seq[x]] == 0) {
+            continue;
+        }
+        size_t y = x + 1;
+        while (y < c->np && l->cur->a[l->cur->seq[y]] == 0) {
+            y++;
+        }
+        if (y == c->np) {
+            break;
+        }
+        cbd_plan_state_copy(c, l->cand, l->cur);
+        l->cand->seq[x] = l->cur->seq[y];
+        l->cand->seq[y] = l->cur->seq[x];
+        TRY();
+    }
+    return r;
+}
+
+/* Climbs from *start until no move improves it or the search ends. */
+static eval_result climb(plan_ctx *c, plan_state *cur, double value, plan_state *cand) {
+    local l = {c, cur, value, cbd_plan_size(c, cur), cand};
+    for (;;) {
+        eval_result (*const moves[4])(local *) = {deploy_moves, amount_moves, shift_moves,
+                                                  swap_moves};
+        bool improved = false;
+        for (size_t m = 0; m < 4 && !improved; m++) {
+            double before = l.cur_value;
+            uint64_t size = l.cur_size;
+            eval_result r = moves[m](&l);
+            if (r == EVAL_STOP || r == EVAL_ERROR) {
+                return r;
+            }
+            improved = cbd_plan_better(l.cur_value, l.cur_size, before, size);
+        }
+        if (!improved) {
+            return EVAL_DONE;
+        }
+    }
+}
+
+/* Evaluates a seed; EVAL_STOP or EVAL_ERROR end the search. */
+static eval_result seed(plan_ctx *c, plan_state *s) {
+    double v;
+    if (!cbd_plan_state_valid(c, s)) {
+        return EVAL_SKIP;
+    }
+    return cbd_plan_try(c, s, &v);
+}
+
+eval_result cbd_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
+    cbd_plan_rule_of_thumb(c, s);
+    eval_result r = seed(c, s);
+    for (size_t g = 0; g < c->req->n_goals && r != EVAL_STOP && r != EVAL_ERROR; g++) {
+        if (all_in(c, c->req->goals[g], s)) {
+            r = seed(c, s);
+        }
+    }
+    for (size_t i = 0; i < c->k && r != EVAL_STOP && r != EVAL_ERROR; i++) {
+        clear(c, s);
+        s->d[i] = c->req->income; /* hold: deploy, no orders */
+        r = seed(c, s);
+    }
+    cbd_rng rng;
+    cbd_rng_seed(&rng, SEED);
+    for (size_t n = 0; drawn && n < RANDOM_SEEDS && r != EVAL_STOP && r != EVAL_ERROR; n++) {
+        random_plan(c, &rng, s);
+        r = seed(c, s);
+    }
+    return r;
+}
+
+eval_result cbd_plan_local(plan_ctx *c) {
+    plan_state cur, cand;
+    if (!cbd_plan_state_alloc(c, &cur) || !cbd_plan_state_alloc(c, &cand)) {
+        cbd_plan_state_free(&cur);
+        cbd_plan_state_free(&cand);
+        c->status = cbd_budget_nomem(c->budget);
+        return EVAL_ERROR;
+    }
+    eval_result r = cbd_plan_seeds(c, &c->scratch, true);
+    /* climb from the best seeds, as they stand before the climbs change the kept list */
+    plan_state starts[LOCAL_STARTS];
+    double values[LOCAL_STARTS];
+    size_t n_starts = 0;
+    bool ok = true;
+    for (size_t i = 0; i < LOCAL_STARTS && c->kept[i].used && ok; i++) {
+        ok = cbd_plan_state_alloc(c, &starts[i]);
+        if (ok) {
+            cbd_plan_state_copy(c, &starts[i], &c->kept[i].st);
+            values[i] = c->kept[i].value;
+            n_starts++;
+        }
+    }
+    if (!ok) {
+        c->status = cbd_budget_nomem(c->budget);
+        r = EVAL_ERROR;
+    }
+    for (size_t i = 0; i < n_starts && r != EVAL_STOP && r != EVAL_ERROR; i++) {
+        cbd_plan_state_copy(c, &cur, &starts[i]);
+        r = climb(c, &cur, values[i], &cand);
+    }
+    for (size_t i = 0; i < n_starts; i++) {
+        cbd_plan_state_free(&starts[i]);
+    }
+    cbd_plan_state_free(&cur);
+    cbd_plan_state_free(&cand);
+    return r;
+}
