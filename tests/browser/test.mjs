@@ -72,6 +72,22 @@ const TURN_EXAMPLE = {
     goals: [{ territory: 'B', owner: 'alice' }],
 };
 const liveTurn = await live('analyze-turn', TURN_EXAMPLE) && await live('simulate-turn', { ...TURN_EXAMPLE, trials: 1, seed: 1 });
+// docs/rules.md's W24 example: a map A–B, B–C; alice's attack on B and her bomb on it.
+const CARD_TURN = {
+    territories: { A: { owner: 'alice', armies: 10, neighbors: ['B'] }, B: { owner: 'bob', armies: 6, neighbors: ['C'] }, C: { owner: 'neutral', armies: 2 } },
+    orders: [{ player: 'alice', from: 'A', to: 'B', armies: 9 }, { type: 'bomb', player: 'alice', target: 'B' }],
+    settings: { luck_modifier: 0 },
+};
+// Cards run once the core's engines take them: until then a card turn is refused.
+const liveCards = await (async () => {
+    try {
+        const r = await fetch(new URL('analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(CARD_TURN) });
+        await r.text();
+        return r.status === 200;
+    } catch (err) {
+        return true;
+    }
+})();
 // The worked example on a board, as the board panel is prefilled with it
 // (player: the options player the panel starts with).
 const BOARD_EXAMPLE = {
@@ -605,6 +621,78 @@ try {
         equal(JSON.stringify(await turnBars()), JSON.stringify(first), 'replayed counts');
         // Back to the exact answer for the screenshot.
         equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+    });
+
+    // W31: "Plan for this player" on the edited board (A 5 of alice borders bob's B 3; bob has
+    // no order, alice's goal is B): the page sends the board as a map, without alice's orders,
+    // and the goal owned by alice as a capture; it shows the value /plan-turn answers for that
+    // body, puts the plan into the orders table (deploys first) and draws the plan's analysis.
+    await check('Plan for this player sends the map and the goal, shows the plan\'s value and fills its orders in', async () => {
+        if (!liveTurn) return SKIP;
+        await page.fill('#turn-board tbody tr:nth-child(1) [data-key=neighbors]', 'B');
+        await page.fill('#turn-plan-player', 'alice');
+        await page.fill('#turn-plan-income', '3');
+        const sent = page.waitForRequest((r) => r.url().endsWith('/plan-turn'));
+        equal(await submit('turn', () => page.click('#turn-plan')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.territories), '{"A":{"owner":"alice","armies":5,"neighbors":["B"]},"B":{"owner":"bob","armies":3,"neighbors":[]}}', 'map sent');
+        equal(JSON.stringify(body.orders), '[]', 'the other players\' orders sent');
+        equal(JSON.stringify(body.goal), '{"capture":["B"],"hold":[]}', 'goal sent');
+        equal(`${body.player} ${body.income} ${body.objective}`, 'alice 3 all', 'player, income, objective');
+        equal(await page.getAttribute('#turn-results', 'data-answer'), 'plan', 'answer drawn');
+        const api = await (await fetch(new URL('plan-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+        equal(Number(await page.getAttribute('#turn-plan-value', 'data-value')), api.value, 'value shown');
+        equal(await page.getAttribute('#turn-plan-optimal', 'data-value'), String(api.optimal), 'optimal shown');
+        const rows = await page.$$eval('#turn-orders tbody tr:not(.row-error)', (rs) => rs.map((r) => ({
+            type: r.querySelector('[data-key=type]').value, player: r.querySelector('[data-key=player]').value,
+            from: r.querySelector('[data-key=from]').value, to: r.querySelector('[data-key=to]').value,
+            amount: r.querySelector('[data-key=amount]').value })));
+        equal(rows.length, api.orders.length, 'orders filled in');
+        api.orders.forEach((o, i) => {
+            equal(`${rows[i].type} ${rows[i].player} ${o.type === 'deploy' ? '' : rows[i].from} ${rows[i].to} ${rows[i].amount}`,
+                `${o.type} ${o.player} ${o.from || ''} ${o.to} ${o.armies}`, `order ${i + 1}`);
+        });
+        assert(await page.isVisible('#turn-plan-analysis .ownerbars'), 'no analysis drawn');
+        // Back to the board without a map and the exact answer for the screenshot.
+        await page.fill('#turn-board tbody tr:nth-child(1) [data-key=neighbors]', '');
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+    });
+
+    // docs/rules.md's W24 example, built in the panel (the page sends no map: W25's border is
+    // then met): 0 % luck, alice's 9 attack bob's B of 6: they kill round(5.4) = 5 < 6 and fail;
+    // B keeps 1, and the 9 − round(4.2) = 5 left go home (A = 1 + 5 = 6). Add her Bomb card on B,
+    // listed after the attack: it runs first (W24), B keeps floor(6 / 2) = 3, and the 9 kill
+    // 5 >= 3 and lose round(2.1) = 2: B is alice's with 7, A keeps 1.
+    await check('a Bomb card added to the orders runs before the attack and turns B, worked by hand', async () => {
+        if (!liveTurn || !liveCards) return SKIP;
+        while (await page.$('#turn-orders tbody tr button.remove')) await page.click('#turn-orders tbody tr button.remove');
+        while (await page.$('#turn-goals tbody tr button.remove')) await page.click('#turn-goals tbody tr button.remove');
+        await page.fill(field('/territories/A/armies'), '10');
+        await page.fill(field('/territories/B/armies'), '6');
+        await page.fill('#turn-luck', '0');
+        await page.selectOption('#turn-rounding', 'straight_round');
+        await page.click('#turn-add-order');
+        await page.fill(field('/orders/0/player'), 'alice');
+        await page.fill(field('/orders/0/from'), 'A');
+        await page.fill(field('/orders/0/to'), 'B');
+        await page.fill(field('/orders/0/armies'), '9');
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        let bars = await turnBars();
+        equal(`${bars.B.bob.text} ${await meanOf('A')} ${await meanOf('B')}`, '100 % 6 1', 'without the card: B bob\'s, A 6, B 1');
+        await page.click('#turn-add-order');
+        await page.selectOption('#turn-orders tbody tr:nth-child(2) [data-key=type]', 'bomb');
+        equal(await page.isDisabled('#turn-orders tbody tr:nth-child(2) [data-key=from]'), true, 'a bomb has no from');
+        await page.fill(field('/orders/1/player'), 'alice');
+        await page.fill(field('/orders/1/target'), 'B');
+        const sent = page.waitForRequest((r) => r.url().endsWith('/analyze-turn'));
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.orders[1]), '{"type":"bomb","player":"alice","target":"B"}', 'the card sent');
+        bars = await turnBars();
+        equal(`${bars.B.alice.text} ${await meanOf('A')} ${await meanOf('B')}`, '100 % 1 7', 'with the card: B alice\'s, A 1, B 7');
+        equal(await orderCell(1, 'skipped_probability'), '0', 'the bomb ran');
+        equal(await orderCell(0, 'capture_probability'), '1', 'the attack captured');
+        assert(/alice bombs B/.test(await text('#turn-order-results tr[data-order="1"]')), 'the card is described');
     });
 
     // ---------- The Duper board panel: /duper/board/battle and /duper/board/options ----------

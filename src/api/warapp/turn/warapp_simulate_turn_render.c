@@ -75,14 +75,18 @@ static void unit_list_json(cbd_jw *w, const cbd_turn_request *q, const char *key
 }
 
 /* What one order did in one turn (with units on the board, the units it sent and those that
- * died in its battle). */
-static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_event *e) {
+ * died in its battle). A card that ran is "played"; of the cards only an airlift sends armies
+ * and units (W27), so only its entry says what it sent. */
+static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_event *e,
+                       cbd_turn_order_type type) {
     /* A deploy's result is its kind's name; the others say what the order did. */
     const char *const names[] = {cbd_turn_api_kinds[CBD_ORDER_DEPLOY].name, "skipped", "attack",
                                  "transfer", "played"};
+    bool sends =
+        e->kind != CBD_TURN_SKIPPED && (e->kind != CBD_TURN_PLAYED || type == CBD_ORDER_AIRLIFT);
     cbd_jw_object_open(w);
     cbd_jw_key_string(w, "result", names[e->kind]);
-    if (e->kind != CBD_TURN_SKIPPED) {
+    if (sends) {
         cbd_jw_key_uint(w, e->kind == CBD_TURN_DEPLOYED ? "armies" : "sent", e->sent);
     }
     if (e->kind == CBD_TURN_ATTACKED) {
@@ -91,7 +95,7 @@ static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_even
         cbd_jw_key_uint(w, "defender_kills", e->defender_kills);
         cbd_warapp_outcome_members(w, &e->outcome);
     }
-    if (q->turn.n_units > 0 && e->kind != CBD_TURN_DEPLOYED && e->kind != CBD_TURN_SKIPPED) {
+    if (q->turn.n_units > 0 && sends && e->kind != CBD_TURN_DEPLOYED) {
         unit_list_json(w, q, "units_sent", e->units_sent);
         if (e->kind == CBD_TURN_ATTACKED) {
             unit_list_json(w, q, "units_died", e->units_died);
@@ -133,7 +137,7 @@ static void turns_json(cbd_jw *w, const cbd_turn_tally *s, uint64_t trials) {
         cbd_jw_key(w, "orders");
         cbd_jw_array_open(w);
         for (size_t i = 0; i < s->n_orders; i++) {
-            event_json(w, s->q, &s->events[t * s->n_orders + i]);
+            event_json(w, s->q, &s->events[t * s->n_orders + i], s->q->orders[i].type);
         }
         cbd_jw_array_close(w);
         if (s->drawn) {

@@ -76,19 +76,21 @@ const cbd_turn_api_kind cbd_turn_api_kinds[CBD_ORDER_KINDS] = {
     [CBD_ORDER_ATTACK_TRANSFER] = {"attack_transfer", read_attack, attack_analysis, attack_counts,
                                    21},
     /* The cards (W25–W30, warapp_turn_cards_json.c): their entries hold skipped_probability
-     * (or their skipped count); order priority and delay their type only. */
+     * (or their skipped count); order priority and delay their type only. A listed card that ran is
+     * {"result":"played"} (20 bytes with its comma), or skipped (21); an airlift's adds its
+     * sent armies. */
     [CBD_ORDER_BOMB] = {"bomb", cbd_turn_read_target_card, cbd_turn_card_analysis,
-                        cbd_turn_card_counts, 21},
+                        cbd_turn_card_counts, 20},
     [CBD_ORDER_BLOCKADE] = {"blockade", cbd_turn_read_target_card, cbd_turn_card_analysis,
-                            cbd_turn_card_counts, 21},
+                            cbd_turn_card_counts, 20},
     [CBD_ORDER_EMERGENCY_BLOCKADE] = {"emergency_blockade", cbd_turn_read_target_card,
-                                      cbd_turn_card_analysis, cbd_turn_card_counts, 21},
+                                      cbd_turn_card_analysis, cbd_turn_card_counts, 20},
     [CBD_ORDER_AIRLIFT] = {"airlift", cbd_turn_read_airlift, cbd_turn_card_analysis,
                            cbd_turn_card_counts, 21},
     [CBD_ORDER_GIFT] = {"gift", cbd_turn_read_gift, cbd_turn_card_analysis, cbd_turn_card_counts,
-                        21},
-    [CBD_ORDER_PRIORITY] = {"order_priority", cbd_turn_read_reorder_card, NULL, NULL, 21},
-    [CBD_ORDER_DELAY] = {"order_delay", cbd_turn_read_reorder_card, NULL, NULL, 21},
+                        20},
+    [CBD_ORDER_PRIORITY] = {"order_priority", cbd_turn_read_reorder_card, NULL, NULL, 20},
+    [CBD_ORDER_DELAY] = {"order_delay", cbd_turn_read_reorder_card, NULL, NULL, 20},
 };
 
 const cbd_turn_api_kind *cbd_turn_api_kind_of(cbd_turn_order_type type) {
