@@ -23,6 +23,10 @@
  * (CBD_WORK_BOARD_TILE, CBD_WORK_BOARD_PAIR) and its battles (CBD_WORK_DUPER_BATTLE) before
  * doing them, takes its memory through cbd_mem_*, and returns CBD_ERR_BUDGET once the budget
  * is spent (a NULL budget is unlimited).
+ *
+ * Implemented by duper_board.c (the board: building it, its tiles, keys and players),
+ * duper_board_battle.c (preparing, applying and running battles on it: D14-D16) and
+ * duper_board_options.c (a player's attacks, D17), in src/core/duper/.
  */
 
 /* A tile's owner when the NPCs hold it (D9). */

@@ -24,6 +24,10 @@
  * Everything a battle can do follows from the two kill distributions (W4–W6):
  *   P(capture) = P(attacker kills >= D) · P(defender kills < A),
  *   P(mutual destruction) = P(attacker kills >= D) · P(defender kills >= A).
+ *
+ * Implemented in src/core/warapp/: warapp_odds.c (the kill distributions), warapp_battle.c (one
+ * battle's analysis), warapp_search.c (capture curves and the armies needed) and warapp_fog.c
+ * (the analysis under fog, W23).
  */
 
 /* A distribution over whole numbers as a dense window: P(value = lo + i) = p[i]. */

@@ -44,6 +44,9 @@
  * gives the same battles, and the summed statistics are identical. A budget serves one thread:
  * a caller that spreads blocks over threads gives each thread a budget of its own share (today
  * /simulate plays every block on the request's thread).
+ *
+ * Implemented by warapp_simulate.c (the battles, statistics and histograms) and
+ * warapp_sim_plan.c (a side's setup and the plan of a battle with units), in src/core/warapp/.
  */
 #define CBD_SIM_BLOCK UINT64_C(65536)
 

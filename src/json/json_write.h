@@ -100,17 +100,19 @@ static inline void cbd_jw_key_int(cbd_jw *w, const char *key, int64_t v) {
     cbd_jw_key(w, key);
     cbd_jw_int(w, v);
 }
+/* cbd_jw_key_n then cbd_jw_uint in one step (the most common member of the answers). */
+void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v);
 static inline void cbd_jw_key_uint(cbd_jw *w, const char *key, uint64_t v) {
-    cbd_jw_key(w, key);
-    cbd_jw_uint(w, v);
+    cbd_jw_key_n_uint(w, key, strlen(key), v);
 }
 static inline void cbd_jw_key_real(cbd_jw *w, const char *key, double v) {
     cbd_jw_key(w, key);
     cbd_jw_real(w, v);
 }
+/* cbd_jw_key_n then cbd_jw_bool in one step. */
+void cbd_jw_key_n_bool(cbd_jw *w, const char *key, size_t n, bool v);
 static inline void cbd_jw_key_bool(cbd_jw *w, const char *key, bool v) {
-    cbd_jw_key(w, key);
-    cbd_jw_bool(w, v);
+    cbd_jw_key_n_bool(w, key, strlen(key), v);
 }
 static inline void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s) {
     cbd_jw_key(w, key);
