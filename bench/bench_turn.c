@@ -148,7 +148,16 @@ static int run(const char *label, long turns, bool with_commanders, size_t n_car
 
 /* The bench board as a request body: territories t0..t8, players by name; with_commanders puts
  * Alice's Commander on t0 (sent by order 0) and Bob's on t1, as run() does. */
-static void turn_body(char *out, size_t size, const char *extra, bool with_commanders) {
+/* W25–W30: the four cards of add_cards() as request orders. */
+static const char cards_json[] =
+    ", {\"type\": \"bomb\", \"player\": \"alice\", \"target\": \"t1\"}"
+    ", {\"type\": \"airlift\", \"player\": \"bob\", \"from\": \"t3\", \"to\": \"t1\", "
+    "\"armies\": 10}"
+    ", {\"type\": \"order_priority\", \"player\": \"carol\"}"
+    ", {\"type\": \"blockade\", \"player\": \"alice\", \"target\": \"t7\"}";
+
+static void turn_body(char *out, size_t size, const char *extra, bool with_commanders,
+                      bool with_cards) {
     static const char *const names[] = {"alice", "bob", "carol"};
     size_t n = (size_t)snprintf(out, size, "{\"territories\": {");
     for (int i = 0; i < 9; i++) {
@@ -176,6 +185,9 @@ static void turn_body(char *out, size_t size, const char *extra, bool with_comma
                            : (size_t)snprintf(out + n, size - n, "\"armies\": %llu}",
                                               (unsigned long long)o->armies);
     }
+    if (with_cards) {
+        n += (size_t)snprintf(out + n, size - n, "%s", cards_json);
+    }
     snprintf(out + n, size - n,
              "], \"settings\": {\"luck_modifier\": 0.16, \"multi_attack\": true}, "
              "\"move_order\": \"random\"%s}",
@@ -184,14 +196,14 @@ static void turn_body(char *out, size_t size, const char *extra, bool with_comma
 
 static void run_http(void) {
     static char body[4096];
-    for (int with = 0; with < 2; with++) {
-        const char *what = with ? " (two Commanders)" : "";
-        turn_body(body, sizeof body, "", with);
+    for (int with = 0; with < 3; with++) {
+        const char *what = with == 2 ? " (four cards)" : with ? " (two Commanders)" : "";
+        turn_body(body, sizeof body, "", with == 1, with == 2);
         http_latency a = http_latency_measure("/analyze-turn", body, 301);
         printf("POST /analyze-turn%s over HTTP: median %.3f ms, p90 %.3f ms, p99 %.3f ms (goal <= "
                "5 ms)\n",
                what, a.median_us / 1e3, a.p90_us / 1e3, a.p99_us / 1e3);
-        turn_body(body, sizeof body, ", \"trials\": 1, \"seed\": 42", with);
+        turn_body(body, sizeof body, ", \"trials\": 1, \"seed\": 42", with == 1, with == 2);
         http_latency s = http_latency_measure("/simulate-turn", body, 5001);
         printf("POST /simulate-turn%s, 1 trial, over HTTP: median %.1f µs, p90 %.1f µs, p99 %.1f "
                "µs (goal <= 50 µs)\n",

@@ -149,6 +149,11 @@ cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng);
  * budget given to cbd_hist_add, which is charged CBD_WORK_HIST_SLOT for every slot of it.
  */
 typedef struct {
+    /* The window the last value fell in, as the windows hold it: nearly every battle's value
+     * falls there, and is counted with one comparison, as in a single window. */
+    uint64_t lo;
+    size_t len;
+    cbd_slot *cur;
     cbd_windows w; /* slots of counts */
 } cbd_hist;
 

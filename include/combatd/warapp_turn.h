@@ -13,9 +13,11 @@
 #include "combatd/warapp_units.h"
 
 /*
- * War.app turns (docs/rules.md W11–W16, and W23 for armies given as distributions): a board, the
- * players' orders, and either the exact distribution of the board after the turn (cbd_turn_analyze)
- * or one turn resolved with a caller's RNG (cbd_turn_sim_one).
+ * War.app turns (docs/rules.md W11–W16, W23 for armies given as distributions, W21–W22 for
+ * units, W24–W30 for maps and cards): a board, the players' orders, and either the exact
+ * distribution of the board after the turn (cbd_turn_analyze) or one turn resolved with a
+ * caller's RNG (cbd_turn_sim_one). Each kind of order is a row of the core's kinds' table
+ * (src/core/warapp/turn/warapp_turn_kinds.c).
  *
  * Territories and players are indices; the caller keeps their string ids. A player is
  * 0 .. n_players − 1; CBD_TURN_NEUTRAL owns neutral territories and never gives orders (W11).
@@ -338,14 +340,17 @@ void cbd_turn_sim_free(cbd_turn_sim *sim);
  * the count is the first point whose cumulative probability (summed in ascending order of
  * armies) exceeds u, the last point when rounding leaves u past them all (a distribution of
  * one count draws too). Then, under CBD_MOVE_RANDOM, a Fisher–Yates shuffle
- * of the players who have attack/transfer orders, in ascending player index, for
+ * of the players who have orders after the deploys (cards included, but not W30's, which run
+ * in no phase), in ascending player index, for
  * i = k − 1 down to 1: j = cbd_rng_bounded(rng, i + 1), swap(perm[i], perm[j]); perm is round
- * 1's order. Then each battle in schedule order draws exactly as one /simulate battle
+ * 1's order for every phase (W24). Then each battle in schedule order draws exactly as one
+ * /simulate battle
  * (warapp_simulate.h): attackers' roll, defenders' roll, attackers' rounding draw, defenders';
  * with units (W17–W21) of each side's power (W18), the units adding no draw of their own (W19,
  * W20 and the eliminations of W22 draw nothing).
- * Transfers and skipped orders draw nothing. board_out gets n_territories entries (the final
- * board); events (may be NULL) gets n_orders entries, in request order.
+ * Transfers, cards (W25–W30) and skipped orders draw nothing. board_out gets n_territories
+ * entries (the final board); events (may be NULL) gets n_orders entries, in request order (a
+ * card CBD_TURN_PLAYED or CBD_TURN_SKIPPED; order priority and delay CBD_TURN_PLAYED).
  *
  * The turn is charged to `budget` (NULL: unlimited) as it runs: CBD_WORK_TURN_ORDER an order
  * before it starts, then CBD_WORK_BATTLE a battle (and CBD_WORK_SIM_SETUP for each side's

@@ -35,11 +35,20 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     }
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
     /* No JSON_DISABLE_EOF_CHECK: trailing garbage after the document is an error. */
-    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES, &err);
+    bool any = ep->envelope && ep->envelope->any_value;
+    json_t *doc = json_loadb(body, len, JSON_REJECT_DUPLICATES | (any ? JSON_DECODE_ANY : 0), &err);
     (void)cbd_json_arena_use(heap);
     if (cbd_json_alloc_failed()) { /* the document may be wrong, or the error be ours */
         cbd_api_request_release(req);
         cbd_api_oom_reply(reply);
+        return false;
+    }
+    if (!doc && any && json_error_code(&err) == json_error_numeric_overflow) {
+        /* Valid JSON (RFC 8259 sets no range), but no value this service can hold. */
+        cbd_api_request_release(req);
+        cbd_problem_field(&problem, "", "holds a number out of range (line %d, column %d)",
+                          err.line, err.column);
+        endpoint_problem_reply(ep, NULL, &problem, reply);
         return false;
     }
     if (!doc) {

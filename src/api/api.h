@@ -80,6 +80,10 @@ typedef struct {
     /* The endpoint whose handler the request runs (a tools/call's tool), or NULL; metrics
      * count the calls by it. */
     const cbd_api_endpoint *(*called)(const json_t *request);
+    /* The body may be any JSON value, not only an object: the protocol says what a value that
+     * is not one of its messages is (JSON-RPC: an Invalid Request, not a Parse error), and a
+     * number too large to hold is such a value too. */
+    bool any_value;
 } cbd_api_envelope;
 
 /* An endpoint as an MCP tool (endpoints.h, CBD_TOOL): title NULL for one that is not. */

@@ -100,7 +100,8 @@ static enum MHD_Result route_checks(cbd_server *s, struct MHD_Connection *con,
         if (refused == 404) {
             req->route = CBD_ROUTE_OTHER; /* switched off: as if the service had no such path */
         } else if (refused != 0) {
-            cbd_extra_headers close = {.close = body};
+            /* A refused Origin is told nothing a page of it could read (no CORS headers). */
+            cbd_extra_headers close = {.close = body, .no_cors = refused == 403};
             if (body) {
                 cbd_watch_set_linger(cbd_watch_of(con));
             }

@@ -43,6 +43,7 @@ typedef struct {
     const char *csp;           /* Content-Security-Policy, for the page */
     const char
         *retry_after; /* Retry-After in seconds, for a 503 (busy, or over the per-IP limit) */
+    bool no_cors;     /* no CORS headers: the Origin itself was refused (its page reads nothing) */
 } cbd_extra_headers;
 
 /*

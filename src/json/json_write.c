@@ -72,30 +72,41 @@ static const char digit_pairs[201] = "0001020304050607080910111213141516171819"
                                      "6061626364656667686970717273747576777879"
                                      "8081828384858687888990919293949596979899";
 
-static void put_digits(cbd_jw *b, bool negative, uint64_t m) {
-    char digits[24];
-    size_t n = sizeof digits; /* filled from the end */
+/* How many decimal digits m has (1 to 20). */
+static inline size_t decimal_length(uint64_t m) {
+    size_t n = 1;
+    for (uint64_t bound = 10; n < 20 && m >= bound; bound *= 10) {
+        n++;
+    }
+    return n;
+}
+
+/* m's decimal digits, written backwards so that the last lands just before `end`. */
+static inline void write_digits(char *end, uint64_t m) {
     while (m >= 100) {
         const char *pair = digit_pairs + 2 * (m % 100);
         m /= 100;
-        digits[--n] = pair[1];
-        digits[--n] = pair[0];
+        *--end = pair[1];
+        *--end = pair[0];
     }
     if (m >= 10) {
-        digits[--n] = digit_pairs[2 * m + 1];
-        digits[--n] = digit_pairs[2 * m];
+        *--end = digit_pairs[2 * m + 1];
+        *--end = digit_pairs[2 * m];
     } else {
-        digits[--n] = (char)('0' + m);
+        *--end = (char)('0' + m);
     }
-    size_t len = sizeof digits - n;
+}
+
+static void put_digits(cbd_jw *b, bool negative, uint64_t m) {
+    size_t len = decimal_length(m);
     if (!reserve(b, len + 1)) {
         return;
     }
     if (negative) {
         b->data[b->len++] = '-';
     }
-    memcpy(b->data + b->len, digits + n, len);
     b->len += len;
+    write_digits(b->data + b->len, m);
 }
 
 static void put_integer(cbd_jw *b, int64_t v) {
@@ -341,6 +352,52 @@ void cbd_jw_key_n(cbd_jw *w, const char *key, size_t n) {
     w->len = (size_t)(p - w->data);
 }
 
+/* A member's name and its value's room in one reservation: writes the comma, "key": and
+ * returns where the value_len bytes of its value go, or NULL when the writer has failed. */
+static inline char *open_member(cbd_jw *w, const char *key, size_t n, size_t value_len) {
+    check_key(w);
+    bool comma = !w->after_key && !w->first;
+    w->first = false;
+    if (!reserve(w, n + 4 + value_len)) {
+        w->after_key = true; /* as cbd_jw_key_n leaves it; the writer has failed anyway */
+        return NULL;
+    }
+    char *p = w->data + w->len;
+    if (comma) {
+        *p++ = ',';
+    }
+    *p++ = '"';
+    memcpy(p, key, n);
+    p += n;
+    *p++ = '"';
+    *p++ = ':';
+    return p;
+}
+
+/* The member written up to `end`: a value follows no more. */
+static inline void close_member(cbd_jw *w, const char *end) {
+    w->len = (size_t)(end - w->data);
+    w->after_key = false;
+}
+
+void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v) {
+    size_t len = decimal_length(v);
+    char *p = open_member(w, key, n, len);
+    if (p) {
+        write_digits(p + len, v);
+        close_member(w, p + len);
+    }
+}
+
+void cbd_jw_key_n_bool(cbd_jw *w, const char *key, size_t n, bool v) {
+    size_t len = v ? 4 : 5;
+    char *p = open_member(w, key, n, len);
+    if (p) {
+        memcpy(p, v ? "true" : "false", len);
+        close_member(w, p + len);
+    }
+}
+
 void cbd_jw_key_any(cbd_jw *w, const char *key) {
     put_any_key(w, key);
 }
@@ -436,13 +493,13 @@ void cbd_jw_set_limit(cbd_jw *w, size_t limit) {
 /* Empty again, keeping what the caller reads after finishing: the limit and whether (and for
  * which member) it was passed. */
 static void reset_keeping_limit(cbd_jw *w) {
-    size_t limit = w->limit;
-    bool over = w->over;
-    const char *blame = w->blame;
+    cbd_jw kept = *w;
     cbd_jw_init(w);
-    w->limit = limit;
-    w->over = over;
-    w->blame = blame;
+    w->limit = kept.limit;
+    w->over = kept.over;
+    w->blame = kept.blame;
+    memcpy(w->marks, kept.marks, sizeof w->marks);
+    w->n_marks = kept.n_marks;
 }
 
 char *cbd_jw_finish(cbd_jw *w, size_t *len) {

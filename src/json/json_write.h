@@ -21,6 +21,8 @@
  * The writer places the commas itself; callers only say what comes next. Out of memory is
  * sticky: every later call does nothing, and cbd_jw_finish reports it.
  */
+#define CBD_JW_MARKS 16
+
 typedef struct {
     char *data;
     size_t len, cap;
@@ -31,6 +33,14 @@ typedef struct {
     size_t limit;
     bool over;
     const char *blame;
+    /* Where each member named by cbd_jw_blame took over (the first CBD_JW_MARKS), for a caller
+     * that copies the text into a larger one and must say which member made that too large
+     * (MCP's tool result holds an answer twice): kept by cbd_jw_finish, as blame is. */
+    struct {
+        size_t at;
+        const char *member;
+    } marks[CBD_JW_MARKS];
+    size_t n_marks;
     bool first;     /* nothing written yet inside the innermost object or array */
     bool after_key; /* a key was written; its value comes next, with no comma */
     /* Debug builds (NDEBUG not set) assert that objects and arrays nest, that keys come only
@@ -49,6 +59,10 @@ void cbd_jw_set_limit(cbd_jw *w, size_t limit);
 static inline void cbd_jw_blame(cbd_jw *w, const char *member) {
     if (!w->over) {
         w->blame = member;
+        if (w->n_marks < CBD_JW_MARKS) {
+            w->marks[w->n_marks].at = w->len;
+            w->marks[w->n_marks++].member = member;
+        }
     }
 }
 void cbd_jw_object_open(cbd_jw *w);
@@ -86,17 +100,19 @@ static inline void cbd_jw_key_int(cbd_jw *w, const char *key, int64_t v) {
     cbd_jw_key(w, key);
     cbd_jw_int(w, v);
 }
+/* cbd_jw_key_n then cbd_jw_uint in one step (the most common member of the answers). */
+void cbd_jw_key_n_uint(cbd_jw *w, const char *key, size_t n, uint64_t v);
 static inline void cbd_jw_key_uint(cbd_jw *w, const char *key, uint64_t v) {
-    cbd_jw_key(w, key);
-    cbd_jw_uint(w, v);
+    cbd_jw_key_n_uint(w, key, strlen(key), v);
 }
 static inline void cbd_jw_key_real(cbd_jw *w, const char *key, double v) {
     cbd_jw_key(w, key);
     cbd_jw_real(w, v);
 }
+/* cbd_jw_key_n then cbd_jw_bool in one step. */
+void cbd_jw_key_n_bool(cbd_jw *w, const char *key, size_t n, bool v);
 static inline void cbd_jw_key_bool(cbd_jw *w, const char *key, bool v) {
-    cbd_jw_key(w, key);
-    cbd_jw_bool(w, v);
+    cbd_jw_key_n_bool(w, key, strlen(key), v);
 }
 static inline void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s) {
     cbd_jw_key(w, key);

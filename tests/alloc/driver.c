@@ -107,6 +107,29 @@ static const endpoint_case cases[] = {
      " \"to\": \"keep\", \"armies\": 16, \"units\": [\"alice-cmdr\"]}], \"settings\":"
      " {\"luck_modifier\": 0.16}, \"trials\": 5, \"seed\": 11, \"include_turns\": true}",
      false, 200},
+    /* Cards (W24–W30): diplomacy's pairs are a block of their own, and every card runs its
+     * exact and sampled steps. */
+    {"/analyze-turn cards", "/analyze-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 10, \"neighbors\":"
+     " [\"B\"]}, \"B\": {\"owner\": \"bob\", \"armies\": 6, \"neighbors\": [\"C\"]},"
+     " \"C\": {\"owner\": \"carol\", \"armies\": 4}}, \"orders\": [{\"player\":"
+     " \"alice\", \"from\": \"A\", \"to\": \"B\", \"armies\": 9}, {\"type\": \"bomb\","
+     " \"player\": \"alice\", \"target\": \"B\"}, {\"type\": \"gift\", \"player\":"
+     " \"carol\", \"target\": \"C\", \"to_player\": \"bob\"}, {\"type\":"
+     " \"order_priority\", \"player\": \"bob\"}, {\"type\": \"blockade\", \"player\":"
+     " \"bob\", \"target\": \"C\"}], \"diplomacy\": [[\"alice\", \"carol\"]],"
+     " \"settings\": {\"luck_modifier\": 0.16}, \"move_order\": \"random\"}",
+     false, 200},
+    {"/simulate-turn cards listed", "/simulate-turn",
+     "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 10}, \"B\":"
+     " {\"owner\": \"bob\", \"armies\": 7}, \"C\": {\"owner\": \"alice\", \"armies\": 2}},"
+     " \"orders\": [{\"type\": \"airlift\", \"player\": \"alice\", \"from\": \"A\","
+     " \"to\": \"C\", \"armies\": 6}, {\"player\": \"alice\", \"from\": \"C\", \"to\":"
+     " \"B\", \"armies\": 7}, {\"type\": \"emergency_blockade\", \"player\": \"bob\","
+     " \"target\": \"B\"}, {\"type\": \"order_delay\", \"player\": \"alice\"}],"
+     " \"diplomacy\": [[\"alice\", \"bob\"]], \"trials\": 5, \"seed\": 11,"
+     " \"include_turns\": true}",
+     false, 200},
     {"/duper/board/battle 422", "/duper/board/battle",
      "{\"board\": {\"tiles\": {\"a1\": {\"owner\": \"red\"}}, \"adjacent\": [[\"a1\","
      " \"zz\"]]}, \"attacks\": []}",

@@ -623,6 +623,41 @@ try {
         equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
     });
 
+    // W31: "Plan for this player" on the edited board (A 5 of alice borders bob's B 3; bob has
+    // no order, alice's goal is B): the page sends the board as a map, without alice's orders,
+    // and the goal owned by alice as a capture; it shows the value /plan-turn answers for that
+    // body, puts the plan into the orders table (deploys first) and draws the plan's analysis.
+    await check('Plan for this player sends the map and the goal, shows the plan\'s value and fills its orders in', async () => {
+        if (!liveTurn) return SKIP;
+        await page.fill('#turn-board tbody tr:nth-child(1) [data-key=neighbors]', 'B');
+        await page.fill('#turn-plan-player', 'alice');
+        await page.fill('#turn-plan-income', '3');
+        const sent = page.waitForRequest((r) => r.url().endsWith('/plan-turn'));
+        equal(await submit('turn', () => page.click('#turn-plan')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.territories), '{"A":{"owner":"alice","armies":5,"neighbors":["B"]},"B":{"owner":"bob","armies":3,"neighbors":[]}}', 'map sent');
+        equal(JSON.stringify(body.orders), '[]', 'the other players\' orders sent');
+        equal(JSON.stringify(body.goal), '{"capture":["B"],"hold":[]}', 'goal sent');
+        equal(`${body.player} ${body.income} ${body.objective}`, 'alice 3 all', 'player, income, objective');
+        equal(await page.getAttribute('#turn-results', 'data-answer'), 'plan', 'answer drawn');
+        const api = await (await fetch(new URL('plan-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+        equal(Number(await page.getAttribute('#turn-plan-value', 'data-value')), api.value, 'value shown');
+        equal(await page.getAttribute('#turn-plan-optimal', 'data-value'), String(api.optimal), 'optimal shown');
+        const rows = await page.$$eval('#turn-orders tbody tr:not(.row-error)', (rs) => rs.map((r) => ({
+            type: r.querySelector('[data-key=type]').value, player: r.querySelector('[data-key=player]').value,
+            from: r.querySelector('[data-key=from]').value, to: r.querySelector('[data-key=to]').value,
+            amount: r.querySelector('[data-key=amount]').value })));
+        equal(rows.length, api.orders.length, 'orders filled in');
+        api.orders.forEach((o, i) => {
+            equal(`${rows[i].type} ${rows[i].player} ${o.type === 'deploy' ? '' : rows[i].from} ${rows[i].to} ${rows[i].amount}`,
+                `${o.type} ${o.player} ${o.from || ''} ${o.to} ${o.armies}`, `order ${i + 1}`);
+        });
+        assert(await page.isVisible('#turn-plan-analysis .ownerbars'), 'no analysis drawn');
+        // Back to the board without a map and the exact answer for the screenshot.
+        await page.fill('#turn-board tbody tr:nth-child(1) [data-key=neighbors]', '');
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+    });
+
     // docs/rules.md's W24 example, built in the panel (the page sends no map: W25's border is
     // then met): 0 % luck, alice's 9 attack bob's B of 6: they kill round(5.4) = 5 < 6 and fail;
     // B keeps 1, and the 9 − round(4.2) = 5 left go home (A = 1 + 5 = 6). Add her Bomb card on B,

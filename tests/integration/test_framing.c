@@ -5,6 +5,7 @@
  * not send most of these. The smuggling cases carry a 35-byte body that is itself a request
  * (`GET /SMUGGLED ...`): a server that lost the Content-Length answers it with a 404.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
@@ -232,6 +233,26 @@ Test(framing, one_length_frames_the_body) {
     cr_expect_eq(x.status, 400, "%s", x.text);
     cr_expect(strstr(x.text, "not valid JSON") != NULL, "read as a body: %s", x.text);
     free(x.text);
+}
+
+/* RFC 9110 section 5.6.2: a field name is a token, and every byte outside tchar in one is a
+ * 400 (': ' ends the name, CR and LF the line: those are not tried). */
+Test(framing, field_names_are_tokens_byte_by_byte) {
+    static const char tchar[] = "!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyz"
+                                "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    for (int c = 1; c < 256; c++) {
+        if (c == ':' || c == '\r' || c == '\n') {
+            continue;
+        }
+        char req[128];
+        int n =
+            snprintf(req, sizeof req,
+                     "GET /livez HTTP/1.1\r\nHost: x\r\nX%cY: 1\r\nConnection: close\r\n\r\n", c);
+        exchange x = send_bytes(req, (size_t)n);
+        bool token = strchr(tchar, c) != NULL;
+        cr_expect_eq(x.status, token ? 200 : 400, "byte 0x%02x in a field name: %.200s", c, x.text);
+        free(x.text);
+    }
 }
 
 /* The built-in limits the tests below are about: libmicrohttpd's memory per connection, which

@@ -113,6 +113,13 @@ Test(mcp_http, an_origin_is_served_only_when_listed_by_name) {
     char *text = exchange(test_port, "POST", "Origin: https://evil.example\r\n", ping);
     cr_expect_eq(raw_status(text), 403, "%s", text);
     cr_expect(has(body_of(text), "list it by name in server.cors_origins"), "%s", text);
+    /* A refused origin is not invited to read the refusal: no CORS header, though "*" is
+     * listed for every other answer. */
+    cr_expect_not(has(text, "\r\nAccess-Control-Allow-Origin:"), "%s", text);
+    free(text);
+    /* RFC 9110 (5.5): whitespace around a field value is not part of it. */
+    text = exchange(test_port, "POST", "Origin:   https://agent.example \t \r\n", ping);
+    cr_expect_eq(raw_status(text), 200, "a listed origin with whitespace around it: %s", text);
     free(text);
     int fd = raw_connect(test_port);
     cr_assert(raw_send_str(fd, "POST /analyze-attack HTTP/1.1\r\nHost: t\r\nOrigin: "
@@ -145,7 +152,10 @@ Test(mcp_http, the_protocol_version_header_must_be_a_served_revision) {
         cr_expect_eq(raw_status(text), 200, "%s: %s", served[i], text);
         free(text);
     }
-    char *text = exchange(test_port, "POST", "MCP-Protocol-Version: 2024-11-05\r\n", ping);
+    char *text = exchange(test_port, "POST", "MCP-Protocol-Version: 2025-06-18  \r\n", ping);
+    cr_expect_eq(raw_status(text), 200, "trailing whitespace is not part of the value: %s", text);
+    free(text);
+    text = exchange(test_port, "POST", "MCP-Protocol-Version: 2024-11-05\r\n", ping);
     cr_expect_eq(raw_status(text), 400, "%s", text);
     cr_expect(has(body_of(text), "2025-11-25, 2025-06-18, 2025-03-26"), "%s", text);
     free(text);

@@ -192,10 +192,9 @@ static const struct {
 
 bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
                  cbd_problem *problem) {
-    /* A tool's answer is capped at server.max_answer_bytes by its own writer, as over HTTP;
-     * the envelope holds it twice (structured, and as text) and the constant tool list and
-     * documents, so it is bounded by what the cap lets through and is not capped again. */
-    cbd_jw_set_limit(out, 0);
+    /* A tool's answer is capped with the result that holds it twice (mcp_tools.c); the cap
+     * holds for every other answer as it is. */
+    cbd_jw_set_limit(out, (size_t)cfg->limits.max_answer_bytes);
     cbd_mcp_call call;
     switch (read_message(request, &call, problem)) {
         case MESSAGE_INVALID:
@@ -256,8 +255,16 @@ uint64_t cbd_api_mcp_cost(const cbd_config *cfg, const json_t *request) {
  * false when memory ran out. */
 static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const char *message,
                                 const cbd_problem *problem) {
+    /* The document's status is the HTTP status it is answered with (400), as RFC 9457 says. */
+    cbd_problem *as_sent = malloc(sizeof *as_sent);
+    if (!as_sent) {
+        return false;
+    }
+    *as_sent = *problem;
+    as_sent->status = 400;
     size_t len = 0;
-    char *text = cbd_api_problem_text(problem, &len);
+    char *text = cbd_api_problem_text(as_sent, &len);
+    free(as_sent);
     if (!text) {
         return false;
     }
@@ -312,4 +319,4 @@ static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_re
     }
 }
 
-const cbd_api_envelope cbd_api_mcp_envelope = {refuse, called};
+const cbd_api_envelope cbd_api_mcp_envelope = {refuse, called, true};

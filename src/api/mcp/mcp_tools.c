@@ -176,6 +176,39 @@ static bool unknown_tool(cbd_jw *out, const cbd_mcp_call *call, const char *erro
 }
 
 /*
+ * The cap (server.max_answer_bytes) holds for the JSON-RPC answer: the result holds the tool's
+ * answer twice, as it is (structuredContent) and as a string (its text, escaped), around a
+ * fixed envelope. NULL when it fits; else the member of the arguments whose part of the answer
+ * was being written where the result passed the cap (the answer's cbd_jw_blame marks), as an
+ * answer past the cap over HTTP names it.
+ */
+static const char *past_cap(const cbd_mcp_call *call, const cbd_jw *answer, const char *text,
+                            size_t len, size_t cap) {
+    if (cap == 0) {
+        return NULL;
+    }
+    cbd_jw fixed;
+    cbd_jw_init(&fixed);
+    cbd_mcp_tool_result(&fixed, call, "", 0, false);
+    size_t size = fixed.len;
+    cbd_jw_discard(&fixed);
+    size_t m = 0;
+    const char *blame = "";
+    char esc[6];
+    for (size_t i = 0; i < len; i++) {
+        while (m < answer->n_marks && answer->marks[m].at <= i) {
+            blame = answer->marks[m++].member;
+        }
+        size_t escaped = cbd_json_escape_byte((unsigned char)text[i], esc);
+        size += 1 + (escaped ? escaped : 1);
+        if (size > cap) {
+            return blame;
+        }
+    }
+    return NULL;
+}
+
+/*
  * Runs the tool's handler as cbd_api_answer_within runs an endpoint's: the same budget (so a
  * call that spends the inline budget on an HTTP thread is handed back to a worker like any
  * request: the budget says so when this returns), a writer capped at server.max_answer_bytes,
@@ -204,6 +237,12 @@ bool cbd_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *proble
         return cbd_api_settle_problem(ok, &answer, ctx->cfg, ctx->budget, problem)
                    ? false
                    : cbd_api_oom_problem(problem);
+    }
+    const char *blame = past_cap(ctx->call, &answer, text, len, ctx->cfg->limits.max_answer_bytes);
+    if (blame) {
+        free(text);
+        cbd_problem_init(problem);
+        return cbd_api_answer_too_large(ctx->cfg, 0, blame, problem);
     }
     cbd_mcp_tool_result(out, ctx->call, text, len, false);
     free(text);

@@ -148,11 +148,15 @@ cbd_sim_record cbd_sim_plan_one(const cbd_sim_plan *plan, cbd_rng *rng) {
 /* ---- histograms ---- */
 
 void cbd_hist_init(cbd_hist *h) {
+    h->lo = 0;
+    h->len = 0;
+    h->cur = NULL;
     cbd_windows_init(&h->w);
 }
 
 void cbd_hist_free(cbd_hist *h) {
     cbd_windows_free(&h->w);
+    cbd_hist_init(h);
 }
 
 /* A value outside the window found last: another window's, or a window made or grown for it,
@@ -169,16 +173,17 @@ static cbd_status hist_add_slow(cbd_hist *h, uint64_t v, uint64_t count, cbd_bud
         s += v - lo;
     }
     s->n += count;
+    const cbd_window *w = &h->w.w[h->w.last]; /* the window v fell in: the next value's too */
+    h->lo = w->lo;
+    h->len = w->len;
+    h->cur = w->s;
     return CBD_OK;
 }
 
 cbd_status cbd_hist_add(cbd_hist *h, uint64_t v, uint64_t count, cbd_budget *budget) {
-    if (h->w.n > 0) { /* the window of the last value: nearly every battle's */
-        cbd_window *w = &h->w.w[h->w.last];
-        if (v - w->lo < w->len) {
-            w->s[v - w->lo].n += count;
-            return CBD_OK;
-        }
+    if (v - h->lo < h->len) {
+        h->cur[v - h->lo].n += count;
+        return CBD_OK;
     }
     return hist_add_slow(h, v, count, budget);
 }

@@ -13,12 +13,17 @@
 #include "mcp_guard.h"
 #include "server_internal.h"
 
-/* The header a count is taken of, and what was seen. */
+/* The header a count is taken of, and what was seen: its (last) value without the optional
+ * whitespace RFC 9110 (5.5) lets a field value have around it. */
 typedef struct {
     const char *name;
     unsigned count;
-    const char *value;
+    char value[512];
 } header_count;
+
+static bool ows(char c) {
+    return c == ' ' || c == '\t';
+}
 
 static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key,
                                     const char *value) {
@@ -26,14 +31,26 @@ static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const ch
     header_count *c = cls;
     if (key && strcasecmp(key, c->name) == 0) {
         c->count++;
-        c->value = value ? value : "";
+        const char *v = value ? value : "";
+        size_t n = strlen(v);
+        while (n > 0 && ows(*v)) {
+            v++;
+            n--;
+        }
+        while (n > 0 && ows(v[n - 1])) {
+            n--;
+        }
+        /* Longer than any origin or revision served: kept empty, which matches none. */
+        n = n < sizeof c->value ? n : 0;
+        memcpy(c->value, v, n);
+        c->value[n] = '\0';
     }
     return MHD_YES;
 }
 
 /* How often `name` is in the request's header, and its (last) value. */
 static header_count count_of(struct MHD_Connection *con, const char *name) {
-    header_count c = {name, 0, NULL};
+    header_count c = {name, 0, ""};
     (void)MHD_get_connection_values(con, MHD_HEADER_KIND, count_header, &c);
     return c;
 }

@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "api_config.h"
+#include "api_test.h"
 #include "embedded.h"
 #include "mcp.h"
 
@@ -134,7 +135,9 @@ Test(mcp_api, the_work_budget_and_the_answer_cap_hold_for_a_tool_as_over_http) {
     expect_same_answer(&cfg, "/analyze-attack", "analyze_attack",
                        "{\"attackers\": 5, \"defenders\": 10, \"graph\": {\"from\": 1, \"to\": "
                        "1000}}");
-    /* An answer under the cap is not refused for its envelope, which holds it twice. */
+    /* The cap holds for the JSON-RPC answer, which holds the tool's twice (as it is and as
+     * escaped text): an answer of more than half the cap is a tool error naming the member
+     * whose part passed it (the graph, most of the answer), one of less is answered. */
     cfg.limits.max_answer_bytes = 7200;
     const char *graph = "{\"attackers\": 10, \"defenders\": 5, \"settings\": {\"luck_modifier\": "
                         "0.16}, \"graph\": {\"from\": 1, \"to\": 30}, "
@@ -142,7 +145,28 @@ Test(mcp_api, the_work_budget_and_the_answer_cap_hold_for_a_tool_as_over_http) {
     cbd_api_reply http = run(&cfg, "/analyze-attack", graph);
     cr_assert_eq(http.status, 200, "%s", http.body);
     cr_assert_gt(http.body_len, 7200 / 2, "the answer is more than half the cap");
+    cr_assert_lt(http.body_len, 7200);
     cbd_api_reply_free(&http);
+    char *body = tool_call("analyze_attack", graph);
+    cbd_api_reply mcp = run(&cfg, "/mcp", body);
+    cr_expect_eq(mcp.status, 200, "%s", mcp.body);
+    cr_expect_leq(mcp.body_len, 7200);
+    json_t *doc = json_loads(mcp.body, 0, NULL);
+    cr_assert_not_null(doc, "%s", mcp.body);
+    cr_expect(json_is_true(json_object_get(json_object_get(doc, "result"), "isError")), "%s",
+              mcp.body);
+    json_t *problem = json_loads(
+        json_string_value(json_object_get(
+            json_array_get(json_object_get(json_object_get(doc, "result"), "content"), 0), "text")),
+        0, NULL);
+    cr_assert_not_null(problem, "%s", mcp.body);
+    cr_expect(has_error(problem, "/graph", "server.max_answer_bytes"), "%s", mcp.body);
+    cr_expect_eq(mcp.call_status, 422);
+    json_decref(problem);
+    json_decref(doc);
+    cbd_api_reply_free(&mcp);
+    free(body);
+    cfg.limits.max_answer_bytes = 2 * 7200 + 2000;
     expect_same_answer(&cfg, "/analyze-attack", "analyze_attack", graph);
 }
 
@@ -270,19 +294,48 @@ Test(mcp_api, a_body_that_is_not_a_request_is_an_error_without_id) {
                  "error\",\"data\":{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":"
                  "400,\"detail\":\"The body is not valid JSON: line 1, column 19: string or '}' "
                  "expected near end of file\",\"errors\":[]}}}");
-    /* A batch (2025-03-26 allowed them; later revisions do not): one message per body. */
+    /* A batch (2025-03-26 allowed them; later revisions do not): one message per body. The
+     * problem's status is the HTTP status it is answered with. */
     expect_reply("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}]", 400,
                  "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":"
-                 "\"Invalid Request\",\"data\":{\"type\":\"about:blank\",\"title\":\"Unprocessable "
-                 "Content\",\"status\":422,\"detail\":\"The request is valid JSON but breaks the "
+                 "\"Invalid Request\",\"data\":{\"type\":\"about:blank\",\"title\":\"Bad "
+                 "Request\",\"status\":400,\"detail\":\"The request is valid JSON but breaks the "
                  "schema; see `errors`.\",\"errors\":[{\"pointer\":\"\",\"detail\":\"the request "
                  "must be a JSON object\"}]}}}");
     expect_reply("{\"id\": 1, \"method\": 5}", 400,
                  "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":"
-                 "\"Invalid Request\",\"data\":{\"type\":\"about:blank\",\"title\":\"Unprocessable "
-                 "Content\",\"status\":422,\"detail\":\"The body is not a JSON-RPC 2.0 message; "
+                 "\"Invalid Request\",\"data\":{\"type\":\"about:blank\",\"title\":\"Bad "
+                 "Request\",\"status\":400,\"detail\":\"The body is not a JSON-RPC 2.0 message; "
                  "see `errors`.\",\"errors\":[{\"pointer\":\"/jsonrpc\",\"detail\":\"must be "
                  "\\\"2.0\\\"\"},{\"pointer\":\"/method\",\"detail\":\"must be a string\"}]}}}");
+}
+
+/* JSON-RPC 2.0 (5.1): valid JSON that is not a Request object is -32600 Invalid Request;
+ * -32700 is for a body that is not JSON. A number past what the service holds is valid JSON
+ * too (RFC 8259 sets no range). */
+Test(mcp_api, valid_json_that_is_no_request_is_an_invalid_request) {
+    static const char *const bodies[] = {
+        "\"x\"",
+        "1",
+        "null",
+        "true",
+        "{\"jsonrpc\": \"2.0\", \"id\": 18446744073709551616, \"method\": \"ping\"}",
+        "{\"jsonrpc\": \"2.0\", \"id\": 1e30, \"method\": \"ping\"}",
+    };
+    cbd_config cfg = defaults();
+    for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+        cbd_api_reply r = run(&cfg, "/mcp", bodies[i]);
+        cr_expect_eq(r.status, 400, "%s", bodies[i]);
+        json_t *doc = json_loads(r.body, 0, NULL);
+        cr_assert_not_null(doc, "%s", r.body);
+        const json_t *error = json_object_get(doc, "error");
+        cr_expect_eq(json_integer_value(json_object_get(error, "code")), -32600, "%s: %s",
+                     bodies[i], r.body);
+        cr_expect_eq(json_integer_value(json_object_get(json_object_get(error, "data"), "status")),
+                     400, "%s", r.body);
+        json_decref(doc);
+        cbd_api_reply_free(&r);
+    }
 }
 
 /* The members at fault, as the -32600's problem names them. */

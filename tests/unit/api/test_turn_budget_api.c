@@ -9,7 +9,8 @@
  *    battle grew);
  *  - a 17 KB /analyze-turn of 128 battles whose answer was 68 MB;
  *  - /simulate-turn listings and histograms past server.max_answer_bytes;
- *  - /simulate-turn of 10^7 trials of a 256-territory board (estimated 1.0 s, ran 6.8 s).
+ *  - /simulate-turn of 10^7 trials of a 256-territory board (estimated 1.0 s, ran 6.8 s);
+ *  - 251 blockades after a battle of many outcomes: each card's look at every state charged.
  */
 #include <math.h>
 #include <stdio.h>
@@ -270,4 +271,52 @@ Test(turn_budget_api, a_simulation_of_many_territories_stops_on_the_budget) {
     cr_expect_geq(o.estimate, UINT64_C(10000000) * (100 + 256 * 8));
     json_decref(o.doc);
     free(body);
+}
+
+/* A battle at full luck, 5,000 a side (some 600,000 outcomes), then `cards` blockades of the
+ * battle's territory by a player who never owns it (W26: each is skipped). */
+static char *blockades_after_a_battle(int cards) {
+    costly_buf t = {0};
+    costly_add(&t, "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": 5000}, "
+                   "\"B\": {\"owner\": \"p1\", \"armies\": 5000}, "
+                   "\"C\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": "
+                   "\"p0\", \"from\": \"A\", \"to\": \"B\", \"armies\": 5000}");
+    for (int i = 0; i < cards; i++) {
+        costly_add(&t, ", {\"type\": \"blockade\", \"player\": \"p2\", \"target\": \"B\"}");
+    }
+    costly_add(&t, "], \"settings\": {\"luck_modifier\": 1}, \"max_distribution_points\": 100}");
+    return t.p;
+}
+
+/* W24, W26: cards are charged like any other step: each skipped blockade looks at every state
+ * the battle left, at least one per armies count B may hold (its distribution lists 100 of
+ * them, max_distribution_points), so 250 more blockades cost at least 250 × 100 ×
+ * CBD_WORK_TURN_STATE more; the request still ends within the budget (refused at an order, or
+ * answered). */
+Test(turn_budget_api, w24_w26_blockades_after_a_large_battle_are_charged) {
+    char *one = blockades_after_a_battle(1), *many = blockades_after_a_battle(251);
+    budget_outcome a = run("/analyze-turn", one);
+    cr_assert_eq(a.status, 200);
+    size_t counts = json_array_size(json_walk(a.doc, "territories/B/armies/distribution"));
+    cr_expect_eq(counts, 100, "B's armies take at least 100 values");
+    budget_outcome o = run("/analyze-turn", many);
+    expect_bounded(&o);
+    if (o.status == 422) {
+        char *e = errors_of(&o);
+        cr_expect(strstr(e, "\"/orders/") != NULL, "names an order: %s", e);
+        free(e);
+    } else {
+        cr_expect_eq(o.status, 200);
+        cr_expect_eq(json_number_value(json_walk(o.doc, "orders/251/skipped_probability")), 1.0);
+        cr_expect_gt(o.spent.work_spent, a.spent.work_spent + 250 * 100 * CBD_WORK_TURN_STATE,
+                     "%llu units, one blockade %llu", (unsigned long long)o.spent.work_spent,
+                     (unsigned long long)a.spent.work_spent);
+    }
+    cr_log_info("one blockade %llu units, 251 blockades %llu (status %d)",
+                (unsigned long long)a.spent.work_spent, (unsigned long long)o.spent.work_spent,
+                o.status);
+    budget_outcome_free(&a);
+    budget_outcome_free(&o);
+    free(one);
+    free(many);
 }

@@ -1,7 +1,7 @@
 /*
  * The worked examples of docs/rules.md's W24–W30, with the numbers worked by hand there: each
- * comes out of the brute force written from the rules' text (warapp_turn_cards_brute.h), and,
- * with COMBATD_TURN_CARDS (the CMake option of that name), out of the core's analysis too. Random
+ * comes out of the brute force written from the rules' text (warapp_turn_cards_brute.h) and out
+ * of the core's analysis. Random
  * turns against the brute force: test_warapp_turn_cards_brute.c.
  */
 #include <string.h>
@@ -10,10 +10,6 @@
 
 #include "combatd/warapp_turn.h"
 #include "warapp_turn_cards_cases.h"
-
-#ifndef COMBATD_TURN_CARDS
-#define COMBATD_TURN_CARDS 0
-#endif
 
 enum { ALICE = 0, BOB = 1, CAROL = 2, NEUTRAL_P = -1, DEAD = -1 };
 
@@ -56,7 +52,7 @@ static void expect_engine(const cb_case *c, const want_t *want, const double *sk
     cbd_turn_analysis_free(&a);
 }
 
-/* One worked example, by the brute force and (with the cards' engines) by the core. */
+/* One worked example, by the brute force and by the core. */
 static void expect_example(const cb_case *c, const want_t *want, const double *skip,
                            const int *at) {
     static cb_res r;
@@ -83,9 +79,7 @@ static void expect_example(const cb_case *c, const want_t *want, const double *s
     for (size_t p = 0; p < c->turn.n_players; p++) {
         cr_expect_float_eq((double)r.eliminated[p], 0.0, 1e-12, "player %zu", p);
     }
-    if (COMBATD_TURN_CARDS) {
-        expect_engine(c, want, skip, at);
-    }
+    expect_engine(c, want, skip, at);
 }
 
 static const cbd_turn_territory NEUTRAL_2 = {CBD_TURN_NEUTRAL, 2};
@@ -290,7 +284,6 @@ Test(turn_cards, w30_schedules_of_the_worked_example) {
     expect_schedule(&l, NULL, 0, (int[]){0, 5, 2, 7, 4}, 5);
 }
 
-#if COMBATD_TURN_CARDS
 /* W26 with W10: 400,000,000 × 3 is capped at 10^9; a multiplier of 0 leaves 0. */
 Test(turn_cards, w26_a_blockade_leaves_at_most_w10s_largest_count) {
     cbd_turn_territory terr[2] = {{ALICE, 400000000}, {ALICE, 7}};
@@ -301,4 +294,3 @@ Test(turn_cards, w26_a_blockade_leaves_at_most_w10s_largest_count) {
     cb_add(&c, cb_card_order(CBD_ORDER_BLOCKADE, ALICE, 0));
     expect_engine(&c, (want_t[]){{NEUTRAL_P, 1000000000}, {NEUTRAL_P, 0}}, (double[]){0, 0}, NULL);
 }
-#endif

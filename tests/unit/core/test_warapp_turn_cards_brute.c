@@ -4,9 +4,9 @@
  * maps, units, fog, every move order) it must agree with the core's analysis to 1e-12; on turns
  * with every card its answers are distributions; its schedules are the ones W30's example lists;
  * and each ruling's worked example in docs/rules.md comes out of it with the numbers worked by
- * hand there. With COMBATD_TURN_CARDS (the CMake option of that name) the core's analysis is held
- * to the same: every worked example, random turns with every card (with units and fog, under
- * each move order) to 1e-12, and seeded turns against the analysis by chi-square.
+ * hand there (test_warapp_turn_cards.c). The core's analysis is held to the same: random turns
+ * with every card (with units and fog, under each move order) to 1e-12, and seeded turns against
+ * the analysis by chi-square.
  */
 #include <string.h>
 
@@ -15,10 +15,6 @@
 #include "chi_square.h"
 #include "combatd/warapp_turn.h"
 #include "warapp_turn_cards_cases.h"
-
-#ifndef COMBATD_TURN_CARDS
-#define COMBATD_TURN_CARDS 0
-#endif
 
 enum { ALICE = 0, BOB = 1, CAROL = 2, NEUTRAL_P = -1 };
 
@@ -92,7 +88,6 @@ Test(turn_cards_brute, w25_w30_the_oracle_answers_distributions_with_cards, .tim
     }
 }
 
-#if COMBATD_TURN_CARDS
 /* W24–W30: random turns with every card, with units, fog and maps, under each move order,
  * against the brute force to 1e-12. */
 Test(turn_cards_brute, w24_w30_turns_with_cards_agree_with_the_brute_force, .timeout = 240) {
@@ -203,4 +198,3 @@ Test(turn_cards_brute, w24_w30_seeded_turns_with_cards_agree_with_the_analysis) 
     cbd_turn_sim_free(sim);
     cbd_turn_analysis_free(&a);
 }
-#endif

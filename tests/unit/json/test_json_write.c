@@ -100,6 +100,37 @@ Test(json_write, integers_of_every_length_match_printf) {
     free(text);
 }
 
+/* A member written in one step is the key and the value written apart, commas included. */
+Test(json_write, one_step_members_match_key_then_value) {
+    const uint64_t values[] = {0, 7, 42, 100, 65535, UINT64_MAX};
+    cbd_jw one, two;
+    cbd_jw_init(&one);
+    cbd_jw_init(&two);
+    cbd_jw_object_open(&one);
+    cbd_jw_object_open(&two);
+    for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+        char key[8];
+        snprintf(key, sizeof key, "k%zu", i);
+        cbd_jw_key_uint(&one, key, values[i]);
+        cbd_jw_key_n(&two, key, strlen(key));
+        cbd_jw_uint(&two, values[i]);
+        cbd_jw_key_bool(&one, "b", i % 2 == 0);
+        cbd_jw_key_n(&two, "b", 1);
+        cbd_jw_bool(&two, i % 2 == 0);
+    }
+    cbd_jw_object_close(&one);
+    cbd_jw_object_close(&two);
+    size_t n1 = 0, n2 = 0;
+    char *a = cbd_jw_finish(&one, &n1), *b = cbd_jw_finish(&two, &n2);
+    cr_assert(a && b);
+    cr_expect_str_eq(a, "{\"k0\":0,\"b\":true,\"k1\":7,\"b\":false,\"k2\":42,\"b\":true,"
+                        "\"k3\":100,\"b\":false,\"k4\":65535,\"b\":true,"
+                        "\"k5\":18446744073709551615,\"b\":false}");
+    cr_expect_str_eq(a, b);
+    free(a);
+    free(b);
+}
+
 Test(json_write, strings_are_escaped_as_jansson_does) {
     const char *strings[] = {"",
                              "plain",

@@ -13,7 +13,8 @@ static bool deploy_valid(const cbd_turn *t, const cbd_turn_order *o) {
            o->armies <= CBD_WARAPP_MAX_ARMIES;
 }
 
-static size_t deploy_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+/* The order's `to` only (a deploy's, a blockade's, W12, W26). */
+static size_t target_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
     (void)t;
     out[0] = o->to;
     return 1;
@@ -76,12 +77,6 @@ static bool player_valid(const cbd_turn *t, const cbd_turn_order *o) {
     return true;
 }
 
-static size_t target_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
-    (void)t;
-    out[0] = o->to;
-    return 1;
-}
-
 /* W25: the target and, on a map, its neighbours, whose owners decide whether it may be bombed. */
 static size_t bomb_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
     size_t n = 0;
@@ -125,7 +120,7 @@ static size_t gift_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t 
 /* One row per kind (W12, W14, W25–W30). Order priority and delay run no step: the plan reads
  * them into the attack/transfer phase's schedule (W30). */
 const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS] = {
-    [CBD_ORDER_DEPLOY] = {CBD_PHASE_DEPLOY, false, deploy_valid, deploy_touches, NULL, NULL},
+    [CBD_ORDER_DEPLOY] = {CBD_PHASE_DEPLOY, false, deploy_valid, target_touches, NULL, NULL},
     [CBD_ORDER_ATTACK_TRANSFER] = {CBD_PHASE_ATTACK, true, attack_valid, from_to_touches,
                                    cbd_turn_expand, cbd_turn_sim_attack},
     [CBD_ORDER_BOMB] = {CBD_PHASE_BOMB, false, target_valid, bomb_touches, cbd_turn_exact_bomb,
