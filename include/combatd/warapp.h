@@ -75,7 +75,7 @@ static inline cbd_warapp_outcome cbd_warapp_decide(uint64_t attackers, uint64_t 
                                                    uint64_t attackers_left, bool attack_empty,
                                                    uint64_t defenders_left, bool defense_empty) {
     cbd_warapp_outcome o;
-    /* W20: captured iff the defence keeps nothing and the attack keeps something. With 0
+    /* W20: captured iff the defense keeps nothing and the attack keeps something. With 0
      * defenders and no defending unit any attack of an army or a unit captures (W5). */
     o.captured = defense_empty && !attack_empty;
     o.mutual = defense_empty && attack_empty;

@@ -34,7 +34,7 @@
  *   4. the same for the defenders, u_d.
  * A draw rounds up iff u < fraction·10^12 (cbd_round_weighted), so P(up) is the exact fraction.
  * n_a and n_d are the sides' powers (W18): their armies (the defenders' drawn in step 0) plus
- * their units' attack or defence power; without units, their armies. Special units add no
+ * their units' attack or defense power; without units, their armies. Special units add no
  * draws: each side's rounded kills are the damage it deals, W19 spends it on the other side in
  * combat order and W20 decides the outcome.
  *
@@ -124,7 +124,7 @@ cbd_status cbd_sim_plan_init(cbd_sim_plan *plan, const cbd_warapp_side *attack,
 void cbd_sim_plan_free(cbd_sim_plan *plan);
 
 /* The work units one battle of the plan is charged (budget.h): CBD_WORK_BATTLE less
- * CBD_WORK_BATTLE_ROLL for a side whose roll never needs a draw (for the defence: at no
+ * CBD_WORK_BATTLE_ROLL for a side whose roll never needs a draw (for the defense: at no
  * count), plus with fog CBD_WORK_FOG_STEP for the uniform and each step of the bisection (and
  * CBD_WORK_FOG_MISS once the per-count tables pass CBD_WORK_FOG_CACHED bytes), and
  * CBD_WORK_UNIT_DAMAGE for each unit W19 walks. */

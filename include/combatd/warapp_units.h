@@ -11,7 +11,7 @@
 /*
  * War.app special units (W17–W20): Commanders and a mod's custom units beside a side's armies.
  *
- * A side's power is its armies plus its units' attack power (attacking) or defence power
+ * A side's power is its armies plus its units' attack power (attacking) or defense power
  * (defending), and each point of power rolls once (W18): the kills of W1 computed for that
  * power are the damage the side deals. The damage a side takes is spent in combat order (W19):
  * units with a negative combat order (lowest first), then the armies, then the units with a
@@ -52,7 +52,7 @@ typedef struct {
     const cbd_warapp_unit *units; /* may be NULL when n_units is 0 */
 } cbd_warapp_side;
 
-/* W18: armies plus the units' attack (attacking) or defence power; saturates past UINT64_MAX. */
+/* W18: armies plus the units' attack (attacking) or defense power; saturates past UINT64_MAX. */
 uint64_t cbd_warapp_side_power(const cbd_warapp_side *side, bool attacking);
 
 /* The least damage that leaves the side with nothing (W19): armies + every unit's toughness. */

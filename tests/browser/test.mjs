@@ -223,9 +223,9 @@ try {
 
     // 10 armies into 3 and a Commander at 0 % luck (the service's default settings): the
     // attackers deal 10 * 0.6 = 6, the 3 armies die first (W19) and the 3 left are less than the
-    // Commander's damage to kill 7: it lives, nothing is captured (W20). The defence has power
+    // Commander's damage to kill 7: it lives, nothing is captured (W20). The defense has power
     // 3 + 7 = 10 and deals 7: 3 attackers are left.
-    await check('a Commander added to the defence with one click survives 10 armies into 3 (capture 0 %, survival 100 %)', async () => {
+    await check('a Commander added to the defense with one click survives 10 armies into 3 (capture 0 %, survival 100 %)', async () => {
         if (!liveAnalyze) return SKIP;
         await page.fill('#wa-attackers', '10');
         await page.fill('#wa-defenders', '3');
@@ -256,7 +256,7 @@ try {
     }, removeUnits);
 
     // A Commander attacking alone (0 armies, W20) into 3: power 7 deals round(4.2) = 4 >= 3, the
-    // defence deals round(2.1) = 2 < 7: captured, and the graph starts at 0 armies.
+    // defense deals round(2.1) = 2 < 7: captured, and the graph starts at 0 armies.
     await check('a Commander attacks alone with 0 armies and captures 3, surviving', async () => {
         if (!liveAnalyze) return SKIP;
         await page.fill('#wa-attackers', '0');

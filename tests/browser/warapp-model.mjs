@@ -119,9 +119,9 @@ export function battleWithUnits(attackers, defenders, attUnits, defUnits, s) {
         for (const [taken, pd] of d) {
             const q = pa * pd;
             const ra = takeDamage(taken, attackers, attUnits), rd = takeDamage(dealt, defenders, defUnits);
-            const defenceGone = rd.armies === 0 && !rd.alive.some(Boolean);
+            const defenseGone = rd.armies === 0 && !rd.alive.some(Boolean);
             const attackLeft = ra.armies > 0 || ra.alive.some(Boolean);
-            if (defenceGone && attackLeft) capture += q;
+            if (defenseGone && attackLeft) capture += q;
             record(att, ra, q);
             record(def, rd, q);
         }

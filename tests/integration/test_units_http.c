@@ -136,7 +136,7 @@ Test(units_http, bad_unit_ids_are_422s_naming_the_field) {
  * R(6) = 6, which kill the 3 armies; the 3 left are fewer than the Commander's 7 (W19), so it
  * lives and keep is held (W20). The 3 + 7 power deal R(7) = 7: 3 attackers are left.
  */
-Test(units_http, readme_commander_defence) {
+Test(units_http, readme_commander_defense) {
     test_response r;
     cr_assert_eq(test_post_json(test_port, "/analyze-attack",
                                 "{\"attackers\": 10, \"defenders\": 3, \"defending_units\": "

@@ -121,9 +121,9 @@ static inline char *duper_fullest_board_battle(void) {
  * other players hold one tile each, every one of them holding red keys; at range 0 each red tile
  * attacks every other tile long-distance (10^6 options) and its 8 neighbours normally (8000
  * pairs, each between a red tile and another's). The red tiles come in order of rising power,
- * each 4000 above the one before (more than the spread of the targets' defence, and than what
+ * each 4000 above the one before (more than the spread of the targets' defense, and than what
  * a normal attack adds: the soldier and the fort), and the
- * targets in order of falling defence, so that from the second red tile on every option found
+ * targets in order of falling defense, so that from the second red tile on every option found
  * is the best so far: it enters the list of the best kept and walks all the way down it (the
  * most ranking work an option can cost).
  */

@@ -44,7 +44,7 @@ static double n_counts(const cbd_analyze_request *q) {
     return q->battle.fog.n > 0 ? (double)q->battle.fog.n : 1.0;
 }
 
-/* The defending power at count k of the fog (W18: its units' defence beside the armies). */
+/* The defending power at count k of the fog (W18: its units' defense beside the armies). */
 static uint64_t count_power(const cbd_analyze_request *q, size_t k) {
     cbd_warapp_side d = cbd_warapp_battle_defense(&q->battle);
     d.armies = q->battle.fog.items[k].armies;

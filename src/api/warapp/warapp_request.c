@@ -45,7 +45,7 @@ static bool read_units(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_fi
     }
     if (ok && pd > cfg->army_cap) {
         cbd_reader_error(r, "defending_units",
-                         "give the defence a power of %" PRIu64 " (armies + defence powers); at "
+                         "give the defense a power of %" PRIu64 " (armies + defense powers); at "
                          "most %" PRIu64 " (W10, W18)",
                          pd, cfg->army_cap);
         ok = false;

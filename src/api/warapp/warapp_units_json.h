@@ -43,7 +43,7 @@ void cbd_warapp_unit_members(cbd_jw *w, const cbd_warapp_units *u, size_t i);
 
 /*
  * For the cost estimates, before the request is validated: the larger of a unit's attack and
- * defence power (W18: each point rolls), 7 for a Commander, 0 for what cannot be read, at most
+ * defense power (W18: each point rolls), 7 for a Commander, 0 for what cannot be read, at most
  * 10^9 as a valid unit's.
  */
 uint64_t cbd_warapp_unit_json_power(const json_t *unit);

@@ -34,7 +34,7 @@ cbd_status cbd_warapp_unit_results(const cbd_side_prep *p, const cbd_kills *dama
 
 /*
  * The analysis (all but its army counts) once both sides' damage exists: ka the attackers'
- * (on the defence), kd the defenders'. out was zeroed; on failure it may hold parts to free.
+ * (on the defense), kd the defenders'. out was zeroed; on failure it may hold parts to free.
  */
 cbd_status cbd_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_prep *def,
                                     const cbd_kills *ka, const cbd_kills *kd, cbd_budget *budget,

@@ -53,7 +53,7 @@ Test(cost, past_the_small_bound_the_request_is_read) {
 /*
  * A turn's estimate counts its units' power (W18): with luck each attack's two kill windows
  * are about 10·sqrt(power) + 64 terms of 7 ns for the board's whole power, armies and units.
- * Alice's 3 armies and Commander (7) attack Bob's 1 army and a Wall of defence power
+ * Alice's 3 armies and Commander (7) attack Bob's 1 army and a Wall of defense power
  * 99,999,989: the board's power is 3 + 7 + 1 + 99,999,989 = 10^8.
  */
 #define TURN_BOARD(a_units, b_units)                                                               \

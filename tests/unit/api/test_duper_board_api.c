@@ -8,7 +8,7 @@
 Test(board_api, the_worked_example_on_a_board) {
     /* D2 with 1 per key, D14: a2 supports a1 (adjacent, tanks), b2 supports b1; n1 is no one's
      * support. 8 + 8 + 7 + 9 = 32 against 15 + 12 + 4 + 2 = 33: the attack fails. 26 damage
-     * to the defence: b1's 5 tanks (DP 2, 15), then b2's supporting tanks (DP 4): 3 die (9),
+     * to the defense: b1's 5 tanks (DP 2, 15), then b2's supporting tanks (DP 4): 3 die (9),
      * 2 remain < 3, so 1 survives. The attackers are all gone (D6: the fort dies on failure). */
     json_t *r;
     cr_assert_eq(run(BATTLE, q(EXAMPLE("{'from': 'a1', 'to': 'b1', 'kind': 'normal'}")), &r), 200);
@@ -60,7 +60,7 @@ Test(board_api, a_long_distance_attack_with_support_around_the_source) {
     /* D11, D14: only S's 2 planes (8) attack, with A's tank adjacent to S (3): 11. T (not
      * adjacent to S) has 2 soldiers + D's supporting tank (3) + buff 1 = 6. Success: 6 damage
      * to the attackers: a plane (DP 3, 4) dies, 2 < 4 saves the other, which moves in; S keeps
-     * its 4 soldiers (D15). 11 damage to the defence: 2 soldiers, then D's tank (3) die. */
+     * its 4 soldiers (D15). 11 damage to the defense: 2 soldiers, then D's tank (3) die. */
     json_t *r;
     cr_assert_eq(run(BATTLE,
                      q("{'board': {'tiles': {'S': {'owner': 'red', 'units': {'soldier': 4, "
@@ -217,9 +217,9 @@ Test(board_api, options_are_cut_at_the_configured_cap_with_a_flag) {
 
 Test(board_api, support_found_on_both_sides_in_the_byte_order_of_ids) {
     /* D14: red's A0 and z9 border S and hold tanks: both support the attack, A0 first ('A' <
-     * 'z'), z9 although it borders T too. Blue's m borders T (and S): it supports the defence;
+     * 'z'), z9 although it borders T too. Blue's m borders T (and S): it supports the defense;
      * blue's k borders S only: it does not. 6 + 3 + 3 = 12 against 1 + 3 + 1 = 5: success; the
-     * defence all dies (m's tank with it), the attackers take 5: 5 soldiers, 1 moves in. */
+     * defense all dies (m's tank with it), the attackers take 5: 5 soldiers, 1 moves in. */
     json_t *r;
     cr_assert_eq(run(BATTLE,
                      q("{'board': {'tiles': {'S': {'owner': 'red', 'units': {'soldier': 6}},"

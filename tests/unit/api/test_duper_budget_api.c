@@ -150,7 +150,7 @@ Test(duper_budget, the_costliest_options_end_within_the_budget) {
      * the weakest target, o999: level 1 + 999 mod 3 = 1 (buff 1), 9,000,000 − 999 soldiers and
      * as many planes (5 · 8,999,001 = 44,995,005), a fort (7) and 999 red keys at 2 (1,998):
      * 44,997,011, a margin of −37,001,011. (r999's normal attacks meet o992 at best: 8 more
-     * attack, 24 more defence.) */
+     * attack, 24 more defense.) */
     cr_expect_str_eq(json_string_value(json_walk(o.doc, "options/0/from")), "r999");
     cr_expect_str_eq(json_string_value(json_walk(o.doc, "options/0/to")), "o999");
     cr_expect_str_eq(json_string_value(json_walk(o.doc, "options/0/kind")), "long_distance");

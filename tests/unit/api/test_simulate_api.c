@@ -69,7 +69,7 @@ Test(simulate_api, ten_into_3_and_a_commander_it_survives_every_trial) {
 
 /* A listed battle names the units that died: by id, or by index in the request's array. 20
  * attackers deal 12: 3 armies, then the Commander "bob" (7), then 1 of the 2 left kills the
- * health-1 unit after it (combat order 20000); the defence deals 7 and 13 capture (W19, W20). */
+ * health-1 unit after it (combat order 20000); the defense deals 7 and 13 capture (W19, W20). */
 Test(simulate_api, a_listed_battle_names_its_dead_units_by_id_or_index) {
     json_t *a =
         simulate("{\"attackers\": 20, \"defenders\": 3, \"trials\": 2, \"seed\": 3, "
@@ -191,7 +191,7 @@ static void expect_survivors_fit(const json_t *sim, const json_t *exact, uint64_
                                           json_walk(exact, "defenders_left/distribution"), trials));
 }
 
-/* 6 armies and a Commander attack 2, a Commander and a Medic (defence power 4, health 3, after
+/* 6 armies and a Commander attack 2, a Commander and a Medic (defense power 4, health 3, after
  * the Commander) at 90 % luck, weighted: each unit dies in some trials (the Medic only once
  * both Commander and armies are gone, W19). 10^6 trials against the exact analysis: captures,
  * both survivor distributions, and each unit's survivals. */

@@ -23,7 +23,7 @@ Test(units_api, a_commander_defending_3_armies_survives_10_attackers) {
                           "[{\"type\": \"commander\", \"id\": \"bob\"}]}",
                           &a, NULL);
     cr_assert_eq(st, 200);
-    /* 10 · 0.6 = 6 damage: the 3 armies, then 3 < 7 for the Commander. The defence's power is
+    /* 10 · 0.6 = 6 damage: the 3 armies, then 3 < 7 for the Commander. The defense's power is
      * 3 + 7 = 10, at 0.7: 7 of the 10 attackers die. */
     cr_assert(json_is_true(json_walk(a, "deterministic")));
     cr_assert_eq(json_number_at(a, "capture_probability"), 0.0);

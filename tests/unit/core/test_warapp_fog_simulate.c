@@ -71,7 +71,7 @@ Test(fog_simulate, ten_against_5_or_10_captures_exactly_when_5_is_drawn) {
 /*
  * The documented draw order (warapp_simulate.h), replayed from the primitives over two blocks:
  * the count first (a uniform double against the running sums of the probabilities), then each
- * side's roll for its power (W18: the drawn armies plus a Commander's defence power of 7), then
+ * side's roll for its power (W18: the drawn armies plus a Commander's defense power of 7), then
  * the two rounding draws.
  */
 Test(fog_simulate, the_draw_order_is_as_documented) {

@@ -346,9 +346,9 @@ Test(turn_units, fog_mixes_units_and_eliminations) {
 
 /*
  * `deterministic` counts the units too. Alice's single army (T0 holds 2, the guard stays)
- * attacks Bob's T1: 10 armies and a Shield (defence 0, damage to kill 1, combat order −1: it
+ * attacks Bob's T1: 10 armies and a Shield (defense 0, damage to kill 1, combat order −1: it
  * takes damage before the armies, W19). At 100 % luck her roll is Bin(1, 0.6): with 0.6 the 1
- * damage kills the Shield and nothing else, else nothing dies. At a defence rate of 1 Bob's 10
+ * damage kills the Shield and nothing else, else nothing dies. At a defense rate of 1 Bob's 10
  * deal 10, so her army always dies. Every territory ends one way (T0 1, T1 Bob's 10); only the
  * Shield's fate varies: alive with 0.4.
  */

@@ -54,7 +54,7 @@ Test(warapp_units, ten_armies_into_a_commander_with_3_kill_the_3_and_the_command
     cbd_warapp_analysis a;
     cr_assert_eq(cbd_warapp_analyze_sides(&attack, &defense, &s, NULL, &a), CBD_OK);
     /* 6 damage: the 3 armies first (the Commander's combat order is 10000), then 3 < 7 left
-     * for the Commander, which takes nothing. The defence, 3 + 7 = 10 power at 70 %, deals 7. */
+     * for the Commander, which takes nothing. The defense, 3 + 7 = 10 power at 70 %, deals 7. */
     cr_assert(a.deterministic);
     cr_assert_not(a.outcome.captured);
     cr_assert_eq(a.capture_probability, 0.0);

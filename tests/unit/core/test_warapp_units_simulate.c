@@ -51,7 +51,7 @@ static const cbd_warapp_settings *zero_luck(void) {
 /*
  * The wiki: a Commander with 3 armies attacks like 10. Against 10 at 0 % luck every trial deals
  * 10 · 0.6 = 6 damage, as 10 armies do (3 armies alone would deal round(1.8) = 2), and takes the
- * defence's 10 · 0.7 = 7: the 3 armies die first, and the 4 left are less than the Commander's
+ * defense's 10 · 0.7 = 7: the 3 armies die first, and the 4 left are less than the Commander's
  * damage to kill of 7, so it lives and the attack fails with 4 defenders left.
  */
 Test(units_simulate, a_commander_with_3_armies_attacks_like_10_every_trial) {
@@ -82,7 +82,7 @@ Test(units_simulate, a_commander_with_3_armies_attacks_like_10_every_trial) {
 }
 
 /* 10 armies into 3 and a Commander: 6 damage kill the 3, the 3 left cannot kill the Commander
- * (7 at once, W19), so it survives every trial; the defence's power 3 + 7 = 10 deals 7. */
+ * (7 at once, W19), so it survives every trial; the defense's power 3 + 7 = 10 deals 7. */
 Test(units_simulate, ten_into_3_and_a_commander_it_survives_every_trial) {
     cbd_warapp_unit c = cbd_warapp_commander();
     cbd_warapp_side attack = {10, 0, NULL}, defense = {3, 1, &c};
@@ -103,7 +103,7 @@ Test(units_simulate, ten_into_3_and_a_commander_it_survives_every_trial) {
 }
 
 /* W19's second example: 20 attackers deal 12; 3 armies die, the 9 left reach 7 and the
- * Commander dies, the last 2 are lost. The defence deals 7: 13 attackers left capture (W20). */
+ * Commander dies, the last 2 are lost. The defense deals 7: 13 attackers left capture (W20). */
 Test(units_simulate, twenty_into_3_and_a_commander_kill_it_and_capture) {
     cbd_warapp_unit c = cbd_warapp_commander();
     cbd_warapp_side attack = {20, 0, NULL}, defense = {3, 1, &c};
@@ -120,12 +120,12 @@ Test(units_simulate, twenty_into_3_and_a_commander_kill_it_and_capture) {
     free(b);
 }
 
-/* W20: a Commander alone captures when the defence keeps nothing, with 0 armies moving in; and
+/* W20: a Commander alone captures when the defense keeps nothing, with 0 armies moving in; and
  * when neither side keeps anything the attack fails and one defending army is resurrected. At
  * kill rates 1 and 1 a lone Commander (power 7) against 7 armies deals 7 and takes 7: both
  * sides are wiped out. Against 3 armies at 60/70 it deals round(4.2) = 4 >= 3 and takes
  * round(2.1) = 2 < 7: captured. */
-Test(units_simulate, a_commander_alone_captures_or_dies_with_the_defence) {
+Test(units_simulate, a_commander_alone_captures_or_dies_with_the_defense) {
     cbd_warapp_unit c = cbd_warapp_commander();
     cbd_warapp_side attack = {0, 1, &c}, seven = {7, 0, NULL}, three = {3, 0, NULL};
     cbd_warapp_settings sure = settings(1000000, 1000000, 0, CBD_ROUND_STRAIGHT);
@@ -155,7 +155,7 @@ Test(units_simulate, a_commander_alone_captures_or_dies_with_the_defence) {
 }
 
 /* Units add no draws: each side rolls once per point of power (W18), so at 16 % luck with
- * weighted rounding a Commander with 3 armies against 2 armies and a Shield (defence power 4)
+ * weighted rounding a Commander with 3 armies against 2 armies and a Shield (defense power 4)
  * draws exactly as 10 armies against 6, battle for battle, over two blocks. */
 Test(units_simulate, units_add_no_draws) {
     cbd_warapp_unit c = cbd_warapp_commander();

@@ -233,7 +233,7 @@ void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t 
 /*
  * W19–W22: one outcome of a battle with units in state k2 (the sent armies and units already
  * off `from`): st[0] is what the attack (units att, in their listed order) kept after its
- * damage, st[1] what the defence (units def) kept. W20 decides, W21 moves the survivors (to
+ * damage, st[1] what the defense (units def) kept. W20 decides, W21 moves the survivors (to
  * `to` on capture, back to `from` otherwise), W22 eliminates a player whose last Commander
  * died. Returns whether `to` was captured.
  */

@@ -49,7 +49,7 @@ static void classify(const cbd_turn_engine *e, const cbd_turn_order *o, const ui
 
 /* W17–W19: the two sides of the battle of case c from state k (units as they stand now). */
 typedef struct {
-    cbd_warapp_side side[2]; /* [0] the attack, [1] the defence */
+    cbd_warapp_side side[2]; /* [0] the attack, [1] the defense */
     cbd_warapp_unit units[2][CBD_TURN_MAX_UNITS];
 } battle_sides;
 
