@@ -308,6 +308,59 @@ static inline char *costly_needed_32(void) {
 }
 
 /* The table; *n its rows. Free with costly_requests_free. */
+/* W23's costly fogs (the budget's second issue): 10^9 attackers against `n` counts from
+ * 5·10^8, 10^5 apart, at full luck with weighted rounding: the mixture's defenders run over
+ * every count's window, 5·10^7 values for 500 counts. Unmetered: 3.6-4.4 s. */
+static inline char *costly_fog_far_attack(int n) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"attackers\": 1000000000, \"settings\": {\"luck_modifier\": 1, "
+                   "\"rounding_mode\": \"weighted_random\"}, \"defenders\": [");
+    for (int k = 0; k < n; k++) {
+        costly_add(&b, "%s{\"armies\": %d, \"probability\": %.17g}", k ? "," : "",
+                   500000000 + 100000 * k, 1.0 / n);
+    }
+    costly_add(&b, "]}");
+    return b.p;
+}
+
+/* 1,000 counts over 0..10^6 at full luck with a 1,000-point graph: each point's window read
+ * against every count (once +144 MiB of resident memory). */
+static inline char *costly_fog_graph(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"attackers\": 1000000, \"settings\": {\"luck_modifier\": 1}, \"graph\": "
+                   "{\"from\": 1, \"to\": 1000}, \"defenders\": [");
+    for (int k = 0; k < 1000; k++) {
+        costly_add(&b, "%s{\"armies\": %d, \"probability\": 0.001}", k ? "," : "", 1000 * k);
+    }
+    costly_add(&b, "]}");
+    return b.p;
+}
+
+/* 256 territories, each with a 3-count fog, 50 battles among them, 10^6 trials: every trial
+ * draws every territory's count (once 5.9-6.6 s before its 422). */
+static inline char *costly_fog_turns(void) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"territories\": {");
+    for (int i = 0; i < 128; i++) {
+        costly_add(
+            &b,
+            "%s\"A%d\": {\"owner\": \"a\", \"armies\": [{\"armies\": 10, \"probability\": "
+            "0.25}, {\"armies\": 11, \"probability\": 0.5}, {\"armies\": 12, "
+            "\"probability\": 0.25}]}, \"B%d\": {\"owner\": \"b\", \"armies\": [{\"armies\": "
+            "5, \"probability\": 0.25}, {\"armies\": 6, \"probability\": 0.5}, {\"armies\": "
+            "7, \"probability\": 0.25}]}",
+            i ? ", " : "", i, i);
+    }
+    costly_add(&b, "}, \"orders\": [");
+    for (int i = 0; i < 50; i++) {
+        costly_add(&b, "%s{\"player\": \"a\", \"from\": \"A%d\", \"to\": \"B%d\", \"armies\": 9}",
+                   i ? ", " : "", i, i);
+    }
+    costly_add(&b, "], \"trials\": 1000000, \"seed\": 1, \"settings\": {\"luck_modifier\": "
+                   "0.16}}");
+    return b.p;
+}
+
 static inline costly_request *costly_requests(size_t *n) {
     const costly_request rows[] = {
         {"analyze 1e9 v 1e9 L0.2 graph 64, target 0.5", "/analyze-attack",
@@ -350,6 +403,19 @@ static inline costly_request *costly_requests(size_t *n) {
          COSTLY_200_OR_422, "/include_turns"},
         {"plan-turn 8 own of 1e6 in a ring, L0.2", "/plan-turn", costly_plan_turn(),
          COSTLY_200_OR_422, NULL},
+        {"analyze 1e9 v fog of 500 from 5e8, L1", "/analyze-attack", costly_fog_far_attack(500),
+         COSTLY_422, "/attackers"},
+        {"analyze 1e9 v fog of 1000 from 5e8, L1", "/analyze-attack", costly_fog_far_attack(1000),
+         COSTLY_422, "/attackers"},
+        {"analyze fog of 1000 over 1e6, graph 1000", "/analyze-attack", costly_fog_graph(),
+         COSTLY_422, "/graph"},
+        {"simulate 10 trials 10 v fog {5, 1e9}", "/simulate",
+         costly_strdup("{\"attackers\": 10, \"defenders\": [{\"armies\": 5, \"probability\": "
+                       "0.5}, {\"armies\": 1000000000, \"probability\": 0.5}], \"trials\": 10, "
+                       "\"seed\": 1}"),
+         COSTLY_200, NULL},
+        {"simulate-turn 256 fogs, 50 battles, 1e6 trials", "/simulate-turn", costly_fog_turns(),
+         COSTLY_200_OR_422, "/trials"},
         {"duper battle, every side full", "/duper/battle", costly_duper_battle(), COSTLY_200, NULL},
         {"duper board battle, 64 attacks", "/duper/board/battle", costly_board_battle(),
          COSTLY_200_OR_422, NULL},

@@ -19,6 +19,7 @@
 #include <criterion/criterion.h>
 
 #include "budget_test.h"
+#include "costly_text.h"
 #include "warapp_brute.h"
 
 #define CHEAP_UNITS (50u * CBD_WORK_UNITS_PER_MS)
@@ -283,4 +284,88 @@ Test(cheap_requests, a_fog_far_apart_in_a_turn) {
             budget_outcome_free(&o);
         }
     }
+}
+
+/* ---- the rest of the table ---- */
+
+/*
+ * A fog of 1,000 counts spread over 0..10^9 (k·1001001 for k = 0..999) at the defaults (0 %
+ * luck): 10 attackers deal 6 (W1), so they capture only the empty count 0 (W5), keeping all
+ * 10; against every other count (at least 1001001, dealing 700701 or more) they all die and
+ * the defenders lose 6. So capture is 1/1000, attackers left {0: 0.999, 10: 0.001}, and the
+ * defenders' mean is Σ (c − 6) / 1000 over the other counts.
+ */
+Test(cheap_requests, a_fog_of_1000_counts_over_a_billion) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"attackers\": 10, \"defenders\": [");
+    long double mean = 0;
+    for (int k = 0; k < 1000; k++) {
+        costly_add(&b, "%s{\"armies\": %d, \"probability\": 0.001}", k ? ", " : "", 1001001 * k);
+        mean += k ? (long double)(1001001 * k - 6) / 1000.0L : 0.0L;
+    }
+    costly_add(&b, "]}");
+    budget_outcome o = answered("/analyze-attack", b.p, CHEAP_UNITS);
+    cr_expect_float_eq(json_number_at(o.doc, "capture_probability"), 0.001, 1e-15);
+    const json_t *att = json_walk(o.doc, "attackers_left");
+    expect_listed(att, 10, 0.001L);
+    expect_listed(att, 0, 0.999L);
+    cr_expect_float_eq(json_number_at(o.doc, "defenders_left/mean"), (double)mean, 1e-3);
+    expect_listed(json_walk(o.doc, "defenders_left"), 1001001u * 999u - 6u, 0.001L);
+    budget_outcome_free(&o);
+    free(b.p);
+}
+
+/*
+ * Units of health 10^9 (W17, W19), at 0 % luck. 5 armies and a unit of health 10^9 (combat
+ * order 1: after the armies) attack 10: the 7 damage back kill the 5 armies and take 2 of the
+ * unit's health; the 3 damage dealt leave 7 defenders. 10^9 armies attack 5 beside a unit of
+ * health 10^9: 6·10^8 damage kill the 5 and leave the unit 10^9 − (6·10^8 − 5) = 400000005;
+ * the 4 damage back (3.5 rounded, W2) leave 10^9 − 4 attackers; not captured (the unit lives).
+ */
+Test(cheap_requests, units_of_health_a_billion) {
+    const char *unit = "{\"type\": \"custom\", \"name\": \"Wall\", \"attack_power\": 0, "
+                       "\"defense_power\": 0, \"combat_order\": 1, \"health\": 1000000000}";
+    char body[512];
+    snprintf(body, sizeof body, "{\"attackers\": 5, \"defenders\": 10, \"attacking_units\": [%s]}",
+             unit);
+    budget_outcome o = answered("/analyze-attack", body, CHEAP_UNITS);
+    cr_expect_eq(json_number_at(o.doc, "capture_probability"), 0.0);
+    cr_expect_eq(json_number_at(o.doc, "attacking_units/0/survival_probability"), 1.0);
+    cr_expect_eq(json_number_at(o.doc, "attacking_units/0/health_left/mean"), 999999998.0);
+    cr_expect_eq(json_number_at(o.doc, "defenders_left/mean"), 7.0);
+    budget_outcome_free(&o);
+    snprintf(body, sizeof body,
+             "{\"attackers\": 1000000000, \"defenders\": 5, \"defending_units\": [%s]}", unit);
+    o = answered("/analyze-attack", body, CHEAP_UNITS);
+    cr_expect_eq(json_number_at(o.doc, "capture_probability"), 0.0);
+    cr_expect_eq(json_number_at(o.doc, "defending_units/0/health_left/mean"), 400000005.0);
+    cr_expect_eq(json_number_at(o.doc, "attackers_left/mean"), 999999996.0);
+    cr_expect_eq(json_number_at(o.doc, "defenders_left/mean"), 0.0);
+    budget_outcome_free(&o);
+}
+
+/*
+ * Fog on every territory at small counts (W23): A (alice) 5 or 6, B and C (bob) 1 or 2, D
+ * (neutral) 0 or 1, all 50/50, 16 start states. 4 of A's armies attack B at 0 % luck: they
+ * deal 2 (2.4 rounded), enough against 1 or 2, and take 1 back (0.7 or 1.4 rounded): B is
+ * alice's with 3 armies whatever the counts; A keeps 1 or 2, C and D keep theirs.
+ */
+Test(cheap_requests, a_turn_with_fog_on_every_territory) {
+    const char *body =
+        "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": [{\"armies\": 5, "
+        "\"probability\": 0.5}, {\"armies\": 6, \"probability\": 0.5}]}, \"B\": {\"owner\": "
+        "\"bob\", \"armies\": [{\"armies\": 1, \"probability\": 0.5}, {\"armies\": 2, "
+        "\"probability\": 0.5}]}, \"C\": {\"owner\": \"bob\", \"armies\": [{\"armies\": 1, "
+        "\"probability\": 0.5}, {\"armies\": 2, \"probability\": 0.5}]}, \"D\": {\"owner\": "
+        "\"neutral\", \"armies\": [{\"armies\": 0, \"probability\": 0.5}, {\"armies\": 1, "
+        "\"probability\": 0.5}]}}, \"orders\": [{\"player\": \"alice\", \"from\": \"A\", \"to\": "
+        "\"B\", \"armies\": 4}], \"goals\": [{\"territory\": \"B\", \"owner\": \"alice\"}]}";
+    budget_outcome o = answered("/analyze-turn", body, CHEAP_UNITS);
+    cr_expect_eq(json_number_at(o.doc, "orders/0/capture_probability"), 1.0);
+    cr_expect_eq(json_number_at(o.doc, "goals_probability"), 1.0);
+    cr_expect_eq(json_number_at(o.doc, "territories/B/armies/mean"), 3.0);
+    cr_expect_eq(json_number_at(o.doc, "territories/A/armies/mean"), 1.5);
+    cr_expect_eq(json_number_at(o.doc, "territories/C/armies/mean"), 1.5);
+    cr_expect_eq(json_number_at(o.doc, "territories/D/armies/mean"), 0.5);
+    budget_outcome_free(&o);
 }

@@ -135,8 +135,10 @@ static json_t *replay_request(const json_t *req, const json_t *plan_orders) {
         }
     }
     json_t *orders = json_deep_copy(plan_orders);
-    json_array_extend(orders, json_object_get(req, "orders") ? json_object_get(req, "orders")
-                                                             : json_array());
+    json_t *given = json_object_get(req, "orders");
+    if (given) {
+        json_array_extend(orders, given); /* extend copies the references: nothing to free */
+    }
     json_object_set_new(a, "orders", orders);
     json_t *goals = json_array();
     const char *me = json_string_value(json_object_get(req, "player"));
