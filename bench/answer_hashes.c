@@ -27,8 +27,8 @@
 
 #include <jansson.h>
 
-#include "api.h"
-#include "config.h"
+#include "api/api.h"
+#include "config/config.h"
 
 typedef struct {
     uint64_t h;

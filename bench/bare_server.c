@@ -29,7 +29,7 @@
 #include <microhttpd.h>
 #include <pthread.h>
 
-#include "config.h"
+#include "config/config.h"
 
 static const char small_body[] = "{\"captured\":true,\"attackers_left\":7,\"defenders_left\":0}";
 

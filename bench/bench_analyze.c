@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "combatd/warapp_odds.h"
-#include "server.h"
+#include "http/server.h"
 
 #include "http_latency.h"
 

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "api.h"
-#include "api_config.h"
+#include "api/api.h"
+#include "api/api_config.h"
 
 typedef struct {
     const char *file;

@@ -23,8 +23,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "api.h"
-#include "api_config.h"
+#include "api/api.h"
+#include "api/api_config.h"
 #include "costly_requests.h"
 #include "duper_costly.h"
 

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "combatd/duper.h"
-#include "api_config.h"
-#include "server.h"
+#include "api/api_config.h"
+#include "http/server.h"
 
 #include "http_latency.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "combatd/budget.h"
 #include "combatd/duper_board.h"
 #include "http_latency.h"

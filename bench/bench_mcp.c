@@ -17,8 +17,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "api.h"
-#include "api_config.h"
+#include "api/api.h"
+#include "api/api_config.h"
 #include "http_latency.h"
 
 static double now_ns(void) {

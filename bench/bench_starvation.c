@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "raw_http.h"
-#include "server.h"
+#include "http/server.h"
 
 static const char heavy[] = "{\"attackers\": 100, \"defenders\": 60, \"trials\": 10000000, "
                             "\"seed\": 1, \"settings\": {\"luck_modifier\": 0.16}}";

@@ -17,8 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "server.h"
+#include "config/config.h"
+#include "http/server.h"
 
 typedef struct {
     double median_us, p90_us, p99_us;

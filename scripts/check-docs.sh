@@ -163,22 +163,36 @@ else
 fi
 
 # 3. The layers (docs/architecture.md): core includes neither jansson nor libmicrohttpd nor an
-# upper layer; api includes no libmicrohttpd and nothing of src/http; neither api nor http
-# includes the loader's headers (src/config/ sits above both).
+# upper layer; json and api include no libmicrohttpd and nothing of src/http; nothing below the
+# loader includes its headers (src/config/ sits above http and api). A header of another folder
+# of src/ is included by its path under src/ ("http/guards/conns.h"), so the line names the
+# layer it reaches; a name without a folder is a header of the including file's own folder (or
+# a test's support header). The unit tests of a layer (tests/unit/<layer>/) include nothing of
+# the layers above it either.
 # Every file of a layer, in its folders at any depth (untracked ones too).
-mapfile -t core_files < <(git ls-files -co --exclude-standard -- 'src/core/*.[ch]' \
-    'include/combatd/*.h')
-mapfile -t api_files < <(git ls-files -co --exclude-standard -- 'src/api/*.[ch]' \
-    'src/json/*.[ch]')
-mapfile -t http_files < <(git ls-files -co --exclude-standard -- 'src/http/*.[ch]')
+layer_files() {
+    git ls-files -co --exclude-standard -- "$@" | while IFS= read -r f; do [ -f "$f" ] && echo "$f"; done
+}
+mapfile -t core_files < <(layer_files 'src/core/*.[ch]' 'include/combatd/*.h' 'tests/unit/core/*.c')
+mapfile -t json_files < <(layer_files 'src/json/*.[ch]' 'tests/unit/json/*.c')
+mapfile -t api_files < <(layer_files 'src/api/*.[ch]' 'tests/unit/api/*.c')
+mapfile -t http_files < <(layer_files 'src/http/*.[ch]' 'tests/unit/http/*.c')
 while IFS= read -r hit; do fail "core reaches up: $hit"; done < <(
-    grep -nE '#include [<"](jansson|microhttpd|api|config|server|router|json_[a-z_]+)\.h[>"]' \
-        "${core_files[@]}")
+    grep -nE '#include [<"]((jansson|microhttpd)\.h|(json|api|http|config)/)' "${core_files[@]}")
+while IFS= read -r hit; do fail "json reaches up: $hit"; done < <(
+    grep -nE '#include [<"](microhttpd\.h|(api|http|config)/)' "${json_files[@]}")
 while IFS= read -r hit; do fail "api reaches up: $hit"; done < <(
-    grep -nE '#include [<"](microhttpd|server|server_internal|server_config|router|response|worker|framing|watchdog|access_log|metrics|net_ranges)\.h[>"]' \
-        "${api_files[@]}")
+    grep -nE '#include [<"](microhttpd\.h|http/)' "${api_files[@]}")
 while IFS= read -r hit; do fail "reaches up to the loader: $hit"; done < <(
-    grep -nE '#include [<"](config|config_keys)\.h[>"]' "${api_files[@]}" "${http_files[@]}")
+    grep -nE '#include "config/' "${api_files[@]}" "${http_files[@]}")
+# A bare name must be a header beside the file (or, in tests and benchmarks, a support header).
+mapfile -t c_files < <(layer_files 'src/*.[ch]' 'tests/*.[ch]' 'bench/*.[ch]')
+while IFS=: read -r f line name; do
+    [ -e "$(dirname "$f")/$name" ] || [ -e "tests/support/$name" ] ||
+        [ -z "$(git ls-files -co --exclude-standard -- "src/*/$name" | head -n 1)" ] ||
+        fail "$f:$line includes \"$name\" of another folder: name its folder (\"$(
+            git ls-files -co --exclude-standard -- "src/*/$name" | head -n 1 | sed 's|^src/||')\")"
+done < <(grep -noE '^#include "[^"/]+"' "${c_files[@]}" | sed -E 's/:#include "(.*)"$/:\1/')
 passed=$((passed + 1))
 
 echo "$passed passed, $failed failed"

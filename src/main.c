@@ -12,10 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "healthcheck.h"
-#include "server.h"
-#include "sysres.h"
+#include "config/config.h"
+#include "http/ops/healthcheck.h"
+#include "http/server.h"
+#include "http/ops/sysres.h"
 
 extern char **environ;
 

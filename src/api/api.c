@@ -1,8 +1,8 @@
 #include "api.h"
 #include "endpoint_support.h"
-#include "json_alloc.h"
-#include "json_reader.h"
-#include "json_write.h"
+#include "json/json_alloc.h"
+#include "json/json_reader.h"
+#include "json/json_write.h"
 
 #include <inttypes.h>
 #include <stdio.h>

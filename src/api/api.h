@@ -16,8 +16,8 @@
 #include "combatd/budget.h"
 #include "api_config.h"
 #include "endpoint_support.h"
-#include "json_write.h"
-#include "problem.h"
+#include "json/json_write.h"
+#include "json/problem.h"
 #include "reply.h"
 
 /*

@@ -4,7 +4,7 @@
 #include <inttypes.h>
 #include <sys/random.h>
 
-#include "json_reader.h"
+#include "json/json_reader.h"
 
 bool cbd_api_oom_problem(cbd_problem *problem) {
     cbd_problem_set(problem, 500, CBD_API_OOM_DETAIL);

@@ -14,8 +14,8 @@
 #include "combatd/budget.h"
 #include "combatd/status.h"
 #include "api_config.h"
-#include "json_write.h"
-#include "problem.h"
+#include "json/json_write.h"
+#include "json/problem.h"
 
 /*
  * The problem for a core call that failed with `st`: CBD_ERR_BUDGET is a 422 naming `member` (a

@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "endpoint_support.h"
-#include "json_alloc.h"
-#include "json_write.h"
+#include "json/json_alloc.h"
+#include "json/json_write.h"
 
 /* Used when even the problem cannot be built: a constant body needs no allocation. */
 const char cbd_api_oom_body[] =

@@ -8,7 +8,7 @@
  */
 #include <stddef.h>
 
-#include "problem.h"
+#include "json/problem.h"
 
 /* A complete reply: status, content type, body. */
 typedef struct {

@@ -11,9 +11,9 @@
 #include "combatd/warapp_turn.h"
 #include "combatd/warapp_units.h"
 #include "config_keys.h"
-#include "duper_rules_json.h"
-#include "json_reader.h"
-#include "warapp_settings.h"
+#include "api/duper/duper_rules_json.h"
+#include "json/json_reader.h"
+#include "api/warapp/warapp_settings.h"
 
 /* The config file itself is small; a larger one is a mistake, not a config. */
 #define CONFIG_FILE_MAX (1024 * 1024)

@@ -5,10 +5,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api_config.h"
+#include "api/api_config.h"
 #include "config_keys.h"
-#include "problem.h"
-#include "server_config.h"
+#include "json/problem.h"
+#include "http/server_config.h"
 
 /*
  * The service configuration, above the api and the http layer: the loader fills what the

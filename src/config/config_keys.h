@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "json_reader.h"
-#include "problem.h"
+#include "json/json_reader.h"
+#include "json/problem.h"
 
 typedef enum {
     CBD_KEY_UINT,    /* uint32_t or uint64_t (by size) in [min, max] */

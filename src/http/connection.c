@@ -7,8 +7,8 @@
 
 #include <fcntl.h>
 
-#include "linger.h"
-#include "request_log.h"
+#include "http/guards/linger.h"
+#include "http/ops/request_log.h"
 
 void cbd_http_on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
                             enum MHD_ConnectionNotificationCode code) {

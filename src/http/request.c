@@ -13,10 +13,10 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "framing.h"
+#include "http/guards/framing.h"
 #include "offload.h"
-#include "request_checks.h"
-#include "request_log.h"
+#include "http/guards/request_checks.h"
+#include "http/ops/request_log.h"
 #include "response.h"
 
 /* An oversized body up to this much past the limit is read and dropped before the 413, as Go's

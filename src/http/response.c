@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "conns.h"
+#include "http/guards/conns.h"
 
 /* The Origin to echo in Access-Control-Allow-Origin, or NULL when CORS does not allow it. */
 static const char *allowed_origin(const cbd_answer_policy *policy, struct MHD_Connection *con) {

@@ -11,7 +11,7 @@
 #include <microhttpd.h>
 
 #include "server_config.h"
-#include "reply.h"
+#include "api/reply.h"
 
 /* The Retry-After of every 503 (a full pool, a client over the per-IP connection limit): a long
  * request takes well under a second, so a place is free again by then. */

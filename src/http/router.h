@@ -5,8 +5,8 @@
 
 #include <microhttpd.h>
 
-#include "api.h"
-#include "endpoints.h"
+#include "api/api.h"
+#include "api/endpoints.h"
 
 typedef struct cbd_server cbd_server;
 typedef struct cbd_http_request cbd_http_request;
@@ -57,7 +57,7 @@ const cbd_route *cbd_route_find(const char *url);
 bool cbd_route_allows(const cbd_route *route, const char *method);
 
 /* The `get` and `guard` columns' names, declared where they are implemented. */
-#include "mcp_guard.h"
-#include "resources.h"
+#include "http/guards/mcp_guard.h"
+#include "http/ops/resources.h"
 
 #endif

@@ -16,14 +16,14 @@
 #include <sys/socket.h>
 #include <time.h>
 
-#include "access_log.h"
+#include "http/ops/access_log.h"
 #include "connection.h"
-#include "json_alloc.h"
-#include "linger.h"
+#include "json/json_alloc.h"
+#include "http/guards/linger.h"
 #include "request.h"
-#include "request_log.h"
+#include "http/ops/request_log.h"
 #include "server_internal.h"
-#include "sysres.h"
+#include "http/ops/sysres.h"
 #include "worker.h"
 
 /* After an early answer, what the client still sends is read and dropped up to this much and

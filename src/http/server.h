@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api_config.h"
+#include "api/api_config.h"
 #include "server_config.h"
 #include "drain.h" /* the drain on SIGTERM, part of the service's face */
 

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "net_ranges.h"
+#include "http/guards/net_ranges.h"
 
 #define CBD_MAX_CORS_ORIGINS    16
 #define CBD_MAX_TRUSTED_PROXIES 32

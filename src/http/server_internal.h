@@ -14,16 +14,16 @@
 
 #include <microhttpd.h>
 
-#include "api.h"
-#include "body.h"
-#include "framing.h"
+#include "api/api.h"
+#include "http/guards/body.h"
+#include "http/guards/framing.h"
 #include "server_config.h"
-#include "conns.h"
-#include "metrics.h"
+#include "http/guards/conns.h"
+#include "http/ops/metrics.h"
 #include "response.h"
 #include "router.h"
 #include "server.h"
-#include "watchdog.h"
+#include "http/guards/watchdog.h"
 #include "worker.h"
 
 /* Copies at most `len` bytes of `src`, cut to fit `size` with its NUL: the request path's copies

@@ -18,8 +18,8 @@
 
 #include "endpoint_samples.h"
 #include "raw_http.h"
-#include "config.h"
-#include "server.h"
+#include "config/config.h"
+#include "http/server.h"
 
 static void (*shim_arm)(long);
 static long (*shim_disarm)(void);

@@ -6,7 +6,7 @@
 
 #include <criterion/criterion.h>
 
-#include "json_write.h"
+#include "json/json_write.h"
 
 Test(jw_nesting, well_nested_output_passes) {
     cbd_jw w;

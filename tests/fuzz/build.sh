@@ -68,13 +68,13 @@ OBJ=$OUT/obj
 mkdir -p "$OBJ"
 objs=()
 # The folders of the core, the JSON toolkit, the api and the configuration, as CMakeLists.txt
-# lists them: their sources are compiled and every one of them is an include directory. Of the
-# http layer only what the configuration fills is: the server's part and its address ranges.
+# lists them: their sources are compiled, with include/ and src/ as the include directories (as
+# CMakeLists.txt gives them). Of the http layer only what the configuration fills is: the
+# server's part and its address ranges.
 DIRS=(include src/core src/core/warapp src/core/warapp/turn src/core/warapp/plan src/core/duper src/json src/api
       src/api/warapp src/api/warapp/turn src/api/warapp/plan src/api/duper src/api/mcp src/config)
 HTTP_FILES=(src/http/server_config.c src/http/guards/net_ranges.c)
-INCS=()
-for d in "${DIRS[@]}" src/http src/http/guards; do INCS+=(-I"$ROOT/$d"); done
+INCS=(-I"$ROOT/include" -I"$ROOT/src")
 sources=()
 for d in "${DIRS[@]:1}"; do sources+=("$ROOT/$d"/*.c); done
 for f in "${HTTP_FILES[@]}"; do sources+=("$ROOT/$f"); done

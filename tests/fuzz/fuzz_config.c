@@ -14,7 +14,7 @@
 
 #include <jansson.h>
 
-#include "config.h"
+#include "config/config.h"
 
 #define CHECK(cond)                                                                                \
     do {                                                                                           \

@@ -16,8 +16,8 @@
 
 #include <jansson.h>
 
-#include "api.h"
-#include "api_config.h"
+#include "api/api.h"
+#include "api/api_config.h"
 
 #ifndef FUZZ_ENDPOINT
 #error "define FUZZ_ENDPOINT, e.g. -DFUZZ_ENDPOINT=\"/analyze-attack\""

@@ -30,7 +30,7 @@
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "child_server.h"
 #include "costly_requests.h"
 #include "proc_stats.h"

@@ -13,7 +13,7 @@
 
 #include <criterion/criterion.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "endpoint_samples.h"
 #include "http_client.h"
 #include "raw_http.h"

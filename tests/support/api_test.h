@@ -15,8 +15,8 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 
-#include "api.h"
-#include "api_config.h"
+#include "api/api.h"
+#include "api/api_config.h"
 
 /*
  * Runs `body` through the endpoint at `path` with cfg; returns the status and the parsed reply

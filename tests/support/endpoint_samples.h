@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "endpoints.h"
+#include "api/endpoints.h"
 
 /* An endpoint's row as the tests need it: the handler columns are dropped, so that the table
  * expands without any layer's declarations. */

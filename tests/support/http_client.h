@@ -6,8 +6,8 @@
 
 #include <jansson.h>
 
-#include "config.h"
-#include "server.h"
+#include "config/config.h"
+#include "http/server.h"
 
 /*
  * Integration-test helpers: a real server on 127.0.0.1 and an ephemeral port, and a libcurl

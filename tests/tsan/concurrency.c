@@ -14,9 +14,9 @@
 
 #include <jansson.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "raw_http.h"
-#include "server.h"
+#include "http/server.h"
 
 #define CLIENTS  16
 #define REQUESTS 400

@@ -12,9 +12,7 @@ cmake -S "$ROOT" -B "$OUT" -DCMAKE_BUILD_TYPE=None -DCMAKE_C_FLAGS="$FLAGS" \
     -DCOMBATD_WERROR=ON >/dev/null
 cmake --build "$OUT" -j2 --target combatd_config >/dev/null
 # The include directories of the libraries it links (CMakeLists.txt).
-INCS=()
-for d in include src/json src/api src/api/warapp src/api/warapp/turn src/api/duper src/api/mcp \
-    src/config src/http src/http/guards src/http/ops; do INCS+=(-I"$ROOT/$d"); done
+INCS=(-I"$ROOT/include" -I"$ROOT/src")
 # shellcheck disable=SC2046
 # shellcheck disable=SC2086 # a list of flags: split on purpose
 cc $FLAGS -std=c17 -D_GNU_SOURCE "${INCS[@]}" \

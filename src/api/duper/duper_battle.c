@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "combatd/duper.h"
 #include "duper_battle_render.h"
 #include "duper_tile_json.h"
 #include "duper_rules_json.h"
-#include "json_reader.h"
+#include "json/json_reader.h"
 
 #define PLAYER_MAX 64
 

@@ -6,7 +6,7 @@
  * endpoints so that they speak alike.
  */
 #include "combatd/duper.h"
-#include "json_write.h"
+#include "json/json_write.h"
 
 /*
  * Writes the members of one battle's answer (attack_power ... card_steal), without the braces

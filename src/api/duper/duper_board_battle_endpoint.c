@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "duper_board_json.h"
 #include "duper_battle_render.h"
 

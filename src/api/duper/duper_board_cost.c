@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "combatd/duper_board.h"
 
 static uint64_t add(uint64_t a, uint64_t b) {

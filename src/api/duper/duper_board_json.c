@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "duper_battle_render.h"
 #include "duper_tile_json.h"
 #include "duper_rules_json.h"

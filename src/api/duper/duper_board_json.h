@@ -5,9 +5,9 @@
 
 #include "combatd/budget.h"
 #include "combatd/duper_board.h"
-#include "api_config.h"
-#include "json_reader.h"
-#include "json_write.h"
+#include "api/api_config.h"
+#include "json/json_reader.h"
+#include "json/json_write.h"
 
 /*
  * A Duper board on the way in and out (D13, D15), shared by POST /duper/board/battle and

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "duper_board_json.h"
 
 static const char *const root_keys[] = {"board", "player", "rules", "long_distance_range", NULL};

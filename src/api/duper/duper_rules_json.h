@@ -2,7 +2,7 @@
 #define COMBATD_API_DUPER_RULES_JSON_H
 
 #include "combatd/duper.h"
-#include "json_reader.h"
+#include "json/json_reader.h"
 
 /* Reads a Duper rules object (the config file's "duper" section, a request's "rules") over
  * *rules. Errors are recorded in r->problem with the member's pointer. */

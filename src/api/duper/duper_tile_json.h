@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "combatd/duper.h"
-#include "json_reader.h"
+#include "json/json_reader.h"
 
 /* The NPCs as the API spells them (D9, D13): the member of /duper/battle's defense that says the
  * tile is theirs ("npc": true), and the owner of their tiles on a board, on the way in and out

@@ -15,7 +15,7 @@
 
 #include <jansson.h>
 
-#include "api.h"
+#include "api/api.h"
 
 /* The protocol revisions served, newest first, NULL-terminated: a client asking for one of
  * them is answered in it, any other request gets the newest. */

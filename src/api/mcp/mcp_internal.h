@@ -10,9 +10,9 @@
 
 #include <jansson.h>
 
-#include "api.h"
-#include "json_write.h"
-#include "problem.h"
+#include "api/api.h"
+#include "json/json_write.h"
+#include "json/problem.h"
 
 /* JSON-RPC 2.0's error codes, and MCP's for a resource it does not have. */
 #define CBD_MCP_PARSE_ERROR        (-32700)

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "embedded.h"
+#include "api/embedded.h"
 #include "mcp.h"
 #include "mcp_internal.h"
 

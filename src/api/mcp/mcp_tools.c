@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "embedded.h"
-#include "endpoints.h"
+#include "api/embedded.h"
+#include "api/endpoints.h"
 #include "mcp.h"
 #include "mcp_internal.h"
 

@@ -6,7 +6,7 @@
 
 #include "combatd/warapp_odds.h"
 #include "combatd/warapp_turn.h"
-#include "json_write.h"
+#include "json/json_write.h"
 
 /*
  * One writer for the distributions the analyses answer with (/analyze-attack's

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "dist_json.h"
 #include "combatd/warapp_odds.h"
 #include "warapp_analyze_read.h"

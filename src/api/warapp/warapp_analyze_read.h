@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "combatd/warapp_odds.h"
 #include "warapp_request.h"
 

@@ -1,7 +1,7 @@
 /* Army counts given as distributions (W23); see warapp_fog_json.h. */
 #include "warapp_fog_json.h"
 
-#include "endpoint_support.h"
+#include "api/endpoint_support.h"
 
 #include <inttypes.h>
 #include <math.h>

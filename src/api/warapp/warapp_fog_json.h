@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 #include "combatd/warapp_odds.h"
-#include "api_config.h"
-#include "json_reader.h"
-#include "json_write.h"
+#include "api/api_config.h"
+#include "json/json_reader.h"
+#include "json/json_write.h"
 
 /*
  * Fog (W23): a count of armies the caller does not know, given as a distribution instead of a

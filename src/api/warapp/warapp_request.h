@@ -5,9 +5,9 @@
 #include <stdint.h>
 
 #include "combatd/warapp.h"
-#include "api_config.h"
-#include "json_reader.h"
-#include "json_write.h"
+#include "api/api_config.h"
+#include "json/json_reader.h"
+#include "json/json_write.h"
 #include "warapp_fog_json.h"
 #include "warapp_units_json.h"
 

@@ -4,8 +4,8 @@
 #include <jansson.h>
 
 #include "combatd/warapp.h"
-#include "json_reader.h"
-#include "json_write.h"
+#include "json/json_reader.h"
+#include "json/json_write.h"
 
 /* Reads a `settings` object (as in requests and in the config file) over *settings; false when
  * a field error was recorded. */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "combatd/warapp_simulate.h"
 #include "warapp_request.h"
 #include "warapp_settings.h"

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 #include "combatd/warapp_simulate.h"
-#include "json_write.h"
+#include "json/json_write.h"
 #include "warapp_request.h"
 
 typedef struct {

@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 #include "combatd/warapp_units.h"
-#include "api_config.h"
-#include "json_reader.h"
-#include "json_write.h"
+#include "api/api_config.h"
+#include "json/json_reader.h"
+#include "json/json_write.h"
 
 /*
  * Special units in a request (W17):

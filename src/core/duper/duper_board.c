@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "duper_board_internal.h"
-#include "hash_index.h"
+#include "core/hash_index.h"
 
 /* The probe's test for the id and owner tables: an empty slot, or one holding spec tile
  * index + 1 whose id (or owner) is `key`. Ids are short strings, and a request's tiles are few

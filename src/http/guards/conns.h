@@ -18,7 +18,7 @@
 
 #include <microhttpd.h>
 
-#include "server_config.h"
+#include "http/server_config.h"
 #include "net_ranges.h"
 #include "watchdog.h"
 

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "mcp.h"
+#include "api/mcp/mcp.h"
 #include "mcp_guard.h"
-#include "server_internal.h"
+#include "http/server_internal.h"
 
 /* The header a count is taken of, and what was seen: its (last) value without the optional
  * whitespace RFC 9110 (5.5) lets a field value have around it. */

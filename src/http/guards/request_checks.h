@@ -6,7 +6,7 @@
 
 #include <microhttpd.h>
 
-#include "response.h"
+#include "http/response.h"
 
 /* Sets answer->request_id: the client's X-Request-Id when it is a safe token, else a new one. */
 void cbd_http_set_request_id(struct MHD_Connection *con, cbd_answer *answer);

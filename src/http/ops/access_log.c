@@ -5,7 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "json_write.h"
+#include "json/json_write.h"
 
 /* The line is built with plain appends rather than snprintf: this runs once per request, and
  * format parsing, gmtime_r and strftime would be most of its cost. */

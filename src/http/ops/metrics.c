@@ -1,6 +1,6 @@
 #include "metrics.h"
 
-#include "mcp.h"
+#include "api/mcp/mcp.h"
 
 #include <inttypes.h>
 #include <stdarg.h>

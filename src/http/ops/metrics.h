@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "router.h"
+#include "http/router.h"
 
 /*
  * Prometheus counters, kept as C11 atomics so the request threads never take a lock.

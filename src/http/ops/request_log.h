@@ -12,7 +12,7 @@
 
 #include <microhttpd.h>
 
-#include "server_internal.h"
+#include "http/server_internal.h"
 
 /* The line of a request at its completion: `cut` is why the watchdog cut it (if it did),
  * `toe` how libmicrohttpd ended it. */

@@ -2,11 +2,11 @@
 #include <stdatomic.h>
 
 #include "assets.h"
-#include "embedded.h"
+#include "api/embedded.h"
 #include "resources.h"
-#include "response.h"
-#include "router.h"
-#include "server_internal.h"
+#include "http/response.h"
+#include "http/router.h"
+#include "http/server_internal.h"
 
 enum MHD_Result cbd_http_get_livez(cbd_server *s, struct MHD_Connection *con,
                                    cbd_http_request *req) {

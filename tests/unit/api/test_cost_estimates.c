@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "api.h"
+#include "api/api.h"
 
 static uint64_t cost_of(const char *path, const char *body) {
     cbd_config cfg;

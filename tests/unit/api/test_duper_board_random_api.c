@@ -15,8 +15,8 @@
 
 #include <criterion/criterion.h>
 
-#include "api.h"
-#include "api_config.h"
+#include "api/api.h"
+#include "api/api_config.h"
 
 #define MAX_TILES 9
 

@@ -12,11 +12,11 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 
-#include "api.h"
-#include "api_config.h"
+#include "api/api.h"
+#include "api/api_config.h"
 #include "api_test.h"
-#include "embedded.h"
-#include "mcp.h"
+#include "api/embedded.h"
+#include "api/mcp/mcp.h"
 
 static cbd_config defaults(void) {
     cbd_config cfg;

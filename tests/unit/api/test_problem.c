@@ -3,8 +3,8 @@
 
 #include <criterion/criterion.h>
 
-#include "api.h"
-#include "problem.h"
+#include "api/api.h"
+#include "json/problem.h"
 
 Test(problem, renders_every_member_with_pointers) {
     cbd_problem p;

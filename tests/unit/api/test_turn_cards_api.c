@@ -11,7 +11,7 @@
 #include <criterion/criterion.h>
 
 #include "api_test.h"
-#include "warapp_turn_json.h"
+#include "api/warapp/turn/warapp_turn_json.h"
 
 static char *last_body;
 

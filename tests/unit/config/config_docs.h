@@ -13,8 +13,8 @@
 
 #include <criterion/criterion.h>
 
-#include "config.h"
-#include "config_keys.h"
+#include "config/config.h"
+#include "config/config_keys.h"
 
 #define EN_DASH "\xe2\x80\x93"
 

@@ -3,7 +3,7 @@
 
 #include <criterion/criterion.h>
 
-#include "config.h"
+#include "config/config.h"
 
 static bool load(cbd_settings *cfg, const char *text, cbd_problem *p) {
     cbd_settings_defaults(cfg);
@@ -151,7 +151,7 @@ Test(config, missing_file_is_an_error_with_its_path) {
 /* Every key is written through its row: a section with two keys of each type must see each
  * value land in its own field (the string and bool branches once wrote `bind` and
  * `access_log` whatever the row said). */
-#include "config_keys.h"
+#include "config/config_keys.h"
 
 typedef struct {
     char first[8];

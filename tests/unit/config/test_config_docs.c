@@ -10,8 +10,8 @@
 #include <jansson.h>
 
 #include "config_docs.h"
-#include "duper_rules_json.h"
-#include "warapp_settings.h"
+#include "api/duper/duper_rules_json.h"
+#include "api/warapp/warapp_settings.h"
 
 /* A decimal key (W3, W26): README's default is its value, its range the row's in whole
  * numbers, and the file takes the range's ends, refuses past them and a seventh decimal. */

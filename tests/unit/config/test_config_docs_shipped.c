@@ -5,7 +5,7 @@
  * the default one ("see config/combatd.json"). README is read from COMBATD_SOURCE_DIR.
  */
 #include "config_docs.h"
-#include "duper_rules_json.h"
+#include "api/duper/duper_rules_json.h"
 
 /* The units row's ranges: "power A–B, death priority C–D", the fort without a priority. */
 static void check_units_row(const doc_row *r) {

@@ -10,7 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "combatd/duper.h"
-#include "config.h"
+#include "config/config.h"
 
 /* Single quotes for double ones, so that the JSON texts read plainly. */
 static const char *q(const char *text) {

@@ -8,8 +8,8 @@
 
 #include <criterion/criterion.h>
 
-#include "config.h"
-#include "net_ranges.h"
+#include "config/config.h"
+#include "http/guards/net_ranges.h"
 
 static cbd_net_range range(const char *text) {
     cbd_net_range r;

@@ -13,7 +13,7 @@
 #include <criterion/criterion.h>
 #include <jansson.h>
 
-#include "access_log.h"
+#include "http/ops/access_log.h"
 
 /* 1700000000 s is 2023-11-14T22:13:20Z; .123456789 s gives .123 (milliseconds are cut, not
  * rounded). */

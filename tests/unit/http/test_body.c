@@ -3,7 +3,7 @@
 
 #include <criterion/criterion.h>
 
-#include "body.h"
+#include "http/guards/body.h"
 
 Test(body, appends_in_pieces_and_doubles_capacity) {
     cbd_body b;

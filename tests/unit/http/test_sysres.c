@@ -5,7 +5,7 @@
  */
 #include <criterion/criterion.h>
 
-#include "sysres.h"
+#include "http/ops/sysres.h"
 
 Test(sysres, cgroup_v2_cpu_max_rounds_up) {
     cr_expect_eq(cbd_sys_cpus_from_cpu_max("max 100000\n"), 0, "no limit");

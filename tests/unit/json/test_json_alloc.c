@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_alloc.h"
+#include "json/json_alloc.h"
 
 #include <jansson.h>
 

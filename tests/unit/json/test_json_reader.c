@@ -4,7 +4,7 @@
 
 #include <criterion/criterion.h>
 
-#include "json_reader.h"
+#include "json/json_reader.h"
 
 static const char *const keys[] = {"n", "rate", "flag", "mode", "name", "inner", "list", NULL};
 static const char *const modes[] = {"straight_round", "weighted_random", NULL};

@@ -20,7 +20,7 @@
 
 #include <criterion/criterion.h>
 
-#include "json_real.h"
+#include "json/json_real.h"
 
 /* The reference: the exponent is read back as an int and printed with %d, which is exactly
  * "no '+', no leading zeros, keep the '-'". */

@@ -12,7 +12,7 @@
 #include <criterion/criterion.h>
 
 #include "combatd/rng.h"
-#include "json_write.h"
+#include "json/json_write.h"
 
 static void expect_same(const json_t *v) {
     char *want = json_dumps(v, JSON_COMPACT | JSON_REAL_PRECISION(15) | JSON_ENCODE_ANY);

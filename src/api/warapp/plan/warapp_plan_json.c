@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "endpoint_support.h"
+#include "api/endpoint_support.h"
 
-#include "warapp_turn_ids.h"
+#include "api/warapp/turn/warapp_turn_ids.h"
 
 static const char *const goal_keys[] = {"capture", "hold", NULL};
 static const char *const objective_names[] = {"all", "expected", NULL};

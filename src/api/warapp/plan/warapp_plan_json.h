@@ -3,7 +3,7 @@
 
 /* The members of a /plan-turn request besides the turn's (W31; warapp_plan_json.c). */
 #include "combatd/warapp_plan.h"
-#include "warapp_turn_json.h"
+#include "api/warapp/turn/warapp_turn_json.h"
 
 /* The plans analysed at most: the default, and the most a request may ask for. */
 #define CBD_PLAN_DEFAULT_MAX_PLANS 2000

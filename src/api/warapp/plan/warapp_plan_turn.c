@@ -19,12 +19,12 @@
 
 #include <stdio.h>
 
-#include "api.h"
-#include "endpoint_support.h"
-#include "json_real.h"
-#include "warapp_analyze_turn.h"
+#include "api/api.h"
+#include "api/endpoint_support.h"
+#include "json/json_real.h"
+#include "api/warapp/turn/warapp_analyze_turn.h"
 #include "warapp_plan_json.h"
-#include "warapp_turn_json.h"
+#include "api/warapp/turn/warapp_turn_json.h"
 
 /* The turn's members but `goals` (the plan's goal is its own member), and the plan's. */
 static const char *const request_keys[] = {"territories", "orders",      "settings",

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "dist_json.h"
+#include "api/api.h"
+#include "api/warapp/dist_json.h"
 #include "warapp_analyze_turn.h"
 #include "warapp_turn_json.h"
 #include "warapp_turn_kinds.h"
-#include "warapp_units_json.h"
+#include "api/warapp/warapp_units_json.h"
 
 /* The member that decides the answer's size: each territory lists up to this many points. */
 #define POINTS_MEMBER "/max_distribution_points"

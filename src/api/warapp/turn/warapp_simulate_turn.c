@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "combatd/warapp_simulate.h"
-#include "warapp_request.h"
+#include "api/warapp/warapp_request.h"
 #include "warapp_simulate_turn_render.h"
 #include "warapp_simulate_turn_tally.h"
 #include "warapp_turn_json.h"

@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "warapp_request.h"
+#include "api/warapp/warapp_request.h"
 #include "warapp_turn_kinds.h"
 
 static int cmp_u64(const void *a, const void *b) {

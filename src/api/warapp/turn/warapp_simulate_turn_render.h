@@ -2,7 +2,7 @@
 #define COMBATD_API_WARAPP_SIMULATE_TURN_RENDER_H
 
 /* /simulate-turn's answer from its counts (warapp_simulate_turn_render.c). */
-#include "json_write.h"
+#include "json/json_write.h"
 #include "warapp_simulate_turn_tally.h"
 
 /* The answer: the seed and trials, the echoed members, each territory's owners and armies,

@@ -8,7 +8,7 @@
 
 #include "warapp_turn_cards_json.h"
 
-#include "endpoint_support.h"
+#include "api/endpoint_support.h"
 #include "warapp_turn_fields.h"
 #include "warapp_turn_ids.h"
 

@@ -6,7 +6,7 @@
  * kinds' members and their entries in the answers (rows of warapp_turn_kinds.c), the board's
  * `diplomacy` (W29) and the settings' blockade multipliers (W26).
  */
-#include "json_write.h"
+#include "json/json_write.h"
 #include "warapp_turn_json.h"
 
 /* W25, W26: bomb, blockade and emergency_blockade take `target` (a territory of the board). */

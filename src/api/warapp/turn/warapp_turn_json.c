@@ -5,20 +5,20 @@
  */
 #include "warapp_turn_json.h"
 
-#include "endpoint_support.h"
+#include "api/endpoint_support.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
-#include "warapp_settings.h"
+#include "api/api.h"
+#include "api/warapp/warapp_settings.h"
 #include "warapp_turn_cards_json.h"
 #include "warapp_turn_ids.h"
 #include "warapp_turn_map_json.h"
 #include "warapp_turn_orders.h"
-#include "warapp_units_json.h"
+#include "api/warapp/warapp_units_json.h"
 
 static const char *const territory_keys[] = {"owner", "armies", "units", "neighbors", NULL};
 

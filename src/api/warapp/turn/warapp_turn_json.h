@@ -9,11 +9,11 @@
 
 #include "combatd/budget.h"
 #include "combatd/warapp_turn.h"
-#include "api_config.h"
-#include "json_reader.h"
-#include "json_write.h"
-#include "problem.h"
-#include "warapp_fog_json.h"
+#include "api/api_config.h"
+#include "json/json_reader.h"
+#include "json/json_write.h"
+#include "json/problem.h"
+#include "api/warapp/warapp_fog_json.h"
 
 /*
  * The turn both War.app turn endpoints read (/analyze-turn, /simulate-turn; W11–W16, W21),

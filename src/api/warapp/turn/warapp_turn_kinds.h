@@ -9,7 +9,7 @@
  */
 #include <stdint.h>
 
-#include "json_write.h"
+#include "json/json_write.h"
 #include "warapp_turn_json.h"
 
 typedef struct {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "api.h"
+#include "api/api.h"
 #include "warapp_turn_ids.h"
 
 /* One border, smaller index first. */

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "hash_index.h"
+#include "core/hash_index.h"
 #include "warapp_turn_internal.h"
 
 static uint32_t uf_find(uint32_t *parent, uint32_t x) {

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "hash_index.h"
+#include "core/hash_index.h"
 #include "warapp_turn_internal.h"
 
 /*

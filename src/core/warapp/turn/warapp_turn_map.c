@@ -1,7 +1,7 @@
 /* The distinct states of a group with their probabilities (see warapp_turn_internal.h). */
 #include <string.h>
 
-#include "hash_index.h"
+#include "core/hash_index.h"
 #include "warapp_turn_internal.h"
 
 void cbd_turn_map_free(cbd_turn_map *m) {
