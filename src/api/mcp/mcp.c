@@ -41,7 +41,9 @@ static bool valid_id(const json_t *id) {
     return json_is_string(id) || json_is_integer(id);
 }
 
-bool cbd_mcp_read_call(const json_t *message, cbd_mcp_call *call) {
+/* Reads a request (a message with jsonrpc "2.0", a string or integer id and a string method)
+ * into *call; false for anything else. params is NULL unless it is an object. */
+static bool read_call(const json_t *message, cbd_mcp_call *call) {
     const char *version = plain_string(json_object_get(message, "jsonrpc"));
     const char *method = plain_string(json_object_get(message, "method"));
     const json_t *id = json_object_get(message, "id");
@@ -63,7 +65,7 @@ typedef enum { MESSAGE_REQUEST, MESSAGE_ACCEPTED, MESSAGE_INVALID } message_kind
  * which the envelope answers as -32600 Invalid Request).
  */
 static message_kind read_message(const json_t *m, cbd_mcp_call *call, cbd_problem *problem) {
-    if (cbd_mcp_read_call(m, call)) {
+    if (read_call(m, call)) {
         return MESSAGE_REQUEST;
     }
     const char *version = plain_string(json_object_get(m, "jsonrpc"));
@@ -90,7 +92,9 @@ static message_kind read_message(const json_t *m, cbd_mcp_call *call, cbd_proble
     return MESSAGE_INVALID;
 }
 
-bool cbd_mcp_write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem) {
+/* A tools/call's result that says isError, whose one text item is the problem+json document
+ * the endpoint would have answered over HTTP; false when memory ran out. */
+static bool write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem) {
     size_t len = 0;
     char *text = cbd_api_problem_text(problem, &len);
     if (!text) {
@@ -227,7 +231,7 @@ static const cbd_api_endpoint *called_tool(const json_t *request, const json_t *
     cbd_mcp_call call;
     const cbd_api_endpoint *tool = NULL;
     const char *error;
-    if (!request || !cbd_mcp_read_call(request, &call) || strcmp(call.method, "tools/call") != 0 ||
+    if (!request || !read_call(request, &call) || strcmp(call.method, "tools/call") != 0 ||
         !cbd_mcp_tool_call_of(&call, &tool, arguments, &error)) {
         return NULL;
     }
@@ -293,7 +297,7 @@ static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const c
  */
 static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_reply *reply) {
     cbd_mcp_call call;
-    bool is_call = request && cbd_mcp_read_call(request, &call);
+    bool is_call = request && read_call(request, &call);
     bool client = problem->status >= 400 && problem->status < 500;
     bool tool = is_call && strcmp(call.method, "tools/call") == 0 &&
                 (client || problem->status == 503 || problem->status == 504);
@@ -303,7 +307,7 @@ static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_re
     }
     cbd_jw out;
     cbd_jw_init(&out);
-    bool ok = tool ? cbd_mcp_write_tool_error(&out, &call, problem)
+    bool ok = tool ? write_tool_error(&out, &call, problem)
                    : write_problem_error(
                          &out, NULL,
                          problem->status == 400 ? CBD_MCP_PARSE_ERROR : CBD_MCP_INVALID_REQUEST,

@@ -62,10 +62,6 @@ void cbd_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *me
 bool cbd_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* A tools/call's result that says isError, whose one text item is the problem+json document
- * the endpoint would have answered over HTTP; false when memory ran out. */
-bool cbd_mcp_write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem);
-
 /* The methods of mcp_tools.c and mcp_resources.c. */
 bool cbd_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
 bool cbd_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
@@ -87,9 +83,5 @@ bool cbd_mcp_has_resource(const char *uri);
  */
 bool cbd_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **tool,
                           const json_t **arguments, const char **error);
-
-/* Reads a request (a message with jsonrpc "2.0", a string or integer id and a string method)
- * into *call; false for anything else. params is NULL unless it is an object. */
-bool cbd_mcp_read_call(const json_t *message, cbd_mcp_call *call);
 
 #endif

@@ -19,6 +19,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b) {
 }
 
 static void unit_results_free(cbd_warapp_unit_result *r, size_t n);
+static cbd_status unit_results(const cbd_side_prep *p, const cbd_kills *damage, cbd_budget *budget,
+                               cbd_warapp_unit_result **out);
 
 void cbd_side_prep_init(cbd_side_prep *p, const cbd_warapp_side *side) {
     p->side = side;
@@ -189,11 +191,11 @@ cbd_status cbd_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_pre
         st = defenders_left(def, &ka->dist, pd_lt, pd_ge, budget, &out->defenders_left);
     }
     if (st == CBD_OK) {
-        st = cbd_warapp_unit_results(att, kd, budget, &out->attacking_units);
+        st = unit_results(att, kd, budget, &out->attacking_units);
         out->n_attacking_units = att->side->n_units;
     }
     if (st == CBD_OK) {
-        st = cbd_warapp_unit_results(def, ka, budget, &out->defending_units);
+        st = unit_results(def, ka, budget, &out->defending_units);
         out->n_defending_units = def->side->n_units;
     }
     return st;
@@ -290,8 +292,13 @@ static uint64_t kill_threshold(const cbd_side_prep *p, size_t u) {
     return lo;
 }
 
-cbd_status cbd_warapp_unit_results(const cbd_side_prep *p, const cbd_kills *damage,
-                                   cbd_budget *budget, cbd_warapp_unit_result **out) {
+/*
+ * Each unit's survival probability, and a health unit's health left, when the side takes the
+ * damage distribution `damage`: an array of side->n_units results from the budget (NULL when
+ * the side has none). On failure nothing is left allocated.
+ */
+static cbd_status unit_results(const cbd_side_prep *p, const cbd_kills *damage, cbd_budget *budget,
+                               cbd_warapp_unit_result **out) {
     size_t n = p->side->n_units;
     const cbd_dist *d = &damage->dist;
     *out = NULL;

@@ -135,7 +135,8 @@ bool cbd_turn_read_map(const cbd_reader *map, cbd_turn_request *q) {
     return ok;
 }
 
-bool cbd_turn_borders(const cbd_turn *turn, uint32_t a, uint32_t b) {
+/* Whether territories a and b border on the turn's map (true on a board that is no map). */
+static bool territories_border(const cbd_turn *turn, uint32_t a, uint32_t b) {
     if (!turn->neighbor_off) {
         return true;
     }
@@ -159,7 +160,7 @@ bool cbd_turn_check_borders(const cbd_reader *r, const cbd_turn_request *q) {
     bool ok = true;
     for (size_t i = 0; q->turn.neighbor_off && i < q->turn.n_orders; i++) {
         const cbd_turn_order *o = &q->orders[i];
-        if (o->type != CBD_ORDER_ATTACK_TRANSFER || cbd_turn_borders(&q->turn, o->from, o->to)) {
+        if (o->type != CBD_ORDER_ATTACK_TRANSFER || territories_border(&q->turn, o->from, o->to)) {
             continue;
         }
         cbd_reader item;

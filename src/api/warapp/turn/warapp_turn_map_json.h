@@ -18,7 +18,4 @@ bool cbd_turn_read_map(const cbd_reader *map, cbd_turn_request *q);
  * /orders/i/to for each that does not. True when none is at fault (or the board is no map). */
 bool cbd_turn_check_borders(const cbd_reader *r, const cbd_turn_request *q);
 
-/* Whether territories a and b border on the turn's map (true on a board that is no map). */
-bool cbd_turn_borders(const cbd_turn *turn, uint32_t a, uint32_t b);
-
 #endif

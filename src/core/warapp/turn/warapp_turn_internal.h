@@ -157,15 +157,6 @@ typedef struct {
 void cbd_turn_kills_cache_free(cbd_turn_kills_cache *c);
 
 /*
- * The kills of n armies of side `which` (0: the offense rate, 1: the defense rate) under `set`,
- * from the cache or computed (charged to `budget`, its terms added to *terms). *out stays
- * valid until the next call on the same cache.
- */
-cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
-                              const cbd_warapp_settings *set, int which, uint64_t n,
-                              uint64_t *terms, const cbd_kills **out);
-
-/*
  * W21, W22: the units of one group in the engine's states (warapp_turn_units.c). Each unit has
  * CBD_TURN_UNIT_WORDS words after the territories' words: where it stands (0: dead, l + 1:
  * alive on the group's territory l, CBD_TURN_UNIT_RETIRED: a Commander alive on a territory
@@ -215,8 +206,6 @@ void cbd_turn_gunits_lift(const cbd_turn_gunits *g, uint32_t *key, const uint8_t
 /* W21: puts units (lifted) on territory l after those already there, in list order, moved. */
 void cbd_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
                            size_t l);
-/* Ranks 0 .. k − 1 again on territory l, in their order (after a unit left or died). */
-void cbd_turn_gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l);
 /* W22: whether unit gu is a Commander (the built-in unit: no health). */
 bool cbd_turn_gunits_is_commander(const cbd_turn_gunits *g, size_t gu);
 /* W28: the units on territory l are gifted to player `to`: moved this turn, and its
@@ -227,9 +216,6 @@ uint32_t cbd_turn_blockaded(const cbd_turn *t, cbd_turn_order_type type, uint64_
 /* W22: whether player p (with a Commander in the group at the start) has Commanders, by their
  * owners now (W28), and none of them alive in `key`. */
 bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p);
-/* W22: every territory of p in `key` becomes neutral with all it holds (none eligible). */
-void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
-                                cbd_turn_player p);
 /*
  * W19–W22: one outcome of a battle with units in state k2 (the sent armies and units already
  * off `from`): st[0] is what the attack (units att, in their listed order) kept after its
@@ -425,8 +411,6 @@ typedef struct {
     bool (*sampled)(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
                     cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
 } cbd_turn_kind;
-
-extern const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS];
 
 /* The row of kind `type` (an unknown value gets a row no engine runs). */
 const cbd_turn_kind *cbd_turn_kind_of(cbd_turn_order_type type);

@@ -96,9 +96,14 @@ static const cbd_kills *cache_keep(cbd_turn_kills_cache *c, uint64_t n, size_t s
     return &c->kills[c->count - 1];
 }
 
-cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
-                              const cbd_warapp_settings *set, int which, uint64_t n,
-                              uint64_t *terms, const cbd_kills **out) {
+/*
+ * The kills of n armies of side `which` (0: the offense rate, 1: the defense rate) under `set`,
+ * from the cache or computed (charged to `budget`, its terms added to *terms). *out stays
+ * valid until the next call on the same cache.
+ */
+static cbd_status kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
+                            const cbd_warapp_settings *set, int which, uint64_t n, uint64_t *terms,
+                            const cbd_kills **out) {
     if (c->count == c->cap && c->count < KILLS_CACHE_ENTRIES && !cache_grow(c, budget)) {
         return cbd_budget_nomem(budget);
     }
@@ -127,8 +132,8 @@ cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
 /* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate). Its
  * terms count in e->work, which its callers check against max_work. */
 cbd_status cbd_turn_kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out) {
-    cbd_status st = cbd_turn_kills_get(&e->cache[which], e->budget, &e->plan->turn->battle, which,
-                                       n, &e->work, out);
+    cbd_status st =
+        kills_get(&e->cache[which], e->budget, &e->plan->turn->battle, which, n, &e->work, out);
     return cbd_turn_stopped(e, st);
 }
 

@@ -119,7 +119,7 @@ static size_t gift_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t 
 
 /* One row per kind (W12, W14, W25–W30). Order priority and delay run no step: the plan reads
  * them into the attack/transfer phase's schedule (W30). */
-const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS] = {
+static const cbd_turn_kind turn_kinds[CBD_ORDER_KINDS] = {
     [CBD_ORDER_DEPLOY] = {CBD_PHASE_DEPLOY, false, deploy_valid, target_touches, NULL, NULL},
     [CBD_ORDER_ATTACK_TRANSFER] = {CBD_PHASE_ATTACK, true, attack_valid, from_to_touches,
                                    cbd_turn_expand, cbd_turn_sim_attack},
@@ -140,7 +140,7 @@ const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS] = {
 
 const cbd_turn_kind *cbd_turn_kind_of(cbd_turn_order_type type) {
     static const cbd_turn_kind unknown = {CBD_PHASE_NONE, false, NULL, NULL, NULL, NULL};
-    return (unsigned)type < CBD_ORDER_KINDS ? &cbd_turn_kinds[type] : &unknown;
+    return (unsigned)type < CBD_ORDER_KINDS ? &turn_kinds[type] : &unknown;
 }
 
 cbd_turn_phase cbd_turn_kind_phase(cbd_turn_order_type type) {

@@ -97,7 +97,8 @@ size_t cbd_turn_gunits_sendable(const cbd_turn_gunits *g, const uint32_t *key,
     return n;
 }
 
-void cbd_turn_gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l) {
+/* Ranks 0 .. k − 1 again on territory l, in their order (after a unit left or died). */
+static void gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l) {
     uint8_t on[CBD_TURN_MAX_UNITS];
     size_t n = cbd_turn_gunits_on(g, key, l, on);
     for (size_t i = 0; i < n; i++) {
@@ -112,7 +113,7 @@ void cbd_turn_gunits_lift(const cbd_turn_gunits *g, uint32_t *key, const uint8_t
         w[CBD_U_LOC] = 0;
         w[CBD_U_RANK] = 0;
     }
-    cbd_turn_gunits_compact(g, key, lf);
+    gunits_compact(g, key, lf);
 }
 
 void cbd_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
@@ -166,8 +167,9 @@ bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, c
     return any; /* W22: a player who started without a Commander is never eliminated */
 }
 
-void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
-                                cbd_turn_player p) {
+/* W22: every territory of p in `key` becomes neutral with all it holds (none eligible). */
+static void gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
+                              cbd_turn_player p) {
     const size_t S = g->stride;
     for (size_t l = 0; l < n_terr; l++) {
         if (key[l * S + W_OWNER] == p) {
@@ -238,10 +240,10 @@ static void eliminate(const cbd_turn_gunits *g, uint32_t *k, cbd_turn_player att
                       cbd_turn_player defender, bool att_died, bool def_died) {
     size_t n_terr = g->base / g->stride;
     if (att_died && cbd_turn_gunits_eliminated(g, k, attacker)) {
-        cbd_turn_gunits_neutralise(g, k, n_terr, attacker);
+        gunits_neutralise(g, k, n_terr, attacker);
     }
     if (def_died && defender != CBD_TURN_NEUTRAL && cbd_turn_gunits_eliminated(g, k, defender)) {
-        cbd_turn_gunits_neutralise(g, k, n_terr, defender);
+        gunits_neutralise(g, k, n_terr, defender);
     }
 }
 
@@ -277,7 +279,7 @@ bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_pl
             k2[lt * S + W_ELIG] = (uint32_t)dleft; /* W15 */
         }
         cbd_turn_gunits_place(g, k2, back, n_back, lf); /* back home, after those there */
-        cbd_turn_gunits_compact(g, k2, lt);
+        gunits_compact(g, k2, lt);
     }
     eliminate(g, k2, player, defender, commander_died(g, att, n_att, &st[0]),
               commander_died(g, def, n_def, &st[1]));
