@@ -100,7 +100,7 @@ static bool write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_pr
     if (!text) {
         return false;
     }
-    cbd_mcp_tool_result(out, call, text, len, true);
+    cbdp_mcp_tool_result(out, call, text, len, true);
     free(text);
     return true;
 }
@@ -122,7 +122,7 @@ static void write_instructions(cbd_jw *out) {
     static const char contract[] = " The HTTP contract with examples is combatd://openapi.yaml.";
     char text[sizeof tools + sizeof rules];
     snprintf(text, sizeof text, "%s%s", tools,
-             cbd_mcp_has_resource(CBD_MCP_RULES_URI) ? rules : contract);
+             cbdp_mcp_has_resource(CBD_MCP_RULES_URI) ? rules : contract);
     cbd_jw_key_string(out, "instructions", text);
 }
 
@@ -140,10 +140,10 @@ static bool initialize(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem
     (void)problem;
     const char *asked = plain_string(json_object_get(ctx->call->params, "protocolVersion"));
     if (!asked) {
-        return cbd_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
-                             "Invalid params: params.protocolVersion must be a string");
+        return cbdp_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
+                              "Invalid params: params.protocolVersion must be a string");
     }
-    cbd_mcp_result_begin(out, ctx->call);
+    cbdp_mcp_result_begin(out, ctx->call);
     cbd_jw_object_open(out);
     cbd_jw_key_string(out, "protocolVersion", negotiated_version(asked));
     cbd_jw_key(out, "capabilities");
@@ -166,16 +166,16 @@ static bool initialize(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem
     cbd_jw_object_close(out);
     write_instructions(out);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
     return true;
 }
 
 static bool ping(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
     (void)problem;
-    cbd_mcp_result_begin(out, ctx->call);
+    cbdp_mcp_result_begin(out, ctx->call);
     cbd_jw_object_open(out);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
     return true;
 }
 
@@ -185,11 +185,11 @@ static const struct {
 } methods[] = {
     {"initialize", initialize},
     {"ping", ping},
-    {"tools/list", cbd_mcp_tools_list},
-    {"tools/call", cbd_mcp_tools_call},
-    {"resources/list", cbd_mcp_resources_list},
-    {"resources/read", cbd_mcp_resources_read},
-    {"resources/templates/list", cbd_mcp_resource_templates_list},
+    {"tools/list", cbdp_mcp_tools_list},
+    {"tools/call", cbdp_mcp_tools_call},
+    {"resources/list", cbdp_mcp_resources_list},
+    {"resources/read", cbdp_mcp_resources_read},
+    {"resources/templates/list", cbdp_mcp_resource_templates_list},
 };
 
 /* ---- the endpoint ---- */
@@ -210,8 +210,8 @@ bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *reques
     }
     const json_t *params = json_object_get(request, "params");
     if (params && !json_is_object(params)) {
-        return cbd_mcp_error(out, &call, CBD_MCP_INVALID_PARAMS,
-                             "Invalid params: params must be an object");
+        return cbdp_mcp_error(out, &call, CBD_MCP_INVALID_PARAMS,
+                              "Invalid params: params must be an object");
     }
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
         if (strcmp(call.method, methods[i].name) == 0) {
@@ -221,9 +221,9 @@ bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *reques
     }
     /* A method name is the client's text: echoed only when it is short. */
     size_t n = strlen(call.method);
-    return n <= 64 ? cbd_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found: %s",
-                                   call.method)
-                   : cbd_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found");
+    return n <= 64 ? cbdp_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found: %s",
+                                    call.method)
+                   : cbdp_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found");
 }
 
 /* The tool a well-formed tools/call runs, with its arguments; NULL for any other message. */
@@ -232,7 +232,7 @@ static const cbd_api_endpoint *called_tool(const json_t *request, const json_t *
     const cbd_api_endpoint *tool = NULL;
     const char *error;
     if (!request || !read_call(request, &call) || strcmp(call.method, "tools/call") != 0 ||
-        !cbd_mcp_tool_call_of(&call, &tool, arguments, &error)) {
+        !cbdp_mcp_tool_call_of(&call, &tool, arguments, &error)) {
         return NULL;
     }
     return tool;
@@ -272,7 +272,7 @@ static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const c
     if (!text) {
         return false;
     }
-    cbd_mcp_error_begin(out, id, code, message);
+    cbdp_mcp_error_begin(out, id, code, message);
     cbd_jw_key(out, "data");
     cbd_jw_raw(out, text, len);
     cbd_jw_object_close(out);

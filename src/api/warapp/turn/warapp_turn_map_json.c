@@ -103,7 +103,7 @@ static bool build_csr(cbd_turn_request *q, border *b, size_t n_b) {
     return true;
 }
 
-bool cbd_turn_read_map(const cbd_reader *map, cbd_turn_request *q) {
+bool cbdp_turn_read_map(const cbd_reader *map, cbd_turn_request *q) {
     size_t n = q->turn.n_territories, listed = 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *t = json_object_get(map->obj, q->territory_id[i]);
@@ -156,7 +156,7 @@ static bool territories_border(const cbd_turn *turn, uint32_t a, uint32_t b) {
     return false;
 }
 
-bool cbd_turn_check_borders(const cbd_reader *r, const cbd_turn_request *q) {
+bool cbdp_turn_check_borders(const cbd_reader *r, const cbd_turn_request *q) {
     bool ok = true;
     for (size_t i = 0; q->turn.neighbor_off && i < q->turn.n_orders; i++) {
         const cbd_turn_order *o = &q->orders[i];
