@@ -8,8 +8,10 @@ some file at all, in every header (a declaration nothing defines is a promise no
 
 Declarations are read with Universal Ctags (prototypes and extern variables); definitions off
 the compiled objects (nm: each object's defined global symbols), as scripts/check-includes.py
-reads them. Prints each finding as "header: name is defined in file.c", then
-"N passed, N failed" (one case per header).
+reads them. Also fails on a name spelled against README's "Conventions": one that only the
+files of one folder share is cbdp_, a cbdp_ name is used in its folder only, and a name that
+its own file alone uses (tests and benchmarks included) is static. Prints each
+finding, then "N passed, N failed" (one case per header, and one per misspelled name).
 
     scripts/check-declarations.py BUILD_DIR     (a build of the project, e.g. build/)
 """
@@ -22,27 +24,77 @@ BUILD = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build")
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def definitions():
-    """symbol -> the source (src/...) whose object defines it."""
-    where = {}
-    for o in sorted(BUILD.glob("CMakeFiles/*.dir/**/*.c.o")):
-        rel = "/".join(o.relative_to(BUILD / "CMakeFiles").parts[1:])[:-2]
+def definitions(users=None):
+    """symbol -> the source (src/...) whose object defines it; users, when given, gets
+    symbol -> the sources that use it (src/, and the tests' and benchmarks' own files)."""
+    sources = {}
+    for o in sorted(BUILD.glob("**/CMakeFiles/*.dir/**/*.c.o")):
+        cmake_files = next(p for p in o.parents if p.name == "CMakeFiles")
+        top = cmake_files.parent.relative_to(BUILD)  # tests/, bench/ or the top
+        inside = o.relative_to(cmake_files).parts[1:]  # below <target>.dir/
+        rel = "/".join((*top.parts, *inside))[:-2]
         if rel.startswith("embedded/"):
             rel = "build/" + rel  # the documents embedded at build time (CMakeLists.txt)
-        elif not rel.startswith("src/") or not (ROOT / rel).is_file():
-            continue  # a test's, or the object of a file moved or removed since
-        text = subprocess.run(["nm", "-g", "--defined-only", str(o)], check=True,
-                              capture_output=True, text=True).stdout
-        for line in text.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in "TDBRC":
-                where[parts[2]] = rel
+        elif not (ROOT / rel).is_file():
+            continue  # the object of a file moved or removed since
+        sources[str(o)] = rel
+    where = {}
+    # One nm for every object: "object:[address] type name" a line (object paths hold no ':').
+    text = subprocess.run(["nm", "-g", "-A", *sources], check=True, capture_output=True,
+                          text=True).stdout if sources else ""
+    for line in text.splitlines():
+        obj, _, rest = line.partition(":")
+        parts = rest.split()
+        rel = sources.get(obj)
+        if rel is None or not parts:
+            continue
+        if len(parts) == 2 and parts[0] == "U":
+            if users is not None:
+                users.setdefault(parts[1], set()).add(rel)
+        elif len(parts) == 3 and parts[1] in "TDBRC" and rel.startswith(("src/", "build/")):
+            where[parts[2]] = rel  # tests and benchmarks define nothing of the service
     return where
 
 
-def declarations(header):
-    """The names a header declares (prototypes and extern variables), with their lines."""
-    text = subprocess.run(["ctags", "-x", "--language-force=C", "--c-kinds=px",
+def prefixes(where, users):
+    """The findings of the naming rule: a name of src/ that the files of one folder share, and
+    no file outside it, is cbdp_ (README, "Conventions"); a cbdp_ name stays in its folder.
+    Names of include/combatd/ are the core's public face: cbd_."""
+    public = set()
+    for h in (ROOT / "include").rglob("*.h"):
+        public |= set(re.findall(r"\b(cbd_\w+)\b", h.read_text()))
+    found = []
+    # What only its own file uses, tests and benchmarks included, is static.
+    for name, src in sorted(where.items()):
+        if (src.startswith("src/") and src.endswith(".c") and name.startswith("cbd") and
+                name not in public and not users.get(name, set()) - {src}):
+            found.append(f"{src}: {name} is used by {src} alone: make it static")
+    # The functions a header of src/ defines (static inline): their users are the files that
+    # name them.
+    texts = {f: (ROOT / f).read_text() for f in sources()}
+    for h in headers():
+        for name, _ in declarations(h, "f"):
+            named = {f for f, t in texts.items() if f != h and re.search(rf"\b{name}\b", t)}
+            where.setdefault(name, h)
+            users.setdefault(name, set()).update(named)
+    for name, src in sorted(where.items()):
+        if not src.startswith("src/"):
+            continue
+        folder = pathlib.PurePath(src).parent
+        others = {u for u in users.get(name, ()) if u != src and u.startswith("src/")}
+        outside = sorted(u for u in others if pathlib.PurePath(u).parent != folder)
+        if name.startswith("cbdp_") and outside:
+            found.append(f"{src}: {name} is used outside {folder}/ ({outside[0]}): name it cbd_")
+        elif name.startswith("cbd_") and name not in public and others and not outside:
+            found.append(f"{src}: {name} is shared by the files of {folder}/ only: name it "
+                         f"cbdp_{name[4:]}")
+    return found
+
+
+def declarations(header, kinds="px"):
+    """The names a header declares (prototypes and extern variables, or the kinds asked: f for
+    the functions it defines), with their lines."""
+    text = subprocess.run(["ctags", "-x", "--language-force=C", f"--c-kinds={kinds}",
                            "--_xformat=%N %n", str(ROOT / header)],
                           check=True, capture_output=True, text=True).stdout
     return [(n, int(line)) for n, line in (l.split() for l in text.splitlines())]
@@ -53,6 +105,12 @@ def opening_comment(header):
     return m.group(0) if m else ""
 
 
+def sources():
+    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "--", "src/*.[ch]"],
+                            cwd=ROOT, check=True, capture_output=True, text=True).stdout.split()
+    return sorted(f for f in set(listed) if (ROOT / f).is_file())
+
+
 def headers():
     listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "--", "src/*.h",
                              "include/combatd/*.h"], cwd=ROOT, check=True, capture_output=True,
@@ -61,7 +119,8 @@ def headers():
 
 
 def main():
-    where = definitions()
+    users = {}
+    where = definitions(users)
     if not where:
         print(f"no objects under {BUILD}: build first")
         print("0 passed, 1 failed")
@@ -83,6 +142,10 @@ def main():
         for b in bad:
             print(b)
         passed, failed = (passed, failed + 1) if bad else (passed + 1, failed)
+    for finding in prefixes(where, users):
+        print(finding)
+        failed += 1
+    passed += 1
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

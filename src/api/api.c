@@ -30,7 +30,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     cbd_json_alloc_reset();
     req->arena = cbd_json_arena_new();
     if (!req->arena) {
-        cbd_api_oom_reply(reply);
+        cbdp_api_oom_reply(reply);
         return false;
     }
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
@@ -40,7 +40,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     (void)cbd_json_arena_use(heap);
     if (cbd_json_alloc_failed()) { /* the document may be wrong, or the error be ours */
         cbd_api_request_release(req);
-        cbd_api_oom_reply(reply);
+        cbdp_api_oom_reply(reply);
         return false;
     }
     if (!doc && any && json_error_code(&err) == json_error_numeric_overflow) {
@@ -111,7 +111,7 @@ static void reply_of(const cbd_api_request *req, bool ok, cbd_jw *out, cbd_probl
     }
     cbd_jw_discard(out);
     if (!cbd_api_settle_problem(ok, out, cfg, budget, problem)) {
-        cbd_api_oom_reply(reply);
+        cbdp_api_oom_reply(reply);
         return;
     }
     endpoint_problem_reply(req->ep, req->doc, problem, reply);
@@ -140,7 +140,7 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     }
     if (cbd_json_alloc_failed()) { /* whatever the handler concluded, it may be wrong */
         cbd_jw_discard(&out);
-        cbd_api_oom_reply(reply);
+        cbdp_api_oom_reply(reply);
     } else {
         reply_of(req, ok, &out, &problem, cfg, &budget, reply);
     }

@@ -17,7 +17,7 @@ const char cbd_api_oom_body[] =
     "\"detail\":\"" CBD_API_OOM_DETAIL "\",\"errors\":[]}";
 const size_t cbd_api_oom_body_len = sizeof cbd_api_oom_body - 1;
 
-void cbd_api_oom_reply(cbd_api_reply *reply) {
+void cbdp_api_oom_reply(cbd_api_reply *reply) {
     reply->status = 500;
     reply->content_type = "application/problem+json";
     reply->body = strdup(cbd_api_oom_body);
@@ -29,7 +29,7 @@ void cbd_api_oom_reply(cbd_api_reply *reply) {
 void cbd_api_text_reply(int status, const char *content_type, char *text, size_t len,
                         cbd_api_reply *reply) {
     if (!text) {
-        cbd_api_oom_reply(reply);
+        cbdp_api_oom_reply(reply);
         return;
     }
     reply->status = status;

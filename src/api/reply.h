@@ -40,6 +40,6 @@ void cbd_api_reply_free(cbd_api_reply *reply);
  * allocated. */
 extern const char cbd_api_oom_body[];
 extern const size_t cbd_api_oom_body_len;
-void cbd_api_oom_reply(cbd_api_reply *reply);
+void cbdp_api_oom_reply(cbd_api_reply *reply);
 
 #endif

@@ -150,7 +150,7 @@ bool cbd_config_set_server_key(cbd_settings *cfg, const char *key, const char *v
     if (strncmp(key, "mcp_", 4) == 0) {
         const cbd_config_key *m = find_key(mcp_keys, N_MCP_KEYS, key + 4);
         if (m) {
-            return cbd_config_key_set_text(m, &cfg->api.mcp, value, source, problem);
+            return cbdp_config_key_set_text(m, &cfg->api.mcp, value, source, problem);
         }
     }
     const cbd_config_key *k = find_key(server_keys, N_SERVER_KEYS, key);
@@ -158,7 +158,7 @@ bool cbd_config_set_server_key(cbd_settings *cfg, const char *key, const char *v
         cbd_problem_field(problem, source, "is not a known setting");
         return false;
     }
-    return cbd_config_key_set_text(k, cfg, value, source, problem);
+    return cbdp_config_key_set_text(k, cfg, value, source, problem);
 }
 
 /* The member names of a section: `first` (when not NULL), then every key's. */
@@ -180,7 +180,7 @@ static bool read_server(const json_t *value, cbd_settings *cfg, cbd_problem *pro
     if (!cbd_reader_open(&r, value, "/server", names, problem)) {
         return false;
     }
-    return cbd_config_keys_read(&r, server_keys, N_SERVER_KEYS, cfg);
+    return cbdp_config_keys_read(&r, server_keys, N_SERVER_KEYS, cfg);
 }
 
 static void read_duper(const cbd_reader *root, cbd_settings *cfg) {
@@ -196,8 +196,8 @@ static void read_duper(const cbd_reader *root, cbd_settings *cfg) {
     cbd_reader duper;
     if (cbd_read_object(root, "duper", names, &duper) == CBD_FIELD_OK) {
         cbd_duper_rules_read(&duper, &cfg->api.duper);
-        (void)cbd_config_keys_read(&duper, duper_board_keys, N_DUPER_BOARD_KEYS,
-                                   &cfg->api.duper_board);
+        (void)cbdp_config_keys_read(&duper, duper_board_keys, N_DUPER_BOARD_KEYS,
+                                    &cfg->api.duper_board);
     }
 }
 
@@ -208,7 +208,7 @@ static bool read_mcp(const json_t *value, cbd_settings *cfg, cbd_problem *proble
     if (!cbd_reader_open(&r, value, "/mcp", names, problem)) {
         return false;
     }
-    return cbd_config_keys_read(&r, mcp_keys, N_MCP_KEYS, &cfg->api.mcp);
+    return cbdp_config_keys_read(&r, mcp_keys, N_MCP_KEYS, &cfg->api.mcp);
 }
 
 static bool read_warapp(const json_t *value, cbd_settings *cfg, cbd_problem *problem) {
@@ -224,7 +224,7 @@ static bool read_warapp(const json_t *value, cbd_settings *cfg, cbd_problem *pro
         ok = cbd_warapp_settings_read(&settings, &cfg->api.warapp.defaults);
     }
     ok &= f != CBD_FIELD_BAD;
-    return cbd_config_keys_read(&r, warapp_keys, N_WARAPP_KEYS, &cfg->api.warapp) && ok;
+    return cbdp_config_keys_read(&r, warapp_keys, N_WARAPP_KEYS, &cfg->api.warapp) && ok;
 }
 
 bool cbd_config_load_text(cbd_settings *cfg, const char *text, size_t len, cbd_problem *problem) {

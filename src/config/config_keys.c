@@ -164,8 +164,8 @@ static bool set_decimal_text(const cbd_config_key *k, void *base, const char *va
     return true;
 }
 
-bool cbd_config_key_set_text(const cbd_config_key *k, void *base, const char *value,
-                             const char *source, cbd_problem *problem) {
+bool cbdp_config_key_set_text(const cbd_config_key *k, void *base, const char *value,
+                              const char *source, cbd_problem *problem) {
     switch (k->type) {
         case CBD_KEY_DECIMAL:
             return set_decimal_text(k, base, value, source, problem);
@@ -252,7 +252,7 @@ static void read_key(const cbd_reader *r, const cbd_config_key *k, void *base) {
     }
 }
 
-bool cbd_config_keys_read(const cbd_reader *r, const cbd_config_key *keys, size_t n, void *base) {
+bool cbdp_config_keys_read(const cbd_reader *r, const cbd_config_key *keys, size_t n, void *base) {
     size_t before = r->problem->n_errors + r->problem->n_dropped;
     for (size_t i = 0; i < n; i++) {
         read_key(r, &keys[i], base);

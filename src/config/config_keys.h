@@ -38,11 +38,11 @@ typedef struct {
 
 /* Sets key `k` of the section at `base` from text (a flag or an environment variable);
  * `source` names it in the error. Returns false with a field error recorded. */
-bool cbd_config_key_set_text(const cbd_config_key *k, void *base, const char *value,
-                             const char *source, cbd_problem *problem);
+bool cbdp_config_key_set_text(const cbd_config_key *k, void *base, const char *value,
+                              const char *source, cbd_problem *problem);
 
 /* Reads every key of `keys` present in the open object `r` into the section at `base`; errors
  * name the member's pointer. Returns false when an error was recorded. */
-bool cbd_config_keys_read(const cbd_reader *r, const cbd_config_key *keys, size_t n, void *base);
+bool cbdp_config_keys_read(const cbd_reader *r, const cbd_config_key *keys, size_t n, void *base);
 
 #endif

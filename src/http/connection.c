@@ -10,8 +10,8 @@
 #include "http/guards/linger.h"
 #include "http/ops/request_log.h"
 
-void cbd_http_on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
-                            enum MHD_ConnectionNotificationCode code) {
+void cbdp_http_on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
+                             enum MHD_ConnectionNotificationCode code) {
     cbd_server *s = cls;
     if (code == MHD_CONNECTION_NOTIFY_STARTED) {
         const union MHD_ConnectionInfo *fd =
@@ -51,7 +51,7 @@ void cbd_http_on_connection(void *cls, struct MHD_Connection *con, void **socket
 }
 
 /* Past twice the per-IP limit a connection is closed at accept (conns.h). */
-enum MHD_Result cbd_http_on_accept(void *cls, const struct sockaddr *addr, socklen_t len) {
+enum MHD_Result cbdp_http_on_accept(void *cls, const struct sockaddr *addr, socklen_t len) {
     (void)len;
     cbd_server *s = cls;
     return cbd_conns_may_accept(s->conns, addr) ? MHD_YES : MHD_NO;

@@ -7,10 +7,10 @@
 #include "server_internal.h"
 
 /* A connection opens (its entries are made) or closes (they go, and it may linger). */
-void cbd_http_on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
-                            enum MHD_ConnectionNotificationCode code);
+void cbdp_http_on_connection(void *cls, struct MHD_Connection *con, void **socket_context,
+                             enum MHD_ConnectionNotificationCode code);
 
 /* Past twice the per-IP limit a connection is closed at accept (conns.h). */
-enum MHD_Result cbd_http_on_accept(void *cls, const struct sockaddr *addr, socklen_t len);
+enum MHD_Result cbdp_http_on_accept(void *cls, const struct sockaddr *addr, socklen_t len);
 
 #endif

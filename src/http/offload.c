@@ -100,23 +100,23 @@ static void refusal(const cbd_pool *p, cbd_pool_admission why, cbd_problem *prob
         cbd_problem_set(problem, 503,
                         "This client address already has %u long request(s) computing or "
                         "waiting, its share (server.worker_share); retry when an answer has come.",
-                        cbd_pool_share(p));
+                        cbdp_pool_share(p));
     } else if (why == CBD_POOL_STOPPING) {
         cbd_problem_set(problem, 503, "The service is stopping; retry on another replica.");
     } else {
         cbd_problem_set(problem, 503, "All %u places for long requests are taken; retry shortly.",
-                        cbd_pool_places(p));
+                        cbdp_pool_places(p));
     }
 }
 
-enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
-                                       cbd_http_request *req, cbd_api_request *api_req) {
+enum MHD_Result cbdp_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
+                                        cbd_http_request *req, cbd_api_request *api_req) {
     req->job.fns = &request_job;
     client_key(req, con, req->job.client);
     req->job_req = *api_req;
     req->con = con;
     req->server = s;
-    cbd_pool_admission why = cbd_pool_submit(s->pool, &req->job);
+    cbd_pool_admission why = cbdp_pool_submit(s->pool, &req->job);
     if (why == CBD_POOL_ADMITTED) {
         return MHD_YES;
     }
@@ -127,5 +127,5 @@ enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con
     cbd_api_reply reply;
     cbd_api_refuse(api_req, &problem, &reply);
     cbd_extra_headers retry = {.retry_after = reply.status == 503 ? CBD_RETRY_AFTER_SECONDS : NULL};
-    return cbd_http_send_reply(&s->answers, con, &req->answer, &reply, &retry);
+    return cbdp_http_send_reply(&s->answers, con, &req->answer, &reply, &retry);
 }

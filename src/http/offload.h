@@ -14,7 +14,7 @@
  * access-handler call sends req->job_reply), or is released with a 503 + Retry-After when
  * the client's share or the pool is full.
  */
-enum MHD_Result cbd_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
-                                       cbd_http_request *req, cbd_api_request *api_req);
+enum MHD_Result cbdp_http_run_on_worker(cbd_server *s, struct MHD_Connection *con,
+                                        cbd_http_request *req, cbd_api_request *api_req);
 
 #endif

@@ -126,7 +126,7 @@ static enum MHD_Result route_checks(cbd_server *s, struct MHD_Connection *con,
                                      req->route->guard ? req->route->guard->allow_headers : NULL};
         return cbd_http_send(&s->answers, con, &req->answer, 204, NULL, (void *)"", 0, false, &pre);
     }
-    if (!cbd_route_allows(req->route, method)) {
+    if (!cbdp_route_allows(req->route, method)) {
         cbd_extra_headers e = {.allow = allow, .close = body};
         if (body) {
             cbd_watch_set_linger(cbd_watch_of(con));
@@ -172,9 +172,9 @@ static enum MHD_Result body_checks(cbd_server *s, struct MHD_Connection *con, cb
 static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req,
                                   const char *url, const char *method, const char *version) {
     req->started = true;
-    cbd_copy_str(req->method, sizeof req->method, method);
-    cbd_copy_str(req->path, sizeof req->path, url);
-    req->route = cbd_route_find(url);
+    cbdp_copy_str(req->method, sizeof req->method, method);
+    cbdp_copy_str(req->path, sizeof req->path, url);
+    req->route = cbdp_route_find(url);
     cbd_http_set_request_id(con, &req->answer);
     cbd_conn *conn = cbd_conn_of(con);
     set_client(s, con, conn, req);
@@ -207,28 +207,28 @@ static enum MHD_Result answer(cbd_server *s, struct MHD_Connection *con, cbd_htt
     cbd_api_request api_req;
     const char *body = req->body.data ? req->body.data : "";
     if (!cbd_api_parse(&req->route->api, body, req->body.len, &api_req, &reply)) {
-        return cbd_http_send_reply(&s->answers, con, &req->answer, &reply, NULL);
+        return cbdp_http_send_reply(&s->answers, con, &req->answer, &reply, NULL);
     }
     const cbd_api_endpoint *called = cbd_api_called(&api_req);
-    req->called = called ? cbd_route_find(called->path) : NULL;
+    req->called = called ? cbdp_route_find(called->path) : NULL;
     /* The estimate routes: past a small one, off the HTTP thread at once. The meter protects:
      * on this thread a request may spend server.inline_work_us, and one that spends it starts
      * over on a worker, so no request holds an HTTP thread longer, whatever its estimate. */
     if (cbd_api_cost(&api_req, &s->api) > s->api.limits.inline_cost_ns) {
-        return cbd_http_run_on_worker(s, con, req, &api_req);
+        return cbdp_http_run_on_worker(s, con, req, &api_req);
     }
     cbd_api_limits limits = cbd_api_inline_limits(&s->api);
     if (!cbd_api_answer_within(&api_req, &s->api, &limits, &reply)) {
         atomic_fetch_add(&s->metrics.handed_to_workers, 1);
-        return cbd_http_run_on_worker(s, con, req, &api_req);
+        return cbdp_http_run_on_worker(s, con, req, &api_req);
     }
-    return cbd_http_send_reply(&s->answers, con, &req->answer, &reply, NULL);
+    return cbdp_http_send_reply(&s->answers, con, &req->answer, &reply, NULL);
 }
 
-enum MHD_Result cbd_http_on_request(void *cls, struct MHD_Connection *con, const char *url,
-                                    const char *method, const char *version,
-                                    const char *upload_data, size_t *upload_data_size,
-                                    void **con_cls) {
+enum MHD_Result cbdp_http_on_request(void *cls, struct MHD_Connection *con, const char *url,
+                                     const char *method, const char *version,
+                                     const char *upload_data, size_t *upload_data_size,
+                                     void **con_cls) {
     cbd_server *s = cls;
     cbd_http_request *req = *con_cls;
     if (!req) {
@@ -272,33 +272,33 @@ enum MHD_Result cbd_http_on_request(void *cls, struct MHD_Connection *con, const
         /* Resumed by the worker: its reply is ready (a 503 if the server began to stop). */
         cbd_extra_headers retry = {
             .retry_after = req->job_reply.status == 503 ? CBD_RETRY_AFTER_SECONDS : NULL};
-        return cbd_http_send_reply(&s->answers, con, &req->answer, &req->job_reply, &retry);
+        return cbdp_http_send_reply(&s->answers, con, &req->answer, &req->job_reply, &retry);
     }
     return answer(s, con, req);
 }
 
 /* Called at the request line, before headers: the earliest point to start the clock. */
-void *cbd_http_on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
+void *cbdp_http_on_uri(void *cls, const char *uri, struct MHD_Connection *con) {
     cbd_server *s = cls;
     cbd_conn *conn = cbd_conn_of(con);
     cbd_conn_request_begins(conn);          /* the drain leaves this connection alone */
     cbd_watch_receiving(cbd_watch_of(con)); /* if its first byte did not start it already */
     cbd_http_request *req = calloc(1, sizeof *req);
     if (req) {
-        cbd_copy_str(req->client, sizeof req->client, conn ? conn->peer : "-");
+        cbdp_copy_str(req->client, sizeof req->client, conn ? conn->peer : "-");
         req->start_us = cbd_now_us();
         req->route = CBD_ROUTE_OTHER;
         cbd_framing_note_uri(&req->uri, uri);
         /* Logged as it is should the request end before its headers do (the access handler
          * replaces it with the decoded path). */
-        cbd_copy_text(req->path, sizeof req->path, uri ? uri : "", uri ? strcspn(uri, "?") : 0);
+        cbdp_copy_text(req->path, sizeof req->path, uri ? uri : "", uri ? strcspn(uri, "?") : 0);
         atomic_fetch_add(&s->metrics.in_flight, 1);
     }
     return req;
 }
 
-void cbd_http_on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
-                           enum MHD_RequestTerminationCode toe) {
+void cbdp_http_on_completed(void *cls, struct MHD_Connection *con, void **con_cls,
+                            enum MHD_RequestTerminationCode toe) {
     cbd_server *s = cls;
     /* On keep-alive the next request starts now; its clock starts with it. */
     cbd_cut cut = cbd_watch_request_done(cbd_watch_of(con));
@@ -309,10 +309,10 @@ void cbd_http_on_completed(void *cls, struct MHD_Connection *con, void **con_cls
     }
     *con_cls = NULL;
     uint64_t duration = cbd_now_us() - req->start_us;
-    cbd_metrics_observe(&s->metrics, (unsigned)(req->route - cbd_routes), req->answer.status,
+    cbd_metrics_observe(&s->metrics, (unsigned)(req->route - cbdp_routes), req->answer.status,
                         duration, req->body.seen, req->answer.bytes_out);
     if (req->called && req->answer.status != 0) {
-        cbd_metrics_observe_call(&s->metrics, (unsigned)(req->called - cbd_routes),
+        cbd_metrics_observe_call(&s->metrics, (unsigned)(req->called - cbdp_routes),
                                  req->answer.call_status ? (unsigned)req->answer.call_status
                                                          : req->answer.status);
     }

@@ -122,9 +122,9 @@ enum MHD_Result cbd_http_send(const cbd_answer_policy *policy, struct MHD_Connec
     return rc;
 }
 
-enum MHD_Result cbd_http_send_reply(const cbd_answer_policy *policy, struct MHD_Connection *con,
-                                    cbd_answer *answer, cbd_api_reply *reply,
-                                    const cbd_extra_headers *extra) {
+enum MHD_Result cbdp_http_send_reply(const cbd_answer_policy *policy, struct MHD_Connection *con,
+                                     cbd_answer *answer, cbd_api_reply *reply,
+                                     const cbd_extra_headers *extra) {
     if (!reply->body) {
         return MHD_NO; /* not even the out-of-memory body could be made */
     }
@@ -148,5 +148,5 @@ enum MHD_Result cbd_http_send_problem(const cbd_answer_policy *policy, struct MH
     va_end(ap);
     cbd_api_reply reply;
     cbd_api_problem_reply(&p, &reply);
-    return cbd_http_send_reply(policy, con, answer, &reply, extra);
+    return cbdp_http_send_reply(policy, con, answer, &reply, extra);
 }

@@ -56,9 +56,9 @@ enum MHD_Result cbd_http_send(const cbd_answer_policy *policy, struct MHD_Connec
                               const cbd_extra_headers *extra);
 
 /* Queues an api reply, taking over its body. */
-enum MHD_Result cbd_http_send_reply(const cbd_answer_policy *policy, struct MHD_Connection *con,
-                                    cbd_answer *answer, cbd_api_reply *reply,
-                                    const cbd_extra_headers *extra);
+enum MHD_Result cbdp_http_send_reply(const cbd_answer_policy *policy, struct MHD_Connection *con,
+                                     cbd_answer *answer, cbd_api_reply *reply,
+                                     const cbd_extra_headers *extra);
 
 /* Queues a problem+json answer with a printf-style detail. */
 enum MHD_Result cbd_http_send_problem(const cbd_answer_policy *policy, struct MHD_Connection *con,

@@ -5,12 +5,12 @@
 #define ROUTE_ROW(path, allow, post, cost, envelope, get, guard, label, tool)                      \
     {{path, post, cost, envelope, tool}, allow, get, guard, label},
 
-const cbd_route cbd_routes[CBD_ROUTE_COUNT] = {
+const cbd_route cbdp_routes[CBD_ROUTE_COUNT] = {
     CBD_ENDPOINT_TABLE(ROUTE_ROW){{"", NULL, NULL, NULL, CBD_NO_TOOL}, NULL, NULL, NULL, "other"},
 };
 
-const cbd_route *cbd_route_find(const char *url) {
-    for (const cbd_route *r = cbd_routes; r < CBD_ROUTE_OTHER; r++) {
+const cbd_route *cbdp_route_find(const char *url) {
+    for (const cbd_route *r = cbdp_routes; r < CBD_ROUTE_OTHER; r++) {
         if (strcmp(url, r->api.path) == 0) {
             return r;
         }
@@ -18,7 +18,7 @@ const cbd_route *cbd_route_find(const char *url) {
     return CBD_ROUTE_OTHER;
 }
 
-bool cbd_route_allows(const cbd_route *route, const char *method) {
+bool cbdp_route_allows(const cbd_route *route, const char *method) {
     /* The row's Allow header is the list of methods: a method is allowed when it is one of
      * its comma-separated tokens. */
     size_t n = strlen(method);

@@ -45,16 +45,16 @@ typedef struct {
 /* The routes with "other"; the metrics arrays are sized by it. */
 enum { CBD_ROUTE_COUNT = CBD_ENDPOINT_TABLE(CBD_ROUTE_COUNT_ROW) 1 };
 
-extern const cbd_route cbd_routes[CBD_ROUTE_COUNT];
+extern const cbd_route cbdp_routes[CBD_ROUTE_COUNT];
 
 /* The route of "other". */
-#define CBD_ROUTE_OTHER (&cbd_routes[CBD_ROUTE_COUNT - 1])
+#define CBD_ROUTE_OTHER (&cbdp_routes[CBD_ROUTE_COUNT - 1])
 
 /* The route of a path, or CBD_ROUTE_OTHER: the one lookup a request makes. */
-const cbd_route *cbd_route_find(const char *url);
+const cbd_route *cbdp_route_find(const char *url);
 
 /* Whether `method` is one `route` answers (OPTIONS is answered before this is asked). */
-bool cbd_route_allows(const cbd_route *route, const char *method);
+bool cbdp_route_allows(const cbd_route *route, const char *method);
 
 /* The `get` and `guard` columns' names, declared where they are implemented. */
 #include "http/guards/mcp_guard.h"

@@ -64,7 +64,7 @@ static unsigned pool_size(const cbd_server_config *c) {
 
 /* The threads of our own beside MHD's: the watchdog, the lingerer and the worker pool. */
 static void stop_helpers(cbd_server *s) {
-    cbd_pool_free(s->pool);
+    cbdp_pool_free(s->pool);
     cbd_linger_stop(s->linger);
     cbd_watchdog_stop(s->watchdog);
     cbd_conns_destroy(s->conns); /* after the daemon: every connection has closed */
@@ -77,7 +77,7 @@ static bool start_helpers(cbd_server *s, const cbd_server_config *cfg, char *err
     s->linger = cbd_linger_start(LINGER_BYTES, LINGER_US, LINGER_SOCKETS);
     unsigned cpus = cbd_sys_cpu_count(NULL); /* the CPUs this process may use (sysres.h) */
     unsigned workers = cfg->workers ? cfg->workers : cpus > 2 ? cpus : 2u;
-    s->pool = cbd_pool_start(workers, cfg->worker_queue, cfg->worker_share);
+    s->pool = cbdp_pool_start(workers, cfg->worker_queue, cfg->worker_share);
     s->conns = cbd_conns_create(cfg->per_ip_connection_limit, cfg->trusted_proxies,
                                 cfg->n_trusted_proxies);
     if (!s->watchdog || !s->linger || !s->pool || !s->conns) {
@@ -103,15 +103,15 @@ static struct MHD_Daemon *start_daemon(cbd_server *s, const cbd_server_config *c
     unsigned threads = pool_size(cfg);
     /* The per-IP limit is conns.c's (MHD's cannot exempt trusted proxies): MHD's is 0, none. */
     struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)cfg->port, cbd_http_on_accept, s, cbd_http_on_request, s,
+        flags, (uint16_t)cfg->port, cbdp_http_on_accept, s, cbdp_http_on_request, s,
         /* First, so that MHD's messages about the options below go through it too. */
         MHD_OPTION_EXTERNAL_LOGGER, cbd_log_mhd_message, NULL, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&addr, MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
         cfg->connection_limit, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 0u,
         MHD_OPTION_CONNECTION_TIMEOUT, cfg->connection_timeout, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
-        (size_t)cfg->connection_memory_limit, MHD_OPTION_URI_LOG_CALLBACK, cbd_http_on_uri, s,
-        MHD_OPTION_NOTIFY_COMPLETED, cbd_http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
-        cbd_http_on_connection, s, MHD_OPTION_END);
+        (size_t)cfg->connection_memory_limit, MHD_OPTION_URI_LOG_CALLBACK, cbdp_http_on_uri, s,
+        MHD_OPTION_NOTIFY_COMPLETED, cbdp_http_on_completed, s, MHD_OPTION_NOTIFY_CONNECTION,
+        cbdp_http_on_connection, s, MHD_OPTION_END);
     if (!d) {
         snprintf(err, err_size, "cannot listen on %s port %u (in use, or not permitted?)",
                  cfg->bind, cfg->port);
@@ -135,7 +135,7 @@ cbd_server *cbd_server_start(const cbd_server_config *cfg, const cbd_config *api
      * memory in the heap after the readers had gone. */
     (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
-    cbd_metrics_init(&s->metrics, cbd_routes);
+    cbd_metrics_init(&s->metrics, cbdp_routes);
     atomic_init(&s->draining, false);
     atomic_init(&s->stopping, false);
     atomic_init(&s->jobs_unsent, 0u);
@@ -183,7 +183,7 @@ void cbd_server_stop(cbd_server *s) {
     atomic_store(&s->stopping, true);
     /* Workers answer what they hold (what still waits is refused with a 503), resume its
      * connections and then touch the daemon no more; the pool refuses new jobs from here. */
-    cbd_pool_stop(s->pool);
+    cbdp_pool_stop(s->pool);
     wait_for_job_answers(s);
     /* Then the daemon: its connections' CLOSED notifications empty the watchdog's list. */
     MHD_stop_daemon(s->daemon);
@@ -192,5 +192,5 @@ void cbd_server_stop(cbd_server *s) {
 }
 
 unsigned cbd_server_worker_jobs(const cbd_server *s) {
-    return cbd_pool_jobs(s->pool);
+    return cbdp_pool_jobs(s->pool);
 }

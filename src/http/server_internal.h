@@ -29,7 +29,7 @@
 /* Copies at most `len` bytes of `src`, cut to fit `size` with its NUL: the request path's copies
  * of a method, a path or an address into a request's fixed fields (snprintf's "%s" parses its
  * format on every call, and these run several times a request). */
-static inline void cbd_copy_text(char *dst, size_t size, const char *src, size_t len) {
+static inline void cbdp_copy_text(char *dst, size_t size, const char *src, size_t len) {
     if (len >= size) {
         len = size - 1;
     }
@@ -37,9 +37,9 @@ static inline void cbd_copy_text(char *dst, size_t size, const char *src, size_t
     dst[len] = '\0';
 }
 
-/* cbd_copy_text of a NUL-terminated `src`; only the first size - 1 bytes are looked at. */
-static inline void cbd_copy_str(char *dst, size_t size, const char *src) {
-    cbd_copy_text(dst, size, src, strnlen(src, size - 1));
+/* cbdp_copy_text of a NUL-terminated `src`; only the first size - 1 bytes are looked at. */
+static inline void cbdp_copy_str(char *dst, size_t size, const char *src) {
+    cbdp_copy_text(dst, size, src, strnlen(src, size - 1));
 }
 
 struct cbd_server {

@@ -33,7 +33,7 @@ struct cbd_pool {
     bool stop;                        /* under lock */
     pthread_t *threads;
     unsigned started; /* threads created */
-    bool joined;      /* cbd_pool_stop has joined them */
+    bool joined;      /* cbdp_pool_stop has joined them */
 };
 
 /* The entry of `key`, or a free one to take (under lock); NULL cannot happen while every
@@ -106,7 +106,7 @@ static void *worker_main(void *arg) {
     return NULL;
 }
 
-cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share) {
+cbd_pool *cbdp_pool_start(unsigned workers, unsigned queue, unsigned share) {
     cbd_pool *p = calloc(1, sizeof *p);
     if (!p) {
         return NULL;
@@ -128,7 +128,7 @@ cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share) {
     }
     if (!ok) {
         if (p->threads && p->started > 0) {
-            cbd_pool_free(p);
+            cbdp_pool_free(p);
             return NULL;
         }
         free(p->queue);
@@ -140,7 +140,7 @@ cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share) {
     return p;
 }
 
-void cbd_pool_stop(cbd_pool *p) {
+void cbdp_pool_stop(cbd_pool *p) {
     if (!p || p->joined) {
         return;
     }
@@ -156,11 +156,11 @@ void cbd_pool_stop(cbd_pool *p) {
     p->joined = true;
 }
 
-void cbd_pool_free(cbd_pool *p) {
+void cbdp_pool_free(cbd_pool *p) {
     if (!p) {
         return;
     }
-    cbd_pool_stop(p);
+    cbdp_pool_stop(p);
     pthread_cond_destroy(&p->wake);
     pthread_mutex_destroy(&p->lock);
     free(p->queue);
@@ -169,18 +169,18 @@ void cbd_pool_free(cbd_pool *p) {
     free(p);
 }
 
-unsigned cbd_pool_jobs(cbd_pool *p) {
+unsigned cbdp_pool_jobs(cbd_pool *p) {
     pthread_mutex_lock(&p->lock);
     unsigned n = p->running + p->waiting;
     pthread_mutex_unlock(&p->lock);
     return n;
 }
 
-unsigned cbd_pool_share(const cbd_pool *p) {
+unsigned cbdp_pool_share(const cbd_pool *p) {
     return p->share;
 }
 
-unsigned cbd_pool_places(const cbd_pool *p) {
+unsigned cbdp_pool_places(const cbd_pool *p) {
     return p->capacity;
 }
 
@@ -203,7 +203,7 @@ static cbd_pool_admission admit(cbd_pool *p, const unsigned char key[CBD_CLIENT_
     return CBD_POOL_ADMITTED;
 }
 
-cbd_pool_admission cbd_pool_submit(cbd_pool *p, cbd_job *job) {
+cbd_pool_admission cbdp_pool_submit(cbd_pool *p, cbd_job *job) {
     pthread_mutex_lock(&p->lock);
     cbd_pool_admission a = admit(p, job->client);
     if (a == CBD_POOL_ADMITTED) {

@@ -33,15 +33,15 @@ struct cbd_job {
 
 /* `workers` threads (at least 1), `queue` places beyond them; `share` places per client (0:
  * max(1, workers / 4)). NULL when the threads cannot start. */
-cbd_pool *cbd_pool_start(unsigned workers, unsigned queue, unsigned share);
+cbd_pool *cbdp_pool_start(unsigned workers, unsigned queue, unsigned share);
 
 /* Answers every admitted job (running what runs, the rest with `stopping`), then joins the
  * threads. From then on every job is refused (CBD_POOL_STOPPING); the pool stays until
- * cbd_pool_free, so that jobs still arriving find it. */
-void cbd_pool_stop(cbd_pool *p);
+ * cbdp_pool_free, so that jobs still arriving find it. */
+void cbdp_pool_stop(cbd_pool *p);
 
 /* Stops the pool if it runs, and frees it. */
-void cbd_pool_free(cbd_pool *p);
+void cbdp_pool_free(cbd_pool *p);
 
 typedef enum {
     CBD_POOL_ADMITTED,
@@ -52,13 +52,13 @@ typedef enum {
 
 /* Queues `job` for a worker (fns->admitted is called first, under the lock), or says why not;
  * a job that is not admitted is the caller's still. */
-cbd_pool_admission cbd_pool_submit(cbd_pool *p, cbd_job *job);
+cbd_pool_admission cbdp_pool_submit(cbd_pool *p, cbd_job *job);
 
 /* Jobs running or waiting now. */
-unsigned cbd_pool_jobs(cbd_pool *p);
+unsigned cbdp_pool_jobs(cbd_pool *p);
 
 /* A client's share of places, and the places in all (for the refusals' words). */
-unsigned cbd_pool_share(const cbd_pool *p);
-unsigned cbd_pool_places(const cbd_pool *p);
+unsigned cbdp_pool_share(const cbd_pool *p);
+unsigned cbdp_pool_places(const cbd_pool *p);
 
 #endif

@@ -90,7 +90,7 @@ static void item_pointer(const cbd_reader *r, const char *key, const size_t *ind
  * valid, and building every pointer up front was a large share of a small request's cost. */
 static void vreader_error(const cbd_reader *r, const char *key, const size_t *index,
                           const char *fmt, va_list ap) {
-    cbd_field_error *e = cbd_problem_new_field(r->problem);
+    cbd_field_error *e = cbdp_problem_new_field(r->problem);
     if (!e) {
         return;
     }

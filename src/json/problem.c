@@ -24,7 +24,7 @@ void cbd_problem_set(cbd_problem *p, int status, const char *fmt, ...) {
     p->status = status;
 }
 
-cbd_field_error *cbd_problem_new_field(cbd_problem *p) {
+cbd_field_error *cbdp_problem_new_field(cbd_problem *p) {
     if (p->status == 0) {
         p->status = 422;
     }
@@ -40,7 +40,7 @@ cbd_field_error *cbd_problem_new_field(cbd_problem *p) {
 }
 
 void cbd_problem_field(cbd_problem *p, const char *pointer, const char *fmt, ...) {
-    cbd_field_error *e = cbd_problem_new_field(p);
+    cbd_field_error *e = cbdp_problem_new_field(p);
     if (!e) {
         return;
     }

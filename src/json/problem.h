@@ -39,7 +39,7 @@ void cbd_problem_field(cbd_problem *p, const char *pointer, const char *fmt, ...
  * builds every pointer there, so no caller needs a buffer of its own); the problem becomes a
  * 422 as with cbd_problem_field. NULL when the list is full: the error is counted as dropped.
  */
-cbd_field_error *cbd_problem_new_field(cbd_problem *p);
+cbd_field_error *cbdp_problem_new_field(cbd_problem *p);
 
 /* The reason phrase used as `title` (RFC 9457 with type about:blank). */
 const char *cbd_http_reason(int status);

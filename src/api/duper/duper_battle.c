@@ -64,8 +64,8 @@ static void read_side_tile(const cbd_reader *side, const char *const *tile_keys,
         required(side, "tile", "the battle tile's units");
     } else if (f == CBD_FIELD_OK) {
         out->has_tile = true;
-        cbd_duper_read_counts(&out->tile, "units", false, s->units);
-        cbd_duper_read_counts(&out->tile, "loaded", true, s->loaded);
+        cbdp_duper_read_counts(&out->tile, "units", false, s->units);
+        cbdp_duper_read_counts(&out->tile, "loaded", true, s->loaded);
     }
 }
 
@@ -90,7 +90,7 @@ static void read_attack(const cbd_reader *root, cbd_duper_battle *b, side_read *
         return;
     }
     const cbd_duper_side *s = &b->attack;
-    cbd_duper_check_tile(&out->tile, s, false, CBD_DUPER_LOADING_PLANES);
+    cbdp_duper_check_tile(&out->tile, s, false, CBD_DUPER_LOADING_PLANES);
     if (b->kind == CBD_DUPER_LONG_DISTANCE && s->units[CBD_DUPER_PLANE] == 0) {
         cbd_reader units;
         cbd_reader_at(&units, &out->tile, "units");
@@ -146,7 +146,7 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
         required(&out->tile, "level", "the tile level, 1 to 3 (its tile buff)");
     }
     b->level = (uint32_t)level;
-    cbd_duper_check_tile(&out->tile, &b->defense, b->npc, CBD_DUPER_LOADING_PLANES);
+    cbdp_duper_check_tile(&out->tile, &b->defense, b->npc, CBD_DUPER_LOADING_PLANES);
 }
 
 bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
@@ -193,7 +193,7 @@ bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_
         return false;
     }
     cbd_jw_object_open(out);
-    cbd_duper_write_battle(out, &b, &res, &rules, att.player, def.player);
+    cbdp_duper_write_battle(out, &b, &res, &rules, att.player, def.player);
     cbd_jw_key_uint(out, "seed", seed);
     cbd_jw_object_close(out);
     return true;

@@ -152,9 +152,9 @@ static void card_steal_json(cbd_jw *w, const cbd_duper_result *res, const cbd_du
     cbd_jw_object_close(w);
 }
 
-void cbd_duper_write_battle(cbd_jw *w, const cbd_duper_battle *b, const cbd_duper_result *res,
-                            const cbd_duper_rules *rules, const char *attacker,
-                            const char *defender) {
+void cbdp_duper_write_battle(cbd_jw *w, const cbd_duper_battle *b, const cbd_duper_result *res,
+                             const cbd_duper_rules *rules, const char *attacker,
+                             const char *defender) {
     powers_json(w, b, res);
     cbd_jw_key_bool(w, "captured", res->captured);
     cbd_jw_key_bool(w, "tie", res->tie);

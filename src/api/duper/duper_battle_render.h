@@ -13,8 +13,8 @@
  * around them, in /duper/battle's order. attacker and defender are the player ids (defender
  * NULL on an NPC tile).
  */
-void cbd_duper_write_battle(cbd_jw *w, const cbd_duper_battle *b, const cbd_duper_result *res,
-                            const cbd_duper_rules *rules, const char *attacker,
-                            const char *defender);
+void cbdp_duper_write_battle(cbd_jw *w, const cbd_duper_battle *b, const cbd_duper_result *res,
+                             const cbd_duper_rules *rules, const char *attacker,
+                             const char *defender);
 
 #endif

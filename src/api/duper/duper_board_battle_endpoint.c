@@ -34,7 +34,7 @@ static void read_attack(const cbd_reader *root, const cbd_board_read *br, size_t
     (void)cbd_read_enum(&r, "kind", kind_names, &kind);
     a->kind = kind == 1 ? CBD_DUPER_LONG_DISTANCE : CBD_DUPER_NORMAL;
     if (br->tiles) { /* the board's tiles were read: the attack can be checked against them */
-        cbd_board_check_attack(br, &r, a->from, a->to);
+        cbdp_board_check_attack(br, &r, a->from, a->to);
     }
 }
 
@@ -91,8 +91,8 @@ static void battle_json(cbd_jw *w, const cbd_duper_board *board, const cbd_duper
     const char *defender = bb->defender == CBD_DUPER_BOARD_NPC
                                ? NULL
                                : cbd_duper_board_player_name(board, bb->defender);
-    cbd_duper_write_battle(w, &bb->battle, &bb->result, rules,
-                           cbd_duper_board_player_name(board, bb->attacker), defender);
+    cbdp_duper_write_battle(w, &bb->battle, &bb->result, rules,
+                            cbd_duper_board_player_name(board, bb->attacker), defender);
     cbd_jw_key_uint(w, "seed", bb->seed);
     cbd_jw_object_close(w);
 }
@@ -115,7 +115,7 @@ static bool write_answer(cbd_duper_board *board, const cbd_board_read *br, const
     cbd_jw_array_close(out);
     cbd_jw_key(out, "board");
     cbd_jw_blame(out, "/board");
-    bool ok = cbd_board_write(out, board, br, root->problem);
+    bool ok = cbdp_board_write(out, board, br, root->problem);
     cbd_jw_key_uint(out, "seed", seed);
     cbd_jw_object_close(out);
     return ok;
@@ -134,7 +134,7 @@ static bool run(cbd_duper_board *board, const cbd_board_read *br, const cbd_read
     cbd_status st = cbd_duper_board_run(board, rules, attacks, n, seed, br->budget, battles, &err);
     bool ok = st == CBD_OK;
     if (st == CBD_ERR_INVALID && err.fault != CBD_BOARD_FINE) {
-        cbd_board_fault(br, root, &err);
+        cbdp_board_fault(br, root, &err);
     } else if (st == CBD_ERR_NOMEM || st == CBD_ERR_BUDGET) {
         /* The run's work is its attacks: each battle and the walks around its tiles. */
         (void)cbd_api_core_problem(br->cfg, br->budget, st, "/attacks", root->problem);
@@ -157,21 +157,21 @@ bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const
     }
     cbd_board_read br;
     size_t n = 0;
-    (void)cbd_board_read_json(&root, cfg, budget, &br);
+    (void)cbdp_board_read_json(&root, cfg, budget, &br);
     /* A board past the budget is the whole answer: its attacks are not read. */
     cbd_duper_attack_spec *attacks =
         cbd_budget_spent(budget) ? NULL : read_attacks(&root, &br, cfg, budget, &n);
     cbd_duper_rules rules;
-    cbd_board_read_rules(&root, cfg, &rules);
+    cbdp_board_read_rules(&root, cfg, &rules);
     uint64_t seed = 0;
     cbd_field seeded = cbd_read_seed(&root, "seed", &seed);
     cbd_duper_board *board = NULL;
     bool ok = problem->status == 0 &&
               (seeded == CBD_FIELD_OK || cbd_api_fresh_seed(&seed, problem)) &&
-              cbd_board_build(&br, &board, problem) &&
+              cbdp_board_build(&br, &board, problem) &&
               run(board, &br, &root, &rules, attacks, n, seed, out);
     cbd_duper_board_destroy(board);
     cbd_mem_free(attacks);
-    cbd_board_read_free(&br);
+    cbdp_board_read_free(&br);
     return ok;
 }

@@ -75,14 +75,14 @@ static void read_tile(const cbd_reader *tiles, const char *id, cbd_duper_tile_sp
     if (cbd_read_u64(&tr, "level", 1, 3, &level) == CBD_FIELD_OK) {
         t->level = (uint32_t)level;
     }
-    cbd_duper_read_counts(&tr, "units", false, t->units);
-    cbd_duper_read_counts(&tr, "loaded", true, t->loaded);
+    cbdp_duper_read_counts(&tr, "units", false, t->units);
+    cbdp_duper_read_counts(&tr, "loaded", true, t->loaded);
     cbd_duper_side side;
     memset(&side, 0, sizeof side);
     memcpy(side.units, t->units, sizeof side.units);
     memcpy(side.loaded, t->loaded, sizeof side.loaded);
     /* D5, D8, D9, D12, each named by its pointer; a board tile may be a battle's leftovers. */
-    cbd_duper_check_tile(&tr, &side, npc, CBD_DUPER_CARRYING_PLANES);
+    cbdp_duper_check_tile(&tr, &side, npc, CBD_DUPER_CARRYING_PLANES);
 }
 
 static bool read_tiles(cbd_board_read *b, const cbd_duper_board_config *limits) {
@@ -215,8 +215,8 @@ static bool read_keys(cbd_board_read *b) {
     return true;
 }
 
-bool cbd_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budget *budget,
-                         cbd_board_read *out) {
+bool cbdp_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budget *budget,
+                          cbd_board_read *out) {
     memset(out, 0, sizeof *out);
     out->cfg = cfg;
     out->budget = budget;
@@ -235,7 +235,7 @@ bool cbd_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budg
     return ok && root->problem->status == 0;
 }
 
-void cbd_board_read_free(cbd_board_read *b) {
+void cbdp_board_read_free(cbd_board_read *b) {
     cbd_mem_free(b->tiles);
     cbd_mem_free(b->pairs);
     cbd_mem_free(b->keys);
@@ -248,8 +248,8 @@ static const char *owner_json(const json_t *tile) {
     return json_string_value(json_object_get(tile, "owner"));
 }
 
-void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, const char *from,
-                            const char *to) {
+void cbdp_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, const char *from,
+                             const char *to) {
     const json_t *s = from ? tile_of(b, from) : NULL, *t = to ? tile_of(b, to) : NULL;
     if (from && !s) {
         cbd_reader_error(attack, "from", "names no tile of the board");
@@ -276,14 +276,14 @@ static const char *costly_member(const cbd_board_read *b) {
     return tiles >= pairs ? "/board/tiles" : "/board/adjacent";
 }
 
-bool cbd_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem) {
+bool cbdp_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem) {
     cbd_duper_board_error err;
     cbd_status st = cbd_duper_board_create(&b->spec, b->budget, out, &err);
     if (st == CBD_ERR_NOMEM || st == CBD_ERR_BUDGET) {
         return cbd_api_core_problem(b->cfg, b->budget, st, costly_member(b), problem);
     }
     if (st != CBD_OK) {
-        cbd_board_fault(b, NULL, &err);
+        cbdp_board_fault(b, NULL, &err);
         return false;
     }
     return true;
@@ -316,8 +316,8 @@ static void keys_fault(const cbd_board_read *b, const cbd_duper_board_error *err
     }
 }
 
-void cbd_board_fault(const cbd_board_read *b, const cbd_reader *root,
-                     const cbd_duper_board_error *err) {
+void cbdp_board_fault(const cbd_board_read *b, const cbd_reader *root,
+                      const cbd_duper_board_error *err) {
     cbd_reader at;
     switch (err->fault) {
         case CBD_BOARD_FINE:
@@ -352,12 +352,12 @@ void cbd_board_fault(const cbd_board_read *b, const cbd_reader *root,
     }
 }
 
-const char *cbd_board_owner_name(const cbd_duper_board *board, int32_t owner) {
+const char *cbdp_board_owner_name(const cbd_duper_board *board, int32_t owner) {
     return owner == CBD_DUPER_BOARD_NPC ? CBD_DUPER_NPC_NAME
                                         : cbd_duper_board_player_name(board, owner);
 }
 
-void cbd_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_duper_rules *rules) {
+void cbdp_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_duper_rules *rules) {
     *rules = cfg->duper;
     cbd_reader rr;
     if (cbd_read_object(root, "rules", cbd_duper_rules_keys, &rr) == CBD_FIELD_OK) {
@@ -381,7 +381,7 @@ static void tile_json(cbd_jw *w, const cbd_duper_board *board, const cbd_duper_b
     cbd_jw_key_any(w, t->id);
     cbd_jw_object_open(w);
     cbd_jw_key(w, "owner");
-    cbd_jw_string(w, cbd_board_owner_name(board, t->owner));
+    cbd_jw_string(w, cbdp_board_owner_name(board, t->owner));
     cbd_jw_key_uint(w, "level", t->level);
     counts_json(w, "units", t->units);
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
@@ -423,8 +423,8 @@ static void keys_json(cbd_jw *w, const cbd_duper_board *board, const cbd_board_r
     cbd_jw_object_close(w);
 }
 
-bool cbd_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_read *b,
-                     cbd_problem *problem) {
+bool cbdp_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_read *b,
+                      cbd_problem *problem) {
     size_t np = cbd_duper_board_player_count(board);
     uint64_t tiles = cbd_work_times(CBD_WORK_BOARD_WRITE_TILE, b->spec.n_tiles);
     uint64_t pairs = cbd_work_times(CBD_WORK_BOARD_WRITE_PAIR, b->spec.n_pairs + b->spec.n_keys);

@@ -35,38 +35,38 @@ typedef struct {
  * Reads member "board" of root into *out and checks what the core does not see (types,
  * cfg->duper_board's limits, D12's shape per tile with its pointer). False with the problem
  * filled (422 with a pointer per bad field or for a spent budget, 500 when out of memory).
- * Free with cbd_board_read_free either way.
+ * Free with cbdp_board_read_free either way.
  */
-bool cbd_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budget *budget,
-                         cbd_board_read *out);
-void cbd_board_read_free(cbd_board_read *b);
+bool cbdp_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budget *budget,
+                          cbd_board_read *out);
+void cbdp_board_read_free(cbd_board_read *b);
 
 /* Records what is wrong with an attack from `from` to `to` (either NULL when it was missing)
  * that the read board alone shows: an unknown tile, an NPC source, one's own target, each at
  * the attack's member. Adjacency is the core's (cbd_duper_board_run). */
-void cbd_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, const char *from,
-                            const char *to);
+void cbdp_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, const char *from,
+                             const char *to);
 
 /* Builds the board (cbd_duper_board_create) with the read board's budget, naming a fault of
  * the spec by its pointer, and a spent budget by the part of the board that costs most. */
-bool cbd_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem);
+bool cbdp_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem);
 
 /* Records the field error of a core fault: tiles, pairs and keys under /board, attacks under
  * `attacks` (the reader of the request's root, for faults of its "attacks" member). */
-void cbd_board_fault(const cbd_board_read *b, const cbd_reader *attacks,
-                     const cbd_duper_board_error *err);
+void cbdp_board_fault(const cbd_board_read *b, const cbd_reader *attacks,
+                      const cbd_duper_board_error *err);
 
 /* Writes the board as it stands, in the request's shape and order: tiles that left the board
  * and the pairs with them are gone, and keys only between players that still hold a tile, so
  * the board can be sent again (D15). False with the problem recorded when the budget is spent
  * (a 422 naming /board) or memory ran out. */
-bool cbd_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_read *b,
-                     cbd_problem *problem);
+bool cbdp_board_write(cbd_jw *w, const cbd_duper_board *board, const cbd_board_read *b,
+                      cbd_problem *problem);
 
 /* The rules of a request: cfg's, with its "rules" member over them. */
-void cbd_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_duper_rules *rules);
+void cbdp_board_read_rules(const cbd_reader *root, const cbd_config *cfg, cbd_duper_rules *rules);
 
 /* The id of a player (its colour), or CBD_DUPER_NPC_NAME. */
-const char *cbd_board_owner_name(const cbd_duper_board *board, int32_t owner);
+const char *cbdp_board_owner_name(const cbd_duper_board *board, int32_t owner);
 
 #endif

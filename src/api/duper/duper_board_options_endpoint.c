@@ -21,7 +21,7 @@ static void option_json(cbd_jw *w, const cbd_duper_board *board, int32_t player,
     cbd_jw_string(w, cbd_duper_board_tile_at(board, o->to)->id);
     cbd_jw_key_string(w, "kind", o->kind == CBD_DUPER_LONG_DISTANCE ? "long_distance" : "normal");
     cbd_jw_key(w, "defender");
-    cbd_jw_string(w, cbd_board_owner_name(board, o->defender));
+    cbd_jw_string(w, cbdp_board_owner_name(board, o->defender));
     cbd_jw_key_uint(w, "attack_power", o->attack_power);
     cbd_jw_key_uint(w, "defense_power", o->defense_power);
     cbd_jw_key_bool(w, "captured", o->captured);
@@ -117,7 +117,7 @@ bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, cons
         return false;
     }
     cbd_board_read br;
-    (void)cbd_board_read_json(&root, cfg, budget, &br);
+    (void)cbdp_board_read_json(&root, cfg, budget, &br);
     const char *name = NULL;
     if (cbd_read_string(&root, "player", 64, &name) == CBD_FIELD_ABSENT) {
         cbd_reader_error(&root, "player", "is required: the player whose attacks are listed");
@@ -125,13 +125,13 @@ bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, cons
     uint64_t range = cfg->duper_board.long_distance_range;
     (void)cbd_read_u64(&root, "long_distance_range", 0, CBD_MAX_LONG_DISTANCE_RANGE, &range);
     cbd_duper_rules rules;
-    cbd_board_read_rules(&root, cfg, &rules);
+    cbdp_board_read_rules(&root, cfg, &rules);
     cbd_duper_board *board = NULL;
     int32_t player = CBD_DUPER_BOARD_NPC;
-    bool ok = problem->status == 0 && cbd_board_build(&br, &board, problem) &&
+    bool ok = problem->status == 0 && cbdp_board_build(&br, &board, problem) &&
               find_player(&root, board, name, &player) &&
               list(cfg, budget, board, &rules, player, (uint32_t)range, out, problem);
     cbd_duper_board_destroy(board);
-    cbd_board_read_free(&br);
+    cbdp_board_read_free(&br);
     return ok;
 }

@@ -12,7 +12,8 @@ static const char *name(int c) {
     return cbd_duper_class_name((cbd_duper_class)c);
 }
 
-void cbd_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts) {
+void cbdp_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded,
+                            uint64_t *counts) {
     const char *allowed[CBD_DUPER_CLASS_COUNT + 1];
     cbd_duper_class_names(loaded, allowed);
     cbd_reader r;
@@ -103,8 +104,8 @@ static void check_loaded(const cbd_reader *tile, const cbd_duper_side *s, bool n
     }
 }
 
-void cbd_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc,
-                          uint64_t min_planes) {
+void cbdp_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc,
+                           uint64_t min_planes) {
     layers_seen seen = {-1, -1};
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
         if (s->units[c] > 0) {

@@ -18,7 +18,7 @@
 
 /* Reads tile member `key` ("units": every class; "loaded": the classes planes carry, D5) into
  * counts, by class. Errors name the member's pointer. */
-void cbd_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts);
+void cbdp_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts);
 
 /*
  * Records an error for each way the tile breaks D12's shape, D5, D8 or D9 (npc: the tile is
@@ -30,7 +30,7 @@ void cbd_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded,
  */
 #define CBD_DUPER_LOADING_PLANES  UINT64_C(2)
 #define CBD_DUPER_CARRYING_PLANES UINT64_C(1)
-void cbd_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc,
-                          uint64_t min_planes);
+void cbdp_duper_check_tile(const cbd_reader *tile, const cbd_duper_side *s, bool npc,
+                           uint64_t min_planes);
 
 #endif

@@ -41,7 +41,9 @@ static bool valid_id(const json_t *id) {
     return json_is_string(id) || json_is_integer(id);
 }
 
-bool cbd_mcp_read_call(const json_t *message, cbd_mcp_call *call) {
+/* Reads a request (a message with jsonrpc "2.0", a string or integer id and a string method)
+ * into *call; false for anything else. params is NULL unless it is an object. */
+static bool read_call(const json_t *message, cbd_mcp_call *call) {
     const char *version = plain_string(json_object_get(message, "jsonrpc"));
     const char *method = plain_string(json_object_get(message, "method"));
     const json_t *id = json_object_get(message, "id");
@@ -63,7 +65,7 @@ typedef enum { MESSAGE_REQUEST, MESSAGE_ACCEPTED, MESSAGE_INVALID } message_kind
  * which the envelope answers as -32600 Invalid Request).
  */
 static message_kind read_message(const json_t *m, cbd_mcp_call *call, cbd_problem *problem) {
-    if (cbd_mcp_read_call(m, call)) {
+    if (read_call(m, call)) {
         return MESSAGE_REQUEST;
     }
     const char *version = plain_string(json_object_get(m, "jsonrpc"));
@@ -90,13 +92,15 @@ static message_kind read_message(const json_t *m, cbd_mcp_call *call, cbd_proble
     return MESSAGE_INVALID;
 }
 
-bool cbd_mcp_write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem) {
+/* A tools/call's result that says isError, whose one text item is the problem+json document
+ * the endpoint would have answered over HTTP; false when memory ran out. */
+static bool write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem) {
     size_t len = 0;
     char *text = cbd_api_problem_text(problem, &len);
     if (!text) {
         return false;
     }
-    cbd_mcp_tool_result(out, call, text, len, true);
+    cbdp_mcp_tool_result(out, call, text, len, true);
     free(text);
     return true;
 }
@@ -118,7 +122,7 @@ static void write_instructions(cbd_jw *out) {
     static const char contract[] = " The HTTP contract with examples is combatd://openapi.yaml.";
     char text[sizeof tools + sizeof rules];
     snprintf(text, sizeof text, "%s%s", tools,
-             cbd_mcp_has_resource(CBD_MCP_RULES_URI) ? rules : contract);
+             cbdp_mcp_has_resource(CBD_MCP_RULES_URI) ? rules : contract);
     cbd_jw_key_string(out, "instructions", text);
 }
 
@@ -136,10 +140,10 @@ static bool initialize(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem
     (void)problem;
     const char *asked = plain_string(json_object_get(ctx->call->params, "protocolVersion"));
     if (!asked) {
-        return cbd_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
-                             "Invalid params: params.protocolVersion must be a string");
+        return cbdp_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
+                              "Invalid params: params.protocolVersion must be a string");
     }
-    cbd_mcp_result_begin(out, ctx->call);
+    cbdp_mcp_result_begin(out, ctx->call);
     cbd_jw_object_open(out);
     cbd_jw_key_string(out, "protocolVersion", negotiated_version(asked));
     cbd_jw_key(out, "capabilities");
@@ -162,16 +166,16 @@ static bool initialize(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem
     cbd_jw_object_close(out);
     write_instructions(out);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
     return true;
 }
 
 static bool ping(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
     (void)problem;
-    cbd_mcp_result_begin(out, ctx->call);
+    cbdp_mcp_result_begin(out, ctx->call);
     cbd_jw_object_open(out);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
     return true;
 }
 
@@ -181,11 +185,11 @@ static const struct {
 } methods[] = {
     {"initialize", initialize},
     {"ping", ping},
-    {"tools/list", cbd_mcp_tools_list},
-    {"tools/call", cbd_mcp_tools_call},
-    {"resources/list", cbd_mcp_resources_list},
-    {"resources/read", cbd_mcp_resources_read},
-    {"resources/templates/list", cbd_mcp_resource_templates_list},
+    {"tools/list", cbdp_mcp_tools_list},
+    {"tools/call", cbdp_mcp_tools_call},
+    {"resources/list", cbdp_mcp_resources_list},
+    {"resources/read", cbdp_mcp_resources_read},
+    {"resources/templates/list", cbdp_mcp_resource_templates_list},
 };
 
 /* ---- the endpoint ---- */
@@ -206,8 +210,8 @@ bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *reques
     }
     const json_t *params = json_object_get(request, "params");
     if (params && !json_is_object(params)) {
-        return cbd_mcp_error(out, &call, CBD_MCP_INVALID_PARAMS,
-                             "Invalid params: params must be an object");
+        return cbdp_mcp_error(out, &call, CBD_MCP_INVALID_PARAMS,
+                              "Invalid params: params must be an object");
     }
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
         if (strcmp(call.method, methods[i].name) == 0) {
@@ -217,9 +221,9 @@ bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *reques
     }
     /* A method name is the client's text: echoed only when it is short. */
     size_t n = strlen(call.method);
-    return n <= 64 ? cbd_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found: %s",
-                                   call.method)
-                   : cbd_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found");
+    return n <= 64 ? cbdp_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found: %s",
+                                    call.method)
+                   : cbdp_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found");
 }
 
 /* The tool a well-formed tools/call runs, with its arguments; NULL for any other message. */
@@ -227,8 +231,8 @@ static const cbd_api_endpoint *called_tool(const json_t *request, const json_t *
     cbd_mcp_call call;
     const cbd_api_endpoint *tool = NULL;
     const char *error;
-    if (!request || !cbd_mcp_read_call(request, &call) || strcmp(call.method, "tools/call") != 0 ||
-        !cbd_mcp_tool_call_of(&call, &tool, arguments, &error)) {
+    if (!request || !read_call(request, &call) || strcmp(call.method, "tools/call") != 0 ||
+        !cbdp_mcp_tool_call_of(&call, &tool, arguments, &error)) {
         return NULL;
     }
     return tool;
@@ -268,7 +272,7 @@ static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const c
     if (!text) {
         return false;
     }
-    cbd_mcp_error_begin(out, id, code, message);
+    cbdp_mcp_error_begin(out, id, code, message);
     cbd_jw_key(out, "data");
     cbd_jw_raw(out, text, len);
     cbd_jw_object_close(out);
@@ -293,7 +297,7 @@ static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const c
  */
 static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_reply *reply) {
     cbd_mcp_call call;
-    bool is_call = request && cbd_mcp_read_call(request, &call);
+    bool is_call = request && read_call(request, &call);
     bool client = problem->status >= 400 && problem->status < 500;
     bool tool = is_call && strcmp(call.method, "tools/call") == 0 &&
                 (client || problem->status == 503 || problem->status == 504);
@@ -303,7 +307,7 @@ static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_re
     }
     cbd_jw out;
     cbd_jw_init(&out);
-    bool ok = tool ? cbd_mcp_write_tool_error(&out, &call, problem)
+    bool ok = tool ? write_tool_error(&out, &call, problem)
                    : write_problem_error(
                          &out, NULL,
                          problem->status == 400 ? CBD_MCP_PARSE_ERROR : CBD_MCP_INVALID_REQUEST,

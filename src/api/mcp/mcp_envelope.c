@@ -6,7 +6,7 @@
 
 #include "mcp_internal.h"
 
-void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call) {
+void cbdp_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call) {
     cbd_jw_object_open(out);
     cbd_jw_key_string(out, "jsonrpc", "2.0");
     cbd_jw_key(out, "id");
@@ -14,13 +14,13 @@ void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call) {
     cbd_jw_key(out, "result");
 }
 
-void cbd_mcp_result_end(cbd_jw *out) {
+void cbdp_mcp_result_end(cbd_jw *out) {
     cbd_jw_object_close(out);
 }
 
-void cbd_mcp_tool_result(cbd_jw *out, const cbd_mcp_call *call, const char *text, size_t len,
-                         bool is_error) {
-    cbd_mcp_result_begin(out, call);
+void cbdp_mcp_tool_result(cbd_jw *out, const cbd_mcp_call *call, const char *text, size_t len,
+                          bool is_error) {
+    cbdp_mcp_result_begin(out, call);
     cbd_jw_object_open(out);
     cbd_jw_key(out, "content");
     cbd_jw_array_open(out);
@@ -36,10 +36,10 @@ void cbd_mcp_tool_result(cbd_jw *out, const cbd_mcp_call *call, const char *text
     }
     cbd_jw_key_bool(out, "isError", is_error);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
 }
 
-void cbd_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *message) {
+void cbdp_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *message) {
     cbd_jw_object_open(out);
     cbd_jw_key_string(out, "jsonrpc", "2.0");
     cbd_jw_key(out, "id");
@@ -54,13 +54,13 @@ void cbd_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *me
     cbd_jw_key_string(out, "message", message);
 }
 
-bool cbd_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...) {
+bool cbdp_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...) {
     char message[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    cbd_mcp_error_begin(out, call->id, code, message);
+    cbdp_mcp_error_begin(out, call->id, code, message);
     cbd_jw_object_close(out);
     cbd_jw_object_close(out);
     return true;

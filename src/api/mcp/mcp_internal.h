@@ -42,40 +42,36 @@ typedef struct {
 typedef bool (*cbd_mcp_method_fn)(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
 
 /* {"jsonrpc":"2.0","id":ID,"result": — the method writes its result value next, then
- * cbd_mcp_result_end closes the response. */
-void cbd_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call);
-void cbd_mcp_result_end(cbd_jw *out);
+ * cbdp_mcp_result_end closes the response. */
+void cbdp_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call);
+void cbdp_mcp_result_end(cbd_jw *out);
 
 /* A tools/call's whole response: {"content":[{"type":"text","text":TEXT}],
  * "structuredContent":TEXT,"isError":false} for an answer (TEXT, a JSON object, as it is and
  * as the text that clients of older revisions read), or without structuredContent and with
  * "isError":true for a refusal (TEXT its problem+json document). */
-void cbd_mcp_tool_result(cbd_jw *out, const cbd_mcp_call *call, const char *text, size_t len,
-                         bool is_error);
+void cbdp_mcp_tool_result(cbd_jw *out, const cbd_mcp_call *call, const char *text, size_t len,
+                          bool is_error);
 
 /* {"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":M — the caller adds members (data) and
  * closes twice. `id` NULL writes null. */
-void cbd_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *message);
+void cbdp_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *message);
 
 /* A whole JSON-RPC error response to `call` (a printf-style message). Returns true, for
- * `return cbd_mcp_error(...)` from a method. */
-bool cbd_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...)
+ * `return cbdp_mcp_error(...)` from a method. */
+bool cbdp_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* A tools/call's result that says isError, whose one text item is the problem+json document
- * the endpoint would have answered over HTTP; false when memory ran out. */
-bool cbd_mcp_write_tool_error(cbd_jw *out, const cbd_mcp_call *call, const cbd_problem *problem);
-
 /* The methods of mcp_tools.c and mcp_resources.c. */
-bool cbd_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
-bool cbd_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
-bool cbd_mcp_resources_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
-bool cbd_mcp_resources_read(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
-bool cbd_mcp_resource_templates_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbdp_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbdp_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbdp_mcp_resources_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbdp_mcp_resources_read(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbdp_mcp_resource_templates_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
 
 /* Whether the build holds a document at `uri` (the instructions point to the rules only when
  * it does). */
-bool cbd_mcp_has_resource(const char *uri);
+bool cbdp_mcp_has_resource(const char *uri);
 
 /* The URI of the rules document. */
 #define CBD_MCP_RULES_URI "combatd://docs/rules.md"
@@ -85,11 +81,7 @@ bool cbd_mcp_has_resource(const char *uri);
  * (NULL when the call sends none). False, with *error a message for -32602, when the name is
  * missing or unknown or the arguments are not an object.
  */
-bool cbd_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **tool,
-                          const json_t **arguments, const char **error);
-
-/* Reads a request (a message with jsonrpc "2.0", a string or integer id and a string method)
- * into *call; false for anything else. params is NULL unless it is an object. */
-bool cbd_mcp_read_call(const json_t *message, cbd_mcp_call *call);
+bool cbdp_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **tool,
+                           const json_t **arguments, const char **error);
 
 #endif

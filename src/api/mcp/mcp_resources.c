@@ -36,17 +36,17 @@ static const document *document_at(const char *uri) {
     return NULL;
 }
 
-bool cbd_mcp_has_resource(const char *uri) {
+bool cbdp_mcp_has_resource(const char *uri) {
     return document_at(uri) != NULL;
 }
 
-bool cbd_mcp_resources_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
+bool cbdp_mcp_resources_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
     (void)problem;
     if (json_object_get(ctx->call->params, "cursor")) {
-        return cbd_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
-                             "Invalid params: no such cursor (every resource is on one page)");
+        return cbdp_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
+                              "Invalid params: no such cursor (every resource is on one page)");
     }
-    cbd_mcp_result_begin(out, ctx->call);
+    cbdp_mcp_result_begin(out, ctx->call);
     cbd_jw_object_open(out);
     cbd_jw_key(out, "resources");
     cbd_jw_array_open(out);
@@ -66,26 +66,26 @@ bool cbd_mcp_resources_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *pr
     }
     cbd_jw_array_close(out);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
     return true;
 }
 
-bool cbd_mcp_resources_read(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
+bool cbdp_mcp_resources_read(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
     (void)problem;
     const json_t *uri = json_object_get(ctx->call->params, "uri");
     const char *text = json_string_value(uri);
     if (!text || strlen(text) != json_string_length(uri)) {
-        return cbd_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
-                             "Invalid params: params.uri must be a string");
+        return cbdp_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
+                              "Invalid params: params.uri must be a string");
     }
     const document *d = document_at(text);
     if (!d) {
-        return strlen(text) <= 128 ? cbd_mcp_error(out, ctx->call, CBD_MCP_RESOURCE_NOT_FOUND,
-                                                   "Resource not found: %s", text)
-                                   : cbd_mcp_error(out, ctx->call, CBD_MCP_RESOURCE_NOT_FOUND,
-                                                   "Resource not found");
+        return strlen(text) <= 128 ? cbdp_mcp_error(out, ctx->call, CBD_MCP_RESOURCE_NOT_FOUND,
+                                                    "Resource not found: %s", text)
+                                   : cbdp_mcp_error(out, ctx->call, CBD_MCP_RESOURCE_NOT_FOUND,
+                                                    "Resource not found");
     }
-    cbd_mcp_result_begin(out, ctx->call);
+    cbdp_mcp_result_begin(out, ctx->call);
     cbd_jw_object_open(out);
     cbd_jw_key(out, "contents");
     cbd_jw_array_open(out);
@@ -97,19 +97,19 @@ bool cbd_mcp_resources_read(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *pr
     cbd_jw_object_close(out);
     cbd_jw_array_close(out);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
     return true;
 }
 
 /* Every document has a fixed URI: there are no templates, and the list says so. */
-bool cbd_mcp_resource_templates_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
+bool cbdp_mcp_resource_templates_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
     (void)problem;
-    cbd_mcp_result_begin(out, ctx->call);
+    cbdp_mcp_result_begin(out, ctx->call);
     cbd_jw_object_open(out);
     cbd_jw_key(out, "resourceTemplates");
     cbd_jw_array_open(out);
     cbd_jw_array_close(out);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
     return true;
 }

@@ -126,13 +126,13 @@ static bool write_tool(cbd_jw *out, const cbd_api_endpoint *ep, cbd_problem *pro
     return true;
 }
 
-bool cbd_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
+bool cbdp_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
     /* Every tool fits in one page, so no cursor was ever given out. */
     if (json_object_get(ctx->call->params, "cursor")) {
-        return cbd_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
-                             "Invalid params: no such cursor (every tool is on one page)");
+        return cbdp_mcp_error(out, ctx->call, CBD_MCP_INVALID_PARAMS,
+                              "Invalid params: no such cursor (every tool is on one page)");
     }
-    cbd_mcp_result_begin(out, ctx->call);
+    cbdp_mcp_result_begin(out, ctx->call);
     cbd_jw_object_open(out);
     cbd_jw_key(out, "tools");
     cbd_jw_array_open(out);
@@ -143,12 +143,12 @@ bool cbd_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *proble
     }
     cbd_jw_array_close(out);
     cbd_jw_object_close(out);
-    cbd_mcp_result_end(out);
+    cbdp_mcp_result_end(out);
     return true;
 }
 
-bool cbd_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **tool,
-                          const json_t **arguments, const char **error) {
+bool cbdp_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **tool,
+                           const json_t **arguments, const char **error) {
     const json_t *name = json_object_get(call->params, "name");
     const json_t *args = json_object_get(call->params, "arguments");
     const char *text = json_string_value(name);
@@ -170,9 +170,9 @@ bool cbd_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **too
 static bool unknown_tool(cbd_jw *out, const cbd_mcp_call *call, const char *error) {
     const char *name = json_string_value(json_object_get(call->params, "name"));
     if (strcmp(error, "Unknown tool") == 0 && name && strlen(name) <= 64) {
-        return cbd_mcp_error(out, call, CBD_MCP_INVALID_PARAMS, "Unknown tool: %s", name);
+        return cbdp_mcp_error(out, call, CBD_MCP_INVALID_PARAMS, "Unknown tool: %s", name);
     }
-    return cbd_mcp_error(out, call, CBD_MCP_INVALID_PARAMS, "%s", error);
+    return cbdp_mcp_error(out, call, CBD_MCP_INVALID_PARAMS, "%s", error);
 }
 
 /*
@@ -189,7 +189,7 @@ static const char *past_cap(const cbd_mcp_call *call, const cbd_jw *answer, cons
     }
     cbd_jw fixed;
     cbd_jw_init(&fixed);
-    cbd_mcp_tool_result(&fixed, call, "", 0, false);
+    cbdp_mcp_tool_result(&fixed, call, "", 0, false);
     size_t size = fixed.len;
     cbd_jw_discard(&fixed);
     size_t m = 0;
@@ -215,11 +215,11 @@ static const char *past_cap(const cbd_mcp_call *call, const cbd_jw *answer, cons
  * and the same settling of its problem (cbd_api_settle_problem). A refusal returns false with
  * the endpoint's problem, which the envelope answers as a tool error.
  */
-bool cbd_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
+bool cbdp_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem) {
     const cbd_api_endpoint *tool;
     const json_t *arguments;
     const char *error;
-    if (!cbd_mcp_tool_call_of(ctx->call, &tool, &arguments, &error)) {
+    if (!cbdp_mcp_tool_call_of(ctx->call, &tool, &arguments, &error)) {
         return unknown_tool(out, ctx->call, error);
     }
     json_t *empty = arguments ? NULL : json_object(); /* in the request's arena */
@@ -244,7 +244,7 @@ bool cbd_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *proble
         cbd_problem_init(problem);
         return cbd_api_answer_too_large(ctx->cfg, 0, blame, problem);
     }
-    cbd_mcp_tool_result(out, ctx->call, text, len, false);
+    cbdp_mcp_tool_result(out, ctx->call, text, len, false);
     free(text);
     return true;
 }

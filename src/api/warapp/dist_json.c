@@ -25,7 +25,7 @@ static double windows_probability(const void *data, size_t i) {
     return cursor_window(c, i)->s[i - c->base].p;
 }
 
-cbd_dist_view cbd_dist_view_windows(const cbd_windows *ws, cbd_windows_cursor *cursor) {
+cbd_dist_view cbdp_dist_view_windows(const cbd_windows *ws, cbd_windows_cursor *cursor) {
     cursor->ws = ws;
     cursor->k = 0;
     cursor->base = 0;

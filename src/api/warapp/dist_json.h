@@ -37,7 +37,7 @@ typedef struct {
 
 /* Views of the two forms, of armies; they borrow the distribution (and the cursor), which must
  * outlive them. Set value_key to list another quantity. */
-cbd_dist_view cbd_dist_view_windows(const cbd_windows *ws, cbd_windows_cursor *cursor);
+cbd_dist_view cbdp_dist_view_windows(const cbd_windows *ws, cbd_windows_cursor *cursor);
 cbd_dist_view cbd_dist_view_points(const cbd_turn_point *points, size_t n, double mean);
 
 /*

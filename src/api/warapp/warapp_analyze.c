@@ -42,7 +42,7 @@ static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_windows *d, ui
         return cbd_budget_nomem(budget);
     }
     cbd_windows_cursor cursor;
-    cbd_dist_view view = cbd_dist_view_windows(d, &cursor);
+    cbd_dist_view view = cbdp_dist_view_windows(d, &cursor);
     view.value_key = value_key;
     cbd_dist_json(w, key, &view, max_points, idx);
     cbd_mem_free(idx);
@@ -59,7 +59,7 @@ static cbd_status units_json(cbd_jw *w, const char *key, const cbd_warapp_units 
     cbd_status st = CBD_OK;
     for (size_t i = 0; i < u->n && st == CBD_OK; i++) {
         cbd_jw_object_open(w);
-        cbd_warapp_unit_members(w, u, i);
+        cbdp_warapp_unit_members(w, u, i);
         cbd_jw_key_real(w, "survival_probability", r[i].survival_probability);
         if (u->units[i].has_health) {
             const cbd_windows *h = &r[i].health_left;
@@ -91,11 +91,11 @@ static cbd_status graph_json(cbd_jw *w, const cbd_analyze_request *q, cbd_budget
     if (!pts) {
         return cbd_budget_nomem(budget);
     }
-    cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
-    cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    cbd_warapp_side attack = cbdp_warapp_battle_attack(&q->battle);
+    cbd_warapp_side defense = cbdp_warapp_battle_defense(&q->battle);
     cbd_warapp_count one;
     size_t n_counts;
-    const cbd_warapp_count *counts = cbd_analyze_counts(q, &one, &n_counts);
+    const cbd_warapp_count *counts = cbdp_analyze_counts(q, &one, &n_counts);
     cbd_status st = cbd_warapp_graph_fog(&attack, &defense, counts, n_counts, q->graph_from,
                                          q->graph_to, &q->battle.settings, budget, pts);
     if (st == CBD_OK) {
@@ -118,11 +118,11 @@ static cbd_status graph_json(cbd_jw *w, const cbd_analyze_request *q, cbd_budget
 static cbd_status needed_json(cbd_jw *w, const cbd_config *cfg, const cbd_analyze_request *q,
                               cbd_budget *budget) {
     uint64_t got[sizeof q->targets / sizeof q->targets[0]];
-    cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
-    cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    cbd_warapp_side attack = cbdp_warapp_battle_attack(&q->battle);
+    cbd_warapp_side defense = cbdp_warapp_battle_defense(&q->battle);
     cbd_warapp_count one;
     size_t n;
-    const cbd_warapp_count *counts = cbd_analyze_counts(q, &one, &n);
+    const cbd_warapp_count *counts = cbdp_analyze_counts(q, &one, &n);
     cbd_status st =
         cbd_warapp_armies_needed_fog(&attack, &defense, counts, n, &q->battle.settings, q->targets,
                                      q->n_targets, cfg->warapp.army_cap, budget, got);
@@ -157,7 +157,7 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const cbd_anal
     } else {
         cbd_jw_key_uint(w, "defenders", a->defenders);
     }
-    cbd_warapp_settings_write(w, "settings", &q->battle.settings);
+    cbdp_warapp_settings_write(w, "settings", &q->battle.settings);
     cbd_jw_key_bool(w, "deterministic", a->deterministic);
     cbd_jw_key_real(w, "capture_probability", a->capture_probability);
     cbd_jw_key_real(w, "mutual_destruction_probability", a->mutual_destruction_probability);
@@ -201,19 +201,19 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const jso
         return cbd_api_oom_problem(problem);
     }
     bool ok = false;
-    if (!cbd_analyze_read(cfg, request, q, problem)) {
+    if (!cbdp_analyze_read(cfg, request, q, problem)) {
         goto done;
     }
     if (q->battle.transfer) {
-        cbd_warapp_transfer_write(out, &q->battle);
+        cbdp_warapp_transfer_write(out, &q->battle);
     } else {
         /* The battle's own work grows with the side its estimate named (warapp_analyze_read.c). */
         const char *blame = q->blame;
-        cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
-        cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+        cbd_warapp_side attack = cbdp_warapp_battle_attack(&q->battle);
+        cbd_warapp_side defense = cbdp_warapp_battle_defense(&q->battle);
         cbd_warapp_count one;
         size_t n;
-        const cbd_warapp_count *counts = cbd_analyze_counts(q, &one, &n);
+        const cbd_warapp_count *counts = cbdp_analyze_counts(q, &one, &n);
         cbd_warapp_analysis a;
         /* The distribution as read (W23): parsing, checking and sorting its counts. */
         cbd_status st = cbd_charge(budget, cbd_work_times(CBD_WORK_FOG_POINT, q->battle.fog.n))
@@ -231,7 +231,7 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const jso
     }
     ok = true;
 done:
-    cbd_warapp_battle_free(&q->battle);
+    cbdp_warapp_battle_free(&q->battle);
     free(q);
     return ok;
 }

@@ -46,7 +46,7 @@ static double n_counts(const cbd_analyze_request *q) {
 
 /* The defending power at count k of the fog (W18: its units' defense beside the armies). */
 static uint64_t count_power(const cbd_analyze_request *q, size_t k) {
-    cbd_warapp_side d = cbd_warapp_battle_defense(&q->battle);
+    cbd_warapp_side d = cbdp_warapp_battle_defense(&q->battle);
     d.armies = q->battle.fog.items[k].armies;
     return cbd_warapp_side_power(&d, false);
 }
@@ -138,7 +138,7 @@ static double needed_terms_fog(const cbd_analyze_request *q, double target, uint
 
 static double needed_terms(const cbd_analyze_request *q, uint64_t cap) {
     if (q->battle.fog.n == 0) {
-        cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+        cbd_warapp_side defense = cbdp_warapp_battle_defense(&q->battle);
         double d = (double)cbd_warapp_side_power(&defense, false);
         return (double)q->n_targets * needed_terms_one(d, cap, &q->battle.settings);
     }
@@ -158,8 +158,8 @@ static double needed_terms(const cbd_analyze_request *q, uint64_t cap) {
  */
 static double battle_terms(cbd_analyze_request *q, double *att_values, double *def_values) {
     const cbd_warapp_settings *s = &q->battle.settings;
-    cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
-    cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    cbd_warapp_side attack = cbdp_warapp_battle_attack(&q->battle);
+    cbd_warapp_side defense = cbdp_warapp_battle_defense(&q->battle);
     double a = window_terms(cbd_warapp_side_power(&attack, true), s->offense_kill_rate, s);
     const cbd_fog *f = &q->battle.fog;
     if (f->n == 0) {
@@ -216,7 +216,7 @@ static bool check_cost(const cbd_reader *r, const cbd_config *cfg, cbd_analyze_r
         BYTES_FIXED + dist_bytes + graph_bytes + (double)q->n_targets * BYTES_PER_TARGET;
     bool ok = true;
     if (needed > (double)w->max_needed_terms) {
-        cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+        cbd_warapp_side defense = cbdp_warapp_battle_defense(&q->battle);
         char at[64];
         if (q->battle.fog.n > 0) {
             snprintf(at, sizeof at, "the defenders' %zu counts", q->battle.fog.n);
@@ -264,14 +264,14 @@ static bool read_targets(const cbd_reader *r, const cbd_warapp_config *cfg,
     return ok;
 }
 
-bool cbd_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze_request *q,
-                      cbd_problem *problem) {
+bool cbdp_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze_request *q,
+                       cbd_problem *problem) {
     cbd_reader r;
     const cbd_warapp_config *w = &cfg->warapp;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
         return false;
     }
-    bool ok = cbd_warapp_request_read(&r, w, CBD_BATTLE_UNITS | CBD_BATTLE_FOG, &q->battle);
+    bool ok = cbdp_warapp_request_read(&r, w, CBD_BATTLE_UNITS | CBD_BATTLE_FOG, &q->battle);
     ok &= read_graph(&r, w, q);
     ok &= read_targets(&r, w, q);
     uint64_t points = w->max_distribution_points;
@@ -284,8 +284,8 @@ bool cbd_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze_
     return ok && problem->status == 0;
 }
 
-const cbd_warapp_count *cbd_analyze_counts(const cbd_analyze_request *q, cbd_warapp_count *one,
-                                           size_t *n) {
+const cbd_warapp_count *cbdp_analyze_counts(const cbd_analyze_request *q, cbd_warapp_count *one,
+                                            size_t *n) {
     if (q->battle.fog.n > 0) {
         *n = q->battle.fog.n;
         return q->battle.fog.items;
@@ -341,14 +341,14 @@ uint64_t cbd_api_analyze_attack_cost(const cbd_config *cfg, const json_t *reques
     uint64_t cost = CBD_COST_BASE_NS;
     if (q && scratch) {
         cbd_problem_init(scratch);
-        if (cbd_analyze_read(cfg, request, q, scratch) && !q->battle.transfer) {
+        if (cbdp_analyze_read(cfg, request, q, scratch) && !q->battle.transfer) {
             cost += (uint64_t)(q->terms * (double)CBD_COST_NS_PER_TERM +
                                q->answer_bytes * (double)CBD_COST_NS_PER_BYTE);
         }
     }
     free(scratch);
     if (q) {
-        cbd_warapp_battle_free(&q->battle);
+        cbdp_warapp_battle_free(&q->battle);
     }
     free(q);
     return cost;

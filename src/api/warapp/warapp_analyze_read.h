@@ -35,11 +35,11 @@ typedef struct {
  * is not a transfer, its cost: the targets within warapp.max_needed_terms, the graph within
  * max_graph_terms, the answer within server.max_answer_bytes. False with the problem filled.
  */
-bool cbd_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze_request *q,
-                      cbd_problem *problem);
+bool cbdp_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze_request *q,
+                       cbd_problem *problem);
 
 /* The defenders' counts: the fog's distribution (W23), or the one count as given (in *one). */
-const cbd_warapp_count *cbd_analyze_counts(const cbd_analyze_request *q, cbd_warapp_count *one,
-                                           size_t *n);
+const cbd_warapp_count *cbdp_analyze_counts(const cbd_analyze_request *q, cbd_warapp_count *one,
+                                            size_t *n);
 
 #endif

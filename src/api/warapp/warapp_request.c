@@ -5,12 +5,12 @@
 
 #include "warapp_settings.h"
 
-cbd_warapp_side cbd_warapp_battle_attack(const cbd_warapp_battle *b) {
+cbd_warapp_side cbdp_warapp_battle_attack(const cbd_warapp_battle *b) {
     cbd_warapp_side s = {b->attackers, b->attacking.n, b->attacking.units};
     return s;
 }
 
-cbd_warapp_side cbd_warapp_battle_defense(const cbd_warapp_battle *b) {
+cbd_warapp_side cbdp_warapp_battle_defense(const cbd_warapp_battle *b) {
     cbd_warapp_side s = {b->defenders, b->defending.n, b->defending.units};
     return s;
 }
@@ -31,7 +31,7 @@ static bool read_units(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_fi
         cbd_reader_error(r, "defending_units", "cannot be given with transfer: nobody defends");
         return false;
     }
-    cbd_warapp_side a = cbd_warapp_battle_attack(out), d = cbd_warapp_battle_defense(out);
+    cbd_warapp_side a = cbdp_warapp_battle_attack(out), d = cbdp_warapp_battle_defense(out);
     if (out->fog.n > 0) {
         d.armies = cbd_fog_max(&out->fog); /* each count must fit the cap (W23) */
     }
@@ -53,7 +53,7 @@ static bool read_units(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_fi
     return ok;
 }
 
-void cbd_warapp_battle_free(cbd_warapp_battle *b) {
+void cbdp_warapp_battle_free(cbd_warapp_battle *b) {
     cbd_fog_free(&b->fog);
 }
 
@@ -66,8 +66,8 @@ static cbd_field read_defenders(const cbd_reader *r, const cbd_warapp_config *cf
     return cbd_read_u64(r, "defenders", 0, cfg->army_cap, &out->defenders);
 }
 
-bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, unsigned features,
-                             cbd_warapp_battle *out) {
+bool cbdp_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, unsigned features,
+                              cbd_warapp_battle *out) {
     bool units = (features & CBD_BATTLE_UNITS) != 0;
     size_t errors_before = r->problem->n_errors + r->problem->n_dropped;
     out->settings = cfg->defaults;
@@ -137,7 +137,7 @@ void cbd_warapp_outcome_members(cbd_jw *w, const cbd_warapp_outcome *o) {
     cbd_jw_key_uint(w, "defenders_left", o->defenders_left);
 }
 
-void cbd_warapp_transfer_write(cbd_jw *w, const cbd_warapp_battle *b) {
+void cbdp_warapp_transfer_write(cbd_jw *w, const cbd_warapp_battle *b) {
     /* W8: no combat; every moving army arrives, and nothing is random. */
     cbd_jw_object_open(w);
     cbd_jw_key_bool(w, "transfer", true);
@@ -150,7 +150,7 @@ void cbd_warapp_transfer_write(cbd_jw *w, const cbd_warapp_battle *b) {
         cbd_jw_array_open(w);
         for (size_t i = 0; i < b->attacking.n; i++) {
             cbd_jw_object_open(w);
-            cbd_warapp_unit_members(w, &b->attacking, i);
+            cbdp_warapp_unit_members(w, &b->attacking, i);
             cbd_jw_key_real(w, "survival_probability", 1.0);
             cbd_jw_object_close(w);
         }

@@ -14,7 +14,7 @@
 /*
  * The battle every War.app endpoint reads (/analyze-attack, /simulate): who attacks whom, with
  * what settings. Each endpoint opens its request object with these member names plus its own,
- * then calls cbd_warapp_request_read for the common ones.
+ * then calls cbdp_warapp_request_read for the common ones.
  */
 #define CBD_WARAPP_BATTLE_KEYS "attackers", "defenders", "source_armies", "transfer", "settings"
 /* The special units beside them (W17), for the endpoints that take units. */
@@ -34,12 +34,12 @@ typedef struct {
 /* What an endpoint's battle may hold beyond armies: special units (W17), fog (W23). */
 enum { CBD_BATTLE_UNITS = 1, CBD_BATTLE_FOG = 2 };
 
-/* Releases what cbd_warapp_request_read allocated (the fog's counts). */
-void cbd_warapp_battle_free(cbd_warapp_battle *b);
+/* Releases what cbdp_warapp_request_read allocated (the fog's counts). */
+void cbdp_warapp_battle_free(cbd_warapp_battle *b);
 
 /* The two sides of a battle as the core takes them (pointing into b). */
-cbd_warapp_side cbd_warapp_battle_attack(const cbd_warapp_battle *b);
-cbd_warapp_side cbd_warapp_battle_defense(const cbd_warapp_battle *b);
+cbd_warapp_side cbdp_warapp_battle_attack(const cbd_warapp_battle *b);
+cbd_warapp_side cbdp_warapp_battle_defense(const cbd_warapp_battle *b);
 
 /*
  * Reads and checks the common battle fields of the request object `r`:
@@ -57,14 +57,14 @@ cbd_warapp_side cbd_warapp_battle_defense(const cbd_warapp_battle *b);
  * Records a field error (JSON pointer) for each problem. Returns true when the battle is valid,
  * false when an error was recorded (then *out is partly filled and must not be used).
  */
-bool cbd_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, unsigned features,
-                             cbd_warapp_battle *out);
+bool cbdp_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, unsigned features,
+                              cbd_warapp_battle *out);
 
 /* The members of one battle's outcome (W4, W5), as both endpoints answer it: captured, then the
  * armies lost and left on each side. Written into the object the caller has open. */
 void cbd_warapp_outcome_members(cbd_jw *w, const cbd_warapp_outcome *o);
 
 /* The whole answer to a transfer (W8), the same from both endpoints. */
-void cbd_warapp_transfer_write(cbd_jw *w, const cbd_warapp_battle *b);
+void cbdp_warapp_transfer_write(cbd_jw *w, const cbd_warapp_battle *b);
 
 #endif

@@ -33,7 +33,7 @@ void cbd_warapp_settings_members(cbd_jw *w, const cbd_warapp_settings *s) {
     cbd_jw_key_bool(w, "one_army_must_stand_guard", s->one_army_must_stand_guard);
 }
 
-void cbd_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *s) {
+void cbdp_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *s) {
     cbd_jw_key(w, key);
     cbd_jw_object_open(w);
     cbd_warapp_settings_members(w, s);

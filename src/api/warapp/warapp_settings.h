@@ -22,6 +22,6 @@ extern const char *const cbd_warapp_settings_keys[];
 void cbd_warapp_settings_members(cbd_jw *w, const cbd_warapp_settings *settings);
 
 /* The effective settings as the API echoes them: member `key` of the object being written. */
-void cbd_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *settings);
+void cbdp_warapp_settings_write(cbd_jw *w, const char *key, const cbd_warapp_settings *settings);
 
 #endif

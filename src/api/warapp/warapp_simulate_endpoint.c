@@ -47,7 +47,7 @@ static double bars(uint64_t n, cbd_micro rate, const cbd_warapp_settings *s, uin
 static double defender_bars(const cbd_sim_request *q) {
     const cbd_warapp_battle *b = &q->battle;
     const cbd_warapp_settings *s = &b->settings;
-    cbd_warapp_side d = cbd_warapp_battle_defense(b);
+    cbd_warapp_side d = cbdp_warapp_battle_defense(b);
     if (b->fog.n == 0) {
         return bars(cbd_warapp_side_power(&d, false), s->defense_kill_rate, s, q->trials);
     }
@@ -87,7 +87,7 @@ typedef struct {
 static answer_parts answer_sizes(const cbd_sim_request *q) {
     const cbd_warapp_battle *b = &q->battle;
     const cbd_warapp_settings *s = &b->settings;
-    cbd_warapp_side a = cbd_warapp_battle_attack(b);
+    cbd_warapp_side a = cbdp_warapp_battle_attack(b);
     double bars_both = defender_bars(q) +
                        bars(cbd_warapp_side_power(&a, true), s->offense_kill_rate, s, q->trials);
     double per_battle = BYTES_PER_BATTLE + (b->fog.n > 0 ? BYTES_PER_DRAWN : 0.0) +
@@ -153,7 +153,7 @@ static bool read_request(const cbd_config *cfg, const json_t *request, cbd_sim_r
         return false;
     }
     bool ok =
-        cbd_warapp_request_read(&r, &cfg->warapp, CBD_BATTLE_UNITS | CBD_BATTLE_FOG, &q->battle);
+        cbdp_warapp_request_read(&r, &cfg->warapp, CBD_BATTLE_UNITS | CBD_BATTLE_FOG, &q->battle);
     q->trials = 1;
     ok &= cbd_read_u64(&r, "trials", 1, cfg->warapp.max_trials, &q->trials) != CBD_FIELD_BAD;
     cbd_field seed = cbd_read_seed(&r, "seed", &q->seed);
@@ -216,8 +216,8 @@ static const char *run_blame(const cbd_sim_request *q, const cbd_sim_plan *plan)
 /* The battles, played from the request's plan, and the answer; false with the problem. */
 static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_sim_request *q, cbd_jw *out,
                 cbd_problem *problem) {
-    cbd_warapp_side attack = cbd_warapp_battle_attack(&q->battle);
-    cbd_warapp_side defense = cbd_warapp_battle_defense(&q->battle);
+    cbd_warapp_side attack = cbdp_warapp_battle_attack(&q->battle);
+    cbd_warapp_side defense = cbdp_warapp_battle_defense(&q->battle);
     cbd_sim_plan plan;
     cbd_status status = cbd_sim_plan_init(&plan, &attack, &defense, q->battle.fog.items,
                                           q->battle.fog.n, &q->battle.settings, budget);
@@ -225,7 +225,7 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_sim_request
         return cbd_api_core_problem(cfg, budget, status, "/defenders", problem);
     }
     cbd_sim_record *battles = NULL;
-    uint64_t render_units = cbd_sim_render_units(q);
+    uint64_t render_units = cbdp_sim_render_units(q);
     bool ok =
         render_units == 0 || cbd_charge(budget, render_units)
             ? listing_alloc(cfg, budget, q, &battles, problem)
@@ -239,7 +239,7 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_sim_request
              cbd_api_core_problem(cfg, budget, status, run_blame(q, &plan), problem);
     }
     if (ok) {
-        cbd_sim_render(out, q, &plan, &st, battles);
+        cbdp_sim_render(out, q, &plan, &st, battles);
     }
     cbd_sim_stats_free(&st);
     cbd_mem_free(battles);
@@ -255,12 +255,12 @@ bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *r
     }
     bool ok = read_request(cfg, request, q, problem);
     if (ok && q->battle.transfer) {
-        cbd_warapp_transfer_write(out, &q->battle);
+        cbdp_warapp_transfer_write(out, &q->battle);
     } else if (ok) {
         ok = (q->seed_given || cbd_api_fresh_seed(&q->seed, problem)) &&
              run(cfg, budget, q, out, problem);
     }
-    cbd_warapp_battle_free(&q->battle);
+    cbdp_warapp_battle_free(&q->battle);
     free(q);
     return ok;
 }
@@ -289,7 +289,7 @@ uint64_t cbd_api_simulate_cost(const cbd_config *cfg, const json_t *request) {
     }
     free(scratch);
     if (q) {
-        cbd_warapp_battle_free(&q->battle);
+        cbdp_warapp_battle_free(&q->battle);
     }
     free(q);
     return cost;

@@ -9,7 +9,7 @@
 #include "warapp_settings.h"
 #include "warapp_units_json.h"
 
-uint64_t cbd_sim_render_units(const cbd_sim_request *q) {
+uint64_t cbdp_sim_render_units(const cbd_sim_request *q) {
     const cbd_warapp_battle *b = &q->battle;
     /* Each unit echoed with its tally; each count read (W23), echoed with its probability,
      * and tallied. */
@@ -60,7 +60,7 @@ static void units_json(cbd_jw *w, const char *key, const cbd_warapp_units *u,
     cbd_jw_array_open(w);
     for (size_t i = 0; i < u->n; i++) {
         cbd_jw_object_open(w);
-        cbd_warapp_unit_members(w, u, i);
+        cbdp_warapp_unit_members(w, u, i);
         cbd_jw_key_uint(w, "survived", survived[i]);
         cbd_jw_object_close(w);
     }
@@ -105,8 +105,8 @@ static void battle_json(cbd_jw *w, const cbd_sim_request *q, const cbd_sim_plan 
     cbd_jw_object_close(w);
 }
 
-void cbd_sim_render(cbd_jw *w, const cbd_sim_request *q, const cbd_sim_plan *plan,
-                    const cbd_sim_stats *st, const cbd_sim_record *battles) {
+void cbdp_sim_render(cbd_jw *w, const cbd_sim_request *q, const cbd_sim_plan *plan,
+                     const cbd_sim_stats *st, const cbd_sim_record *battles) {
     const cbd_warapp_battle *b = &q->battle;
     cbd_jw_object_open(w);
     cbd_jw_key_uint(w, "seed", q->seed);
@@ -118,7 +118,7 @@ void cbd_sim_render(cbd_jw *w, const cbd_sim_request *q, const cbd_sim_plan *pla
     } else {
         cbd_jw_key_uint(w, "defenders", b->defenders);
     }
-    cbd_warapp_settings_write(w, "settings", &b->settings);
+    cbdp_warapp_settings_write(w, "settings", &b->settings);
     /* The histograms grow with the trials (up to the spread of the outcomes). */
     cbd_jw_blame(w, "/trials");
     cbd_jw_key_uint(w, "captures", st->captures);

@@ -20,7 +20,7 @@ typedef struct {
 
 /* The work writing what units and fog add to the answer costs (their summaries, and each unit
  * of each listed battle is in the listing's own charge), to charge before the battles run. */
-uint64_t cbd_sim_render_units(const cbd_sim_request *q);
+uint64_t cbdp_sim_render_units(const cbd_sim_request *q);
 
 /*
  * The answer to q after the battles of `plan` (the statistics `st`, the listed battles or NULL):
@@ -28,7 +28,7 @@ uint64_t cbd_sim_render_units(const cbd_sim_request *q);
  * the trials that drew each count (W23), with units each unit's survivals (W19, W20), and the
  * battles, each with its dead units and drawn defenders.
  */
-void cbd_sim_render(cbd_jw *w, const cbd_sim_request *q, const cbd_sim_plan *plan,
-                    const cbd_sim_stats *st, const cbd_sim_record *battles);
+void cbdp_sim_render(cbd_jw *w, const cbd_sim_request *q, const cbd_sim_plan *plan,
+                     const cbd_sim_stats *st, const cbd_sim_record *battles);
 
 #endif

@@ -116,7 +116,7 @@ bool cbd_warapp_units_read(const cbd_reader *r, const char *key, const cbd_warap
     return ok;
 }
 
-void cbd_warapp_unit_members(cbd_jw *w, const cbd_warapp_units *u, size_t i) {
+void cbdp_warapp_unit_members(cbd_jw *w, const cbd_warapp_units *u, size_t i) {
     const cbd_warapp_unit *x = &u->units[i];
     cbd_jw_key_string(w, "type", u->names[i] ? "custom" : "commander");
     if (u->ids[i]) {

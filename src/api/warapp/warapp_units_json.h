@@ -39,7 +39,7 @@ bool cbd_warapp_units_read(const cbd_reader *r, const char *key, const cbd_warap
 
 /* Writes unit i's members as the answer echoes it (type, id, name, its numbers) into the object
  * the caller has open. */
-void cbd_warapp_unit_members(cbd_jw *w, const cbd_warapp_units *u, size_t i);
+void cbdp_warapp_unit_members(cbd_jw *w, const cbd_warapp_units *u, size_t i);
 
 /*
  * For the cost estimates, before the request is validated: the larger of a unit's attack and

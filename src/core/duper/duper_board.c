@@ -482,7 +482,7 @@ uint64_t cbd_duper_board_keys(const cbd_duper_board *b, int32_t holder, int32_t 
     return found ? b->keys[lo].count : 0;
 }
 
-bool cbd_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind) {
+bool cbdp_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind) {
     for (int c = 0; c < CBD_DUPER_CLASS_COUNT; c++) {
         if (t->units[c] > 0 && cbd_duper_takes_part(kind, (cbd_duper_class)c)) {
             return true;

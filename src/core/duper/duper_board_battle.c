@@ -14,12 +14,12 @@
  * fight never support (D12); they are never the owner's other tile on the right side, but
  * `skip` keeps that explicit.
  */
-cbd_status cbd_duper_board_support(const cbd_duper_board *b, size_t center, int32_t owner,
-                                   size_t skip, cbd_budget *budget, size_t *list, size_t *n,
-                                   cbd_duper_side *side) {
+cbd_status cbdp_duper_board_support(const cbd_duper_board *b, size_t center, int32_t owner,
+                                    size_t skip, cbd_budget *budget, size_t *list, size_t *n,
+                                    cbd_duper_side *side) {
     *n = 0;
     if (!cbd_charge(budget,
-                    cbd_work_times(CBD_WORK_BOARD_STEP, cbd_duper_board_degree(b, center)))) {
+                    cbd_work_times(CBD_WORK_BOARD_STEP, cbdp_duper_board_degree(b, center)))) {
         return CBD_ERR_BUDGET;
     }
     for (size_t k = b->adj_start[center]; k < b->adj_start[center + 1]; k++) {
@@ -70,10 +70,11 @@ cbd_status cbd_duper_board_prepare(const cbd_duper_board *b, size_t from, size_t
     memcpy(battle->defense.loaded, t->loaded, sizeof t->loaded);
     /* D11, D14: a long-distance attack is supported around its source like any other. */
     cbd_status st =
-        cbd_duper_board_support(b, from, s->owner, to, budget, out->support[CBD_DUPER_ATTACK],
-                                &out->n_support[CBD_DUPER_ATTACK], &battle->attack);
+        cbdp_duper_board_support(b, from, s->owner, to, budget, out->support[CBD_DUPER_ATTACK],
+                                 &out->n_support[CBD_DUPER_ATTACK], &battle->attack);
     if (st == CBD_OK && !battle->npc) { /* D9: NPC defenders get no support */
-        st = cbd_duper_board_support(b, to, t->owner, from, budget, out->support[CBD_DUPER_DEFENSE],
+        st =
+            cbdp_duper_board_support(b, to, t->owner, from, budget, out->support[CBD_DUPER_DEFENSE],
                                      &out->n_support[CBD_DUPER_DEFENSE], &battle->defense);
     }
     return st;
@@ -184,7 +185,7 @@ static cbd_status check_attacks(const cbd_duper_board *b, const cbd_duper_attack
         }
         if (a[i].kind == CBD_DUPER_NORMAL &&
             !cbd_charge(budget,
-                        cbd_work_times(CBD_WORK_BOARD_STEP, cbd_duper_board_degree(b, from)))) {
+                        cbd_work_times(CBD_WORK_BOARD_STEP, cbdp_duper_board_degree(b, from)))) {
             return CBD_ERR_BUDGET;
         }
         if (a[i].kind == CBD_DUPER_NORMAL && !adjacent(b, from, to)) {
@@ -207,7 +208,7 @@ static cbd_duper_skip skip_reason(const cbd_duper_board *b, const cbd_duper_boar
     if (!s->present || s->owner != bb->attacker) {
         return CBD_DUPER_SKIP_SOURCE_LOST;
     }
-    if (!cbd_duper_board_can_attack(s, kind)) {
+    if (!cbdp_duper_board_can_attack(s, kind)) {
         return CBD_DUPER_SKIP_NOTHING;
     }
     if (!t->present) {

@@ -2,8 +2,8 @@
 #define COMBATD_CORE_DUPER_BOARD_INTERNAL_H
 
 /* The board's layout, shared by the core's board files (never by other layers): the board is
- * built in duper_board.c (cbd_duper_board_can_attack), a battle's support found in
- * duper_board_battle.c (cbd_duper_board_support). */
+ * built in duper_board.c (cbdp_duper_board_can_attack), a battle's support found in
+ * duper_board_battle.c (cbdp_duper_board_support). */
 #include "combatd/budget.h"
 #include "combatd/duper_board.h"
 
@@ -42,16 +42,16 @@ struct cbd_duper_board {
  * list[0..*n) in the byte order of ids, and their tanks and forts into side's support.
  * CBD_ERR_INVALID when there are more than CBD_DUPER_MAX_SUPPORT; CBD_ERR_BUDGET when the
  * walk over center's neighbours (charged before it runs) is past the budget. */
-cbd_status cbd_duper_board_support(const cbd_duper_board *b, size_t center, int32_t owner,
-                                   size_t skip, cbd_budget *budget, size_t *list, size_t *n,
-                                   cbd_duper_side *side);
+cbd_status cbdp_duper_board_support(const cbd_duper_board *b, size_t center, int32_t owner,
+                                    size_t skip, cbd_budget *budget, size_t *list, size_t *n,
+                                    cbd_duper_side *side);
 
 /* The number of tiles adjacent to tile `t`: the steps of a walk over its neighbours. */
-static inline size_t cbd_duper_board_degree(const cbd_duper_board *b, size_t t) {
+static inline size_t cbdp_duper_board_degree(const cbd_duper_board *b, size_t t) {
     return b->adj_start[t + 1] - b->adj_start[t];
 }
 
 /* Does anything on this tile take part in an attack of this kind (D6, D11)? */
-bool cbd_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind);
+bool cbdp_duper_board_can_attack(const cbd_duper_board_tile *t, cbd_duper_kind kind);
 
 #endif

@@ -81,8 +81,8 @@ static cbd_status build_side(const options_ctx *c, size_t tile, cbd_duper_side *
     if (t->owner == CBD_DUPER_BOARD_NPC) {
         return CBD_OK;
     }
-    cbd_status st = cbd_duper_board_support(c->b, tile, t->owner, CBD_DUPER_BOARD_NONE, c->budget,
-                                            list, &n, side);
+    cbd_status st = cbdp_duper_board_support(c->b, tile, t->owner, CBD_DUPER_BOARD_NONE, c->budget,
+                                             list, &n, side);
     *ok = st != CBD_ERR_INVALID;
     return st == CBD_ERR_INVALID ? CBD_OK : st;
 }
@@ -234,7 +234,7 @@ static cbd_status within_range(const options_ctx *c, size_t from, uint32_t range
             continue;
         }
         /* The step of taking x and those over its neighbours. */
-        if (!charge_options(c, 0, 1 + cbd_duper_board_degree(b, x))) {
+        if (!charge_options(c, 0, 1 + cbdp_duper_board_degree(b, x))) {
             st = CBD_ERR_BUDGET;
             break;
         }
@@ -339,7 +339,7 @@ static cbd_status from_source(options_ctx *c, size_t s, uint32_t range, size_t n
     const cbd_duper_board *b = c->b;
     cbd_status st = build_side(c, s, &c->attack, &c->attack_ok);
     /* Every neighbour may be a target (the player's own are not). */
-    size_t degree = cbd_duper_board_degree(b, s);
+    size_t degree = cbdp_duper_board_degree(b, s);
     if (st == CBD_OK && !charge_options(c, degree, degree)) {
         st = CBD_ERR_BUDGET;
     }

@@ -19,14 +19,16 @@ static uint64_t min_u64(uint64_t a, uint64_t b) {
 }
 
 static void unit_results_free(cbd_warapp_unit_result *r, size_t n);
+static cbd_status unit_results(const cbd_side_prep *p, const cbd_kills *damage, cbd_budget *budget,
+                               cbd_warapp_unit_result **out);
 
-void cbd_side_prep_init(cbd_side_prep *p, const cbd_warapp_side *side) {
+void cbdp_side_prep_init(cbd_side_prep *p, const cbd_warapp_side *side) {
     p->side = side;
     cbd_warapp_damage_order(side, p->order, &p->n_before);
     p->toughness = cbd_warapp_side_toughness(side);
 }
 
-uint64_t cbd_side_prep_armies_left(const cbd_side_prep *p, uint64_t damage) {
+uint64_t cbdp_side_prep_armies_left(const cbd_side_prep *p, uint64_t damage) {
     uint64_t to_armies = p->n_before > 0
                              ? cbd_warapp_damage_to_armies(p->side, p->order, p->n_before, damage)
                              : damage;
@@ -97,7 +99,7 @@ static cbd_warapp_outcome certain_outcome(const cbd_side_prep *att, const cbd_si
 }
 
 /* One window of probabilities over [lo, hi], zeroed, into empty windows (charged with the
- * scans of the kill windows that fill it, cbd_warapp_analysis_fill). */
+ * scans of the kill windows that fill it, cbdp_warapp_analysis_fill). */
 static cbd_status one_window(cbd_windows *out, uint64_t lo, uint64_t hi, cbd_budget *budget,
                              cbd_slot **s) {
     cbd_windows_init(out);
@@ -108,14 +110,14 @@ static cbd_status one_window(cbd_windows *out, uint64_t lo, uint64_t hi, cbd_bud
 static cbd_status attackers_left(const cbd_side_prep *att, const cbd_dist *dd, cbd_budget *budget,
                                  cbd_windows *out) {
     uint64_t top = dd->lo + dd->len - 1;
-    uint64_t lo = cbd_side_prep_armies_left(att, top);
+    uint64_t lo = cbdp_side_prep_armies_left(att, top);
     cbd_slot *s;
-    cbd_status st = one_window(out, lo, cbd_side_prep_armies_left(att, dd->lo), budget, &s);
+    cbd_status st = one_window(out, lo, cbdp_side_prep_armies_left(att, dd->lo), budget, &s);
     if (st != CBD_OK) {
         return st;
     }
     for (size_t i = 0; i < dd->len; i++) {
-        uint64_t left = cbd_side_prep_armies_left(att, dd->lo + i);
+        uint64_t left = cbdp_side_prep_armies_left(att, dd->lo + i);
         s[left - lo].p += dd->p[i];
     }
     cbd_windows_trim(out);
@@ -127,8 +129,8 @@ static cbd_status attackers_left(const cbd_side_prep *att, const cbd_dist *dd, c
 static cbd_status defenders_left(const cbd_side_prep *def, const cbd_dist *ad, double pd_lt,
                                  double pd_ge, cbd_budget *budget, cbd_windows *out) {
     uint64_t top = ad->lo + ad->len - 1;
-    uint64_t lo = cbd_side_prep_armies_left(def, top);
-    uint64_t hi = cbd_side_prep_armies_left(def, ad->lo);
+    uint64_t lo = cbdp_side_prep_armies_left(def, top);
+    uint64_t hi = cbdp_side_prep_armies_left(def, ad->lo);
     if (lo == 0 && hi < 1) {
         hi = 1;
     }
@@ -143,7 +145,7 @@ static cbd_status defenders_left(const cbd_side_prep *def, const cbd_dist *ad, d
             s[0 - lo].p += ad->p[i] * pd_lt;
             s[1 - lo].p += ad->p[i] * pd_ge;
         } else {
-            s[cbd_side_prep_armies_left(def, damage) - lo].p += ad->p[i];
+            s[cbdp_side_prep_armies_left(def, damage) - lo].p += ad->p[i];
         }
     }
     cbd_windows_trim(out);
@@ -167,9 +169,9 @@ static cbd_status kills_pair(const cbd_side_prep *att, const cbd_side_prep *def,
     return st;
 }
 
-cbd_status cbd_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_prep *def,
-                                    const cbd_kills *ka, const cbd_kills *kd, cbd_budget *budget,
-                                    cbd_warapp_analysis *out) {
+cbd_status cbdp_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_prep *def,
+                                     const cbd_kills *ka, const cbd_kills *kd, cbd_budget *budget,
+                                     cbd_warapp_analysis *out) {
     /* The tails, the two survivor windows and their trims scan each kill window a few times. */
     if (!cbd_charge(budget, cbd_work_times(4 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len))) {
         return CBD_ERR_BUDGET;
@@ -189,11 +191,11 @@ cbd_status cbd_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_pre
         st = defenders_left(def, &ka->dist, pd_lt, pd_ge, budget, &out->defenders_left);
     }
     if (st == CBD_OK) {
-        st = cbd_warapp_unit_results(att, kd, budget, &out->attacking_units);
+        st = unit_results(att, kd, budget, &out->attacking_units);
         out->n_attacking_units = att->side->n_units;
     }
     if (st == CBD_OK) {
-        st = cbd_warapp_unit_results(def, ka, budget, &out->defending_units);
+        st = unit_results(def, ka, budget, &out->defending_units);
         out->n_defending_units = def->side->n_units;
     }
     return st;
@@ -210,14 +212,14 @@ cbd_status cbd_warapp_analyze_sides(const cbd_warapp_side *attack, const cbd_war
     out->attackers = attack->armies;
     out->defenders = defense->armies;
     cbd_side_prep att, def;
-    cbd_side_prep_init(&att, attack);
-    cbd_side_prep_init(&def, defense);
+    cbdp_side_prep_init(&att, attack);
+    cbdp_side_prep_init(&def, defense);
     cbd_kills ka, kd;
     cbd_status st = kills_pair(&att, &def, s, budget, &ka, &kd);
     if (st != CBD_OK) {
         return st;
     }
-    st = cbd_warapp_analysis_fill(&att, &def, &ka, &kd, budget, out);
+    st = cbdp_warapp_analysis_fill(&att, &def, &ka, &kd, budget, out);
     cbd_kills_free(&ka);
     cbd_kills_free(&kd);
     if (st != CBD_OK) {
@@ -290,8 +292,13 @@ static uint64_t kill_threshold(const cbd_side_prep *p, size_t u) {
     return lo;
 }
 
-cbd_status cbd_warapp_unit_results(const cbd_side_prep *p, const cbd_kills *damage,
-                                   cbd_budget *budget, cbd_warapp_unit_result **out) {
+/*
+ * Each unit's survival probability, and a health unit's health left, when the side takes the
+ * damage distribution `damage`: an array of side->n_units results from the budget (NULL when
+ * the side has none). On failure nothing is left allocated.
+ */
+static cbd_status unit_results(const cbd_side_prep *p, const cbd_kills *damage, cbd_budget *budget,
+                               cbd_warapp_unit_result **out) {
     size_t n = p->side->n_units;
     const cbd_dist *d = &damage->dist;
     *out = NULL;

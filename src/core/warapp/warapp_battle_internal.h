@@ -19,25 +19,17 @@ typedef struct {
     uint64_t toughness;                 /* the least damage that leaves it nothing */
 } cbd_side_prep;
 
-void cbd_side_prep_init(cbd_side_prep *p, const cbd_warapp_side *side);
+void cbdp_side_prep_init(cbd_side_prep *p, const cbd_warapp_side *side);
 
 /* The side's armies left after `damage` (W19: the units before them shield them). */
-uint64_t cbd_side_prep_armies_left(const cbd_side_prep *p, uint64_t damage);
-
-/*
- * Each unit's survival probability, and a health unit's health left, when the side takes the
- * damage distribution `damage`: an array of side->n_units results from the budget (NULL when
- * the side has none). On failure nothing is left allocated.
- */
-cbd_status cbd_warapp_unit_results(const cbd_side_prep *p, const cbd_kills *damage,
-                                   cbd_budget *budget, cbd_warapp_unit_result **out);
+uint64_t cbdp_side_prep_armies_left(const cbd_side_prep *p, uint64_t damage);
 
 /*
  * The analysis (all but its army counts) once both sides' damage exists: ka the attackers'
  * (on the defense), kd the defenders'. out was zeroed; on failure it may hold parts to free.
  */
-cbd_status cbd_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_prep *def,
-                                    const cbd_kills *ka, const cbd_kills *kd, cbd_budget *budget,
-                                    cbd_warapp_analysis *out);
+cbd_status cbdp_warapp_analysis_fill(const cbd_side_prep *att, const cbd_side_prep *def,
+                                     const cbd_kills *ka, const cbd_kills *kd, cbd_budget *budget,
+                                     cbd_warapp_analysis *out);
 
 #endif

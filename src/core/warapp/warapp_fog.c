@@ -89,7 +89,7 @@ static cbd_status mix_count(const cbd_side_prep *att, const cbd_warapp_side *def
     cbd_warapp_side side = *defense;
     side.armies = count->armies;
     cbd_side_prep def;
-    cbd_side_prep_init(&def, &side);
+    cbdp_side_prep_init(&def, &side);
     cbd_kills kd;
     cbd_status st = cbd_warapp_kills(cbd_warapp_side_power(&side, false), s->defense_kill_rate,
                                      s->luck_modifier, s->rounding, budget, &kd);
@@ -98,7 +98,7 @@ static cbd_status mix_count(const cbd_side_prep *att, const cbd_warapp_side *def
     }
     cbd_warapp_analysis a;
     memset(&a, 0, sizeof a);
-    st = cbd_warapp_analysis_fill(att, &def, ka, &kd, budget, &a);
+    st = cbdp_warapp_analysis_fill(att, &def, ka, &kd, budget, &a);
     if (st == CBD_OK) {
         st = mix_one(out, &a, count->weight, first, budget);
     }
@@ -135,7 +135,7 @@ cbd_status cbd_warapp_analyze_fog(const cbd_warapp_side *attack, const cbd_warap
     }
     /* The attackers' damage does not depend on the defenders: computed once for every count. */
     cbd_side_prep att;
-    cbd_side_prep_init(&att, attack);
+    cbdp_side_prep_init(&att, attack);
     cbd_kills ka;
     cbd_status st = cbd_warapp_kills(cbd_warapp_side_power(attack, true), s->offense_kill_rate,
                                      s->luck_modifier, s->rounding, budget, &ka);

@@ -117,7 +117,7 @@ static void search_free(search *sr) {
 
 static cbd_status count_init(const search *sr, count_defense *c, const cbd_warapp_settings *s,
                              cbd_budget *budget) {
-    cbd_side_prep_init(&c->def, &c->side);
+    cbdp_side_prep_init(&c->def, &c->side);
     cbd_status st = cbd_warapp_kills(cbd_warapp_side_power(&c->side, false), s->defense_kill_rate,
                                      s->luck_modifier, s->rounding, budget, &c->kd);
     if (st == CBD_OK) {
@@ -139,7 +139,7 @@ static cbd_status search_init(search *sr, const cbd_warapp_side *attack,
     memset(sr, 0, sizeof *sr);
     sr->attack = *attack;
     sr->attack.armies = 0;
-    cbd_side_prep_init(&sr->att, &sr->attack);
+    cbdp_side_prep_init(&sr->att, &sr->attack);
     sr->unit_power = cbd_warapp_side_power(&sr->attack, true);
     sr->unit_toughness = cbd_warapp_side_toughness(&sr->attack);
     sr->defs = cbd_mem_calloc(budget, n_counts, sizeof *sr->defs);
@@ -198,7 +198,7 @@ static void count_point(const search *sr, const count_defense *c, uint64_t a, co
     uint64_t d = c->side.armies;
     double e = 0.0;
     for (size_t j = 0; j < ka->dist.len; j++) {
-        uint64_t killed = d - cbd_side_prep_armies_left(&c->def, ka->dist.lo + j);
+        uint64_t killed = d - cbdp_side_prep_armies_left(&c->def, ka->dist.lo + j);
         e += (double)killed * ka->dist.p[j];
     }
     pt->expected_defenders_lost = d >= 1 ? e - pa * above : e;

@@ -94,8 +94,8 @@ static void drop_count(cbd_conns *t, cbd_ip_count *e) {
 
 bool cbd_conns_may_accept(cbd_conns *t, const struct sockaddr *addr) {
     uint8_t a[16];
-    if (t->per_ip_limit == 0 || !cbd_net_addr_from_sockaddr(addr, a) ||
-        cbd_net_ranges_contain(t->trusted, t->n_trusted, a)) {
+    if (t->per_ip_limit == 0 || !cbdp_net_addr_from_sockaddr(addr, a) ||
+        cbdp_net_ranges_contain(t->trusted, t->n_trusted, a)) {
         return true;
     }
     pthread_mutex_lock(&t->lock);
@@ -116,10 +116,10 @@ cbd_conn *cbd_conns_open(cbd_conns *t, int fd, const struct sockaddr *addr, cbd_
     atomic_init(&c->busy, false);
     atomic_init(&c->idle_since_us, now_us); /* a new connection's request may be on its way */
     uint8_t a[16];
-    bool known = cbd_net_addr_from_sockaddr(addr, a);
+    bool known = cbdp_net_addr_from_sockaddr(addr, a);
     if (known) {
-        cbd_net_addr_format(a, c->peer);
-        c->trusted = cbd_net_ranges_contain(t->trusted, t->n_trusted, a);
+        cbdp_net_addr_format(a, c->peer);
+        c->trusted = cbdp_net_ranges_contain(t->trusted, t->n_trusted, a);
     } else {
         memcpy(c->peer, "-", 2);
     }

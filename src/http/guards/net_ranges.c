@@ -89,7 +89,7 @@ bool cbd_net_range_contains(const cbd_net_range *r, const uint8_t addr[16]) {
     return (r->addr[whole] & mask) == (addr[whole] & mask);
 }
 
-bool cbd_net_ranges_contain(const cbd_net_range *r, size_t n, const uint8_t addr[16]) {
+bool cbdp_net_ranges_contain(const cbd_net_range *r, size_t n, const uint8_t addr[16]) {
     for (size_t i = 0; i < n; i++) {
         if (cbd_net_range_contains(&r[i], addr)) {
             return true;
@@ -98,7 +98,7 @@ bool cbd_net_ranges_contain(const cbd_net_range *r, size_t n, const uint8_t addr
     return false;
 }
 
-bool cbd_net_addr_from_sockaddr(const struct sockaddr *sa, uint8_t out[16]) {
+bool cbdp_net_addr_from_sockaddr(const struct sockaddr *sa, uint8_t out[16]) {
     if (!sa) {
         return false;
     }
@@ -116,7 +116,7 @@ bool cbd_net_addr_from_sockaddr(const struct sockaddr *sa, uint8_t out[16]) {
     return false;
 }
 
-void cbd_net_addr_format(const uint8_t addr[16], char out[CBD_NET_ADDR_TEXT]) {
+void cbdp_net_addr_format(const uint8_t addr[16], char out[CBD_NET_ADDR_TEXT]) {
     const char *ok = memcmp(addr, V4_MAPPED, 12) == 0
                          ? inet_ntop(AF_INET, addr + 12, out, CBD_NET_ADDR_TEXT)
                          : inet_ntop(AF_INET6, addr, out, CBD_NET_ADDR_TEXT);
@@ -152,9 +152,9 @@ bool cbd_net_forwarded_client(const char *xff, const cbd_net_range *trusted, siz
         if (!cbd_net_addr_parse(xff + a, b - a, addr)) {
             return found; /* the entry to its right, if any, was written last */
         }
-        cbd_net_addr_format(addr, out);
+        cbdp_net_addr_format(addr, out);
         found = true;
-        if (!cbd_net_ranges_contain(trusted, n, addr) || start == 0) {
+        if (!cbdp_net_ranges_contain(trusted, n, addr) || start == 0) {
             return true;
         }
         end = start - 1;

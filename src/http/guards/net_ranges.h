@@ -31,13 +31,13 @@ bool cbd_net_range_parse(const char *text, size_t len, cbd_net_range *out);
 bool cbd_net_range_contains(const cbd_net_range *r, const uint8_t addr[16]);
 
 /* True when any of the n ranges contains addr. */
-bool cbd_net_ranges_contain(const cbd_net_range *r, size_t n, const uint8_t addr[16]);
+bool cbdp_net_ranges_contain(const cbd_net_range *r, size_t n, const uint8_t addr[16]);
 
 /* The 16-byte form of a socket address (AF_INET or AF_INET6); false for other families. */
-bool cbd_net_addr_from_sockaddr(const struct sockaddr *sa, uint8_t out[16]);
+bool cbdp_net_addr_from_sockaddr(const struct sockaddr *sa, uint8_t out[16]);
 
 /* The text of an address: dotted quad for an IPv4(-mapped) one, RFC 5952 text otherwise. */
-void cbd_net_addr_format(const uint8_t addr[16], char out[CBD_NET_ADDR_TEXT]);
+void cbdp_net_addr_format(const uint8_t addr[16], char out[CBD_NET_ADDR_TEXT]);
 
 /*
  * The client address a trusted proxy forwarded: X-Forwarded-For read from the right, each

@@ -170,7 +170,7 @@ size_t cbd_access_log_format(const cbd_access_log_entry *e, char *buf, size_t si
     return cbd_access_log_format_at(e, &now, buf, size);
 }
 
-void cbd_access_log_write(const cbd_access_log_entry *e) {
+void cbdp_access_log_write(const cbd_access_log_entry *e) {
     char line[1024];
     size_t n = cbd_access_log_format(e, line, sizeof line - 1);
     line[n++] = '\n';

@@ -29,7 +29,7 @@ size_t cbd_access_log_format_at(const cbd_access_log_entry *e, const struct time
                                 char *buf, size_t size);
 
 /* Writes the line to stderr with a single write(2), so lines from threads never interleave. */
-void cbd_access_log_write(const cbd_access_log_entry *e);
+void cbdp_access_log_write(const cbd_access_log_entry *e);
 
 /* libmicrohttpd's messages (MHD_OPTION_EXTERNAL_LOGGER): each one JSON line on stderr,
  * {"event":"libmicrohttpd","message":"..."}, so the log stays one JSON object a line. */

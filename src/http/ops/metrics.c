@@ -122,7 +122,7 @@ static void put_tool_calls(text_buf *t, cbd_metrics *m) {
     }
 }
 
-char *cbd_metrics_render(cbd_metrics *m, size_t *len) {
+char *cbdp_metrics_render(cbd_metrics *m, size_t *len) {
     text_buf t = {malloc(8192), 0, 8192, false};
     if (!t.buf) {
         return NULL;

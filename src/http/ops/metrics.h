@@ -28,12 +28,12 @@ typedef struct {
      * route called and the status it answered (a tool error's 422 too, though it travels in a
      * 200): combatd_mcp_tool_calls_total{tool,status}. */
     atomic_uint_fast64_t calls[CBD_METRIC_ROUTES][CBD_METRIC_STATUSES];
-    /* The CBD_ROUTE_COUNT routes whose labels and tool names the rows carry (cbd_routes),
+    /* The CBD_ROUTE_COUNT routes whose labels and tool names the rows carry (cbdp_routes),
      * given by the server so that the counters do not depend on the route table's file. */
     const cbd_route *routes;
 } cbd_metrics;
 
-/* Zeroes the counters of the rows of `routes` (CBD_ROUTE_COUNT of them, cbd_routes). */
+/* Zeroes the counters of the rows of `routes` (CBD_ROUTE_COUNT of them, cbdp_routes). */
 void cbd_metrics_init(cbd_metrics *m, const cbd_route *routes);
 
 /* Records a finished request. */
@@ -46,6 +46,6 @@ void cbd_metrics_observe_call(cbd_metrics *m, unsigned route, unsigned status);
 
 /* The exposition text (text/plain; version=0.0.4), malloc'd; NULL when out of memory. Routes
  * are labelled by their row's label (m->routes). */
-char *cbd_metrics_render(cbd_metrics *m, size_t *len);
+char *cbdp_metrics_render(cbd_metrics *m, size_t *len);
 
 #endif

@@ -36,7 +36,7 @@ void cbd_http_log_completed(const cbd_server *s, const cbd_http_request *req, ui
         .client = req->client[0] ? req->client : "-",
         .ended = ended_by(cut, toe),
     };
-    cbd_access_log_write(&e);
+    cbdp_access_log_write(&e);
 }
 
 /* Whether the client has closed its side, or reset the connection: a peek that sees the end
@@ -99,5 +99,5 @@ void cbd_http_log_unfinished(const cbd_server *s, struct MHD_Connection *con, cb
         .client = c->peer,
         .ended = unfinished_ended(s, con, c),
     };
-    cbd_access_log_write(&e);
+    cbdp_access_log_write(&e);
 }

@@ -29,7 +29,7 @@ enum MHD_Result cbd_http_get_readyz(cbd_server *s, struct MHD_Connection *con,
 enum MHD_Result cbd_http_get_metrics(cbd_server *s, struct MHD_Connection *con,
                                      cbd_http_request *req) {
     size_t len = 0;
-    char *text = cbd_metrics_render(&s->metrics, &len);
+    char *text = cbdp_metrics_render(&s->metrics, &len);
     if (!text) {
         return cbd_http_send(&s->answers, con, &req->answer, 500, "application/problem+json",
                              (void *)cbd_api_oom_body, cbd_api_oom_body_len, false, NULL);

@@ -175,10 +175,10 @@ Test(config_keys, text_values_land_in_their_own_fields) {
     memset(&v, 0, sizeof v);
     cbd_problem p;
     cbd_problem_init(&p);
-    cr_assert(cbd_config_key_set_text(&two_keys[2], &v, "second!", "s", &p));
-    cr_assert(cbd_config_key_set_text(&two_keys[3], &v, "true", "s", &p));
-    cr_assert(cbd_config_key_set_text(&two_keys[4], &v, "65537", "s", &p));
-    cr_assert(cbd_config_key_set_text(&two_keys[5], &v, "18446744073709551615", "s", &p));
+    cr_assert(cbdp_config_key_set_text(&two_keys[2], &v, "second!", "s", &p));
+    cr_assert(cbdp_config_key_set_text(&two_keys[3], &v, "true", "s", &p));
+    cr_assert(cbdp_config_key_set_text(&two_keys[4], &v, "65537", "s", &p));
+    cr_assert(cbdp_config_key_set_text(&two_keys[5], &v, "18446744073709551615", "s", &p));
     cr_expect_str_eq(v.second, "second!");
     cr_expect_str_eq(v.first, "");
     cr_expect(v.flag_b);
@@ -186,8 +186,8 @@ Test(config_keys, text_values_land_in_their_own_fields) {
     cr_expect_eq(v.small, 65537u);
     cr_expect_eq(v.big, UINT64_MAX);
     /* A string is bounded by its own field: 8 bytes hold at most 7. */
-    cr_expect(cbd_config_key_set_text(&two_keys[0], &v, "1234567", "s", &p));
-    cr_expect_not(cbd_config_key_set_text(&two_keys[0], &v, "12345678", "first", &p));
+    cr_expect(cbdp_config_key_set_text(&two_keys[0], &v, "1234567", "s", &p));
+    cr_expect_not(cbdp_config_key_set_text(&two_keys[0], &v, "12345678", "first", &p));
     cr_expect_str_eq(v.first, "1234567");
     cr_expect_str_eq(p.errors[0].pointer, "first");
     cr_expect_str_eq(p.errors[0].detail, "must be a non-empty string of at most 7 bytes");
@@ -203,7 +203,7 @@ Test(config_keys, file_values_land_in_their_own_fields) {
     const char *names[] = {"first", "flag_a", "second", "flag_b", "small", "big", NULL};
     cbd_reader r;
     cr_assert(cbd_reader_open(&r, doc, "/s", names, &p));
-    cr_assert(cbd_config_keys_read(&r, two_keys, 6, &v));
+    cr_assert(cbdp_config_keys_read(&r, two_keys, 6, &v));
     cr_expect_str_eq(v.first, "one");
     cr_expect_str_eq(v.second, "two");
     cr_expect_not(v.flag_a);

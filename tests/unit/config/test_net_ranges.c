@@ -75,10 +75,10 @@ Test(net_ranges, addresses_are_formatted_per_family) {
     uint8_t a[16];
     char out[CBD_NET_ADDR_TEXT];
     cr_assert(cbd_net_addr_parse("::ffff:192.0.2.1", 16, a));
-    cbd_net_addr_format(a, out);
+    cbdp_net_addr_format(a, out);
     cr_expect_str_eq(out, "192.0.2.1");
     cr_assert(cbd_net_addr_parse("2001:0db8:0000::0001", 20, a));
-    cbd_net_addr_format(a, out);
+    cbdp_net_addr_format(a, out);
     cr_expect_str_eq(out, "2001:db8::1");
 }
 

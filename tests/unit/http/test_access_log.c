@@ -350,7 +350,7 @@ Test(access_log, threads_keep_their_own_second) {
     cr_expect_eq(b.mismatches, 0);
 }
 
-/* cbd_access_log_write sends one line, newline-terminated, to stderr. */
+/* cbdp_access_log_write sends one line, newline-terminated, to stderr. */
 Test(access_log, write_sends_one_line_to_stderr) {
     FILE *tmp = tmpfile();
     cr_assert_not_null(tmp);
@@ -359,7 +359,7 @@ Test(access_log, write_sends_one_line_to_stderr) {
     cr_assert(saved >= 0);
     cr_assert(dup2(fileno(tmp), STDERR_FILENO) >= 0);
     cbd_access_log_entry e = typical();
-    cbd_access_log_write(&e);
+    cbdp_access_log_write(&e);
     dup2(saved, STDERR_FILENO);
     close(saved);
     char got[1100] = {0};

@@ -16,7 +16,7 @@
 static const char *const goal_keys[] = {"capture", "hold", NULL};
 static const char *const objective_names[] = {"all", "expected", NULL};
 
-const char *cbd_plan_objective_name(cbd_plan_objective o) {
+const char *cbdp_plan_objective_name(cbd_plan_objective o) {
     return objective_names[o == CBD_PLAN_EXPECTED ? 1 : 0];
 }
 
@@ -165,8 +165,8 @@ static bool check_income(const cbd_reader *r, const cbd_turn_request *q, uint64_
     return true;
 }
 
-bool cbd_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
-                           const cbd_turn_request *q, cbd_plan_read *out) {
+bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+                            const cbd_turn_request *q, cbd_plan_read *out) {
     memset(out, 0, sizeof *out);
     out->req.max_plans = CBD_PLAN_DEFAULT_MAX_PLANS;
     out->goals = calloc(q->turn.n_territories + 1, sizeof *out->goals);
@@ -193,7 +193,7 @@ bool cbd_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     return ok;
 }
 
-void cbd_plan_read_free(cbd_plan_read *p) {
+void cbdp_plan_read_free(cbd_plan_read *p) {
     free(p->goals);
     memset(p, 0, sizeof *p);
 }

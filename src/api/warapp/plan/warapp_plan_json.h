@@ -13,7 +13,7 @@
 
 typedef struct {
     cbd_plan_request req;
-    uint32_t *goals; /* capture then hold, territory indices (malloc'd: cbd_plan_read_free) */
+    uint32_t *goals; /* capture then hold, territory indices (malloc'd: cbdp_plan_read_free) */
     size_t n_capture;
 } cbd_plan_read;
 
@@ -21,14 +21,14 @@ typedef struct {
  * Reads player, income, goal, objective and max_plans of a request whose turn q was read, and
  * checks the turn for planning: every territory lists `neighbors` (W24), the player's own
  * armies are known (W23), no order is the player's. True when all hold; false with every
- * offending member recorded (or a 500: out of memory). Free with cbd_plan_read_free either way.
+ * offending member recorded (or a 500: out of memory). Free with cbdp_plan_read_free either way.
  */
-bool cbd_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
-                           const cbd_turn_request *q, cbd_plan_read *out);
+bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
+                            const cbd_turn_request *q, cbd_plan_read *out);
 
-void cbd_plan_read_free(cbd_plan_read *p);
+void cbdp_plan_read_free(cbd_plan_read *p);
 
 /* "all" or "expected". */
-const char *cbd_plan_objective_name(cbd_plan_objective o);
+const char *cbdp_plan_objective_name(cbd_plan_objective o);
 
 #endif

@@ -152,7 +152,7 @@ static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
     if (ok) {
         cbd_jw_object_open(out);
         cbd_jw_key_string(out, "player", q->player_id[pr->req.player]);
-        cbd_jw_key_string(out, "objective", cbd_plan_objective_name(pr->req.objective));
+        cbd_jw_key_string(out, "objective", cbdp_plan_objective_name(pr->req.objective));
         orders_json(out, q, &res->best);
         value_json(out, answered_value(&pr->req, &a));
         cbd_jw_key_bool(out, "optimal", res->optimal);
@@ -221,9 +221,9 @@ bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *
     cbd_plan_read pr = {0};
     memset(&q, 0, sizeof q);
     ok = ok && cbd_turn_request_read(&r, &cfg->warapp, &q);
-    ok = ok && cbd_plan_request_read(&r, &cfg->warapp, &q, &pr) && problem->status == 0;
+    ok = ok && cbdp_plan_request_read(&r, &cfg->warapp, &q, &pr) && problem->status == 0;
     ok = ok && plan(cfg, budget, &q, &pr, out, problem);
-    cbd_plan_read_free(&pr);
+    cbdp_plan_read_free(&pr);
     cbd_turn_request_free(&q);
     json_decref(copy);
     return ok;

@@ -29,7 +29,7 @@ static void owner_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_terr
     cbd_jw_object_open(w);
     for (size_t p = 0; p <= np; p++) {
         if (t->owner[p] > 0.0) {
-            cbd_turn_owner_key(w, q, p == np ? CBD_TURN_NEUTRAL : (cbd_turn_player)p);
+            cbdp_turn_owner_key(w, q, p == np ? CBD_TURN_NEUTRAL : (cbd_turn_player)p);
             cbd_jw_real(w, t->owner[p]);
         }
     }
@@ -40,7 +40,7 @@ static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_ana
     cbd_jw_key(w, "orders");
     cbd_jw_array_open(w);
     for (size_t i = 0; i < q->turn.n_orders; i++) {
-        const cbd_turn_api_kind *k = cbd_turn_api_kind_of(q->orders[i].type);
+        const cbd_turn_api_kind *k = cbdp_turn_api_kind_of(q->orders[i].type);
         cbd_jw_object_open(w);
         cbd_jw_key_string(w, "type", k->name);
         if (k->render_analysis) {
@@ -133,7 +133,7 @@ static uint64_t render_units(const cbd_turn_analysis *a) {
 
 /* W23: the distributions the request gave, echoed point by point. */
 static uint64_t echo_units(const cbd_turn_request *q) {
-    return cbd_work_times(CBD_WORK_DIST_POINT, cbd_turn_fog_points(q));
+    return cbd_work_times(CBD_WORK_DIST_POINT, cbdp_turn_fog_points(q));
 }
 
 static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
@@ -147,7 +147,7 @@ static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
         return false;
     }
     cbd_jw_object_open(w);
-    cbd_turn_echo_members(w, q);
+    cbdp_turn_echo_members(w, q);
     cbd_jw_key_bool(w, "deterministic", a->deterministic);
     cbd_jw_blame(w, POINTS_MEMBER);
     cbd_jw_key(w, "territories");
@@ -247,8 +247,8 @@ static size_t count_movers(const json_t *orders, size_t *attacks) {
         const json_t *o = json_array_get(orders, i);
         const char *type = json_string_value(json_object_get(o, "type"));
         const char *player = json_string_value(json_object_get(o, "player"));
-        int kind = type ? cbd_turn_api_kind_named(type) : CBD_ORDER_ATTACK_TRANSFER;
-        if (kind < 0 || !cbd_turn_api_kind_moves((cbd_turn_order_type)kind)) {
+        int kind = type ? cbdp_turn_api_kind_named(type) : CBD_ORDER_ATTACK_TRANSFER;
+        if (kind < 0 || !cbdp_turn_api_kind_moves((cbd_turn_order_type)kind)) {
             continue;
         }
         ++*attacks;

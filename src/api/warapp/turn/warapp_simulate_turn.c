@@ -77,7 +77,7 @@ static double listing_floor(const cbd_turn_request *q, uint64_t trials) {
         per += (double)(strlen(q->territory_id[i]) + owner + 27); /* with its comma */
     }
     for (size_t i = 0; i < q->turn.n_orders; i++) {
-        per += cbd_turn_api_kind_of(q->orders[i].type)->listed_floor;
+        per += cbdp_turn_api_kind_of(q->orders[i].type)->listed_floor;
     }
     /* Neither list has a comma after its last element, nor the turns after the last. */
     per -= 1 + (q->turn.n_orders > 0);
@@ -106,11 +106,11 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally 
         if (st != CBD_OK) {
             return st;
         }
-        if (!cbd_turn_tally_add(s, b, e)) {
+        if (!cbdp_turn_tally_add(s, b, e)) {
             return cbd_budget_nomem(budget);
         }
         if (s->n_units > 0) {
-            cbd_turn_tally_add_units(s, sim);
+            cbdp_turn_tally_add_units(s, sim);
         }
         if (s->drawn) {
             memcpy(s->drawn + t * s->n_terr, cbd_turn_sim_drawn(sim), s->n_terr * sizeof *s->drawn);
@@ -128,21 +128,21 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_reques
         return cbd_turn_core_problem(cfg, budget, q, st, &err, "/trials", problem);
     }
     cbd_turn_tally s;
-    bool ok = cbd_turn_tally_init(&s, budget, q, o->trials, o->include_turns);
+    bool ok = cbdp_turn_tally_init(&s, budget, q, o->trials, o->include_turns);
     cbd_turn_territory *board = cbd_mem_alloc(budget, (s.n_terr + 1) * sizeof *board);
     cbd_turn_event *ev = cbd_mem_alloc(budget, (s.n_orders + 1) * sizeof *ev);
     st = ok && board && ev ? resolve(sim, budget, &s, o, board, ev) : cbd_budget_nomem(budget);
     /* W23: the distributions echoed, each point written as a distribution's point. */
-    uint64_t echo = cbd_work_times(CBD_WORK_DIST_POINT, cbd_turn_fog_points(q));
+    uint64_t echo = cbd_work_times(CBD_WORK_DIST_POINT, cbdp_turn_fog_points(q));
     if (st == CBD_OK && !cbd_charge(budget, echo)) {
         st = CBD_ERR_BUDGET;
     }
-    if (st == CBD_OK && !cbd_turn_tally_render(out, &s, o->seed, o->trials)) {
+    if (st == CBD_OK && !cbdp_turn_tally_render(out, &s, o->seed, o->trials)) {
         st = cbd_budget_nomem(budget); /* the budget refused the sort's work or memory */
     }
     cbd_mem_free(board);
     cbd_mem_free(ev);
-    cbd_turn_tally_free(&s);
+    cbdp_turn_tally_free(&s);
     cbd_turn_sim_free(sim);
     return st == CBD_OK || cbd_api_core_problem(cfg, budget, st, "/trials", problem);
 }

@@ -51,7 +51,7 @@ static bool hist_json(cbd_jw *w, cbd_budget *budget, const cbd_turn_hist *h, uin
     for (size_t j = 0; j < n; j++) {
         cbd_jw_object_open(w);
         cbd_jw_key_uint(w, "armies", vals[j] - 1);
-        cbd_jw_key_uint(w, "count", cbd_turn_hist_count(h, vals[j]));
+        cbd_jw_key_uint(w, "count", cbdp_turn_hist_count(h, vals[j]));
         cbd_jw_object_close(w);
     }
     cbd_jw_array_close(w);
@@ -80,7 +80,7 @@ static void unit_list_json(cbd_jw *w, const cbd_turn_request *q, const char *key
 static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_event *e,
                        cbd_turn_order_type type) {
     /* A deploy's result is its kind's name; the others say what the order did. */
-    const char *const names[] = {cbd_turn_api_kinds[CBD_ORDER_DEPLOY].name, "skipped", "attack",
+    const char *const names[] = {cbdp_turn_api_kinds[CBD_ORDER_DEPLOY].name, "skipped", "attack",
                                  "transfer", "played"};
     bool sends =
         e->kind != CBD_TURN_SKIPPED && (e->kind != CBD_TURN_PLAYED || type == CBD_ORDER_AIRLIFT);
@@ -152,7 +152,7 @@ static void orders_json(cbd_jw *w, const cbd_turn_tally *s) {
     cbd_jw_key(w, "orders");
     cbd_jw_array_open(w);
     for (size_t i = 0; i < s->n_orders; i++) {
-        const cbd_turn_api_kind *k = cbd_turn_api_kind_of(s->q->orders[i].type);
+        const cbd_turn_api_kind *k = cbdp_turn_api_kind_of(s->q->orders[i].type);
         cbd_jw_object_open(w);
         cbd_jw_key_string(w, "type", k->name);
         if (k->render_counts) {
@@ -195,12 +195,12 @@ static void units_json(cbd_jw *w, const cbd_turn_tally *s) {
     cbd_jw_object_close(w);
 }
 
-bool cbd_turn_tally_render(cbd_jw *w, const cbd_turn_tally *s, uint64_t seed, uint64_t trials) {
+bool cbdp_turn_tally_render(cbd_jw *w, const cbd_turn_tally *s, uint64_t seed, uint64_t trials) {
     const cbd_turn_request *q = s->q;
     cbd_jw_object_open(w);
     cbd_jw_key_uint(w, "seed", seed);
     cbd_jw_key_uint(w, "trials", trials);
-    cbd_turn_echo_members(w, q);
+    cbdp_turn_echo_members(w, q);
     /* The histograms grow with the trials (more of them, more distinct army counts). */
     cbd_jw_blame(w, "/trials");
     cbd_jw_key(w, "territories");
@@ -214,8 +214,8 @@ bool cbd_turn_tally_render(cbd_jw *w, const cbd_turn_tally *s, uint64_t seed, ui
         for (size_t p = 0; p < s->n_owner; p++) {
             uint64_t c = s->owner_counts[i * s->n_owner + p];
             if (c) {
-                cbd_turn_owner_key(w, q,
-                                   p + 1 == s->n_owner ? CBD_TURN_NEUTRAL : (cbd_turn_player)p);
+                cbdp_turn_owner_key(w, q,
+                                    p + 1 == s->n_owner ? CBD_TURN_NEUTRAL : (cbd_turn_player)p);
                 cbd_jw_uint(w, c);
             }
         }

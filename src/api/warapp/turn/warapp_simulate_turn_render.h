@@ -9,6 +9,6 @@
  * the orders' results, the units and players (with units), the goals met and the listed
  * turns. The writer names the member to blame past the answer cap; false when the budget
  * refused the histograms' sort. */
-bool cbd_turn_tally_render(cbd_jw *w, const cbd_turn_tally *s, uint64_t seed, uint64_t trials);
+bool cbdp_turn_tally_render(cbd_jw *w, const cbd_turn_tally *s, uint64_t seed, uint64_t trials);
 
 #endif

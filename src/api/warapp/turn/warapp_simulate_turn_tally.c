@@ -48,7 +48,7 @@ static bool hist_add(cbd_turn_hist *h, cbd_budget *budget, uint64_t *bytes, uint
     return true;
 }
 
-uint64_t cbd_turn_hist_count(const cbd_turn_hist *h, uint64_t key) {
+uint64_t cbdp_turn_hist_count(const cbd_turn_hist *h, uint64_t key) {
     size_t s = hash_slot(key, h->cap);
     while (h->key[s] != key) {
         s = (s + 1) & (h->cap - 1);
@@ -56,7 +56,7 @@ uint64_t cbd_turn_hist_count(const cbd_turn_hist *h, uint64_t key) {
     return h->count[s];
 }
 
-void cbd_turn_tally_free(cbd_turn_tally *s) {
+void cbdp_turn_tally_free(cbd_turn_tally *s) {
     for (size_t i = 0; s->armies && i < s->n_terr; i++) {
         cbd_mem_free(s->armies[i].key); /* the counts with it */
     }
@@ -71,8 +71,8 @@ void cbd_turn_tally_free(cbd_turn_tally *s) {
     cbd_mem_free(s->eliminated);
 }
 
-bool cbd_turn_tally_init(cbd_turn_tally *s, cbd_budget *budget, const cbd_turn_request *q,
-                         uint64_t trials, bool include_turns) {
+bool cbdp_turn_tally_init(cbd_turn_tally *s, cbd_budget *budget, const cbd_turn_request *q,
+                          uint64_t trials, bool include_turns) {
     memset(s, 0, sizeof *s);
     s->q = q;
     s->budget = budget;
@@ -103,7 +103,7 @@ bool cbd_turn_tally_init(cbd_turn_tally *s, cbd_budget *budget, const cbd_turn_r
     return ok;
 }
 
-void cbd_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim) {
+void cbdp_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim) {
     const uint32_t *at = cbd_turn_sim_unit_at(sim);
     const bool *gone = cbd_turn_sim_eliminated(sim);
     for (size_t u = 0; u < s->n_units; u++) {
@@ -117,8 +117,8 @@ void cbd_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim) {
     }
 }
 
-bool cbd_turn_tally_add(cbd_turn_tally *s, const cbd_turn_territory *board,
-                        const cbd_turn_event *ev) {
+bool cbdp_turn_tally_add(cbd_turn_tally *s, const cbd_turn_territory *board,
+                         const cbd_turn_event *ev) {
     for (size_t i = 0; i < s->n_terr; i++) {
         cbd_turn_player owner = board[i].owner;
         size_t o = owner == CBD_TURN_NEUTRAL ? s->n_owner - 1 : owner;

@@ -38,18 +38,18 @@ typedef struct {
 } cbd_turn_tally;
 
 /* The count of a key the histogram holds (a key is armies + 1, as its `key` array has it). */
-uint64_t cbd_turn_hist_count(const cbd_turn_hist *h, uint64_t key);
+uint64_t cbdp_turn_hist_count(const cbd_turn_hist *h, uint64_t key);
 
 /* The counts for `trials` trials of q's turn, with room for the listed turns when
  * `include_turns` (trials <= warapp.max_listed_turns then); false when the budget or the
- * system refused the memory (cbd_turn_tally_free frees what was taken). */
-bool cbd_turn_tally_init(cbd_turn_tally *s, cbd_budget *budget, const cbd_turn_request *q,
-                         uint64_t trials, bool include_turns);
-void cbd_turn_tally_free(cbd_turn_tally *s);
+ * system refused the memory (cbdp_turn_tally_free frees what was taken). */
+bool cbdp_turn_tally_init(cbd_turn_tally *s, cbd_budget *budget, const cbd_turn_request *q,
+                          uint64_t trials, bool include_turns);
+void cbdp_turn_tally_free(cbd_turn_tally *s);
 /* One resolved turn into the counts; false when a histogram could not grow. */
-bool cbd_turn_tally_add(cbd_turn_tally *s, const cbd_turn_territory *board,
-                        const cbd_turn_event *ev);
+bool cbdp_turn_tally_add(cbd_turn_tally *s, const cbd_turn_territory *board,
+                         const cbd_turn_event *ev);
 /* W21, W22: where each unit ended and who was eliminated, into the counts. */
-void cbd_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim);
+void cbdp_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim);
 
 #endif

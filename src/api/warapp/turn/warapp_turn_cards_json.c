@@ -35,27 +35,27 @@ static bool only_members(const cbd_reader *o, const char *const *own, const char
     return ok;
 }
 
-bool cbd_turn_read_target_card(const cbd_reader *o, const cbd_warapp_config *cfg,
-                               cbd_turn_request *q, cbd_turn_order *ord, int player) {
+bool cbdp_turn_read_target_card(const cbd_reader *o, const cbd_warapp_config *cfg,
+                                cbd_turn_request *q, cbd_turn_order *ord, int player) {
     (void)cfg;
     static const char *const own[] = {"target", NULL};
     const char *rule = ord->type == CBD_ORDER_BOMB ? "W25" : "W26";
     bool ok = only_members(o, own, "player and target", rule);
-    int64_t target = cbd_turn_read_territory_ref(o, q, "target", true);
+    int64_t target = cbdp_turn_read_territory_ref(o, q, "target", true);
     ord->to = (uint32_t)(target >= 0 ? target : 0);
     return ok && player >= 0 && target >= 0;
 }
 
-bool cbd_turn_read_airlift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
-                           cbd_turn_order *ord, int player) {
+bool cbdp_turn_read_airlift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
+                            cbd_turn_order *ord, int player) {
     static const char *const own[] = {"from", "to", "armies", "percent", "units", NULL};
     bool ok = only_members(o, own, "player, from, to, armies or percent, and units", "W27");
-    ok &= cbd_turn_read_amount(o, cfg, ord);
+    ok &= cbdp_turn_read_amount(o, cfg, ord);
     if (player >= 0 && json_object_get(o->obj, "units")) {
-        ok &= cbd_turn_read_order_units(o, q, ord);
+        ok &= cbdp_turn_read_order_units(o, q, ord);
     }
-    int64_t from = cbd_turn_read_territory_ref(o, q, "from", true);
-    int64_t to = cbd_turn_read_territory_ref(o, q, "to", true);
+    int64_t from = cbdp_turn_read_territory_ref(o, q, "from", true);
+    int64_t to = cbdp_turn_read_territory_ref(o, q, "to", true);
     if (from >= 0 && from == to) {
         cbd_reader_error(o, "to", "must be another territory than from (W27)");
         ok = false;
@@ -105,19 +105,19 @@ static bool read_receiver(const cbd_reader *o, const cbd_turn_request *q, cbd_tu
     return true;
 }
 
-bool cbd_turn_read_gift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
-                        cbd_turn_order *ord, int player) {
+bool cbdp_turn_read_gift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
+                         cbd_turn_order *ord, int player) {
     (void)cfg;
     static const char *const own[] = {"target", "to_player", NULL};
     bool ok = only_members(o, own, "player, target and to_player", "W28");
-    int64_t target = cbd_turn_read_territory_ref(o, q, "target", true);
+    int64_t target = cbdp_turn_read_territory_ref(o, q, "target", true);
     ord->to = (uint32_t)(target >= 0 ? target : 0);
     ok &= read_receiver(o, q, ord, player);
     return ok && player >= 0 && target >= 0;
 }
 
-bool cbd_turn_read_reorder_card(const cbd_reader *o, const cbd_warapp_config *cfg,
-                                cbd_turn_request *q, cbd_turn_order *ord, int player) {
+bool cbdp_turn_read_reorder_card(const cbd_reader *o, const cbd_warapp_config *cfg,
+                                 cbd_turn_request *q, cbd_turn_order *ord, int player) {
     (void)cfg;
     (void)q;
     (void)ord;
@@ -125,11 +125,11 @@ bool cbd_turn_read_reorder_card(const cbd_reader *o, const cbd_warapp_config *cf
     return only_members(o, own, "the player only", "W30") && player >= 0;
 }
 
-void cbd_turn_card_analysis(cbd_jw *w, const cbd_turn_order_result *r) {
+void cbdp_turn_card_analysis(cbd_jw *w, const cbd_turn_order_result *r) {
     cbd_jw_key_real(w, "skipped_probability", r->skipped);
 }
 
-void cbd_turn_card_counts(cbd_jw *w, const uint64_t *counts) {
+void cbdp_turn_card_counts(cbd_jw *w, const uint64_t *counts) {
     cbd_jw_key_uint(w, "skipped", counts[0]);
 }
 
@@ -152,7 +152,7 @@ static bool read_pair(const cbd_reader *r, const cbd_turn_request *q, size_t i,
     return true;
 }
 
-bool cbd_turn_read_diplomacy(const cbd_reader *r, cbd_turn_request *q) {
+bool cbdp_turn_read_diplomacy(const cbd_reader *r, cbd_turn_request *q) {
     size_t np = q->limits.max_players;
     const json_t *arr;
     cbd_field f = cbd_read_array(r, "diplomacy", np * (np > 1 ? np - 1 : 1) / 2, &arr);
@@ -173,8 +173,8 @@ bool cbd_turn_read_diplomacy(const cbd_reader *r, cbd_turn_request *q) {
     return ok;
 }
 
-bool cbd_turn_read_multipliers(const cbd_reader *s, const cbd_warapp_config *cfg,
-                               cbd_turn_request *q) {
+bool cbdp_turn_read_multipliers(const cbd_reader *s, const cbd_warapp_config *cfg,
+                                cbd_turn_request *q) {
     q->turn.blockade_multiplier = cfg->blockade_multiplier;
     q->turn.emergency_blockade_multiplier = cfg->emergency_blockade_multiplier;
     if (!s) {

@@ -10,31 +10,31 @@
 #include "warapp_turn_json.h"
 
 /* W25, W26: bomb, blockade and emergency_blockade take `target` (a territory of the board). */
-bool cbd_turn_read_target_card(const cbd_reader *o, const cbd_warapp_config *cfg,
-                               cbd_turn_request *q, cbd_turn_order *ord, int player);
-/* W27: from, to (another territory), armies or percent, units. */
-bool cbd_turn_read_airlift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
-                           cbd_turn_order *ord, int player);
-/* W28: target and to_player (a player owning a territory at the start, not the giver). */
-bool cbd_turn_read_gift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
-                        cbd_turn_order *ord, int player);
-/* W30: order_priority and order_delay take the player only. */
-bool cbd_turn_read_reorder_card(const cbd_reader *o, const cbd_warapp_config *cfg,
+bool cbdp_turn_read_target_card(const cbd_reader *o, const cbd_warapp_config *cfg,
                                 cbd_turn_request *q, cbd_turn_order *ord, int player);
+/* W27: from, to (another territory), armies or percent, units. */
+bool cbdp_turn_read_airlift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
+                            cbd_turn_order *ord, int player);
+/* W28: target and to_player (a player owning a territory at the start, not the giver). */
+bool cbdp_turn_read_gift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
+                         cbd_turn_order *ord, int player);
+/* W30: order_priority and order_delay take the player only. */
+bool cbdp_turn_read_reorder_card(const cbd_reader *o, const cbd_warapp_config *cfg,
+                                 cbd_turn_request *q, cbd_turn_order *ord, int player);
 
 /* A card's entry in /analyze-turn's orders: its skipped_probability (W24). */
-void cbd_turn_card_analysis(cbd_jw *w, const cbd_turn_order_result *r);
+void cbdp_turn_card_analysis(cbd_jw *w, const cbd_turn_order_result *r);
 /* ... in /simulate-turn's: how many trials skipped it. */
-void cbd_turn_card_counts(cbd_jw *w, const uint64_t *counts);
+void cbdp_turn_card_counts(cbd_jw *w, const uint64_t *counts);
 
 /* W29: `diplomacy`, pairs of distinct players of the turn, into q->turn.peace (read after the
  * orders, so that every player is known). False with every bad pair recorded, or a 500. */
-bool cbd_turn_read_diplomacy(const cbd_reader *r, cbd_turn_request *q);
+bool cbdp_turn_read_diplomacy(const cbd_reader *r, cbd_turn_request *q);
 
 /* W26: the settings' blockade_multiplier and emergency_blockade_multiplier (`s` the settings
  * object, or NULL when the request has none: the config's values). */
-bool cbd_turn_read_multipliers(const cbd_reader *s, const cbd_warapp_config *cfg,
-                               cbd_turn_request *q);
+bool cbdp_turn_read_multipliers(const cbd_reader *s, const cbd_warapp_config *cfg,
+                                cbd_turn_request *q);
 
 /* The settings members the multipliers add, for the settings object's allowed keys. */
 #define CBD_TURN_MULTIPLIER_KEYS "blockade_multiplier", "emergency_blockade_multiplier"

@@ -11,8 +11,8 @@
 
 /* A territory id member: its index, or -1 with an error recorded (or quietly when absent and
  * not required). */
-int64_t cbd_turn_read_territory_ref(const cbd_reader *r, const cbd_turn_request *q, const char *key,
-                                    bool required) {
+int64_t cbdp_turn_read_territory_ref(const cbd_reader *r, const cbd_turn_request *q,
+                                     const char *key, bool required) {
     const char *id;
     if (!cbd_turn_read_id(r, key, required, &id)) {
         return -1;
@@ -39,7 +39,7 @@ static bool read_percent(const cbd_reader *o, cbd_micro *out) {
 }
 
 /* How much the order moves: exactly one of armies (whole, >= 0) and percent. */
-bool cbd_turn_read_amount(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_order *ord) {
+bool cbdp_turn_read_amount(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_order *ord) {
     bool has_armies = json_object_get(o->obj, "armies") != NULL;
     bool has_percent = json_object_get(o->obj, "percent") != NULL;
     if (has_armies == has_percent) {
@@ -68,7 +68,7 @@ static bool read_order_unit(const cbd_reader *o, cbd_turn_request *q, cbd_turn_o
         cbd_reader_item_error(o, "units", k, "must be a unit id (a string)");
         return false;
     }
-    int u = cbd_turn_find_unit(q, id);
+    int u = cbdp_turn_find_unit(q, id);
     if (u < 0) {
         cbd_reader_item_error(o, "units", k, "is not a unit of this board: \"%s\"", id);
         return false;
@@ -95,7 +95,7 @@ static bool read_order_unit(const cbd_reader *o, cbd_turn_request *q, cbd_turn_o
 }
 
 /* W21: the units an attack/transfer order moves, by id (a deploy moves none). */
-bool cbd_turn_read_order_units(const cbd_reader *o, cbd_turn_request *q, cbd_turn_order *ord) {
+bool cbdp_turn_read_order_units(const cbd_reader *o, cbd_turn_request *q, cbd_turn_order *ord) {
     const json_t *arr;
     cbd_field f = cbd_read_array(o, "units", CBD_TURN_MAX_UNITS, &arr);
     if (f != CBD_FIELD_OK) {

@@ -10,7 +10,7 @@
 
 /* Ids become JSON member names of the answers, written as they are (cbd_jw_key): so no byte
  * that JSON would have to escape. jansson has checked that the text is UTF-8. */
-bool cbd_turn_id_ok(const char *id) {
+bool cbdp_turn_id_ok(const char *id) {
     size_t n = strlen(id);
     if (n == 0 || n > CBD_TURN_ID_MAX) {
         return false;
@@ -32,7 +32,7 @@ bool cbd_turn_read_id(const cbd_reader *r, const char *key, bool required, const
         return false;
     }
     if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
-        !cbd_turn_id_ok(json_string_value(v))) {
+        !cbdp_turn_id_ok(json_string_value(v))) {
         cbd_reader_error(r, key, "must be an id: a string of " CBD_TURN_ID_RULE);
         return false;
     }
@@ -49,7 +49,8 @@ int cbd_turn_find_player(const cbd_turn_request *q, const char *id) {
     return -1;
 }
 
-int cbd_turn_add_player(cbd_turn_request *q, const cbd_reader *r, const char *key, const char *id) {
+int cbdp_turn_add_player(cbd_turn_request *q, const cbd_reader *r, const char *key,
+                         const char *id) {
     int p = cbd_turn_find_player(q, id);
     if (p >= 0) {
         return p;
@@ -70,7 +71,7 @@ static int cmp_territory(const void *a, const void *b, void *ids) {
 
 /* Territory ids are looked up once per order member; a sorted index keeps a 256-territory
  * board with 256 orders from costing 10^5 string compares. (qsort_r: _GNU_SOURCE.) */
-void cbd_turn_index_territories(cbd_turn_request *q) {
+void cbdp_turn_index_territories(cbd_turn_request *q) {
     size_t n = q->turn.n_territories;
     for (size_t i = 0; i < n; i++) {
         q->sorted[i] = (uint32_t)i;
@@ -95,7 +96,7 @@ int64_t cbd_turn_find_territory(const cbd_turn_request *q, const char *id) {
     return -1;
 }
 
-int cbd_turn_find_unit(const cbd_turn_request *q, const char *id) {
+int cbdp_turn_find_unit(const cbd_turn_request *q, const char *id) {
     for (size_t u = 0; u < q->turn.n_units; u++) {
         if (strcmp(q->unit_id[u], id) == 0) {
             return (int)u;
@@ -104,19 +105,19 @@ int cbd_turn_find_unit(const cbd_turn_request *q, const char *id) {
     return -1;
 }
 
-bool cbd_turn_add_unit(cbd_turn_request *q, const cbd_reader *r, const char *key, size_t index,
-                       const char *id, const cbd_turn_unit *unit) {
+bool cbdp_turn_add_unit(cbd_turn_request *q, const cbd_reader *r, const char *key, size_t index,
+                        const char *id, const cbd_turn_unit *unit) {
     cbd_reader item;
     cbd_reader_at_item(&item, r, key, index);
     if (!id) {
         cbd_reader_error(&item, "id", "is required in a turn: orders move units by id (W21)");
         return false;
     }
-    if (!cbd_turn_id_ok(id)) {
+    if (!cbdp_turn_id_ok(id)) {
         cbd_reader_error(&item, "id", "must be an id: a string of " CBD_TURN_ID_RULE);
         return false;
     }
-    int other = cbd_turn_find_unit(q, id);
+    int other = cbdp_turn_find_unit(q, id);
     if (other >= 0) {
         cbd_reader_error(&item, "id",
                          "\"%s\" is already the id of a unit on %s: unit ids are unique on the "

@@ -8,7 +8,7 @@
 
 /* Ids become JSON member names of the answers, written as they are (cbd_jw_key): so 1 to
  * CBD_TURN_ID_MAX bytes and no byte that JSON would have to escape. */
-bool cbd_turn_id_ok(const char *id);
+bool cbdp_turn_id_ok(const char *id);
 
 /* An id member (territory, player, team): true with *out set; false when absent (an error
  * only if required) or not an id (an error). */
@@ -19,21 +19,21 @@ int cbd_turn_find_player(const cbd_turn_request *q, const char *id);
 
 /* The player's index, registered at its first appearance; -1 with an error at r/key when the
  * turn already has the most players the core takes. */
-int cbd_turn_add_player(cbd_turn_request *q, const cbd_reader *r, const char *key, const char *id);
+int cbdp_turn_add_player(cbd_turn_request *q, const cbd_reader *r, const char *key, const char *id);
 
 /* Sorts the territory ids once they are all read, for cbd_turn_find_territory. */
-void cbd_turn_index_territories(cbd_turn_request *q);
+void cbdp_turn_index_territories(cbd_turn_request *q);
 
 /* A territory's index, or -1. */
 int64_t cbd_turn_find_territory(const cbd_turn_request *q, const char *id);
 
 /* W21: a unit's index on the board, or -1. */
-int cbd_turn_find_unit(const cbd_turn_request *q, const char *id);
+int cbdp_turn_find_unit(const cbd_turn_request *q, const char *id);
 
 /* W21: registers unit `unit` standing on territory `territory`, with its id (unique on the
  * board) read from r/index/id; false with the error recorded when the id is taken, is not an
  * id, or the board holds CBD_TURN_MAX_UNITS already. */
-bool cbd_turn_add_unit(cbd_turn_request *q, const cbd_reader *r, const char *key, size_t index,
-                       const char *id, const cbd_turn_unit *unit);
+bool cbdp_turn_add_unit(cbd_turn_request *q, const cbd_reader *r, const char *key, size_t index,
+                        const char *id, const cbd_turn_unit *unit);
 
 #endif

@@ -46,7 +46,7 @@ static bool read_territory_units(cbd_turn_request *q, const cbd_reader *t,
     bool ok = true;
     for (size_t k = 0; k < read.n; k++) {
         cbd_turn_unit u = {read.units[k], read.names[k] == NULL, (uint32_t)i};
-        if (cbd_turn_add_unit(q, t, "units", k, read.ids[k], &u)) {
+        if (cbdp_turn_add_unit(q, t, "units", k, read.ids[k], &u)) {
             q->unit_name[q->turn.n_units - 1] = read.names[k];
         } else {
             ok = false;
@@ -61,7 +61,7 @@ static bool read_territory_units(cbd_turn_request *q, const cbd_reader *t,
 static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const char *id,
                            const cbd_warapp_config *cfg, size_t i) {
     q->territory_id[i] = id;
-    if (!cbd_turn_id_ok(id)) {
+    if (!cbdp_turn_id_ok(id)) {
         cbd_reader_error(map, id, "is not a valid territory id: ids are " CBD_TURN_ID_RULE);
         return false;
     }
@@ -78,7 +78,7 @@ static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const cha
     if (ok && strcmp(owner, CBD_TURN_NEUTRAL_NAME) == 0) {
         q->territories[i].owner = CBD_TURN_NEUTRAL;
     } else if (ok) {
-        int p = cbd_turn_add_player(q, &t, "owner", owner);
+        int p = cbdp_turn_add_player(q, &t, "owner", owner);
         ok = p >= 0;
         q->territories[i].owner = (cbd_turn_player)(p >= 0 ? p : 0);
     }
@@ -175,8 +175,8 @@ static bool read_territories(const cbd_reader *r, const cbd_warapp_config *cfg,
     json_object_foreach((json_t *)map.obj, id, v) {
         ok &= read_territory(q, &map, id, cfg, i++);
     }
-    cbd_turn_index_territories(q);
-    return ok && cbd_turn_read_map(&map, q);
+    cbdp_turn_index_territories(q);
+    return ok && cbdp_turn_read_map(&map, q);
 }
 
 /* settings: /analyze-attack's (W1–W10), plus multi_attack (W15) and the blockade multipliers
@@ -198,10 +198,10 @@ static bool read_settings(const cbd_reader *r, const cbd_warapp_config *cfg, cbd
     cbd_reader s;
     cbd_field f = cbd_read_object(r, "settings", keys, &s);
     if (f != CBD_FIELD_OK) {
-        return cbd_turn_read_multipliers(NULL, cfg, q) && f != CBD_FIELD_BAD;
+        return cbdp_turn_read_multipliers(NULL, cfg, q) && f != CBD_FIELD_BAD;
     }
     bool ok = cbd_warapp_settings_read(&s, &q->turn.battle);
-    ok &= cbd_turn_read_multipliers(&s, cfg, q);
+    ok &= cbdp_turn_read_multipliers(&s, cfg, q);
     ok &= cbd_read_bool(&s, "multi_attack", &q->turn.multi_attack) != CBD_FIELD_BAD;
     return ok;
 }
@@ -320,12 +320,12 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
     ok &= board;
     if (board) {
         /* The rest names territories and players: read it only on a board that parsed. */
-        ok &= cbd_turn_read_orders(r, cfg, q);
+        ok &= cbdp_turn_read_orders(r, cfg, q);
         ok &= read_teams(r, q);
-        ok &= cbd_turn_read_schedule(r, q);
-        ok &= cbd_turn_read_goals(r, q);
-        ok &= cbd_turn_read_diplomacy(r, q);
-        ok = ok && cbd_turn_check_borders(r, q);
+        ok &= cbdp_turn_read_schedule(r, q);
+        ok &= cbdp_turn_read_goals(r, q);
+        ok &= cbdp_turn_read_diplomacy(r, q);
+        ok = ok && cbdp_turn_check_borders(r, q);
         ok = ok && check_total(r, q);
     }
     if (ok && r->problem->status == 0) {
@@ -461,13 +461,13 @@ bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
     return cbd_api_core_problem(cfg, budget, st, member, problem);
 }
 
-void cbd_turn_echo_members(cbd_jw *w, const cbd_turn_request *q) {
+void cbdp_turn_echo_members(cbd_jw *w, const cbd_turn_request *q) {
     cbd_jw_key(w, "settings");
     cbd_jw_object_open(w);
     cbd_warapp_settings_members(w, &q->turn.battle);
     cbd_jw_key_bool(w, "multi_attack", q->turn.multi_attack);
     cbd_jw_object_close(w);
-    cbd_jw_key_string(w, "move_order", cbd_turn_move_order_name(q->turn.move_order));
+    cbd_jw_key_string(w, "move_order", cbdp_turn_move_order_name(q->turn.move_order));
     if (!q->turn.fog) {
         return;
     }
@@ -482,7 +482,7 @@ void cbd_turn_echo_members(cbd_jw *w, const cbd_turn_request *q) {
     cbd_jw_object_close(w);
 }
 
-uint64_t cbd_turn_fog_points(const cbd_turn_request *q) {
+uint64_t cbdp_turn_fog_points(const cbd_turn_request *q) {
     uint64_t n = 0;
     for (size_t i = 0; q->turn.fog && i < q->turn.n_territories; i++) {
         n += q->fogs[i].n;
@@ -490,6 +490,6 @@ uint64_t cbd_turn_fog_points(const cbd_turn_request *q) {
     return n;
 }
 
-void cbd_turn_owner_key(cbd_jw *w, const cbd_turn_request *q, cbd_turn_player owner) {
+void cbdp_turn_owner_key(cbd_jw *w, const cbd_turn_request *q, cbd_turn_player owner) {
     cbd_jw_key(w, owner == CBD_TURN_NEUTRAL ? CBD_TURN_NEUTRAL_NAME : q->player_id[owner]);
 }

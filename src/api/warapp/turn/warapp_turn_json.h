@@ -88,12 +88,12 @@ bool cbd_turn_core_problem(const cbd_config *cfg, const cbd_budget *budget,
  * "move_order", as members of the object being written; then, when any territory's armies
  * were given as a distribution (W23), "fog": territory id -> that distribution, normalised,
  * in the request's list form (absent otherwise, so that integers answer as before). */
-void cbd_turn_echo_members(cbd_jw *w, const cbd_turn_request *q);
+void cbdp_turn_echo_members(cbd_jw *w, const cbd_turn_request *q);
 
 /* Every point of the request's distributions (W23): 0 without fog. */
-uint64_t cbd_turn_fog_points(const cbd_turn_request *q);
+uint64_t cbdp_turn_fog_points(const cbd_turn_request *q);
 
 /* A player's (or neutral's) id as a JSON member name of the object being written. */
-void cbd_turn_owner_key(cbd_jw *w, const cbd_turn_request *q, cbd_turn_player owner);
+void cbdp_turn_owner_key(cbd_jw *w, const cbd_turn_request *q, cbd_turn_player owner);
 
 #endif

@@ -30,20 +30,20 @@ typedef struct {
     unsigned listed_floor;
 } cbd_turn_api_kind;
 
-extern const cbd_turn_api_kind cbd_turn_api_kinds[CBD_ORDER_KINDS];
+extern const cbd_turn_api_kind cbdp_turn_api_kinds[CBD_ORDER_KINDS];
 
 /* The row of kind `type`. */
-const cbd_turn_api_kind *cbd_turn_api_kind_of(cbd_turn_order_type type);
+const cbd_turn_api_kind *cbdp_turn_api_kind_of(cbd_turn_order_type type);
 
 /* The names the api reads, NULL-terminated, in enum order, for cbd_read_enum; kinds[i] is the
  * kind of names[i]. Returns how many. */
-size_t cbd_turn_api_kind_names(const char **names, cbd_turn_order_type *kinds);
+size_t cbdp_turn_api_kind_names(const char **names, cbd_turn_order_type *kinds);
 
 /* The kind named `name`, or -1 when the api reads no kind of that name. */
-int cbd_turn_api_kind_named(const char *name);
+int cbdp_turn_api_kind_named(const char *name);
 
 /* W24: whether orders of kind `type` run in sequence (W13's movers: every phase but the
  * deploys, and not the cards that only reorder). */
-bool cbd_turn_api_kind_moves(cbd_turn_order_type type);
+bool cbdp_turn_api_kind_moves(cbd_turn_order_type type);
 
 #endif

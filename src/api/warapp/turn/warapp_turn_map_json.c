@@ -103,7 +103,7 @@ static bool build_csr(cbd_turn_request *q, border *b, size_t n_b) {
     return true;
 }
 
-bool cbd_turn_read_map(const cbd_reader *map, cbd_turn_request *q) {
+bool cbdp_turn_read_map(const cbd_reader *map, cbd_turn_request *q) {
     size_t n = q->turn.n_territories, listed = 0;
     for (size_t i = 0; i < n; i++) {
         const json_t *t = json_object_get(map->obj, q->territory_id[i]);
@@ -135,7 +135,8 @@ bool cbd_turn_read_map(const cbd_reader *map, cbd_turn_request *q) {
     return ok;
 }
 
-bool cbd_turn_borders(const cbd_turn *turn, uint32_t a, uint32_t b) {
+/* Whether territories a and b border on the turn's map (true on a board that is no map). */
+static bool territories_border(const cbd_turn *turn, uint32_t a, uint32_t b) {
     if (!turn->neighbor_off) {
         return true;
     }
@@ -155,11 +156,11 @@ bool cbd_turn_borders(const cbd_turn *turn, uint32_t a, uint32_t b) {
     return false;
 }
 
-bool cbd_turn_check_borders(const cbd_reader *r, const cbd_turn_request *q) {
+bool cbdp_turn_check_borders(const cbd_reader *r, const cbd_turn_request *q) {
     bool ok = true;
     for (size_t i = 0; q->turn.neighbor_off && i < q->turn.n_orders; i++) {
         const cbd_turn_order *o = &q->orders[i];
-        if (o->type != CBD_ORDER_ATTACK_TRANSFER || cbd_turn_borders(&q->turn, o->from, o->to)) {
+        if (o->type != CBD_ORDER_ATTACK_TRANSFER || territories_border(&q->turn, o->from, o->to)) {
             continue;
         }
         cbd_reader item;

@@ -12,13 +12,10 @@
  * and indexed. An id not on the board, a repeat or a territory listing itself is an error at
  * /territories/X/neighbors/i. False with the errors recorded (or a 500: out of memory).
  */
-bool cbd_turn_read_map(const cbd_reader *map, cbd_turn_request *q);
+bool cbdp_turn_read_map(const cbd_reader *map, cbd_turn_request *q);
 
 /* W24: on a map, every attack/transfer order's `from` and `to` must border; an error at
  * /orders/i/to for each that does not. True when none is at fault (or the board is no map). */
-bool cbd_turn_check_borders(const cbd_reader *r, const cbd_turn_request *q);
-
-/* Whether territories a and b border on the turn's map (true on a board that is no map). */
-bool cbd_turn_borders(const cbd_turn *turn, uint32_t a, uint32_t b);
+bool cbdp_turn_check_borders(const cbd_reader *r, const cbd_turn_request *q);
 
 #endif

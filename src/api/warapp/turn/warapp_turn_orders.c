@@ -13,7 +13,7 @@ static const char *const order_keys[] = {"type",    "player", "from",   "to",   
 static const char *const goal_keys[] = {"territory", "owner", NULL};
 static const char *const move_order_names[] = {"listed", "cycle", "random", NULL};
 
-const char *cbd_turn_move_order_name(cbd_move_order m) {
+const char *cbdp_turn_move_order_name(cbd_move_order m) {
     return move_order_names[m <= CBD_MOVE_RANDOM ? m : 0];
 }
 
@@ -27,7 +27,7 @@ static int read_order_player(const cbd_reader *o, cbd_turn_request *q) {
         cbd_reader_error(o, "player", "must be a player: neutral territories give no orders (W11)");
         return -1;
     }
-    return cbd_turn_add_player(q, o, "player", id);
+    return cbdp_turn_add_player(q, o, "player", id);
 }
 
 /* An order: its type (attack_transfer when absent, W14) and player, then its kind's members
@@ -40,17 +40,17 @@ static bool read_order(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_tu
     }
     const char *names[CBD_ORDER_KINDS + 1];
     cbd_turn_order_type kinds[CBD_ORDER_KINDS];
-    size_t n = cbd_turn_api_kind_names(names, kinds);
+    size_t n = cbdp_turn_api_kind_names(names, kinds);
     cbd_turn_order *ord = &q->orders[i];
     int type = -1;
     bool ok = cbd_read_enum(&o, "type", names, &type) != CBD_FIELD_BAD;
     ord->type = type >= 0 && (size_t)type < n ? kinds[type] : CBD_ORDER_ATTACK_TRANSFER;
     int player = read_order_player(&o, q);
     ord->player = (cbd_turn_player)(player >= 0 ? player : 0);
-    return cbd_turn_api_kind_of(ord->type)->read(&o, cfg, q, ord, player) && ok;
+    return cbdp_turn_api_kind_of(ord->type)->read(&o, cfg, q, ord, player) && ok;
 }
 
-bool cbd_turn_read_orders(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q) {
+bool cbdp_turn_read_orders(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q) {
     const json_t *arr = json_object_get(r->obj, "orders");
     if (!arr || json_is_null(arr)) {
         cbd_reader_error(r, "orders", "is required: an array of orders (it may be empty)");
@@ -89,7 +89,7 @@ static bool known_player(const cbd_reader *r, const char *key, size_t index, con
 /* Whether player p gives an order that runs in sequence (W13 schedules only those, W24). */
 static bool moves(const cbd_turn_request *q, size_t p) {
     for (size_t i = 0; i < q->turn.n_orders; i++) {
-        if (cbd_turn_api_kind_moves(q->orders[i].type) && q->orders[i].player == p) {
+        if (cbdp_turn_api_kind_moves(q->orders[i].type) && q->orders[i].player == p) {
             return true;
         }
     }
@@ -119,7 +119,7 @@ static bool check_cycle(const cbd_reader *r, const cbd_turn_request *q, bool giv
     return true;
 }
 
-bool cbd_turn_read_schedule(const cbd_reader *r, cbd_turn_request *q) {
+bool cbdp_turn_read_schedule(const cbd_reader *r, cbd_turn_request *q) {
     int m = CBD_MOVE_LISTED;
     bool ok = cbd_read_enum(r, "move_order", move_order_names, &m) != CBD_FIELD_BAD;
     q->turn.move_order = (cbd_move_order)m;
@@ -151,7 +151,7 @@ bool cbd_turn_read_schedule(const cbd_reader *r, cbd_turn_request *q) {
     return ok;
 }
 
-bool cbd_turn_read_goals(const cbd_reader *r, cbd_turn_request *q) {
+bool cbdp_turn_read_goals(const cbd_reader *r, cbd_turn_request *q) {
     const json_t *arr;
     cbd_field f = cbd_read_array(r, "goals", q->turn.n_territories, &arr);
     if (f != CBD_FIELD_OK) {
@@ -164,7 +164,7 @@ bool cbd_turn_read_goals(const cbd_reader *r, cbd_turn_request *q) {
             ok = false;
             continue;
         }
-        int64_t t = cbd_turn_read_territory_ref(&g, q, "territory", true);
+        int64_t t = cbdp_turn_read_territory_ref(&g, q, "territory", true);
         cbd_turn_player owner = 0;
         const json_t *o = json_object_get(g.obj, "owner");
         bool owner_ok;

@@ -5,11 +5,11 @@
 #include "warapp_turn_json.h"
 
 /* orders (W12, W14, W21); then move_order and player_order (W13); then goals (W16). */
-bool cbd_turn_read_orders(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q);
-bool cbd_turn_read_schedule(const cbd_reader *r, cbd_turn_request *q);
-bool cbd_turn_read_goals(const cbd_reader *r, cbd_turn_request *q);
+bool cbdp_turn_read_orders(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q);
+bool cbdp_turn_read_schedule(const cbd_reader *r, cbd_turn_request *q);
+bool cbdp_turn_read_goals(const cbd_reader *r, cbd_turn_request *q);
 
 /* "listed", "cycle" or "random". */
-const char *cbd_turn_move_order_name(cbd_move_order m);
+const char *cbdp_turn_move_order_name(cbd_move_order m);
 
 #endif

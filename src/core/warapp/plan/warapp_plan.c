@@ -9,11 +9,11 @@
 
 void cbd_plan_turn_of(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
                       cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out) {
-    cbd_plan_build_turn(board, req, plan, orders, goals, out);
+    cbdp_plan_build_turn(board, req, plan, orders, goals, out);
 }
 
 double cbd_plan_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
-    return cbd_plan_objective_value(req, a);
+    return cbdp_plan_objective_value(req, a);
 }
 
 /* The request against the board: goals on it, the player's territories known (W23), none of
@@ -113,10 +113,10 @@ static void setup_independence(plan_ctx *c) {
 
 static void free_ctx(plan_ctx *c) {
     for (size_t i = 0; i <= CBD_PLAN_ALTERNATIVES; i++) {
-        cbd_plan_state_free(&c->kept[i].st);
+        cbdp_plan_state_free(&c->kept[i].st);
     }
-    cbd_plan_state_free(&c->scratch);
-    cbd_plan_bounds_free(c);
+    cbdp_plan_state_free(&c->scratch);
+    cbdp_plan_bounds_free(c);
     cbd_mem_free(c->own);
     cbd_mem_free(c->movable);
     cbd_mem_free(c->pfrom);
@@ -136,9 +136,9 @@ static bool alloc_ctx(plan_ctx *c) {
         c->seen_cap *= 2;
     }
     c->seen = cbd_mem_calloc(c->budget, c->seen_cap, sizeof *c->seen);
-    bool ok = c->orders && c->goals && c->seen && cbd_plan_state_alloc(c, &c->scratch);
+    bool ok = c->orders && c->goals && c->seen && cbdp_plan_state_alloc(c, &c->scratch);
     for (size_t i = 0; ok && i <= CBD_PLAN_ALTERNATIVES; i++) {
-        ok = cbd_plan_state_alloc(c, &c->kept[i].st);
+        ok = cbdp_plan_state_alloc(c, &c->kept[i].st);
     }
     return ok;
 }
@@ -152,7 +152,7 @@ static cbd_status answer(plan_ctx *c, cbd_plan_result *out) {
         if (!p->orders) {
             return cbd_budget_nomem(c->budget);
         }
-        p->n_orders = cbd_plan_state_orders(c, &c->kept[i].st, p->orders);
+        p->n_orders = cbdp_plan_state_orders(c, &c->kept[i].st, p->orders);
         p->value = c->kept[i].value;
         out->n_alternatives = i;
     }
@@ -171,9 +171,9 @@ static eval_result last_resort(plan_ctx *c) {
     size_t mem_left = c->budget ? c->budget->mem_limit - c->budget->mem_held : SIZE_MAX;
     cbd_budget_init(&c->search, left, mem_left);
     c->stopped = false;
-    cbd_plan_rule_of_thumb(c, &c->scratch);
+    cbdp_plan_rule_of_thumb(c, &c->scratch);
     double value;
-    eval_result r = cbd_plan_evaluate(c, &c->scratch, &value);
+    eval_result r = cbdp_plan_evaluate(c, &c->scratch, &value);
     c->stopped = true; /* nothing is proven */
     if (r == EVAL_STOP) {
         /* it ran to the request's last unit: the request's budget is spent */
@@ -187,7 +187,7 @@ static eval_result last_resort(plan_ctx *c) {
 
 /* The search proper, once the context is set up. */
 static cbd_status search(plan_ctx *c, cbd_plan_result *out) {
-    cbd_status st = cbd_plan_bounds_init(c);
+    cbd_status st = cbdp_plan_bounds_init(c);
     if (st != CBD_OK) {
         return st;
     }
@@ -197,11 +197,11 @@ static cbd_status search(plan_ctx *c, cbd_plan_result *out) {
      * bounds cut it, up to 64 times that. */
     uint64_t cap = cbd_work_times(c->bounded ? 64 : 1, c->req->max_plans);
     uint64_t space = 0;
-    if (cbd_plan_count(c, cap, &space) == EVAL_ERROR) {
+    if (cbdp_plan_count(c, cap, &space) == EVAL_ERROR) {
         return c->status;
     }
     bool whole = space <= cap;
-    eval_result r = whole ? cbd_plan_exhaust(c) : cbd_plan_local(c);
+    eval_result r = whole ? cbdp_plan_exhaust(c) : cbdp_plan_local(c);
     if (r != EVAL_ERROR && !c->kept[0].used && c->stopped) {
         r = last_resort(c);
     }

@@ -77,7 +77,7 @@ static bool bounds_apply(const plan_ctx *c) {
     return true;
 }
 
-cbd_status cbd_plan_bounds_init(plan_ctx *c) {
+cbd_status cbdp_plan_bounds_init(plan_ctx *c) {
     const cbd_turn *b = c->board;
     uint64_t most = 0;
     for (size_t i = 0; i < c->k; i++) {
@@ -109,7 +109,7 @@ cbd_status cbd_plan_bounds_init(plan_ctx *c) {
     return st;
 }
 
-void cbd_plan_bounds_free(plan_ctx *c) {
+void cbdp_plan_bounds_free(plan_ctx *c) {
     for (size_t t = 0; c->first_cap && t < c->board->n_territories; t++) {
         cbd_mem_free(c->first_cap[t]);
     }
@@ -149,7 +149,7 @@ static double goal_bound(const plan_ctx *c, const plan_state *s, uint32_t t) {
     return sum < 1.0 ? sum : 1.0;
 }
 
-double cbd_plan_bound(const plan_ctx *c, const plan_state *s) {
+double cbdp_plan_bound(const plan_ctx *c, const plan_state *s) {
     const cbd_plan_request *req = c->req;
     if (!c->bounded) {
         return req->objective == CBD_PLAN_ALL ? 1.0 : (double)req->n_goals;

@@ -7,8 +7,8 @@
 
 #include <string.h>
 
-void cbd_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
-                         cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out) {
+void cbdp_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
+                          cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out) {
     *out = *board;
     memmove(orders, plan->orders, plan->n_orders * sizeof *orders); /* may be in place */
     memcpy(orders + plan->n_orders, board->orders, board->n_orders * sizeof *orders);
@@ -23,7 +23,7 @@ void cbd_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, con
     out->n_goals = req->objective == CBD_PLAN_ALL ? req->n_goals : 0;
 }
 
-double cbd_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
+double cbdp_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
     if (req->objective == CBD_PLAN_ALL) {
         return a->goals_probability;
     }
@@ -34,7 +34,7 @@ double cbd_plan_objective_value(const cbd_plan_request *req, const cbd_turn_anal
     return sum;
 }
 
-bool cbd_plan_state_alloc(plan_ctx *c, plan_state *s) {
+bool cbdp_plan_state_alloc(plan_ctx *c, plan_state *s) {
     s->d = cbd_mem_calloc(c->budget, c->k + 1, sizeof *s->d);
     s->a = cbd_mem_calloc(c->budget, c->np + 1, sizeof *s->a);
     s->seq = cbd_mem_calloc(c->budget, c->np + 1, sizeof *s->seq);
@@ -44,20 +44,20 @@ bool cbd_plan_state_alloc(plan_ctx *c, plan_state *s) {
     return s->d && s->a && s->seq;
 }
 
-void cbd_plan_state_free(plan_state *s) {
+void cbdp_plan_state_free(plan_state *s) {
     cbd_mem_free(s->d);
     cbd_mem_free(s->a);
     cbd_mem_free(s->seq);
     memset(s, 0, sizeof *s);
 }
 
-void cbd_plan_state_copy(const plan_ctx *c, plan_state *dst, const plan_state *src) {
+void cbdp_plan_state_copy(const plan_ctx *c, plan_state *dst, const plan_state *src) {
     memcpy(dst->d, src->d, c->k * sizeof *dst->d);
     memcpy(dst->a, src->a, c->np * sizeof *dst->a);
     memcpy(dst->seq, src->seq, c->np * sizeof *dst->seq);
 }
 
-size_t cbd_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_order *out) {
+size_t cbdp_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_order *out) {
     size_t n = 0;
     for (size_t i = 0; i < c->k; i++) {
         if (s->d[i] > 0) {
@@ -80,7 +80,7 @@ size_t cbd_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_or
     return n;
 }
 
-bool cbd_plan_state_valid(const plan_ctx *c, const plan_state *s) {
+bool cbdp_plan_state_valid(const plan_ctx *c, const plan_state *s) {
     uint64_t total = 0;
     for (size_t i = 0; i < c->k; i++) {
         total += s->d[i];
@@ -101,7 +101,7 @@ bool cbd_plan_state_valid(const plan_ctx *c, const plan_state *s) {
     return true;
 }
 
-uint64_t cbd_plan_size(const plan_ctx *c, const plan_state *s) {
+uint64_t cbdp_plan_size(const plan_ctx *c, const plan_state *s) {
     uint64_t orders = 0, armies = 0;
     for (size_t p = 0; p < c->np; p++) {
         orders += s->a[p] > 0;
@@ -110,18 +110,18 @@ uint64_t cbd_plan_size(const plan_ctx *c, const plan_state *s) {
     return orders << 40 | (armies < (UINT64_C(1) << 40) ? armies : (UINT64_C(1) << 40) - 1);
 }
 
-bool cbd_plan_may_keep(const plan_ctx *c, double bound, uint64_t size) {
+bool cbdp_plan_may_keep(const plan_ctx *c, double bound, uint64_t size) {
     const plan_kept *last = &c->kept[CBD_PLAN_ALTERNATIVES];
-    return !last->used || cbd_plan_better(bound, size, last->value, last->size);
+    return !last->used || cbdp_plan_better(bound, size, last->value, last->size);
 }
 
 /* Keeps the plan among the best when it beats the last kept (ties in value and size: the
  * first found stays). */
 static void keep(plan_ctx *c, const plan_state *s, double value) {
     size_t n = CBD_PLAN_ALTERNATIVES + 1, at = 0;
-    uint64_t size = cbd_plan_size(c, s);
+    uint64_t size = cbdp_plan_size(c, s);
     while (at < n && c->kept[at].used &&
-           !cbd_plan_better(value, size, c->kept[at].value, c->kept[at].size)) {
+           !cbdp_plan_better(value, size, c->kept[at].value, c->kept[at].size)) {
         at++;
     }
     if (at == n) {
@@ -132,7 +132,7 @@ static void keep(plan_ctx *c, const plan_state *s, double value) {
         c->kept[i] = c->kept[i - 1];
     }
     c->kept[at] = (plan_kept){true, value, size, spare};
-    cbd_plan_state_copy(c, &c->kept[at].st, s);
+    cbdp_plan_state_copy(c, &c->kept[at].st, s);
 }
 
 /* The analysis's failure: a plan the core's limits refuse is left out (nothing is proven
@@ -155,15 +155,15 @@ static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err)
     return EVAL_ERROR;
 }
 
-eval_result cbd_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
+eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
     if (c->stopped || c->evaluated >= c->req->max_plans) {
         c->stopped = true;
         return EVAL_STOP;
     }
-    cbd_plan plan = {cbd_plan_state_orders(c, s, c->orders), c->orders, 0};
+    cbd_plan plan = {cbdp_plan_state_orders(c, s, c->orders), c->orders, 0};
     cbd_turn turn;
     /* The plan's orders are at the front of c->orders already: the board's follow them. */
-    cbd_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
+    cbdp_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
     uint64_t before = c->search.work_spent;
     cbd_turn_analysis a;
     cbd_turn_error err;
@@ -180,7 +180,7 @@ eval_result cbd_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
     if (st != CBD_OK) {
         return failed(c, st, &err);
     }
-    *value = cbd_plan_objective_value(c->req, &a);
+    *value = cbdp_plan_objective_value(c->req, &a);
     cbd_turn_analysis_free(&a);
     c->evaluated++;
     keep(c, s, *value);
@@ -219,7 +219,7 @@ static bool first_visit(plan_ctx *c, uint64_t h) {
     return true;
 }
 
-eval_result cbd_plan_try(plan_ctx *c, const plan_state *s, double *value) {
+eval_result cbdp_plan_try(plan_ctx *c, const plan_state *s, double *value) {
     if (!cbd_charge(&c->search, cbd_work_times(CBD_WORK_SCAN_TERM, 2 * (c->k + c->np)))) {
         c->stopped = true;
         return EVAL_STOP;
@@ -227,5 +227,5 @@ eval_result cbd_plan_try(plan_ctx *c, const plan_state *s, double *value) {
     if (!first_visit(c, plan_hash(c, s))) {
         return EVAL_SEEN;
     }
-    return cbd_plan_evaluate(c, s, value);
+    return cbdp_plan_evaluate(c, s, value);
 }

@@ -87,12 +87,12 @@ static bool visit(walk *w, size_t n_active) {
             w->st->seq[j++] = p;
         }
     }
-    if (!cbd_plan_may_keep(c, cbd_plan_bound(c, w->st), cbd_plan_size(c, w->st))) {
+    if (!cbdp_plan_may_keep(c, cbdp_plan_bound(c, w->st), cbdp_plan_size(c, w->st))) {
         c->bounded_out++;
         return true;
     }
     double value;
-    eval_result r = cbd_plan_try(c, w->st, &value);
+    eval_result r = cbdp_plan_try(c, w->st, &value);
     if (r == EVAL_STOP || r == EVAL_ERROR) {
         w->result = r;
         return false;
@@ -177,7 +177,7 @@ static eval_result run(plan_ctx *c, bool counting, uint64_t cap, uint64_t *count
     return w.result;
 }
 
-eval_result cbd_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count) {
+eval_result cbdp_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count) {
     uint64_t n = 0;
     uint64_t spent = c->search.work_spent;
     eval_result r = run(c, true, cap, &n);
@@ -192,9 +192,9 @@ eval_result cbd_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count) {
     return r == EVAL_ERROR ? r : EVAL_DONE;
 }
 
-eval_result cbd_plan_exhaust(plan_ctx *c) {
+eval_result cbdp_plan_exhaust(plan_ctx *c) {
     /* the seeds first, so that a walk cut short answers no worse than they */
-    eval_result r = cbd_plan_seeds(c, &c->scratch, false);
+    eval_result r = cbdp_plan_seeds(c, &c->scratch, false);
     if (r == EVAL_STOP || r == EVAL_ERROR) {
         return r;
     }

@@ -23,7 +23,7 @@ typedef struct {
 typedef struct {
     bool used;
     double value;
-    uint64_t size; /* cbd_plan_size */
+    uint64_t size; /* cbdp_plan_size */
     plan_state st;
 } plan_kept;
 
@@ -76,31 +76,31 @@ typedef struct {
 
 /* cbd_plan_turn_of and cbd_plan_value (warapp_plan.h), here so that the evaluation needs
  * nothing of warapp_plan.c. */
-void cbd_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
-                         cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
-double cbd_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
+void cbdp_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
+                          cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
+double cbdp_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
 
 /* A state's arrays from the request's budget; false when it refuses. */
-bool cbd_plan_state_alloc(plan_ctx *c, plan_state *s);
-void cbd_plan_state_free(plan_state *s);
-void cbd_plan_state_copy(const plan_ctx *c, plan_state *dst, const plan_state *src);
+bool cbdp_plan_state_alloc(plan_ctx *c, plan_state *s);
+void cbdp_plan_state_free(plan_state *s);
+void cbdp_plan_state_copy(const plan_ctx *c, plan_state *dst, const plan_state *src);
 
 /* The plan's orders (deploys, then its attack/transfers) into out; their number. */
-size_t cbd_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_order *out);
+size_t cbdp_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_order *out);
 
 /* Whether s lies in W31's space (deploys total the income, each territory's orders within
  * what may move from it). */
-bool cbd_plan_state_valid(const plan_ctx *c, const plan_state *s);
+bool cbdp_plan_state_valid(const plan_ctx *c, const plan_state *s);
 
 /* Analyses the plan and keeps it among the best; *value its value when EVAL_DONE. */
-eval_result cbd_plan_evaluate(plan_ctx *c, const plan_state *s, double *value);
+eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value);
 
 /* The local search's version: EVAL_SEEN for a plan evaluated before. */
-eval_result cbd_plan_try(plan_ctx *c, const plan_state *s, double *value);
+eval_result cbdp_plan_try(plan_ctx *c, const plan_state *s, double *value);
 
 /* How much a plan does: its orders, then the armies they send (orders << 40 | armies). Of two
  * plans of one value the smaller is the better, so that no order is given that does nothing. */
-uint64_t cbd_plan_size(const plan_ctx *c, const plan_state *s);
+uint64_t cbdp_plan_size(const plan_ctx *c, const plan_state *s);
 
 /* Values this close are one value to the search (the analysis's rounding differs between plans
  * that do the same), so that the smaller plan of two such is taken. */
@@ -109,7 +109,7 @@ uint64_t cbd_plan_size(const plan_ctx *c, const plan_state *s);
 /* Whether (value, size) is better than (value2, size2): a value higher by more than
  * CBD_PLAN_TIE; or one as high within it and a smaller plan; or the same size and a higher
  * value. Monotone in value, so that a bound that is not better rules a plan out. */
-static inline bool cbd_plan_better(double value, uint64_t size, double value2, uint64_t size2) {
+static inline bool cbdp_plan_better(double value, uint64_t size, double value2, uint64_t size2) {
     if (value > value2 + CBD_PLAN_TIE || value < value2 - CBD_PLAN_TIE) {
         return value > value2;
     }
@@ -117,29 +117,29 @@ static inline bool cbd_plan_better(double value, uint64_t size, double value2, u
 }
 
 /* Whether a plan of value at most `bound` and this size could still be kept. */
-bool cbd_plan_may_keep(const plan_ctx *c, double bound, uint64_t size);
+bool cbdp_plan_may_keep(const plan_ctx *c, double bound, uint64_t size);
 
 /* warapp_plan_bound.c: the tables, and an upper bound of a plan's value (1 or n_goals when
  * none is taken). */
-cbd_status cbd_plan_bounds_init(plan_ctx *c);
-void cbd_plan_bounds_free(plan_ctx *c);
-double cbd_plan_bound(const plan_ctx *c, const plan_state *s);
+cbd_status cbdp_plan_bounds_init(plan_ctx *c);
+void cbdp_plan_bounds_free(plan_ctx *c);
+double cbdp_plan_bound(const plan_ctx *c, const plan_state *s);
 
 /* warapp_plan_exhaust.c: the number of plans of the space, counted up to `cap` (*count is
  * cap + 1 when more; EVAL_ERROR when memory or the request's budget fail); then the whole space
  * searched. */
-eval_result cbd_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count);
-eval_result cbd_plan_exhaust(plan_ctx *c);
+eval_result cbdp_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count);
+eval_result cbdp_plan_exhaust(plan_ctx *c);
 
 /* warapp_plan_local.c: the seeds (the rule of thumb, all-in attacks on each goal, holding, and
  * when `drawn` plans drawn from a fixed seed), each evaluated once. */
-eval_result cbd_plan_seeds(plan_ctx *c, plan_state *s, bool drawn);
+eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn);
 
 /* warapp_plan_local.c: seeds (the rule of thumb among them) and a local search from the best. */
-eval_result cbd_plan_local(plan_ctx *c);
+eval_result cbdp_plan_local(plan_ctx *c);
 
 /* The rule of thumb (warapp_plan_local.c): all income where most other territories border, and
  * everything movable from each territory at its weakest bordering territory of another owner. */
-void cbd_plan_rule_of_thumb(const plan_ctx *c, plan_state *s);
+void cbdp_plan_rule_of_thumb(const plan_ctx *c, plan_state *s);
 
 #endif

@@ -29,7 +29,7 @@ static void clear(const plan_ctx *c, plan_state *s) {
     }
 }
 
-void cbd_plan_rule_of_thumb(const plan_ctx *c, plan_state *s) {
+void cbdp_plan_rule_of_thumb(const plan_ctx *c, plan_state *s) {
     clear(c, s);
     size_t best = 0, best_n = 0;
     for (size_t i = 0, p = 0; i < c->k; i++) {
@@ -149,14 +149,14 @@ typedef struct {
 } local;
 
 /* Tries the candidate; true when it is better than the current plan (a higher value, or as
- * high and smaller: cbd_plan_better), and it becomes the current one. False
+ * high and smaller: cbdp_plan_better), and it becomes the current one. False
  * also when the search must end (l->c->stopped, or an error in l->c->status). */
 static bool better(local *l, eval_result *r) {
     double v;
-    *r = cbd_plan_try(l->c, l->cand, &v);
-    uint64_t size = cbd_plan_size(l->c, l->cand);
-    if (*r == EVAL_DONE && cbd_plan_better(v, size, l->cur_value, l->cur_size)) {
-        cbd_plan_state_copy(l->c, l->cur, l->cand);
+    *r = cbdp_plan_try(l->c, l->cand, &v);
+    uint64_t size = cbdp_plan_size(l->c, l->cand);
+    if (*r == EVAL_DONE && cbdp_plan_better(v, size, l->cur_value, l->cur_size)) {
+        cbdp_plan_state_copy(l->c, l->cur, l->cand);
         l->cur_value = v;
         l->cur_size = size;
         return true;
@@ -186,7 +186,7 @@ static eval_result amount_moves(local *l) {
                                 a - (a >= q ? q : a), a + free_,    0};
         for (size_t m = 0; m < 6; m++) {
             if (to[m] != a) {
-                cbd_plan_state_copy(c, l->cand, l->cur);
+                cbdp_plan_state_copy(c, l->cand, l->cur);
                 l->cand->a[p] = to[m];
                 TRY();
             }
@@ -206,7 +206,7 @@ static eval_result shift_moves(local *l) {
             }
             for (int all = 0; all < 2; all++) {
                 uint64_t v = all ? l->cur->a[p] : 1;
-                cbd_plan_state_copy(c, l->cand, l->cur);
+                cbdp_plan_state_copy(c, l->cand, l->cur);
                 l->cand->a[p] -= v;
                 l->cand->a[q] += v;
                 TRY();
@@ -225,7 +225,7 @@ static eval_result deploy_moves(local *l) {
         for (size_t j = 0; j < c->k && l->cur->d[i] > 0; j++) {
             for (int m = 0; m < 4 && j != i; m++) {
                 uint64_t v = m % 2 ? l->cur->d[i] : 1;
-                cbd_plan_state_copy(c, l->cand, l->cur);
+                cbdp_plan_state_copy(c, l->cand, l->cur);
                 l->cand->d[i] -= v;
                 l->cand->d[j] += v;
                 fit(c, l->cand, i);
@@ -262,7 +262,7 @@ static eval_result swap_moves(local *l) {
         if (y == c->np) {
             break;
         }
-        cbd_plan_state_copy(c, l->cand, l->cur);
+        cbdp_plan_state_copy(c, l->cand, l->cur);
         l->cand->seq[x] = l->cur->seq[y];
         l->cand->seq[y] = l->cur->seq[x];
         TRY();
@@ -272,7 +272,7 @@ static eval_result swap_moves(local *l) {
 
 /* Climbs from *start until no move improves it or the search ends. */
 static eval_result climb(plan_ctx *c, plan_state *cur, double value, plan_state *cand) {
-    local l = {c, cur, value, cbd_plan_size(c, cur), cand};
+    local l = {c, cur, value, cbdp_plan_size(c, cur), cand};
     for (;;) {
         eval_result (*const moves[4])(local *) = {deploy_moves, amount_moves, shift_moves,
                                                   swap_moves};
@@ -284,7 +284,7 @@ static eval_result climb(plan_ctx *c, plan_state *cur, double value, plan_state 
             if (r == EVAL_STOP || r == EVAL_ERROR) {
                 return r;
             }
-            improved = cbd_plan_better(l.cur_value, l.cur_size, before, size);
+            improved = cbdp_plan_better(l.cur_value, l.cur_size, before, size);
         }
         if (!improved) {
             return EVAL_DONE;
@@ -295,14 +295,14 @@ static eval_result climb(plan_ctx *c, plan_state *cur, double value, plan_state 
 /* Evaluates a seed; EVAL_STOP or EVAL_ERROR end the search. */
 static eval_result seed(plan_ctx *c, plan_state *s) {
     double v;
-    if (!cbd_plan_state_valid(c, s)) {
+    if (!cbdp_plan_state_valid(c, s)) {
         return EVAL_SKIP;
     }
-    return cbd_plan_try(c, s, &v);
+    return cbdp_plan_try(c, s, &v);
 }
 
-eval_result cbd_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
-    cbd_plan_rule_of_thumb(c, s);
+eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
+    cbdp_plan_rule_of_thumb(c, s);
     eval_result r = seed(c, s);
     for (size_t g = 0; g < c->req->n_goals && r != EVAL_STOP && r != EVAL_ERROR; g++) {
         if (all_in(c, c->req->goals[g], s)) {
@@ -323,24 +323,24 @@ eval_result cbd_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
     return r;
 }
 
-eval_result cbd_plan_local(plan_ctx *c) {
+eval_result cbdp_plan_local(plan_ctx *c) {
     plan_state cur, cand;
-    if (!cbd_plan_state_alloc(c, &cur) || !cbd_plan_state_alloc(c, &cand)) {
-        cbd_plan_state_free(&cur);
-        cbd_plan_state_free(&cand);
+    if (!cbdp_plan_state_alloc(c, &cur) || !cbdp_plan_state_alloc(c, &cand)) {
+        cbdp_plan_state_free(&cur);
+        cbdp_plan_state_free(&cand);
         c->status = cbd_budget_nomem(c->budget);
         return EVAL_ERROR;
     }
-    eval_result r = cbd_plan_seeds(c, &c->scratch, true);
+    eval_result r = cbdp_plan_seeds(c, &c->scratch, true);
     /* climb from the best seeds, as they stand before the climbs change the kept list */
     plan_state starts[LOCAL_STARTS];
     double values[LOCAL_STARTS];
     size_t n_starts = 0;
     bool ok = true;
     for (size_t i = 0; i < LOCAL_STARTS && c->kept[i].used && ok; i++) {
-        ok = cbd_plan_state_alloc(c, &starts[i]);
+        ok = cbdp_plan_state_alloc(c, &starts[i]);
         if (ok) {
-            cbd_plan_state_copy(c, &starts[i], &c->kept[i].st);
+            cbdp_plan_state_copy(c, &starts[i], &c->kept[i].st);
             values[i] = c->kept[i].value;
             n_starts++;
         }
@@ -350,13 +350,13 @@ eval_result cbd_plan_local(plan_ctx *c) {
         r = EVAL_ERROR;
     }
     for (size_t i = 0; i < n_starts && r != EVAL_STOP && r != EVAL_ERROR; i++) {
-        cbd_plan_state_copy(c, &cur, &starts[i]);
+        cbdp_plan_state_copy(c, &cur, &starts[i]);
         r = climb(c, &cur, values[i], &cand);
     }
     for (size_t i = 0; i < n_starts; i++) {
-        cbd_plan_state_free(&starts[i]);
+        cbdp_plan_state_free(&starts[i]);
     }
-    cbd_plan_state_free(&cur);
-    cbd_plan_state_free(&cand);
+    cbdp_plan_state_free(&cur);
+    cbdp_plan_state_free(&cand);
     return r;
 }

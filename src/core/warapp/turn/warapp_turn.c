@@ -49,7 +49,7 @@ static bool valid_fog(const cbd_turn *t, size_t i) {
 static cbd_status check_orders(const cbd_turn *t, cbd_turn_error *err) {
     for (size_t i = 0; i < t->n_orders; i++) {
         const cbd_turn_order *o = &t->orders[i];
-        const cbd_turn_kind *k = cbd_turn_kind_of(o->type);
+        const cbd_turn_kind *k = cbdp_turn_kind_of(o->type);
         if (o->player >= t->n_players || !k->valid || !k->valid(t, o)) {
             return fail(err, CBD_TURN_ERR_ORDER, i);
         }
@@ -157,7 +157,7 @@ static cbd_status check_units(const cbd_turn *t, cbd_turn_error *err) {
     }
     for (size_t i = 0; i < t->n_orders; i++) {
         const cbd_turn_order *o = &t->orders[i];
-        if (o->n_units > 0 && (!cbd_turn_kind_of(o->type)->lists_units || !o->units)) {
+        if (o->n_units > 0 && (!cbdp_turn_kind_of(o->type)->lists_units || !o->units)) {
             return fail(err, CBD_TURN_ERR_ORDER, i);
         }
         for (size_t k = 0; k < o->n_units; k++) {
@@ -206,7 +206,7 @@ cbd_status cbd_turn_validate(const cbd_turn *t, const cbd_turn_limits *limits,
     return st != CBD_OK ? st : check_units(t, err);
 }
 
-void cbd_turn_plan_free(cbd_turn_plan *p) {
+void cbdp_turn_plan_free(cbd_turn_plan *p) {
     cbd_mem_free(p->start);
     cbd_mem_free(p->team);
     cbd_mem_free(p->listed);
@@ -318,7 +318,7 @@ static void plan_movers(cbd_turn_plan *p) {
     memset(count, 0, (slots + 1) * sizeof *count);
     for (size_t a = 0; a < p->n_seq; a++) {
         uint32_t oi = p->listed[a];
-        count[cbd_turn_plan_slot(p->mover_of[t->orders[oi].player], p->phase[oi]) + 1]++;
+        count[cbdp_turn_plan_slot(p->mover_of[t->orders[oi].player], p->phase[oi]) + 1]++;
     }
     for (size_t s = 0; s < slots; s++) {
         if (count[s + 1] > p->rounds[s % CBD_PHASES]) {
@@ -332,13 +332,13 @@ static void plan_movers(cbd_turn_plan *p) {
     memcpy(next, count, slots * sizeof *next);
     for (size_t a = 0; a < p->n_seq; a++) {
         uint32_t oi = p->listed[a];
-        p->mover_orders[next[cbd_turn_plan_slot(p->mover_of[t->orders[oi].player],
-                                                p->phase[oi])]++] = oi;
+        p->mover_orders[next[cbdp_turn_plan_slot(p->mover_of[t->orders[oi].player],
+                                                 p->phase[oi])]++] = oi;
     }
 }
 
-cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits, cbd_budget *budget,
-                               cbd_turn_plan *p, cbd_turn_error *err) {
+cbd_status cbdp_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
+                                cbd_budget *budget, cbd_turn_plan *p, cbd_turn_error *err) {
     memset(p, 0, sizeof *p);
     cbd_status st = cbd_turn_validate(t, limits, err);
     if (st != CBD_OK) {
@@ -370,7 +370,7 @@ cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
     if (!p->start || !p->team || !p->listed || !p->phase || !p->movers || !p->mover_of ||
         !p->mover_off || !p->next || !p->mover_orders || !p->cycle_first || !p->prio || !p->level ||
         !p->lead) {
-        cbd_turn_plan_free(p);
+        cbdp_turn_plan_free(p);
         err->kind = CBD_TURN_ERR_BUDGET;
         err->index = CBD_TURN_NO_ORDER;
         return cbd_budget_nomem(budget);
@@ -386,9 +386,9 @@ cbd_status cbd_turn_plan_build(const cbd_turn *t, const cbd_turn_limits *limits,
         p->team[pl] = t->team ? t->team[pl] : (uint32_t)pl + 0x10000u; /* W8: own team */
     }
     plan_movers(p);
-    cbd_turn_plan_cards(p);
+    cbdp_turn_plan_cards(p);
     if (t->move_order == CBD_MOVE_CYCLE && (st = plan_cycle(p, err)) != CBD_OK) {
-        cbd_turn_plan_free(p);
+        cbdp_turn_plan_free(p);
         return st;
     }
     return CBD_OK;

@@ -77,16 +77,16 @@ static uint64_t log2_ceil(size_t n) {
 /* W16: each territory's armies distribution from the points its retirements gathered. */
 static cbd_status armies_results(cbd_turn_groups *a, cbd_turn_engine *e, cbd_turn_analysis *out) {
     size_t n;
-    cbd_turn_retired *pts = (cbd_turn_retired *)cbd_turn_engine_points(e, &n);
+    cbd_turn_retired *pts = (cbd_turn_retired *)cbdp_turn_engine_points(e, &n);
     /* The merge sort's passes (each moves every point once, in order) and its scratch, then
      * one pass to merge equal points. */
     uint64_t steps = cbd_work_times(n, log2_ceil(n) + 1);
     uint64_t scratch = cbd_work_times(n, sizeof *pts) / CBD_WORK_TURN_GROWTH;
     if (!cbd_charge(a->budget, cbd_work_times(CBD_WORK_SCAN_TERM, steps) + scratch)) {
-        return cbd_turn_outside_orders(a, CBD_ERR_BUDGET);
+        return cbdp_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
     if (!sort_points(a->budget, pts, n)) {
-        return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+        return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t i = 0; i < n;) {
         size_t j = i, distinct = 0;
@@ -96,7 +96,7 @@ static cbd_status armies_results(cbd_turn_groups *a, cbd_turn_engine *e, cbd_tur
         cbd_turn_territory_result *r = &out->territories[pts[i].territory];
         r->armies = cbd_mem_alloc(a->budget, distinct * sizeof *r->armies);
         if (!r->armies) {
-            return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+            return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
         }
         for (size_t k = i; k < j; k++) {
             if (r->n_armies > 0 && r->armies[r->n_armies - 1].armies == pts[k].armies) {
@@ -108,7 +108,7 @@ static cbd_status armies_results(cbd_turn_groups *a, cbd_turn_engine *e, cbd_tur
         }
         i = j;
     }
-    cbd_turn_engine_clear_points(e);
+    cbdp_turn_engine_clear_points(e);
     return CBD_OK;
 }
 
@@ -161,18 +161,18 @@ static cbd_status unit_results_alloc(cbd_turn_groups *a, cbd_turn_analysis *out)
     }
     uint64_t values = cbd_work_times(n, p->n_terr) + p->n_players;
     if (!cbd_charge(a->budget, cbd_work_times(2 * CBD_WORK_SCAN_TERM, values))) {
-        return cbd_turn_outside_orders(a, CBD_ERR_BUDGET);
+        return cbdp_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
     out->units = cbd_mem_calloc(a->budget, n, sizeof *out->units);
     out->eliminated = cbd_mem_calloc(a->budget, p->n_players + 1, sizeof *out->eliminated);
     if (!out->units || !out->eliminated) {
-        return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+        return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
     }
     out->n_units = n;
     for (size_t u = 0; u < n; u++) {
         out->units[u].territory = cbd_mem_calloc(a->budget, p->n_terr + 1, sizeof(double));
         if (!out->units[u].territory) {
-            return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+            return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
         }
     }
     return CBD_OK;
@@ -186,17 +186,17 @@ static cbd_status result_alloc(cbd_turn_groups *a, cbd_turn_analysis *out) {
     /* Every owner chance cleared here and read again by one_outcome. */
     uint64_t values = cbd_work_times(p->n_terr, p->n_players + 1);
     if (!cbd_charge(a->budget, cbd_work_times(2 * CBD_WORK_SCAN_TERM, values))) {
-        return cbd_turn_outside_orders(a, CBD_ERR_BUDGET);
+        return cbdp_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
     out->territories = cbd_mem_calloc(a->budget, p->n_terr + 1, sizeof *out->territories);
     out->orders = cbd_mem_calloc(a->budget, p->n_orders + 1, sizeof *out->orders);
     if (!out->territories || !out->orders) {
-        return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+        return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t t = 0; t < p->n_terr; t++) {
         out->territories[t].owner = cbd_mem_calloc(a->budget, p->n_players + 1, sizeof(double));
         if (!out->territories[t].owner) {
-            return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+            return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
         }
     }
     return unit_results_alloc(a, out);
@@ -206,10 +206,10 @@ static cbd_status result_alloc(cbd_turn_groups *a, cbd_turn_analysis *out) {
 static cbd_status analyze_group(cbd_turn_groups *a, cbd_turn_engine *e, size_t g,
                                 cbd_turn_analysis *out) {
     cbd_turn_group *gr = &a->groups[g];
-    cbd_status st = cbd_turn_group_schedules(a, g);
+    cbd_status st = cbdp_turn_group_schedules(a, g);
     for (size_t id = 0; id < gr->n_sched && st == CBD_OK; id++) {
-        st = cbd_turn_engine_run(e, gr->terr, gr->n_terr, gr->seqs + id * gr->len, gr->len,
-                                 gr->weight[id], &gr->fval[id]);
+        st = cbdp_turn_engine_run(e, gr->terr, gr->n_terr, gr->seqs + id * gr->len, gr->len,
+                                  gr->weight[id], &gr->fval[id]);
     }
     return st == CBD_OK ? armies_results(a, e, out) : st;
 }
@@ -218,14 +218,14 @@ cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
                             cbd_turn_analysis *out, cbd_turn_error *err) {
     memset(out, 0, sizeof *out);
     cbd_turn_plan plan;
-    cbd_status st = cbd_turn_plan_build(turn, limits, budget, &plan, err);
+    cbd_status st = cbdp_turn_plan_build(turn, limits, budget, &plan, err);
     if (st != CBD_OK) {
         return st;
     }
     cbd_turn_groups a = {.plan = &plan, .limits = limits, .budget = budget, .err = err};
     cbd_turn_engine *e = NULL;
-    if ((st = cbd_turn_groups_build(&a)) == CBD_OK && (st = result_alloc(&a, out)) == CBD_OK) {
-        st = cbd_turn_engine_create(&plan, limits, budget, out, err, &e);
+    if ((st = cbdp_turn_groups_build(&a)) == CBD_OK && (st = result_alloc(&a, out)) == CBD_OK) {
+        st = cbdp_turn_engine_create(&plan, limits, budget, out, err, &e);
     }
     out->n_groups = a.n_groups;
     for (size_t g = 0; g < a.n_groups && st == CBD_OK; g++) {
@@ -233,15 +233,15 @@ cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
     }
     if (st == CBD_OK) {
         /* A kill window cut short of its exact support leaves a certainty unproven. */
-        out->deterministic = one_outcome(out) && !cbd_turn_engine_truncated(e);
-        out->max_group_states = cbd_turn_engine_peak(e);
-        out->work = cbd_turn_engine_work(e);
-        st = cbd_turn_combine_goals(a.groups, a.n_groups, plan.n_movers, limits->max_schedules,
-                                    budget, err, &out->goals_probability);
+        out->deterministic = one_outcome(out) && !cbdp_turn_engine_truncated(e);
+        out->max_group_states = cbdp_turn_engine_peak(e);
+        out->work = cbdp_turn_engine_work(e);
+        st = cbdp_turn_combine_goals(a.groups, a.n_groups, plan.n_movers, limits->max_schedules,
+                                     budget, err, &out->goals_probability);
     }
-    cbd_turn_engine_free(e);
-    cbd_turn_groups_free(&a);
-    cbd_turn_plan_free(&plan);
+    cbdp_turn_engine_free(e);
+    cbdp_turn_groups_free(&a);
+    cbdp_turn_plan_free(&plan);
     if (st != CBD_OK) {
         cbd_turn_analysis_free(out);
     }

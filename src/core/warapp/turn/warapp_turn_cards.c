@@ -27,34 +27,34 @@ static cbd_status each_state(cbd_turn_engine *e, size_t oi, double weight, card_
     const cbd_turn_order *o = &e->plan->turn->orders[oi];
     const size_t words = e->cur.words;
     e->order = oi;
-    uint64_t per = cbd_turn_state_units(e, CBD_WORK_TURN_STATE) + cbd_turn_unit_scan(e) + extra;
+    uint64_t per = cbdp_turn_state_units(e, CBD_WORK_TURN_STATE) + cbdp_turn_unit_scan(e) + extra;
     if (!cbd_charge(e->budget, cbd_work_times(per, e->cur.count))) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     if (e->work + e->cur.count > e->limits->max_work) {
-        return cbd_turn_too_large(e, CBD_TURN_ERR_WORK, oi, e->work + e->cur.count,
-                                  e->limits->max_work);
+        return cbdp_turn_too_large(e, CBD_TURN_ERR_WORK, oi, e->work + e->cur.count,
+                                   e->limits->max_work);
     }
     e->work += e->cur.count;
-    cbd_status st = cbd_turn_map_clear(&e->next, words);
+    cbd_status st = cbdp_turn_map_clear(&e->next, words);
     if (st != CBD_OK) {
-        return cbd_turn_stopped(e, st);
+        return cbdp_turn_stopped(e, st);
     }
     cbd_turn_order_result *r = &e->ores[oi];
     for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
         const uint32_t *k = e->cur.keys + i * words;
         memcpy(e->key, k, words * sizeof *e->key);
         if (play(e, o, e->key)) {
-            st = cbd_turn_map_add(&e->next, e->key, e->cur.prob[i]);
+            st = cbdp_turn_map_add(&e->next, e->key, e->cur.prob[i]);
         } else {
             r->skipped += e->cur.prob[i] * weight; /* W24: its conditions did not hold */
-            st = cbd_turn_map_add(&e->next, k, e->cur.prob[i]);
+            st = cbdp_turn_map_add(&e->next, k, e->cur.prob[i]);
         }
     }
     if (st != CBD_OK) {
-        return cbd_turn_stopped(e, st);
+        return cbdp_turn_stopped(e, st);
     }
-    if ((st = cbd_turn_charge_misses(e, e->cur.count)) != CBD_OK) {
+    if ((st = cbdp_turn_charge_misses(e, e->cur.count)) != CBD_OK) {
         return st;
     }
     cbd_turn_map tmp = e->cur;
@@ -82,8 +82,8 @@ static bool next_to_player(const cbd_turn_engine *e, const cbd_turn_order *o, ui
 static bool bomb(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t *k) {
     uint32_t *w = terr_words(e, k, o->to);
     cbd_turn_player owner = (cbd_turn_player)w[W_OWNER];
-    if (cbd_turn_is_own(e->plan, o->player, owner) ||
-        cbd_turn_at_peace(e->plan, o->player, owner) || !next_to_player(e, o, k)) {
+    if (cbdp_turn_is_own(e->plan, o->player, owner) ||
+        cbdp_turn_at_peace(e->plan, o->player, owner) || !next_to_player(e, o, k)) {
         return false;
     }
     w[W_ARMIES] /= 2;
@@ -94,7 +94,7 @@ static bool bomb(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t *k)
 }
 
 /* W26: armies × m, rounded down and capped at 10^9 (W10). */
-uint32_t cbd_turn_blockaded(const cbd_turn *t, cbd_turn_order_type type, uint64_t armies) {
+uint32_t cbdp_turn_blockaded(const cbd_turn *t, cbd_turn_order_type type, uint64_t armies) {
     cbd_micro m =
         type == CBD_ORDER_BLOCKADE ? t->blockade_multiplier : t->emergency_blockade_multiplier;
     /* armies <= 10^9 and m <= 10^8 millionths: the product fits in 64 bits. */
@@ -108,11 +108,11 @@ static bool blockade(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t
     uint32_t *w = terr_words(e, k, o->to);
     uint8_t on[CBD_TURN_MAX_UNITS];
     if (w[W_OWNER] != o->player ||
-        (e->gu.n > 0 && cbd_turn_gunits_on(&e->gu, k, e->local[o->to], on) > 0)) {
+        (e->gu.n > 0 && cbdp_turn_gunits_on(&e->gu, k, e->local[o->to], on) > 0)) {
         return false;
     }
     w[W_OWNER] = CBD_TURN_NEUTRAL;
-    w[W_ARMIES] = cbd_turn_blockaded(e->plan->turn, o->type, w[W_ARMIES]);
+    w[W_ARMIES] = cbdp_turn_blockaded(e->plan->turn, o->type, w[W_ARMIES]);
     if (e->stride == 3) {
         w[W_ELIG] = 0;
     }
@@ -125,15 +125,15 @@ static bool blockade(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t
 static bool airlift(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t *k) {
     const size_t S = e->stride, lf = e->local[o->from], lt = e->local[o->to];
     cbd_turn_player to_owner = (cbd_turn_player)k[lt * S + W_OWNER];
-    if (k[lf * S + W_OWNER] != o->player || !cbd_turn_is_own(e->plan, o->player, to_owner)) {
+    if (k[lf * S + W_OWNER] != o->player || !cbdp_turn_is_own(e->plan, o->player, to_owner)) {
         return false;
     }
     uint64_t armies = k[lf * S + W_ARMIES];
     uint64_t elig = S == 3 ? k[lf * S + W_ELIG] : armies;
-    uint64_t sent = cbd_turn_sent(e->plan->turn, o, armies, elig);
+    uint64_t sent = cbdp_turn_sent(e->plan->turn, o, armies, elig);
     uint8_t units[CBD_TURN_MAX_UNITS];
     size_t n_units = e->gu.n > 0 && o->n_units > 0 && to_owner == o->player
-                         ? cbd_turn_gunits_sendable(&e->gu, k, o, lf, units)
+                         ? cbdp_turn_gunits_sendable(&e->gu, k, o, lf, units)
                          : 0;
     if (sent == 0 && n_units == 0) {
         return false;
@@ -144,8 +144,8 @@ static bool airlift(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t 
     }
     k[lt * S + W_ARMIES] += (uint32_t)sent;
     if (n_units > 0) {
-        cbd_turn_gunits_lift(&e->gu, k, units, n_units, lf);
-        cbd_turn_gunits_place(&e->gu, k, units, n_units, lt); /* W21: moved */
+        cbdp_turn_gunits_lift(&e->gu, k, units, n_units, lf);
+        cbdp_turn_gunits_place(&e->gu, k, units, n_units, lt); /* W21: moved */
     }
     return true;
 }
@@ -162,26 +162,26 @@ static bool gift(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t *k)
         w[W_ELIG] = 0;
     }
     if (e->gu.n > 0) {
-        cbd_turn_gunits_gift(&e->gu, k, e->local[o->to], o->to_player);
+        cbdp_turn_gunits_gift(&e->gu, k, e->local[o->to], o->to_player);
     }
     return true;
 }
 
-cbd_status cbd_turn_exact_bomb(cbd_turn_engine *e, size_t oi, double weight) {
+cbd_status cbdp_turn_exact_bomb(cbd_turn_engine *e, size_t oi, double weight) {
     const cbd_turn *t = e->plan->turn;
     const cbd_turn_order *o = &t->orders[oi];
     uint64_t near = t->neighbor_off ? t->neighbor_off[o->to + 1] - t->neighbor_off[o->to] : 0;
     return each_state(e, oi, weight, bomb, cbd_work_times(CBD_WORK_SCAN_TERM, near));
 }
 
-cbd_status cbd_turn_exact_blockade(cbd_turn_engine *e, size_t oi, double weight) {
+cbd_status cbdp_turn_exact_blockade(cbd_turn_engine *e, size_t oi, double weight) {
     return each_state(e, oi, weight, blockade, 0);
 }
 
-cbd_status cbd_turn_exact_airlift(cbd_turn_engine *e, size_t oi, double weight) {
+cbd_status cbdp_turn_exact_airlift(cbd_turn_engine *e, size_t oi, double weight) {
     return each_state(e, oi, weight, airlift, 0);
 }
 
-cbd_status cbd_turn_exact_gift(cbd_turn_engine *e, size_t oi, double weight) {
+cbd_status cbdp_turn_exact_gift(cbd_turn_engine *e, size_t oi, double weight) {
     return each_state(e, oi, weight, gift, 0);
 }

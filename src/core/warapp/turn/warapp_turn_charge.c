@@ -5,8 +5,8 @@
  */
 #include "warapp_turn_internal.h"
 
-cbd_status cbd_turn_too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi,
-                              uint64_t needed, uint64_t limit) {
+cbd_status cbdp_turn_too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi,
+                               uint64_t needed, uint64_t limit) {
     e->err->kind = kind;
     e->err->index = oi;
     e->err->needed = needed;
@@ -15,7 +15,7 @@ cbd_status cbd_turn_too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t
 }
 
 /* A status of the engine's, with the order being run named when the budget stopped it. */
-cbd_status cbd_turn_stopped(cbd_turn_engine *e, cbd_status st) {
+cbd_status cbdp_turn_stopped(cbd_turn_engine *e, cbd_status st) {
     if (st == CBD_ERR_BUDGET || st == CBD_ERR_NOMEM) {
         e->err->kind = CBD_TURN_ERR_BUDGET;
         e->err->index = e->order;
@@ -29,31 +29,31 @@ cbd_status cbd_turn_stopped(cbd_turn_engine *e, cbd_status st) {
  * slots, and two table slots a state). Charged once the map's size is known, since states
  * merge as they are added (a battle of 10^5 outcomes may leave 10 states).
  */
-cbd_status cbd_turn_charge_misses(cbd_turn_engine *e, uint64_t adds) {
+cbd_status cbdp_turn_charge_misses(cbd_turn_engine *e, uint64_t adds) {
     uint64_t bytes = cbd_work_times(e->next.count, 4 * e->next.words + 28);
     if (bytes > CBD_WORK_CACHE_BYTES &&
         !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, adds))) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     return CBD_OK;
 }
 
 /* The most states one step may hold: max_states, and fewer for a large group, whose states
  * are large too (max_state_words bounds their memory). */
-uint64_t cbd_turn_state_cap(const cbd_turn_engine *e) {
+uint64_t cbdp_turn_state_cap(const cbd_turn_engine *e) {
     uint64_t by_words = e->limits->max_state_words / (e->cur.words ? e->cur.words : 1);
     return by_words < e->limits->max_states ? by_words : e->limits->max_states;
 }
 
 /* W21: what looking over a state's units costs (its listed order, the units to send): each
  * unit read, and at worst every pair of them compared in the insertion by rank. */
-uint64_t cbd_turn_unit_scan(const cbd_turn_engine *e) {
+uint64_t cbdp_turn_unit_scan(const cbd_turn_engine *e) {
     return cbd_work_times(CBD_WORK_UNIT_DAMAGE, e->gu.n) +
            cbd_work_times(CBD_WORK_SCAN_TERM, cbd_work_times(e->gu.n, e->gu.n) / 2);
 }
 
 /* The units of one state stored (or merged) in a map, `base` plus its words hashed, compared
- * and copied (the cache misses of a large map come after, cbd_turn_charge_misses). */
-uint64_t cbd_turn_state_units(const cbd_turn_engine *e, uint64_t base) {
+ * and copied (the cache misses of a large map come after, cbdp_turn_charge_misses). */
+uint64_t cbdp_turn_state_units(const cbd_turn_engine *e, uint64_t base) {
     return base + cbd_work_times(CBD_WORK_TURN_WORD, e->cur.words);
 }

@@ -10,14 +10,14 @@
  */
 #include "warapp_turn_internal.h"
 
-void cbd_turn_engine_free(cbd_turn_engine *e) {
+void cbdp_turn_engine_free(cbd_turn_engine *e) {
     if (!e) {
         return;
     }
-    cbd_turn_kills_cache_free(&e->cache[0]);
-    cbd_turn_kills_cache_free(&e->cache[1]);
-    cbd_turn_map_free(&e->cur);
-    cbd_turn_map_free(&e->next);
+    cbdp_turn_kills_cache_free(&e->cache[0]);
+    cbdp_turn_kills_cache_free(&e->cache[1]);
+    cbdp_turn_map_free(&e->cur);
+    cbdp_turn_map_free(&e->next);
     cbd_mem_free(e->pts);
     cbd_mem_free(e->last);
     cbd_mem_free(e->touched);
@@ -28,9 +28,9 @@ void cbd_turn_engine_free(cbd_turn_engine *e) {
     cbd_mem_free(e);
 }
 
-cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
-                                  cbd_budget *budget, cbd_turn_analysis *res, cbd_turn_error *err,
-                                  cbd_turn_engine **out) {
+cbd_status cbdp_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
+                                   cbd_budget *budget, cbd_turn_analysis *res, cbd_turn_error *err,
+                                   cbd_turn_engine **out) {
     cbd_turn_engine *e = cbd_mem_calloc(budget, 1, sizeof *e);
     *out = e;
     if (!e) {
@@ -52,7 +52,7 @@ cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limi
     e->last = cbd_mem_alloc(budget, (plan->n_terr + 1) * sizeof *e->last);
     e->touched = cbd_mem_alloc(budget, (plan->n_terr + 2) * sizeof *e->touched);
     if (!e->local || !e->last || !e->touched) {
-        return cbd_turn_stopped(e, cbd_budget_nomem(budget));
+        return cbdp_turn_stopped(e, cbd_budget_nomem(budget));
     }
     for (size_t i = 0; i < plan->n_terr; i++) {
         e->local[i] = UINT32_MAX; /* not in the group being run */
@@ -60,24 +60,24 @@ cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limi
     return CBD_OK;
 }
 
-const cbd_turn_retired *cbd_turn_engine_points(const cbd_turn_engine *e, size_t *n) {
+const cbd_turn_retired *cbdp_turn_engine_points(const cbd_turn_engine *e, size_t *n) {
     *n = e->n_pts;
     return e->pts;
 }
 
-void cbd_turn_engine_clear_points(cbd_turn_engine *e) {
+void cbdp_turn_engine_clear_points(cbd_turn_engine *e) {
     e->n_pts = 0;
 }
 
-uint64_t cbd_turn_engine_peak(const cbd_turn_engine *e) {
+uint64_t cbdp_turn_engine_peak(const cbd_turn_engine *e) {
     return e->peak;
 }
 
-bool cbd_turn_engine_truncated(const cbd_turn_engine *e) {
+bool cbdp_turn_engine_truncated(const cbd_turn_engine *e) {
     return e->truncated;
 }
 
-uint64_t cbd_turn_engine_work(const cbd_turn_engine *e) {
+uint64_t cbdp_turn_engine_work(const cbd_turn_engine *e) {
     return e->work;
 }
 
@@ -99,7 +99,7 @@ static cbd_status hold_for_eliminations(cbd_turn_engine *e, const uint32_t *seq,
         listed += t->orders[seq[s]].n_units + 1;
     }
     if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_SCAN_TERM, 2 * listed + e->gu.n + n_terr))) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     /* The local territories that may hold a Commander, as bits of l mod 64: a group of more
      * shares bits, which only holds the territories longer (still exact). */
@@ -134,13 +134,13 @@ static cbd_status hold_for_eliminations(cbd_turn_engine *e, const uint32_t *seq,
 static cbd_status count_eliminated(cbd_turn_engine *e, double weight) {
     uint64_t per_state = cbd_work_times(CBD_WORK_UNIT_DAMAGE, e->gu.n);
     if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     for (size_t i = 0; i < e->cur.count; i++) {
         const uint32_t *k = e->cur.keys + i * e->cur.words;
         for (size_t c = 0; c < e->gu.n_cmdr_players; c++) {
             cbd_turn_player p = e->gu.cmdr_players[c];
-            if (cbd_turn_gunits_eliminated(&e->gu, k, p)) {
+            if (cbdp_turn_gunits_eliminated(&e->gu, k, p)) {
                 e->out->eliminated[p] += e->cur.prob[i] * weight;
             }
         }
@@ -148,28 +148,28 @@ static cbd_status count_eliminated(cbd_turn_engine *e, double weight) {
     return CBD_OK;
 }
 
-cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
-                               const uint32_t *seq, size_t len, double weight, double *goals) {
+cbd_status cbdp_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
+                                const uint32_t *seq, size_t len, double weight, double *goals) {
     e->order = CBD_TURN_NO_ORDER;
-    cbd_status st = cbd_turn_start_state(e, terr, n_terr);
+    cbd_status st = cbdp_turn_start_state(e, terr, n_terr);
     const cbd_turn_order *orders = e->plan->turn->orders;
     /* Only on a started state: a failed start leaves e->local unset (UINT32_MAX). */
     for (size_t s = 0; s < len && st == CBD_OK; s++) {
         const cbd_turn_order *o = &orders[seq[s]];
-        size_t n = cbd_turn_kind_of(o->type)->touches(e->plan->turn, o, e->touched);
+        size_t n = cbdp_turn_kind_of(o->type)->touches(e->plan->turn, o, e->touched);
         for (size_t i = 0; i < n; i++) {
             e->last[e->local[e->touched[i]]] = (int32_t)s; /* W24: what the order reads */
         }
     }
     st = st == CBD_OK ? hold_for_eliminations(e, seq, len, n_terr) : st;
-    st = st == CBD_OK ? cbd_turn_retire(e, terr, n_terr, -1, weight) : st;
+    st = st == CBD_OK ? cbdp_turn_retire(e, terr, n_terr, -1, weight) : st;
     for (size_t s = 0; s < len && st == CBD_OK; s++) {
-        st = cbd_turn_kind_of(orders[seq[s]].type)->exact(e, seq[s], weight);
+        st = cbdp_turn_kind_of(orders[seq[s]].type)->exact(e, seq[s], weight);
         e->peak = e->cur.count > e->peak ? e->cur.count : e->peak;
-        st = st == CBD_OK ? cbd_turn_retire(e, terr, n_terr, (int32_t)s, weight) : st;
+        st = st == CBD_OK ? cbdp_turn_retire(e, terr, n_terr, (int32_t)s, weight) : st;
     }
     if (st == CBD_OK && !cbd_charge(e->budget, cbd_work_times(CBD_WORK_SCAN_TERM, e->cur.count))) {
-        st = cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        st = cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     double f = 0;
     for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {

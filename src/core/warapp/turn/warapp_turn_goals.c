@@ -23,7 +23,7 @@ static cbd_status goals_stopped(const goal_ctx *a, cbd_status st) {
     return st;
 }
 
-bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x) {
+bool cbdp_turn_contains(const uint32_t *v, size_t n, uint32_t x) {
     for (size_t i = 0; i < n; i++) {
         if (v[i] == x) {
             return true;
@@ -32,7 +32,7 @@ bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x) {
     return false;
 }
 
-bool cbd_turn_next_permutation(uint32_t *v, size_t n) {
+bool cbdp_turn_next_permutation(uint32_t *v, size_t n) {
     if (n < 2) {
         return false;
     }
@@ -58,7 +58,7 @@ bool cbd_turn_next_permutation(uint32_t *v, size_t n) {
     return true;
 }
 
-uint64_t cbd_turn_factorial_capped(size_t k, uint64_t cap) {
+uint64_t cbdp_turn_factorial_capped(size_t k, uint64_t cap) {
     uint64_t f = 1;
     for (size_t i = 2; i <= k; i++) {
         if (f > cap / i) {
@@ -74,7 +74,7 @@ static size_t restricted_rank(const cbd_turn_group *gr, const uint32_t *perm, si
                               uint32_t *seq) {
     size_t k = 0, rank = 0;
     for (size_t i = 0; i < n; i++) {
-        if (cbd_turn_contains(gr->movers, gr->n_movers, perm[i])) {
+        if (cbdp_turn_contains(gr->movers, gr->n_movers, perm[i])) {
             seq[k++] = perm[i];
         }
     }
@@ -99,13 +99,13 @@ static cbd_status component_goals(const goal_ctx *a, const uint32_t *comp, size_
     for (size_t m = 0; m < a->n_movers; m++) {
         for (size_t g = 0; g < a->n_groups; g++) {
             if (comp[g] == c &&
-                cbd_turn_contains(a->groups[g].movers, a->groups[g].n_movers, (uint32_t)m)) {
+                cbdp_turn_contains(a->groups[g].movers, a->groups[g].n_movers, (uint32_t)m)) {
                 u[n++] = (uint32_t)m;
                 break;
             }
         }
     }
-    uint64_t fact = cbd_turn_factorial_capped(n, a->max_schedules);
+    uint64_t fact = cbdp_turn_factorial_capped(n, a->max_schedules);
     if (fact > a->max_schedules) {
         cbd_mem_free(u);
         a->err->kind = CBD_TURN_ERR_SCHEDULES;
@@ -132,7 +132,7 @@ static cbd_status component_goals(const goal_ctx *a, const uint32_t *comp, size_
             }
         }
         sum += prod;
-    } while (cbd_turn_next_permutation(u, n));
+    } while (cbdp_turn_next_permutation(u, n));
     cbd_mem_free(u);
     *out = sum / (double)fact;
     return CBD_OK;
@@ -149,7 +149,7 @@ static bool varies(const cbd_turn_group *gr) {
 
 static bool share_movers(const cbd_turn_group *x, const cbd_turn_group *y) {
     for (size_t i = 0; i < x->n_movers; i++) {
-        if (cbd_turn_contains(y->movers, y->n_movers, x->movers[i])) {
+        if (cbdp_turn_contains(y->movers, y->n_movers, x->movers[i])) {
             return true;
         }
     }
@@ -158,9 +158,9 @@ static bool share_movers(const cbd_turn_group *x, const cbd_turn_group *y) {
 
 /* W16: P(every goal holds). Groups whose goal chance does not depend on the permutation are
  * independent factors; the others are joined into components by shared movers. */
-cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
-                                  uint64_t max_schedules, cbd_budget *budget, cbd_turn_error *err,
-                                  double *out) {
+cbd_status cbdp_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
+                                   uint64_t max_schedules, cbd_budget *budget, cbd_turn_error *err,
+                                   double *out) {
     goal_ctx ctx = {groups, n_groups, n_movers, max_schedules, budget, err}, *a = &ctx;
     *out = 1.0;
     if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, n_groups))) {

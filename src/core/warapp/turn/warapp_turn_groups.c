@@ -18,7 +18,7 @@ static uint32_t uf_find(uint32_t *parent, uint32_t x) {
     return x;
 }
 
-void cbd_turn_groups_free(cbd_turn_groups *a) {
+void cbdp_turn_groups_free(cbd_turn_groups *a) {
     for (size_t g = 0; a->groups && g < a->n_groups; g++) {
         cbd_turn_group *gr = &a->groups[g];
         cbd_mem_free(gr->terr);
@@ -35,7 +35,7 @@ void cbd_turn_groups_free(cbd_turn_groups *a) {
     cbd_mem_free(a->first);
 }
 
-cbd_status cbd_turn_outside_orders(cbd_turn_groups *a, cbd_status st) {
+cbd_status cbdp_turn_outside_orders(cbd_turn_groups *a, cbd_status st) {
     if (st == CBD_ERR_BUDGET || st == CBD_ERR_NOMEM) {
         a->err->kind = CBD_TURN_ERR_BUDGET;
         a->err->index = CBD_TURN_NO_ORDER;
@@ -49,14 +49,14 @@ static cbd_status groups_fill(cbd_turn_groups *a) {
     /* Each group looks over every order and every mover. */
     uint64_t pairs = cbd_work_times(a->n_groups, p->n_seq + p->n_movers);
     if (!cbd_charge(a->budget, cbd_work_times(CBD_WORK_SCAN_TERM, pairs + p->n_terr))) {
-        return cbd_turn_outside_orders(a, CBD_ERR_BUDGET);
+        return cbdp_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
     for (size_t i = 0; i < p->n_terr; i++) {
         a->groups[a->group_of_terr[i]].n_terr++;
     }
     uint8_t *mark = cbd_mem_calloc(a->budget, p->n_movers + 1, 1);
     if (!mark) {
-        return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+        return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t g = 0; g < a->n_groups; g++) {
         cbd_turn_group *gr = &a->groups[g];
@@ -64,7 +64,7 @@ static cbd_status groups_fill(cbd_turn_groups *a) {
         gr->movers = cbd_mem_alloc(a->budget, (p->n_movers + 1) * sizeof *gr->movers);
         if (!gr->terr || !gr->movers) {
             cbd_mem_free(mark);
-            return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+            return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
         }
         gr->n_terr = 0;
     }
@@ -123,14 +123,14 @@ static void join_commanders(const cbd_turn_plan *p, uint32_t *parent) {
 static void join_orders(const cbd_turn_plan *p, uint32_t *parent, uint32_t *touched) {
     for (size_t k = 0; k < p->n_seq; k++) {
         const cbd_turn_order *o = &p->turn->orders[p->listed[k]];
-        size_t n = cbd_turn_kind_of(o->type)->touches(p->turn, o, touched);
+        size_t n = cbdp_turn_kind_of(o->type)->touches(p->turn, o, touched);
         for (size_t i = 1; i < n; i++) {
             parent[uf_find(parent, touched[i])] = uf_find(parent, touched[0]);
         }
     }
 }
 
-cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
+cbd_status cbdp_turn_groups_build(cbd_turn_groups *a) {
     const cbd_turn_plan *p = a->plan;
     /* Union–find over the orders, then a pass over the territories and the orders; and a pass
      * over the territories for each unit (W22, join_commanders). */
@@ -139,7 +139,7 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
         steps += p->turn->neighbor_off[p->n_terr]; /* W25: a bomb joins its target's neighbours */
     }
     if (!cbd_charge(a->budget, cbd_work_times(4 * CBD_WORK_SCAN_TERM, steps))) {
-        return cbd_turn_outside_orders(a, CBD_ERR_BUDGET);
+        return cbdp_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
     uint32_t *parent = cbd_mem_alloc(a->budget, (p->n_terr + 1) * sizeof *parent);
     uint32_t *touched = cbd_mem_alloc(a->budget, (p->n_terr + 2) * sizeof *touched);
@@ -150,7 +150,7 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
     if (!parent || !touched || !a->group_of_terr || !a->group_of_order || !a->full || !a->first) {
         cbd_mem_free(parent);
         cbd_mem_free(touched);
-        return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+        return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t i = 0; i < p->n_terr; i++) {
         parent[i] = (uint32_t)i;
@@ -168,13 +168,13 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
     cbd_mem_free(parent);
     for (size_t k = 0; k < p->n_seq; k++) {
         const cbd_turn_order *o = &p->turn->orders[p->listed[k]];
-        cbd_turn_kind_of(o->type)->touches(p->turn, o, touched);
+        cbdp_turn_kind_of(o->type)->touches(p->turn, o, touched);
         a->group_of_order[p->listed[k]] = a->group_of_terr[touched[0]];
     }
     cbd_mem_free(touched);
     a->groups = cbd_mem_calloc(a->budget, a->n_groups + 1, sizeof *a->groups);
     if (!a->groups) {
-        return cbd_turn_outside_orders(a, cbd_budget_nomem(a->budget));
+        return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
     }
     cbd_status st = groups_fill(a);
     for (size_t i = 0; i < p->turn->n_goals && st == CBD_OK; i++) {
@@ -185,7 +185,7 @@ cbd_status cbd_turn_groups_build(cbd_turn_groups *a) {
 
 /* The group's orders as they run when round 1's movers are `first` (NULL: listed). */
 static void group_seq(cbd_turn_groups *a, size_t g, const uint32_t *first, uint32_t *out) {
-    cbd_turn_plan_schedule(a->plan, first, a->full);
+    cbdp_turn_plan_schedule(a->plan, first, a->full);
     size_t n = 0;
     for (size_t k = 0; k < a->plan->n_seq; k++) {
         if (a->group_of_order[a->full[k]] == g) {
@@ -217,7 +217,7 @@ static cbd_status random_schedules(cbd_turn_groups *a, size_t g, uint32_t *perm,
         /* Round 1 puts the group's movers in `perm`'s order; the others do not matter here. */
         memcpy(a->first, perm, k * sizeof *perm);
         for (size_t m = 0, n = k; m < p->n_movers; m++) {
-            if (!cbd_turn_contains(perm, k, (uint32_t)m)) {
+            if (!cbdp_turn_contains(perm, k, (uint32_t)m)) {
                 a->first[n++] = (uint32_t)m;
             }
         }
@@ -231,7 +231,7 @@ static cbd_status random_schedules(cbd_turn_groups *a, size_t g, uint32_t *perm,
         }
         gr->weight[table[s] - 1] += 1.0 / (double)gr->n_ranks;
         gr->rank_to_id[rank++] = table[s] - 1;
-    } while (cbd_turn_next_permutation(perm, k));
+    } while (cbdp_turn_next_permutation(perm, k));
     return CBD_OK;
 }
 
@@ -240,7 +240,7 @@ static cbd_status random_schedules(cbd_turn_groups *a, size_t g, uint32_t *perm,
 static uint64_t permutation_units(const cbd_turn_groups *a, const cbd_turn_group *gr) {
     const cbd_turn_plan *p = a->plan;
     uint64_t steps = (uint64_t)p->n_movers * (gr->n_movers + 1) +
-                     (uint64_t)cbd_turn_plan_rounds(p) * p->n_movers + p->n_seq + 2 * gr->len;
+                     (uint64_t)cbdp_turn_plan_rounds(p) * p->n_movers + p->n_seq + 2 * gr->len;
     /* W30: the priority players' places sorted, the orders by delay level. */
     steps += p->any_prio ? (uint64_t)p->n_movers * p->n_movers : 0;
     steps += p->max_level > 0 ? (uint64_t)p->n_seq * (p->max_level + 2) : 0;
@@ -254,12 +254,12 @@ static cbd_status schedules_stopped(cbd_turn_groups *a, cbd_status st) {
     return st;
 }
 
-cbd_status cbd_turn_group_schedules(cbd_turn_groups *a, size_t g) {
+cbd_status cbdp_turn_group_schedules(cbd_turn_groups *a, size_t g) {
     cbd_turn_group *gr = &a->groups[g];
     const cbd_turn *t = a->plan->turn;
     uint64_t cap = a->limits->max_schedules;
     uint64_t fact =
-        t->move_order == CBD_MOVE_RANDOM ? cbd_turn_factorial_capped(gr->n_movers, cap) : 1;
+        t->move_order == CBD_MOVE_RANDOM ? cbdp_turn_factorial_capped(gr->n_movers, cap) : 1;
     if (fact > cap) {
         a->err->kind = CBD_TURN_ERR_SCHEDULES;
         a->err->needed = fact;

@@ -40,17 +40,17 @@ typedef struct {
 } cbd_turn_plan;
 
 /* The plan's arrays come from `budget` (its loops are linear in the turn and are charged). */
-cbd_status cbd_turn_plan_build(const cbd_turn *turn, const cbd_turn_limits *limits,
-                               cbd_budget *budget, cbd_turn_plan *plan, cbd_turn_error *err);
-void cbd_turn_plan_free(cbd_turn_plan *plan);
+cbd_status cbdp_turn_plan_build(const cbd_turn *turn, const cbd_turn_limits *limits,
+                                cbd_budget *budget, cbd_turn_plan *plan, cbd_turn_error *err);
+void cbdp_turn_plan_free(cbd_turn_plan *plan);
 
 /* The place of mover m's orders of phase ph among the movers' lists (cbd_turn_plan). */
-static inline size_t cbd_turn_plan_slot(size_t m, size_t ph) {
+static inline size_t cbdp_turn_plan_slot(size_t m, size_t ph) {
     return m * CBD_PHASES + ph;
 }
 
 /* W30: the plan's priority counts and delay levels (warapp_turn_schedule.c). */
-void cbd_turn_plan_cards(cbd_turn_plan *plan);
+void cbdp_turn_plan_cards(cbd_turn_plan *plan);
 
 /*
  * W13, W24: the orders in sequence in the order they run, given round 1's order of movers
@@ -62,10 +62,10 @@ void cbd_turn_plan_cards(cbd_turn_plan *plan);
  * first attack/transfer at the front; then the orders by delay level, stably. out gets n_seq
  * order indices and has room for 2 · n_seq (the second half is scratch).
  */
-void cbd_turn_plan_schedule(const cbd_turn_plan *plan, const uint32_t *first, uint32_t *out);
+void cbdp_turn_plan_schedule(const cbd_turn_plan *plan, const uint32_t *first, uint32_t *out);
 
 /* The rounds of every phase together (what one schedule's walk over the movers costs). */
-static inline uint64_t cbd_turn_plan_rounds(const cbd_turn_plan *plan) {
+static inline uint64_t cbdp_turn_plan_rounds(const cbd_turn_plan *plan) {
     uint64_t r = 0;
     for (size_t ph = 0; ph < CBD_PHASES; ph++) {
         r += plan->rounds[ph];
@@ -74,17 +74,17 @@ static inline uint64_t cbd_turn_plan_rounds(const cbd_turn_plan *plan) {
 }
 
 /* W8, W11: whether `owner` is `player` or a teammate (never for neutral). */
-static inline int cbd_turn_is_own(const cbd_turn_plan *plan, cbd_turn_player player,
-                                  cbd_turn_player owner) {
+static inline int cbdp_turn_is_own(const cbd_turn_plan *plan, cbd_turn_player player,
+                                   cbd_turn_player owner) {
     return owner != CBD_TURN_NEUTRAL && plan->team[owner] == plan->team[player];
 }
 
 /* W29: whether the owner of a territory is at peace with `player` this turn (never neutral, and
  * never a teammate: a transfer to a teammate is unaffected). */
-static inline bool cbd_turn_at_peace(const cbd_turn_plan *plan, cbd_turn_player player,
-                                     cbd_turn_player owner) {
+static inline bool cbdp_turn_at_peace(const cbd_turn_plan *plan, cbd_turn_player player,
+                                      cbd_turn_player owner) {
     const cbd_turn *t = plan->turn;
-    if (owner == CBD_TURN_NEUTRAL || t->n_peace == 0 || cbd_turn_is_own(plan, player, owner)) {
+    if (owner == CBD_TURN_NEUTRAL || t->n_peace == 0 || cbdp_turn_is_own(plan, player, owner)) {
         return false;
     }
     for (size_t i = 0; i < t->n_peace; i++) {
@@ -97,8 +97,8 @@ static inline bool cbd_turn_at_peace(const cbd_turn_plan *plan, cbd_turn_player 
 }
 
 /* W14 steps 2–3: armies sent by an order from a territory of `armies` (eligible `eligible`). */
-static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order *o, uint64_t armies,
-                                     uint64_t eligible) {
+static inline uint64_t cbdp_turn_sent(const cbd_turn *turn, const cbd_turn_order *o,
+                                      uint64_t armies, uint64_t eligible) {
     uint64_t movable = turn->battle.one_army_must_stand_guard ? (armies ? armies - 1 : 0) : armies;
     if (!turn->multi_attack && eligible < movable) {
         movable = eligible; /* W15 */
@@ -120,7 +120,7 @@ static inline uint64_t cbd_turn_sent(const cbd_turn *turn, const cbd_turn_order 
  * eligible armies of W15). Its memory comes from `budget`; the caller charges the states it
  * adds (CBD_WORK_TURN_STATE or _OUTCOME each), the map charges only its own growth. */
 typedef struct {
-    cbd_budget *budget; /* kept by cbd_turn_map_free and _clear */
+    cbd_budget *budget; /* kept by cbdp_turn_map_free and _clear */
     size_t words;       /* uint32 words per state */
     size_t count, cap;
     uint32_t *keys;  /* cap × words */
@@ -131,15 +131,15 @@ typedef struct {
     size_t tcap;     /* a power of 2 */
 } cbd_turn_map;
 
-void cbd_turn_map_free(cbd_turn_map *m);
+void cbdp_turn_map_free(cbd_turn_map *m);
 /* Empties the map for states of `words` words (keeping its memory when the size is the same).
  * Costs the states it held, not its capacity: a table grown by one large step is not wiped
  * whole at every later step (each schedule of the random move order runs every step again,
  * and a later group reuses the maps). It charges the slots it clears; CBD_ERR_BUDGET when the
  * budget is spent. */
-cbd_status cbd_turn_map_clear(cbd_turn_map *m, size_t words);
+cbd_status cbdp_turn_map_clear(cbd_turn_map *m, size_t words);
 /* Adds mass w to the state `key`, merging it with an equal state. */
-cbd_status cbd_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w);
+cbd_status cbdp_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w);
 
 /* Kill distributions by army count for one side of the engine's battles (warapp_turn_kills.c),
  * computed once each while they fit the cache's bounds. */
@@ -154,16 +154,7 @@ typedef struct {
     uint64_t spare_n; /* its army count */
 } cbd_turn_kills_cache;
 
-void cbd_turn_kills_cache_free(cbd_turn_kills_cache *c);
-
-/*
- * The kills of n armies of side `which` (0: the offense rate, 1: the defense rate) under `set`,
- * from the cache or computed (charged to `budget`, its terms added to *terms). *out stays
- * valid until the next call on the same cache.
- */
-cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
-                              const cbd_warapp_settings *set, int which, uint64_t n,
-                              uint64_t *terms, const cbd_kills **out);
+void cbdp_turn_kills_cache_free(cbd_turn_kills_cache *c);
 
 /*
  * W21, W22: the units of one group in the engine's states (warapp_turn_units.c). Each unit has
@@ -200,36 +191,31 @@ typedef struct {
 
 /* The group's units (those whose start territory has local[t] != UINT32_MAX) and their first
  * words in `key` (after n_terr territories of `stride` words). Returns their word count. */
-size_t cbd_turn_gunits_init(cbd_turn_gunits *g, const cbd_turn_plan *plan, const uint32_t *local,
-                            size_t n_terr, size_t stride);
-void cbd_turn_gunits_start(const cbd_turn_gunits *g, const uint32_t *local, uint32_t *key);
+size_t cbdp_turn_gunits_init(cbd_turn_gunits *g, const cbd_turn_plan *plan, const uint32_t *local,
+                             size_t n_terr, size_t stride);
+void cbdp_turn_gunits_start(const cbd_turn_gunits *g, const uint32_t *local, uint32_t *key);
 /* The group units alive on territory l, in rank order (W19's listed order); returns how many. */
-size_t cbd_turn_gunits_on(const cbd_turn_gunits *g, const uint32_t *key, size_t l, uint8_t *out);
+size_t cbdp_turn_gunits_on(const cbd_turn_gunits *g, const uint32_t *key, size_t l, uint8_t *out);
 /* W21: the group units listed by order o that it can send from lf in state key (on lf, not
  * moved without multi_attack), in the order listed (the caller keeps them off a teammate's). */
-size_t cbd_turn_gunits_sendable(const cbd_turn_gunits *g, const uint32_t *key,
-                                const cbd_turn_order *o, size_t lf, uint8_t *out);
+size_t cbdp_turn_gunits_sendable(const cbd_turn_gunits *g, const uint32_t *key,
+                                 const cbd_turn_order *o, size_t lf, uint8_t *out);
 /* Takes units off the board for a move (their place words 0, health kept); compacts lf. */
-void cbd_turn_gunits_lift(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
-                          size_t lf);
+void cbdp_turn_gunits_lift(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
+                           size_t lf);
 /* W21: puts units (lifted) on territory l after those already there, in list order, moved. */
-void cbd_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
-                           size_t l);
-/* Ranks 0 .. k − 1 again on territory l, in their order (after a unit left or died). */
-void cbd_turn_gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l);
+void cbdp_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
+                            size_t l);
 /* W22: whether unit gu is a Commander (the built-in unit: no health). */
-bool cbd_turn_gunits_is_commander(const cbd_turn_gunits *g, size_t gu);
+bool cbdp_turn_gunits_is_commander(const cbd_turn_gunits *g, size_t gu);
 /* W28: the units on territory l are gifted to player `to`: moved this turn, and its
  * Commanders count as to's (W22). */
-void cbd_turn_gunits_gift(const cbd_turn_gunits *g, uint32_t *key, size_t l, cbd_turn_player to);
+void cbdp_turn_gunits_gift(const cbd_turn_gunits *g, uint32_t *key, size_t l, cbd_turn_player to);
 /* W26: armies × the blockade's multiplier, rounded down, at most 10^9 (warapp_turn_cards.c). */
-uint32_t cbd_turn_blockaded(const cbd_turn *t, cbd_turn_order_type type, uint64_t armies);
+uint32_t cbdp_turn_blockaded(const cbd_turn *t, cbd_turn_order_type type, uint64_t armies);
 /* W22: whether player p (with a Commander in the group at the start) has Commanders, by their
  * owners now (W28), and none of them alive in `key`. */
-bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p);
-/* W22: every territory of p in `key` becomes neutral with all it holds (none eligible). */
-void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
-                                cbd_turn_player p);
+bool cbdp_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p);
 /*
  * W19–W22: one outcome of a battle with units in state k2 (the sent armies and units already
  * off `from`): st[0] is what the attack (units att, in their listed order) kept after its
@@ -237,11 +223,11 @@ void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t 
  * `to` on capture, back to `from` otherwise), W22 eliminates a player whose last Commander
  * died. Returns whether `to` was captured.
  */
-bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_player player,
-                             size_t lf, size_t lt, const uint8_t *att, size_t n_att,
-                             const uint8_t *def, size_t n_def, const cbd_warapp_side_state *st);
+bool cbdp_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_player player,
+                              size_t lf, size_t lt, const uint8_t *att, size_t n_att,
+                              const uint8_t *def, size_t n_def, const cbd_warapp_side_state *st);
 /* The unit's W17 numbers as it stands in `key` (a health unit's toughness is its health left). */
-cbd_warapp_unit cbd_turn_gunits_now(const cbd_turn_gunits *g, const uint32_t *key, size_t gu);
+cbd_warapp_unit cbdp_turn_gunits_now(const cbd_turn_gunits *g, const uint32_t *key, size_t gu);
 
 typedef struct cbd_turn_engine cbd_turn_engine;
 
@@ -290,40 +276,40 @@ struct cbd_turn_engine {
 };
 
 /* Fills *e->err with a refusal of `kind` (order oi, needed past limit): CBD_ERR_TOO_LARGE. */
-cbd_status cbd_turn_too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi,
-                              uint64_t needed, uint64_t limit);
+cbd_status cbdp_turn_too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi,
+                               uint64_t needed, uint64_t limit);
 /* A status of the engine's, with the order being run named when the budget stopped it. */
-cbd_status cbd_turn_stopped(cbd_turn_engine *e, cbd_status st);
+cbd_status cbdp_turn_stopped(cbd_turn_engine *e, cbd_status st);
 /* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate), from
  * the engine's caches (warapp_turn_kills.c, as the two below); its terms count in e->work. */
-cbd_status cbd_turn_kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out);
+cbd_status cbdp_turn_kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out);
 /* The range [lo, lo + len) of min(K, cap) over K's window (W4). */
-size_t cbd_turn_capped_len(const cbd_kills *k, uint64_t cap, uint64_t *lo);
+size_t cbdp_turn_capped_len(const cbd_kills *k, uint64_t cap, uint64_t *lo);
 /* Writes P(min(K, cap) = lo + i) into e->buf[which]; notes a window short of the support. */
-cbd_status cbd_turn_capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint64_t cap,
-                           uint64_t *lo, size_t *len);
+cbd_status cbdp_turn_capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint64_t cap,
+                            uint64_t *lo, size_t *len);
 /* The cache misses of `adds` states added to e->next, once its size is known. */
-cbd_status cbd_turn_charge_misses(cbd_turn_engine *e, uint64_t adds);
+cbd_status cbdp_turn_charge_misses(cbd_turn_engine *e, uint64_t adds);
 /* The most states one step may hold (max_states, fewer for a large group). */
-uint64_t cbd_turn_state_cap(const cbd_turn_engine *e);
+uint64_t cbdp_turn_state_cap(const cbd_turn_engine *e);
 /* W21: what looking over a state's units costs. */
-uint64_t cbd_turn_unit_scan(const cbd_turn_engine *e);
+uint64_t cbdp_turn_unit_scan(const cbd_turn_engine *e);
 /* The units of one state stored (or merged) in a map: `base` plus its words. */
-uint64_t cbd_turn_state_units(const cbd_turn_engine *e, uint64_t base);
+uint64_t cbdp_turn_state_units(const cbd_turn_engine *e, uint64_t base);
 /* The state after deploys of the group terr[0 .. n_terr) in e->cur, or fog's product of them
  * (warapp_turn_retire.c). */
-cbd_status cbd_turn_start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr);
+cbd_status cbdp_turn_start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr);
 /* Retires the territories whose last step is s (-1: before the first) into the results,
  * weighted by `weight` (warapp_turn_retire.c). */
-cbd_status cbd_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr, int32_t s,
-                           double weight);
+cbd_status cbdp_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr, int32_t s,
+                            double weight);
 
 /* The engine adds order chances and territory owner chances into *res as it runs; it charges
  * `budget` for every step and takes its memory from it. */
-cbd_status cbd_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
-                                  cbd_budget *budget, cbd_turn_analysis *res, cbd_turn_error *err,
-                                  cbd_turn_engine **out);
-void cbd_turn_engine_free(cbd_turn_engine *e);
+cbd_status cbdp_turn_engine_create(const cbd_turn_plan *plan, const cbd_turn_limits *limits,
+                                   cbd_budget *budget, cbd_turn_analysis *res, cbd_turn_error *err,
+                                   cbd_turn_engine **out);
+void cbdp_turn_engine_free(cbd_turn_engine *e);
 
 /*
  * Runs the orders seq[0 .. len) on the group of territories terr[0 .. n_terr) from the board
@@ -331,17 +317,17 @@ void cbd_turn_engine_free(cbd_turn_engine *e);
  * chances × weight into the results, each territory's final armies × weight into the engine's
  * points, and sets *goals to the probability that the goals on this group's territories hold.
  */
-cbd_status cbd_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
-                               const uint32_t *seq, size_t len, double weight, double *goals);
+cbd_status cbdp_turn_engine_run(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr,
+                                const uint32_t *seq, size_t len, double weight, double *goals);
 
 /* The armies points gathered since the last clear (unsorted, repeats not merged). */
-const cbd_turn_retired *cbd_turn_engine_points(const cbd_turn_engine *e, size_t *n);
-void cbd_turn_engine_clear_points(cbd_turn_engine *e);
+const cbd_turn_retired *cbdp_turn_engine_points(const cbd_turn_engine *e, size_t *n);
+void cbdp_turn_engine_clear_points(cbd_turn_engine *e);
 /* The most states any step held (after merging, before retiring). */
-uint64_t cbd_turn_engine_peak(const cbd_turn_engine *e);
+uint64_t cbdp_turn_engine_peak(const cbd_turn_engine *e);
 /* Whether a kill window was cut short of its exact support (a certainty is then not proven). */
-bool cbd_turn_engine_truncated(const cbd_turn_engine *e);
-uint64_t cbd_turn_engine_work(const cbd_turn_engine *e);
+bool cbdp_turn_engine_truncated(const cbd_turn_engine *e);
+uint64_t cbdp_turn_engine_work(const cbd_turn_engine *e);
 
 /* ---- groups of territories and their schedules (warapp_turn_groups.c), their goals
  * (warapp_turn_goals.c), driven by the analysis (warapp_turn_analyze.c) ---- */
@@ -378,24 +364,24 @@ typedef struct {
 
 /* Splits the board into groups (territories joined by an order's from and to, and by a
  * Commander's owner, W22), listing each group's territories and movers. */
-cbd_status cbd_turn_groups_build(cbd_turn_groups *a);
-void cbd_turn_groups_free(cbd_turn_groups *a);
+cbd_status cbdp_turn_groups_build(cbd_turn_groups *a);
+void cbdp_turn_groups_free(cbd_turn_groups *a);
 /* W13: group g's distinct schedules and their weights (every permutation of its movers under
  * the random move order, merged where equal). */
-cbd_status cbd_turn_group_schedules(cbd_turn_groups *a, size_t g);
+cbd_status cbdp_turn_group_schedules(cbd_turn_groups *a, size_t g);
 /* The status of a step outside any order that the budget stopped (or memory failed): the
  * error then names no order. */
-cbd_status cbd_turn_outside_orders(cbd_turn_groups *a, cbd_status st);
+cbd_status cbdp_turn_outside_orders(cbd_turn_groups *a, cbd_status st);
 
 /* W16: P(every goal holds) from each group's goal chance per schedule. */
-cbd_status cbd_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
-                                  uint64_t max_schedules, cbd_budget *budget, cbd_turn_error *err,
-                                  double *out);
-bool cbd_turn_contains(const uint32_t *v, size_t n, uint32_t x);
+cbd_status cbdp_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups, size_t n_movers,
+                                   uint64_t max_schedules, cbd_budget *budget, cbd_turn_error *err,
+                                   double *out);
+bool cbdp_turn_contains(const uint32_t *v, size_t n, uint32_t x);
 /* The next permutation in lexicographic order; false after the last. */
-bool cbd_turn_next_permutation(uint32_t *v, size_t n);
+bool cbdp_turn_next_permutation(uint32_t *v, size_t n);
 /* k!, or cap + 1 when it is larger than cap. */
-uint64_t cbd_turn_factorial_capped(size_t k, uint64_t cap);
+uint64_t cbdp_turn_factorial_capped(size_t k, uint64_t cap);
 
 /* ---- the kinds of order: one row each (warapp_turn_kinds.c) ---- */
 
@@ -426,29 +412,27 @@ typedef struct {
                     cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
 } cbd_turn_kind;
 
-extern const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS];
-
 /* The row of kind `type` (an unknown value gets a row no engine runs). */
-const cbd_turn_kind *cbd_turn_kind_of(cbd_turn_order_type type);
+const cbd_turn_kind *cbdp_turn_kind_of(cbd_turn_order_type type);
 
 /* W25–W28: the cards' exact steps (warapp_turn_cards.c) and sampled steps
  * (warapp_turn_sim_cards.c); one blockade step serves both blockades (W26). */
-cbd_status cbd_turn_exact_bomb(cbd_turn_engine *e, size_t oi, double weight);
-cbd_status cbd_turn_exact_blockade(cbd_turn_engine *e, size_t oi, double weight);
-cbd_status cbd_turn_exact_airlift(cbd_turn_engine *e, size_t oi, double weight);
-cbd_status cbd_turn_exact_gift(cbd_turn_engine *e, size_t oi, double weight);
-bool cbd_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                       cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
-bool cbd_turn_sim_blockade(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+cbd_status cbdp_turn_exact_bomb(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbdp_turn_exact_blockade(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbdp_turn_exact_airlift(cbd_turn_engine *e, size_t oi, double weight);
+cbd_status cbdp_turn_exact_gift(cbd_turn_engine *e, size_t oi, double weight);
+bool cbdp_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                        cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbdp_turn_sim_blockade(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                            cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbdp_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
                            cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
-bool cbd_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                          cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
-bool cbd_turn_sim_gift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                       cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+bool cbdp_turn_sim_gift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                        cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
 
 /* W14: the attack/transfer order's steps (warapp_turn_step.c, warapp_turn_sim_attack.c). */
-cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight);
-bool cbd_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                         cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+cbd_status cbdp_turn_expand(cbd_turn_engine *e, size_t oi, double weight);
+bool cbdp_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                          cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
 
 #endif

@@ -18,7 +18,7 @@
 #define KILLS_CACHE_BYTES   (UINT64_C(8) << 20) /* per side */
 #define KILLS_CACHE_ENTRIES 65536               /* per side */
 
-void cbd_turn_kills_cache_free(cbd_turn_kills_cache *c) {
+void cbdp_turn_kills_cache_free(cbd_turn_kills_cache *c) {
     for (size_t i = 0; i < c->count; i++) {
         cbd_kills_free(&c->kills[i]);
     }
@@ -96,9 +96,14 @@ static const cbd_kills *cache_keep(cbd_turn_kills_cache *c, uint64_t n, size_t s
     return &c->kills[c->count - 1];
 }
 
-cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
-                              const cbd_warapp_settings *set, int which, uint64_t n,
-                              uint64_t *terms, const cbd_kills **out) {
+/*
+ * The kills of n armies of side `which` (0: the offense rate, 1: the defense rate) under `set`,
+ * from the cache or computed (charged to `budget`, its terms added to *terms). *out stays
+ * valid until the next call on the same cache.
+ */
+static cbd_status kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
+                            const cbd_warapp_settings *set, int which, uint64_t n, uint64_t *terms,
+                            const cbd_kills **out) {
     if (c->count == c->cap && c->count < KILLS_CACHE_ENTRIES && !cache_grow(c, budget)) {
         return cbd_budget_nomem(budget);
     }
@@ -126,10 +131,10 @@ cbd_status cbd_turn_kills_get(cbd_turn_kills_cache *c, cbd_budget *budget,
 
 /* The kill distribution of n armies of side `which` (0: offense rate, 1: defense rate). Its
  * terms count in e->work, which its callers check against max_work. */
-cbd_status cbd_turn_kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out) {
-    cbd_status st = cbd_turn_kills_get(&e->cache[which], e->budget, &e->plan->turn->battle, which,
-                                       n, &e->work, out);
-    return cbd_turn_stopped(e, st);
+cbd_status cbdp_turn_kills_of(cbd_turn_engine *e, int which, uint64_t n, const cbd_kills **out) {
+    cbd_status st =
+        kills_get(&e->cache[which], e->budget, &e->plan->turn->battle, which, n, &e->work, out);
+    return cbdp_turn_stopped(e, st);
 }
 
 static uint64_t min_u64(uint64_t a, uint64_t b) {
@@ -137,19 +142,19 @@ static uint64_t min_u64(uint64_t a, uint64_t b) {
 }
 
 /* The range [lo, lo + len) of min(K, cap) over K's window (W4). */
-size_t cbd_turn_capped_len(const cbd_kills *k, uint64_t cap, uint64_t *lo) {
+size_t cbdp_turn_capped_len(const cbd_kills *k, uint64_t cap, uint64_t *lo) {
     *lo = min_u64(k->dist.lo, cap);
     return (size_t)(min_u64(k->dist.lo + k->dist.len - 1, cap) - *lo + 1);
 }
 
 /* Writes P(min(K, cap) = lo + i) into e->buf[which]; notes a window short of the support. */
-cbd_status cbd_turn_capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint64_t cap,
-                           uint64_t *lo, size_t *len) {
-    *len = cbd_turn_capped_len(k, cap, lo);
+cbd_status cbdp_turn_capped(cbd_turn_engine *e, int which, const cbd_kills *k, uint64_t cap,
+                            uint64_t *lo, size_t *len) {
+    *len = cbdp_turn_capped_len(k, cap, lo);
     if (*len > e->buf_cap[which]) {
         double *b = cbd_mem_realloc(e->budget, e->buf[which], *len * sizeof *b);
         if (!b) {
-            return cbd_turn_stopped(e, cbd_budget_nomem(e->budget));
+            return cbdp_turn_stopped(e, cbd_budget_nomem(e->budget));
         }
         e->buf[which] = b;
         e->buf_cap[which] = *len;

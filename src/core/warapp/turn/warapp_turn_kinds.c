@@ -119,30 +119,30 @@ static size_t gift_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t 
 
 /* One row per kind (W12, W14, W25–W30). Order priority and delay run no step: the plan reads
  * them into the attack/transfer phase's schedule (W30). */
-const cbd_turn_kind cbd_turn_kinds[CBD_ORDER_KINDS] = {
+static const cbd_turn_kind turn_kinds[CBD_ORDER_KINDS] = {
     [CBD_ORDER_DEPLOY] = {CBD_PHASE_DEPLOY, false, deploy_valid, target_touches, NULL, NULL},
     [CBD_ORDER_ATTACK_TRANSFER] = {CBD_PHASE_ATTACK, true, attack_valid, from_to_touches,
-                                   cbd_turn_expand, cbd_turn_sim_attack},
-    [CBD_ORDER_BOMB] = {CBD_PHASE_BOMB, false, target_valid, bomb_touches, cbd_turn_exact_bomb,
-                        cbd_turn_sim_bomb},
+                                   cbdp_turn_expand, cbdp_turn_sim_attack},
+    [CBD_ORDER_BOMB] = {CBD_PHASE_BOMB, false, target_valid, bomb_touches, cbdp_turn_exact_bomb,
+                        cbdp_turn_sim_bomb},
     [CBD_ORDER_BLOCKADE] = {CBD_PHASE_BLOCKADE, false, target_valid, target_touches,
-                            cbd_turn_exact_blockade, cbd_turn_sim_blockade},
+                            cbdp_turn_exact_blockade, cbdp_turn_sim_blockade},
     [CBD_ORDER_EMERGENCY_BLOCKADE] = {CBD_PHASE_EMERGENCY_BLOCKADE, false, target_valid,
-                                      target_touches, cbd_turn_exact_blockade,
-                                      cbd_turn_sim_blockade},
+                                      target_touches, cbdp_turn_exact_blockade,
+                                      cbdp_turn_sim_blockade},
     [CBD_ORDER_AIRLIFT] = {CBD_PHASE_AIRLIFT, true, move_valid, from_to_touches,
-                           cbd_turn_exact_airlift, cbd_turn_sim_airlift},
-    [CBD_ORDER_GIFT] = {CBD_PHASE_GIFT, false, gift_valid, gift_touches, cbd_turn_exact_gift,
-                        cbd_turn_sim_gift},
+                           cbdp_turn_exact_airlift, cbdp_turn_sim_airlift},
+    [CBD_ORDER_GIFT] = {CBD_PHASE_GIFT, false, gift_valid, gift_touches, cbdp_turn_exact_gift,
+                        cbdp_turn_sim_gift},
     [CBD_ORDER_PRIORITY] = {CBD_PHASE_NONE, false, player_valid, NULL, NULL, NULL},
     [CBD_ORDER_DELAY] = {CBD_PHASE_NONE, false, player_valid, NULL, NULL, NULL},
 };
 
-const cbd_turn_kind *cbd_turn_kind_of(cbd_turn_order_type type) {
+const cbd_turn_kind *cbdp_turn_kind_of(cbd_turn_order_type type) {
     static const cbd_turn_kind unknown = {CBD_PHASE_NONE, false, NULL, NULL, NULL, NULL};
-    return (unsigned)type < CBD_ORDER_KINDS ? &cbd_turn_kinds[type] : &unknown;
+    return (unsigned)type < CBD_ORDER_KINDS ? &turn_kinds[type] : &unknown;
 }
 
 cbd_turn_phase cbd_turn_kind_phase(cbd_turn_order_type type) {
-    return cbd_turn_kind_of(type)->phase;
+    return cbdp_turn_kind_of(type)->phase;
 }

@@ -4,7 +4,7 @@
 #include "core/hash_index.h"
 #include "warapp_turn_internal.h"
 
-void cbd_turn_map_free(cbd_turn_map *m) {
+void cbdp_turn_map_free(cbd_turn_map *m) {
     cbd_budget *budget = m->budget;
     cbd_mem_free(m->keys);
     cbd_mem_free(m->prob);
@@ -15,9 +15,9 @@ void cbd_turn_map_free(cbd_turn_map *m) {
     m->budget = budget;
 }
 
-cbd_status cbd_turn_map_clear(cbd_turn_map *m, size_t words) {
+cbd_status cbdp_turn_map_clear(cbd_turn_map *m, size_t words) {
     if (m->words != words) {
-        cbd_turn_map_free(m);
+        cbdp_turn_map_free(m);
         m->words = words;
     }
     /* The used slots one by one while they are few; the whole table once they are a quarter
@@ -93,7 +93,7 @@ static bool map_reserve(cbd_turn_map *m) {
     return true;
 }
 
-/* The probe's test for cbd_turn_map_add: an empty slot, or one holding the state looked for. */
+/* The probe's test for cbdp_turn_map_add: an empty slot, or one holding the state looked for. */
 typedef struct {
     const cbd_turn_map *m;
     const uint32_t *key;
@@ -111,7 +111,7 @@ static bool map_slot_done(const void *ctx, size_t s) {
 }
 
 /* Adds mass w to the state `key`, merging it with an equal state. */
-cbd_status cbd_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w) {
+cbd_status cbdp_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w) {
     if (!map_reserve(m)) {
         return cbd_budget_nomem(m->budget);
     }

@@ -12,11 +12,11 @@ static cbd_status push_point(cbd_turn_engine *e, uint32_t terr, uint64_t armies,
     if (e->n_pts == e->pts_cap) {
         size_t cap = e->pts_cap ? e->pts_cap * 2 : 64;
         if (!cbd_charge(e->budget, (cap - e->pts_cap) * sizeof *e->pts / CBD_WORK_TURN_GROWTH)) {
-            return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+            return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
         }
         cbd_turn_retired *n = cbd_mem_realloc(e->budget, e->pts, cap * sizeof *n);
         if (!n) {
-            return cbd_turn_stopped(e, cbd_budget_nomem(e->budget));
+            return cbdp_turn_stopped(e, cbd_budget_nomem(e->budget));
         }
         e->pts = n;
         e->pts_cap = cap;
@@ -39,7 +39,7 @@ static void retire_units(cbd_turn_engine *e, uint32_t terr, size_t l, double p) 
         uint32_t u = e->gu.board[gu];
         e->out->units[u].territory[terr] += p;
         e->out->units[u].alive += p;
-        uint32_t owner = cbd_turn_gunits_is_commander(&e->gu, gu) ? w[CBD_U_OWNER] : 0;
+        uint32_t owner = cbdp_turn_gunits_is_commander(&e->gu, gu) ? w[CBD_U_OWNER] : 0;
         memset(w, 0, CBD_TURN_UNIT_WORDS * sizeof *w);
         if (e->plan->turn->units[u].commander) {
             w[CBD_U_LOC] = CBD_TURN_UNIT_RETIRED;
@@ -56,8 +56,8 @@ static void retire_units(cbd_turn_engine *e, uint32_t terr, size_t l, double p) 
  * attacking several neighbours in turn stays small). The results are unchanged: W16 asks for
  * each territory's distribution and the goals' joint chance, both kept exactly.
  */
-cbd_status cbd_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr, int32_t s,
-                           double weight) {
+cbd_status cbdp_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr, int32_t s,
+                            double weight) {
     const size_t S = e->stride, words = e->cur.words;
     const cbd_turn *t = e->plan->turn;
     size_t retiring = 0;
@@ -69,13 +69,13 @@ cbd_status cbd_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_te
     }
     /* Each state: its territories looked over, the retiring ones' goals checked and their
      * points kept, and the state stored again. */
-    uint64_t per_state = cbd_turn_state_units(e, CBD_WORK_TURN_STATE) +
+    uint64_t per_state = cbdp_turn_state_units(e, CBD_WORK_TURN_STATE) +
                          cbd_work_times(CBD_WORK_SCAN_TERM, n_terr + retiring * (t->n_goals + 2)) +
                          cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(retiring, e->gu.n));
     if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
-    cbd_status st = cbd_turn_map_clear(&e->next, words);
+    cbd_status st = cbdp_turn_map_clear(&e->next, words);
     for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
         double w = e->cur.prob[i];
         memcpy(e->key, e->cur.keys + i * words, words * sizeof *e->key);
@@ -95,13 +95,13 @@ cbd_status cbd_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_te
             retire_units(e, terr[l], l, w * weight);
             memset(e->key + l * S, 0, S * sizeof *e->key);
         }
-        st = st == CBD_OK ? cbd_turn_map_add(&e->next, e->key, w) : st;
+        st = st == CBD_OK ? cbdp_turn_map_add(&e->next, e->key, w) : st;
     }
-    st = st == CBD_OK ? cbd_turn_charge_misses(e, e->cur.count) : st;
+    st = st == CBD_OK ? cbdp_turn_charge_misses(e, e->cur.count) : st;
     cbd_turn_map tmp = e->cur;
     e->cur = e->next;
     e->next = tmp;
-    return cbd_turn_stopped(e, st);
+    return cbdp_turn_stopped(e, st);
 }
 
 /* W23: how many of the group's territories are given as distributions. */
@@ -153,31 +153,31 @@ static double product_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_t
  * work limit before anything is built, and charged as that many states stored.
  */
 static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
-    uint64_t cap = cbd_turn_state_cap(e);
+    uint64_t cap = cbdp_turn_state_cap(e);
     uint64_t states = product_size(e, terr, n_terr);
     e->order = CBD_TURN_FOG_START; /* what a spent budget blames */
     if (states > cap) {
-        return cbd_turn_too_large(e, CBD_TURN_ERR_STATES, CBD_TURN_NO_ORDER, states, cap);
+        return cbdp_turn_too_large(e, CBD_TURN_ERR_STATES, CBD_TURN_NO_ORDER, states, cap);
     }
     if (e->work + states > e->limits->max_work) {
-        return cbd_turn_too_large(e, CBD_TURN_ERR_WORK, CBD_TURN_NO_ORDER, e->work + states,
-                                  e->limits->max_work);
+        return cbdp_turn_too_large(e, CBD_TURN_ERR_WORK, CBD_TURN_NO_ORDER, e->work + states,
+                                   e->limits->max_work);
     }
     e->work += states;
-    uint64_t units = cbd_work_times(cbd_turn_state_units(e, CBD_WORK_TURN_STATE) +
+    uint64_t units = cbd_work_times(cbdp_turn_state_units(e, CBD_WORK_TURN_STATE) +
                                         cbd_work_times(CBD_WORK_SCAN_TERM, n_terr),
                                     states);
     if (!cbd_charge(e->budget, units)) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     uint32_t *digit = cbd_mem_calloc(e->budget, n_terr + 1, sizeof *digit);
     if (!digit) {
-        return cbd_turn_stopped(e, cbd_budget_nomem(e->budget));
+        return cbdp_turn_stopped(e, cbd_budget_nomem(e->budget));
     }
     const cbd_turn_fog *fog = e->plan->turn->fog;
     cbd_status st = CBD_OK;
     for (uint64_t s = 0; s < states && st == CBD_OK; s++) {
-        st = cbd_turn_map_add(&e->cur, e->key, product_state(e, terr, n_terr, digit));
+        st = cbdp_turn_map_add(&e->cur, e->key, product_state(e, terr, n_terr, digit));
         for (size_t t = 0; t < n_terr; t++) { /* the next combination, mixed radix */
             if (fog[terr[t]].n > 1 && ++digit[t] < fog[terr[t]].n) {
                 break;
@@ -191,31 +191,31 @@ static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t
         !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, states))) {
         st = CBD_ERR_BUDGET; /* the cache misses of a large start, as charge_misses */
     }
-    st = cbd_turn_stopped(e, st);
+    st = cbdp_turn_stopped(e, st);
     e->order = CBD_TURN_NO_ORDER;
     return st;
 }
 
 /* The state after deploys, with its goal word (the last) set: no goal has failed yet. */
-cbd_status cbd_turn_start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
+cbd_status cbdp_turn_start_state(cbd_turn_engine *e, const uint32_t *terr, size_t n_terr) {
     const size_t S = e->stride;
     /* W21: the group's units picked out of the board's, each ranked among those before it. */
     size_t nu = e->plan->turn->n_units;
     if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(nu, nu)))) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     for (size_t t = 0; t < n_terr; t++) {
         e->local[terr[t]] = (uint32_t)t;
     }
     const size_t words =
-        n_terr * S + cbd_turn_gunits_init(&e->gu, e->plan, e->local, n_terr, S) + 1;
+        n_terr * S + cbdp_turn_gunits_init(&e->gu, e->plan, e->local, n_terr, S) + 1;
     if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_SCAN_TERM, words))) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     if (2 * words > e->key_cap) {
         uint32_t *k = cbd_mem_realloc(e->budget, e->key, 2 * words * sizeof *k);
         if (!k) {
-            return cbd_turn_stopped(e, cbd_budget_nomem(e->budget));
+            return cbdp_turn_stopped(e, cbd_budget_nomem(e->budget));
         }
         e->key = k;
         e->key_cap = 2 * words;
@@ -229,11 +229,11 @@ cbd_status cbd_turn_start_state(cbd_turn_engine *e, const uint32_t *terr, size_t
             e->key[t * S + W_ELIG] = (uint32_t)s->armies; /* W15: all after deploys */
         }
     }
-    cbd_turn_gunits_start(&e->gu, e->local, e->key);
+    cbdp_turn_gunits_start(&e->gu, e->local, e->key);
     e->key[words - 1] = 1;
-    cbd_status st = cbd_turn_map_clear(&e->cur, words);
+    cbd_status st = cbdp_turn_map_clear(&e->cur, words);
     if (st == CBD_OK && fog_of_group(e, terr, n_terr) > 0) {
         return start_product(e, terr, n_terr);
     }
-    return cbd_turn_stopped(e, st == CBD_OK ? cbd_turn_map_add(&e->cur, e->key, 1.0) : st);
+    return cbdp_turn_stopped(e, st == CBD_OK ? cbdp_turn_map_add(&e->cur, e->key, 1.0) : st);
 }

@@ -7,7 +7,7 @@
 
 #include "warapp_turn_internal.h"
 
-void cbd_turn_plan_cards(cbd_turn_plan *p) {
+void cbdp_turn_plan_cards(cbd_turn_plan *p) {
     const cbd_turn *t = p->turn;
     for (size_t i = 0; i < t->n_orders; i++) {
         const cbd_turn_order *o = &t->orders[i];
@@ -39,7 +39,7 @@ static size_t rounds(const cbd_turn_plan *p, size_t ph, const uint32_t *first, u
     for (uint32_t r = 0; r < p->rounds[ph]; r++) {
         for (size_t i = 0; i < n; i++) {
             /* W13: rounds alternate; r = 0 is round 1 (in order), r = 1 round 2 (reversed). */
-            size_t s = cbd_turn_plan_slot(first[r % 2 == 0 ? i : n - 1 - i], ph);
+            size_t s = cbdp_turn_plan_slot(first[r % 2 == 0 ? i : n - 1 - i], ph);
             if (p->mover_off[s] + r < p->mover_off[s + 1]) {
                 out[k++] = p->mover_orders[p->mover_off[s] + r];
             }
@@ -122,7 +122,7 @@ static size_t attack_phase(const cbd_turn_plan *p, const uint32_t *first, uint32
     return n;
 }
 
-void cbd_turn_plan_schedule(const cbd_turn_plan *p, const uint32_t *first, uint32_t *out) {
+void cbdp_turn_plan_schedule(const cbd_turn_plan *p, const uint32_t *first, uint32_t *out) {
     uint32_t *scratch = out + p->n_seq;
     size_t k = 0;
     for (size_t ph = CBD_PHASE_DEPLOY + 1; ph < CBD_PHASES; ph++) {

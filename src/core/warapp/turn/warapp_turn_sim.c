@@ -11,7 +11,7 @@ void cbd_turn_sim_free(cbd_turn_sim *sim) {
     if (!sim) {
         return;
     }
-    cbd_turn_plan_free(&sim->plan);
+    cbdp_turn_plan_free(&sim->plan);
     cbd_mem_free(sim->eligible);
     cbd_mem_free(sim->drawn);
     cbd_mem_free(sim->first);
@@ -33,7 +33,7 @@ cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limi
         err->index = CBD_TURN_NO_ORDER;
         return cbd_budget_nomem(budget);
     }
-    cbd_status st = cbd_turn_plan_build(turn, limits, budget, &sim->plan, err);
+    cbd_status st = cbdp_turn_plan_build(turn, limits, budget, &sim->plan, err);
     if (st != CBD_OK) {
         cbd_mem_free(sim);
         return st;
@@ -72,8 +72,8 @@ cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limi
     }
     if (turn->move_order != CBD_MOVE_RANDOM) {
         /* listed and cycle run one schedule: work it out once. */
-        cbd_turn_plan_schedule(p, turn->move_order == CBD_MOVE_CYCLE ? p->cycle_first : NULL,
-                               sim->sched);
+        cbdp_turn_plan_schedule(p, turn->move_order == CBD_MOVE_CYCLE ? p->cycle_first : NULL,
+                                sim->sched);
     }
     *out = sim;
     return CBD_OK;
@@ -159,7 +159,7 @@ cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
             sim->first[i] = sim->first[j];
             sim->first[j] = tmp;
         }
-        cbd_turn_plan_schedule(p, sim->first, sim->sched);
+        cbdp_turn_plan_schedule(p, sim->first, sim->sched);
     }
     if (events) {
         for (size_t i = 0; i < p->n_orders; i++) {
@@ -178,7 +178,7 @@ cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
         const cbd_turn_order *o = &t->orders[sim->sched[k]];
         cbd_turn_event *ev = events ? &events[sim->sched[k]] : &scratch;
         memset(ev, 0, sizeof *ev);
-        if (!cbd_turn_kind_of(o->type)->sampled(sim, budget, o, board, rng, ev)) {
+        if (!cbdp_turn_kind_of(o->type)->sampled(sim, budget, o, board, rng, ev)) {
             return CBD_ERR_BUDGET;
         }
     }

@@ -74,11 +74,11 @@ static bool battle_units(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_o
                          cbd_turn_territory *b, const uint32_t *sent_units, size_t n_sent,
                          cbd_rng *rng, cbd_turn_event *ev) {
     uint32_t def_list[CBD_TURN_MAX_UNITS];
-    size_t n_def = cbd_turn_sim_units_on(sim, o->to, def_list);
+    size_t n_def = cbdp_turn_sim_units_on(sim, o->to, def_list);
     cbd_warapp_unit au[CBD_TURN_MAX_UNITS], du[CBD_TURN_MAX_UNITS];
     cbd_warapp_side att, def;
-    cbd_turn_sim_side_with_units(sim, ev->sent, sent_units, n_sent, au, &att);
-    cbd_turn_sim_side_with_units(sim, b[o->to].armies, def_list, n_def, du, &def);
+    cbdp_turn_sim_side_with_units(sim, ev->sent, sent_units, n_sent, au, &att);
+    cbdp_turn_sim_side_with_units(sim, b[o->to].armies, def_list, n_def, du, &def);
     cbd_sim_side ta, td;
     const cbd_sim_side *sa, *sd;
     /* W19's walks and the units placed again, and W22's look over the board. */
@@ -103,44 +103,45 @@ static bool battle_units(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_o
                           ds.armies_left, cbd_warapp_side_empty(&def, &ds)); /* W20 */
     const cbd_warapp_outcome *out = &ev->outcome;
     cbd_turn_player defender = b[o->to].owner;
-    bool att_cmdr = cbd_turn_sim_units_take(sim, sent_units, n_sent, aleft, ev);
-    bool def_cmdr = cbd_turn_sim_units_take(sim, def_list, n_def, dleft, ev);
+    bool att_cmdr = cbdp_turn_sim_units_take(sim, sent_units, n_sent, aleft, ev);
+    bool def_cmdr = cbdp_turn_sim_units_take(sim, def_list, n_def, dleft, ev);
     uint32_t back[CBD_TURN_MAX_UNITS];
     size_t n_back = alive_of(sent_units, n_sent, aleft, back);
     if (out->captured) {
         b[o->to].owner = o->player;
         b[o->to].armies = out->attackers_left;
         sim->eligible[o->to] = 0;
-        cbd_turn_sim_arrive(sim, back, n_back, o->to);
+        cbdp_turn_sim_arrive(sim, back, n_back, o->to);
     } else {
         b[o->from].armies += out->attackers_left;
         b[o->to].armies = out->defenders_left;
         if (sim->eligible[o->to] > out->defenders_left) {
             sim->eligible[o->to] = out->defenders_left;
         }
-        cbd_turn_sim_arrive(sim, back, n_back, o->from);
+        cbdp_turn_sim_arrive(sim, back, n_back, o->from);
     }
     if (att_cmdr) {
-        cbd_turn_sim_eliminate_if_last(sim, b, o->player);
+        cbdp_turn_sim_eliminate_if_last(sim, b, o->player);
     }
     if (def_cmdr) {
-        cbd_turn_sim_eliminate_if_last(sim, b, defender);
+        cbdp_turn_sim_eliminate_if_last(sim, b, defender);
     }
     return true;
 }
 
 /* W14: one attack/transfer order on the board; false when the budget stopped its battle. */
-bool cbd_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                         cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
+bool cbdp_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                          cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
     const cbd_turn *t = sim->plan.turn;
     uint64_t *elig = sim->eligible;
     ev->kind = CBD_TURN_SKIPPED;
-    if (b[o->from].owner != o->player || cbd_turn_at_peace(&sim->plan, o->player, b[o->to].owner)) {
+    if (b[o->from].owner != o->player ||
+        cbdp_turn_at_peace(&sim->plan, o->player, b[o->to].owner)) {
         return true; /* W14.1; W29: no battle with a player at peace */
     }
-    uint64_t sent = cbd_turn_sent(t, o, b[o->from].armies, elig[o->from]);
+    uint64_t sent = cbdp_turn_sent(t, o, b[o->from].armies, elig[o->from]);
     uint32_t units[CBD_TURN_MAX_UNITS];
-    size_t n_units = o->n_units ? cbd_turn_sim_sendable(sim, o, b[o->to].owner, units) : 0;
+    size_t n_units = o->n_units ? cbdp_turn_sim_sendable(sim, o, b[o->to].owner, units) : 0;
     if (sent == 0 && n_units == 0) {
         return true; /* W14.3, W21: neither an army nor a unit to send */
     }
@@ -151,15 +152,16 @@ bool cbd_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_o
     }
     b[o->from].armies -= sent;
     elig[o->from] = elig[o->from] > sent ? elig[o->from] - sent : 0;
-    if (cbd_turn_is_own(&sim->plan, o->player, b[o->to].owner)) {
+    if (cbdp_turn_is_own(&sim->plan, o->player, b[o->to].owner)) {
         ev->kind = CBD_TURN_TRANSFERRED; /* W8: arrivals are not eligible (W15) */
         b[o->to].armies += sent;
-        cbd_turn_sim_arrive(sim, units, n_units, o->to);
+        cbdp_turn_sim_arrive(sim, units, n_units, o->to);
         return true;
     }
     ev->kind = CBD_TURN_ATTACKED;
     ev->defenders = b[o->to].armies;
-    if (t->n_units > 0 && (n_units > 0 || cbd_turn_sim_units_on(sim, o->to, units + n_units) > 0)) {
+    if (t->n_units > 0 &&
+        (n_units > 0 || cbdp_turn_sim_units_on(sim, o->to, units + n_units) > 0)) {
         return battle_units(sim, budget, o, b, units, n_units, rng, ev);
     }
     cbd_sim_side ta, td;

@@ -30,8 +30,8 @@ static bool next_to_player(const cbd_turn *t, const cbd_turn_order *o,
     return !t->neighbor_off;
 }
 
-bool cbd_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                       cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
+bool cbdp_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                        cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
     (void)rng;
     const cbd_turn *t = sim->plan.turn;
     uint64_t near = t->neighbor_off ? t->neighbor_off[o->to + 1] - t->neighbor_off[o->to] : 0;
@@ -39,8 +39,8 @@ bool cbd_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_ord
         return false;
     }
     cbd_turn_player owner = b[o->to].owner;
-    if (cbd_turn_is_own(&sim->plan, o->player, owner) ||
-        cbd_turn_at_peace(&sim->plan, o->player, owner) || !next_to_player(t, o, b)) {
+    if (cbdp_turn_is_own(&sim->plan, o->player, owner) ||
+        cbdp_turn_at_peace(&sim->plan, o->player, owner) || !next_to_player(t, o, b)) {
         return skipped(ev);
     }
     b[o->to].armies /= 2;
@@ -50,38 +50,38 @@ bool cbd_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_ord
     return played(ev, 0);
 }
 
-bool cbd_turn_sim_blockade(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                           cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
+bool cbdp_turn_sim_blockade(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                            cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
     (void)rng;
     uint32_t on[CBD_TURN_MAX_UNITS];
     const cbd_turn *t = sim->plan.turn;
     if (!cbd_charge(budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, t->n_units))) {
         return false;
     }
-    if (b[o->to].owner != o->player || (t->n_units > 0 && cbd_turn_sim_units_on(sim, o->to, on))) {
+    if (b[o->to].owner != o->player || (t->n_units > 0 && cbdp_turn_sim_units_on(sim, o->to, on))) {
         return skipped(ev);
     }
     b[o->to].owner = CBD_TURN_NEUTRAL;
-    b[o->to].armies = cbd_turn_blockaded(t, o->type, b[o->to].armies);
+    b[o->to].armies = cbdp_turn_blockaded(t, o->type, b[o->to].armies);
     sim->eligible[o->to] = 0;
     return played(ev, 0);
 }
 
-bool cbd_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                          cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
+bool cbdp_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                           cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
     (void)rng;
     const cbd_turn *t = sim->plan.turn;
     if (!cbd_charge(budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, t->n_units))) {
         return false;
     }
     cbd_turn_player to_owner = b[o->to].owner;
-    if (b[o->from].owner != o->player || !cbd_turn_is_own(&sim->plan, o->player, to_owner)) {
+    if (b[o->from].owner != o->player || !cbdp_turn_is_own(&sim->plan, o->player, to_owner)) {
         return skipped(ev);
     }
     uint64_t *elig = sim->eligible;
-    uint64_t sent = cbd_turn_sent(t, o, b[o->from].armies, elig[o->from]);
+    uint64_t sent = cbdp_turn_sent(t, o, b[o->from].armies, elig[o->from]);
     uint32_t units[CBD_TURN_MAX_UNITS];
-    size_t n_units = o->n_units ? cbd_turn_sim_sendable(sim, o, to_owner, units) : 0;
+    size_t n_units = o->n_units ? cbdp_turn_sim_sendable(sim, o, to_owner, units) : 0;
     if (sent == 0 && n_units == 0) {
         return skipped(ev);
     }
@@ -91,12 +91,12 @@ bool cbd_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_
     for (size_t i = 0; i < n_units; i++) {
         ev->units_sent |= UINT64_C(1) << units[i];
     }
-    cbd_turn_sim_arrive(sim, units, n_units, o->to); /* W21: moved */
+    cbdp_turn_sim_arrive(sim, units, n_units, o->to); /* W21: moved */
     return played(ev, sent);
 }
 
-bool cbd_turn_sim_gift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                       cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
+bool cbdp_turn_sim_gift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
+                        cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
     (void)rng;
     const cbd_turn *t = sim->plan.turn;
     if (!cbd_charge(budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, t->n_units))) {

@@ -33,20 +33,20 @@ struct cbd_turn_sim {
 
 /* W21: the units order o can send from its `from` (on it, not moved without multi_attack, and
  * not onto a teammate's territory), in the order listed. */
-size_t cbd_turn_sim_sendable(const cbd_turn_sim *sim, const cbd_turn_order *o,
-                             cbd_turn_player to_owner, uint32_t *out);
+size_t cbdp_turn_sim_sendable(const cbd_turn_sim *sim, const cbd_turn_order *o,
+                              cbd_turn_player to_owner, uint32_t *out);
 /* W21: units arrive on territory `to` after those there, in the order of `list`, moved. */
-void cbd_turn_sim_arrive(cbd_turn_sim *sim, const uint32_t *list, size_t n, uint32_t to);
+void cbdp_turn_sim_arrive(cbd_turn_sim *sim, const uint32_t *list, size_t n, uint32_t to);
 /* The units on territory `at` in W19's listed order; returns how many. */
-size_t cbd_turn_sim_units_on(const cbd_turn_sim *sim, uint32_t at, uint32_t *out);
+size_t cbdp_turn_sim_units_on(const cbd_turn_sim *sim, uint32_t at, uint32_t *out);
 /* W22: player p, who started with a Commander, has none left: every territory of theirs
  * becomes neutral with what it holds. */
-void cbd_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cbd_turn_player p);
+void cbdp_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cbd_turn_player p);
 /* One side of a battle with its units as they stand (a health unit's toughness: its health). */
-void cbd_turn_sim_side_with_units(const cbd_turn_sim *sim, uint64_t armies, const uint32_t *list,
-                                  size_t n, cbd_warapp_unit *units, cbd_warapp_side *side);
+void cbdp_turn_sim_side_with_units(const cbd_turn_sim *sim, uint64_t armies, const uint32_t *list,
+                                   size_t n, cbd_warapp_unit *units, cbd_warapp_side *side);
 /* W19: the units of a side after its damage; returns whether a Commander of them died. */
-bool cbd_turn_sim_units_take(cbd_turn_sim *sim, const uint32_t *list, size_t n,
-                             const uint64_t *left, cbd_turn_event *ev);
+bool cbdp_turn_sim_units_take(cbd_turn_sim *sim, const uint32_t *list, size_t n,
+                              const uint64_t *left, cbd_turn_event *ev);
 
 #endif

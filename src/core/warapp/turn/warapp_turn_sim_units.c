@@ -7,10 +7,10 @@
 
 /* W21: the units order o can send from its `from` (on it, not moved without multi_attack, and
  * not onto a teammate's territory), in the order listed. */
-size_t cbd_turn_sim_sendable(const cbd_turn_sim *sim, const cbd_turn_order *o,
-                             cbd_turn_player to_owner, uint32_t *out) {
+size_t cbdp_turn_sim_sendable(const cbd_turn_sim *sim, const cbd_turn_order *o,
+                              cbd_turn_player to_owner, uint32_t *out) {
     const cbd_turn *t = sim->plan.turn;
-    if (to_owner != o->player && cbd_turn_is_own(&sim->plan, o->player, to_owner)) {
+    if (to_owner != o->player && cbdp_turn_is_own(&sim->plan, o->player, to_owner)) {
         return 0; /* W21: such units stay on `from` */
     }
     size_t n = 0;
@@ -24,7 +24,7 @@ size_t cbd_turn_sim_sendable(const cbd_turn_sim *sim, const cbd_turn_order *o,
 }
 
 /* W21: units arrive on territory `to` after those there, in the order of `list`. */
-void cbd_turn_sim_arrive(cbd_turn_sim *sim, const uint32_t *list, size_t n, uint32_t to) {
+void cbdp_turn_sim_arrive(cbd_turn_sim *sim, const uint32_t *list, size_t n, uint32_t to) {
     for (size_t i = 0; i < n; i++) {
         sim->unit_at[list[i]] = to;
         sim->arrival[list[i]] = sim->next_arrival++;
@@ -33,7 +33,7 @@ void cbd_turn_sim_arrive(cbd_turn_sim *sim, const uint32_t *list, size_t n, uint
 }
 
 /* The units on territory `at` in W19's listed order (ascending arrival). */
-size_t cbd_turn_sim_units_on(const cbd_turn_sim *sim, uint32_t at, uint32_t *out) {
+size_t cbdp_turn_sim_units_on(const cbd_turn_sim *sim, uint32_t at, uint32_t *out) {
     size_t n = 0;
     for (size_t u = 0; u < sim->plan.turn->n_units; u++) {
         if (sim->unit_at[u] != at) {
@@ -51,7 +51,7 @@ size_t cbd_turn_sim_units_on(const cbd_turn_sim *sim, uint32_t at, uint32_t *out
 
 /* W22: player p, who started with a Commander, has none left: every territory of theirs
  * becomes neutral with what it holds. */
-void cbd_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cbd_turn_player p) {
+void cbdp_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cbd_turn_player p) {
     const cbd_turn *t = sim->plan.turn;
     if (p == CBD_TURN_NEUTRAL || !sim->has_commander[p] || sim->eliminated[p]) {
         return;
@@ -74,8 +74,8 @@ void cbd_turn_sim_eliminate_if_last(cbd_turn_sim *sim, cbd_turn_territory *b, cb
 }
 
 /* One side of a battle with its units as they stand (a health unit's toughness: its health). */
-void cbd_turn_sim_side_with_units(const cbd_turn_sim *sim, uint64_t armies, const uint32_t *list,
-                                  size_t n, cbd_warapp_unit *units, cbd_warapp_side *side) {
+void cbdp_turn_sim_side_with_units(const cbd_turn_sim *sim, uint64_t armies, const uint32_t *list,
+                                   size_t n, cbd_warapp_unit *units, cbd_warapp_side *side) {
     for (size_t i = 0; i < n; i++) {
         units[i] = sim->plan.turn->units[list[i]].unit;
         if (units[i].has_health) {
@@ -86,8 +86,8 @@ void cbd_turn_sim_side_with_units(const cbd_turn_sim *sim, uint64_t armies, cons
 }
 
 /* W19: the units of a side after its damage; returns whether a Commander of them died. */
-bool cbd_turn_sim_units_take(cbd_turn_sim *sim, const uint32_t *list, size_t n,
-                             const uint64_t *left, cbd_turn_event *ev) {
+bool cbdp_turn_sim_units_take(cbd_turn_sim *sim, const uint32_t *list, size_t n,
+                              const uint64_t *left, cbd_turn_event *ev) {
     bool commander = false;
     for (size_t i = 0; i < n; i++) {
         if (left[i] == 0) {

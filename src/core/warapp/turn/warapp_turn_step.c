@@ -27,15 +27,15 @@ static void classify(const cbd_turn_engine *e, const cbd_turn_order *o, const ui
     }
     uint64_t armies = k[lf * S + W_ARMIES];
     c->eligible = S == 3 ? k[lf * S + W_ELIG] : armies;
-    c->sent = cbd_turn_sent(e->plan->turn, o, armies, c->eligible);
+    c->sent = cbdp_turn_sent(e->plan->turn, o, armies, c->eligible);
     cbd_turn_player to_owner = (cbd_turn_player)k[lt * S + W_OWNER];
-    if (cbd_turn_at_peace(e->plan, o->player, to_owner)) {
+    if (cbdp_turn_at_peace(e->plan, o->player, to_owner)) {
         return; /* W29: no battle with a player at peace */
     }
-    bool own = cbd_turn_is_own(e->plan, o->player, to_owner);
+    bool own = cbdp_turn_is_own(e->plan, o->player, to_owner);
     if (e->gu.n > 0 && o->n_units > 0 && (!own || to_owner == o->player)) {
         /* W21: never onto a teammate's territory (such a unit stays on `from`). */
-        c->n_units = cbd_turn_gunits_sendable(&e->gu, k, o, lf, c->units);
+        c->n_units = cbdp_turn_gunits_sendable(&e->gu, k, o, lf, c->units);
     }
     if (c->sent == 0 && c->n_units == 0) {
         return; /* W14.3, W21: neither an army nor a unit to send */
@@ -43,7 +43,7 @@ static void classify(const cbd_turn_engine *e, const cbd_turn_order *o, const ui
     c->kind = own ? CBD_TURN_TRANSFERRED : CBD_TURN_ATTACKED;
     c->defenders = k[lt * S + W_ARMIES];
     if (c->kind == CBD_TURN_ATTACKED && e->gu.n > 0) {
-        c->n_def = cbd_turn_gunits_on(&e->gu, k, lt, c->def);
+        c->n_def = cbdp_turn_gunits_on(&e->gu, k, lt, c->def);
     }
 }
 
@@ -56,10 +56,10 @@ typedef struct {
 static void sides_of(const cbd_turn_engine *e, const uint32_t *k, const order_case *c,
                      battle_sides *b) {
     for (size_t i = 0; i < c->n_units; i++) {
-        b->units[0][i] = cbd_turn_gunits_now(&e->gu, k, c->units[i]);
+        b->units[0][i] = cbdp_turn_gunits_now(&e->gu, k, c->units[i]);
     }
     for (size_t i = 0; i < c->n_def; i++) {
-        b->units[1][i] = cbd_turn_gunits_now(&e->gu, k, c->def[i]);
+        b->units[1][i] = cbdp_turn_gunits_now(&e->gu, k, c->def[i]);
     }
     b->side[0] = (cbd_warapp_side){c->sent, c->n_units, b->units[0]};
     b->side[1] = (cbd_warapp_side){c->defenders, c->n_def, b->units[1]};
@@ -74,9 +74,9 @@ static void sides_of(const cbd_turn_engine *e, const uint32_t *k, const order_ca
 static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t oi, size_t lf,
                            size_t lt) {
     uint64_t bound = 0, lo;
-    uint64_t per_state = 2 * CBD_WORK_SCAN_TERM + cbd_turn_unit_scan(e);
+    uint64_t per_state = 2 * CBD_WORK_SCAN_TERM + cbdp_turn_unit_scan(e);
     if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     for (size_t i = 0; i < e->cur.count; i++) {
         order_case c;
@@ -88,23 +88,23 @@ static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t o
             battle_sides b;
             sides_of(e, e->cur.keys + i * e->cur.words, &c, &b);
             /* W18: each side's power rolls; W19: damage past what the other holds is lost. */
-            if ((st = cbd_turn_kills_of(e, 0, cbd_warapp_side_power(&b.side[0], true), &ka)) !=
+            if ((st = cbdp_turn_kills_of(e, 0, cbd_warapp_side_power(&b.side[0], true), &ka)) !=
                     CBD_OK ||
-                (st = cbd_turn_kills_of(e, 1, cbd_warapp_side_power(&b.side[1], false), &kd)) !=
+                (st = cbdp_turn_kills_of(e, 1, cbd_warapp_side_power(&b.side[1], false), &kd)) !=
                     CBD_OK) {
                 return st;
             }
-            pairs = (uint64_t)cbd_turn_capped_len(kd, cbd_warapp_side_toughness(&b.side[0]), &lo) *
-                    cbd_turn_capped_len(ka, cbd_warapp_side_toughness(&b.side[1]), &lo);
-            if (pairs - 1 > cbd_turn_state_cap(e)) {
-                return cbd_turn_too_large(e, CBD_TURN_ERR_STATES, oi, pairs - 1,
-                                          cbd_turn_state_cap(e));
+            pairs = (uint64_t)cbdp_turn_capped_len(kd, cbd_warapp_side_toughness(&b.side[0]), &lo) *
+                    cbdp_turn_capped_len(ka, cbd_warapp_side_toughness(&b.side[1]), &lo);
+            if (pairs - 1 > cbdp_turn_state_cap(e)) {
+                return cbdp_turn_too_large(e, CBD_TURN_ERR_STATES, oi, pairs - 1,
+                                           cbdp_turn_state_cap(e));
             }
         }
         bound += pairs;
         if (e->work + bound > e->limits->max_work) { /* no need to look at the other states */
-            return cbd_turn_too_large(e, CBD_TURN_ERR_WORK, oi, e->work + bound,
-                                      e->limits->max_work);
+            return cbdp_turn_too_large(e, CBD_TURN_ERR_WORK, oi, e->work + bound,
+                                       e->limits->max_work);
         }
     }
     e->bound = bound;
@@ -120,23 +120,23 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
     uint64_t alo, dlo;
     size_t alen, dlen;
     cbd_status st;
-    if ((st = cbd_turn_kills_of(e, 0, A, &ka)) != CBD_OK ||
-        (st = cbd_turn_kills_of(e, 1, D, &kd)) != CBD_OK) {
+    if ((st = cbdp_turn_kills_of(e, 0, A, &ka)) != CBD_OK ||
+        (st = cbdp_turn_kills_of(e, 1, D, &kd)) != CBD_OK) {
         return st;
     }
     if (e->work > e->limits->max_work) { /* a window past the cache was computed again */
-        return cbd_turn_too_large(e, CBD_TURN_ERR_WORK, e->order, e->work, e->limits->max_work);
+        return cbdp_turn_too_large(e, CBD_TURN_ERR_WORK, e->order, e->work, e->limits->max_work);
     }
     /* Both windows capped (cleared, then folded), then every pair of them. */
     uint64_t units = cbd_work_times(2 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len);
     uint64_t pairs =
-        cbd_work_times(cbd_turn_capped_len(kd, A, &alo), cbd_turn_capped_len(ka, D, &dlo));
-    units += cbd_work_times(cbd_turn_state_units(e, CBD_WORK_TURN_OUTCOME), pairs);
+        cbd_work_times(cbdp_turn_capped_len(kd, A, &alo), cbdp_turn_capped_len(ka, D, &dlo));
+    units += cbd_work_times(cbdp_turn_state_units(e, CBD_WORK_TURN_OUTCOME), pairs);
     if (!cbd_charge(e->budget, units)) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
-    if ((st = cbd_turn_capped(e, 1, kd, A, &alo, &alen)) != CBD_OK ||
-        (st = cbd_turn_capped(e, 0, ka, D, &dlo, &dlen)) != CBD_OK) {
+    if ((st = cbdp_turn_capped(e, 1, kd, A, &alo, &alen)) != CBD_OK ||
+        (st = cbdp_turn_capped(e, 0, ka, D, &dlo, &dlen)) != CBD_OK) {
         return st;
     }
     uint32_t *k2 = e->key + words;
@@ -166,8 +166,8 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
                     k2[lt * S + W_ELIG] = (uint32_t)dleft; /* W15 */
                 }
             }
-            if ((st = cbd_turn_map_add(&e->next, k2, p)) != CBD_OK) {
-                return cbd_turn_stopped(e, st);
+            if ((st = cbdp_turn_map_add(&e->next, k2, p)) != CBD_OK) {
+                return cbdp_turn_stopped(e, st);
             }
         }
     }
@@ -185,25 +185,25 @@ static cbd_status battle_units(cbd_turn_engine *e, const cbd_turn_order *o, cons
     uint64_t alo, dlo;
     size_t alen, dlen;
     cbd_status st;
-    if ((st = cbd_turn_kills_of(e, 0, cbd_warapp_side_power(&b.side[0], true), &ka)) != CBD_OK ||
-        (st = cbd_turn_kills_of(e, 1, cbd_warapp_side_power(&b.side[1], false), &kd)) != CBD_OK) {
+    if ((st = cbdp_turn_kills_of(e, 0, cbd_warapp_side_power(&b.side[0], true), &ka)) != CBD_OK ||
+        (st = cbdp_turn_kills_of(e, 1, cbd_warapp_side_power(&b.side[1], false), &kd)) != CBD_OK) {
         return st;
     }
     if (e->work > e->limits->max_work) {
-        return cbd_turn_too_large(e, CBD_TURN_ERR_WORK, e->order, e->work, e->limits->max_work);
+        return cbdp_turn_too_large(e, CBD_TURN_ERR_WORK, e->order, e->work, e->limits->max_work);
     }
     /* As battle(), and per pair W19's walk of both sides' units and their places again. */
-    uint64_t per_pair = cbd_turn_state_units(e, CBD_WORK_TURN_OUTCOME) +
+    uint64_t per_pair = cbdp_turn_state_units(e, CBD_WORK_TURN_OUTCOME) +
                         cbd_work_times(CBD_WORK_UNIT_DAMAGE, 2 * (c->n_units + c->n_def)) +
-                        cbd_turn_unit_scan(e);
+                        cbdp_turn_unit_scan(e);
     uint64_t units = cbd_work_times(2 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len);
-    units += cbd_work_times(per_pair, cbd_work_times(cbd_turn_capped_len(kd, ta, &alo),
-                                                     cbd_turn_capped_len(ka, td, &dlo)));
+    units += cbd_work_times(per_pair, cbd_work_times(cbdp_turn_capped_len(kd, ta, &alo),
+                                                     cbdp_turn_capped_len(ka, td, &dlo)));
     if (!cbd_charge(e->budget, units)) {
-        return cbd_turn_stopped(e, CBD_ERR_BUDGET);
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
-    if ((st = cbd_turn_capped(e, 1, kd, ta, &alo, &alen)) != CBD_OK ||
-        (st = cbd_turn_capped(e, 0, ka, td, &dlo, &dlen)) != CBD_OK) {
+    if ((st = cbdp_turn_capped(e, 1, kd, ta, &alo, &alen)) != CBD_OK ||
+        (st = cbdp_turn_capped(e, 0, ka, td, &dlo, &dlen)) != CBD_OK) {
         return st;
     }
     size_t order[2][CBD_WARAPP_MAX_UNITS], before[2];
@@ -222,11 +222,11 @@ static cbd_status battle_units(cbd_turn_engine *e, const cbd_turn_order *o, cons
             }
             cbd_warapp_take_damage(&b.side[1], order[1], before[1], dlo + j, &sst[1]);
             memcpy(k2, key, e->cur.words * sizeof *k2);
-            bool captured = cbd_turn_gunits_outcome(&e->gu, k2, o->player, lf, lt, c->units,
-                                                    c->n_units, c->def, c->n_def, sst);
+            bool captured = cbdp_turn_gunits_outcome(&e->gu, k2, o->player, lf, lt, c->units,
+                                                     c->n_units, c->def, c->n_def, sst);
             *cap += captured ? p : 0;
-            if ((st = cbd_turn_map_add(&e->next, k2, p)) != CBD_OK) {
-                return cbd_turn_stopped(e, st);
+            if ((st = cbdp_turn_map_add(&e->next, k2, p)) != CBD_OK) {
+                return cbdp_turn_stopped(e, st);
             }
         }
     }
@@ -234,28 +234,28 @@ static cbd_status battle_units(cbd_turn_engine *e, const cbd_turn_order *o, cons
 }
 
 /* One attack/transfer order (request index oi) over every state of e->cur into e->next. */
-cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight) {
+cbd_status cbdp_turn_expand(cbd_turn_engine *e, size_t oi, double weight) {
     const cbd_turn_order *o = &e->plan->turn->orders[oi];
     const size_t S = e->stride, words = e->cur.words;
     size_t lf = e->local[o->from], lt = e->local[o->to];
     e->order = oi;
     cbd_status st = estimate(e, o, oi, lf, lt);
-    if (st != CBD_OK || (st = cbd_turn_map_clear(&e->next, words)) != CBD_OK) {
-        return cbd_turn_stopped(e, st);
+    if (st != CBD_OK || (st = cbdp_turn_map_clear(&e->next, words)) != CBD_OK) {
+        return cbdp_turn_stopped(e, st);
     }
     cbd_turn_order_result *r = &e->ores[oi];
-    const uint64_t moved = cbd_turn_state_units(e, CBD_WORK_TURN_STATE) + cbd_turn_unit_scan(e);
+    const uint64_t moved = cbdp_turn_state_units(e, CBD_WORK_TURN_STATE) + cbdp_turn_unit_scan(e);
     for (size_t i = 0; i < e->cur.count; i++) {
         const uint32_t *k = e->cur.keys + i * words;
         double w = e->cur.prob[i];
         order_case c;
         classify(e, o, k, lf, lt, &c);
         if (c.kind != CBD_TURN_ATTACKED && !cbd_charge(e->budget, moved)) {
-            return cbd_turn_stopped(e, CBD_ERR_BUDGET); /* a battle charges its own outcomes */
+            return cbdp_turn_stopped(e, CBD_ERR_BUDGET); /* a battle charges its own outcomes */
         }
         if (c.kind == CBD_TURN_SKIPPED) {
             r->skipped += w * weight;
-            st = cbd_turn_map_add(&e->next, k, w);
+            st = cbdp_turn_map_add(&e->next, k, w);
         } else {
             memcpy(e->key, k, words * sizeof *e->key);
             e->key[lf * S + W_ARMIES] -= (uint32_t)c.sent;
@@ -263,13 +263,13 @@ cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight) {
                 e->key[lf * S + W_ELIG] = (uint32_t)(c.eligible > c.sent ? c.eligible - c.sent : 0);
             }
             if (c.n_units > 0) {
-                cbd_turn_gunits_lift(&e->gu, e->key, c.units, c.n_units, lf);
+                cbdp_turn_gunits_lift(&e->gu, e->key, c.units, c.n_units, lf);
             }
             if (c.kind == CBD_TURN_TRANSFERRED) {
                 r->transfer += w * weight; /* W8: every moving army arrives, not eligible */
                 e->key[lt * S + W_ARMIES] += (uint32_t)c.sent;
-                cbd_turn_gunits_place(&e->gu, e->key, c.units, c.n_units, lt); /* W21 */
-                st = cbd_turn_map_add(&e->next, e->key, w);
+                cbdp_turn_gunits_place(&e->gu, e->key, c.units, c.n_units, lt); /* W21 */
+                st = cbdp_turn_map_add(&e->next, e->key, w);
             } else {
                 double cap = 0;
                 r->attack += w * weight;
@@ -280,14 +280,14 @@ cbd_status cbd_turn_expand(cbd_turn_engine *e, size_t oi, double weight) {
             }
         }
         if (st != CBD_OK) {
-            return cbd_turn_stopped(e, st);
+            return cbdp_turn_stopped(e, st);
         }
-        if (e->next.count > cbd_turn_state_cap(e)) {
-            return cbd_turn_too_large(e, CBD_TURN_ERR_STATES, oi, e->next.count,
-                                      cbd_turn_state_cap(e));
+        if (e->next.count > cbdp_turn_state_cap(e)) {
+            return cbdp_turn_too_large(e, CBD_TURN_ERR_STATES, oi, e->next.count,
+                                       cbdp_turn_state_cap(e));
         }
     }
-    if ((st = cbd_turn_charge_misses(e, e->bound)) != CBD_OK) {
+    if ((st = cbdp_turn_charge_misses(e, e->bound)) != CBD_OK) {
         return st;
     }
     cbd_turn_map tmp = e->cur;

@@ -24,8 +24,8 @@ static void add_cmdr_player(cbd_turn_gunits *g, cbd_turn_player p) {
     g->cmdr_players[g->n_cmdr_players++] = p;
 }
 
-size_t cbd_turn_gunits_init(cbd_turn_gunits *g, const cbd_turn_plan *plan, const uint32_t *local,
-                            size_t n_terr, size_t stride) {
+size_t cbdp_turn_gunits_init(cbd_turn_gunits *g, const cbd_turn_plan *plan, const uint32_t *local,
+                             size_t n_terr, size_t stride) {
     const cbd_turn *t = plan->turn;
     g->plan = plan;
     g->n = 0;
@@ -48,7 +48,7 @@ size_t cbd_turn_gunits_init(cbd_turn_gunits *g, const cbd_turn_plan *plan, const
     return g->n * CBD_TURN_UNIT_WORDS;
 }
 
-void cbd_turn_gunits_start(const cbd_turn_gunits *g, const uint32_t *local, uint32_t *key) {
+void cbdp_turn_gunits_start(const cbd_turn_gunits *g, const uint32_t *local, uint32_t *key) {
     const cbd_turn *t = g->plan->turn;
     for (size_t gu = 0; gu < g->n; gu++) {
         const cbd_turn_unit *u = &t->units[g->board[gu]];
@@ -63,7 +63,7 @@ void cbd_turn_gunits_start(const cbd_turn_gunits *g, const uint32_t *local, uint
     }
 }
 
-size_t cbd_turn_gunits_on(const cbd_turn_gunits *g, const uint32_t *key, size_t l, uint8_t *out) {
+size_t cbdp_turn_gunits_on(const cbd_turn_gunits *g, const uint32_t *key, size_t l, uint8_t *out) {
     size_t n = 0;
     for (size_t gu = 0; gu < g->n; gu++) {
         const uint32_t *w = unit_words_c(g, key, gu);
@@ -80,8 +80,8 @@ size_t cbd_turn_gunits_on(const cbd_turn_gunits *g, const uint32_t *key, size_t 
     return n;
 }
 
-size_t cbd_turn_gunits_sendable(const cbd_turn_gunits *g, const uint32_t *key,
-                                const cbd_turn_order *o, size_t lf, uint8_t *out) {
+size_t cbdp_turn_gunits_sendable(const cbd_turn_gunits *g, const uint32_t *key,
+                                 const cbd_turn_order *o, size_t lf, uint8_t *out) {
     bool multi = g->plan->turn->multi_attack;
     size_t n = 0;
     for (size_t k = 0; k < o->n_units; k++) {
@@ -97,28 +97,29 @@ size_t cbd_turn_gunits_sendable(const cbd_turn_gunits *g, const uint32_t *key,
     return n;
 }
 
-void cbd_turn_gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l) {
+/* Ranks 0 .. k − 1 again on territory l, in their order (after a unit left or died). */
+static void gunits_compact(const cbd_turn_gunits *g, uint32_t *key, size_t l) {
     uint8_t on[CBD_TURN_MAX_UNITS];
-    size_t n = cbd_turn_gunits_on(g, key, l, on);
+    size_t n = cbdp_turn_gunits_on(g, key, l, on);
     for (size_t i = 0; i < n; i++) {
         unit_words(g, key, on[i])[CBD_U_RANK] = (uint32_t)i;
     }
 }
 
-void cbd_turn_gunits_lift(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
-                          size_t lf) {
+void cbdp_turn_gunits_lift(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
+                           size_t lf) {
     for (size_t i = 0; i < n; i++) {
         uint32_t *w = unit_words(g, key, list[i]);
         w[CBD_U_LOC] = 0;
         w[CBD_U_RANK] = 0;
     }
-    cbd_turn_gunits_compact(g, key, lf);
+    gunits_compact(g, key, lf);
 }
 
-void cbd_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
-                           size_t l) {
+void cbdp_turn_gunits_place(const cbd_turn_gunits *g, uint32_t *key, const uint8_t *list, size_t n,
+                            size_t l) {
     uint8_t on[CBD_TURN_MAX_UNITS];
-    size_t there = cbd_turn_gunits_on(g, key, l, on);
+    size_t there = cbdp_turn_gunits_on(g, key, l, on);
     for (size_t i = 0; i < n; i++) {
         uint32_t *w = unit_words(g, key, list[i]);
         w[CBD_U_LOC] = (uint32_t)l + 1;
@@ -134,12 +135,12 @@ static cbd_turn_player commander_owner(const cbd_turn_gunits *g, const uint32_t 
     return gifted ? (cbd_turn_player)(gifted - 1) : g->owner[gu];
 }
 
-bool cbd_turn_gunits_is_commander(const cbd_turn_gunits *g, size_t gu) {
+bool cbdp_turn_gunits_is_commander(const cbd_turn_gunits *g, size_t gu) {
     const cbd_turn_unit *u = &g->plan->turn->units[g->board[gu]];
     return u->commander && !u->unit.has_health;
 }
 
-void cbd_turn_gunits_gift(const cbd_turn_gunits *g, uint32_t *key, size_t l, cbd_turn_player to) {
+void cbdp_turn_gunits_gift(const cbd_turn_gunits *g, uint32_t *key, size_t l, cbd_turn_player to) {
     bool multi = g->plan->turn->multi_attack;
     for (size_t gu = 0; gu < g->n; gu++) {
         uint32_t *w = unit_words(g, key, gu);
@@ -147,16 +148,16 @@ void cbd_turn_gunits_gift(const cbd_turn_gunits *g, uint32_t *key, size_t l, cbd
             continue;
         }
         w[CBD_U_MOVED] = multi ? 0 : 1; /* W28: a gifted unit has moved this turn */
-        if (cbd_turn_gunits_is_commander(g, gu)) {
+        if (cbdp_turn_gunits_is_commander(g, gu)) {
             w[CBD_U_OWNER] = to == g->owner[gu] ? 0 : (uint32_t)to + 1;
         }
     }
 }
 
-bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p) {
+bool cbdp_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, cbd_turn_player p) {
     bool any = false;
     for (size_t gu = 0; gu < g->n; gu++) {
-        if (cbd_turn_gunits_is_commander(g, gu) && commander_owner(g, key, gu) == p) {
+        if (cbdp_turn_gunits_is_commander(g, gu) && commander_owner(g, key, gu) == p) {
             any = true;
             if (unit_words_c(g, key, gu)[CBD_U_LOC] != 0) {
                 return false;
@@ -166,8 +167,9 @@ bool cbd_turn_gunits_eliminated(const cbd_turn_gunits *g, const uint32_t *key, c
     return any; /* W22: a player who started without a Commander is never eliminated */
 }
 
-void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
-                                cbd_turn_player p) {
+/* W22: every territory of p in `key` becomes neutral with all it holds (none eligible). */
+static void gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t n_terr,
+                              cbd_turn_player p) {
     const size_t S = g->stride;
     for (size_t l = 0; l < n_terr; l++) {
         if (key[l * S + W_OWNER] == p) {
@@ -179,7 +181,7 @@ void cbd_turn_gunits_neutralise(const cbd_turn_gunits *g, uint32_t *key, size_t 
     }
 }
 
-cbd_warapp_unit cbd_turn_gunits_now(const cbd_turn_gunits *g, const uint32_t *key, size_t gu) {
+cbd_warapp_unit cbdp_turn_gunits_now(const cbd_turn_gunits *g, const uint32_t *key, size_t gu) {
     cbd_warapp_unit u = g->plan->turn->units[g->board[gu]].unit;
     if (u.has_health) {
         u.toughness = unit_words_c(g, key, gu)[CBD_U_HEALTH];
@@ -194,7 +196,7 @@ static void units_after(const cbd_turn_gunits *g, uint32_t *k, const uint8_t *li
         uint32_t *w = k + g->base + (size_t)list[i] * CBD_TURN_UNIT_WORDS;
         if (st->unit_left[i] == 0) {
             /* W22, W28: a dead Commander keeps whose it was, all else 0. */
-            uint32_t owner = cbd_turn_gunits_is_commander(g, list[i]) ? w[CBD_U_OWNER] : 0;
+            uint32_t owner = cbdp_turn_gunits_is_commander(g, list[i]) ? w[CBD_U_OWNER] : 0;
             memset(w, 0, CBD_TURN_UNIT_WORDS * sizeof *w);
             w[CBD_U_OWNER] = owner;
         } else if (g->plan->turn->units[g->board[list[i]]].unit.has_health) {
@@ -237,17 +239,17 @@ static bool commander_died(const cbd_turn_gunits *g, const uint8_t *list, size_t
 static void eliminate(const cbd_turn_gunits *g, uint32_t *k, cbd_turn_player attacker,
                       cbd_turn_player defender, bool att_died, bool def_died) {
     size_t n_terr = g->base / g->stride;
-    if (att_died && cbd_turn_gunits_eliminated(g, k, attacker)) {
-        cbd_turn_gunits_neutralise(g, k, n_terr, attacker);
+    if (att_died && cbdp_turn_gunits_eliminated(g, k, attacker)) {
+        gunits_neutralise(g, k, n_terr, attacker);
     }
-    if (def_died && defender != CBD_TURN_NEUTRAL && cbd_turn_gunits_eliminated(g, k, defender)) {
-        cbd_turn_gunits_neutralise(g, k, n_terr, defender);
+    if (def_died && defender != CBD_TURN_NEUTRAL && cbdp_turn_gunits_eliminated(g, k, defender)) {
+        gunits_neutralise(g, k, n_terr, defender);
     }
 }
 
-bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_player player,
-                             size_t lf, size_t lt, const uint8_t *att, size_t n_att,
-                             const uint8_t *def, size_t n_def, const cbd_warapp_side_state *st) {
+bool cbdp_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_player player,
+                              size_t lf, size_t lt, const uint8_t *att, size_t n_att,
+                              const uint8_t *def, size_t n_def, const cbd_warapp_side_state *st) {
     const size_t S = g->stride;
     cbd_turn_player defender = (cbd_turn_player)k2[lt * S + W_OWNER];
     bool att_empty = st[0].armies_left == 0 && survivors(att, n_att, &st[0], NULL) == 0;
@@ -268,7 +270,7 @@ bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_pl
         if (S == 3) {
             k2[lt * S + W_ELIG] = 0;
         }
-        cbd_turn_gunits_place(g, k2, back, n_back, lt);
+        cbdp_turn_gunits_place(g, k2, back, n_back, lt);
     } else {
         uint64_t dleft = out.defenders_left; /* W5, W20 */
         k2[lf * S + W_ARMIES] += (uint32_t)st[0].armies_left;
@@ -276,8 +278,8 @@ bool cbd_turn_gunits_outcome(const cbd_turn_gunits *g, uint32_t *k2, cbd_turn_pl
         if (S == 3 && k2[lt * S + W_ELIG] > dleft) {
             k2[lt * S + W_ELIG] = (uint32_t)dleft; /* W15 */
         }
-        cbd_turn_gunits_place(g, k2, back, n_back, lf); /* back home, after those there */
-        cbd_turn_gunits_compact(g, k2, lt);
+        cbdp_turn_gunits_place(g, k2, back, n_back, lf); /* back home, after those there */
+        gunits_compact(g, k2, lt);
     }
     eliminate(g, k2, player, defender, commander_died(g, att, n_att, &st[0]),
               commander_died(g, def, n_def, &st[1]));
