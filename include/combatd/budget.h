@@ -66,8 +66,9 @@
 #define CBD_WORK_FOG_STEP    8   /* one step of a battle's draw of the defenders' count */
 #define CBD_WORK_FOG_MISS    200 /* ... the cache misses of one draw once its tables pass: */
 #define CBD_WORK_FOG_CACHED  (UINT64_C(256) << 10) /* bytes of per-count tables kept in cache */
-#define CBD_WORK_SIM_COUNT   150 /* one count of a distribution: its sampler set up */
-#define CBD_WORK_LISTED_UNIT 20  /* one unit of one listed battle: checked and, dead, written */
+#define CBD_WORK_SIM_COUNT   150  /* one count of a distribution: its sampler set up */
+#define CBD_WORK_FOG_POINT   1200 /* ... and read: parsed, checked, sorted and normalised */
+#define CBD_WORK_LISTED_UNIT 20   /* one unit of one listed battle: checked and, dead, written */
 
 /* What writing /analyze-attack's answer costs besides the core's work (summaries, listings). */
 #define CBD_WORK_DIST_VALUE  16  /* one value read for the percentiles, the listing and the rest */

@@ -215,8 +215,11 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const jso
         size_t n;
         const cbd_warapp_count *counts = cbdp_analyze_counts(q, &one, &n);
         cbd_warapp_analysis a;
-        cbd_status st =
-            cbd_warapp_analyze_fog(&attack, &defense, counts, n, &q->battle.settings, budget, &a);
+        /* The distribution as read (W23): parsing, checking and sorting its counts. */
+        cbd_status st = cbd_charge(budget, cbd_work_times(CBD_WORK_FOG_POINT, q->battle.fog.n))
+                            ? cbd_warapp_analyze_fog(&attack, &defense, counts, n,
+                                                     &q->battle.settings, budget, &a)
+                            : CBD_ERR_BUDGET;
         if (st == CBD_OK) {
             st = analysis_json(out, cfg, q, &a, budget, &blame);
             cbd_warapp_analysis_free(&a);

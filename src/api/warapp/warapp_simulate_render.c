@@ -11,9 +11,10 @@
 
 uint64_t cbdp_sim_render_units(const cbd_sim_request *q) {
     const cbd_warapp_battle *b = &q->battle;
-    /* Each unit echoed with its tally; each count echoed with its probability, and tallied. */
+    /* Each unit echoed with its tally; each count read (W23), echoed with its probability,
+     * and tallied. */
     return cbd_work_times(CBD_WORK_LISTED_UNIT, b->attacking.n + b->defending.n) +
-           cbd_work_times(2 * CBD_WORK_DIST_POINT, b->fog.n);
+           cbd_work_times(CBD_WORK_FOG_POINT + 2 * CBD_WORK_DIST_POINT, b->fog.n);
 }
 
 /* {"mean": x, "histogram": [{"armies": k, "count": c}, ...]} with only non-zero counts. */

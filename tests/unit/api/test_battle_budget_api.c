@@ -207,7 +207,8 @@ Test(analyze_budget, a_fog_names_the_count_or_the_distribution) {
             "{\"attackers\": 1000000000, \"defenders\": [{\"armies\": 5, \"probability\": "
             "0.5}, {\"armies\": 6, \"probability\": 0.25}, {\"armies\": 7, \"probability\": "
             "0.25}], " LUCK_02 "}");
-    expect_work_stop(&a, "/attackers", 309967u * CBD_WORK_BINOM_TERM);
+    /* The three counts read, then the attackers' window charged before any term of it. */
+    expect_work_stop(&a, "/attackers", 3u * CBD_WORK_FOG_POINT + 309967u * CBD_WORK_BINOM_TERM);
     answer_free(&a);
 }
 
@@ -273,8 +274,8 @@ Test(simulate_budget, a_listing_stops_naming_include_battles) {
  * to every battle, and their echoes 4 · CBD_WORK_LISTED_UNIT before any is played: the trials
  * that fit a millisecond of plain battles (7143 · 120 < 10^6) no longer fit with them. A
  * distribution of 2 counts adds a uniform and a halving (2 · CBD_WORK_FOG_STEP) to each battle,
- * and first its set-up (CBD_WORK_SIM_COUNT a count) and its echo and tally
- * (2 · CBD_WORK_DIST_POINT a count).
+ * and first its set-up (CBD_WORK_SIM_COUNT a count), its reading (CBD_WORK_FOG_POINT a count)
+ * and its echo and tally (2 · CBD_WORK_DIST_POINT a count).
  */
 Test(simulate_budget, units_and_fog_are_charged_with_each_battle) {
     cbd_config cfg = one_ms();
@@ -302,7 +303,7 @@ Test(simulate_budget, units_and_fog_are_charged_with_each_battle) {
     const char *fog = "[{\"armies\": 10, \"probability\": 0.5}, {\"armies\": 12, "
                       "\"probability\": 0.5}]";
     per = CBD_WORK_BATTLE + 2 * CBD_WORK_FOG_STEP;
-    first = 2 * CBD_WORK_SIM_COUNT + 2 * 2 * CBD_WORK_DIST_POINT;
+    first = 2 * CBD_WORK_SIM_COUNT + 2 * (CBD_WORK_FOG_POINT + 2 * CBD_WORK_DIST_POINT);
     over = (ONE_MS_UNITS - first) / per + 1;
     snprintf(body, sizeof body,
              "{\"attackers\": 10, \"defenders\": %s, " LUCK_016_WEIGHTED ", \"trials\": %" PRIu64
