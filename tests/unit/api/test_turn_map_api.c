@@ -80,6 +80,30 @@ Test(turn_map_api, a_board_without_lists_is_no_map) {
     cbd_turn_request_free(&q);
 }
 
+/* Every list empty: a map without borders (W24), each territory's list empty; a deploy still
+ * runs (W12 needs no border), so A ends with 3 + 2 = 5. */
+Test(turn_map_api, a_map_of_empty_lists_has_no_borders) {
+    const char *body = "{\"territories\": {\"A\": {\"owner\": \"p\", \"armies\": 3, "
+                       "\"neighbors\": []}}, \"orders\": [{\"type\": \"deploy\", \"player\": "
+                       "\"p\", \"to\": \"A\", \"armies\": 2}]}";
+    cbd_turn_request q;
+    cbd_problem problem;
+    cr_assert(read_turn(body, &q, &problem));
+    cr_assert_not_null(q.turn.neighbor_off);
+    cr_expect_eq(q.turn.neighbor_off[0], 0);
+    cr_expect_eq(q.turn.neighbor_off[1], 0);
+    cbd_turn_request_free(&q);
+    json_t *doc;
+    cr_assert_eq(run("/analyze-turn", body, &doc), 200, "%s", last_body);
+    const json_t *a = json_object_get(json_object_get(doc, "territories"), "A");
+    cr_expect_eq(
+        json_integer_value(json_object_get(
+            json_array_get(json_object_get(json_object_get(a, "armies"), "distribution"), 0),
+            "armies")),
+        5);
+    json_decref(doc);
+}
+
 /*
  * A border listed only on B's side carries an order from A to B (W24: either side counts both
  * ways). By hand at 0 % luck (W1–W6): 10 attack 2: 10 × 0.6 = 6 kills, 2 × 0.7 = 1.4 → 1; B is

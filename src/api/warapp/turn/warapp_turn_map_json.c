@@ -67,7 +67,9 @@ static bool read_list(const cbd_reader *map, const cbd_turn_request *q, size_t i
  * (its smaller neighbours come from pairs sorted before its larger ones). */
 static bool build_csr(cbd_turn_request *q, border *b, size_t n_b) {
     size_t n = q->turn.n_territories;
-    qsort(b, n_b, sizeof *b, border_cmp);
+    if (n_b > 1) { /* a map of empty lists has no borders, and b may then be NULL */
+        qsort(b, n_b, sizeof *b, border_cmp);
+    }
     size_t u = 0;
     for (size_t k = 0; k < n_b; k++) {
         if (u == 0 || border_cmp(&b[u - 1], &b[k]) != 0) {
