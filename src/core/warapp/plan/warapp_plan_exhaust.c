@@ -10,6 +10,8 @@
  */
 #include "warapp_plan_internal.h"
 
+#include "core/permutation.h"
+
 #include <string.h>
 
 typedef struct {
@@ -29,32 +31,6 @@ static bool commute(const plan_ctx *c, uint32_t p, uint32_t q) {
     }
     return c->board->move_order == CBD_MOVE_LISTED ||
            !(c->touched[a] || c->touched[b] || c->touched[x] || c->touched[y]);
-}
-
-static bool next_perm(uint32_t *v, size_t n) {
-    if (n < 2) {
-        return false;
-    }
-    size_t i = n - 1;
-    while (i > 0 && v[i - 1] >= v[i]) {
-        i--;
-    }
-    if (i == 0) {
-        return false;
-    }
-    size_t j = n - 1;
-    while (v[j] <= v[i - 1]) {
-        j--;
-    }
-    uint32_t t = v[i - 1];
-    v[i - 1] = v[j];
-    v[j] = t;
-    for (size_t x = i, y = n - 1; x < y; x++, y--) {
-        t = v[x];
-        v[x] = v[y];
-        v[y] = t;
-    }
-    return true;
 }
 
 static bool canonical(const plan_ctx *c, const uint32_t *v, size_t n) {
@@ -112,7 +88,7 @@ static bool orders_of(walk *w) {
         if (canonical(c, w->active, n) && !visit(w, n)) {
             return false;
         }
-    } while (next_perm(w->active, n));
+    } while (cbd_next_permutation(w->active, n));
     return true;
 }
 

@@ -6,6 +6,7 @@
  */
 #include <string.h>
 
+#include "core/permutation.h"
 #include "warapp_turn_internal.h"
 
 typedef struct {
@@ -30,32 +31,6 @@ bool cbdp_turn_contains(const uint32_t *v, size_t n, uint32_t x) {
         }
     }
     return false;
-}
-
-bool cbdp_turn_next_permutation(uint32_t *v, size_t n) {
-    if (n < 2) {
-        return false;
-    }
-    size_t i = n - 1;
-    while (i > 0 && v[i - 1] >= v[i]) {
-        i--;
-    }
-    if (i == 0) {
-        return false;
-    }
-    size_t j = n - 1;
-    while (v[j] <= v[i - 1]) {
-        j--;
-    }
-    uint32_t t = v[i - 1];
-    v[i - 1] = v[j];
-    v[j] = t;
-    for (size_t l = i, r = n - 1; l < r; l++, r--) {
-        t = v[l];
-        v[l] = v[r];
-        v[r] = t;
-    }
-    return true;
 }
 
 uint64_t cbdp_turn_factorial_capped(size_t k, uint64_t cap) {
@@ -132,7 +107,7 @@ static cbd_status component_goals(const goal_ctx *a, const uint32_t *comp, size_
             }
         }
         sum += prod;
-    } while (cbdp_turn_next_permutation(u, n));
+    } while (cbd_next_permutation(u, n));
     cbd_mem_free(u);
     *out = sum / (double)fact;
     return CBD_OK;

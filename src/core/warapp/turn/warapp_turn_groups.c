@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/hash_index.h"
+#include "core/permutation.h"
 #include "warapp_turn_internal.h"
 
 static uint32_t uf_find(uint32_t *parent, uint32_t x) {
@@ -231,7 +232,7 @@ static cbd_status random_schedules(cbd_turn_groups *a, size_t g, uint32_t *perm,
         }
         gr->weight[table[s] - 1] += 1.0 / (double)gr->n_ranks;
         gr->rank_to_id[rank++] = table[s] - 1;
-    } while (cbdp_turn_next_permutation(perm, k));
+    } while (cbd_next_permutation(perm, k));
     return CBD_OK;
 }
 

@@ -378,8 +378,6 @@ cbd_status cbdp_turn_combine_goals(const cbd_turn_group *groups, size_t n_groups
                                    uint64_t max_schedules, cbd_budget *budget, cbd_turn_error *err,
                                    double *out);
 bool cbdp_turn_contains(const uint32_t *v, size_t n, uint32_t x);
-/* The next permutation in lexicographic order; false after the last. */
-bool cbdp_turn_next_permutation(uint32_t *v, size_t n);
 /* k!, or cap + 1 when it is larger than cap. */
 uint64_t cbdp_turn_factorial_capped(size_t k, uint64_t cap);
 
