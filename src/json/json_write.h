@@ -8,6 +8,8 @@
 
 #include <jansson.h>
 
+#include "json_escape.h"
+
 /*
  * Compact JSON text, byte for byte what json_dumps(JSON_COMPACT | JSON_REAL_PRECISION(15))
  * prints for the same values in the same order, at a fraction of its cost.
@@ -127,20 +129,6 @@ static inline void cbd_jw_key_string(cbd_jw *w, const char *key, const char *s) 
 char *cbd_jw_finish(cbd_jw *w, size_t *len);
 /* Drops what was written (e.g. when an answer turns into a problem half-way). */
 void cbd_jw_discard(cbd_jw *w);
-
-/*
- * The one JSON string escaper of the service (this writer and the access log share it):
- * the escape of byte c as jansson writes it ("\"", "\\", \b \f \n \r \t, other control
- * bytes \u00XX in upper-case hex) into esc, and its length; 0 when c is written as it is.
- */
-size_t cbd_json_escape_byte(unsigned char c, char esc[6]);
-
-/* \u00XX for byte c (upper-case hex), into esc. */
-void cbd_json_escape_u00(unsigned char c, char esc[6]);
-
-/* Length of the valid UTF-8 sequence (RFC 3629: no overlongs, surrogates or values past
- * U+10FFFF) at s[0..n), or 0 when it is not one. */
-size_t cbd_utf8_sequence(const unsigned char *s, size_t n);
 
 /* A whole jansson value as text: cbd_jw_value + cbd_jw_finish. NULL when out of memory. */
 char *cbd_json_write(const json_t *value, size_t *len);
