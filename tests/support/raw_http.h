@@ -238,4 +238,40 @@ static inline int raw_read_answer(int fd, int timeout_ms, bool *close_after) {
     return status;
 }
 
+/* The value of a metric without labels (`name` as in "combatd_requests_in_flight") from the
+ * server's GET /metrics on a connection of its own, or -1. */
+static inline long raw_metric(uint16_t port, const char *name) {
+    int fd = raw_connect(port);
+    if (fd < 0 || !raw_send_request(fd, "GET", "/metrics", NULL, NULL, true)) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return -1;
+    }
+    char *text = raw_answer_of(fd, 60.0);
+    char needle[128];
+    snprintf(needle, sizeof needle, "\n%s ", name);
+    const char *at = text ? strstr(text, needle) : NULL;
+    long value = at ? strtol(at + strlen(needle), NULL, 10) : -1;
+    free(text);
+    return value;
+}
+
+/*
+ * Waits until the server counts `n` requests in flight beside the /metrics request that asks,
+ * looking every 5 ms for up to `seconds`; the count last seen. A request is counted at its
+ * request line, and one whose head and body came in one segment is routed (to the worker
+ * pool's queue, say) in the same pass: this orders what a test sends next after it, where a
+ * pause would only make that likely.
+ */
+static inline long raw_wait_in_flight(uint16_t port, long n, double seconds) {
+    double end = raw_now() + seconds;
+    long seen = raw_metric(port, "combatd_requests_in_flight") - 1;
+    while (seen < n && raw_now() < end) {
+        raw_sleep(0.005);
+        seen = raw_metric(port, "combatd_requests_in_flight") - 1;
+    }
+    return seen;
+}
+
 #endif
