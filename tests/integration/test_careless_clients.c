@@ -3,22 +3,35 @@
  *
  * - A client that does not read its answer is cut at server.send_deadline.
  * - Memory is given back: 20 connections that leave 18 MB answers unread (more than the
- *   kernel's socket buffers take) raise the process's resident memory by more than 60 MB;
- *   once they close it comes back to within 20 MB of where it started, flood after flood.
+ *   kernel's socket buffers take) hold all 20 answers in the process's resident memory; once
+ *   they close it comes back to within 20 MB of where it started, flood after flood.
  * - Early answers arrive: a client still sending a 1 MB body can send all of it without a
  *   reset and then read its 413, 404 or 415, every time (a bounded lingering close), and a chunked
  * body past the limit is cut off after a bounded number of bytes, with a 413.
  * - Every answer says X-Content-Type-Options: nosniff; the page adds Referrer-Policy.
  * - SIGHUP does not stop the service.
+ *
+ * On a machine shared with other work the clock measures that work too, so what is asserted
+ * does not move with it: which timer cut a connection (the others set far away), byte counts,
+ * and memory against the answers' own size; a wall-clock figure only as a lower bound (load
+ * only makes it larger), or measured from where the server's own clock starts with a margin
+ * many times the deadline. Every wait has a generous limit that fails with a message: a safety
+ * net, not the claim.
  */
 #include <signal.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include <criterion/criterion.h>
 
 #include "http_client.h"
+#include "proc_stats.h"
 #include "raw_http.h"
+
+/* How long the client waits for what the server should do promptly: a safety net. */
+#define PATIENCE_S 120.0
 
 static void send_post(int fd, const char *path, const char *content_type, const char *body) {
     cr_assert(raw_send_request(fd, "POST", path, content_type, body, true));
@@ -32,11 +45,26 @@ static const char huge_answer[] = "{\"attackers\": 1000000000, \"defenders\": 10
                                   "\"settings\": {\"luck_modifier\": 0.5}, "
                                   "\"max_distribution_points\": 1000000}";
 
+/* Bytes waiting to be read on fd (0 on error). */
+static int unread(int fd) {
+    int n = 0;
+    return ioctl(fd, FIONREAD, &n) == 0 ? n : 0;
+}
+
+/*
+ * send_deadline 1 s; the inactivity timeout is an hour, so the only thing that can cut the
+ * connection within the client's patience is the send deadline (and the cut counter says it
+ * was). Rendering the answer takes a fraction of a second idle and longer on a loaded machine,
+ * so the time to the cut is asserted only from below; from above it is measured from the
+ * answer's first byte at the client, where the server's clock has started already: the cut
+ * comes then within the deadline and the watchdog's 200 ms tick, asserted with a margin of
+ * ten deadlines for a loaded machine's delays.
+ */
 Test(send, a_client_that_does_not_read_is_cut_at_the_send_deadline) {
     cbd_settings cfg;
     cbd_settings_defaults(&cfg);
     cfg.server.send_deadline = 1;
-    cfg.server.connection_timeout = 30; /* not MHD's inactivity timeout */
+    cfg.server.connection_timeout = 3600; /* not MHD's inactivity timeout */
     cfg.api.limits.max_answer_bytes = UINT64_C(1) << 32;
     cfg.api.warapp.max_distribution_points = 1000000;
     cbd_server *s = test_server_start(&cfg);
@@ -44,16 +72,23 @@ Test(send, a_client_that_does_not_read_is_cut_at_the_send_deadline) {
     cr_assert_geq(fd, 0);
     double t0 = raw_now();
     send_post(fd, "/analyze-attack", "application/json", huge_answer);
-    while (cbd_server_deadline_cuts(s) == 0 && raw_now() - t0 < 15.0) {
-        raw_sleep(0.05);
+    double end = t0 + PATIENCE_S, first = 0;
+    while (cbd_server_deadline_cuts(s) == 0 && raw_now() < end) {
+        if (first == 0 && unread(fd) > 0) {
+            first = raw_now();
+        }
+        raw_sleep(0.01);
     }
-    double at = raw_now() - t0;
-    cr_expect_eq(cbd_server_deadline_cuts(s), 1, "never cut in %.1f s", at);
-    /* Rendering takes a fraction of a second; then 1 s of waiting on the client. */
-    cr_expect(at >= 1.0 && at < 8.0, "cut after %.2f s", at);
+    double at = raw_now();
+    first = first > 0 ? first : at;
+    fprintf(stderr, "send | the answer's first byte after %.2f s, the cut %.2f s later\n",
+            first - t0, at - first);
+    cr_assert_eq(cbd_server_deadline_cuts(s), 1, "never cut in %.0f s", at - t0);
+    cr_expect_geq(at - t0, 1.0, "cut after %.2f s, before the deadline", at - t0);
+    cr_expect_lt(at - first, 10.0, "cut %.2f s after the answer's first byte", at - first);
     bool closed;
     size_t got = 0;
-    free(raw_read_until_close(fd, 10.0, &closed, &got));
+    free(raw_read_until_close(fd, PATIENCE_S, &closed, &got));
     cr_expect(closed);
     cr_expect_lt(got, 20u * 1024u * 1024u, "the answer was cut short (%zu bytes)", got);
     close(fd);
@@ -83,31 +118,41 @@ static const char listing[] = "{\"attackers\": 999999999, \"defenders\": 9999999
 
 #define READERS 20
 
-/* One flood: READERS connections ask for the listing and read nothing; then they close.
- * Returns the growth of resident memory at its peak, and sets *left to what remains. */
-static long flood(uint16_t port, long before, long *left) {
+/* One flood: READERS connections ask for the listing and read nothing. An answer is rendered
+ * whole into one buffer before its first byte goes out (src/http/response.c), and none of
+ * these is read to its end (the kernel's buffers take a few MB of each at most), so once every
+ * client has the start of its answer all READERS answers are in the server's memory at once:
+ * *held is the growth of resident memory then. Then they close, and *left is the growth once
+ * it is back within 20 MB, or after PATIENCE_S if it never comes back. */
+static void flood(uint16_t port, long before, long *held, long *left) {
     int fds[READERS];
     for (int i = 0; i < READERS; i++) {
         fds[i] = raw_connect_from(port, "127.0.0.1", 4096);
         cr_assert_geq(fds[i], 0);
         send_post(fds[i], "/simulate", "application/json", listing);
     }
-    long peak = before;
-    for (int i = 0; i < 200 && peak - before < 60 * 1024; i++) {
-        raw_sleep(0.05);
-        long now = rss_kb();
-        peak = now > peak ? now : peak;
+    double end = raw_now() + PATIENCE_S;
+    int started = 0;
+    while (started < READERS && raw_now() < end) {
+        raw_sleep(0.01);
+        started = 0;
+        for (int i = 0; i < READERS; i++) {
+            started += unread(fds[i]) > 0;
+        }
     }
+    cr_assert_eq(started, READERS, "%d of %d answers began in %.0f s", started, READERS,
+                 PATIENCE_S);
+    *held = rss_kb() - before;
     for (int i = 0; i < READERS; i++) {
         close(fds[i]);
     }
     long after = rss_kb();
-    for (int i = 0; i < 100 && after - before > 20 * 1024; i++) {
+    end = raw_now() + PATIENCE_S;
+    while (after - before > 20 * 1024 && raw_now() < end) {
         raw_sleep(0.05);
         after = rss_kb();
     }
     *left = after - before;
-    return peak - before;
 }
 
 /* glibc raises its mmap threshold after the first large free, so without a fixed one the
@@ -131,17 +176,23 @@ Test(memory, resident_memory_returns_after_slow_reader_floods) {
     send_post(warm, "/simulate", "application/json", listing);
     bool closed;
     size_t one = 0;
-    free(raw_read_until_close(warm, 10.0, &closed, &one));
+    free(raw_read_until_close(warm, PATIENCE_S, &closed, &one));
     close(warm);
     cr_assert_gt(one, 17000000u, "the answer is about 18 MB (%zu)", one);
+    /* What READERS whole answers take, in kB, with a tenth to spare (the answer read above is
+     * its headers and body; what the process held before may shrink meanwhile). */
+    long answers_kb = (long)(READERS * (one / 1024) * 9 / 10);
     long before = rss_kb();
     for (int round = 0; round < 2; round++) {
-        long left;
-        long peak = flood(port, before, &left);
-        cr_expect_gt(peak, 60 * 1024, "round %d: the unread answers are held (+%ld kB)", round,
-                     peak);
-        cr_expect_leq(left, 20 * 1024, "round %d: +%ld kB at the peak, +%ld kB after", round, peak,
-                      left);
+        long held, left;
+        flood(port, before, &held, &left);
+        fprintf(stderr,
+                "memory | round %d: +%ld kB with the answers held (%d x %zu bytes), +%ld kB "
+                "after\n",
+                round, held, READERS, one, left);
+        cr_expect_geq(held, answers_kb, "round %d: the unread answers are held (+%ld kB)", round,
+                      held);
+        cr_expect_leq(left, 20 * 1024, "round %d: +%ld kB held, +%ld kB after", round, held, left);
     }
     cbd_server_stop(s);
 }
@@ -164,7 +215,7 @@ static int early_status(uint16_t port, const char *path, const char *content_typ
         sent = raw_send(fd, chunk, size - done < sizeof chunk ? size - done : sizeof chunk);
     }
     bool closed;
-    char *text = raw_read_until_close(fd, 10.0, &closed, NULL);
+    char *text = raw_read_until_close(fd, PATIENCE_S, &closed, NULL);
     int status = raw_status(text);
     free(text);
     close(fd);
@@ -187,7 +238,9 @@ Test(early, a_client_still_sending_gets_its_early_answer) {
 }
 
 /* A chunked body has no size up front: past body_limit + 256 KiB it is answered 413 and the
- * connection is closed after at most 4 MiB more, not read for seconds. */
+ * connection is closed after at most 4 MiB more, not read for seconds. The client sends until
+ * the connection ends, whatever the time, so the bytes it got in are the measure: under 16 MB
+ * (the limit, the 4 MiB, and the sockets' buffers on both sides), of the 64 MB it has. */
 Test(early, a_chunked_body_past_the_limit_is_cut_off) {
     cbd_server *s = test_server_start_default();
     int fd = raw_connect(cbd_server_port(s));
@@ -198,17 +251,19 @@ Test(early, a_chunked_body_past_the_limit_is_cut_off) {
     int n = snprintf(chunk, sizeof chunk, "%x\r\n", 65536);
     memset(chunk + n, 'x', 65536);
     memcpy(chunk + n + 65536, "\r\n", 2);
+    /* A send blocked on a server that reads nothing more (and never closes) ends here. */
+    struct timeval patience = {(time_t)PATIENCE_S, 0};
+    cr_assert_eq(setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &patience, sizeof patience), 0);
     size_t sent = 0;
     double t0 = raw_now();
-    while (sent < (64u << 20) && raw_now() - t0 < 10.0 &&
-           raw_send(fd, chunk, (size_t)n + 65536 + 2)) {
+    while (sent < (64u << 20) && raw_send(fd, chunk, (size_t)n + 65536 + 2)) {
         sent += 65536;
     }
-    double took = raw_now() - t0;
+    fprintf(stderr, "early | the chunked body was cut off after %zu bytes, %.2f s\n", sent,
+            raw_now() - t0);
     cr_expect_lt(sent, 16u << 20, "the server read %zu bytes of the body", sent);
-    cr_expect_lt(took, 5.0, "for %.2f s", took);
     bool closed;
-    char *text = raw_read_until_close(fd, 5.0, &closed, NULL);
+    char *text = raw_read_until_close(fd, PATIENCE_S, &closed, NULL);
     /* The 413 may be lost when the client keeps sending past the cap (the close resets). */
     if (text && text[0]) {
         cr_expect_eq(raw_status(text), 413, "%.300s", text);
