@@ -4,6 +4,12 @@
  * only after reading the whole previous answer, and none after an answer that carried
  * Connection: close; so every request it wrote must get a whole answer, and the only other
  * outcome allowed is a connection refused at connect (ECONNREFUSED) once the listener closes.
+ *
+ * What is asserted does not move with the machine's load: the client acts on the server's log
+ * (its "draining" line is written once the drain has begun), not on a pause, and how the drain
+ * ended is read from its "stopped" line; wall-clock figures are printed, or asserted as lower
+ * bounds only (load only makes them larger). Waits have generous limits that fail with a
+ * message: a safety net, not the claim.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -20,6 +26,10 @@
 
 #include "child_server.h"
 #include "raw_http.h"
+
+/* How long the client waits for what the server should do promptly: a safety net. */
+#define PATIENCE_S  60.0
+#define PATIENCE_MS ((int)(PATIENCE_S * 1000))
 
 /* Starts the binary on a free loopback port with the given environment. */
 static void start_child(child_server *c, char *const env[]) {
@@ -66,7 +76,7 @@ static void *client_main(void *arg) {
                 break;
             }
             st->sent++;
-            int status = raw_read_answer(fd, 5000, &close_after);
+            int status = raw_read_answer(fd, PATIENCE_MS, &close_after);
             if (status == 0) {
                 st->cut++;
                 break;
@@ -81,7 +91,7 @@ static void *client_main(void *arg) {
 
 #define CLIENTS 6
 
-Test(drain, busy_keep_alive_connections_lose_nothing_through_sigterm, .timeout = 30) {
+Test(drain, busy_keep_alive_connections_lose_nothing_through_sigterm, .timeout = 180) {
     child_server c;
     char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DELAY=1", "COMBATD_DRAIN_DEADLINE=10",
                    "COMBATD_ACCESS_LOG=false", NULL};
@@ -101,16 +111,18 @@ Test(drain, busy_keep_alive_connections_lose_nothing_through_sigterm, .timeout =
         cr_assert_geq(idle[i], 0);
         cr_assert(raw_send_str(idle[i], get_req));
         bool close_after = true;
-        cr_assert_eq(raw_read_answer(idle[i], 5000, &close_after), 200);
+        cr_assert_eq(raw_read_answer(idle[i], PATIENCE_MS, &close_after), 200);
         cr_assert(!close_after);
     }
+    child_log *l = child_log_start(&c);
     raw_sleep(0.5);
     double t0 = raw_now();
     kill(c.pid, SIGTERM);
-    /* From here on the signal has surely been taken: every answer must say close. */
-    raw_sleep(0.1);
+    /* From its log line on the drain has surely begun: every answer must say close. */
+    cr_assert_eq(child_log_wait(l, "\"event\":\"draining\"", 1, PATIENCE_S), 1,
+                 "no draining line in %.0f s", PATIENCE_S);
     atomic_store(&sigterm_sent, true);
-    int status = child_wait(&c, 10);
+    int status = child_wait(&c, PATIENCE_S);
     double took = raw_now() - t0;
     for (int i = 0; i < CLIENTS; i++) {
         pthread_join(threads[i], NULL);
@@ -118,13 +130,13 @@ Test(drain, busy_keep_alive_connections_lose_nothing_through_sigterm, .timeout =
     /* The idle ones were closed by the server, without our sending anything. */
     for (int i = 0; i < 2; i++) {
         bool closed;
-        char *rest = raw_read_until_close(idle[i], 5.0, &closed, NULL);
+        char *rest = raw_read_until_close(idle[i], PATIENCE_S, &closed, NULL);
         cr_expect(closed && rest && rest[0] == '\0', "idle connection %d: %s", i, rest);
         free(rest);
         close(idle[i]);
     }
-    char log[65536];
-    child_read_log(&c, log, sizeof log);
+    child_log_finish(l);
+    char *log = child_log_text(l);
     cr_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0, "exit status %d", status);
     unsigned sent = 0, answered = 0, refused = 0, cut = 0, after = 0, closes = 0;
     for (int i = 0; i < CLIENTS; i++) {
@@ -147,43 +159,59 @@ Test(drain, busy_keep_alive_connections_lose_nothing_through_sigterm, .timeout =
     /* The lame duck (1 s) served: many answers after SIGTERM, each ending its connection. */
     cr_expect_gt(after, CLIENTS);
     cr_expect_eq(closes, after, "every answer while draining carries Connection: close");
-    /* Out after the lame duck (1 s), the accept queue's and the idle connections' 50 ms,
-     * far before the 10 s deadline. */
-    cr_expect_lt(took, 2.0);
+    /* Out once every connection is closed, not at the 10 s deadline: "drained" says which. */
     cr_expect(strstr(log, "\"drained\":true,\"unanswered\":0") != NULL, "%s", log);
     cr_expect(strstr(log, "\"idle_closed\":2") != NULL, "%s", log);
+    free(log);
+    child_log_free(l);
 }
 
-Test(drain, lame_duck_serves_new_connections_with_readyz_503) {
+/* A lame duck of a minute, so that however slow the client is its requests come within it; a
+ * second SIGTERM ends it (the test above lets one of a second run out by itself). */
+Test(drain, lame_duck_serves_new_connections_with_readyz_503, .timeout = 180) {
     child_server c;
-    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DELAY=2", NULL};
+    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DELAY=60", NULL};
     start_child(&c, env);
+    child_log *l = child_log_start(&c);
     kill(c.pid, SIGTERM);
-    raw_sleep(0.3);
+    cr_assert_eq(child_log_wait(l, "\"event\":\"draining\"", 1, PATIENCE_S), 1,
+                 "no draining line in %.0f s", PATIENCE_S);
     /* Within the lame duck: a new connection is accepted, served, and told to close. */
     int fd = raw_connect(c.port);
     cr_assert_geq(fd, 0, "new connections are accepted during the lame duck");
     cr_assert(raw_send_str(fd, "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n"));
     bool close_after = false;
-    cr_expect_eq(raw_read_answer(fd, 5000, &close_after), 503);
+    cr_expect_eq(raw_read_answer(fd, PATIENCE_MS, &close_after), 503);
     cr_expect(close_after, "Connection: close while draining");
     close(fd);
     fd = raw_connect(c.port);
     cr_assert_geq(fd, 0);
     cr_assert(raw_send_str(fd, post_req));
-    cr_expect_eq(raw_read_answer(fd, 5000, &close_after), 200, "work is still served");
+    cr_expect_eq(raw_read_answer(fd, PATIENCE_MS, &close_after), 200, "work is still served");
     close(fd);
-    /* After it, the listener is closed. */
-    raw_sleep(2.2);
-    cr_expect_eq(raw_connect(c.port), -1, "refused after the lame duck");
-    int status = child_wait(&c, 5);
+    /* After it, the listener is closed (the drain's first step, just after its log line). */
+    kill(c.pid, SIGTERM);
+    cr_assert_eq(child_log_wait(l, "\"cut_short\":true", 1, PATIENCE_S), 1,
+                 "the second SIGTERM did not end the lame duck in %.0f s", PATIENCE_S);
+    int refused = raw_connect(c.port);
+    for (double end = raw_now() + PATIENCE_S; refused >= 0 && raw_now() < end;) {
+        close(refused);
+        raw_sleep(0.01);
+        refused = raw_connect(c.port);
+    }
+    cr_expect_eq(refused, -1, "refused after the lame duck");
+    int status = child_wait(&c, PATIENCE_S);
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    close(c.err_fd);
+    child_log_finish(l);
+    child_log_free(l);
 }
 
-Test(drain, deadline_bounds_a_request_that_never_completes_and_says_so) {
+/* Nothing but the drain's deadline (1 s) can end the half request here: the inactivity timeout
+ * and the request deadline are an hour. That it did is in the "stopped" line. */
+Test(drain, deadline_bounds_a_request_that_never_completes_and_says_so, .timeout = 180) {
     child_server c;
-    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=1", NULL};
+    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_DRAIN_DEADLINE=1",
+                   "COMBATD_CONNECTION_TIMEOUT=3600", "COMBATD_REQUEST_DEADLINE=3600", NULL};
     start_child(&c, env);
     int fd = raw_connect(c.port);
     cr_assert_geq(fd, 0);
@@ -193,12 +221,14 @@ Test(drain, deadline_bounds_a_request_that_never_completes_and_says_so) {
     raw_sleep(0.2);
     double t0 = raw_now();
     kill(c.pid, SIGTERM);
-    int status = child_wait(&c, 5);
+    int status = child_wait(&c, PATIENCE_S);
     double took = raw_now() - t0;
     char log[16384];
     child_read_log(&c, log, sizeof log);
+    fprintf(stderr, "drain: exit %.2f s after SIGTERM with a request unfinished\n", took);
     cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    cr_expect(took >= 0.95 && took < 2.0, "exited %.2f s after SIGTERM", took);
+    /* Not before the deadline (a lower bound: load only makes it later). */
+    cr_expect_geq(took, 0.95, "exited %.2f s after SIGTERM", took);
     cr_expect(strstr(log, "\"drained\":false,\"unanswered\":1") != NULL, "%s", log);
     close(fd);
 }

@@ -196,31 +196,33 @@ Test(headers, the_busy_503s_carry_them_too, .timeout = 60) {
     cbd_server *s = test_server_start(&cfg);
     uint16_t port = cbd_server_port(s);
     /* Over the per-address limit: a second connection from 127.0.0.2 while the first is
-     * open (idle) is answered 503; the first is still served. */
+     * open (idle, answered once so that it is surely counted first) is answered 503; the first
+     * is still served. */
     int first = raw_connect_from(port, "127.0.0.2", 0);
     cr_assert_geq(first, 0);
-    raw_sleep(0.2);
-    char *a = answer_of(send_from(port, "127.0.0.2", livez_close), 3.0);
+    cr_assert(raw_send_request(first, "GET", "/livez", NULL, NULL, false));
+    cr_assert_eq(raw_read_answer(first, 60000, NULL), 200);
+    char *a = answer_of(send_from(port, "127.0.0.2", livez_close), 60.0);
     expect_common("over the per-address limit", raw_status(a), 503, a);
     cr_expect(has_header(a, "Retry-After", "1"), "%s", a);
     free(a);
     cr_assert(raw_send_str(first, livez_close));
-    a = answer_of(first, 3.0);
+    a = answer_of(first, 60.0);
     expect_common("under the per-address limit", raw_status(a), 200, a);
     free(a);
     /* The pool's one place taken (by 127.0.0.3): a long request from 127.0.0.4 is 503. */
     int running = send_from(port, "127.0.0.3", long_simulate());
     cr_assert(wait_jobs(s, 1), "the long request never reached the pool");
-    a = answer_of(send_from(port, "127.0.0.4", long_simulate()), 5.0);
+    a = answer_of(send_from(port, "127.0.0.4", long_simulate()), 60.0);
     expect_common("the worker pool full", raw_status(a), 503, a);
     cr_expect(has_header(a, "Retry-After", "1"), "%s", a);
     free(a);
-    a = answer_of(running, 30.0);
+    a = answer_of(running, 50.0);
     expect_common("the long request", raw_status(a), 200, a);
     free(a);
     /* Draining: /readyz is 503. */
     cbd_server_begin_drain(s);
-    a = answer_of(send_from(port, "127.0.0.5", "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n"), 3.0);
+    a = answer_of(send_from(port, "127.0.0.5", "GET /readyz HTTP/1.1\r\nHost: x\r\n\r\n"), 60.0);
     expect_common("/readyz while draining", raw_status(a), 503, a);
     free(a);
     cbd_server_stop(s);
