@@ -138,6 +138,7 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
                      const char *const *allowed, cbd_problem *problem) {
     r->obj = value;
     r->problem = problem;
+    r->indexed = false;
     copy_str(r->pointer, sizeof r->pointer, pointer);
     if (!json_is_object(value)) {
         cbd_problem_field(problem, pointer[0] ? pointer : "", "must be an object, not %s",
@@ -146,7 +147,13 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
     }
     const char *key;
     json_t *item;
+    r->indexed = json_object_size(value) <= CBD_READER_INDEXED;
+    r->n_members = 0;
     json_object_foreach((json_t *)value, key, item) {
+        if (r->indexed) {
+            r->keys[r->n_members] = key;
+            r->values[r->n_members++] = item;
+        }
         if (!name_allowed(key, allowed)) {
             char names[256];
             list_names(allowed, names, sizeof names);
@@ -156,9 +163,36 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
     return true;
 }
 
+/* Keeps the members of r's object, when it is one and small enough (CBD_READER_INDEXED). */
+static void index_members(cbd_reader *r) {
+    r->indexed = json_is_object(r->obj) && json_object_size(r->obj) <= CBD_READER_INDEXED;
+    r->n_members = 0;
+    if (!r->indexed) {
+        return;
+    }
+    const char *key;
+    json_t *item;
+    json_object_foreach((json_t *)r->obj, key, item) {
+        r->keys[r->n_members] = key;
+        r->values[r->n_members++] = item;
+    }
+}
+
+const json_t *cbd_reader_member(const cbd_reader *r, const char *key) {
+    if (!r->indexed) {
+        return json_object_get(r->obj, key);
+    }
+    for (unsigned i = 0; i < r->n_members; i++) {
+        if (r->keys[i][0] == key[0] && strcmp(r->keys[i], key) == 0) {
+            return r->values[i];
+        }
+    }
+    return NULL;
+}
+
 /* Looks up a member; null counts as absent so clients may send explicit nulls. */
 static const json_t *member(const cbd_reader *r, const char *key) {
-    const json_t *v = json_object_get(r->obj, key);
+    const json_t *v = cbd_reader_member(r, key);
     return json_is_null(v) ? NULL : v;
 }
 
@@ -335,6 +369,7 @@ cbd_field cbd_read_map(const cbd_reader *r, const char *key, cbd_reader *child) 
     child->obj = v;
     child->problem = r->problem;
     copy_str(child->pointer, sizeof child->pointer, ptr);
+    index_members(child);
     if (!json_is_object(v)) {
         cbd_reader_error(r, key, "must be an object, not %s", cbd_json_type_name(v));
         return CBD_FIELD_BAD;
@@ -345,22 +380,24 @@ cbd_field cbd_read_map(const cbd_reader *r, const char *key, cbd_reader *child) 
 void cbd_reader_at(cbd_reader *child, const cbd_reader *r, const char *key) {
     char ptr[POINTER_MAX];
     item_pointer(r, key, NULL, ptr);
-    child->obj = json_object_get(r->obj, key);
+    child->obj = cbd_reader_member(r, key);
     child->problem = r->problem;
     copy_str(child->pointer, sizeof child->pointer, ptr);
+    index_members(child);
 }
 
 void cbd_reader_at_item(cbd_reader *child, const cbd_reader *r, const char *key, size_t index) {
     char ptr[POINTER_MAX];
     item_pointer(r, key, &index, ptr);
-    child->obj = json_array_get(json_object_get(r->obj, key), index);
+    child->obj = json_array_get(cbd_reader_member(r, key), index);
     child->problem = r->problem;
     copy_str(child->pointer, sizeof child->pointer, ptr);
+    index_members(child);
 }
 
 bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,
                           const char *const *allowed) {
-    const json_t *arr = json_object_get(r->obj, key);
+    const json_t *arr = cbd_reader_member(r, key);
     char ptr[POINTER_MAX];
     item_pointer(r, key, &index, ptr);
     return cbd_reader_open(item, json_array_get(arr, index), ptr, allowed, r->problem);

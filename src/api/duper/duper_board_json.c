@@ -121,7 +121,7 @@ static bool read_tiles(cbd_board_read *b, const cbd_duper_board_config *limits) 
 
 /* The request's tile `id` (a JSON object, or NULL when there is none). */
 static const json_t *tile_of(const cbd_board_read *b, const char *id) {
-    const json_t *tiles = json_object_get(b->board.obj, "tiles");
+    const json_t *tiles = cbd_reader_member(&b->board, "tiles");
     return json_is_object(tiles) ? json_object_get(tiles, id) : NULL;
 }
 
