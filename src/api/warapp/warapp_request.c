@@ -53,6 +53,13 @@ static bool read_units(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_fi
     return ok;
 }
 
+void cbdp_warapp_battle_clear(cbd_warapp_battle *b) {
+    b->attacking.n = b->defending.n = 0;
+    b->attacking.given = b->defending.given = false;
+    b->fog.n = 0;
+    b->fog.items = NULL;
+}
+
 void cbdp_warapp_battle_free(cbd_warapp_battle *b) {
     cbd_fog_free(&b->fog);
 }
