@@ -21,7 +21,9 @@ typedef enum { CBD_FIELD_OK = 0, CBD_FIELD_ABSENT = 1, CBD_FIELD_BAD = -1 } cbd_
 
 typedef struct {
     const json_t *obj;
-    char pointer[160]; /* "" for the document root */
+    /* "" for the document root. Room for a member of a turn's territory, whose id is a member
+     * name of up to 64 characters (256 bytes): /territories/ID/units/12/health. */
+    char pointer[320];
     cbd_problem *problem;
 } cbd_reader;
 
