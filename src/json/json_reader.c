@@ -1,4 +1,5 @@
 #include "json_reader.h"
+#include "json_escape.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -26,9 +27,12 @@ const char *cbd_json_type_name(const json_t *value) {
     return "a value";
 }
 
+/* Appends `key` escaped as RFC 6901 says; a key too long for `size` is cut between two of its
+ * characters, never inside one (the problem would show a broken one). */
 static void append_escaped(char *out, size_t size, const char *key) {
     size_t used = strlen(out);
-    for (const char *c = key; *c && used + 3 < size; c++) {
+    const char *c = key;
+    for (; *c && used + 3 < size; c++) {
         /* RFC 6901: '~' is written ~0 and '/' is written ~1. */
         if (*c == '~' || *c == '/') {
             out[used++] = '~';
@@ -37,15 +41,20 @@ static void append_escaped(char *out, size_t size, const char *key) {
             out[used++] = *c;
         }
     }
+    if (((unsigned char)*c & 0xC0u) == 0x80u) { /* cut inside a character: its start goes too */
+        while (used > 0 && ((unsigned char)out[used - 1] & 0xC0u) == 0x80u) {
+            used--;
+        }
+        used -= used > 0; /* its first byte */
+    }
     out[used] = '\0';
 }
 
-/* Copies without snprintf: readers build pointers for every nested object of every request. */
+/* Copies without snprintf: readers build pointers for every nested object of every request.
+ * A cut falls between two characters. */
 static void copy_str(char *out, size_t size, const char *src) {
     size_t n = strlen(src);
-    if (n >= size) {
-        n = size - 1;
-    }
+    n = cbdp_utf8_cut(src, n, size - 1);
     memcpy(out, src, n);
     out[n] = '\0';
 }
@@ -60,7 +69,7 @@ static void child_pointer(const cbd_reader *r, const char *key, char *out, size_
 }
 
 /* The longest pointer built before it is cut to the problem's storage. */
-#define POINTER_MAX 224
+#define POINTER_MAX 352
 
 static void item_pointer(const cbd_reader *r, const char *key, const size_t *index, char *out) {
     if (key) {
@@ -322,23 +331,13 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
     return CBD_FIELD_OK;
 }
 
-/* The code points of a valid UTF-8 string (jansson keeps only those): its bytes that do not
- * continue a sequence. */
-static size_t code_points(const char *s, size_t len) {
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        n += ((unsigned char)s[i] & 0xC0u) != 0x80u;
-    }
-    return n;
-}
-
 cbd_field cbd_read_text(const cbd_reader *r, const char *key, size_t max_chars, const char **out) {
     const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
     size_t len = json_is_string(v) ? json_string_length(v) : 0;
-    if (len == 0 || code_points(json_string_value(v), len) > max_chars ||
+    if (len == 0 || cbd_utf8_code_points(json_string_value(v), len) > max_chars ||
         strlen(json_string_value(v)) != len) {
         cbd_reader_error(
             r, key, "must be a non-empty string of at most %zu characters, without NUL", max_chars);

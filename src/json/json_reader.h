@@ -26,7 +26,9 @@ typedef enum { CBD_FIELD_OK = 0, CBD_FIELD_ABSENT = 1, CBD_FIELD_BAD = -1 } cbd_
 
 typedef struct {
     const json_t *obj;
-    char pointer[160]; /* "" for the document root */
+    /* "" for the document root. Room for a member of a turn's territory, whose id is a member
+     * name of up to 64 characters (256 bytes): /territories/ID/units/12/health. */
+    char pointer[320];
     cbd_problem *problem;
     /* Set by cbd_reader_open and the readers made from another; a reader built by hand has
      * indexed false and looks up through jansson. */
