@@ -26,6 +26,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     cbd_problem_init(&problem);
     req->ep = ep;
     req->doc = NULL;
+    req->protocol = NULL;
     json_error_t err;
     cbd_json_alloc_reset();
     req->arena = cbd_json_arena_new();
@@ -58,7 +59,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
         endpoint_problem_reply(ep, NULL, &problem, reply);
         return false;
     }
-    if (!json_is_object(doc)) {
+    if (!json_is_object(doc) && !(any && json_is_array(doc))) {
         cbd_api_request_release(req);
         cbd_problem_field(&problem, "", "the request must be a JSON object");
         endpoint_problem_reply(ep, NULL, &problem, reply);
@@ -129,7 +130,10 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     cbd_jw_set_limit(&out, (size_t)cfg->limits.max_answer_bytes);
     cbd_json_alloc_reset();
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
-    bool ok = req->ep->handle(cfg, &budget, req->doc, &out, &problem);
+    const cbd_api_envelope *envelope = req->ep->envelope;
+    bool ok = envelope && envelope->handle
+                  ? envelope->handle(cfg, &budget, req->doc, req->protocol, &out, &problem)
+                  : req->ep->handle(cfg, &budget, req->doc, &out, &problem);
     (void)cbd_json_arena_use(heap);
     if (limits->report) {
         *limits->report = budget;
