@@ -69,6 +69,10 @@
 #define CBD_WORK_SIM_COUNT   150  /* one count of a distribution: its sampler set up */
 #define CBD_WORK_FOG_POINT   1200 /* ... and read: parsed, checked, sorted and normalised */
 #define CBD_WORK_LISTED_UNIT 20   /* one unit of one listed battle: checked and, dead, written */
+/* One unit of the board looked over in a seeded turn (where it stands, its arrival), about
+ * 0.5 ns in bench_budget's /simulate-turn rows of 64 Commanders, where a walk of W19 costs about
+ * 4.4 ns a unit (CBD_WORK_UNIT_DAMAGE). */
+#define CBD_WORK_SIM_UNIT 1
 
 /* What writing /analyze-attack's answer costs besides the core's work (summaries, listings). */
 #define CBD_WORK_DIST_VALUE  16  /* one value read for the percentiles, the listing and the rest */

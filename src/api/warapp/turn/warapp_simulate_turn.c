@@ -198,16 +198,16 @@ static uint64_t board_units(const json_t *territories) {
 
 /*
  * One battle's work besides CBD_COST_NS_PER_BATTLE on a board with `units` units (W18–W22), as
- * the core charges it: W19's walks over the battle's units (at most all of them, 4 steps each)
- * and the board's units placed again (2 each), W22's look over the territories, and the two
- * samplers set up for powers that units carry past the armies' cache. 0 without units.
+ * the core charges it: W19's walks over the battle's units (at most all of them, 2 steps each)
+ * and the board's units looked over again (2 each), W22's look over the territories, and the
+ * two samplers set up for powers that units carry past the armies' cache. 0 without units.
  */
 static uint64_t unit_battle_ns(uint64_t units, uint64_t terr) {
     if (units == 0) {
         return 0;
     }
-    return CBD_WORK_UNIT_DAMAGE * 6u * units + 2u * CBD_WORK_SCAN_TERM * terr +
-           2u * CBD_WORK_SIM_SETUP;
+    return 2u * (CBD_WORK_UNIT_DAMAGE + CBD_WORK_SIM_UNIT) * units +
+           2u * CBD_WORK_SCAN_TERM * terr + 2u * CBD_WORK_SIM_SETUP;
 }
 
 uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request) {
