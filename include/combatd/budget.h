@@ -68,7 +68,13 @@
 #define CBD_WORK_FOG_CACHED  (UINT64_C(256) << 10) /* bytes of per-count tables kept in cache */
 #define CBD_WORK_SIM_COUNT   150  /* one count of a distribution: its sampler set up */
 #define CBD_WORK_FOG_POINT   1200 /* ... and read: parsed, checked, sorted and normalised */
-#define CBD_WORK_LISTED_UNIT 20   /* one unit of one listed battle: checked and, dead, written */
+/* One unit of one listed battle: checked (a live one about 1.5 ns) and, dead, written (about
+ * 10), as measured in bench_budget's listings of 1,000 battles of 32+32 Commanders and of 32
+ * defending Commanders that all die; or one unit id written in a listed turn. */
+#define CBD_WORK_LISTED_UNIT 5
+/* One territory or order of a listed turn written (30-200 bytes): bench_budget's 100 listed
+ * turns of 64 Commanders write 2.9 KB a turn, some 5-7 µs besides the turn. */
+#define CBD_WORK_LISTED_TURN_ITEM 250
 /* One unit of the board looked over in a seeded turn (where it stands, its arrival), about
  * 0.5 ns in bench_budget's /simulate-turn rows of 64 Commanders, where a walk of W19 costs about
  * 4.4 ns a unit (CBD_WORK_UNIT_DAMAGE). */

@@ -119,6 +119,21 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally 
     return CBD_OK;
 }
 
+/* Writing the listed turns (none when s->events is NULL): each territory and order of each,
+ * and each unit id an order lists as sent or dead (W21). */
+static uint64_t listing_units(const cbd_turn_tally *s, uint64_t trials) {
+    if (!s->events) {
+        return 0;
+    }
+    uint64_t ids = 0;
+    for (uint64_t i = 0; i < trials * s->n_orders; i++) {
+        ids += (uint64_t)__builtin_popcountll(s->events[i].units_sent) +
+               (uint64_t)__builtin_popcountll(s->events[i].units_died);
+    }
+    return cbd_work_times(CBD_WORK_LISTED_TURN_ITEM, trials * (s->n_terr + s->n_orders)) +
+           cbd_work_times(CBD_WORK_LISTED_UNIT, ids);
+}
+
 static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
                 const sim_options *o, cbd_jw *out, cbd_problem *problem) {
     cbd_turn_sim *sim;
@@ -134,7 +149,7 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_reques
     st = ok && board && ev ? resolve(sim, budget, &s, o, board, ev) : cbd_budget_nomem(budget);
     /* W23: the distributions echoed, each point written as a distribution's point. */
     uint64_t echo = cbd_work_times(CBD_WORK_DIST_POINT, cbdp_turn_fog_points(q));
-    if (st == CBD_OK && !cbd_charge(budget, echo)) {
+    if (st == CBD_OK && !cbd_charge(budget, echo + listing_units(&s, o->trials))) {
         st = CBD_ERR_BUDGET;
     }
     if (st == CBD_OK && !cbdp_turn_tally_render(out, &s, o->seed, o->trials)) {
