@@ -36,7 +36,7 @@
 #define CBD_WORK_SORT_STEP    4   /* one comparison of a qsort (a call through its comparator) */
 #define CBD_WORK_TURN_OUTCOME 20  /* one battle outcome enumerated for one turn state */
 #define CBD_WORK_TURN_STATE   20  /* one turn state stored, looked up or folded */
-#define CBD_WORK_TURN_WORD    1   /* ... and each of its words hashed, compared and copied */
+#define CBD_WORK_TURN_WORD    2   /* ... and each of its words hashed, compared and copied */
 #define CBD_WORK_TURN_MISS    70  /* ... more in a table past CBD_WORK_CACHE_BYTES (its misses) */
 #define CBD_WORK_TURN_ORDER   30  /* one order of one simulated turn, besides its battle */
 #define CBD_WORK_SIM_SETUP    90  /* one side's battle sampler set up (logs, square roots) */
@@ -47,6 +47,9 @@
 #define CBD_WORK_BOARD_PAIR   50  /* one adjacency pair (or count of keys) looked up and listed */
 #define CBD_WORK_DUPER_BATTLE 200 /* one Duper battle resolved */
 #define CBD_WORK_COMPARE      10  /* one comparison (and move) of a sort or a heap */
+/* (A turn state's words are hashed by a serial multiply, cbd_hash_words: 1.5-1.7 ns a word for
+ * keys of 80-400 words, then copied and compared: CBD_WORK_TURN_WORD a word.) */
+
 /* The api layer's steps, charged by its handlers to the same budget. */
 #define CBD_WORK_BOARD_READ_TILE  650 /* one board tile read from JSON and checked (D12) */
 #define CBD_WORK_BOARD_READ_PAIR  120 /* one adjacency pair read from JSON (a count of keys: 2) */
