@@ -50,6 +50,13 @@
 /* (A turn state's words are hashed by a serial multiply, cbd_hash_words: 1.5-1.7 ns a word for
  * keys of 80-400 words, then copied and compared: CBD_WORK_TURN_WORD a word.) */
 
+/* What every request costs before its endpoint's steps (cbd_api_answer_within charges it): each
+ * byte of its body parsed into JSON, 15-31 ns in bench_budget (15-23 for bodies of 1 KB, 15 for
+ * 1,000 fog counts, 31 for a Duper board of 403 KB), and its answer set up and handed over (its
+ * budget, writer and reply), about 4 µs besides the parse for /analyze-attack 10 v 10. */
+#define CBD_WORK_BODY_BYTE 20
+#define CBD_WORK_REQUEST   4000
+
 /* The api layer's steps, charged by its handlers to the same budget. */
 #define CBD_WORK_BOARD_READ_TILE  650 /* one board tile read from JSON and checked (D12) */
 #define CBD_WORK_BOARD_READ_PAIR  120 /* one adjacency pair read from JSON (a count of keys: 2) */
@@ -69,11 +76,13 @@
 #define CBD_WORK_FOG_STEP    8   /* one step of a battle's draw of the defenders' count */
 #define CBD_WORK_FOG_MISS    200 /* ... the cache misses of one draw once its tables pass: */
 #define CBD_WORK_FOG_CACHED  (UINT64_C(256) << 10) /* bytes of per-count tables kept in cache */
-#define CBD_WORK_SIM_COUNT   150  /* one count of a distribution: its sampler set up */
-#define CBD_WORK_FOG_POINT   1200 /* ... and read: parsed, checked, sorted and normalised */
-/* One unit of one listed battle: checked (a live one about 1.5 ns) and, dead, written (about
- * 10), as measured in bench_budget's listings of 1,000 battles of 32+32 Commanders and of 32
- * defending Commanders that all die; or one unit id written in a listed turn. */
+#define CBD_WORK_SIM_COUNT   150 /* one count of a distribution: its sampler set up */
+#define CBD_WORK_FOG_POINT   500 /* ... and read: checked, sorted and normalised */
+/* (A count's bytes, some 670 ns of the 1,200 a count costs in bench_budget's 1,000 counts over
+ * 0..10^9, are CBD_WORK_BODY_BYTE's.) One unit of one listed battle: checked (a live one about
+ * 1.5 ns) and, dead, written (about 10), as measured in bench_budget's listings of 1,000
+ * battles of 32+32 Commanders and of 32 defending Commanders that all die; or one unit id
+ * written in a listed turn. */
 #define CBD_WORK_LISTED_UNIT 5
 /* One territory or order of a listed turn written (30-200 bytes): bench_budget's 100 listed
  * turns of 64 Commanders write 2.9 KB a turn, some 5-7 µs besides the turn. */

@@ -118,6 +118,7 @@ typedef struct {
     const cbd_api_endpoint *ep;
     json_t *doc;                  /* the request's JSON object, made in `arena` */
     struct cbd_json_arena *arena; /* owned until cbd_api_answer or _release (json_alloc.h) */
+    size_t body_len;              /* the bytes parsed, charged with the answer (budget.h) */
 } cbd_api_request;
 
 /*
