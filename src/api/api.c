@@ -27,6 +27,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     req->ep = ep;
     req->doc = NULL;
     req->body_len = len;
+    req->protocol = NULL;
     json_error_t err;
     cbd_json_alloc_reset();
     req->arena = cbd_json_arena_new();
@@ -59,7 +60,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
         endpoint_problem_reply(ep, NULL, &problem, reply);
         return false;
     }
-    if (!json_is_object(doc)) {
+    if (!json_is_object(doc) && !(any && json_is_array(doc))) {
         cbd_api_request_release(req);
         cbd_problem_field(&problem, "", "the request must be a JSON object");
         endpoint_problem_reply(ep, NULL, &problem, reply);
@@ -136,7 +137,10 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
      * its first charge fails, naming its member; one that charges nothing names the body. */
     bool paid =
         cbd_charge(&budget, cbd_work_times(CBD_WORK_BODY_BYTE, req->body_len) + CBD_WORK_REQUEST);
-    bool ok = req->ep->handle(cfg, &budget, req->doc, &out, &problem);
+    const cbd_api_envelope *envelope = req->ep->envelope;
+    bool ok = envelope && envelope->handle
+                  ? envelope->handle(cfg, &budget, req->doc, req->protocol, &out, &problem)
+                  : req->ep->handle(cfg, &budget, req->doc, &out, &problem);
     if (ok && !paid) {
         ok = cbd_api_core_problem(cfg, &budget, CBD_ERR_BUDGET, "", &problem);
     }

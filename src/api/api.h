@@ -82,8 +82,14 @@ typedef struct {
     const cbd_api_endpoint *(*called)(const json_t *request);
     /* The body may be any JSON value, not only an object: the protocol says what a value that
      * is not one of its messages is (JSON-RPC: an Invalid Request, not a Parse error), and a
-     * number too large to hold is such a value too. */
+     * number too large to hold is such a value too. An array reaches the handler (JSON-RPC: a
+     * batch); any other value that is not an object is refused as not being one. */
     bool any_value;
+    /* Answers in place of the row's handler, told the revision of the protocol that the
+     * transport named (cbd_api_request.protocol; NULL when it named none), which decides what
+     * a body may be (MCP: a batch in revision 2025-03-26 only). NULL: the row's handler. */
+    bool (*handle)(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                   const char *protocol, cbd_jw *out, cbd_problem *problem);
 } cbd_api_envelope;
 
 /* An endpoint as an MCP tool (endpoints.h, CBD_TOOL): title NULL for one that is not. */
@@ -119,6 +125,10 @@ typedef struct {
     json_t *doc;                  /* the request's JSON object, made in `arena` */
     struct cbd_json_arena *arena; /* owned until cbd_api_answer or _release (json_alloc.h) */
     size_t body_len;              /* the bytes parsed, charged with the answer (budget.h) */
+    /* The revision of its envelope's protocol that the transport named (/mcp: the
+     * MCP-Protocol-Version header, checked and set by the http layer after cbd_api_parse, as
+     * a string that outlives the request), or NULL when it named none. */
+    const char *protocol;
 } cbd_api_request;
 
 /*
@@ -207,7 +217,9 @@ uint64_t cbd_api_duper_board_battle_cost(const cbd_config *cfg, const json_t *re
 bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                  cbd_jw *out, cbd_problem *problem);
 uint64_t cbd_api_duper_board_options_cost(const cbd_config *cfg, const json_t *request);
-/* The Model Context Protocol over JSON-RPC 2.0 (mcp.h): the endpoints above as tools. */
+/* The Model Context Protocol over JSON-RPC 2.0 (mcp.h): the endpoints above as tools. The
+ * envelope's handler answers in the revision the request names (cbd_api_request.protocol);
+ * cbd_api_mcp, the row's, answers as when it names none, which MCP reads as 2025-03-26. */
 bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
                  cbd_problem *problem);
 uint64_t cbd_api_mcp_cost(const cbd_config *cfg, const json_t *request);

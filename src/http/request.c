@@ -209,6 +209,8 @@ static enum MHD_Result answer(cbd_server *s, struct MHD_Connection *con, cbd_htt
     if (!cbd_api_parse(&req->route->api, body, req->body.len, &api_req, &reply)) {
         return cbdp_http_send_reply(&s->answers, con, &req->answer, &reply, NULL);
     }
+    const cbd_guard *guard = req->route->guard;
+    api_req.protocol = guard && guard->protocol ? guard->protocol(con) : NULL;
     const cbd_api_endpoint *called = cbd_api_called(&api_req);
     req->called = called ? cbdp_route_find(called->path) : NULL;
     /* The estimate routes: past a small one, off the HTTP thread at once. The meter protects:

@@ -21,10 +21,14 @@ typedef enum MHD_Result (*cbd_get_fn)(cbd_server *s, struct MHD_Connection *con,
  * on, or the status of its refusal with `why` filled; 404 says that the route is switched off
  * in the config, and the request is answered as for a path the service does not have.
  * `allow_headers` is the CORS preflight's Access-Control-Allow-Headers for the route.
+ * `protocol` (may be NULL) gives the revision of the route's protocol that the headers name,
+ * once `check` has passed them, as a string that outlives the request, or NULL when they name
+ * none: the api reads the body in it (cbd_api_request.protocol).
  */
 typedef struct {
     int (*check)(const cbd_server *s, struct MHD_Connection *con, char *why, size_t size);
     const char *allow_headers;
+    const char *(*protocol)(struct MHD_Connection *con);
 } cbd_guard;
 
 /*

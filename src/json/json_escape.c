@@ -67,3 +67,24 @@ size_t cbd_utf8_sequence(const unsigned char *s, size_t n) {
     }
     return len;
 }
+
+size_t cbd_utf8_code_points(const char *s, size_t n) {
+    size_t count = 0;
+    for (size_t i = 0; i < n; i++) {
+        count += ((unsigned char)s[i] & 0xC0u) != 0x80u;
+    }
+    return count;
+}
+
+size_t cbdp_utf8_cut(const char *s, size_t n, size_t max) {
+    if (n <= max) {
+        return n;
+    }
+    /* s[max] is the first byte dropped: while it continues a sequence, the sequence's first
+     * bytes go too. */
+    size_t keep = max;
+    while (keep > 0 && ((unsigned char)s[keep] & 0xC0u) == 0x80u) {
+        keep--;
+    }
+    return keep;
+}

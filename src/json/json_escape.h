@@ -19,4 +19,13 @@ void cbd_json_escape_u00(unsigned char c, char esc[6]);
  * U+10FFFF) at s[0..n), or 0 when it is not one. */
 size_t cbd_utf8_sequence(const unsigned char *s, size_t n);
 
+/* The characters (code points) of UTF-8 text s[0..n), as JSON Schema's maxLength counts a
+ * string's length: its bytes that do not continue a sequence. */
+size_t cbd_utf8_code_points(const char *s, size_t n);
+
+/* How many bytes of the text s[0..n) to keep to cut it to at most `max` bytes without
+ * splitting a character: n when it fits, else `max` less the first bytes of a sequence that
+ * the cut would split. */
+size_t cbdp_utf8_cut(const char *s, size_t n, size_t max);
+
 #endif

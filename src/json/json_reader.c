@@ -1,4 +1,5 @@
 #include "json_reader.h"
+#include "json_escape.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -26,9 +27,12 @@ const char *cbd_json_type_name(const json_t *value) {
     return "a value";
 }
 
+/* Appends `key` escaped as RFC 6901 says; a key too long for `size` is cut between two of its
+ * characters, never inside one (the problem would show a broken one). */
 static void append_escaped(char *out, size_t size, const char *key) {
     size_t used = strlen(out);
-    for (const char *c = key; *c && used + 3 < size; c++) {
+    const char *c = key;
+    for (; *c && used + 3 < size; c++) {
         /* RFC 6901: '~' is written ~0 and '/' is written ~1. */
         if (*c == '~' || *c == '/') {
             out[used++] = '~';
@@ -37,15 +41,20 @@ static void append_escaped(char *out, size_t size, const char *key) {
             out[used++] = *c;
         }
     }
+    if (((unsigned char)*c & 0xC0u) == 0x80u) { /* cut inside a character: its start goes too */
+        while (used > 0 && ((unsigned char)out[used - 1] & 0xC0u) == 0x80u) {
+            used--;
+        }
+        used -= used > 0; /* its first byte */
+    }
     out[used] = '\0';
 }
 
-/* Copies without snprintf: readers build pointers for every nested object of every request. */
+/* Copies without snprintf: readers build pointers for every nested object of every request.
+ * A cut falls between two characters. */
 static void copy_str(char *out, size_t size, const char *src) {
     size_t n = strlen(src);
-    if (n >= size) {
-        n = size - 1;
-    }
+    n = cbdp_utf8_cut(src, n, size - 1);
     memcpy(out, src, n);
     out[n] = '\0';
 }
@@ -60,7 +69,7 @@ static void child_pointer(const cbd_reader *r, const char *key, char *out, size_
 }
 
 /* The longest pointer built before it is cut to the problem's storage. */
-#define POINTER_MAX 224
+#define POINTER_MAX 352
 
 static void item_pointer(const cbd_reader *r, const char *key, const size_t *index, char *out) {
     if (key) {
@@ -138,6 +147,7 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
                      const char *const *allowed, cbd_problem *problem) {
     r->obj = value;
     r->problem = problem;
+    r->indexed = false;
     copy_str(r->pointer, sizeof r->pointer, pointer);
     if (!json_is_object(value)) {
         cbd_problem_field(problem, pointer[0] ? pointer : "", "must be an object, not %s",
@@ -146,7 +156,13 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
     }
     const char *key;
     json_t *item;
+    r->indexed = json_object_size(value) <= CBD_READER_INDEXED;
+    r->n_members = 0;
     json_object_foreach((json_t *)value, key, item) {
+        if (r->indexed) {
+            r->keys[r->n_members] = key;
+            r->values[r->n_members++] = item;
+        }
         if (!name_allowed(key, allowed)) {
             char names[256];
             list_names(allowed, names, sizeof names);
@@ -156,9 +172,36 @@ bool cbd_reader_open(cbd_reader *r, const json_t *value, const char *pointer,
     return true;
 }
 
+/* Keeps the members of r's object, when it is one and small enough (CBD_READER_INDEXED). */
+static void index_members(cbd_reader *r) {
+    r->indexed = json_is_object(r->obj) && json_object_size(r->obj) <= CBD_READER_INDEXED;
+    r->n_members = 0;
+    if (!r->indexed) {
+        return;
+    }
+    const char *key;
+    json_t *item;
+    json_object_foreach((json_t *)r->obj, key, item) {
+        r->keys[r->n_members] = key;
+        r->values[r->n_members++] = item;
+    }
+}
+
+const json_t *cbd_reader_member(const cbd_reader *r, const char *key) {
+    if (!r->indexed) {
+        return json_object_get(r->obj, key);
+    }
+    for (unsigned i = 0; i < r->n_members; i++) {
+        if (r->keys[i][0] == key[0] && strcmp(r->keys[i], key) == 0) {
+            return r->values[i];
+        }
+    }
+    return NULL;
+}
+
 /* Looks up a member; null counts as absent so clients may send explicit nulls. */
 static const json_t *member(const cbd_reader *r, const char *key) {
-    const json_t *v = json_object_get(r->obj, key);
+    const json_t *v = cbd_reader_member(r, key);
     return json_is_null(v) ? NULL : v;
 }
 
@@ -288,23 +331,13 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
     return CBD_FIELD_OK;
 }
 
-/* The code points of a valid UTF-8 string (jansson keeps only those): its bytes that do not
- * continue a sequence. */
-static size_t code_points(const char *s, size_t len) {
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++) {
-        n += ((unsigned char)s[i] & 0xC0u) != 0x80u;
-    }
-    return n;
-}
-
 cbd_field cbd_read_text(const cbd_reader *r, const char *key, size_t max_chars, const char **out) {
     const json_t *v = member(r, key);
     if (!v) {
         return CBD_FIELD_ABSENT;
     }
     size_t len = json_is_string(v) ? json_string_length(v) : 0;
-    if (len == 0 || code_points(json_string_value(v), len) > max_chars ||
+    if (len == 0 || cbd_utf8_code_points(json_string_value(v), len) > max_chars ||
         strlen(json_string_value(v)) != len) {
         cbd_reader_error(
             r, key, "must be a non-empty string of at most %zu characters, without NUL", max_chars);
@@ -335,6 +368,7 @@ cbd_field cbd_read_map(const cbd_reader *r, const char *key, cbd_reader *child) 
     child->obj = v;
     child->problem = r->problem;
     copy_str(child->pointer, sizeof child->pointer, ptr);
+    index_members(child);
     if (!json_is_object(v)) {
         cbd_reader_error(r, key, "must be an object, not %s", cbd_json_type_name(v));
         return CBD_FIELD_BAD;
@@ -345,22 +379,24 @@ cbd_field cbd_read_map(const cbd_reader *r, const char *key, cbd_reader *child) 
 void cbd_reader_at(cbd_reader *child, const cbd_reader *r, const char *key) {
     char ptr[POINTER_MAX];
     item_pointer(r, key, NULL, ptr);
-    child->obj = json_object_get(r->obj, key);
+    child->obj = cbd_reader_member(r, key);
     child->problem = r->problem;
     copy_str(child->pointer, sizeof child->pointer, ptr);
+    index_members(child);
 }
 
 void cbd_reader_at_item(cbd_reader *child, const cbd_reader *r, const char *key, size_t index) {
     char ptr[POINTER_MAX];
     item_pointer(r, key, &index, ptr);
-    child->obj = json_array_get(json_object_get(r->obj, key), index);
+    child->obj = json_array_get(cbd_reader_member(r, key), index);
     child->problem = r->problem;
     copy_str(child->pointer, sizeof child->pointer, ptr);
+    index_members(child);
 }
 
 bool cbd_reader_open_item(cbd_reader *item, const cbd_reader *r, const char *key, size_t index,
                           const char *const *allowed) {
-    const json_t *arr = json_object_get(r->obj, key);
+    const json_t *arr = cbd_reader_member(r, key);
     char ptr[POINTER_MAX];
     item_pointer(r, key, &index, ptr);
     return cbd_reader_open(item, json_array_get(arr, index), ptr, allowed, r->problem);

@@ -19,10 +19,23 @@
  */
 typedef enum { CBD_FIELD_OK = 0, CBD_FIELD_ABSENT = 1, CBD_FIELD_BAD = -1 } cbd_field;
 
+/* A reader keeps its object's members when there are at most this many (most objects of a
+ * request are that small): a look-up is then a scan of a few names, cheaper than jansson's hash
+ * of the name, and most look-ups are of optional members that are absent. */
+#define CBD_READER_INDEXED 8
+
 typedef struct {
     const json_t *obj;
-    char pointer[160]; /* "" for the document root */
+    /* "" for the document root. Room for a member of a turn's territory, whose id is a member
+     * name of up to 64 characters (256 bytes): /territories/ID/units/12/health. */
+    char pointer[320];
     cbd_problem *problem;
+    /* Set by cbd_reader_open and the readers made from another; a reader built by hand has
+     * indexed false and looks up through jansson. */
+    bool indexed;
+    unsigned char n_members;
+    const char *keys[CBD_READER_INDEXED];
+    const json_t *values[CBD_READER_INDEXED];
 } cbd_reader;
 
 /*
@@ -88,6 +101,10 @@ cbd_field cbd_read_string(const cbd_reader *r, const char *key, size_t max_len, 
 /* A string of at most max_chars characters (code points, as JSON Schema's maxLength counts
  * them; not empty, without NUL); *out points into the document. */
 cbd_field cbd_read_text(const cbd_reader *r, const char *key, size_t max_chars, const char **out);
+
+/* Member `key` of r's object, or NULL (absent, or r's value is not an object); a JSON null is
+ * returned as it is. */
+const json_t *cbd_reader_member(const cbd_reader *r, const char *key);
 
 /* A nested object, opened as by cbd_reader_open. */
 cbd_field cbd_read_object(const cbd_reader *r, const char *key, const char *const *allowed,

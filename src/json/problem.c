@@ -1,5 +1,6 @@
 #include "problem.h"
 
+#include "json_escape.h"
 #include "json_write.h"
 
 #include <stdarg.h>
@@ -44,7 +45,9 @@ void cbd_problem_field(cbd_problem *p, const char *pointer, const char *fmt, ...
     if (!e) {
         return;
     }
-    snprintf(e->pointer, sizeof e->pointer, "%s", pointer);
+    size_t n = cbdp_utf8_cut(pointer, strlen(pointer), sizeof e->pointer - 1);
+    memcpy(e->pointer, pointer, n);
+    e->pointer[n] = '\0';
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(e->detail, sizeof e->detail, fmt, ap);

@@ -12,7 +12,7 @@
 #define CBD_PROBLEM_MAX_ERRORS 32
 
 typedef struct {
-    char pointer[192];
+    char pointer[320]; /* as cbd_reader's; a longer one is cut between two characters */
     char detail[256];
 } cbd_field_error;
 

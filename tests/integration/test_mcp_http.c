@@ -3,13 +3,15 @@
  * tests/unit/api/test_mcp_api.c). Statuses and headers of the JSON-RPC answers, 202 without a
  * body, 405 for GET and DELETE, the Origin check against DNS rebinding (an origin listed by
  * name is served, `*` does not count, none is fine), the MCP-Protocol-Version header, the
- * preflight, mcp.enabled, the worker pool's refusal as a tool error, and the metrics by tool.
+ * preflight, mcp.enabled, the worker pool's refusal as a tool error, the metrics by tool, and
+ * JSON-RPC batches (2025-03-26 only, as the MCP-Protocol-Version header says).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
+#include <jansson.h>
 
 #include "http_client.h"
 #include "raw_http.h"
@@ -207,6 +209,98 @@ Test(mcp_http, tool_calls_are_counted_by_tool_and_the_status_of_their_endpoint) 
     test_response_free(&r);
 }
 
+/* ---- batches: MCP 2025-03-26, and a request without MCP-Protocol-Version ---- */
+
+static const char list_and_call[] =
+    "[{\"jsonrpc\": \"2.0\", \"id\": \"list\", \"method\": \"tools/list\"},"
+    " {\"jsonrpc\": \"2.0\", \"id\": 2, \"method\": \"tools/call\", \"params\": {\"name\": "
+    "\"analyze_attack\", \"arguments\": {\"attackers\": 10, \"defenders\": 5, \"settings\": "
+    "{\"luck_modifier\": 0}}}}]";
+
+/* tools/list and a call answered in order with their ids; the call worked from the rules
+ * (W1-W5, no luck, straight round): 10 x 0.6 = 6 kills take the 5 defenders, whose 5 x 0.7 =
+ * 3.5 kills round to 4, so 6 attackers move in, certainly. */
+Test(mcp_http, a_batch_is_answered_200_as_an_array_in_order) {
+    static const char *const headers[] = {"", "MCP-Protocol-Version: 2025-03-26\r\n"};
+    for (size_t h = 0; h < 2; h++) {
+        char *text = exchange(test_port, "POST", headers[h], list_and_call);
+        cr_expect_eq(raw_status(text), 200, "%.300s", text);
+        cr_expect(has(text, "\r\nContent-Type: application/json\r\n"), "%.300s", text);
+        json_t *doc = json_loads(body_of(text), 0, NULL);
+        cr_assert(json_is_array(doc), "%.300s", text);
+        cr_assert_eq(json_array_size(doc), 2);
+        cr_expect_str_eq(json_string_value(json_object_get(json_array_get(doc, 0), "id")), "list");
+        cr_expect(json_is_array(
+            json_object_get(json_object_get(json_array_get(doc, 0), "result"), "tools")));
+        const json_t *call = json_array_get(doc, 1);
+        cr_expect_eq(json_integer_value(json_object_get(call, "id")), 2);
+        const json_t *answer =
+            json_object_get(json_object_get(call, "result"), "structuredContent");
+        cr_expect_eq(json_real_value(json_object_get(answer, "capture_probability")), 1.0);
+        cr_expect_eq(json_integer_value(
+                         json_object_get(json_object_get(answer, "outcome"), "attackers_left")),
+                     6);
+        json_decref(doc);
+        free(text);
+    }
+}
+
+Test(mcp_http, a_notification_in_a_batch_gets_no_response_and_a_batch_of_them_is_202) {
+    char *text = exchange(test_port, "POST", "",
+                          "[{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}, "
+                          "{\"jsonrpc\": \"2.0\", \"id\": 5, \"method\": \"ping\"}]");
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect_str_eq(body_of(text), "[{\"jsonrpc\":\"2.0\",\"id\":5,\"result\":{}}]");
+    free(text);
+    text = exchange(test_port, "POST", "MCP-Protocol-Version: 2025-03-26\r\n",
+                    "[{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}, "
+                    "{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}]");
+    cr_expect_eq(raw_status(text), 202, "%s", text);
+    cr_expect(has(text, "\r\nContent-Length: 0\r\n"), "%s", text);
+    cr_expect_not(has(text, "\r\nContent-Type:"), "%s", text);
+    free(text);
+}
+
+/* One error object without id, 400: an empty batch (JSON-RPC 2.0), and any batch in the
+ * revisions that removed them. */
+Test(mcp_http, an_empty_batch_and_a_batch_of_a_later_revision_are_invalid_requests) {
+    static const struct {
+        const char *header, *body, *needle;
+    } cases[] = {
+        {"", "[]", "empty batch"},
+        {"MCP-Protocol-Version: 2025-06-18\r\n",
+         "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "
+         "\"ping\"}]",
+         "MCP 2025-06-18 does not take"},
+        {"MCP-Protocol-Version: 2025-11-25\r\n",
+         "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": "
+         "\"ping\"}]",
+         "MCP 2025-11-25 does not take"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = exchange(test_port, "POST", cases[i].header, cases[i].body);
+        cr_expect_eq(raw_status(text), 400, "%s", text);
+        cr_expect(has(body_of(text), "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,"
+                                     "\"message\":\"Invalid Request\""),
+                  "%s", text);
+        cr_expect(has(body_of(text), cases[i].needle), "%s", text);
+        free(text);
+    }
+}
+
+Test(mcp_http, initialize_in_a_batch_is_refused_and_the_rest_answered) {
+    char *text = exchange(test_port, "POST", "",
+                          "[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", "
+                          "\"params\": {\"protocolVersion\": \"2025-03-26\"}}, {\"jsonrpc\": "
+                          "\"2.0\", \"id\": 2, \"method\": \"ping\"}]");
+    cr_expect_eq(raw_status(text), 200, "%s", text);
+    cr_expect_str_eq(body_of(text),
+                     "[{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32600,\"message\":"
+                     "\"Invalid Request: initialize may not be part of a JSON-RPC batch\"}},"
+                     "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{}}]");
+    free(text);
+}
+
 /* ---- other configurations ---- */
 
 Test(mcp_http_config, switched_off_it_is_a_404_like_any_path) {
@@ -287,5 +381,53 @@ Test(mcp_http_config, a_call_past_the_inline_budget_is_handed_to_a_worker) {
     cr_assert_eq(test_metrics_with(port, needles, 5.0, &r), 0);
     cr_expect(has(r.body, needles[0]), "%s", r.body);
     test_response_free(&r);
+    cbd_server_stop(s);
+}
+
+/* n pings with ids 100, 101, ...: each response {"jsonrpc":"2.0","id":NNN,"result":{}} is 38
+ * bytes, so the answer is 1 + 38 n + (n - 1) + 1 = 39 n + 1 bytes. */
+static char *pings(size_t n) {
+    char *body = malloc(64 * n + 2);
+    cr_assert_not_null(body);
+    size_t used = 0;
+    body[used++] = '[';
+    for (size_t i = 0; i < n; i++) {
+        used +=
+            (size_t)sprintf(body + used, "%s{\"jsonrpc\":\"2.0\",\"id\":%zu,\"method\":\"ping\"}",
+                            i ? "," : "", 100 + i);
+    }
+    strcpy(body + used, "]");
+    return body;
+}
+
+/* server.max_answer_bytes at its least, 4,096: 105 pings answer 39 x 105 + 1 = 4,096 bytes,
+ * 106 would pass it, and the batch is refused naming the element where it would. */
+Test(mcp_http_config, the_answer_cap_holds_for_a_whole_batch) {
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    cfg.api.limits.max_answer_bytes = 4096;
+    cbd_server *s = test_server_start(&cfg);
+    uint16_t port = cbd_server_port(s);
+    for (size_t n = 105; n <= 106; n++) {
+        char *body = pings(n);
+        int fd = raw_connect(port);
+        cr_assert_geq(fd, 0);
+        cr_assert(raw_send_request(fd, "POST", "/mcp", "application/json", body, true));
+        char *text = raw_answer_of(fd, 10.0);
+        cr_assert_not_null(text);
+        if (n == 105) {
+            cr_expect_eq(raw_status(text), 200, "%.300s", text);
+            cr_expect(has(text, "\r\nContent-Length: 4096\r\n"), "%.300s", text);
+            cr_expect_eq(strlen(body_of(text)), 4096);
+        } else {
+            cr_expect_eq(raw_status(text), 400, "%.300s", text);
+            cr_expect(has(body_of(text), "\"code\":-32600"), "%s", text);
+            cr_expect(has(body_of(text), "{\"pointer\":\"/105\",\"detail\":\"the answer would "
+                                         "pass the 4096 bytes of server.max_answer_bytes"),
+                      "%s", text);
+        }
+        free(text);
+        free(body);
+    }
     cbd_server_stop(s);
 }

@@ -219,7 +219,7 @@ async function checkResources(client, port) {
   }
 }
 
-// What the SDK client does not send on its own: other revisions, a notification, a batch.
+// What the SDK client does not send on its own: other revisions, a notification, batches.
 async function checkRaw(port) {
   const init = (v) => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: v, capabilities: {}, clientInfo: { name: 't', version: '1' } } });
   for (const v of ['2025-11-25', '2025-06-18', '2025-03-26']) {
@@ -230,8 +230,15 @@ async function checkRaw(port) {
   check(old.json?.result?.protocolVersion === '2025-11-25', 'initialize in 2024-11-05 is answered in the newest', old.text);
   const note = await rawMcp(port, { jsonrpc: '2.0', method: 'notifications/initialized' });
   check(note.status === 202 && note.text === '', 'a notification is 202 without a body', `${note.status} ${note.text}`);
-  const batch = await rawMcp(port, '[{"jsonrpc":"2.0","id":1,"method":"ping"}]');
-  check(batch.status === 400 && batch.json?.error?.code === -32600 && batch.json.id === null, 'a batch is -32600', batch.text);
+  // Batches: 2025-03-26 (and no header, read as 2025-03-26) takes them; later revisions do not.
+  const pings = '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"b","method":"ping"}]';
+  for (const headers of [{}, { 'MCP-Protocol-Version': '2025-03-26' }]) {
+    const batch = await rawMcp(port, pings, headers);
+    check(batch.status === 200 && JSON.stringify(batch.json) === '[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":"b","result":{}}]',
+      `a batch is answered as an array (${headers['MCP-Protocol-Version'] ?? 'no header'})`, batch.text);
+  }
+  const refused = await rawMcp(port, pings, { 'MCP-Protocol-Version': '2025-06-18' });
+  check(refused.status === 400 && refused.json?.error?.code === -32600 && refused.json.id === null, 'a batch in 2025-06-18 is -32600', refused.text);
   const version = await rawMcp(port, { jsonrpc: '2.0', id: 2, method: 'ping' }, { 'MCP-Protocol-Version': '2099-01-01' });
   check(version.status === 400, 'an unsupported MCP-Protocol-Version is 400', version.text);
   const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();

@@ -13,8 +13,6 @@
 #include "duper_rules_json.h"
 #include "json/json_reader.h"
 
-#define PLAYER_MAX 64
-
 static const char *const root_keys[] = {"attack", "defense", "rules", "seed", NULL};
 static const char *const attack_keys[] = {"player", "kind", "tile", "support", NULL};
 static const char *const defense_keys[] = {"player", CBD_DUPER_NPC_NAME, "keys",
@@ -78,7 +76,7 @@ static void read_attack(const cbd_reader *root, cbd_duper_battle *b, side_read *
     if (f != CBD_FIELD_OK) {
         return;
     }
-    if (cbd_read_string(&r, "player", PLAYER_MAX, &out->player) == CBD_FIELD_ABSENT) {
+    if (cbd_read_text(&r, "player", CBD_DUPER_NAME_MAX, &out->player) == CBD_FIELD_ABSENT) {
         required(&r, "player", "the attacking player");
     }
     int kind = 0;
@@ -119,7 +117,7 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
         return;
     }
     (void)cbd_read_bool(&r, CBD_DUPER_NPC_NAME, &b->npc);
-    f = cbd_read_string(&r, "player", PLAYER_MAX, &out->player);
+    f = cbd_read_text(&r, "player", CBD_DUPER_NAME_MAX, &out->player);
     if (f == CBD_FIELD_ABSENT && !b->npc) {
         required(&r, "player", "the defending player (or \"" CBD_DUPER_NPC_NAME "\": true)");
     } else if (f == CBD_FIELD_OK && b->npc) {

@@ -13,8 +13,9 @@
 #include "duper_tile_json.h"
 #include "duper_rules_json.h"
 
-/* Tile ids and player colours: short names, as on /duper/battle. */
-#define NAME_MAX_BYTES 64
+/* Tile ids: short names, in bytes, as the contract says of them (member names have no
+ * maxLength); player colours are CBD_DUPER_NAME_MAX characters. */
+#define TILE_ID_MAX_BYTES 64
 
 static const char *const board_keys[] = {"tiles", "adjacent", "keys", NULL};
 static const char *const tile_keys[] = {"owner", "level", "units", "loaded", NULL};
@@ -56,16 +57,16 @@ static void read_tile(const cbd_reader *tiles, const char *id, cbd_duper_tile_sp
     t->id = id;
     t->level = 1; /* D13: a level-1 tile unless said */
     size_t len = strlen(id);
-    if (len == 0 || len > NAME_MAX_BYTES) {
+    if (len == 0 || len > TILE_ID_MAX_BYTES) {
         cbd_reader_error(tiles, id, "a tile id is a non-empty string of at most %d bytes (D13)",
-                         NAME_MAX_BYTES);
+                         TILE_ID_MAX_BYTES);
     }
     cbd_reader tr;
     if (cbd_read_object(tiles, id, tile_keys, &tr) != CBD_FIELD_OK) {
         return;
     }
     const char *owner = NULL;
-    if (cbd_read_string(&tr, "owner", NAME_MAX_BYTES, &owner) == CBD_FIELD_ABSENT) {
+    if (cbd_read_text(&tr, "owner", CBD_DUPER_NAME_MAX, &owner) == CBD_FIELD_ABSENT) {
         cbd_reader_error(&tr, "owner",
                          "is required: a player's colour, or \"" CBD_DUPER_NPC_NAME "\" (D13)");
     }
@@ -121,7 +122,7 @@ static bool read_tiles(cbd_board_read *b, const cbd_duper_board_config *limits) 
 
 /* The request's tile `id` (a JSON object, or NULL when there is none). */
 static const json_t *tile_of(const cbd_board_read *b, const char *id) {
-    const json_t *tiles = json_object_get(b->board.obj, "tiles");
+    const json_t *tiles = cbd_reader_member(&b->board, "tiles");
     return json_is_object(tiles) ? json_object_get(tiles, id) : NULL;
 }
 

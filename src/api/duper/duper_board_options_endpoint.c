@@ -9,6 +9,7 @@
 
 #include "api/api.h"
 #include "duper_board_json.h"
+#include "duper_tile_json.h"
 
 static const char *const root_keys[] = {"board", "player", "rules", "long_distance_range", NULL};
 
@@ -119,7 +120,7 @@ bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, cons
     cbd_board_read br;
     (void)cbdp_board_read_json(&root, cfg, budget, &br);
     const char *name = NULL;
-    if (cbd_read_string(&root, "player", 64, &name) == CBD_FIELD_ABSENT) {
+    if (cbd_read_text(&root, "player", CBD_DUPER_NAME_MAX, &name) == CBD_FIELD_ABSENT) {
         cbd_reader_error(&root, "player", "is required: the player whose attacks are listed");
     }
     uint64_t range = cfg->duper_board.long_distance_range;

@@ -16,6 +16,10 @@
  * (the core calls that owner CBD_DUPER_BOARD_NPC). */
 #define CBD_DUPER_NPC_NAME "npc"
 
+/* The longest player name (a colour: a tile's owner, a battle's player), in characters (code
+ * points, as the contract's maxLength counts them; cbd_read_text). */
+#define CBD_DUPER_NAME_MAX 64
+
 /* Reads tile member `key` ("units": every class; "loaded": the classes planes carry, D5) into
  * counts, by class. Errors name the member's pointer. */
 void cbdp_duper_read_counts(const cbd_reader *tile, const char *key, bool loaded, uint64_t *counts);

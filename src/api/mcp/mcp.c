@@ -2,7 +2,10 @@
  * POST /mcp: the JSON-RPC 2.0 envelope of the Model Context Protocol (mcp.h). A body is one
  * message: a request is answered with one response in a JSON body, a notification or a
  * client's response is accepted with 202 and no body (the handler writes nothing), and a body
- * that is not a message is a JSON-RPC error without an id (cbd_api_mcp_envelope).
+ * that is not a message is a JSON-RPC error without an id (cbd_api_mcp_envelope). In revision
+ * 2025-03-26 (and when the request names none) a body may also be a batch, an array of
+ * messages, each answered as a body of its own would be but every refusal in-band, in one
+ * array of the responses (answer_batch).
  *
  * The service keeps no session: every request stands alone, so initialize only negotiates the
  * revision and says what is here, and any request may come first. Members the protocol adds
@@ -15,17 +18,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "json/json_reader.h"
 #include "mcp_internal.h"
 
 const char *const cbd_mcp_versions[] = {"2025-11-25", "2025-06-18", "2025-03-26", NULL};
 
-bool cbd_mcp_version_supported(const char *version) {
+const char *cbd_mcp_version_named(const char *version) {
     for (size_t i = 0; cbd_mcp_versions[i]; i++) {
         if (strcmp(version, cbd_mcp_versions[i]) == 0) {
-            return true;
+            return cbd_mcp_versions[i];
         }
     }
-    return false;
+    return NULL;
+}
+
+bool cbd_mcp_version_supported(const char *version) {
+    return cbd_mcp_version_named(version) != NULL;
 }
 
 /* The text of a JSON string without a NUL inside it ("tools/call\u0000x" is no method), or
@@ -59,12 +67,19 @@ static bool read_call(const json_t *message, cbd_mcp_call *call) {
 
 typedef enum { MESSAGE_REQUEST, MESSAGE_ACCEPTED, MESSAGE_INVALID } message_kind;
 
+/* A member of the message at `at` ("" for a body, "/3" for a batch's fourth), as a pointer. */
+static const char *member_at(char *buf, size_t size, const char *at, const char *member) {
+    snprintf(buf, size, "%s/%s", at, member);
+    return buf;
+}
+
 /*
- * What a message is: a request (read into *call), a notification or a response to be accepted
- * without an answer, or none of them, with the problem naming each member at fault (a 422,
- * which the envelope answers as -32600 Invalid Request).
+ * What the message at `at` is: a request (read into *call), a notification or a response to
+ * be accepted without an answer, or none of them, with the problem naming each member at fault
+ * (a 422, which the envelope answers as -32600 Invalid Request).
  */
-static message_kind read_message(const json_t *m, cbd_mcp_call *call, cbd_problem *problem) {
+static message_kind read_message(const json_t *m, const char *at, cbd_mcp_call *call,
+                                 cbd_problem *problem) {
     if (read_call(m, call)) {
         return MESSAGE_REQUEST;
     }
@@ -77,17 +92,26 @@ static message_kind read_message(const json_t *m, cbd_mcp_call *call, cbd_proble
     if (!bad_version && !bad_method && !bad_id) {
         return MESSAGE_ACCEPTED; /* a notification (no id), or a response (no method) */
     }
-    cbd_problem_set(problem, 422, "The body is not a JSON-RPC 2.0 message; see `errors`.");
+    cbd_problem_set(problem, 422, "%s is not a JSON-RPC 2.0 message; see `errors`.",
+                    at[0] ? "This element of the batch" : "The body");
+    if (!json_is_object(m)) { /* only in a batch: cbd_api_parse refuses such a body */
+        cbd_problem_field(problem, at, "must be a JSON-RPC message (an object), not %s",
+                          cbd_json_type_name(m));
+        return MESSAGE_INVALID;
+    }
+    char pointer[40];
     if (bad_version) {
-        cbd_problem_field(problem, "/jsonrpc", "must be \"2.0\"");
+        cbd_problem_field(problem, member_at(pointer, sizeof pointer, at, "jsonrpc"),
+                          "must be \"2.0\"");
     }
     if (bad_method) {
-        cbd_problem_field(problem, "/method",
+        cbd_problem_field(problem, member_at(pointer, sizeof pointer, at, "method"),
                           method ? "must be a string"
                                  : "is required (a response has an id and a result or error)");
     }
     if (bad_id) {
-        cbd_problem_field(problem, "/id", "must be a string or an integer (not null)");
+        cbd_problem_field(problem, member_at(pointer, sizeof pointer, at, "id"),
+                          "must be a string or an integer (not null)");
     }
     return MESSAGE_INVALID;
 }
@@ -194,28 +218,36 @@ static const struct {
 
 /* ---- the endpoint ---- */
 
-bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
-                 cbd_problem *problem) {
-    /* A tool's answer is capped with the result that holds it twice (mcp_tools.c); the cap
-     * holds for every other answer as it is. */
-    cbd_jw_set_limit(out, (size_t)cfg->limits.max_answer_bytes);
+/*
+ * Answers one message to `out`: a body's (`at` "") or one element of a batch's (`at` its
+ * pointer, "/3"), whose response may take `cap` bytes. As a method returns: true with the
+ * response written (nothing for a notification), or false with `problem`.
+ */
+static bool answer_message(const cbd_config *cfg, cbd_budget *budget, const json_t *message,
+                           const char *at, size_t cap, cbd_jw *out, cbd_problem *problem) {
     cbd_mcp_call call;
-    switch (read_message(request, &call, problem)) {
+    switch (read_message(message, at, &call, problem)) {
         case MESSAGE_INVALID:
             return false;
         case MESSAGE_ACCEPTED:
-            return true; /* nothing written: 202 Accepted */
+            return true; /* nothing written: 202 Accepted, or no response in a batch */
         case MESSAGE_REQUEST:
             break;
     }
-    const json_t *params = json_object_get(request, "params");
+    /* 2025-03-26, the one revision with batches: "The initialize request MUST NOT be part of
+     * a JSON-RPC batch". */
+    if (at[0] != '\0' && strcmp(call.method, "initialize") == 0) {
+        return cbdp_mcp_error(out, &call, CBD_MCP_INVALID_REQUEST,
+                              "Invalid Request: initialize may not be part of a JSON-RPC batch");
+    }
+    const json_t *params = json_object_get(message, "params");
     if (params && !json_is_object(params)) {
         return cbdp_mcp_error(out, &call, CBD_MCP_INVALID_PARAMS,
                               "Invalid params: params must be an object");
     }
     for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++) {
         if (strcmp(call.method, methods[i].name) == 0) {
-            cbd_mcp_ctx ctx = {cfg, budget, &call};
+            cbd_mcp_ctx ctx = {cfg, budget, &call, cap};
             return methods[i].fn(&ctx, out, problem);
         }
     }
@@ -226,46 +258,17 @@ bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *reques
                    : cbdp_mcp_error(out, &call, CBD_MCP_METHOD_NOT_FOUND, "Method not found");
 }
 
-/* The tool a well-formed tools/call runs, with its arguments; NULL for any other message. */
-static const cbd_api_endpoint *called_tool(const json_t *request, const json_t **arguments) {
-    cbd_mcp_call call;
-    const cbd_api_endpoint *tool = NULL;
-    const char *error;
-    if (!request || !read_call(request, &call) || strcmp(call.method, "tools/call") != 0 ||
-        !cbdp_mcp_tool_call_of(&call, &tool, arguments, &error)) {
-        return NULL;
-    }
-    return tool;
-}
-
-static const cbd_api_endpoint *called(const json_t *request) {
-    const json_t *arguments;
-    return called_tool(request, &arguments);
-}
-
-/* A tool call costs what its endpoint's request costs, so a heavy call goes to a worker at
- * once as the same body would over HTTP; the envelope itself is cheap (its answer is copied
- * twice, a few bytes per byte the tool answered). Anything else is CBD_COST_BASE_NS. */
-uint64_t cbd_api_mcp_cost(const cbd_config *cfg, const json_t *request) {
-    const json_t *arguments = NULL;
-    const cbd_api_endpoint *tool = called_tool(request, &arguments);
-    if (!tool || !tool->cost || !arguments) {
-        return CBD_COST_BASE_NS;
-    }
-    return tool->cost(cfg, arguments);
-}
-
-/* A JSON-RPC error whose `data` is the problem document, which names each member at fault;
- * false when memory ran out. */
+/* A JSON-RPC error whose `data` is the problem document, which names each member at fault,
+ * with `status` the HTTP status the message would be answered with alone (RFC 9457: the
+ * document's status is its answer's); false when memory ran out. */
 static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const char *message,
-                                const cbd_problem *problem) {
-    /* The document's status is the HTTP status it is answered with (400), as RFC 9457 says. */
+                                const cbd_problem *problem, int status) {
     cbd_problem *as_sent = malloc(sizeof *as_sent);
     if (!as_sent) {
         return false;
     }
     *as_sent = *problem;
-    as_sent->status = 400;
+    as_sent->status = status;
     size_t len = 0;
     char *text = cbd_api_problem_text(as_sent, &len);
     free(as_sent);
@@ -282,45 +285,267 @@ static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const c
 }
 
 /*
- * How /mcp answers a problem (cbd_api_envelope.refuse):
- *  - a body that is not a request: a JSON-RPC error without id, answered 400, whose `data` is
- *    the problem document: -32700 when it is not JSON (cbd_api_parse's 400), -32600 when it is
- *    not a JSON-RPC message (422);
+ * How a message refused with a problem is answered:
  *  - a tools/call's refusal (the endpoint's 4xx, the deadline's 504, the worker pool's 503): a
- *    tool result that says isError, answered 200, so that the model reads the problem and can
- *    correct its arguments or retry. The pool's 503 is a tool error too, not the HTTP 503 with
- *    Retry-After that the other endpoints answer: MCP clients report an HTTP error as a failed
- *    request, mostly without its body, while a tool error reaches the model with the problem's
- *    words, which say to retry;
- *  - the service's own failure (a 500, out of memory mostly): the 500 problem every endpoint
- *    answers, as the constant one that needs no memory is too.
+ *    tool result that says isError, so that the model reads the problem and can correct its
+ *    arguments or retry. The pool's 503 is a tool error too, not the HTTP 503 with Retry-After
+ *    that the other endpoints answer: MCP clients report an HTTP error as a failed request,
+ *    mostly without its body, while a tool error reaches the model with the problem's words,
+ *    which say to retry;
+ *  - a message that is not a request (a 4xx): a JSON-RPC error without id whose `data` is the
+ *    problem document: -32700 when it is not JSON (cbd_api_parse's 400), -32600 when it is not
+ *    a JSON-RPC message (422), answered 400 as a body;
+ *  - in a batch, any other request refused by a 4xx (the one there is: its response passed
+ *    what the batch had left of the cap): CBD_MCP_ANSWER_TOO_LARGE with its id;
+ *  - anything else (the service's own failure, a 500, out of memory mostly; a request of a
+ *    body past the cap; a whole batch the worker pool has no room for, which no one call's
+ *    tool error could stand for): no response of the protocol, but the problem over HTTP,
+ *    as the batch's whole answer in a batch.
  */
+typedef enum { REFUSAL_TOOL_ERROR, REFUSAL_NO_REQUEST, REFUSAL_TOO_LARGE, REFUSAL_HTTP } refusal;
+
+static refusal refusal_of(const json_t *message, const cbd_problem *problem, bool in_batch,
+                          cbd_mcp_call *call) {
+    bool is_call = message && read_call(message, call);
+    bool client = problem->status >= 400 && problem->status < 500;
+    if (is_call && strcmp(call->method, "tools/call") == 0 &&
+        (client || problem->status == 503 || problem->status == 504)) {
+        return REFUSAL_TOOL_ERROR;
+    }
+    if (client && !is_call) {
+        return REFUSAL_NO_REQUEST;
+    }
+    return client && in_batch ? REFUSAL_TOO_LARGE : REFUSAL_HTTP;
+}
+
+/* The response of a refusal that has one (not REFUSAL_HTTP); false when memory ran out. */
+static bool write_refusal(cbd_jw *out, refusal kind, const cbd_mcp_call *call,
+                          const cbd_problem *problem) {
+    switch (kind) {
+        case REFUSAL_TOOL_ERROR:
+            return write_tool_error(out, call, problem);
+        case REFUSAL_NO_REQUEST:
+            return problem->status == 400 ? write_problem_error(out, NULL, CBD_MCP_PARSE_ERROR,
+                                                                "Parse error", problem, 400)
+                                          : write_problem_error(out, NULL, CBD_MCP_INVALID_REQUEST,
+                                                                "Invalid Request", problem, 400);
+        case REFUSAL_TOO_LARGE:
+            return write_problem_error(out, call->id, CBD_MCP_ANSWER_TOO_LARGE, "Answer too large",
+                                       problem, problem->status);
+        case REFUSAL_HTTP:
+            break;
+    }
+    return false;
+}
+
+/* The 422 of a batch whose answer passed the cap at the element at `at` even with that
+ * element's response the short error it is given when it does not fit. NULL, for returning. */
+static char *batch_too_large(const cbd_config *cfg, const char *at, cbd_problem *problem) {
+    cbd_problem_init(problem);
+    cbd_problem_set(problem, 422,
+                    "The batch's answer would pass server.max_answer_bytes; send its messages in "
+                    "smaller batches.");
+    (void)cbd_api_answer_too_large(cfg, 0, at, problem);
+    return NULL;
+}
+
+/*
+ * One element of a batch (at `at`), answered as the body of a request of its own would be but
+ * with every refusal in-band (refusal_of), its response capped at `room`: its text (malloc'd;
+ * empty for a notification or a response) and length. NULL, with `problem` set, when the batch
+ * cannot be answered: memory ran out, the service failed, or not even the element's error
+ * fits in `room`.
+ */
+static char *answer_element(const cbd_config *cfg, cbd_budget *budget, const json_t *message,
+                            const char *at, size_t room, size_t *len, cbd_problem *problem) {
+    cbd_jw one;
+    cbd_jw_init(&one);
+    cbd_jw_set_limit(&one, room);
+    cbd_problem_init(problem);
+    bool ok = answer_message(cfg, budget, message, at, room, &one, problem);
+    char *text = ok ? cbd_jw_finish(&one, len) : NULL;
+    if (text) {
+        return text;
+    }
+    cbd_jw_discard(&one);
+    if (!cbd_api_settle_problem(ok, &one, cfg, budget, problem)) {
+        (void)cbd_api_oom_problem(problem);
+        return NULL;
+    }
+    cbd_mcp_call call;
+    refusal kind = refusal_of(message, problem, true, &call);
+    if (kind == REFUSAL_HTTP) {
+        return NULL; /* the batch's answer is the problem */
+    }
+    cbd_jw_init(&one);
+    cbd_jw_set_limit(&one, room);
+    text = write_refusal(&one, kind, &call, problem) ? cbd_jw_finish(&one, len) : NULL;
+    if (!text) {
+        bool over = one.over;
+        cbd_jw_discard(&one);
+        if (over) {
+            return batch_too_large(cfg, at, problem);
+        }
+        (void)cbd_api_oom_problem(problem);
+    }
+    return text;
+}
+
+/* The most bytes the next response of a batch may take when `used` bytes of its answer are
+ * written: one more goes before it ('[' or ','), one after the last (']'). A cap of 0 (none)
+ * stays 0; a batch without room left gives 1, which no response fits in. */
+static size_t room_left(size_t cap, size_t used) {
+    if (cap == 0) {
+        return 0;
+    }
+    return cap > used + 2 ? cap - used - 2 : 1;
+}
+
+/*
+ * A JSON-RPC batch (2025-03-26 only; 2025-06-18 removed them): every element is answered on
+ * its own, in order, and the responses (none for notifications and responses) make one array;
+ * a batch without a request is accepted with 202 and no body. An empty batch is an Invalid
+ * Request (JSON-RPC 2.0, 6).
+ *
+ * The batch is one request to the budget: its tool calls run one after another on the one
+ * budget the request has, so a call after the budget is spent is a tool error that says so,
+ * and a batch costs at most what one request may, whatever its length. That is what a length
+ * limit would not give (one costly call uses up a budget alone), and a budget does not refuse
+ * the batches that are cheap however long (a thousand pings), which a length limit would;
+ * server.body_limit bounds the length anyway. The answer cap holds for the whole array: each
+ * response may take what the ones before it left (room_left).
+ */
+static bool answer_batch(const cbd_config *cfg, cbd_budget *budget, const json_t *batch,
+                         const char *protocol, cbd_jw *out, cbd_problem *problem) {
+    if (protocol && strcmp(protocol, CBD_MCP_BATCH_VERSION) != 0) {
+        cbd_problem_set(problem, 422, "MCP %s takes one JSON-RPC message per request.", protocol);
+        cbd_problem_field(problem, "",
+                          "is a JSON-RPC batch, which MCP %s does not take (only revision "
+                          "%s did): send one message per request",
+                          protocol, CBD_MCP_BATCH_VERSION);
+        return false;
+    }
+    size_t n = json_array_size(batch);
+    if (n == 0) {
+        cbd_problem_set(problem, 422, "The batch is empty; see `errors`.");
+        cbd_problem_field(problem, "",
+                          "is an empty batch: a JSON-RPC batch holds at least one message");
+        return false;
+    }
+    size_t cap = (size_t)cfg->limits.max_answer_bytes, answered = 0;
+    for (size_t i = 0; i < n; i++) {
+        char at[24];
+        snprintf(at, sizeof at, "/%zu", i);
+        size_t len = 0;
+        char *text = answer_element(cfg, budget, json_array_get(batch, i), at,
+                                    room_left(cap, out->len), &len, problem);
+        if (!text) {
+            return false;
+        }
+        if (len > 0) {
+            if (answered++ == 0) {
+                cbd_jw_array_open(out);
+            }
+            cbd_jw_raw(out, text, len);
+            /* Writing a response and copying it here is work that no core call meters: charged,
+             * so that a long batch of cheap messages spends an HTTP thread's budget as a costly
+             * request does and goes on to a worker. What a spent budget means is the next tool
+             * call's to say (it is refused), so the result is not needed here. */
+            (void)cbd_charge(budget, cbd_work_times(CBD_COST_NS_PER_BYTE, len));
+        }
+        free(text);
+    }
+    if (answered > 0) {
+        cbd_jw_array_close(out);
+    }
+    cbd_problem_init(problem);
+    return true;
+}
+
+/* The envelope's handler: answers in the revision `protocol` (NULL: none named). */
+static bool answer_in(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                      const char *protocol, cbd_jw *out, cbd_problem *problem) {
+    /* A tool's answer is capped with the result that holds it twice (mcp_tools.c); the cap
+     * holds for every other answer as it is, and for a batch's whole array. */
+    size_t cap = (size_t)cfg->limits.max_answer_bytes;
+    cbd_jw_set_limit(out, cap);
+    if (json_is_array(request)) {
+        return answer_batch(cfg, budget, request, protocol, out, problem);
+    }
+    return answer_message(cfg, budget, request, "", cap, out, problem);
+}
+
+bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
+                 cbd_problem *problem) {
+    return answer_in(cfg, budget, request, NULL, out, problem);
+}
+
+/* The tool a well-formed tools/call runs, with its arguments; NULL for any other message. */
+static const cbd_api_endpoint *called_tool(const json_t *request, const json_t **arguments) {
+    cbd_mcp_call call;
+    const cbd_api_endpoint *tool = NULL;
+    const char *error;
+    if (!request || !read_call(request, &call) || strcmp(call.method, "tools/call") != 0 ||
+        !cbdp_mcp_tool_call_of(&call, &tool, arguments, &error)) {
+        return NULL;
+    }
+    return tool;
+}
+
+/* A batch names no one tool: metrics count it as /mcp's. */
+static const cbd_api_endpoint *called(const json_t *request) {
+    const json_t *arguments;
+    return called_tool(request, &arguments);
+}
+
+/* A tool call costs what its endpoint's request costs, so a heavy call goes to a worker at
+ * once as the same body would over HTTP; the envelope itself is cheap (its answer is copied
+ * twice, a few bytes per byte the tool answered). Anything else is CBD_COST_BASE_NS. */
+static uint64_t message_cost(const cbd_config *cfg, const json_t *message) {
+    const json_t *arguments = NULL;
+    const cbd_api_endpoint *tool = called_tool(message, &arguments);
+    if (!tool || !tool->cost || !arguments) {
+        return CBD_COST_BASE_NS;
+    }
+    return tool->cost(cfg, arguments);
+}
+
+/* A batch runs its tool calls one after another: it costs what they cost together, with one
+ * parse (each estimate counts one, CBD_COST_BASE_NS, for its own body). */
+uint64_t cbd_api_mcp_cost(const cbd_config *cfg, const json_t *request) {
+    if (!json_is_array(request)) {
+        return message_cost(cfg, request);
+    }
+    uint64_t sum = CBD_COST_BASE_NS;
+    for (size_t i = 0; i < json_array_size(request); i++) {
+        uint64_t cost = message_cost(cfg, json_array_get(request, i));
+        uint64_t more = cost > CBD_COST_BASE_NS ? cost - CBD_COST_BASE_NS : 0;
+        sum = sum + more < sum ? UINT64_MAX : sum + more;
+    }
+    return sum;
+}
+
+/* How /mcp answers a problem (cbd_api_envelope.refuse): as refusal_of says, for a body. */
 static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_reply *reply) {
     cbd_mcp_call call;
-    bool is_call = request && read_call(request, &call);
-    bool client = problem->status >= 400 && problem->status < 500;
-    bool tool = is_call && strcmp(call.method, "tools/call") == 0 &&
-                (client || problem->status == 503 || problem->status == 504);
-    if (!tool && (is_call || !client)) {
+    refusal kind = refusal_of(request, problem, false, &call);
+    if (kind == REFUSAL_HTTP) {
         cbd_api_problem_reply(problem, reply);
         return;
     }
     cbd_jw out;
     cbd_jw_init(&out);
-    bool ok = tool ? write_tool_error(&out, &call, problem)
-                   : write_problem_error(
-                         &out, NULL,
-                         problem->status == 400 ? CBD_MCP_PARSE_ERROR : CBD_MCP_INVALID_REQUEST,
-                         problem->status == 400 ? "Parse error" : "Invalid Request", problem);
+    bool ok = write_refusal(&out, kind, &call, problem);
     size_t len = 0;
     char *text = ok ? cbd_jw_finish(&out, &len) : NULL;
     if (!ok) {
         cbd_jw_discard(&out);
     }
+    bool tool = kind == REFUSAL_TOOL_ERROR;
     cbd_api_text_reply(tool ? 200 : 400, "application/json", text, len, reply);
     if (text && tool) {
         reply->call_status = problem->status;
     }
 }
 
-const cbd_api_envelope cbd_api_mcp_envelope = {refuse, called, true};
+const cbd_api_envelope cbd_api_mcp_envelope = {refuse, called, true, answer_in};

@@ -24,6 +24,14 @@ extern const char *const cbd_mcp_versions[];
 /* Whether `version` is one of cbd_mcp_versions (the MCP-Protocol-Version header's check). */
 bool cbd_mcp_version_supported(const char *version);
 
+/* The entry of cbd_mcp_versions equal to `version` (a string that outlives any request, which
+ * the http layer hands to the api as cbd_api_request.protocol), or NULL. */
+const char *cbd_mcp_version_named(const char *version);
+
+/* The one revision that takes JSON-RPC batches (2025-06-18 removed them); a request that
+ * names no revision is read as this one, as the Streamable HTTP transport says. */
+#define CBD_MCP_BATCH_VERSION "2025-03-26"
+
 /* The tool name of an endpoint's path, as tools/list gives it: "/duper/board/options" is
  * "duper_board_options" ('/' and '-' become '_', the leading '/' goes). False when it does
  * not fit in `size`. */

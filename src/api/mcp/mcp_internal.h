@@ -20,6 +20,10 @@
 #define CBD_MCP_METHOD_NOT_FOUND   (-32601)
 #define CBD_MCP_INVALID_PARAMS     (-32602)
 #define CBD_MCP_RESOURCE_NOT_FOUND (-32002)
+/* From JSON-RPC's range for a server's own errors: a request of a batch whose response did not
+ * fit in what the batch had left of server.max_answer_bytes (alone, it would be the 422 of an
+ * answer past the cap). */
+#define CBD_MCP_ANSWER_TOO_LARGE (-32000)
 
 /* A JSON-RPC request as read from a /mcp body: a string or integer id (never null), a method,
  * and params (an object, or NULL when the request has none). */
@@ -29,11 +33,14 @@ typedef struct {
     const json_t *params;
 } cbd_mcp_call;
 
-/* One method's context: the endpoint handler's arguments and the request read. */
+/* One method's context: the endpoint handler's arguments, the request read, and the bytes its
+ * response may take: server.max_answer_bytes, or in a batch what the responses before it left
+ * of it (0: no cap). */
 typedef struct {
     const cbd_config *cfg;
     cbd_budget *budget;
     const cbd_mcp_call *call;
+    size_t cap;
 } cbd_mcp_ctx;
 
 /* A method: writes its whole response (result or JSON-RPC error) to `out` and returns true, or

@@ -176,11 +176,11 @@ static bool unknown_tool(cbd_jw *out, const cbd_mcp_call *call, const char *erro
 }
 
 /*
- * The cap (server.max_answer_bytes) holds for the JSON-RPC answer: the result holds the tool's
- * answer twice, as it is (structuredContent) and as a string (its text, escaped), around a
- * fixed envelope. NULL when it fits; else the member of the arguments whose part of the answer
- * was being written where the result passed the cap (the answer's cbd_jw_blame marks), as an
- * answer past the cap over HTTP names it.
+ * The cap (ctx->cap: server.max_answer_bytes, or what a batch has left of it) holds for the
+ * JSON-RPC answer: the result holds the tool's answer twice, as it is (structuredContent) and
+ * as a string (its text, escaped), around a fixed envelope. NULL when it fits; else the member of
+ * the arguments whose part of the answer was being written where the result passed the cap (the
+ * answer's cbd_jw_blame marks), as an answer past the cap over HTTP names it.
  */
 static const char *past_cap(const cbd_mcp_call *call, const cbd_jw *answer, const char *text,
                             size_t len, size_t cap) {
@@ -238,10 +238,16 @@ bool cbdp_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *probl
                    ? false
                    : cbd_api_oom_problem(problem);
     }
-    const char *blame = past_cap(ctx->call, &answer, text, len, ctx->cfg->limits.max_answer_bytes);
+    const char *blame = past_cap(ctx->call, &answer, text, len, ctx->cap);
     if (blame) {
         free(text);
         cbd_problem_init(problem);
+        if (ctx->cap < ctx->cfg->limits.max_answer_bytes) { /* a batch's room, not the cap */
+            cbd_problem_set(problem, 422,
+                            "The batch's answer would pass server.max_answer_bytes: the responses "
+                            "before this call left %zu bytes for its result.",
+                            ctx->cap);
+        }
         return cbd_api_answer_too_large(ctx->cfg, 0, blame, problem);
     }
     cbdp_mcp_tool_result(out, ctx->call, text, len, false);

@@ -196,7 +196,7 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const cbd_anal
 
 bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                             cbd_jw *out, cbd_problem *problem) {
-    cbd_analyze_request *q = calloc(1, sizeof *q);
+    cbd_analyze_request *q = cbdp_analyze_request_new();
     if (!q) {
         return cbd_api_oom_problem(problem);
     }

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "warapp_settings.h"
 
@@ -304,16 +305,18 @@ const cbd_warapp_count *cbdp_analyze_counts(const cbd_analyze_request *q, cbd_wa
 #define SMALL_ARMIES 1000
 
 static bool small_battle(const json_t *request, uint64_t *armies) {
-    static const char *const counts[] = {"attackers", "defenders", "source_armies"};
-    if (json_object_get(request, "graph") || json_object_get(request, "targets") ||
-        json_object_get(request, "attacking_units") ||
-        json_object_get(request, "defending_units")) {
-        return false; /* units may add up to 10^9 of power each: read the request (W18) */
-    }
+    /* One walk over the members, not a hash of each name looked for: this runs on every
+     * request, and a small battle has two or three members. */
     *armies = 0;
-    for (size_t i = 0; i < sizeof counts / sizeof counts[0]; i++) {
-        const json_t *v = json_object_get(request, counts[i]);
-        if (!v) {
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)request, key, v) {
+        if (strcmp(key, "graph") == 0 || strcmp(key, "targets") == 0 ||
+            strcmp(key, "attacking_units") == 0 || strcmp(key, "defending_units") == 0) {
+            return false; /* units may add up to 10^9 of power each: read the request (W18) */
+        }
+        if (strcmp(key, "attackers") != 0 && strcmp(key, "defenders") != 0 &&
+            strcmp(key, "source_armies") != 0) {
             continue;
         }
         if (!json_is_integer(v) || json_integer_value(v) < 0 ||
@@ -323,6 +326,23 @@ static bool small_battle(const json_t *request, uint64_t *armies) {
         *armies += (uint64_t)json_integer_value(v);
     }
     return true;
+}
+
+cbd_analyze_request *cbdp_analyze_request_new(void) {
+    /* Not calloc: the battle is set by its reader, the target array written up to its count
+     * (cbdp_warapp_battle_clear). The members read before they are written: */
+    cbd_analyze_request *q = malloc(sizeof *q);
+    if (q) {
+        cbdp_warapp_battle_clear(&q->battle);
+        q->has_graph = false;
+        q->graph_from = q->graph_to = 0;
+        q->n_targets = 0;
+        q->max_points = 0;
+        q->terms = 0.0;
+        q->answer_bytes = 0.0;
+        q->blame[0] = '\0';
+    }
+    return q;
 }
 
 uint64_t cbd_api_analyze_attack_cost(const cbd_config *cfg, const json_t *request) {
@@ -336,7 +356,7 @@ uint64_t cbd_api_analyze_attack_cost(const cbd_config *cfg, const json_t *reques
     }
     /* Otherwise the request is read as the handler reads it, into a problem that is thrown
      * away: a request that is not valid, or past a budget, is answered by a cheap 422. */
-    cbd_analyze_request *q = calloc(1, sizeof *q);
+    cbd_analyze_request *q = cbdp_analyze_request_new();
     cbd_problem *scratch = malloc(sizeof *scratch);
     uint64_t cost = CBD_COST_BASE_NS;
     if (q && scratch) {

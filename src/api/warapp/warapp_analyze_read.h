@@ -35,6 +35,10 @@ typedef struct {
  * is not a transfer, its cost: the targets within warapp.max_needed_terms, the graph within
  * max_graph_terms, the answer within server.max_answer_bytes. False with the problem filled.
  */
+/* A request to read into, ready for cbdp_analyze_read (free with free() after
+ * cbdp_warapp_battle_free); NULL when out of memory. */
+cbd_analyze_request *cbdp_analyze_request_new(void);
+
 bool cbdp_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze_request *q,
                        cbd_problem *problem);
 

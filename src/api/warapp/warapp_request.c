@@ -53,6 +53,13 @@ static bool read_units(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_fi
     return ok;
 }
 
+void cbdp_warapp_battle_clear(cbd_warapp_battle *b) {
+    b->attacking.n = b->defending.n = 0;
+    b->attacking.given = b->defending.given = false;
+    b->fog.n = 0;
+    b->fog.items = NULL;
+}
+
 void cbdp_warapp_battle_free(cbd_warapp_battle *b) {
     cbd_fog_free(&b->fog);
 }
@@ -60,7 +67,7 @@ void cbdp_warapp_battle_free(cbd_warapp_battle *b) {
 /* The defenders: a whole number, or (with fog) a distribution over counts (W23). */
 static cbd_field read_defenders(const cbd_reader *r, const cbd_warapp_config *cfg, bool fog,
                                 cbd_warapp_battle *out) {
-    if (fog && json_is_array(json_object_get(r->obj, "defenders"))) {
+    if (fog && json_is_array(cbd_reader_member(r, "defenders"))) {
         return cbd_fog_read(r, "defenders", cfg, &out->fog) ? CBD_FIELD_OK : CBD_FIELD_BAD;
     }
     return cbd_read_u64(r, "defenders", 0, cfg->army_cap, &out->defenders);
@@ -90,7 +97,7 @@ bool cbdp_warapp_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     /* W10: armies are whole numbers up to the cap; an attack needs at least one, or a unit
      * (W20, checked with the units: without attacking_units the range says it, as it did
      * before units existed). */
-    bool may_be_none = units && json_object_get(r->obj, "attacking_units") != NULL;
+    bool may_be_none = units && cbd_reader_member(r, "attacking_units") != NULL;
     cbd_field attackers =
         cbd_read_u64(r, "attackers", may_be_none ? 0 : 1, cfg->army_cap, &out->attackers);
     cbd_field source = cbd_read_u64(r, "source_armies", 0, cfg->army_cap, &out->source_armies);

@@ -34,6 +34,11 @@ typedef struct {
 /* What an endpoint's battle may hold beyond armies: special units (W17), fog (W23). */
 enum { CBD_BATTLE_UNITS = 1, CBD_BATTLE_FOG = 2 };
 
+/* A battle that holds nothing to release, before cbdp_warapp_request_read sets it whole: what a
+ * request struct needs instead of being zeroed (its unit arrays are written up to their counts
+ * before they are read, and zeroing their 7 KB was a measurable share of a small request). */
+void cbdp_warapp_battle_clear(cbd_warapp_battle *b);
+
 /* Releases what cbdp_warapp_request_read allocated (the fog's counts). */
 void cbdp_warapp_battle_free(cbd_warapp_battle *b);
 

@@ -247,9 +247,21 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_sim_request
     return ok;
 }
 
+/* Not calloc (cbdp_warapp_battle_clear); NULL when out of memory. */
+static cbd_sim_request *sim_request_new(void) {
+    cbd_sim_request *q = malloc(sizeof *q);
+    if (q) {
+        cbdp_warapp_battle_clear(&q->battle);
+        q->trials = 1;
+        q->seed = 0;
+        q->seed_given = q->include_battles = false;
+    }
+    return q;
+}
+
 bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
                       cbd_problem *problem) {
-    cbd_sim_request *q = calloc(1, sizeof *q);
+    cbd_sim_request *q = sim_request_new();
     if (!q) {
         return cbd_api_oom_problem(problem);
     }
@@ -273,7 +285,7 @@ bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *r
  * their steps per battle (CBD_WORK_* are about nanoseconds) and a sampler per count.
  */
 uint64_t cbd_api_simulate_cost(const cbd_config *cfg, const json_t *request) {
-    cbd_sim_request *q = calloc(1, sizeof *q);
+    cbd_sim_request *q = sim_request_new();
     cbd_problem *scratch = malloc(sizeof *scratch);
     uint64_t cost = CBD_COST_BASE_NS;
     if (q && scratch) {

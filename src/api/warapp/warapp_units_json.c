@@ -34,7 +34,7 @@ static bool read_custom(const cbd_reader *u, cbd_warapp_unit *out, const char **
     static const char *const required[] = {"name", "attack_power", "defense_power", "combat_order",
                                            NULL};
     for (const char *const *k = required; *k; k++) {
-        if (!json_object_get(u->obj, *k)) {
+        if (!cbd_reader_member(u, *k)) {
             cbd_reader_error(u, *k, "is required for a custom unit (W17)");
             ok = false;
         }
@@ -83,8 +83,11 @@ static bool read_unit(const cbd_reader *r, const char *key, size_t i, cbd_warapp
 
 bool cbd_warapp_units_read(const cbd_reader *r, const char *key, const cbd_warapp_config *cfg,
                            cbd_warapp_units *out) {
-    memset(out, 0, sizeof *out);
-    if (json_is_null(json_object_get(r->obj, key))) {
+    /* The arrays are written up to n below; only the counts need clearing (3.6 KB a side
+     * were zeroed on every request). */
+    out->given = false;
+    out->n = 0;
+    if (json_is_null(cbd_reader_member(r, key))) {
         /* The contract's units are an array: null is not "none" (that is leaving it out). */
         cbd_reader_error(r, key,
                          "must be an array of units (W17), not null: leave it out for none");
@@ -100,6 +103,8 @@ bool cbd_warapp_units_read(const cbd_reader *r, const char *key, const cbd_warap
     out->given = true;
     out->n = json_array_size(arr);
     for (size_t i = 0; i < out->n; i++) {
+        out->ids[i] = out->names[i] = NULL;
+        memset(&out->units[i], 0, sizeof out->units[i]);
         ok &= read_unit(r, key, i, out);
     }
     /* A unit's id names it in the answer, so two of the same would be ambiguous. */

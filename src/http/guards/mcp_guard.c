@@ -4,7 +4,8 @@
  * an Origin is served only from an origin that server.cors_origins lists by name, so that a
  * web page cannot reach a local combatd through DNS rebinding; `*` does not count here, since
  * it lets every page in. Requests without Origin (SDK clients, curl, agents) are served. An
- * MCP-Protocol-Version header must name a revision the service speaks (mcp.h).
+ * MCP-Protocol-Version header must name a revision the service speaks (mcp.h); the revision
+ * it names goes to the api with the body, which it decides the shape of (batches).
  */
 #include <stdio.h>
 #include <string.h>
@@ -94,7 +95,14 @@ static int check_mcp(const cbd_server *s, struct MHD_Connection *con, char *why,
     return 0;
 }
 
+/* The revision MCP-Protocol-Version names (check_mcp has refused any other value), or NULL
+ * when the request has none: the api then reads the body as 2025-03-26, as MCP says. */
+static const char *mcp_protocol(struct MHD_Connection *con) {
+    header_count version = count_of(con, "MCP-Protocol-Version");
+    return version.count == 1 ? cbd_mcp_version_named(version.value) : NULL;
+}
+
 /* A browser client at a listed origin sends the protocol version with every request after
  * initialize, so its preflight must allow that header. */
 const cbd_guard cbd_http_mcp_guard = {
-    check_mcp, "Content-Type, X-Request-Id, MCP-Protocol-Version, Mcp-Session-Id"};
+    check_mcp, "Content-Type, X-Request-Id, MCP-Protocol-Version, Mcp-Session-Id", mcp_protocol};

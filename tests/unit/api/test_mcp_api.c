@@ -316,14 +316,8 @@ Test(mcp_api, a_body_that_is_not_a_request_is_an_error_without_id) {
                  "error\",\"data\":{\"type\":\"about:blank\",\"title\":\"Bad Request\",\"status\":"
                  "400,\"detail\":\"The body is not valid JSON: line 1, column 19: string or '}' "
                  "expected near end of file\",\"errors\":[]}}}");
-    /* A batch (2025-03-26 allowed them; later revisions do not): one message per body. The
-     * problem's status is the HTTP status it is answered with. */
-    expect_reply("[{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\"}]", 400,
-                 "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":"
-                 "\"Invalid Request\",\"data\":{\"type\":\"about:blank\",\"title\":\"Bad "
-                 "Request\",\"status\":400,\"detail\":\"The request is valid JSON but breaks the "
-                 "schema; see `errors`.\",\"errors\":[{\"pointer\":\"\",\"detail\":\"the request "
-                 "must be a JSON object\"}]}}}");
+    /* The problem's status is the HTTP status it is answered with. (Batches:
+     * test_mcp_batch_api.c.) */
     expect_reply("{\"id\": 1, \"method\": 5}", 400,
                  "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":"
                  "\"Invalid Request\",\"data\":{\"type\":\"about:blank\",\"title\":\"Bad "

@@ -189,3 +189,49 @@ Test(json_reader, a_non_object_is_named) {
     cr_expect_str_eq(f.p.errors[0].detail, "must be an object, not an array");
     json_decref(f.doc);
 }
+
+/* A reader finds members by a scan of the ones it holds up to CBD_READER_INDEXED, and through
+ * jansson past it or when built by hand: every way finds each present member, with its own
+ * value, and no absent one (names that share a first letter or a prefix included). */
+static void expect_members(const cbd_reader *r, size_t n) {
+    char key[16];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(key, sizeof key, "k%zu", i);
+        const json_t *v = cbd_reader_member(r, key);
+        cr_assert_not_null(v, "%s of %zu", key, n);
+        cr_expect_eq(json_integer_value(v), (json_int_t)(100 + i), "%s of %zu", key, n);
+    }
+    snprintf(key, sizeof key, "k%zu", n);
+    cr_expect_null(cbd_reader_member(r, key), "%s is absent from %zu members", key, n);
+    cr_expect_null(cbd_reader_member(r, "k"), "a prefix of every name is not one");
+    cr_expect_null(cbd_reader_member(r, "k00"), "nor is a longer name");
+}
+
+Test(json_reader, members_are_found_below_at_and_past_the_index_bound) {
+    static const char *const names[] = {"k0", "k1", "k2", "k3",  "k4",  "k5", "k6",
+                                        "k7", "k8", "k9", "k10", "k11", NULL};
+    for (size_t n = 0; n <= 12; n++) {
+        json_t *doc = json_object();
+        char key[16];
+        for (size_t i = 0; i < n; i++) {
+            snprintf(key, sizeof key, "k%zu", i);
+            json_object_set_new(doc, key, json_integer((json_int_t)(100 + i)));
+        }
+        cbd_problem p;
+        cbd_problem_init(&p);
+        cbd_reader r;
+        cr_assert(cbd_reader_open(&r, doc, "", names, &p));
+        cr_expect_eq(r.indexed, n <= CBD_READER_INDEXED, "%zu members", n);
+        expect_members(&r, n);
+        cbd_reader by_hand = {.obj = doc, .pointer = "", .problem = &p};
+        expect_members(&by_hand, n);
+        json_t *outer = json_pack("{s:O}", "inner", doc);
+        cbd_reader root, at;
+        cr_assert(cbd_reader_open(&root, outer, "", (const char *const[]){"inner", NULL}, &p));
+        cbd_reader_at(&at, &root, "inner");
+        expect_members(&at, n);
+        cr_expect_eq(p.status, 0);
+        json_decref(outer);
+        json_decref(doc);
+    }
+}

@@ -136,7 +136,7 @@ void cbdp_turn_card_counts(cbd_jw *w, const uint64_t *counts) {
 /* One pair of `diplomacy`: two distinct players of the turn. */
 static bool read_pair(const cbd_reader *r, const cbd_turn_request *q, size_t i,
                       cbd_turn_peace *out) {
-    const json_t *pair = json_array_get(json_object_get(r->obj, "diplomacy"), i);
+    const json_t *pair = json_array_get(cbd_reader_member(r, "diplomacy"), i);
     int p[2] = {-1, -1};
     for (size_t k = 0; json_is_array(pair) && json_array_size(pair) == 2 && k < 2; k++) {
         const json_t *v = json_array_get(pair, k);

@@ -5,14 +5,17 @@
  */
 #include "warapp_turn_ids.h"
 
+#include "json/json_escape.h"
+
 #include <stdlib.h>
 #include <string.h>
 
 /* Ids become JSON member names of the answers, written as they are (cbd_jw_key): so no byte
- * that JSON would have to escape. jansson has checked that the text is UTF-8. */
+ * that JSON would have to escape. jansson has checked that the text is UTF-8, so its length
+ * in characters is its code points. */
 bool cbdp_turn_id_ok(const char *id) {
     size_t n = strlen(id);
-    if (n == 0 || n > CBD_TURN_ID_MAX) {
+    if (n == 0 || cbd_utf8_code_points(id, n) > CBD_TURN_ID_MAX) {
         return false;
     }
     for (const unsigned char *c = (const unsigned char *)id; *c; c++) {

@@ -4,10 +4,11 @@
 /* The id registry of a turn request (warapp_turn_ids.c): territories, players and units. */
 #include "warapp_turn_json.h"
 
-#define CBD_TURN_ID_RULE "1 to 64 bytes without control characters, quotes or backslashes"
+#define CBD_TURN_ID_RULE "1 to 64 characters without control characters, quotes or backslashes"
 
 /* Ids become JSON member names of the answers, written as they are (cbd_jw_key): so 1 to
- * CBD_TURN_ID_MAX bytes and no byte that JSON would have to escape. */
+ * CBD_TURN_ID_MAX characters (code points, as the contract's maxLength counts them) and no
+ * byte that JSON would have to escape. */
 bool cbdp_turn_id_ok(const char *id);
 
 /* An id member (territory, player, team): true with *out set; false when absent (an error

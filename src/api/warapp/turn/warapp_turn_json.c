@@ -83,7 +83,7 @@ static bool read_territory(cbd_turn_request *q, const cbd_reader *map, const cha
         q->territories[i].owner = (cbd_turn_player)(p >= 0 ? p : 0);
     }
     ok &= read_territory_units(q, &t, cfg, i);
-    if (json_is_array(json_object_get(t.obj, "armies"))) {
+    if (json_is_array(cbd_reader_member(&t, "armies"))) {
         return read_territory_fog(q, &t, cfg, i) && ok;
     }
     cbd_field a = cbd_read_u64(&t, "armies", 0, cfg->army_cap, &q->territories[i].armies);
@@ -296,9 +296,9 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
     q->limits.max_territories = cfg->max_turn_territories;
     q->limits.max_orders = cfg->max_turn_orders;
     q->limits.max_states = cfg->max_turn_states;
-    const json_t *orders = json_object_get(r->obj, "orders");
+    const json_t *orders = cbd_reader_member(r, "orders");
     size_t n_orders = json_is_array(orders) ? json_array_size(orders) : 0;
-    const json_t *terr = json_object_get(r->obj, "territories");
+    const json_t *terr = cbd_reader_member(r, "territories");
     size_t n_terr = json_is_object(terr) ? json_object_size(terr) : 0;
     if (n_terr > cfg->max_turn_territories) {
         n_terr = 0; /* refused below without reading */

@@ -31,7 +31,7 @@
 #define CBD_TURN_KEYS                                                                              \
     "territories", "orders", "settings", "teams", "move_order", "player_order", "goals", "diplomacy"
 
-/* The longest territory or player id, in bytes. */
+/* The longest territory or player id, in characters (code points, as maxLength counts). */
 #define CBD_TURN_ID_MAX 64
 
 typedef struct {

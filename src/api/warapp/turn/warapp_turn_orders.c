@@ -51,7 +51,7 @@ static bool read_order(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_tu
 }
 
 bool cbdp_turn_read_orders(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q) {
-    const json_t *arr = json_object_get(r->obj, "orders");
+    const json_t *arr = cbd_reader_member(r, "orders");
     if (!arr || json_is_null(arr)) {
         cbd_reader_error(r, "orders", "is required: an array of orders (it may be empty)");
         return false;
@@ -166,7 +166,7 @@ bool cbdp_turn_read_goals(const cbd_reader *r, cbd_turn_request *q) {
         }
         int64_t t = cbdp_turn_read_territory_ref(&g, q, "territory", true);
         cbd_turn_player owner = 0;
-        const json_t *o = json_object_get(g.obj, "owner");
+        const json_t *o = cbd_reader_member(&g, "owner");
         bool owner_ok;
         if (!o) {
             cbd_reader_error(&g, "owner", "is required");
