@@ -36,7 +36,7 @@
 #define CBD_WORK_SORT_STEP    4   /* one comparison of a qsort (a call through its comparator) */
 #define CBD_WORK_TURN_OUTCOME 20  /* one battle outcome enumerated for one turn state */
 #define CBD_WORK_TURN_STATE   20  /* one turn state stored, looked up or folded */
-#define CBD_WORK_TURN_WORD    1   /* ... and each of its words hashed, compared and copied */
+#define CBD_WORK_TURN_WORD    2   /* ... and each of its words hashed, compared and copied */
 #define CBD_WORK_TURN_MISS    70  /* ... more in a table past CBD_WORK_CACHE_BYTES (its misses) */
 #define CBD_WORK_TURN_ORDER   30  /* one order of one simulated turn, besides its battle */
 #define CBD_WORK_SIM_SETUP    90  /* one side's battle sampler set up (logs, square roots) */
@@ -47,6 +47,16 @@
 #define CBD_WORK_BOARD_PAIR   50  /* one adjacency pair (or count of keys) looked up and listed */
 #define CBD_WORK_DUPER_BATTLE 200 /* one Duper battle resolved */
 #define CBD_WORK_COMPARE      10  /* one comparison (and move) of a sort or a heap */
+/* (A turn state's words are hashed by a serial multiply, cbd_hash_words: 1.5-1.7 ns a word for
+ * keys of 80-400 words, then copied and compared: CBD_WORK_TURN_WORD a word.) */
+
+/* What every request costs before its endpoint's steps (cbd_api_answer_within charges it): each
+ * byte of its body parsed into JSON, 15-31 ns in bench_budget (15-23 for bodies of 1 KB, 15 for
+ * 1,000 fog counts, 31 for a Duper board of 403 KB), and its answer set up and handed over (its
+ * budget, writer and reply), about 4 µs besides the parse for /analyze-attack 10 v 10. */
+#define CBD_WORK_BODY_BYTE 20
+#define CBD_WORK_REQUEST   4000
+
 /* The api layer's steps, charged by its handlers to the same budget. */
 #define CBD_WORK_BOARD_READ_TILE  650 /* one board tile read from JSON and checked (D12) */
 #define CBD_WORK_BOARD_READ_PAIR  120 /* one adjacency pair read from JSON (a count of keys: 2) */
@@ -66,9 +76,21 @@
 #define CBD_WORK_FOG_STEP    8   /* one step of a battle's draw of the defenders' count */
 #define CBD_WORK_FOG_MISS    200 /* ... the cache misses of one draw once its tables pass: */
 #define CBD_WORK_FOG_CACHED  (UINT64_C(256) << 10) /* bytes of per-count tables kept in cache */
-#define CBD_WORK_SIM_COUNT   150  /* one count of a distribution: its sampler set up */
-#define CBD_WORK_FOG_POINT   1200 /* ... and read: parsed, checked, sorted and normalised */
-#define CBD_WORK_LISTED_UNIT 20   /* one unit of one listed battle: checked and, dead, written */
+#define CBD_WORK_SIM_COUNT   150 /* one count of a distribution: its sampler set up */
+#define CBD_WORK_FOG_POINT   500 /* ... and read: checked, sorted and normalised */
+/* (A count's bytes, some 670 ns of the 1,200 a count costs in bench_budget's 1,000 counts over
+ * 0..10^9, are CBD_WORK_BODY_BYTE's.) One unit of one listed battle: checked (a live one about
+ * 1.5 ns) and, dead, written (about 10), as measured in bench_budget's listings of 1,000
+ * battles of 32+32 Commanders and of 32 defending Commanders that all die; or one unit id
+ * written in a listed turn. */
+#define CBD_WORK_LISTED_UNIT 5
+/* One territory or order of a listed turn written (30-200 bytes): bench_budget's 100 listed
+ * turns of 64 Commanders write 2.9 KB a turn, some 5-7 µs besides the turn. */
+#define CBD_WORK_LISTED_TURN_ITEM 250
+/* One unit of the board looked over in a seeded turn (where it stands, its arrival), about
+ * 0.5 ns in bench_budget's /simulate-turn rows of 64 Commanders, where a walk of W19 costs about
+ * 4.4 ns a unit (CBD_WORK_UNIT_DAMAGE). */
+#define CBD_WORK_SIM_UNIT 1
 
 /* What writing /analyze-attack's answer costs besides the core's work (summaries, listings). */
 #define CBD_WORK_DIST_VALUE  16  /* one value read for the percentiles, the listing and the rest */

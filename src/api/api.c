@@ -26,6 +26,7 @@ bool cbd_api_parse(const cbd_api_endpoint *ep, const char *body, size_t len, cbd
     cbd_problem_init(&problem);
     req->ep = ep;
     req->doc = NULL;
+    req->body_len = len;
     req->protocol = NULL;
     json_error_t err;
     cbd_json_alloc_reset();
@@ -130,10 +131,19 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     cbd_jw_set_limit(&out, (size_t)cfg->limits.max_answer_bytes);
     cbd_json_alloc_reset();
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
+    /* What every request costs besides its endpoint's steps: its body parsed (done already, and
+     * charged here so that it counts where the request runs, the inline budget too) and its
+     * answer set up and handed over. When that alone spends the budget the handler still runs:
+     * its first charge fails, naming its member; one that charges nothing names the body. */
+    bool paid =
+        cbd_charge(&budget, cbd_work_times(CBD_WORK_BODY_BYTE, req->body_len) + CBD_WORK_REQUEST);
     const cbd_api_envelope *envelope = req->ep->envelope;
     bool ok = envelope && envelope->handle
                   ? envelope->handle(cfg, &budget, req->doc, req->protocol, &out, &problem)
                   : req->ep->handle(cfg, &budget, req->doc, &out, &problem);
+    if (ok && !paid) {
+        ok = cbd_api_core_problem(cfg, &budget, CBD_ERR_BUDGET, "", &problem);
+    }
     (void)cbd_json_arena_use(heap);
     if (limits->report) {
         *limits->report = budget;

@@ -124,6 +124,7 @@ typedef struct {
     const cbd_api_endpoint *ep;
     json_t *doc;                  /* the request's JSON object, made in `arena` */
     struct cbd_json_arena *arena; /* owned until cbd_api_answer or _release (json_alloc.h) */
+    size_t body_len;              /* the bytes parsed, charged with the answer (budget.h) */
     /* The revision of its envelope's protocol that the transport named (/mcp: the
      * MCP-Protocol-Version header, checked and set by the http layer after cbd_api_parse, as
      * a string that outlives the request), or NULL when it named none. */

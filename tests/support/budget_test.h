@@ -9,6 +9,12 @@
 #include "api_test.h"
 #include "combatd/budget.h"
 
+/* What cbd_api_answer_within charges every request before its endpoint's steps: its body
+ * parsed and its answer set up (budget.h). */
+static inline uint64_t budget_request_units(const char *body) {
+    return CBD_WORK_REQUEST + CBD_WORK_BODY_BYTE * (uint64_t)strlen(body);
+}
+
 /* What a request came to. */
 typedef struct {
     bool handed_back; /* the inline budget was spent: to be run again on a worker */

@@ -14,7 +14,13 @@
 
 /* 1 ms: the smallest work budget a config may set. */
 #define ONE_MS_UNITS UINT64_C(1000000)
-#define ONE_MIB      (1024u * 1024u)
+
+/* What every request is charged before its endpoint's steps (cbd_api_answer_within): a body of
+ * `len` bytes parsed, and the answer set up. */
+static uint64_t request_units(size_t len) {
+    return CBD_WORK_REQUEST + len * CBD_WORK_BODY_BYTE;
+}
+#define ONE_MIB (1024u * 1024u)
 
 #define LUCK_02 "\"settings\": {\"luck_modifier\": 0.2}"
 #define LUCK_016_WEIGHTED                                                                          \
@@ -25,6 +31,7 @@ typedef struct {
     json_t *doc;
     char *text;
     cbd_budget spent; /* the budget as the request left it */
+    uint64_t request; /* what its body and answer were charged besides the endpoint's steps */
 } answer;
 
 /* Runs a body as a worker would (the config's full limits), keeping the spent budget. */
@@ -33,6 +40,7 @@ static answer ask(const cbd_config *cfg, const char *path, const char *body) {
     cr_assert_not_null(ep);
     answer a;
     memset(&a, 0, sizeof a);
+    a.request = request_units(strlen(body));
     cbd_api_limits limits = cbd_api_full_limits(cfg);
     limits.report = &a.spent;
     cbd_api_request req;
@@ -62,7 +70,8 @@ static const char *error_detail(const answer *a) {
 }
 
 /* A 422 of the work meter at `pointer`, stating the budget in units and what was spent (the
- * spent figure as the budget recorded it; `spent` when the test knows it by hand, else 0). */
+ * spent figure as the budget recorded it; `spent` when the test knows the endpoint's steps by
+ * hand, else 0: the request's own units come on top). */
 static void expect_work_stop(const answer *a, const char *pointer, uint64_t spent) {
     cr_assert_eq(a->status, 422, "%s", a->text);
     cr_expect_eq(a->spent.stopped, CBD_BUDGET_WORK, "%s", a->text);
@@ -75,7 +84,7 @@ static void expect_work_stop(const answer *a, const char *pointer, uint64_t spen
     cr_expect_not_null(strstr(detail, said), "%s", detail);
     cr_expect_gt(a->spent.work_spent, ONE_MS_UNITS);
     if (spent) {
-        cr_expect_eq(a->spent.work_spent, spent, "%" PRIu64, a->spent.work_spent);
+        cr_expect_eq(a->spent.work_spent, a->request + spent, "%" PRIu64, a->spent.work_spent);
     }
     cr_expect_eq(a->spent.mem_held, 0, "everything the core took was given back");
 }
@@ -222,9 +231,10 @@ Test(analyze_budget, a_fog_names_the_count_or_the_distribution) {
 Test(simulate_budget, trials_stop_naming_trials) {
     cbd_config cfg = one_ms();
     uint64_t over = ONE_MS_UNITS / CBD_WORK_BATTLE + 1;
-    uint64_t inside =
-        (ONE_MS_UNITS - CBD_WORK_RNG_JUMP - 84 * CBD_WORK_HIST_SLOT) / CBD_WORK_BATTLE;
     char body[256];
+    uint64_t inside =
+        (ONE_MS_UNITS - request_units(sizeof body) - CBD_WORK_RNG_JUMP - 84 * CBD_WORK_HIST_SLOT) /
+        CBD_WORK_BATTLE;
     snprintf(body, sizeof body,
              "{\"attackers\": 10, \"defenders\": 10, " LUCK_016_WEIGHTED ", \"trials\": %" PRIu64
              ", \"seed\": 5}",
@@ -257,8 +267,9 @@ Test(simulate_budget, a_listing_stops_naming_include_battles) {
     expect_work_stop(&a, "/include_battles", over * CBD_WORK_LISTED_BATTLE);
     answer_free(&a);
     /* Listed and played, with the jump and at most 84 histogram slots. */
-    uint64_t inside = (ONE_MS_UNITS - CBD_WORK_RNG_JUMP - 84 * CBD_WORK_HIST_SLOT) /
-                      (CBD_WORK_LISTED_BATTLE + CBD_WORK_BATTLE);
+    uint64_t inside =
+        (ONE_MS_UNITS - request_units(sizeof body) - CBD_WORK_RNG_JUMP - 84 * CBD_WORK_HIST_SLOT) /
+        (CBD_WORK_LISTED_BATTLE + CBD_WORK_BATTLE);
     snprintf(body, sizeof body,
              "{\"attackers\": 10, \"defenders\": 10, " LUCK_016_WEIGHTED ", \"trials\": %" PRIu64
              ", \"seed\": 5, \"include_battles\": true}",
@@ -282,8 +293,9 @@ Test(simulate_budget, units_and_fog_are_charged_with_each_battle) {
     const char *commanders = "[{\"type\": \"commander\"}, {\"type\": \"commander\"}]";
     uint64_t per = CBD_WORK_BATTLE + 4 * CBD_WORK_UNIT_DAMAGE, first = 4 * CBD_WORK_LISTED_UNIT;
     uint64_t over = (ONE_MS_UNITS - first) / per + 1;
-    cr_assert_lt(over * CBD_WORK_BATTLE, ONE_MS_UNITS, "plain battles would fit");
     char body[512];
+    cr_assert_lt(over * CBD_WORK_BATTLE + request_units(sizeof body), ONE_MS_UNITS,
+                 "plain battles would fit");
     snprintf(body, sizeof body,
              "{\"attackers\": 10, \"defenders\": 10, " LUCK_016_WEIGHTED ", \"trials\": %" PRIu64
              ", \"seed\": 5, \"attacking_units\": %s, \"defending_units\": %s}",
@@ -291,7 +303,9 @@ Test(simulate_budget, units_and_fog_are_charged_with_each_battle) {
     answer a = ask(&cfg, "/simulate", body);
     expect_work_stop(&a, "/trials", first + over * per);
     answer_free(&a);
-    uint64_t inside = (ONE_MS_UNITS - first - CBD_WORK_RNG_JUMP - 84 * CBD_WORK_HIST_SLOT) / per;
+    uint64_t inside = (ONE_MS_UNITS - request_units(sizeof body) - first - CBD_WORK_RNG_JUMP -
+                       84 * CBD_WORK_HIST_SLOT) /
+                      per;
     snprintf(body, sizeof body,
              "{\"attackers\": 10, \"defenders\": 10, " LUCK_016_WEIGHTED ", \"trials\": %" PRIu64
              ", \"seed\": 5, \"attacking_units\": %s, \"defending_units\": %s}",
@@ -379,7 +393,7 @@ static void expect_too_large(const answer *a, const char *pointer) {
     cr_expect_not_null(strstr(error_detail(a), "past the 4096 bytes of "
                                                "server.max_answer_bytes"),
                        "%s", a->text);
-    cr_expect_eq(a->spent.work_spent, 0, "refused before any work");
+    cr_expect_eq(a->spent.work_spent, a->request, "refused before any of the endpoint's work");
 }
 
 Test(answer_cap, distributions_past_the_cap_name_max_distribution_points) {
@@ -418,4 +432,51 @@ Test(answer_cap, a_listing_past_the_cap_names_include_battles) {
     cr_assert_eq(a.status, 200, "%s", a.text);
     cr_expect_leq(strlen(a.text), 4096);
     answer_free(&a);
+}
+
+/* ---- the request's own units ---- */
+
+/* Its body parsed, about 20 ns a byte (CBD_WORK_BODY_BYTE), counts where the request runs:
+ * 60,000 bytes of blanks around a battle of 10 against 5 cost 1.2·10^6 units, past the
+ * 10^6 of the default inline budget, so the meter hands it to a worker, which answers it. */
+Test(request_units, a_body_is_charged_as_parsed_on_an_http_thread_too) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    const char *battle = "{\"attackers\": 10, \"defenders\": 5}";
+    size_t pad = 60000;
+    char *padded = malloc(strlen(battle) + pad + 1);
+    cr_assert_not_null(padded);
+    memset(padded, ' ', pad);
+    strcpy(padded + pad, battle);
+    const cbd_api_endpoint *ep = cbd_api_find_endpoint("/analyze-attack");
+    const char *bodies[] = {battle, padded};
+    for (int i = 0; i < 2; i++) {
+        cbd_api_limits limits = cbd_api_inline_limits(&cfg);
+        cr_assert_eq(limits.work_limit, ONE_MS_UNITS);
+        cbd_budget spent;
+        limits.report = &spent;
+        cbd_api_request req;
+        cbd_api_reply reply;
+        cr_assert(cbd_api_parse(ep, bodies[i], strlen(bodies[i]), &req, &reply));
+        bool answered = cbd_api_answer_within(&req, &cfg, &limits, &reply);
+        cr_expect_geq(spent.work_spent, request_units(strlen(bodies[i])));
+        if (i == 0) {
+            cr_expect(answered, "a small body fits the inline budget");
+            cr_expect_eq(reply.status, 200, "%s", reply.body);
+            cbd_api_reply_free(&reply);
+        } else {
+            cr_expect_not(answered, "its parse alone passes the inline budget");
+            cr_expect_eq(spent.stopped, CBD_BUDGET_WORK);
+            cbd_api_request_release(&req);
+        }
+    }
+    /* On a worker both are answered, the blanks costing their bytes and nothing more. */
+    answer small = ask(&cfg, "/analyze-attack", battle);
+    answer a = ask(&cfg, "/analyze-attack", padded);
+    cr_expect_eq(a.status, 200, "%s", a.text);
+    cr_expect_str_eq(a.text, small.text);
+    cr_expect_eq(a.spent.work_spent - small.spent.work_spent, pad * CBD_WORK_BODY_BYTE);
+    answer_free(&small);
+    answer_free(&a);
+    free(padded);
 }

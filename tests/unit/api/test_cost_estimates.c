@@ -94,9 +94,10 @@ Test(cost, w21_a_simulated_turn_counts_the_units_work_per_battle) {
     char body[2048];
     snprintf(body, sizeof body, "%s%s", TURN_BOARD("", ""), second);
     cr_expect_eq(cost_of("/simulate-turn", body), UINT64_C(236000));
-    /* With the 2 units each battle adds W19's walks (3 ns x 6 x 2 units), W22's look (2 x 2
-     * territories) and two samplers (2 x 90): 100 + 36 + 4 + 180 = 320 ns, so
-     * 20000 + 1000 x (2 x 320 + 2 x 8) = 676,000 ns. */
+    /* With the 2 units each battle adds W19's walks (3 ns x 2 x 2 units) and the board's units
+     * looked over (1 ns x 2 x 2 units), W22's look (2 x 2 territories) and two samplers
+     * (2 x 90): 100 + 12 + 4 + 4 + 180 = 300 ns, so 20000 + 1000 x (2 x 300 + 2 x 8) =
+     * 636,000 ns. */
     snprintf(body, sizeof body, "%s%s", TURN_BOARD(ALICE_CMDR, BOB_WALL), second);
-    cr_expect_eq(cost_of("/simulate-turn", body), UINT64_C(676000));
+    cr_expect_eq(cost_of("/simulate-turn", body), UINT64_C(636000));
 }

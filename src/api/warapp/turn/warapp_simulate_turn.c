@@ -119,6 +119,21 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally 
     return CBD_OK;
 }
 
+/* Writing the listed turns (none when s->events is NULL): each territory and order of each,
+ * and each unit id an order lists as sent or dead (W21). */
+static uint64_t listing_units(const cbd_turn_tally *s, uint64_t trials) {
+    if (!s->events) {
+        return 0;
+    }
+    uint64_t ids = 0;
+    for (uint64_t i = 0; i < trials * s->n_orders; i++) {
+        ids += (uint64_t)__builtin_popcountll(s->events[i].units_sent) +
+               (uint64_t)__builtin_popcountll(s->events[i].units_died);
+    }
+    return cbd_work_times(CBD_WORK_LISTED_TURN_ITEM, trials * (s->n_terr + s->n_orders)) +
+           cbd_work_times(CBD_WORK_LISTED_UNIT, ids);
+}
+
 static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
                 const sim_options *o, cbd_jw *out, cbd_problem *problem) {
     cbd_turn_sim *sim;
@@ -134,7 +149,7 @@ static bool run(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_reques
     st = ok && board && ev ? resolve(sim, budget, &s, o, board, ev) : cbd_budget_nomem(budget);
     /* W23: the distributions echoed, each point written as a distribution's point. */
     uint64_t echo = cbd_work_times(CBD_WORK_DIST_POINT, cbdp_turn_fog_points(q));
-    if (st == CBD_OK && !cbd_charge(budget, echo)) {
+    if (st == CBD_OK && !cbd_charge(budget, echo + listing_units(&s, o->trials))) {
         st = CBD_ERR_BUDGET;
     }
     if (st == CBD_OK && !cbdp_turn_tally_render(out, &s, o->seed, o->trials)) {
@@ -198,16 +213,16 @@ static uint64_t board_units(const json_t *territories) {
 
 /*
  * One battle's work besides CBD_COST_NS_PER_BATTLE on a board with `units` units (W18–W22), as
- * the core charges it: W19's walks over the battle's units (at most all of them, 4 steps each)
- * and the board's units placed again (2 each), W22's look over the territories, and the two
- * samplers set up for powers that units carry past the armies' cache. 0 without units.
+ * the core charges it: W19's walks over the battle's units (at most all of them, 2 steps each)
+ * and the board's units looked over again (2 each), W22's look over the territories, and the
+ * two samplers set up for powers that units carry past the armies' cache. 0 without units.
  */
 static uint64_t unit_battle_ns(uint64_t units, uint64_t terr) {
     if (units == 0) {
         return 0;
     }
-    return CBD_WORK_UNIT_DAMAGE * 6u * units + 2u * CBD_WORK_SCAN_TERM * terr +
-           2u * CBD_WORK_SIM_SETUP;
+    return 2u * (CBD_WORK_UNIT_DAMAGE + CBD_WORK_SIM_UNIT) * units +
+           2u * CBD_WORK_SCAN_TERM * terr + 2u * CBD_WORK_SIM_SETUP;
 }
 
 uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request) {

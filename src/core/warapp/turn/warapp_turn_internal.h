@@ -123,6 +123,7 @@ typedef struct {
     cbd_budget *budget; /* kept by cbdp_turn_map_free and _clear */
     size_t words;       /* uint32 words per state */
     size_t count, cap;
+    uint64_t adds;   /* states added (new or merged) since the map was cleared */
     uint32_t *keys;  /* cap × words */
     double *prob;    /* cap */
     uint64_t *hash;  /* cap: the index key of each state (its words hashed) */

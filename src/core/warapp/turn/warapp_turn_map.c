@@ -34,6 +34,7 @@ cbd_status cbdp_turn_map_clear(cbd_turn_map *m, size_t words) {
         memset(m->table, 0, m->tcap * sizeof *m->table);
     }
     m->count = 0;
+    m->adds = 0;
     return CBD_OK;
 }
 
@@ -115,6 +116,7 @@ cbd_status cbdp_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w) {
     if (!map_reserve(m)) {
         return cbd_budget_nomem(m->budget);
     }
+    m->adds++;
     map_probe q = {m, key, cbd_hash_words(key, m->words)};
     size_t s = cbd_hash_probe(q.hash, m->tcap - 1, map_slot_done, &q);
     if (m->table[s]) {

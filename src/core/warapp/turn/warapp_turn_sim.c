@@ -138,7 +138,7 @@ cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
     uint64_t units = cbd_work_times(CBD_WORK_TURN_ORDER, p->n_seq) +
                      cbd_work_times(CBD_WORK_SCAN_TERM,
                                     p->n_terr + p->n_orders + p->n_movers + sim->fog_points) +
-                     cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(t->n_units, p->n_seq + 1));
+                     cbd_work_times(CBD_WORK_SIM_UNIT, cbd_work_times(t->n_units, p->n_seq + 1));
     if (!cbd_charge(budget, units)) {
         return CBD_ERR_BUDGET;
     }

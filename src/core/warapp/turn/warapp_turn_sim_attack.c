@@ -81,10 +81,11 @@ static bool battle_units(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_o
     cbdp_turn_sim_side_with_units(sim, b[o->to].armies, def_list, n_def, du, &def);
     cbd_sim_side ta, td;
     const cbd_sim_side *sa, *sd;
-    /* W19's walks and the units placed again, and W22's look over the board. */
-    uint64_t walk =
-        cbd_work_times(CBD_WORK_UNIT_DAMAGE, 4 * (n_sent + n_def) + 2 * sim->plan.turn->n_units) +
-        cbd_work_times(CBD_WORK_SCAN_TERM, 2 * sim->plan.n_terr);
+    /* W19's walks of both sides (their order, damage and survivors, about 4.4 ns a unit), and
+     * the board's units and territories looked over to place them again and for W22. */
+    uint64_t walk = cbd_work_times(CBD_WORK_UNIT_DAMAGE, 2 * (n_sent + n_def)) +
+                    cbd_work_times(CBD_WORK_SIM_UNIT, 2 * sim->plan.turn->n_units) +
+                    cbd_work_times(CBD_WORK_SCAN_TERM, 2 * sim->plan.n_terr);
     if (!cbd_charge(budget, CBD_WORK_BATTLE + walk) ||
         !(sa = side_for(sim, budget, 0, cbd_warapp_side_power(&att, true), &ta)) ||
         !(sd = side_for(sim, budget, 1, cbd_warapp_side_power(&def, false), &td))) {

@@ -55,7 +55,7 @@ bool cbdp_turn_sim_blockade(cbd_turn_sim *sim, cbd_budget *budget, const cbd_tur
     (void)rng;
     uint32_t on[CBD_TURN_MAX_UNITS];
     const cbd_turn *t = sim->plan.turn;
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, t->n_units))) {
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SIM_UNIT, t->n_units))) {
         return false;
     }
     if (b[o->to].owner != o->player || (t->n_units > 0 && cbdp_turn_sim_units_on(sim, o->to, on))) {
@@ -71,7 +71,7 @@ bool cbdp_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn
                            cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
     (void)rng;
     const cbd_turn *t = sim->plan.turn;
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, t->n_units))) {
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SIM_UNIT, t->n_units))) {
         return false;
     }
     cbd_turn_player to_owner = b[o->to].owner;
@@ -99,7 +99,7 @@ bool cbdp_turn_sim_gift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_or
                         cbd_turn_territory *b, cbd_rng *rng, cbd_turn_event *ev) {
     (void)rng;
     const cbd_turn *t = sim->plan.turn;
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_UNIT_DAMAGE, t->n_units))) {
+    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SIM_UNIT, t->n_units))) {
         return false;
     }
     if (b[o->to].owner != o->player) {

@@ -63,19 +63,41 @@ void cbdp_turn_gunits_start(const cbd_turn_gunits *g, const uint32_t *local, uin
     }
 }
 
+/* A stable counting sort of the n units of `out` by rank: ranks on a territory count the units
+ * listed before, so each is below g->n <= CBD_TURN_MAX_UNITS. */
+static void sort_by_rank(const cbd_turn_gunits *g, const uint32_t *key, uint8_t *out, size_t n,
+                         uint32_t max_rank) {
+    uint8_t first[CBD_TURN_MAX_UNITS + 1] = {0}, in[CBD_TURN_MAX_UNITS];
+    memcpy(in, out, n);
+    for (size_t i = 0; i < n; i++) {
+        first[unit_words_c(g, key, in[i])[CBD_U_RANK] + 1]++;
+    }
+    for (uint32_t r = 1; r <= max_rank; r++) {
+        first[r] = (uint8_t)(first[r] + first[r - 1]); /* now the place of rank r's first */
+    }
+    for (size_t i = 0; i < n; i++) {
+        out[first[unit_words_c(g, key, in[i])[CBD_U_RANK]]++] = in[i];
+    }
+}
+
 size_t cbdp_turn_gunits_on(const cbd_turn_gunits *g, const uint32_t *key, size_t l, uint8_t *out) {
     size_t n = 0;
+    uint32_t last = 0, max_rank = 0;
+    bool sorted = true;
     for (size_t gu = 0; gu < g->n; gu++) {
         const uint32_t *w = unit_words_c(g, key, gu);
         if (w[CBD_U_LOC] != l + 1) {
             continue;
         }
-        size_t j = n++; /* insertion by rank: at most CBD_TURN_MAX_UNITS */
-        while (j > 0 && unit_words_c(g, key, out[j - 1])[CBD_U_RANK] > w[CBD_U_RANK]) {
-            out[j] = out[j - 1];
-            j--;
-        }
-        out[j] = (uint8_t)gu;
+        sorted = sorted && (n == 0 || w[CBD_U_RANK] >= last);
+        last = w[CBD_U_RANK];
+        max_rank = last > max_rank ? last : max_rank;
+        out[n++] = (uint8_t)gu;
+    }
+    /* Mostly in board order already; else sorted in linear time, not by insertion (units moved
+     * onto a territory before those there in board order made that 32 × 32 shifts a state). */
+    if (!sorted) {
+        sort_by_rank(g, key, out, n, max_rank);
     }
     return n;
 }
