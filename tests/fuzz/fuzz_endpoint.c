@@ -79,7 +79,40 @@ static void check_tool_result(const json_t *result, const char *body) {
     json_decref(inner);
 }
 
-/* /mcp's reply: JSON-RPC 2.0 (mcp.c). */
+/* One JSON-RPC 2.0 response (mcp.c): exactly one of result and error, an error's code one the
+ * service assigns; a tools/call result (the request of the same id) is a tool result. */
+static void check_response(const json_t *doc, const json_t *request, const char *body) {
+    CHECK(json_is_object(doc), "a response is not a JSON object: %s", body);
+    const char *version = json_string_value(json_object_get(doc, "jsonrpc"));
+    CHECK(version && strcmp(version, "2.0") == 0, "%s", body);
+    const json_t *result = json_object_get(doc, "result"), *error = json_object_get(doc, "error");
+    CHECK((result == NULL) != (error == NULL), "one of result and error: %s", body);
+    if (error) {
+        json_int_t code = json_integer_value(json_object_get(error, "code"));
+        CHECK(code == -32700 || code == -32600 || code == -32601 || code == -32602 ||
+                  code == -32002 || code == -32000,
+              "error %lld: %s", (long long)code, body);
+    }
+    const char *method = json_string_value(json_object_get(request, "method"));
+    if (result && method && strcmp(method, "tools/call") == 0) {
+        check_tool_result(result, body);
+    }
+}
+
+/* The request element a batch's response answers: the one with its id (NULL if none). */
+static const json_t *request_of(const json_t *batch, const json_t *response) {
+    const json_t *id = json_object_get(response, "id");
+    size_t i;
+    const json_t *item;
+    json_array_foreach(batch, i, item) {
+        if (id && !json_is_null(id) && json_equal(json_object_get(item, "id"), id)) {
+            return item;
+        }
+    }
+    return NULL;
+}
+
+/* /mcp's reply: a JSON-RPC 2.0 response, or for a batch (2025-03-26) an array of them. */
 static void check_json_rpc(const cbd_api_reply *reply, const uint8_t *data, size_t size) {
     if (reply->status == 202) {
         CHECK(reply->body_len == 0 && reply->content_type == NULL, "202 with a body");
@@ -89,24 +122,22 @@ static void check_json_rpc(const cbd_api_reply *reply, const uint8_t *data, size
           reply->body);
     CHECK(strcmp(reply->content_type, "application/json") == 0, "%s", reply->content_type);
     json_t *doc = json_loadb(reply->body, reply->body_len, JSON_REJECT_DUPLICATES, NULL);
-    CHECK(json_is_object(doc), "reply is not a JSON object: %s", reply->body);
-    const char *version = json_string_value(json_object_get(doc, "jsonrpc"));
-    CHECK(version && strcmp(version, "2.0") == 0, "%s", reply->body);
-    const json_t *result = json_object_get(doc, "result"), *error = json_object_get(doc, "error");
-    CHECK((result == NULL) != (error == NULL), "one of result and error: %s", reply->body);
-    if (reply->status == 400) {
-        CHECK(error && json_is_null(json_object_get(doc, "id")), "%s", reply->body);
-    }
-    if (error) {
-        json_int_t code = json_integer_value(json_object_get(error, "code"));
-        CHECK(code == -32700 || code == -32600 || code == -32601 || code == -32602 ||
-                  code == -32002,
-              "error %lld: %s", (long long)code, reply->body);
-    }
     json_t *request = json_loadb((const char *)data, size, JSON_REJECT_DUPLICATES, NULL);
-    const char *method = json_string_value(json_object_get(request, "method"));
-    if (result && method && strcmp(method, "tools/call") == 0) {
-        check_tool_result(result, reply->body);
+    if (json_is_array(doc)) {
+        CHECK(reply->status == 200 && json_is_array(request) && json_array_size(doc) > 0 &&
+                  json_array_size(doc) <= json_array_size(request),
+              "a batch's answer: %s", reply->body);
+        size_t i;
+        const json_t *item;
+        json_array_foreach(doc, i, item) {
+            check_response(item, request_of(request, item), reply->body);
+        }
+    } else {
+        check_response(doc, json_is_object(request) ? request : NULL, reply->body);
+        if (reply->status == 400) {
+            CHECK(json_object_get(doc, "error") && json_is_null(json_object_get(doc, "id")), "%s",
+                  reply->body);
+        }
     }
     json_decref(request);
     json_decref(doc);
