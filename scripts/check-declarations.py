@@ -17,6 +17,7 @@ finding, then "N passed, N failed" (one case per header, and one per misspelled 
 """
 import pathlib
 import re
+import shutil
 import subprocess
 import sys
 
@@ -123,6 +124,11 @@ def main():
     where = definitions(users)
     if not where:
         print(f"no objects under {BUILD}: build first")
+        print("0 passed, 1 failed")
+        return 1
+    if shutil.which("ctags") is None:
+        print("check-declarations: ctags is not installed (apt-get install universal-ctags; "
+              "scripts/install-deps.sh test installs it)")
         print("0 passed, 1 failed")
         return 1
     passed = failed = 0

@@ -15,7 +15,7 @@ if [ "$what" = unit ]; then
 fi
 if [ "$what" = test ]; then
     packages="$packages libcriterion-dev libcurl4-openssl-dev curl clang libclang-rt-14-dev \
-        procps ca-certificates python3 xz-utils git clang-format yamllint shellcheck \
+        procps ca-certificates python3 xz-utils git clang-format yamllint shellcheck universal-ctags \
         docker-compose"
 fi
 
