@@ -5,7 +5,7 @@
  * that is not a message is a JSON-RPC error without an id (cbd_api_mcp_envelope). In revision
  * 2025-03-26 (and when the request names none) a body may also be a batch, an array of
  * messages, each answered as a body of its own would be but every refusal in-band, in one
- * array of the responses (answer_batch).
+ * array of the responses (mcp_batch.c).
  *
  * The service keeps no session: every request stands alone, so initialize only negotiates the
  * revision and says what is here, and any request may come first. Members the protocol adds
@@ -223,8 +223,8 @@ static const struct {
  * pointer, "/3"), whose response may take `cap` bytes. As a method returns: true with the
  * response written (nothing for a notification), or false with `problem`.
  */
-static bool answer_message(const cbd_config *cfg, cbd_budget *budget, const json_t *message,
-                           const char *at, size_t cap, cbd_jw *out, cbd_problem *problem) {
+bool cbdp_mcp_answer_message(const cbd_config *cfg, cbd_budget *budget, const json_t *message,
+                             const char *at, size_t cap, cbd_jw *out, cbd_problem *problem) {
     cbd_mcp_call call;
     switch (read_message(message, at, &call, problem)) {
         case MESSAGE_INVALID:
@@ -284,28 +284,8 @@ static bool write_problem_error(cbd_jw *out, const json_t *id, int code, const c
     return true;
 }
 
-/*
- * How a message refused with a problem is answered:
- *  - a tools/call's refusal (the endpoint's 4xx, the deadline's 504, the worker pool's 503): a
- *    tool result that says isError, so that the model reads the problem and can correct its
- *    arguments or retry. The pool's 503 is a tool error too, not the HTTP 503 with Retry-After
- *    that the other endpoints answer: MCP clients report an HTTP error as a failed request,
- *    mostly without its body, while a tool error reaches the model with the problem's words,
- *    which say to retry;
- *  - a message that is not a request (a 4xx): a JSON-RPC error without id whose `data` is the
- *    problem document: -32700 when it is not JSON (cbd_api_parse's 400), -32600 when it is not
- *    a JSON-RPC message (422), answered 400 as a body;
- *  - in a batch, any other request refused by a 4xx (the one there is: its response passed
- *    what the batch had left of the cap): CBD_MCP_ANSWER_TOO_LARGE with its id;
- *  - anything else (the service's own failure, a 500, out of memory mostly; a request of a
- *    body past the cap; a whole batch the worker pool has no room for, which no one call's
- *    tool error could stand for): no response of the protocol, but the problem over HTTP,
- *    as the batch's whole answer in a batch.
- */
-typedef enum { REFUSAL_TOOL_ERROR, REFUSAL_NO_REQUEST, REFUSAL_TOO_LARGE, REFUSAL_HTTP } refusal;
-
-static refusal refusal_of(const json_t *message, const cbd_problem *problem, bool in_batch,
-                          cbd_mcp_call *call) {
+cbd_mcp_refusal cbdp_mcp_refusal_of(const json_t *message, const cbd_problem *problem,
+                                    bool in_batch, cbd_mcp_call *call) {
     bool is_call = message && read_call(message, call);
     bool client = problem->status >= 400 && problem->status < 500;
     if (is_call && strcmp(call->method, "tools/call") == 0 &&
@@ -319,8 +299,8 @@ static refusal refusal_of(const json_t *message, const cbd_problem *problem, boo
 }
 
 /* The response of a refusal that has one (not REFUSAL_HTTP); false when memory ran out. */
-static bool write_refusal(cbd_jw *out, refusal kind, const cbd_mcp_call *call,
-                          const cbd_problem *problem) {
+bool cbdp_mcp_write_refusal(cbd_jw *out, cbd_mcp_refusal kind, const cbd_mcp_call *call,
+                            const cbd_problem *problem) {
     switch (kind) {
         case REFUSAL_TOOL_ERROR:
             return write_tool_error(out, call, problem);
@@ -338,130 +318,6 @@ static bool write_refusal(cbd_jw *out, refusal kind, const cbd_mcp_call *call,
     return false;
 }
 
-/* The 422 of a batch whose answer passed the cap at the element at `at` even with that
- * element's response the short error it is given when it does not fit. NULL, for returning. */
-static char *batch_too_large(const cbd_config *cfg, const char *at, cbd_problem *problem) {
-    cbd_problem_init(problem);
-    cbd_problem_set(problem, 422,
-                    "The batch's answer would pass server.max_answer_bytes; send its messages in "
-                    "smaller batches.");
-    (void)cbd_api_answer_too_large(cfg, 0, at, problem);
-    return NULL;
-}
-
-/*
- * One element of a batch (at `at`), answered as the body of a request of its own would be but
- * with every refusal in-band (refusal_of), its response capped at `room`: its text (malloc'd;
- * empty for a notification or a response) and length. NULL, with `problem` set, when the batch
- * cannot be answered: memory ran out, the service failed, or not even the element's error
- * fits in `room`.
- */
-static char *answer_element(const cbd_config *cfg, cbd_budget *budget, const json_t *message,
-                            const char *at, size_t room, size_t *len, cbd_problem *problem) {
-    cbd_jw one;
-    cbd_jw_init(&one);
-    cbd_jw_set_limit(&one, room);
-    cbd_problem_init(problem);
-    bool ok = answer_message(cfg, budget, message, at, room, &one, problem);
-    char *text = ok ? cbd_jw_finish(&one, len) : NULL;
-    if (text) {
-        return text;
-    }
-    cbd_jw_discard(&one);
-    if (!cbd_api_settle_problem(ok, &one, cfg, budget, problem)) {
-        (void)cbd_api_oom_problem(problem);
-        return NULL;
-    }
-    cbd_mcp_call call;
-    refusal kind = refusal_of(message, problem, true, &call);
-    if (kind == REFUSAL_HTTP) {
-        return NULL; /* the batch's answer is the problem */
-    }
-    cbd_jw_init(&one);
-    cbd_jw_set_limit(&one, room);
-    text = write_refusal(&one, kind, &call, problem) ? cbd_jw_finish(&one, len) : NULL;
-    if (!text) {
-        bool over = one.over;
-        cbd_jw_discard(&one);
-        if (over) {
-            return batch_too_large(cfg, at, problem);
-        }
-        (void)cbd_api_oom_problem(problem);
-    }
-    return text;
-}
-
-/* The most bytes the next response of a batch may take when `used` bytes of its answer are
- * written: one more goes before it ('[' or ','), one after the last (']'). A cap of 0 (none)
- * stays 0; a batch without room left gives 1, which no response fits in. */
-static size_t room_left(size_t cap, size_t used) {
-    if (cap == 0) {
-        return 0;
-    }
-    return cap > used + 2 ? cap - used - 2 : 1;
-}
-
-/*
- * A JSON-RPC batch (2025-03-26 only; 2025-06-18 removed them): every element is answered on
- * its own, in order, and the responses (none for notifications and responses) make one array;
- * a batch without a request is accepted with 202 and no body. An empty batch is an Invalid
- * Request (JSON-RPC 2.0, 6).
- *
- * The batch is one request to the budget: its tool calls run one after another on the one
- * budget the request has, so a call after the budget is spent is a tool error that says so,
- * and a batch costs at most what one request may, whatever its length. That is what a length
- * limit would not give (one costly call uses up a budget alone), and a budget does not refuse
- * the batches that are cheap however long (a thousand pings), which a length limit would;
- * server.body_limit bounds the length anyway. The answer cap holds for the whole array: each
- * response may take what the ones before it left (room_left).
- */
-static bool answer_batch(const cbd_config *cfg, cbd_budget *budget, const json_t *batch,
-                         const char *protocol, cbd_jw *out, cbd_problem *problem) {
-    if (protocol && strcmp(protocol, CBD_MCP_BATCH_VERSION) != 0) {
-        cbd_problem_set(problem, 422, "MCP %s takes one JSON-RPC message per request.", protocol);
-        cbd_problem_field(problem, "",
-                          "is a JSON-RPC batch, which MCP %s does not take (only revision "
-                          "%s did): send one message per request",
-                          protocol, CBD_MCP_BATCH_VERSION);
-        return false;
-    }
-    size_t n = json_array_size(batch);
-    if (n == 0) {
-        cbd_problem_set(problem, 422, "The batch is empty; see `errors`.");
-        cbd_problem_field(problem, "",
-                          "is an empty batch: a JSON-RPC batch holds at least one message");
-        return false;
-    }
-    size_t cap = (size_t)cfg->limits.max_answer_bytes, answered = 0;
-    for (size_t i = 0; i < n; i++) {
-        char at[24];
-        snprintf(at, sizeof at, "/%zu", i);
-        size_t len = 0;
-        char *text = answer_element(cfg, budget, json_array_get(batch, i), at,
-                                    room_left(cap, out->len), &len, problem);
-        if (!text) {
-            return false;
-        }
-        if (len > 0) {
-            if (answered++ == 0) {
-                cbd_jw_array_open(out);
-            }
-            cbd_jw_raw(out, text, len);
-            /* Writing a response and copying it here is work that no core call meters: charged,
-             * so that a long batch of cheap messages spends an HTTP thread's budget as a costly
-             * request does and goes on to a worker. What a spent budget means is the next tool
-             * call's to say (it is refused), so the result is not needed here. */
-            (void)cbd_charge(budget, cbd_work_times(CBD_COST_NS_PER_BYTE, len));
-        }
-        free(text);
-    }
-    if (answered > 0) {
-        cbd_jw_array_close(out);
-    }
-    cbd_problem_init(problem);
-    return true;
-}
-
 /* The envelope's handler: answers in the revision `protocol` (NULL: none named). */
 static bool answer_in(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                       const char *protocol, cbd_jw *out, cbd_problem *problem) {
@@ -470,9 +326,9 @@ static bool answer_in(const cbd_config *cfg, cbd_budget *budget, const json_t *r
     size_t cap = (size_t)cfg->limits.max_answer_bytes;
     cbd_jw_set_limit(out, cap);
     if (json_is_array(request)) {
-        return answer_batch(cfg, budget, request, protocol, out, problem);
+        return cbdp_mcp_answer_batch(cfg, budget, request, protocol, out, problem);
     }
-    return answer_message(cfg, budget, request, "", cap, out, problem);
+    return cbdp_mcp_answer_message(cfg, budget, request, "", cap, out, problem);
 }
 
 bool cbd_api_mcp(const cbd_config *cfg, cbd_budget *budget, const json_t *request, cbd_jw *out,
@@ -525,17 +381,17 @@ uint64_t cbd_api_mcp_cost(const cbd_config *cfg, const json_t *request) {
     return sum;
 }
 
-/* How /mcp answers a problem (cbd_api_envelope.refuse): as refusal_of says, for a body. */
+/* How /mcp answers a problem (cbd_api_envelope.refuse): as cbdp_mcp_refusal_of says, for a body. */
 static void refuse(const json_t *request, const cbd_problem *problem, cbd_api_reply *reply) {
     cbd_mcp_call call;
-    refusal kind = refusal_of(request, problem, false, &call);
+    cbd_mcp_refusal kind = cbdp_mcp_refusal_of(request, problem, false, &call);
     if (kind == REFUSAL_HTTP) {
         cbd_api_problem_reply(problem, reply);
         return;
     }
     cbd_jw out;
     cbd_jw_init(&out);
-    bool ok = write_refusal(&out, kind, &call, problem);
+    bool ok = cbdp_mcp_write_refusal(&out, kind, &call, problem);
     size_t len = 0;
     char *text = ok ? cbd_jw_finish(&out, &len) : NULL;
     if (!ok) {

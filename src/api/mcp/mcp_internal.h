@@ -2,8 +2,9 @@
 #define COMBATD_API_MCP_INTERNAL_H
 
 /*
- * What the MCP files share (mcp.c: reading a message, the dispatch and the lifecycle methods;
- * mcp_envelope.c: the JSON-RPC result and error responses; mcp_tools.c: tools/list and tools/call;
+ * What the MCP files share (mcp.c: reading a message, the dispatch and the lifecycle methods,
+ * the refusals; mcp_batch.c: JSON-RPC batches; mcp_envelope.c: the JSON-RPC result and error
+ * responses; mcp_tools.c: tools/list and tools/call;
  * mcp_resources.c: the embedded documents). Nothing outside them includes this.
  */
 #include <stdbool.h>
@@ -90,5 +91,50 @@ bool cbdp_mcp_has_resource(const char *uri);
  */
 bool cbdp_mcp_tool_call_of(const cbd_mcp_call *call, const cbd_api_endpoint **tool,
                            const json_t **arguments, const char **error);
+
+/*
+ * Answers one message to `out`: a body's (`at` "") or one element of a batch's (`at` its
+ * pointer, "/3"), whose response may take `cap` bytes. As a method returns: true with the
+ * response written (nothing for a notification), or false with `problem`.
+ */
+bool cbdp_mcp_answer_message(const cbd_config *cfg, cbd_budget *budget, const json_t *message,
+                             const char *at, size_t cap, cbd_jw *out, cbd_problem *problem);
+
+/*
+ * How a message refused with a problem is answered:
+ *  - a tools/call's refusal (the endpoint's 4xx, the deadline's 504, the worker pool's 503): a
+ *    tool result that says isError, so that the model reads the problem and can correct its
+ *    arguments or retry. The pool's 503 is a tool error too, not the HTTP 503 with Retry-After
+ *    that the other endpoints answer: MCP clients report an HTTP error as a failed request,
+ *    mostly without its body, while a tool error reaches the model with the problem's words,
+ *    which say to retry;
+ *  - a message that is not a request (a 4xx): a JSON-RPC error without id whose `data` is the
+ *    problem document: -32700 when it is not JSON (cbd_api_parse's 400), -32600 when it is not
+ *    a JSON-RPC message (422), answered 400 as a body;
+ *  - in a batch, any other request refused by a 4xx (the one there is: its response passed
+ *    what the batch had left of the cap): CBD_MCP_ANSWER_TOO_LARGE with its id;
+ *  - anything else (the service's own failure, a 500, out of memory mostly; a request of a
+ *    body past the cap; a whole batch the worker pool has no room for, which no one call's
+ *    tool error could stand for): no response of the protocol, but the problem over HTTP,
+ *    as the batch's whole answer in a batch.
+ */
+typedef enum {
+    REFUSAL_TOOL_ERROR,
+    REFUSAL_NO_REQUEST,
+    REFUSAL_TOO_LARGE,
+    REFUSAL_HTTP
+} cbd_mcp_refusal;
+
+/* How `message` (NULL: not JSON) refused with `problem` is answered; *call is read from it. */
+cbd_mcp_refusal cbdp_mcp_refusal_of(const json_t *message, const cbd_problem *problem,
+                                    bool in_batch, cbd_mcp_call *call);
+
+/* The response of a refusal that has one (not REFUSAL_HTTP); false when memory ran out. */
+bool cbdp_mcp_write_refusal(cbd_jw *out, cbd_mcp_refusal kind, const cbd_mcp_call *call,
+                            const cbd_problem *problem);
+
+/* A JSON-RPC batch, answered in revision `protocol` (NULL: none named) (mcp_batch.c). */
+bool cbdp_mcp_answer_batch(const cbd_config *cfg, cbd_budget *budget, const json_t *batch,
+                           const char *protocol, cbd_jw *out, cbd_problem *problem);
 
 #endif
