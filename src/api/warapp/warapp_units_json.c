@@ -103,8 +103,7 @@ bool cbd_warapp_units_read(const cbd_reader *r, const char *key, const cbd_warap
     out->given = true;
     out->n = json_array_size(arr);
     for (size_t i = 0; i < out->n; i++) {
-        out->ids[i] = out->names[i] = NULL;
-        memset(&out->units[i], 0, sizeof out->units[i]);
+        out->ids[i] = out->names[i] = NULL; /* read_unit clears the unit itself */
         ok &= read_unit(r, key, i, out);
     }
     /* A unit's id names it in the answer, so two of the same would be ambiguous. */
