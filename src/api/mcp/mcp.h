@@ -7,8 +7,8 @@
  * endpoints.h that has a CBD_TOOL column as a tool whose call runs that endpoint's own handler
  * under the same budget and answer cap. The handler, its cost estimate and its envelope are
  * declared in api.h beside the other endpoints'; this header, the shared face of src/api/mcp/
- * (mcp.c and mcp_tools.c), holds what the http layer and the tests also need; what the
- * folder's files share among themselves is mcp_internal.h.
+ * (mcp.c, mcp_lifecycle.c and mcp_tools.c), holds what the http layer and the tests also need; what
+ * the folder's files share among themselves is mcp_internal.h.
  */
 #include <stdbool.h>
 #include <stddef.h>

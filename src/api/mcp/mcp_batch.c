@@ -1,7 +1,7 @@
 /*
  * /mcp's JSON-RPC batches (revision 2025-03-26; mcp_internal.h): each element answered as a
- * body of its own would be (mcp.c) but with every refusal in-band, the responses in one array
- * under one budget and one answer cap.
+ * body of its own would be (mcp_message.c) but with every refusal in-band, the responses in one
+ * array under one budget and one answer cap.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,17 @@
-/* The JSON-RPC 2.0 envelope of an MCP response, result or error; see mcp_internal.h. Apart
- * from mcp.c, which dispatches to the methods of mcp_tools.c and mcp_resources.c, so that the
- * methods write their responses without depending on the dispatcher. */
+/* The JSON-RPC 2.0 envelope of an MCP message: its strings as read, and a response, result or
+ * error; see mcp_internal.h. Apart from mcp_message.c, which dispatches to the methods of
+ * mcp_lifecycle.c, mcp_tools.c and mcp_resources.c, so that the methods read their params and
+ * write their responses without depending on the dispatcher. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "mcp_internal.h"
+
+const char *cbdp_mcp_plain_string(const json_t *v) {
+    const char *s = json_string_value(v);
+    return s && strlen(s) == json_string_length(v) ? s : NULL;
+}
 
 void cbdp_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call) {
     cbd_jw_object_open(out);

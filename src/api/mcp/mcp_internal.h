@@ -2,10 +2,12 @@
 #define COMBATD_API_MCP_INTERNAL_H
 
 /*
- * What the MCP files share (mcp.c: reading a message, the dispatch and the lifecycle methods,
- * the refusals; mcp_batch.c: JSON-RPC batches; mcp_envelope.c: the JSON-RPC result and error
- * responses; mcp_tools.c: tools/list and tools/call;
- * mcp_resources.c: the embedded documents). Nothing outside them includes this.
+ * What the MCP files share (mcp.c: the endpoint, a body's cost and refusal; mcp_batch.c:
+ * JSON-RPC batches; mcp_message.c: reading one message, the dispatch, the refusals;
+ * mcp_lifecycle.c: the revisions, initialize and ping; mcp_tools.c: tools/list and tools/call;
+ * mcp_resources.c: the embedded documents; mcp_envelope.c: the JSON-RPC strings read and the
+ * result and error responses). Nothing outside them includes this. Each file uses only files
+ * after it in this list, so that none needs another back.
  */
 #include <stdbool.h>
 
@@ -49,6 +51,14 @@ typedef struct {
  * becomes a tool result with isError). */
 typedef bool (*cbd_mcp_method_fn)(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
 
+/* The text of a JSON string without a NUL inside it ("tools/call\u0000x" is no method), or
+ * NULL for anything else. */
+const char *cbdp_mcp_plain_string(const json_t *v);
+
+/* Reads a request (a message with jsonrpc "2.0", a string or integer id and a string method)
+ * into *call; false for anything else. params is NULL unless it is an object. */
+bool cbdp_mcp_read_call(const json_t *message, cbd_mcp_call *call);
+
 /* {"jsonrpc":"2.0","id":ID,"result": — the method writes its result value next, then
  * cbdp_mcp_result_end closes the response. */
 void cbdp_mcp_result_begin(cbd_jw *out, const cbd_mcp_call *call);
@@ -70,7 +80,9 @@ void cbdp_mcp_error_begin(cbd_jw *out, const json_t *id, int code, const char *m
 bool cbdp_mcp_error(cbd_jw *out, const cbd_mcp_call *call, int code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
-/* The methods of mcp_tools.c and mcp_resources.c. */
+/* The methods of mcp_lifecycle.c, mcp_tools.c and mcp_resources.c. */
+bool cbdp_mcp_initialize(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
+bool cbdp_mcp_ping(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
 bool cbdp_mcp_tools_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
 bool cbdp_mcp_tools_call(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
 bool cbdp_mcp_resources_list(const cbd_mcp_ctx *ctx, cbd_jw *out, cbd_problem *problem);
