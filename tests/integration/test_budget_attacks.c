@@ -15,7 +15,8 @@
  * - the answer at most server.max_answer_bytes (8 MiB), a 200 or a 422 naming the member to
  *   reduce, as the row says.
  *
- * Every POST endpoint of the endpoint table has a row (but /mcp, whose cost is its tool's).
+ * Every POST endpoint of the endpoint table has a row; /mcp, whose cost is its tool's, has one
+ * tool call (its refusal a tool error, answered 200).
  *
  * The server runs under rlimits (4 GiB of address space, 20 s of CPU), so that a request the
  * budget does not bound fails its row instead of taking the machine with it. Each row prints
@@ -112,6 +113,21 @@ static measured measure(const child_server *c, const costly_request *row) {
     return m;
 }
 
+/* The member the answer's first field error names ("" when none), for the printed row. */
+static void first_pointer(const measured *m, char *buf, size_t size) {
+    static const char key[] = "\"pointer\":\"";
+    const char *at = m->answer ? strstr(m->answer, key) : NULL;
+    size_t n = 0;
+    if (at) {
+        at += sizeof key - 1;
+        while (at[n] && at[n] != '"' && n + 1 < size) {
+            n++;
+        }
+        memcpy(buf, at, n);
+    }
+    buf[n] = '\0';
+}
+
 /* The 422's member is named: a field error with that pointer (any pointer when NULL). */
 static void expect_member(const costly_request *row, const measured *m) {
     char want[160];
@@ -174,10 +190,13 @@ ParameterizedTest(int *row_index, attacks, costliest_requests_end_within_the_bud
         free(raw_answer_of(fd, 60.0));
     }
     measured m = measure(&c, row);
+    char pointer[64];
+    first_pointer(&m, pointer, sizeof pointer);
     fprintf(stderr,
-            "budget attack | %-48s | %3d | CPU %6.3f s | peak +%7.1f MiB | RSS after %+6.1f MiB "
-            "| answer %8zu B | %6.2f s\n",
-            row->label, m.status, m.cpu_s, m.peak_mib, m.rss_mib, m.answer_bytes, m.wall_s);
+            "budget attack | %-48s | %3d %-24s | CPU %6.3f s | peak +%7.1f MiB | RSS after "
+            "%+6.1f MiB | answer %8zu B | %6.2f s\n",
+            row->label, m.status, pointer, m.cpu_s, m.peak_mib, m.rss_mib, m.answer_bytes,
+            m.wall_s);
     expect_outcome(row, &m);
     /* Under AddressSanitizer the server runs several times slower and keeps what it frees in
      * quarantine: its CPU and memory say nothing of the budget, its answers still do. */

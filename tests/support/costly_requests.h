@@ -361,6 +361,45 @@ static inline char *costly_fog_turns(void) {
     return b.p;
 }
 
+/* A fog of `counts` counts from 10^6, 1,000 apart, at full luck, each side holding 32 custom
+ * units of health 10^9, and `targets` targets: every count's battle walks 64 units over its
+ * window (once 6.0-7.3 s before a 200, 6.8-7.5 s with 600 counts and 32 targets before a 422).
+ * `tool` wraps it in an MCP tools/call of analyze_attack (once 8.6 s). */
+static inline char *costly_fog_units(int counts, int targets, bool tool) {
+    costly_buf b = {0};
+    if (tool) {
+        costly_add(&b, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", "
+                       "\"params\": {\"name\": \"analyze_attack\", \"arguments\": ");
+    }
+    costly_add(&b,
+               "{\"attackers\": 1000000, \"settings\": {\"luck_modifier\": 1}, \"defenders\": [");
+    for (int k = 0; k < counts; k++) {
+        costly_add(&b, "%s{\"armies\": %d, \"probability\": %.17g}", k ? "," : "",
+                   1000000 + 1000 * k, 1.0 / counts);
+    }
+    costly_add(&b, "]");
+    for (int side = 0; side < 2; side++) {
+        costly_add(&b, ", \"%s\": [", side ? "defending_units" : "attacking_units");
+        for (int u = 0; u < 32; u++) {
+            costly_add(&b,
+                       "%s{\"type\": \"custom\", \"name\": \"u%d\", \"attack_power\": "
+                       "1000, \"defense_power\": 1000, \"combat_order\": %d, "
+                       "\"health\": 1000000000}",
+                       u ? ", " : "", u, u);
+        }
+        costly_add(&b, "]");
+    }
+    if (targets > 0) {
+        costly_add(&b, ", \"targets\": [");
+        for (int i = 0; i < targets; i++) {
+            costly_add(&b, "%s%.6f", i ? ", " : "", 0.01 + 0.03 * i);
+        }
+        costly_add(&b, "]");
+    }
+    costly_add(&b, tool ? "}}}" : "}");
+    return b.p;
+}
+
 static inline costly_request *costly_requests(size_t *n) {
     const costly_request rows[] = {
         {"analyze 1e9 v 1e9 L0.2 graph 64, target 0.5", "/analyze-attack",
@@ -409,6 +448,12 @@ static inline costly_request *costly_requests(size_t *n) {
          COSTLY_422, "/attackers"},
         {"analyze fog of 1000 over 1e6, graph 1000", "/analyze-attack", costly_fog_graph(),
          COSTLY_422, "/graph"},
+        {"analyze fog of 100, 32+32 units of health 1e9", "/analyze-attack",
+         costly_fog_units(100, 0, false), COSTLY_200_OR_422, NULL},
+        {"analyze fog of 600, 32+32 units, 32 targets", "/analyze-attack",
+         costly_fog_units(600, 32, false), COSTLY_200_OR_422, NULL},
+        {"mcp: analyze fog of 600, 32+32 units, 32 targets", "/mcp",
+         costly_fog_units(600, 32, true), COSTLY_200_OR_422, NULL},
         {"simulate 10 trials 10 v fog {5, 1e9}", "/simulate",
          costly_strdup("{\"attackers\": 10, \"defenders\": [{\"armies\": 5, \"probability\": "
                        "0.5}, {\"armies\": 1000000000, \"probability\": 0.5}], \"trials\": 10, "
