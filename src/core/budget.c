@@ -65,13 +65,22 @@ static bool mem_fits(cbd_budget *b, size_t size) {
     return true;
 }
 
+/* Takes `size` bytes; a new peak past CBD_WORK_FRESH_FROM is charged as work, unchecked: the
+ * computation's next charge stops it if the work budget is spent. */
 static void mem_take(cbd_budget *b, size_t size) {
-    if (b) {
-        b->mem_held += size;
-        if (b->mem_held > b->mem_peak) {
-            b->mem_peak = b->mem_held;
-        }
+    if (!b) {
+        return;
     }
+    b->mem_held += size;
+    if (b->mem_held <= b->mem_peak) {
+        return;
+    }
+    size_t from = b->mem_peak > CBD_WORK_FRESH_FROM ? b->mem_peak : CBD_WORK_FRESH_FROM;
+    if (b->mem_held > from) {
+        uint64_t units = (b->mem_held - from) / CBD_WORK_FRESH_BYTES;
+        b->work_spent = b->work_spent + units < b->work_spent ? UINT64_MAX : b->work_spent + units;
+    }
+    b->mem_peak = b->mem_held;
 }
 
 void *cbd_mem_alloc(cbd_budget *b, size_t size) {

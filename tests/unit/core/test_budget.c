@@ -98,6 +98,31 @@ static bool stop_on_third(void *arg) {
     return ++calls == 3;
 }
 
+/* 4 MiB are free of charge; each new peak past them costs a unit per 2 bytes, and memory
+ * given back and taken again below the peak costs nothing more. */
+Test(budget, a_peak_past_4_mib_is_charged_as_work) {
+    const size_t mib = (size_t)1 << 20;
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    void *small = cbd_mem_alloc(&b, 3 * mib);
+    cr_assert_not_null(small);
+    cr_assert_eq(b.work_spent, 0, "3 MiB: under the 4 free of charge");
+    void *big = cbd_mem_alloc(&b, 3 * mib);
+    cr_assert_not_null(big);
+    cr_assert_eq(b.work_spent, mib, "a peak of 6 MiB: 2 MiB past 4, 1 Mi units");
+    cbd_mem_free(big);
+    big = cbd_mem_alloc(&b, 3 * mib);
+    cr_assert_not_null(big);
+    cr_assert_eq(b.work_spent, mib, "back to the same peak: nothing more");
+    big = cbd_mem_realloc(&b, big, 5 * mib);
+    cr_assert_not_null(big);
+    cr_assert_eq(b.work_spent, 2 * mib, "a peak of 8 MiB: 2 MiB more past the old peak");
+    cbd_mem_free(big);
+    cbd_mem_free(small);
+    cr_assert_eq(b.mem_held, 0);
+    cr_assert_eq(b.mem_peak, 8 * mib);
+}
+
 Test(budget, progress_is_called_once_per_interval_and_can_cancel) {
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
