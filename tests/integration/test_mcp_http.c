@@ -245,6 +245,20 @@ Test(mcp_http, a_batch_is_answered_200_as_an_array_in_order) {
     }
 }
 
+/* A batch is one request to the metrics: counted as /mcp's, its tool call not by tool. */
+Test(mcp_http, a_batch_is_counted_as_one_mcp_request_not_by_tool) {
+    char *text = exchange(test_port, "POST", "", list_and_call);
+    cr_expect_eq(raw_status(text), 200, "%.300s", text);
+    free(text);
+    static const char *const needles[] = {
+        "combatd_requests_total{route=\"/mcp\",status=\"200\"} 1\n", NULL};
+    test_response r;
+    cr_assert_eq(test_metrics_with(test_port, needles, 5.0, &r), 0);
+    cr_expect(has(r.body, needles[0]), "no %s in\n%s", needles[0], r.body);
+    cr_expect_not(has(r.body, "combatd_mcp_tool_calls_total{"), "%s", r.body);
+    test_response_free(&r);
+}
+
 Test(mcp_http, a_notification_in_a_batch_gets_no_response_and_a_batch_of_them_is_202) {
     char *text = exchange(test_port, "POST", "",
                           "[{\"jsonrpc\": \"2.0\", \"method\": \"notifications/initialized\"}, "
