@@ -65,8 +65,9 @@ static bool mem_fits(cbd_budget *b, size_t size) {
     return true;
 }
 
-/* Takes `size` bytes; a new peak past CBD_WORK_FRESH_FROM is charged as work, unchecked: the
- * computation's next charge stops it if the work budget is spent. */
+/* Takes `size` bytes; a new peak past CBD_WORK_FRESH_FROM is charged as work. The block is
+ * the caller's either way: a charge past the work limit stops the budget, and the
+ * computation's next charge returns it. */
 static void mem_take(cbd_budget *b, size_t size) {
     if (!b) {
         return;
@@ -77,8 +78,7 @@ static void mem_take(cbd_budget *b, size_t size) {
     }
     size_t from = b->mem_peak > CBD_WORK_FRESH_FROM ? b->mem_peak : CBD_WORK_FRESH_FROM;
     if (b->mem_held > from) {
-        uint64_t units = (b->mem_held - from) / CBD_WORK_FRESH_BYTES;
-        b->work_spent = b->work_spent + units < b->work_spent ? UINT64_MAX : b->work_spent + units;
+        (void)cbd_charge(b, (b->mem_held - from) / CBD_WORK_FRESH_BYTES);
     }
     b->mem_peak = b->mem_held;
 }

@@ -307,7 +307,15 @@ static inline char *costly_needed_32(void) {
     return b.p;
 }
 
-/* The table; *n its rows. Free with costly_requests_free. */
+/* `n` equally likely counts, `first` and then `step` apart: a fog's items (W23), without the
+ * brackets. */
+static inline void costly_add_fog(costly_buf *b, int n, int first, int step) {
+    for (int k = 0; k < n; k++) {
+        costly_add(b, "%s{\"armies\": %d, \"probability\": %.17g}", k ? "," : "", first + step * k,
+                   1.0 / n);
+    }
+}
+
 /* W23's costly fogs (the budget's second issue): 10^9 attackers against `n` counts from
  * 5·10^8, 10^5 apart, at full luck with weighted rounding: the mixture's defenders run over
  * every count's window, 5·10^7 values for 500 counts. Unmetered: 3.6-4.4 s. */
@@ -315,10 +323,7 @@ static inline char *costly_fog_far_attack(int n) {
     costly_buf b = {0};
     costly_add(&b, "{\"attackers\": 1000000000, \"settings\": {\"luck_modifier\": 1, "
                    "\"rounding_mode\": \"weighted_random\"}, \"defenders\": [");
-    for (int k = 0; k < n; k++) {
-        costly_add(&b, "%s{\"armies\": %d, \"probability\": %.17g}", k ? "," : "",
-                   500000000 + 100000 * k, 1.0 / n);
-    }
+    costly_add_fog(&b, n, 500000000, 100000);
     costly_add(&b, "]}");
     return b.p;
 }
@@ -329,9 +334,7 @@ static inline char *costly_fog_graph(void) {
     costly_buf b = {0};
     costly_add(&b, "{\"attackers\": 1000000, \"settings\": {\"luck_modifier\": 1}, \"graph\": "
                    "{\"from\": 1, \"to\": 1000}, \"defenders\": [");
-    for (int k = 0; k < 1000; k++) {
-        costly_add(&b, "%s{\"armies\": %d, \"probability\": 0.001}", k ? "," : "", 1000 * k);
-    }
+    costly_add_fog(&b, 1000, 0, 1000);
     costly_add(&b, "]}");
     return b.p;
 }
@@ -363,8 +366,8 @@ static inline char *costly_fog_turns(void) {
 
 /* A fog of `counts` counts from 10^6, 1,000 apart, at full luck, each side holding 32 custom
  * units of health 10^9, and `targets` targets: every count's battle walks 64 units over its
- * window (once 6.0-7.3 s before a 200, 6.8-7.5 s with 600 counts and 32 targets before a 422).
- * `tool` wraps it in an MCP tools/call of analyze_attack (once 8.6 s). */
+ * window (requests of this shape once ran 6.0-7.5 s, 8.6 s through /mcp, before the budget
+ * stopped them). `tool` wraps it in an MCP tools/call of analyze_attack. */
 static inline char *costly_fog_units(int counts, int targets, bool tool) {
     costly_buf b = {0};
     if (tool) {
@@ -373,10 +376,7 @@ static inline char *costly_fog_units(int counts, int targets, bool tool) {
     }
     costly_add(&b,
                "{\"attackers\": 1000000, \"settings\": {\"luck_modifier\": 1}, \"defenders\": [");
-    for (int k = 0; k < counts; k++) {
-        costly_add(&b, "%s{\"armies\": %d, \"probability\": %.17g}", k ? "," : "",
-                   1000000 + 1000 * k, 1.0 / counts);
-    }
+    costly_add_fog(&b, counts, 1000000, 1000);
     costly_add(&b, "]");
     for (int side = 0; side < 2; side++) {
         costly_add(&b, ", \"%s\": [", side ? "defending_units" : "attacking_units");
@@ -400,6 +400,7 @@ static inline char *costly_fog_units(int counts, int targets, bool tool) {
     return b.p;
 }
 
+/* The table; *n its rows. Free with costly_requests_free. */
 static inline costly_request *costly_requests(size_t *n) {
     const costly_request rows[] = {
         {"analyze 1e9 v 1e9 L0.2 graph 64, target 0.5", "/analyze-attack",

@@ -123,6 +123,19 @@ Test(budget, a_peak_past_4_mib_is_charged_as_work) {
     cr_assert_eq(b.mem_peak, 8 * mib);
 }
 
+/* A peak whose charge passes the work limit keeps its block; the budget stops with the work
+ * named, and the next charge says so. 5 MiB: 1 MiB past 4, 524,288 units against 100. */
+Test(budget, a_peak_past_the_work_limit_stops_the_budget_on_work) {
+    cbd_budget b;
+    cbd_budget_init(&b, 100, SIZE_MAX);
+    void *p = cbd_mem_alloc(&b, (size_t)5 << 20);
+    cr_assert_not_null(p);
+    cr_assert_eq(b.work_spent, 524288);
+    cr_assert_eq(b.stopped, CBD_BUDGET_WORK);
+    cr_assert_not(cbd_charge(&b, 1));
+    cbd_mem_free(p);
+}
+
 Test(budget, progress_is_called_once_per_interval_and_can_cancel) {
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
