@@ -99,13 +99,20 @@ static void check_response(const json_t *doc, const json_t *request, const char 
     }
 }
 
-/* The request element a batch's response answers: the one with its id (NULL if none). */
-static const json_t *request_of(const json_t *batch, const json_t *response) {
+/* The request element a batch's response answers (NULL for an id of null, the answer of an
+ * element that is no request): the batch answers its requests in order, and ids may repeat, so
+ * the next request at or after *from with that id; *from moves past it. Only an element with a
+ * method is a request: a client's response with the same id gets no answer. */
+static const json_t *request_of(const json_t *batch, const json_t *response, size_t *from) {
     const json_t *id = json_object_get(response, "id");
-    size_t i;
-    const json_t *item;
-    json_array_foreach(batch, i, item) {
-        if (id && !json_is_null(id) && json_equal(json_object_get(item, "id"), id)) {
+    if (!id || json_is_null(id)) {
+        return NULL;
+    }
+    for (size_t i = *from; i < json_array_size(batch); i++) {
+        const json_t *item = json_array_get(batch, i);
+        if (json_is_string(json_object_get(item, "method")) &&
+            json_equal(json_object_get(item, "id"), id)) {
+            *from = i + 1;
             return item;
         }
     }
@@ -127,10 +134,10 @@ static void check_json_rpc(const cbd_api_reply *reply, const uint8_t *data, size
         CHECK(reply->status == 200 && json_is_array(request) && json_array_size(doc) > 0 &&
                   json_array_size(doc) <= json_array_size(request),
               "a batch's answer: %s", reply->body);
-        size_t i;
+        size_t i, from = 0;
         const json_t *item;
         json_array_foreach(doc, i, item) {
-            check_response(item, request_of(request, item), reply->body);
+            check_response(item, request_of(request, item, &from), reply->body);
         }
     } else {
         check_response(doc, json_is_object(request) ? request : NULL, reply->body);
