@@ -99,10 +99,25 @@ static void check_response(const json_t *doc, const json_t *request, const char 
     }
 }
 
+/* A JSON string's text when it holds no NUL, else NULL. */
+static const char *plain_text(const json_t *v) {
+    const char *s = json_string_value(v);
+    return s && strlen(s) == json_string_length(v) ? s : NULL;
+}
+
+/* Whether a batch element is a request, which gets a response with its id: "jsonrpc" "2.0", a
+ * method, and an id that is a string or an integer (JSON-RPC 2.0; anything else is answered
+ * with an id of null, or not at all). */
+static bool is_request(const json_t *item) {
+    const char *version = plain_text(json_object_get(item, "jsonrpc"));
+    const json_t *id = json_object_get(item, "id");
+    return version && strcmp(version, "2.0") == 0 && plain_text(json_object_get(item, "method")) &&
+           (json_is_string(id) || json_is_integer(id));
+}
+
 /* The request element a batch's response answers (NULL for an id of null, the answer of an
  * element that is no request): the batch answers its requests in order, and ids may repeat, so
- * the next request at or after *from with that id; *from moves past it. Only an element with a
- * method is a request: a client's response with the same id gets no answer. */
+ * the next request at or after *from with that id; *from moves past it. */
 static const json_t *request_of(const json_t *batch, const json_t *response, size_t *from) {
     const json_t *id = json_object_get(response, "id");
     if (!id || json_is_null(id)) {
@@ -110,8 +125,7 @@ static const json_t *request_of(const json_t *batch, const json_t *response, siz
     }
     for (size_t i = *from; i < json_array_size(batch); i++) {
         const json_t *item = json_array_get(batch, i);
-        if (json_is_string(json_object_get(item, "method")) &&
-            json_equal(json_object_get(item, "id"), id)) {
+        if (is_request(item) && json_equal(json_object_get(item, "id"), id)) {
             *from = i + 1;
             return item;
         }
