@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -209,6 +210,30 @@ Test(unfinished, request_lines_that_never_come_whole_are_logged, .timeout = 120)
     cr_expect_eq(unfinished(l, "client_abort"), 1);
     cr_expect_eq(unfinished(l, NULL), 3, "no line for the connection that sent nothing");
     cr_expect_eq(stop(&c, l), 0);
+    child_log_free(l);
+}
+
+/* A keep-alive client that closes after its answer has sent no request: the kernel counts its
+ * FIN as a received byte, which must not read as a new request's first one. The pause lets the
+ * watchdog (a look every 200 ms) see the idle connection before the FIN and again after it:
+ * one line, the request's, and none with method "-". */
+Test(unfinished, a_client_closing_an_idle_keep_alive_connection_sent_no_request, .timeout = 120) {
+    child_server c;
+    child_log *l = start_with(&c, slow_config);
+    int fd = raw_connect(c.port);
+    cr_assert_geq(fd, 0);
+    cr_assert(raw_send_request(fd, "GET", "/livez", NULL, NULL, false));
+    bool close_after = true;
+    cr_expect_eq(raw_read_answer(fd, 5000, &close_after), 200);
+    cr_expect_not(close_after);
+    raw_sleep(0.5);
+    cr_assert_eq(shutdown(fd, SHUT_WR), 0);
+    raw_sleep(0.5);
+    cr_expect(closed_within(fd, PATIENCE_S), "the server closed the connection");
+    close(fd);
+    cr_expect_eq(stop(&c, l), 0);
+    cr_expect_eq(child_log_count(l, "\"request_id\":\""), 1, "one line, the request's");
+    cr_expect_eq(unfinished(l, NULL), 0, "no line for a request never sent");
     child_log_free(l);
 }
 

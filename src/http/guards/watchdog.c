@@ -99,6 +99,12 @@ static bool read_arrivals(int fd, uint64_t now, arrivals *a) {
     return true;
 }
 
+/* Whether the socket's input is at its end with nothing before it (a peek that reads 0). */
+static bool at_eof(int fd) {
+    char byte;
+    return recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
+}
+
 /*
  * Whether a request's first byte has arrived in the idle phase that began at `since`, and
  * when (*at). Bytes are counted: the phase's count at its first look (exactly 0 on a new
@@ -116,8 +122,12 @@ static bool first_byte_arrived(cbd_watch *e, uint64_t since, uint64_t now, uint6
         e->idle_since = since;
         e->idle_bytes = a.bytes;
         arrived = a.last_data_us > since + ARRIVAL_GRAIN_US;
+    } else if (a.has_bytes) {
+        /* The kernel counts a FIN as a byte (it takes a sequence number): one byte more and
+         * the end of input is a client that closed, not a request. */
+        arrived = a.bytes > e->idle_bytes + 1 || (a.bytes == e->idle_bytes + 1 && !at_eof(e->fd));
     } else {
-        arrived = a.has_bytes ? a.bytes > e->idle_bytes : a.last_data_us > since + ARRIVAL_GRAIN_US;
+        arrived = a.last_data_us > since + ARRIVAL_GRAIN_US;
     }
     uint64_t t = a.last_data_us < since ? since : a.last_data_us;
     *at = t < now ? t : now;
