@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "combatd/scratch.h"
 #include "combatd/status.h"
 
 /*
@@ -104,14 +105,17 @@
  * miss; 5 ns a histogram count in a few MiB of them, 66 ns in 32 MiB). */
 #define CBD_WORK_CACHE_BYTES (UINT64_C(16) << 20)
 
-/* A request's memory past this much of its peak comes to it as pages the kernel faults in and
- * zeroes, about half a nanosecond a byte, on top of what uses them: charged as work
- * (CBD_WORK_FRESH_BYTES a unit) as the peak grows past it, so that a request that holds
- * 100 MiB pays for it (bench/bench_budget's analyze-turn row of 111 MB: 190-300 ms of CPU, of
- * which the faults were some 60 ms of system time). Below it a running server's heap has the
- * pages already, from earlier requests. */
-#define CBD_WORK_FRESH_FROM  ((size_t)4 << 20)
-#define CBD_WORK_FRESH_BYTES 2
+/* Memory new to a request comes to it as pages the kernel faults in and zeroes when first
+ * touched: about 0.2 µs a page on a bare machine, up to 10 µs on a cloud VM or in a container
+ * sandbox (measured there with a first-touch loop over 200 MB: 2.3-2.7 ms a MB). The charge is
+ * the slow machine's, CBD_WORK_FRESH_PAGE units a page, so that a request that faults memory in
+ * stays within its budget wherever it runs:
+ * - every block of CBD_SCRATCH_MIN_BLOCK or more that the budget's scratch (scratch.h) does not
+ *   serve from its kept blocks, for the bytes new to it (a kept block grown pays its growth);
+ * - the smaller blocks, from malloc's heap, as their total passes CBD_WORK_FRESH_FROM for the
+ *   first time in the request: below it a running server's heap has the pages already. */
+#define CBD_WORK_FRESH_FROM ((size_t)4 << 20)
+#define CBD_WORK_FRESH_PAGE 10000
 
 /* Why a budget stopped a computation. */
 typedef enum {
@@ -136,6 +140,9 @@ typedef struct cbd_budget {
     size_t mem_held;
     size_t mem_peak;
     size_t mem_refused;              /* the size of the block that passed mem_limit, when one did */
+    size_t small_held, small_peak;   /* ... of it in blocks below CBD_SCRATCH_MIN_BLOCK */
+    uint64_t fresh_bytes;            /* bytes charged as new pages (CBD_WORK_FRESH_PAGE) */
+    cbd_scratch *scratch;            /* where large blocks come from and go back to; may be NULL */
     cbd_budget_progress_fn progress; /* may be NULL */
     void *progress_arg;
     uint64_t next_progress; /* work_spent at which progress is called next */
@@ -144,6 +151,15 @@ typedef struct cbd_budget {
 
 /* A budget of `work_limit` units and `mem_limit` bytes, nothing spent. */
 void cbd_budget_init(cbd_budget *b, uint64_t work_limit, size_t mem_limit);
+
+/* Large blocks come from `s` and go back to it when freed (NULL: from malloc, each charged as
+ * new pages). The scratch must outlive every block taken through the budget. */
+void cbd_budget_set_scratch(cbd_budget *b, cbd_scratch *s);
+
+/* Folds what a child budget (a search's own, drawing on the same memory) held at its peak and
+ * the fresh bytes it was charged into `parent`, so that the request's peak and fault bound
+ * count the memory spent under the child. The child's work is charged separately. */
+void cbd_budget_note_child(cbd_budget *parent, const cbd_budget *child, uint64_t fresh_bytes);
 
 /* Sets a progress callback (see cbd_budget_progress_fn). */
 void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg);

@@ -126,6 +126,7 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     cbd_budget budget;
     cbd_budget_init(&budget, limits->work_limit, limits->mem_limit);
     cbd_budget_set_progress(&budget, limits->progress, limits->progress_arg);
+    cbd_budget_set_scratch(&budget, limits->scratch);
     cbd_jw out;
     cbd_jw_init(&out);
     cbd_jw_set_limit(&out, (size_t)cfg->limits.max_answer_bytes);
@@ -173,7 +174,13 @@ const cbd_api_endpoint *cbd_api_called(const cbd_api_request *req) {
 
 void cbd_api_answer(cbd_api_request *req, const cbd_config *cfg, cbd_api_reply *reply) {
     cbd_api_limits limits = cbd_api_full_limits(cfg);
+    /* As a server that has just started: the request's large blocks are kept warm while it
+     * runs and freed when it ends. */
+    cbd_scratch scratch;
+    cbd_scratch_init(&scratch, limits.mem_limit);
+    limits.scratch = &scratch;
     (void)cbd_api_answer_within(req, cfg, &limits, reply);
+    cbd_scratch_release(&scratch);
 }
 
 void cbd_api_run(const cbd_api_endpoint *ep, const cbd_config *cfg, const char *body, size_t len,

@@ -155,7 +155,8 @@ typedef struct {
     bool hand_back;
     cbd_budget_progress_fn progress;
     void *progress_arg;
-    cbd_budget *report; /* may be NULL: receives the budget as the request left it (benchmarks,
+    cbd_scratch *scratch; /* where the large blocks come from (scratch.h); may be NULL */
+    cbd_budget *report;   /* may be NULL: receives the budget as the request left it (benchmarks,
                            tests) */
 } cbd_api_limits;
 

@@ -7,12 +7,14 @@
 #include <string.h>
 
 /*
- * Each block is preceded by a header naming its budget and size, so that a block is given back
- * to the budget it came from whoever frees it. The header keeps malloc's alignment.
+ * Each block is preceded by a header naming its budget, its size and, for a block from the
+ * budget's scratch, its capacity, so that a block is given back to the budget (and scratch) it
+ * came from whoever frees it. The header keeps malloc's alignment.
  */
 typedef struct {
     alignas(max_align_t) cbd_budget *owner;
     size_t size;
+    size_t capacity; /* of the whole block, header included; 0 for a block of malloc's heap */
 } block_header;
 
 void cbd_budget_init(cbd_budget *b, uint64_t work_limit, size_t mem_limit) {
@@ -65,35 +67,80 @@ static bool mem_fits(cbd_budget *b, size_t size) {
     return true;
 }
 
-/* Takes `size` bytes; a new peak past CBD_WORK_FRESH_FROM is charged as work. The block is
- * the caller's either way: a charge past the work limit stops the budget, and the
- * computation's next charge returns it. */
-static void mem_take(cbd_budget *b, size_t size) {
-    if (!b) {
-        return;
-    }
+/* Charges `bytes` new to the request as the pages the kernel faults in for them. A charge past
+ * the work limit stops the budget; the block is the caller's either way, and the computation's
+ * next charge returns it. */
+static void charge_fresh(cbd_budget *b, size_t bytes) {
+    size_t pages = bytes / CBD_SCRATCH_PAGE + (bytes % CBD_SCRATCH_PAGE != 0);
+    b->fresh_bytes += bytes;
+    (void)cbd_charge(b, cbd_work_times(CBD_WORK_FRESH_PAGE, pages));
+}
+
+/* Takes `size` bytes of a small block: a new peak of them past CBD_WORK_FRESH_FROM is new heap. */
+static void take_small(cbd_budget *b, size_t size) {
     b->mem_held += size;
-    if (b->mem_held <= b->mem_peak) {
+    b->mem_peak = b->mem_held > b->mem_peak ? b->mem_held : b->mem_peak;
+    b->small_held += size;
+    if (b->small_held <= b->small_peak) {
         return;
     }
-    size_t from = b->mem_peak > CBD_WORK_FRESH_FROM ? b->mem_peak : CBD_WORK_FRESH_FROM;
-    if (b->mem_held > from) {
-        (void)cbd_charge(b, (b->mem_held - from) / CBD_WORK_FRESH_BYTES);
+    size_t from = b->small_peak > CBD_WORK_FRESH_FROM ? b->small_peak : CBD_WORK_FRESH_FROM;
+    if (b->small_held > from) {
+        charge_fresh(b, b->small_held - from);
     }
-    b->mem_peak = b->mem_held;
+    b->small_peak = b->small_held;
+}
+
+/* Takes `size` bytes of a large block, `fresh` of them new pages. */
+static void take_large(cbd_budget *b, size_t size, size_t fresh) {
+    b->mem_held += size;
+    b->mem_peak = b->mem_held > b->mem_peak ? b->mem_held : b->mem_peak;
+    if (fresh > 0) {
+        charge_fresh(b, fresh);
+    }
+}
+
+/* Gives a block's bytes back to its budget's count. */
+static void give_back(const block_header *h) {
+    cbd_budget *b = h->owner;
+    if (b) {
+        b->mem_held -= h->size;
+        if (h->capacity == 0) {
+            b->small_held -= h->size;
+        }
+    }
+}
+
+void cbd_budget_set_scratch(cbd_budget *b, cbd_scratch *s) {
+    b->scratch = s;
+}
+
+/* A large block of `total` bytes (header included), from the scratch when there is one. */
+static block_header *alloc_large(cbd_budget *b, size_t total, size_t *capacity, size_t *fresh) {
+    if (b->scratch) {
+        return cbd_scratch_take(b->scratch, total, capacity, fresh);
+    }
+    *capacity = cbd_scratch_capacity(total);
+    *fresh = *capacity; /* under the server's malloc policy, a block of its own pages */
+    return malloc(*capacity);
 }
 
 void *cbd_mem_alloc(cbd_budget *b, size_t size) {
     if (size > SIZE_MAX - sizeof(block_header) || !mem_fits(b, size)) {
         return NULL;
     }
-    block_header *h = malloc(sizeof *h + size);
+    size_t total = sizeof(block_header) + size, capacity = 0, fresh = 0;
+    bool large = b && size >= CBD_SCRATCH_MIN_BLOCK;
+    block_header *h = large ? alloc_large(b, total, &capacity, &fresh) : malloc(total);
     if (!h) {
         return NULL;
     }
-    h->owner = b;
-    h->size = size;
-    mem_take(b, size);
+    *h = (block_header){.owner = b, .size = size, .capacity = capacity};
+    if (large) {
+        take_large(b, size, fresh);
+    } else if (b) {
+        take_small(b, size);
+    }
     return h + 1;
 }
 
@@ -108,6 +155,40 @@ void *cbd_mem_calloc(cbd_budget *b, size_t count, size_t size) {
     return p;
 }
 
+/* Grows or shrinks a large block: in place within its capacity, else into a kept block of the
+ * scratch, else by realloc (its pages stay; only the growth is new). */
+static void *realloc_large(block_header *h, size_t size) {
+    cbd_budget *b = h->owner;
+    size_t total = sizeof *h + size, old = h->size;
+    if (total <= h->capacity) {
+        give_back(h);
+        h->size = size;
+        take_large(b, size, 0);
+        return h + 1;
+    }
+    size_t capacity = 0, fresh = 0;
+    block_header *moved = b->scratch ? cbd_scratch_take_kept(b->scratch, total, &capacity) : NULL;
+    if (moved) {
+        memcpy(moved, h, sizeof *h + old);
+        cbd_scratch_give(b->scratch, h, h->capacity);
+    } else {
+        capacity = cbd_scratch_capacity(total);
+        moved = realloc(h, capacity);
+        if (!moved) {
+            return NULL;
+        }
+        fresh = capacity - moved->capacity;
+        if (b->scratch) {
+            b->scratch->fresh_bytes += fresh;
+        }
+    }
+    moved->capacity = capacity;
+    give_back(moved);
+    moved->size = size;
+    take_large(b, size, fresh);
+    return moved + 1;
+}
+
 void *cbd_mem_realloc(cbd_budget *b, void *p, size_t size) {
     if (!p) {
         return cbd_mem_alloc(b, size);
@@ -118,14 +199,29 @@ void *cbd_mem_realloc(cbd_budget *b, void *p, size_t size) {
     if (size > SIZE_MAX - sizeof(block_header) || (size > old && !mem_fits(owner, size - old))) {
         return NULL;
     }
+    if (h->capacity != 0) {
+        return realloc_large(h, size);
+    }
+    if (owner && size >= CBD_SCRATCH_MIN_BLOCK) {
+        /* A heap block grown large: moved into a large block, so that it is kept warm too. */
+        void *grown = cbd_mem_alloc(owner, size);
+        if (!grown) {
+            return NULL;
+        }
+        memcpy(grown, p, old);
+        cbd_mem_free(p);
+        return grown;
+    }
     block_header *grown = realloc(h, sizeof *grown + size);
     if (!grown) {
         return NULL;
     }
-    grown->size = size;
     if (owner) {
-        owner->mem_held -= old;
-        mem_take(owner, size);
+        give_back(grown);
+        grown->size = size;
+        take_small(owner, size);
+    } else {
+        grown->size = size;
     }
     return grown + 1;
 }
@@ -135,8 +231,24 @@ void cbd_mem_free(void *p) {
         return;
     }
     block_header *h = (block_header *)p - 1;
-    if (h->owner) {
-        h->owner->mem_held -= h->size;
+    give_back(h);
+    if (h->capacity != 0 && h->owner->scratch) {
+        cbd_scratch_give(h->owner->scratch, h, h->capacity);
+    } else {
+        free(h);
     }
-    free(h);
+}
+
+void cbd_budget_note_child(cbd_budget *parent, const cbd_budget *child, uint64_t fresh_bytes) {
+    if (!parent) {
+        return;
+    }
+    size_t peak = parent->mem_held + child->mem_peak;
+    if (peak < parent->mem_held) {
+        peak = SIZE_MAX;
+    }
+    if (peak > parent->mem_peak) {
+        parent->mem_peak = peak;
+    }
+    parent->fresh_bytes += fresh_bytes;
 }

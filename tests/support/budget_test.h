@@ -8,6 +8,7 @@
  */
 #include "api_test.h"
 #include "combatd/budget.h"
+#include "warm_scratch.h"
 
 /* What cbd_api_answer_within charges every request before its endpoint's steps: its body
  * parsed and its answer set up (budget.h). */
@@ -38,6 +39,7 @@ static inline budget_outcome budget_answer(const cbd_config *cfg, const char *pa
     o.estimate = cbd_api_cost(&req, cfg);
     cbd_api_limits limits = on_http_thread ? cbd_api_inline_limits(cfg) : cbd_api_full_limits(cfg);
     limits.report = &o.spent;
+    limits.scratch = warm_scratch(); /* a running server's: steps only (warm_scratch.h) */
     if (!cbd_api_answer_within(&req, cfg, &limits, &reply)) {
         o.handed_back = true;
         cbd_api_request_release(&req);

@@ -11,6 +11,7 @@
 #include "api_test.h"
 #include "combatd/budget.h"
 #include "combatd/warapp_simulate.h"
+#include "warm_scratch.h"
 
 /* 1 ms: the smallest work budget a config may set. */
 #define ONE_MS_UNITS UINT64_C(1000000)
@@ -43,6 +44,7 @@ static answer ask(const cbd_config *cfg, const char *path, const char *body) {
     a.request = request_units(strlen(body));
     cbd_api_limits limits = cbd_api_full_limits(cfg);
     limits.report = &a.spent;
+    limits.scratch = warm_scratch(); /* steps only: the tests count them by hand */
     cbd_api_request req;
     cbd_api_reply reply;
     cr_assert(cbd_api_parse(ep, body, strlen(body), &req, &reply), "%s", reply.body);
@@ -455,6 +457,7 @@ Test(request_units, a_body_is_charged_as_parsed_on_an_http_thread_too) {
         cr_assert_eq(limits.work_limit, ONE_MS_UNITS);
         cbd_budget spent;
         limits.report = &spent;
+        limits.scratch = warm_scratch();
         cbd_api_request req;
         cbd_api_reply reply;
         cr_assert(cbd_api_parse(ep, bodies[i], strlen(bodies[i]), &req, &reply));

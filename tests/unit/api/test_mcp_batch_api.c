@@ -16,6 +16,7 @@
 #include "api/api.h"
 #include "api/api_config.h"
 #include "api_test.h"
+#include "warm_scratch.h"
 
 static cbd_config defaults(void) {
     cbd_config cfg;
@@ -375,6 +376,7 @@ Test(mcp_batch, a_batch_is_one_request_to_the_budget) {
     cbd_budget spent;
     cbd_api_limits limits = cbd_api_full_limits(&cfg);
     limits.report = &spent;
+    limits.scratch = warm_scratch();
     cbd_api_request req;
     cbd_api_reply r;
     cr_assert(cbd_api_parse(cbd_api_find_endpoint("/mcp"), one, strlen(one), &req, &r));

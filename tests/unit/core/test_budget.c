@@ -98,39 +98,132 @@ static bool stop_on_third(void *arg) {
     return ++calls == 3;
 }
 
-/* 4 MiB are free of charge; each new peak past them costs a unit per 2 bytes, and memory
- * given back and taken again below the peak costs nothing more. */
-Test(budget, a_peak_past_4_mib_is_charged_as_work) {
-    const size_t mib = (size_t)1 << 20;
+/* Small blocks come from malloc's heap: 4 MiB of them are free of charge (a running server's
+ * heap has those pages), and each new peak past them is charged as new pages, 10,000 units a
+ * page of 4,096 bytes, rounded up per block. Memory given back and taken again below the peak
+ * costs nothing more. */
+Test(budget, small_blocks_past_4_mib_of_heap_are_charged_as_new_pages) {
+    const size_t block = 15 * 4096; /* 61,440 bytes: under the 64 KiB of a large block */
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
-    void *small = cbd_mem_alloc(&b, 3 * mib);
-    cr_assert_not_null(small);
-    cr_assert_eq(b.work_spent, 0, "3 MiB: under the 4 free of charge");
-    void *big = cbd_mem_alloc(&b, 3 * mib);
-    cr_assert_not_null(big);
-    cr_assert_eq(b.work_spent, mib, "a peak of 6 MiB: 2 MiB past 4, 1 Mi units");
-    cbd_mem_free(big);
-    big = cbd_mem_alloc(&b, 3 * mib);
-    cr_assert_not_null(big);
-    cr_assert_eq(b.work_spent, mib, "back to the same peak: nothing more");
-    big = cbd_mem_realloc(&b, big, 5 * mib);
-    cr_assert_not_null(big);
-    cr_assert_eq(b.work_spent, 2 * mib, "a peak of 8 MiB: 2 MiB more past the old peak");
-    cbd_mem_free(big);
-    cbd_mem_free(small);
+    void *blocks[80];
+    for (int i = 0; i < 68; i++) {
+        blocks[i] = cbd_mem_alloc(&b, block);
+        cr_assert_not_null(blocks[i]);
+    }
+    cr_assert_eq(b.work_spent, 0, "68 blocks: 4,177,920 bytes, under 4 MiB (4,194,304)");
+    blocks[68] = cbd_mem_alloc(&b, block);
+    /* 4,239,360 bytes: 45,056 past 4 MiB, 11 pages */
+    cr_assert_eq(b.work_spent, 110000);
+    for (int i = 69; i < 80; i++) {
+        blocks[i] = cbd_mem_alloc(&b, block);
+    }
+    cr_assert_eq(b.work_spent, 110000 + 11 * 150000, "11 more blocks of 15 pages");
+    cbd_mem_free(blocks[79]);
+    blocks[79] = cbd_mem_alloc(&b, block);
+    cr_assert_eq(b.work_spent, 1760000, "back to the same peak: nothing more");
+    cr_assert_eq(b.fresh_bytes, 176 * 4096);
+    for (int i = 0; i < 80; i++) {
+        cbd_mem_free(blocks[i]);
+    }
     cr_assert_eq(b.mem_held, 0);
-    cr_assert_eq(b.mem_peak, 8 * mib);
+    cr_assert_eq(b.small_held, 0);
+    cr_assert_eq(b.mem_peak, 80 * block);
 }
 
-/* A peak whose charge passes the work limit keeps its block; the budget stops with the work
- * named, and the next charge says so. 5 MiB: 1 MiB past 4, 524,288 units against 100. */
-Test(budget, a_peak_past_the_work_limit_stops_the_budget_on_work) {
+/* A large block (64 KiB or more) with no scratch is a mapping of its own under the server's
+ * malloc policy: each one is charged all its pages, its 32-byte header included. 1 MiB + 32
+ * bytes: 257 pages. */
+Test(budget, large_blocks_without_a_scratch_are_charged_each_time) {
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    void *p = cbd_mem_alloc(&b, (size_t)1 << 20);
+    cr_assert_not_null(p);
+    cr_assert_eq(b.work_spent, 2570000);
+    cbd_mem_free(p);
+    p = cbd_mem_alloc(&b, (size_t)1 << 20);
+    cr_assert_eq(b.work_spent, 2 * 2570000, "taken again: new pages again");
+    cbd_mem_free(p);
+    cr_assert_eq(b.mem_held, 0);
+}
+
+/* With a scratch, a large block freed is kept warm: taken again it costs nothing; a larger one
+ * grows the largest kept block, charged for its growth only. */
+Test(budget, large_blocks_from_a_scratch_are_charged_once) {
+    cbd_scratch s;
+    cbd_scratch_init(&s, (size_t)64 << 20);
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    cbd_budget_set_scratch(&b, &s);
+    char *p = cbd_mem_alloc(&b, (size_t)1 << 20);
+    cr_assert_not_null(p);
+    cr_assert_eq(b.work_spent, 2570000, "257 new pages");
+    p[0] = 7;
+    cbd_mem_free(p);
+    cr_assert_eq(s.count, 1);
+    cr_assert_eq(s.kept, ((size_t)1 << 20) + 4096);
+    p = cbd_mem_alloc(&b, (size_t)1 << 20);
+    cr_assert_eq(b.work_spent, 2570000, "the kept block: nothing more");
+    cr_assert_eq(s.count, 0);
+    char *q = cbd_mem_alloc(&b, (size_t)512 << 10);
+    cr_assert_eq(b.work_spent, 2570000 + 1290000, "a second block, 129 new pages");
+    cbd_mem_free(p);
+    cbd_mem_free(q);
+    cr_assert_eq(s.count, 2);
+    p = cbd_mem_alloc(&b, (size_t)2 << 20);
+    cr_assert_not_null(p);
+    cr_assert_eq(b.work_spent, 3860000 + 2560000, "the 1 MiB block grown by 256 pages");
+    cr_assert_eq(s.count, 1, "the 512 KiB block is still kept");
+    cbd_mem_free(p);
+    cr_assert_eq(b.mem_held, 0);
+    cr_assert_eq(b.fresh_bytes, (size_t)(257 + 129 + 256) * 4096);
+    cbd_scratch_release(&s);
+    cr_assert_eq(s.kept, 0);
+}
+
+/* A large block grows in place within its capacity, into a kept block when one holds it, and
+ * else by realloc: its content moves with it each time and only growth is charged. */
+Test(budget, a_large_block_grows_warm) {
+    cbd_scratch s;
+    cbd_scratch_init(&s, (size_t)64 << 20);
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    cbd_budget_set_scratch(&b, &s);
+    void *spare = cbd_mem_alloc(&b, (size_t)3 << 20); /* 769 pages, kept when freed */
+    cbd_mem_free(spare);
+    uint64_t before = b.work_spent;
+    cr_assert_eq(before, 7690000);
+    unsigned char *p = cbd_mem_alloc(&b, (size_t)100 << 10); /* served by the kept block */
+    cr_assert_eq(b.work_spent, before);
+    p[0] = 1;
+    p = cbd_mem_realloc(&b, p, (size_t)3 << 20);
+    cr_assert_eq(p[0], 1);
+    cr_assert_eq(b.work_spent, before, "within the capacity: in place");
+    p = cbd_mem_realloc(&b, p, (size_t)4 << 20);
+    cr_assert_not_null(p);
+    cr_assert_eq(p[0], 1);
+    cr_assert_eq(b.work_spent, before + 2560000, "grown by realloc: 256 pages");
+    cr_assert_eq(b.mem_held, (size_t)4 << 20);
+    unsigned char *small = cbd_mem_alloc(&b, 1000);
+    small[999] = 9;
+    small = cbd_mem_realloc(&b, small, (size_t)200 << 10);
+    cr_assert_eq(small[999], 9, "a heap block grown large keeps its content");
+    cr_assert_eq(b.mem_held, ((size_t)4 << 20) + ((size_t)200 << 10));
+    cbd_mem_free(small);
+    cbd_mem_free(p);
+    cr_assert_eq(b.mem_held, 0);
+    cr_assert_eq(b.small_held, 0);
+    cbd_scratch_release(&s);
+}
+
+/* A fresh charge that passes the work limit keeps its block; the budget stops with the work
+ * named, and the next charge says so. 5 MiB + 32 bytes: 1,281 pages against 100 units. */
+Test(budget, a_fresh_charge_past_the_work_limit_stops_the_budget_on_work) {
     cbd_budget b;
     cbd_budget_init(&b, 100, SIZE_MAX);
     void *p = cbd_mem_alloc(&b, (size_t)5 << 20);
     cr_assert_not_null(p);
-    cr_assert_eq(b.work_spent, 524288);
+    cr_assert_eq(b.work_spent, 12810000);
     cr_assert_eq(b.stopped, CBD_BUDGET_WORK);
     cr_assert_not(cbd_charge(&b, 1));
     cbd_mem_free(p);

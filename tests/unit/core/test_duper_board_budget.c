@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "duper_board_fixture.h"
+#include "warm_scratch.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -63,7 +64,7 @@ Test(duper_board_budget, a_walk_around_a_hub_is_charged_step_by_step_and_stopped
     cbd_duper_board_error err;
 
     cbd_budget budget;
-    cbd_budget_init(&budget, UINT64_MAX, SIZE_MAX);
+    warm_budget_init(&budget, UINT64_MAX, SIZE_MAX);
     cbd_duper_board *b = build(t, nt, p, 1999, NULL, 0, &budget);
     cr_expect_eq(budget.work_spent, create);
     cr_assert_eq(cbd_duper_board_run(b, &rules, &a, 1, 0, &budget, &out, &err), CBD_OK);
@@ -73,7 +74,7 @@ Test(duper_board_budget, a_walk_around_a_hub_is_charged_step_by_step_and_stopped
     cr_expect_eq(budget.mem_held, 0);
 
     /* One unit short: the last walk (around t1) is refused and the board is left as it was. */
-    cbd_budget_init(&budget, create + attack - 1, SIZE_MAX);
+    warm_budget_init(&budget, create + attack - 1, SIZE_MAX);
     b = build(t, nt, p, 1999, NULL, 0, &budget);
     cr_expect_eq(cbd_duper_board_run(b, &rules, &a, 1, 0, &budget, &out, &err), CBD_ERR_BUDGET);
     cr_expect_eq(budget.stopped, CBD_BUDGET_WORK);
@@ -86,11 +87,12 @@ Test(duper_board_budget, a_walk_around_a_hub_is_charged_step_by_step_and_stopped
      * of the hub's sort stops there, and gives back what the board had taken. */
     cbd_duper_board_spec spec = {t, nt, p, 1999, NULL, 0};
     cbd_duper_board *none = NULL;
-    cbd_budget_init(&budget, 2000 * CBD_WORK_BOARD_TILE + 1999 * CBD_WORK_BOARD_PAIR - 1, SIZE_MAX);
+    warm_budget_init(&budget, 2000 * CBD_WORK_BOARD_TILE + 1999 * CBD_WORK_BOARD_PAIR - 1,
+                     SIZE_MAX);
     cr_expect_eq(cbd_duper_board_create(&spec, &budget, &none, &err), CBD_ERR_BUDGET);
     cr_expect_null(none);
     cr_expect_eq(budget.mem_peak, 0);
-    cbd_budget_init(&budget, create - 1, SIZE_MAX);
+    warm_budget_init(&budget, create - 1, SIZE_MAX);
     cr_expect_eq(cbd_duper_board_create(&spec, &budget, &none, &err), CBD_ERR_BUDGET);
     cr_expect_null(none);
     cr_expect_gt(budget.mem_peak, 0);
@@ -122,7 +124,7 @@ Test(duper_board_budget, an_options_search_is_charged_and_stopped_with_nothing_h
         10000 * 14 * CBD_WORK_COMPARE;
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_budget budget;
-    cbd_budget_init(&budget, UINT64_MAX, SIZE_MAX);
+    warm_budget_init(&budget, UINT64_MAX, SIZE_MAX);
     cbd_duper_board *b = build(t, nt, NULL, 0, NULL, 0, &budget);
     uint64_t board_work = budget.work_spent;
     size_t board_held = budget.mem_held;
@@ -138,7 +140,7 @@ Test(duper_board_budget, an_options_search_is_charged_and_stopped_with_nothing_h
     /* Short of the search by one unit (the final sort), then by half of it. */
     const uint64_t short_of[] = {1, search / 2};
     for (size_t i = 0; i < N(short_of); i++) {
-        cbd_budget_init(&budget, board_work + search - short_of[i], SIZE_MAX);
+        warm_budget_init(&budget, board_work + search - short_of[i], SIZE_MAX);
         cbd_duper_board *again = build(t, nt, NULL, 0, NULL, 0, &budget);
         cr_expect_eq(cbd_duper_board_options(again, &rules, red, 0, SIZE_MAX, &budget, &o),
                      CBD_ERR_BUDGET, "short by %llu", (unsigned long long)short_of[i]);
@@ -151,7 +153,7 @@ Test(duper_board_budget, an_options_search_is_charged_and_stopped_with_nothing_h
     cbd_duper_board_destroy(b);
 
     /* Memory: the whole list of 10,000 options does not fit 64 KiB past the board's own. */
-    cbd_budget_init(&budget, UINT64_MAX, SIZE_MAX);
+    warm_budget_init(&budget, UINT64_MAX, SIZE_MAX);
     b = build(t, nt, NULL, 0, NULL, 0, &budget);
     budget.mem_limit = budget.mem_held + 65536;
     cr_expect_eq(cbd_duper_board_options(b, &rules, red, 0, SIZE_MAX, &budget, &o), CBD_ERR_BUDGET);
@@ -167,7 +169,7 @@ Test(duper_board_budget, keeping_the_best_few_holds_only_them) {
     size_t nt = planes_and_targets(t, 100, 100);
     cbd_duper_rules rules = cbd_duper_default_rules();
     cbd_budget budget;
-    cbd_budget_init(&budget, UINT64_MAX, SIZE_MAX);
+    warm_budget_init(&budget, UINT64_MAX, SIZE_MAX);
     cbd_duper_board *b = build(t, nt, NULL, 0, NULL, 0, &budget);
     size_t board_held = budget.mem_held;
     budget.mem_peak = 0;
@@ -281,7 +283,7 @@ Test(duper_board_budget, keys_of_two_thousand_players_are_a_short_list) {
     k[0] = (cbd_duper_keys_spec){owners[0], owners[1], 3};
     k[1].count = 5;
     cbd_budget budget;
-    cbd_budget_init(&budget, UINT64_MAX, SIZE_MAX);
+    warm_budget_init(&budget, UINT64_MAX, SIZE_MAX);
     cbd_duper_board *b = build(t, 2000, NULL, 0, k, N(k), &budget);
     cr_expect_lt(budget.mem_peak, 1000000);
     int32_t p0 = cbd_duper_board_player_find(b, "p0"), p1 = cbd_duper_board_player_find(b, "p1");

@@ -13,6 +13,7 @@
 #include "combatd/warapp_odds.h"
 #include "combatd/warapp_turn.h"
 #include "warapp_turn_fixture.h"
+#include "warm_scratch.h"
 
 /* A turn with some of everything the meter charges: three battles at full luck, a transfer,
  * the random move order over two players, a goal. */
@@ -37,7 +38,7 @@ static cbd_turn mixed(void) {
 /* The analysis under an unlimited budget, and what it spent and held at its peak. */
 static cbd_turn_analysis unlimited(const cbd_turn *t, cbd_budget *b) {
     cbd_turn_limits lim = cbd_turn_default_limits();
-    cbd_budget_init(b, UINT64_MAX, SIZE_MAX);
+    warm_budget_init(b, UINT64_MAX, SIZE_MAX);
     cbd_turn_analysis a;
     cbd_turn_error err;
     cr_assert_eq(cbd_turn_analyze(t, &lim, b, &a, &err), CBD_OK);
@@ -70,7 +71,7 @@ Test(turn_budget, every_work_limit_stops_cleanly_or_changes_nothing) {
     for (uint64_t k = 0; k <= 64; k++) {
         uint64_t limit = k == 64 ? spent : spent * k / 64;
         cbd_budget b;
-        cbd_budget_init(&b, limit, SIZE_MAX);
+        warm_budget_init(&b, limit, SIZE_MAX);
         cbd_turn_analysis a;
         cbd_turn_error err;
         cbd_status st = cbd_turn_analyze(&t, &lim, &b, &a, &err);

@@ -170,6 +170,7 @@ static eval_result last_resort(plan_ctx *c) {
                         : UINT64_MAX;
     size_t mem_left = c->budget ? c->budget->mem_limit - c->budget->mem_held : SIZE_MAX;
     cbd_budget_init(&c->search, left, mem_left);
+    cbd_budget_set_scratch(&c->search, c->budget ? c->budget->scratch : NULL);
     c->stopped = false;
     cbdp_plan_rule_of_thumb(c, &c->scratch);
     double value;
@@ -193,6 +194,7 @@ static cbd_status search(plan_ctx *c, cbd_plan_result *out) {
     }
     size_t mem_left = c->budget ? c->budget->mem_limit - c->budget->mem_held : SIZE_MAX;
     cbd_budget_init(&c->search, c->req->max_work, mem_left);
+    cbd_budget_set_scratch(&c->search, c->budget ? c->budget->scratch : NULL); /* kept warm too */
     /* The whole space when it is no larger than the plans that may be analysed, or, where the
      * bounds cut it, up to 64 times that. */
     uint64_t cap = cbd_work_times(c->bounded ? 64 : 1, c->req->max_plans);

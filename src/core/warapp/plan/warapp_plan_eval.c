@@ -164,11 +164,12 @@ eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) 
     cbd_turn turn;
     /* The plan's orders are at the front of c->orders already: the board's follow them. */
     cbdp_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
-    uint64_t before = c->search.work_spent;
+    uint64_t before = c->search.work_spent, fresh_before = c->search.fresh_bytes;
     cbd_turn_analysis a;
     cbd_turn_error err;
     cbd_status st = cbd_turn_analyze(&turn, c->limits, &c->search, &a, &err);
     uint64_t spent = c->search.work_spent - before;
+    cbd_budget_note_child(c->budget, &c->search, c->search.fresh_bytes - fresh_before);
     if (!cbd_charge(c->budget, spent)) {
         if (st == CBD_OK) {
             cbd_turn_analysis_free(&a);
