@@ -3,10 +3,13 @@
  * of every endpoint, and smaller ones that weigh one kind of step each, the CPU time a request
  * takes against the work units it was charged, so that a unit can be read as about a
  * nanosecond of one core. Each row runs through the api as a worker runs it
- * (cbd_api_answer_within), with the config's memory budget and a work budget large enough to
- * finish; it prints one line: the status, CPU ns (the median of the runs), units spent, the
- * units charged per CPU nanosecond (OUT outside 0.5-2: then the bench fails), the most memory
- * the budget held at once and the answer's bytes.
+ * (cbd_api_answer_within), under the server's malloc policy and with a scratch pool of the
+ * default keep size (src/http/scratch_pool.h), with the config's memory budget and a work budget
+ * large enough to finish. It prints two lines a row: its first run, on a cold pool as on a
+ * server that has just started, and the median of the later runs, on the pool the earlier runs
+ * left warm; each with the status, CPU ns, units spent, the units charged per CPU nanosecond
+ * (OUT outside 0.5-2: then the bench fails), the minor page faults of the run
+ * (getrusage(RUSAGE_THREAD)), the most memory the budget held at once and the answer's bytes.
  *
  *   taskset -c 1 build/bench/bench_budget [runs [label-prefix]]   (default 3 runs a row)
  *
@@ -21,12 +24,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "api/api.h"
 #include "api/api_config.h"
 #include "costly_requests.h"
 #include "duper_costly.h"
+#include "http/scratch_pool.h"
+#include "http/server_config.h"
 
 typedef struct {
     const char *label;
@@ -413,12 +419,19 @@ static double cpu_ns(void) {
 typedef struct {
     int status;
     double ns;
+    uint64_t faults;
     size_t answer_bytes;
     cbd_budget spent;
 } row_run;
 
+static uint64_t thread_minor_faults(void) {
+    struct rusage ru;
+    return getrusage(RUSAGE_THREAD, &ru) == 0 ? (uint64_t)ru.ru_minflt : 0;
+}
+
 /* One run of a row: parse and answer, timed together (parsing is a few microseconds). */
-static row_run run_once(const cbd_config *cfg, const budget_row *row, const char *body) {
+static row_run run_once(const cbd_config *cfg, cbd_scratch_pool *pool, const budget_row *row,
+                        const char *body) {
     const cbd_api_endpoint *ep = cbd_api_find_endpoint(row->path);
     if (!ep) {
         fprintf(stderr, "no endpoint %s\n", row->path);
@@ -430,13 +443,19 @@ static row_run run_once(const cbd_config *cfg, const budget_row *row, const char
     /* Enough to finish: what is measured is the cost, not where the default budget stops. */
     limits.work_limit = UINT64_MAX;
     limits.report = &r.spent;
+    cbd_scratch scratch;
+    cbd_scratch_pool_lend(pool, &scratch, limits.mem_limit);
+    limits.scratch = &scratch;
     cbd_api_reply reply;
     cbd_api_request req;
+    uint64_t faults = thread_minor_faults();
     double t0 = cpu_ns();
     if (cbd_api_parse(ep, body, strlen(body), &req, &reply)) {
         (void)cbd_api_answer_within(&req, cfg, &limits, &reply);
     }
+    cbd_scratch_pool_return(pool, &scratch);
     r.ns = cpu_ns() - t0;
+    r.faults = thread_minor_faults() - faults;
     r.status = reply.status;
     r.answer_bytes = reply.body_len;
     if (reply.status != 200) {
@@ -456,31 +475,44 @@ static int by_ns(const void *a, const void *b) {
     return x < y ? -1 : x > y;
 }
 
-/* The median of `runs` runs of a row (the machine is shared: a median says more than the
- * fastest), printed as one line with the ratio of the units charged to the CPU nanoseconds
- * measured; false when that ratio is outside [RATIO_LOW, RATIO_HIGH]. */
+/* One line of a row: a run and the ratio of the units charged to its CPU nanoseconds; false
+ * when that ratio is outside [RATIO_LOW, RATIO_HIGH]. */
+static bool print_run(const budget_row *row, const char *pool, const row_run *r) {
+    uint64_t units = r->spent.work_spent;
+    double ratio = r->ns > 0 ? (double)units / r->ns : 0.0;
+    bool fair = ratio >= RATIO_LOW && ratio <= RATIO_HIGH;
+    printf("%-48s %-4s %6d %14.0f %14" PRIu64 " %8.3f %9" PRIu64 " %12zu %10zu%s\n", row->label,
+           pool, r->status, r->ns, units, ratio, r->faults, r->spent.mem_peak, r->answer_bytes,
+           fair ? "" : "  OUT");
+    fflush(stdout);
+    return fair;
+}
+
+/* A row's first run on a cold scratch pool, then the median of the later runs (the machine is
+ * shared: a median says more than the fastest) on the pool they keep warm; false when either
+ * is charged unfairly. */
 static bool run_row(const cbd_config *cfg, const budget_row *row, int runs) {
     char *made = row->body ? NULL : row->make();
     const char *body = row->body ? row->body : made;
     int n = runs * row->repeat;
     row_run *all = malloc((size_t)n * sizeof *all);
-    if (!all) {
+    cbd_server_config server;
+    cbd_server_config_defaults(&server);
+    cbd_scratch_pool pool;
+    if (!all || !cbd_scratch_pool_init(&pool, (size_t)server.scratch_keep_bytes)) {
         exit(1);
     }
+    row_run cold = run_once(cfg, &pool, row, body);
     for (int k = 0; k < n; k++) {
-        all[k] = run_once(cfg, row, body);
+        all[k] = run_once(cfg, &pool, row, body);
     }
+    cbd_scratch_pool_destroy(&pool);
     free(made);
     qsort(all, (size_t)n, sizeof *all, by_ns);
     row_run mid = all[n / 2];
     free(all);
-    uint64_t units = mid.spent.work_spent;
-    double ratio = mid.ns > 0 ? (double)units / mid.ns : 0.0;
-    bool fair = ratio >= RATIO_LOW && ratio <= RATIO_HIGH;
-    printf("%-48s %6d %14.0f %14" PRIu64 " %8.3f %12zu %10zu%s\n", row->label, mid.status, mid.ns,
-           units, ratio, mid.spent.mem_peak, mid.answer_bytes, fair ? "" : "  OUT");
-    fflush(stdout);
-    return fair;
+    bool fair = print_run(row, "cold", &cold);
+    return print_run(row, "warm", &mid) && fair;
 }
 
 /* Every POST endpoint of the table has a row, but those that wrap others (/mcp): their cost is
@@ -509,10 +541,11 @@ int main(int argc, char **argv) {
     if (!every_endpoint_has_a_row()) {
         return 1;
     }
+    cbd_malloc_policy_apply(); /* the server's: large blocks are mappings of their own */
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    printf("%-48s %6s %14s %14s %8s %12s %10s\n", "request", "status", "cpu ns", "units", "charged",
-           "peak bytes", "answer B");
+    printf("%-48s %-4s %6s %14s %14s %8s %9s %12s %10s\n", "request", "pool", "status", "cpu ns",
+           "units", "charged", "faults", "peak bytes", "answer B");
     size_t out = 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         if (!only || strncmp(rows[i].label, only, strlen(only)) == 0) {

@@ -56,6 +56,7 @@ static const cbd_config_key server_keys[] = {
     SK(worker_queue, CBD_KEY_UINT, 0, 100000),
     SK(worker_share, CBD_KEY_UINT, 0, 100000),
     SK(send_deadline, CBD_KEY_UINT, 1, 3600),
+    SK(scratch_keep_bytes, CBD_KEY_UINT, 0, UINT64_C(1) << 40),
     LK(max_answer_bytes, 4096, UINT64_C(1) << 32),
     LK(work_budget_ms, 1, 3600000),
     LK(inline_work_us, 1, 1000000),

@@ -1,6 +1,8 @@
 /* Long requests as jobs of the worker pool (offload.h). */
 #include "offload.h"
 
+#include "compute.h"
+
 #include <arpa/inet.h>
 
 #include <stddef.h>
@@ -81,7 +83,7 @@ static void job_run(cbd_job *job, bool stopping) {
         cbd_api_limits limits = cbd_api_full_limits(&req->server->api);
         limits.progress = past_deadline;
         limits.progress_arg = req;
-        (void)cbd_api_answer_within(&req->job_req, &req->server->api, &limits, &req->job_reply);
+        (void)cbdp_http_compute(req->server, req, &req->job_req, &limits, &req->job_reply);
     }
 }
 

@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "http/guards/framing.h"
+#include "compute.h"
 #include "offload.h"
 #include "http/guards/request_checks.h"
 #include "http/ops/request_log.h"
@@ -220,7 +221,7 @@ static enum MHD_Result answer(cbd_server *s, struct MHD_Connection *con, cbd_htt
         return cbdp_http_run_on_worker(s, con, req, &api_req);
     }
     cbd_api_limits limits = cbd_api_inline_limits(&s->api);
-    if (!cbd_api_answer_within(&api_req, &s->api, &limits, &reply)) {
+    if (!cbdp_http_compute(s, req, &api_req, &limits, &reply)) {
         atomic_fetch_add(&s->metrics.handed_to_workers, 1);
         return cbdp_http_run_on_worker(s, con, req, &api_req);
     }

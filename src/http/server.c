@@ -8,7 +8,6 @@
 #include "server.h"
 
 #include <arpa/inet.h>
-#include <malloc.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +64,7 @@ static unsigned pool_size(const cbd_server_config *c) {
 /* The threads of our own beside MHD's: the watchdog, the lingerer and the worker pool. */
 static void stop_helpers(cbd_server *s) {
     cbdp_pool_free(s->pool);
+    cbd_scratch_pool_destroy(&s->scratch); /* after the workers: no request holds a block */
     cbd_linger_stop(s->linger);
     cbd_watchdog_stop(s->watchdog);
     cbd_conns_destroy(s->conns); /* after the daemon: every connection has closed */
@@ -80,7 +80,8 @@ static bool start_helpers(cbd_server *s, const cbd_server_config *cfg, char *err
     s->pool = cbdp_pool_start(workers, cfg->worker_queue, cfg->worker_share);
     s->conns = cbd_conns_create(cfg->per_ip_connection_limit, cfg->trusted_proxies,
                                 cfg->n_trusted_proxies);
-    if (!s->watchdog || !s->linger || !s->pool || !s->conns) {
+    bool scratch = cbd_scratch_pool_init(&s->scratch, (size_t)cfg->scratch_keep_bytes);
+    if (!s->watchdog || !s->linger || !s->pool || !s->conns || !scratch) {
         snprintf(err, err_size, "cannot start the watchdog, lingering or worker threads");
         stop_helpers(s);
         return false;
@@ -130,11 +131,9 @@ cbd_server *cbd_server_start(const cbd_server_config *cfg, const cbd_config *api
     s->api = *api;
     s->answers = (cbd_answer_policy){.server = &s->server, .draining = &s->draining};
     cbd_json_alloc_install();
-    /* Answers of megabytes come from mmap and go back to the OS when freed: a fixed threshold
-     * stops glibc from raising it after the first large free, which kept a slow-reader flood's
-     * memory in the heap after the readers had gone. */
-    (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
-    (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
+    /* Answers of megabytes come from mmap and go back to the OS when sent; a computation's
+     * large blocks are kept warm in the scratch pool instead (scratch_pool.h). */
+    cbd_malloc_policy_apply();
     cbd_metrics_init(&s->metrics, cbdp_routes);
     atomic_init(&s->draining, false);
     atomic_init(&s->stopping, false);

@@ -28,4 +28,5 @@ void cbd_server_config_defaults(cbd_server_config *s) {
     s->worker_queue = 64;
     s->worker_share = 0;
     s->send_deadline = 30;
+    s->scratch_keep_bytes = UINT64_C(128) << 20;
 }

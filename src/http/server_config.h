@@ -29,10 +29,11 @@ typedef struct {
     uint32_t drain_deadline;          /* seconds to finish in-flight requests on SIGTERM */
     bool access_log;                  /* one JSON line per request on stderr */
     /* The worker pool and slow clients (the limits of one request are the api's). */
-    uint32_t workers;       /* worker threads; 0 = one per online CPU, at least 2 */
-    uint32_t worker_queue;  /* requests that may wait for a worker, beyond those running */
-    uint32_t worker_share;  /* running + waiting per client address; 0 = max(1, workers/4) */
-    uint32_t send_deadline; /* seconds a client may take to read one answer */
+    uint32_t workers;            /* worker threads; 0 = one per online CPU, at least 2 */
+    uint32_t worker_queue;       /* requests that may wait for a worker, beyond those running */
+    uint32_t worker_share;       /* running + waiting per client address; 0 = max(1, workers/4) */
+    uint32_t send_deadline;      /* seconds a client may take to read one answer */
+    uint64_t scratch_keep_bytes; /* computation memory kept warm between requests (bytes) */
     size_t n_cors_origins;
     char cors_origins[CBD_MAX_CORS_ORIGINS][128]; /* "*" allows any origin */
     /* Restarts and proxies. */

@@ -24,6 +24,7 @@
 #include "router.h"
 #include "server.h"
 #include "http/guards/watchdog.h"
+#include "scratch_pool.h"
 #include "worker.h"
 
 /* Copies at most `len` bytes of `src`, cut to fit `size` with its NUL: the request path's copies
@@ -61,7 +62,16 @@ struct cbd_server {
     /* Restarts and proxies: open connections (conns.h), what the drain did. */
     cbd_conns *conns;
     cbd_drain_stats drain;
+    cbd_scratch_pool scratch; /* warm memory kept between requests (scratch_pool.h) */
 };
+
+/* What computing a request's answer cost, over its tries (compute.h), for the access log. */
+typedef struct {
+    bool computed;     /* a computation ran: the fields below mean something */
+    uint64_t work;     /* work units spent (budget.h) */
+    uint64_t mem_peak; /* bytes the core held at once, the most of any try */
+    uint64_t faults;   /* minor page faults of the threads that computed it */
+} cbd_http_cost;
 
 /* Everything a request owns, from its request line to its completion callback. */
 struct cbd_http_request {
@@ -86,6 +96,7 @@ struct cbd_http_request {
     /* The route whose handler the request ran inside its own (a /mcp tools/call's tool), or
      * NULL; the status it answered is answer.call_status. */
     const cbd_route *called;
+    cbd_http_cost cost;
 };
 
 static inline uint64_t cbd_now_us(void) {

@@ -159,7 +159,17 @@ size_t cbd_access_log_format_at(const cbd_access_log_entry *e, const struct time
     /* ended is one of the server's own literals, so it is copied as is. */
     PUT_LIT(&b, "\",\"ended\":\"");
     put_str(&b, e->ended);
-    PUT_LIT(&b, "\"}");
+    if (e->computed) {
+        PUT_LIT(&b, "\",\"work_units\":");
+        put_u64(&b, e->work_units);
+        PUT_LIT(&b, ",\"mem_peak\":");
+        put_u64(&b, e->mem_peak);
+        PUT_LIT(&b, ",\"faults\":");
+        put_u64(&b, e->faults);
+        PUT_LIT(&b, "}");
+    } else {
+        PUT_LIT(&b, "\"}");
+    }
     buf[b.len] = '\0';
     return b.len;
 }
@@ -171,7 +181,7 @@ size_t cbd_access_log_format(const cbd_access_log_entry *e, char *buf, size_t si
 }
 
 void cbdp_access_log_write(const cbd_access_log_entry *e) {
-    char line[1024];
+    char line[1280]; /* the caps of the fields, the cost fields and the rest fit */
     size_t n = cbd_access_log_format(e, line, sizeof line - 1);
     line[n++] = '\n';
     /* A log line that cannot be written is dropped: logging must never stop the service. */

@@ -2,6 +2,7 @@
 #define COMBATD_HTTP_ACCESS_LOG_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <time.h>
@@ -17,6 +18,11 @@ typedef struct {
     const char *request_id;
     const char *ended;  /* "ok", "timeout", "client_abort", ... */
     const char *client; /* the client address; NULL leaves the field out */
+    /* What computing the answer cost, when one was computed (else the fields are left out):
+     * work units (budget.h), the bytes the computation held at once, and the minor page
+     * faults of the threads that computed it. */
+    bool computed;
+    uint64_t work_units, mem_peak, faults;
 } cbd_access_log_entry;
 
 /* Formats one compact JSON line (no trailing newline) into buf; returns its length. A line that

@@ -182,6 +182,22 @@ char *cbdp_metrics_render(cbd_metrics *m, size_t *len) {
         "# TYPE combatd_requests_handed_to_workers_total counter\n"
         "combatd_requests_handed_to_workers_total %" PRIu64 "\n",
         (uint64_t)atomic_load_explicit(&m->handed_to_workers, memory_order_relaxed));
+    put(&t,
+        "# HELP combatd_scratch_kept_bytes Computation memory kept warm between requests "
+        "(server.scratch_keep_bytes at most).\n"
+        "# TYPE combatd_scratch_kept_bytes gauge\n"
+        "combatd_scratch_kept_bytes %" PRIu64 "\n"
+        "# HELP combatd_scratch_fresh_bytes_total Bytes of large computation blocks taken new "
+        "from the system (their pages fault in when first touched).\n"
+        "# TYPE combatd_scratch_fresh_bytes_total counter\n"
+        "combatd_scratch_fresh_bytes_total %" PRIu64 "\n"
+        "# HELP combatd_scratch_reused_bytes_total Bytes of large computation blocks served "
+        "warm from kept memory.\n"
+        "# TYPE combatd_scratch_reused_bytes_total counter\n"
+        "combatd_scratch_reused_bytes_total %" PRIu64 "\n",
+        (uint64_t)atomic_load_explicit(&m->scratch_kept, memory_order_relaxed),
+        (uint64_t)atomic_load_explicit(&m->scratch_fresh, memory_order_relaxed),
+        (uint64_t)atomic_load_explicit(&m->scratch_reused, memory_order_relaxed));
     put_tool_calls(&t, m);
     if (t.failed) {
         free(t.buf);

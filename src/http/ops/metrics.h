@@ -24,6 +24,9 @@ typedef struct {
     atomic_uint_fast64_t bytes_in;
     atomic_uint_fast64_t bytes_out;
     atomic_uint_fast64_t handed_to_workers; /* spent server.inline_work_us; started over */
+    /* Warm memory (scratch_pool.h): bytes kept between requests now, and the bytes of large
+     * blocks requests took new from the system or from what was kept. */
+    atomic_uint_fast64_t scratch_kept, scratch_fresh, scratch_reused;
     /* Calls of a route's handler from inside another's (a /mcp tools/call of a tool), by the
      * route called and the status it answered (a tool error's 422 too, though it travels in a
      * 200): combatd_mcp_tool_calls_total{tool,status}. */

@@ -35,6 +35,10 @@ void cbd_http_log_completed(const cbd_server *s, const cbd_http_request *req, ui
         .request_id = req->answer.request_id[0] ? req->answer.request_id : "-",
         .client = req->client[0] ? req->client : "-",
         .ended = ended_by(cut, toe),
+        .computed = req->cost.computed,
+        .work_units = req->cost.work,
+        .mem_peak = req->cost.mem_peak,
+        .faults = req->cost.faults,
     };
     cbdp_access_log_write(&e);
 }
