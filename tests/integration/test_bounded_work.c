@@ -280,8 +280,14 @@ Test(deadline, a_request_waiting_for_a_busy_thread_is_not_cut) {
     cr_assert_geq(slow, 0);
     const char *body = "{\"attackers\": 100, \"defenders\": 60, \"trials\": 30000000, "
                        "\"seed\": 1, \"settings\": {\"luck_modifier\": 0.16}}";
+    long long ticks0 = proc_cpu_ticks(getpid());
     send_request(slow, "POST", "/simulate", body);
-    raw_sleep(0.3); /* the thread is computing */
+    /* The thread is computing once this process has spent 0.2 s of CPU since the request went
+     * (a state, not a pause: a loaded machine may take longer to read the request). */
+    double give_up = raw_now() + PATIENCE_S;
+    while (proc_ticks_seconds(proc_cpu_ticks(getpid()) - ticks0) < 0.2 && raw_now() < give_up) {
+        raw_sleep(0.05);
+    }
     double t0 = raw_now();
     char *text = exchange(quick, "GET", "/livez", NULL, PATIENCE_S);
     double waited = raw_now() - t0;

@@ -2,16 +2,25 @@
  * The request budget as an attacker meets it: for each POST endpoint the most expensive legal
  * request we could construct, and the ones the budget's issue reported (one table,
  * tests/support/costly_requests.h), each sent to a server of its own with the built-in
- * defaults (but for the answer deadline, a minute), measured from outside through /proc:
+ * defaults (but for the answer deadline, a minute), measured from its access-log line (the
+ * work units it was charged, the bytes it held at once and the minor page faults of the
+ * threads that computed it) and from outside through /proc:
  *
+ * - faults: at most 1.5 a page of its peak and of its answer, plus FAULT_SLACK_PAGES: no step
+ *   maps and unmaps its buffers over and over (the warm memory, scratch.h). A count of the
+ *   kernel's, the same on every machine;
  * - CPU: utime + stime of the server across the request at most the work budget
- *   (server.work_budget_ms, 2 s) and half as much again: the work units are calibrated to
- *   about a nanosecond of this machine's core, and parsing, the inline attempt (1 ms) and
- *   writing the answer come on top;
+ *   (server.work_budget_ms, 2 s) and half as much again, and at most twice the units it was
+ *   charged and 50 ms (parsing, the inline attempt and writing the answer), both scaled by
+ *   this machine's speed: a reference workload run at the start (binomial windows and a first
+ *   touch of fresh pages, as the budget charges them) gives the CPU nanoseconds a unit costs
+ *   here, taken as 1 when it is less. A charge that is wrong fails here on any machine; a
+ *   slow core or a slow first touch of memory does not;
  * - memory: the peak resident set (VmHWM, reset before the request) at most the memory budget
  *   (server.memory_budget, 128 MiB) and 32 MiB above the level before it (the answer being
  *   written, up to server.max_answer_bytes, and the request's document); the resident set
- *   back within 8 MiB of that level once the answer is out;
+ *   back within 8 MiB of that level once the answer is out, besides what the warm memory
+ *   keeps (server.scratch_keep_bytes, 128 MiB, at most);
  * - the answer at most server.max_answer_bytes (8 MiB), a 200 or a 422 naming the member to
  *   reduce, as the row says.
  *
@@ -24,6 +33,8 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <sys/mman.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -32,6 +43,9 @@
 #include <criterion/parameterized.h>
 
 #include "api/api.h"
+#include "combatd/binomial.h"
+#include "combatd/budget.h"
+#include "http/scratch_pool.h"
 #include "child_server.h"
 #include "costly_requests.h"
 #include "proc_stats.h"
@@ -42,7 +56,11 @@
 #define MEMORY_BUDGET_MIB 128.0
 #define PEAK_SLACK_MIB    32.0
 #define RSS_RETURN_MIB    8.0
+#define SCRATCH_KEEP_MIB  128.0
 #define MAX_ANSWER_BYTES  8388608u
+#define FAULT_SLACK_PAGES 2048 /* the body's document, the answer writer's growth, stacks */
+#define UNIT_CPU_SLACK    2.0  /* CPU at most twice the units charged ... */
+#define UNCHARGED_S       0.05 /* ... and what is not the endpoint's: parse, inline try, write */
 
 #include "sanitizer.h"
 
@@ -57,7 +75,7 @@ static child_log *start_default(child_server *c) {
     char *args[] = {"--config", path, "--port", "0", "--bind", "127.0.0.1", NULL};
     /* The answer deadline (wall-clock time) is raised: these rows measure the work budget,
      * which a slow build or a loaded machine must not turn into a 504. */
-    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_ACCESS_LOG=false", "COMBATD_ANSWER_DEADLINE=60",
+    char *env[] = {"PATH=/usr/bin:/bin", "COMBATD_ACCESS_LOG=true", "COMBATD_ANSWER_DEADLINE=60",
                    NULL};
     /* No address-space limit under ASan: its shadow memory needs terabytes of it. */
     child_limits limits = {.address_space_bytes = UNDER_ASAN ? 0 : UINT64_C(4) << 30,
@@ -75,14 +93,79 @@ typedef struct {
     double rss_mib;  /* VmRSS after it above VmRSS before it */
     size_t answer_bytes;
     char *answer; /* the whole response */
+    /* From its access-log line. */
+    unsigned long long work_units, mem_peak, faults;
 } measured;
+
+/* The unsigned number after `"key":` in a log line, or 0. */
+static unsigned long long log_field(const char *line, const char *key) {
+    char needle[64];
+    snprintf(needle, sizeof needle, "\"%s\":", key);
+    const char *at = line ? strstr(line, needle) : NULL;
+    return at ? strtoull(at + strlen(needle), NULL, 10) : 0;
+}
+
+/* Reads the request's cost from its access-log line (the line of `path` that has them). */
+static void read_cost(child_log *log, const costly_request *row, measured *m) {
+    char needle[160];
+    snprintf(needle, sizeof needle, "\"path\":\"%s\",\"status\"", row->path);
+    cr_assert_eq(child_log_wait(log, needle, 1, 30.0), 1, "%s: no access-log line", row->label);
+    char *line = child_log_line_with(log, needle);
+    cr_assert_not_null(strstr(line, "\"faults\":"), "%s: %s", row->label, line);
+    m->work_units = log_field(line, "work_units");
+    m->mem_peak = log_field(line, "mem_peak");
+    m->faults = log_field(line, "faults");
+    free(line);
+}
+
+static double cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/*
+ * The CPU nanoseconds a work unit costs on this machine, at least 1: binomial windows of 10^9
+ * trials (CBD_WORK_BINOM_TERM a term), each from a scratch of its own under the server's malloc
+ * policy, so that their pages are new each time (CBD_WORK_FRESH_PAGE a page), then 64 MiB of
+ * fresh pages touched once. The budget's units are about a nanosecond of the reference
+ * machine's core for both; a machine whose core is slower, or whose first touch of a page costs
+ * more than the budget charges, gets a larger factor.
+ */
+static double machine_scale(void) {
+    cbd_malloc_policy_apply();
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    double t0 = cpu_ns();
+    for (int i = 0; i < 20; i++) {
+        cbd_scratch s;
+        cbd_scratch_init(&s, SIZE_MAX);
+        cbd_budget_set_scratch(&b, &s);
+        cbd_binom_window w;
+        cr_assert_eq(cbd_binom_window_compute(1000000000u + (uint64_t)i, 600000, &b, &w), CBD_OK);
+        cbd_binom_window_free(&w);
+        cbd_scratch_release(&s);
+    }
+    size_t bytes = (size_t)64 << 20;
+    char *fresh = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert_neq(fresh, MAP_FAILED);
+    for (size_t i = 0; i < bytes; i += 4096) {
+        fresh[i] = 1;
+    }
+    munmap(fresh, bytes);
+    double ns = cpu_ns() - t0;
+    double units = (double)b.work_spent + (double)(bytes / 4096) * CBD_WORK_FRESH_PAGE;
+    fprintf(stderr, "budget attack | this machine: %.3f CPU ns a unit (%.0f ns for %.0f units)\n",
+            ns / units, ns, units);
+    return ns / units > 1.0 ? ns / units : 1.0;
+}
 
 static double mib(long long kib) {
     return (double)kib / 1024.0;
 }
 
 /* One request on a connection of its own, measured from /proc around it. */
-static measured measure(const child_server *c, const costly_request *row) {
+static measured measure(const child_server *c, child_log *log, const costly_request *row) {
     measured m = {0};
     long long rss_before = proc_status_kib(c->pid, "VmRSS");
     cr_assert(proc_reset_peak(c->pid), "cannot reset VmHWM through /proc/%d/clear_refs", c->pid);
@@ -106,7 +189,8 @@ static measured measure(const child_server *c, const costly_request *row) {
     do {
         raw_sleep(0.01);
         m.rss_mib = mib(proc_status_kib(c->pid, "VmRSS") - rss_before);
-    } while ((UNDER_ASAN || m.rss_mib > RSS_RETURN_MIB) && raw_now() < end);
+    } while ((UNDER_ASAN || m.rss_mib > RSS_RETURN_MIB + SCRATCH_KEEP_MIB) && raw_now() < end);
+    read_cost(log, row, &m);
     m.status = raw_status(m.answer);
     const char *body = m.answer ? strstr(m.answer, "\r\n\r\n") : NULL;
     m.answer_bytes = body ? strlen(body + 4) : 0;
@@ -189,23 +273,32 @@ ParameterizedTest(int *row_index, attacks, costliest_requests_end_within_the_bud
         cr_assert(raw_send_request(fd, "GET", "/livez", NULL, NULL, true));
         free(raw_answer_of(fd, 60.0));
     }
-    measured m = measure(&c, row);
+    double scale = UNDER_ASAN ? 1.0 : machine_scale();
+    measured m = measure(&c, log, row);
     char pointer[64];
     first_pointer(&m, pointer, sizeof pointer);
+    unsigned long long pages = (m.mem_peak + m.answer_bytes + 4095) / 4096;
     fprintf(stderr,
-            "budget attack | %-48s | %3d %-24s | CPU %6.3f s | peak +%7.1f MiB | RSS after "
-            "%+6.1f MiB | answer %8zu B | %6.2f s\n",
-            row->label, m.status, pointer, m.cpu_s, m.peak_mib, m.rss_mib, m.answer_bytes,
-            m.wall_s);
+            "budget attack | %-48s | %3d %-24s | CPU %6.3f s | units %11llu | faults %7llu of "
+            "%6llu pages | peak +%7.1f MiB | RSS after %+6.1f MiB | answer %8zu B | %6.2f s\n",
+            row->label, m.status, pointer, m.cpu_s, m.work_units, m.faults, pages, m.peak_mib,
+            m.rss_mib, m.answer_bytes, m.wall_s);
     expect_outcome(row, &m);
     /* Under AddressSanitizer the server runs several times slower and keeps what it frees in
-     * quarantine: its CPU and memory say nothing of the budget, its answers still do. */
+     * quarantine: its CPU, memory and faults say nothing of the budget, its answers still do. */
     if (!UNDER_ASAN) {
-        cr_expect_leq(m.cpu_s, WORK_BUDGET_S * CPU_SLACK, "%s: %.2f s of CPU", row->label, m.cpu_s);
+        cr_expect_leq(m.faults, pages * 3 / 2 + FAULT_SLACK_PAGES,
+                      "%s: %llu faults for a peak and answer of %llu pages", row->label, m.faults,
+                      pages);
+        cr_expect_leq(m.cpu_s, WORK_BUDGET_S * CPU_SLACK * scale, "%s: %.2f s of CPU", row->label,
+                      m.cpu_s);
+        cr_expect_leq(m.cpu_s, (UNIT_CPU_SLACK * (double)m.work_units * 1e-9 + UNCHARGED_S) * scale,
+                      "%s: %.3f s of CPU for %llu units: a charge is missing", row->label, m.cpu_s,
+                      m.work_units);
         cr_expect_leq(m.peak_mib, MEMORY_BUDGET_MIB + PEAK_SLACK_MIB, "%s: peak %.1f MiB above",
                       row->label, m.peak_mib);
-        cr_expect_leq(m.rss_mib, RSS_RETURN_MIB, "%s: %.1f MiB still held after the answer",
-                      row->label, m.rss_mib);
+        cr_expect_leq(m.rss_mib, RSS_RETURN_MIB + SCRATCH_KEEP_MIB,
+                      "%s: %.1f MiB still held after the answer", row->label, m.rss_mib);
     }
     cr_expect_leq(m.answer_bytes, MAX_ANSWER_BYTES, "%s: an answer of %zu bytes", row->label,
                   m.answer_bytes);
@@ -231,4 +324,71 @@ Test(attacks, every_post_endpoint_has_a_row) {
                   "%s has no row in tests/support/costly_requests.h", ep->path);
     }
     costly_requests_free(rows, n);
+}
+
+/* The `n`th (from 0) access-log line of `path` that has its cost, or NULL. */
+static char *nth_cost_line(child_log *log, const char *path, size_t n) {
+    char needle[160];
+    snprintf(needle, sizeof needle, "\"path\":\"%s\",\"status\"", path);
+    cr_assert_eq(child_log_wait(log, needle, n + 1, 30.0), n + 1, "no access-log line %zu", n);
+    char *text = child_log_text(log);
+    const char *at = text;
+    for (size_t i = 0; at && (at = strstr(at, needle)) != NULL && i < n; i++) {
+        at += strlen(needle);
+    }
+    char *line = NULL;
+    if (at) {
+        const char *end = strchr(at, '\n');
+        line = strndup(at, end ? (size_t)(end - at) : strlen(at));
+    }
+    free(text);
+    return line;
+}
+
+/*
+ * The warm memory across requests (server.scratch_keep_bytes, 128 MiB by default): the fog row
+ * sent twice to one server faults at most a fifth as much the second time, its scratch served
+ * from what the first left warm; and the resident set after both is within the keep size of
+ * what it was before the first (plus RSS_RETURN_MIB for the allocator's own).
+ */
+Test(warm, the_same_fog_request_twice_faults_a_fifth_the_second_time, .timeout = 120) {
+    if (UNDER_ASAN) {
+        cr_skip_test("the quarantine holds what is freed: faults and RSS say nothing here");
+    }
+    child_server c;
+    child_log *log = start_default(&c);
+    char *body = costly_fog_far_attack(500);
+    long long rss_idle = proc_status_kib(c.pid, "VmRSS");
+    unsigned long long faults[2], peak[2];
+    int status[2];
+    for (size_t k = 0; k < 2; k++) {
+        int fd = raw_connect(c.port);
+        cr_assert_geq(fd, 0);
+        cr_assert(raw_send_request(fd, "POST", "/analyze-attack", "application/json", body, true));
+        char *answer = raw_answer_of(fd, 100.0);
+        /* Refused for its memory or answered: the same work is done either way. */
+        status[k] = raw_status(answer);
+        cr_assert(status[k] == 200 || status[k] == 422, "%.400s", answer);
+        free(answer);
+        char *line = nth_cost_line(log, "/analyze-attack", k);
+        cr_assert_not_null(line);
+        faults[k] = log_field(line, "faults");
+        peak[k] = log_field(line, "mem_peak");
+        free(line);
+    }
+    raw_sleep(0.3); /* the job's memory goes back a moment after its answer */
+    double rss_after = mib(proc_status_kib(c.pid, "VmRSS") - rss_idle);
+    fprintf(stderr,
+            "warm | fog of 500 twice | peak %llu B | faults %llu then %llu | RSS %+.1f MiB\n",
+            peak[0], faults[0], faults[1], rss_after);
+    cr_expect_eq(status[0], status[1]);
+    cr_expect_gt(peak[0], 64u << 20, "the row no longer needs scratch memory: %llu B", peak[0]);
+    cr_expect_leq(faults[1] * 5, faults[0], "%llu faults the second time, %llu the first",
+                  faults[1], faults[0]);
+    cr_expect_leq(rss_after, SCRATCH_KEEP_MIB + RSS_RETURN_MIB, "%.1f MiB held after", rss_after);
+    free(body);
+    kill(c.pid, SIGKILL);
+    child_log_finish(log);
+    (void)child_wait(&c, 10);
+    child_log_free(log);
 }
