@@ -489,7 +489,7 @@ try {
         }
         const sent = page.waitForRequest((r) => r.url().endsWith('/analyze-turn'));
         equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
-        // The page sent README's turn example: the same board, orders, goals and options (it
+        // The page sent docs/api/turns.md's first example: the same board, orders, goals and options (it
         // spells out the defaults: type attack_transfer, the W9 settings).
         const body = JSON.parse((await sent).postData());
         equal(JSON.stringify(body.territories), JSON.stringify(TURN_EXAMPLE.territories), 'territories sent');
