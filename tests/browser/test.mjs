@@ -990,6 +990,37 @@ try {
         }
     });
 
+    await check('GET /docs renders openapi.yaml with Redoc from the service itself, linked from the playground', async () => {
+        equal(await page.getAttribute('header.top nav a[href="docs"]', 'href'), 'docs', 'the playground links the reference');
+        const r = await fetch(new URL('docs', base));
+        equal(r.status, 200, 'status');
+        assert(/^text\/html/.test(r.headers.get('content-type') || ''), 'content-type is not text/html');
+        const html = await r.text();
+        const external = html.match(/(?:src|href)\s*=\s*["']?(?:https?:)?\/\/[^"'\s>]*/gi) || [];
+        equal(external.join(' '), '', 'references to other hosts');
+        const reader = await openBrowser({ width: 1400, height: 900 });
+        try {
+            const p = reader.page;
+            const answered = [];
+            p.on('response', (res) => answered.push(res.url()));
+            await p.goto(new URL('docs', base).href, { waitUntil: 'load' });
+            await p.waitForSelector('body[data-state]', { timeout: 30000 });
+            equal(await p.getAttribute('body', 'data-state'), 'done', 'Redoc drew the reference');
+            assert(/^combatd/.test(await p.textContent('#redoc h1')), 'no title');
+            // Every operation of the contract has its section.
+            const spec = await (await fetch(new URL('openapi.yaml', base))).text();
+            const operations = (spec.match(/^ {6}operationId: /gm) || []).length;
+            const sections = await p.$$eval('#redoc [data-section-id^="operation/"]', (ns) => new Set(ns.map((n) => n.dataset.sectionId)).size);
+            equal(sections, operations, 'operations drawn');
+            assert(await p.isVisible('#redoc >> text=/analyze-attack'), 'no /analyze-attack');
+            equal(answered.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin).join(' '), '', 'answers from other hosts');
+            equal(reader.pageErrors.join(' | '), '', 'script errors');
+            await p.screenshot({ path: shotPath.replace(/\.png$/, '-docs.png') });
+        } finally {
+            await reader.close();
+        }
+    });
+
     await check('the page made no request to any other host', async () => {
         const foreign = requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin);
         equal(foreign.join(' '), '', 'requests elsewhere');
