@@ -5,8 +5,9 @@
 # (shellcheck), that no two .c files' modules use each other (scripts/check-includes.py, on
 # build/'s objects), that each header declares only what its own file or the files it names
 # define (scripts/check-declarations.py, likewise) and that the MCP tool schemas are
-# openapi.yaml's (mcp-schemas.mjs); then check live responses against openapi.yaml, and every
-# curl example of the docs against a live combatd (check-examples.mjs).
+# openapi.yaml's (mcp-schemas.mjs), that the contract's types compile (tests/types/run.sh); then
+# check live responses against openapi.yaml, and every curl example of the docs against a live
+# combatd (check-examples.mjs).
 # Expects build/combatd (scripts/test.sh builds it first). Prints "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,6 +53,9 @@ lint "every declaration in the header of the file that defines it" \
 # The MCP tool schemas are generated from openapi.yaml into a file the C build embeds; a change
 # of the contract without regenerating it fails here.
 lint "src/api/mcp/mcp_tool_schemas.json is openapi.yaml's" node "$here/mcp-schemas.mjs" --check
+# Types that compile: openapi-typescript (default options) and tsc --strict accept the simplest
+# request of every endpoint; every schema is described; oneOfs carry their discriminators.
+lint "openapi-typescript + tsc --strict; schema descriptions and discriminators" "$root/tests/types/run.sh"
 
 # A checker that prints "N passed, N failed" adds its cases to the stage's.
 counted() {
