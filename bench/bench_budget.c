@@ -444,7 +444,7 @@ static row_run run_once(const cbd_config *cfg, cbd_scratch_pool *pool, const bud
     limits.work_limit = UINT64_MAX;
     limits.report = &r.spent;
     cbd_scratch scratch;
-    cbd_scratch_pool_lend(pool, &scratch, limits.mem_limit);
+    cbdp_scratch_pool_lend(pool, &scratch, limits.mem_limit);
     limits.scratch = &scratch;
     cbd_api_reply reply;
     cbd_api_request req;
@@ -453,7 +453,7 @@ static row_run run_once(const cbd_config *cfg, cbd_scratch_pool *pool, const bud
     if (cbd_api_parse(ep, body, strlen(body), &req, &reply)) {
         (void)cbd_api_answer_within(&req, cfg, &limits, &reply);
     }
-    cbd_scratch_pool_return(pool, &scratch);
+    cbdp_scratch_pool_return(pool, &scratch);
     r.ns = cpu_ns() - t0;
     r.faults = thread_minor_faults() - faults;
     r.status = reply.status;
@@ -499,14 +499,14 @@ static bool run_row(const cbd_config *cfg, const budget_row *row, int runs) {
     cbd_server_config server;
     cbd_server_config_defaults(&server);
     cbd_scratch_pool pool;
-    if (!all || !cbd_scratch_pool_init(&pool, (size_t)server.scratch_keep_bytes)) {
+    if (!all || !cbdp_scratch_pool_init(&pool, (size_t)server.scratch_keep_bytes)) {
         exit(1);
     }
     row_run cold = run_once(cfg, &pool, row, body);
     for (int k = 0; k < n; k++) {
         all[k] = run_once(cfg, &pool, row, body);
     }
-    cbd_scratch_pool_destroy(&pool);
+    cbdp_scratch_pool_destroy(&pool);
     free(made);
     qsort(all, (size_t)n, sizeof *all, by_ns);
     row_run mid = all[n / 2];
@@ -541,7 +541,7 @@ int main(int argc, char **argv) {
     if (!every_endpoint_has_a_row()) {
         return 1;
     }
-    cbd_malloc_policy_apply(); /* the server's: large blocks are mappings of their own */
+    cbdp_malloc_policy_apply(); /* the server's: large blocks are mappings of their own */
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     printf("%-48s %-4s %6s %14s %14s %8s %9s %12s %10s\n", "request", "pool", "status", "cpu ns",

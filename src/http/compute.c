@@ -11,7 +11,7 @@ static uint64_t thread_minor_faults(void) {
 bool cbdp_http_compute(cbd_server *s, cbd_http_request *req, cbd_api_request *api_req,
                        cbd_api_limits *limits, cbd_api_reply *reply) {
     cbd_scratch scratch;
-    cbd_scratch_pool_lend(&s->scratch, &scratch, limits->mem_limit);
+    cbdp_scratch_pool_lend(&s->scratch, &scratch, limits->mem_limit);
     cbd_budget spent;
     limits->scratch = &scratch;
     limits->report = &spent;
@@ -21,7 +21,7 @@ bool cbdp_http_compute(cbd_server *s, cbd_http_request *req, cbd_api_request *ap
     atomic_fetch_add(&s->metrics.scratch_fresh, scratch.fresh_bytes);
     atomic_fetch_add(&s->metrics.scratch_reused, scratch.reused_bytes);
     if (scratch.refilled) { /* it took the pool's blocks: what the pool keeps may change */
-        atomic_store(&s->metrics.scratch_kept, cbd_scratch_pool_return(&s->scratch, &scratch));
+        atomic_store(&s->metrics.scratch_kept, cbdp_scratch_pool_return(&s->scratch, &scratch));
     }
     req->cost.computed = true;
     req->cost.work += spent.work_spent;

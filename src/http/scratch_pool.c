@@ -3,18 +3,18 @@
 
 #include <malloc.h>
 
-void cbd_malloc_policy_apply(void) {
+void cbdp_malloc_policy_apply(void) {
     (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
     (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
 }
 
-bool cbd_scratch_pool_init(cbd_scratch_pool *p, size_t keep) {
+bool cbdp_scratch_pool_init(cbd_scratch_pool *p, size_t keep) {
     cbd_scratch_init(&p->kept, keep);
     p->keep = keep;
     return pthread_mutex_init(&p->lock, NULL) == 0;
 }
 
-void cbd_scratch_pool_destroy(cbd_scratch_pool *p) {
+void cbdp_scratch_pool_destroy(cbd_scratch_pool *p) {
     cbd_scratch_release(&p->kept);
     pthread_mutex_destroy(&p->lock);
 }
@@ -28,12 +28,12 @@ static void take_all(void *arg, cbd_scratch *s) {
     pthread_mutex_unlock(&p->lock);
 }
 
-void cbd_scratch_pool_lend(cbd_scratch_pool *p, cbd_scratch *s, size_t limit) {
+void cbdp_scratch_pool_lend(cbd_scratch_pool *p, cbd_scratch *s, size_t limit) {
     cbd_scratch_init(s, limit);
     cbd_scratch_set_refill(s, take_all, p);
 }
 
-size_t cbd_scratch_pool_return(cbd_scratch_pool *p, cbd_scratch *s) {
+size_t cbdp_scratch_pool_return(cbd_scratch_pool *p, cbd_scratch *s) {
     if (s->count == 0) {
         pthread_mutex_lock(&p->lock);
         size_t kept = p->kept.kept;

@@ -27,18 +27,18 @@ typedef struct {
 /* The malloc policy of the server (and of the benchmarks that measure it): a fixed mmap
  * threshold, so that glibc does not raise it after the first large free (which kept a
  * slow-reader flood's answers in the heap after the readers had gone), and a trim threshold. */
-void cbd_malloc_policy_apply(void);
+void cbdp_malloc_policy_apply(void);
 
 /* False when the lock cannot be made. */
-bool cbd_scratch_pool_init(cbd_scratch_pool *p, size_t keep);
-void cbd_scratch_pool_destroy(cbd_scratch_pool *p);
+bool cbdp_scratch_pool_init(cbd_scratch_pool *p, size_t keep);
+void cbdp_scratch_pool_destroy(cbd_scratch_pool *p);
 
 /* An empty scratch `s` for one request that may keep up to `limit` bytes while it runs; it
  * takes the pool's blocks at its first large allocation. */
-void cbd_scratch_pool_lend(cbd_scratch_pool *p, cbd_scratch *s, size_t limit);
+void cbdp_scratch_pool_lend(cbd_scratch_pool *p, cbd_scratch *s, size_t limit);
 
 /* Gives back what `s` kept: the pool keeps up to its keep size and frees the rest (outside its
  * lock). `s` is empty after. Returns the bytes the pool keeps now. */
-size_t cbd_scratch_pool_return(cbd_scratch_pool *p, cbd_scratch *s);
+size_t cbdp_scratch_pool_return(cbd_scratch_pool *p, cbd_scratch *s);
 
 #endif

@@ -64,7 +64,7 @@ static unsigned pool_size(const cbd_server_config *c) {
 /* The threads of our own beside MHD's: the watchdog, the lingerer and the worker pool. */
 static void stop_helpers(cbd_server *s) {
     cbdp_pool_free(s->pool);
-    cbd_scratch_pool_destroy(&s->scratch); /* after the workers: no request holds a block */
+    cbdp_scratch_pool_destroy(&s->scratch); /* after the workers: no request holds a block */
     cbd_linger_stop(s->linger);
     cbd_watchdog_stop(s->watchdog);
     cbd_conns_destroy(s->conns); /* after the daemon: every connection has closed */
@@ -80,7 +80,7 @@ static bool start_helpers(cbd_server *s, const cbd_server_config *cfg, char *err
     s->pool = cbdp_pool_start(workers, cfg->worker_queue, cfg->worker_share);
     s->conns = cbd_conns_create(cfg->per_ip_connection_limit, cfg->trusted_proxies,
                                 cfg->n_trusted_proxies);
-    bool scratch = cbd_scratch_pool_init(&s->scratch, (size_t)cfg->scratch_keep_bytes);
+    bool scratch = cbdp_scratch_pool_init(&s->scratch, (size_t)cfg->scratch_keep_bytes);
     if (!s->watchdog || !s->linger || !s->pool || !s->conns || !scratch) {
         snprintf(err, err_size, "cannot start the watchdog, lingering or worker threads");
         stop_helpers(s);
@@ -133,7 +133,7 @@ cbd_server *cbd_server_start(const cbd_server_config *cfg, const cbd_config *api
     cbd_json_alloc_install();
     /* Answers of megabytes come from mmap and go back to the OS when sent; a computation's
      * large blocks are kept warm in the scratch pool instead (scratch_pool.h). */
-    cbd_malloc_policy_apply();
+    cbdp_malloc_policy_apply();
     cbd_metrics_init(&s->metrics, cbdp_routes);
     atomic_init(&s->draining, false);
     atomic_init(&s->stopping, false);

@@ -133,7 +133,7 @@ static double cpu_ns(void) {
  * more than the budget charges, gets a larger factor.
  */
 static double machine_scale(void) {
-    cbd_malloc_policy_apply();
+    cbdp_malloc_policy_apply();
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
     double t0 = cpu_ns();
