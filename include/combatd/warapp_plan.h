@@ -71,10 +71,17 @@ typedef struct {
 
 /*
  * Searches the plans of req->player on `board` (a map: board->neighbor_off not NULL; its orders
- * are the other players', none of req->player). Small spaces are enumerated whole (the plans'
- * orders that touch disjoint territories in one order only), with plans bounded out by one-battle
- * odds; larger ones by a local search from the rule of thumb and a few seeded plans, answering
- * the best found with optimal false when max_plans or max_work ends it. Deterministic.
+ * are the other players', none of req->player). The board is split into fronts that cannot
+ * interact (W34: warapp_plan_front.c), each searched on its own at each deploy total it may get,
+ * the income split across them by an exact knapsack over their value curves, their values
+ * combined (a sum for `expected`, a product for `all`). Within a front, small spaces are
+ * enumerated whole (orders that touch disjoint territories in one order only, generated so,
+ * never by walking n! orderings), with plans bounded out by one-battle odds; larger ones by an
+ * anytime local search (seeds, climbs, kicks and restarts) that goes on until max_plans or
+ * max_work ends it, answering the best found with optimal false. optimal is true when every
+ * front's search was proven and the income's split exact (an income of at most 16, or one front
+ * taking it all). Every step is charged to `budget`, whose progress callback (a deadline) stops
+ * it inside an analysis too. Deterministic.
  *
  * CBD_ERR_INVALID (err: CBD_TURN_ERR_TERRITORY for a territory of the player given as a
  * distribution, W23, whose armies a plan must know; CBD_TURN_ERR_GOAL, CBD_TURN_ERR_ORDER for an

@@ -84,7 +84,9 @@ cbd_status cbdp_plan_bounds_init(plan_ctx *c) {
         uint64_t m = c->movable[i] + c->req->income;
         most = m > most ? m : most;
     }
-    c->bounded = bounds_apply(c) && most <= BOUND_MAX_ARMIES;
+    /* (nothing may move at all: every plan is the empty one, and a curve of no point is no
+     * curve) */
+    c->bounded = bounds_apply(c) && most >= 1 && most <= BOUND_MAX_ARMIES;
     if (!c->bounded) {
         return CBD_OK;
     }
