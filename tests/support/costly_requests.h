@@ -149,6 +149,54 @@ static inline char *costly_plan_turn(void) {
     return b.p;
 }
 
+/*
+ * Issue 36's /plan-turn requests that once ran for ever: `n` own territories of 2 armies, each
+ * beside a neutral of 1 of its own (and in a ring, beside the next own one), goal: capture N0.
+ * The plans' count walked every ordering of the orders (n!) uncharged: 12 pairs took 17 s of
+ * CPU, 13 pairs 186 s, a ring of 16 never ended; with max_plans 1 two of them held both HTTP
+ * threads for a minute. `mcp` wraps it in a tools/call of plan_turn.
+ */
+static inline char *costly_plan_pairs(int n, bool ring, int max_plans, unsigned long long income,
+                                      bool mcp) {
+    costly_buf b = {0};
+    if (mcp) {
+        costly_add(&b, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", "
+                       "\"params\": {\"name\": \"plan_turn\", \"arguments\": ");
+    }
+    costly_add(&b, "{\"territories\": {");
+    for (int i = 0; i < n; i++) {
+        costly_add(&b, "%s\"M%d\": {\"owner\": \"me\", \"armies\": 2, \"neighbors\": [\"N%d\"",
+                   i ? ", " : "", i, i);
+        if (ring) {
+            costly_add(&b, ", \"M%d\"", (i + 1) % n);
+        }
+        costly_add(&b, "]}, \"N%d\": {\"owner\": \"neutral\", \"armies\": 1, \"neighbors\": []}",
+                   i);
+    }
+    costly_add(&b, "}, \"player\": \"me\", \"income\": %llu, \"goal\": {\"capture\": [\"N0\"]}",
+               income);
+    if (max_plans > 0) {
+        costly_add(&b, ", \"max_plans\": %d", max_plans);
+    }
+    costly_add(&b, mcp ? "}}}" : "}");
+    return b.p;
+}
+
+/* Issue 36: the other players' capture-then-onwards battle (4·10^7 armies at 1.708·10^7, luck
+ * 0.05, multi_attack, then 99 % of the stack onwards) beside the planner's own small front:
+ * analysed up to three times (3.3-8 s), or a 500 when the search's budget ended it. */
+static inline char *costly_plan_others_onwards(void) {
+    return costly_strdup(
+        "{\"territories\": {\"M\": {\"owner\": \"me\", \"armies\": 5, \"neighbors\": [\"N\"]}, "
+        "\"N\": {\"owner\": \"neutral\", \"armies\": 1, \"neighbors\": []}, \"X\": {\"owner\": "
+        "\"x\", \"armies\": 40000000, \"neighbors\": [\"Y\"]}, \"Y\": {\"owner\": \"y\", "
+        "\"armies\": 17080000, \"neighbors\": [\"Z\"]}, \"Z\": {\"owner\": \"z\", \"armies\": 1, "
+        "\"neighbors\": []}}, \"orders\": [{\"player\": \"x\", \"from\": \"X\", \"to\": \"Y\", "
+        "\"armies\": 40000000}, {\"player\": \"x\", \"from\": \"Y\", \"to\": \"Z\", \"percent\": "
+        "0.99}], \"settings\": {\"luck_modifier\": 0.05, \"multi_attack\": true}, \"player\": "
+        "\"me\", \"income\": 3, \"goal\": {\"capture\": [\"N\"]}}");
+}
+
 /* /simulate-turn at its limit: 10^7 trials of 5 orders (warapp.max_turn_simulated_orders). */
 static inline char *costly_simulate_turn(void) {
     costly_buf b = {0};
@@ -443,6 +491,20 @@ static inline costly_request *costly_requests(size_t *n) {
          COSTLY_200_OR_422, "/include_turns"},
         {"plan-turn 8 own of 1e6 in a ring, L0.2", "/plan-turn", costly_plan_turn(),
          COSTLY_200_OR_422, NULL},
+        {"plan-turn 12 separate pairs", "/plan-turn", costly_plan_pairs(12, false, 0, 0, false),
+         COSTLY_200, NULL},
+        {"plan-turn 13 separate pairs", "/plan-turn", costly_plan_pairs(13, false, 0, 0, false),
+         COSTLY_200, NULL},
+        {"plan-turn 11 pairs, max_plans 1", "/plan-turn", costly_plan_pairs(11, false, 1, 0, false),
+         COSTLY_200, NULL},
+        {"plan-turn a ring of 16", "/plan-turn", costly_plan_pairs(16, true, 0, 0, false),
+         COSTLY_200, NULL},
+        {"plan-turn income 999,999,966", "/plan-turn",
+         costly_plan_pairs(1, false, 0, 999999966ULL, false), COSTLY_200, NULL},
+        {"mcp: plan-turn 12 pairs, income 1e8", "/mcp",
+         costly_plan_pairs(12, false, 0, 100000000ULL, true), COSTLY_200, NULL},
+        {"plan-turn others capture 4e7 then onwards, L0.05", "/plan-turn",
+         costly_plan_others_onwards(), COSTLY_422, NULL},
         {"analyze 1e9 v fog of 500 from 5e8, L1", "/analyze-attack", costly_fog_far_attack(500),
          COSTLY_422, "/attackers"},
         {"analyze 1e9 v fog of 1000 from 5e8, L1", "/analyze-attack", costly_fog_far_attack(1000),

@@ -218,6 +218,14 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         st = CBD_ERR_BUDGET;
     }
+    if (st == CBD_OK && !run->ran && c.memory_refused > 0 && budget &&
+        budget->stopped == CBD_BUDGET_RUNNING) {
+        /* every plan tried needed more memory than the request has: that is what to reduce */
+        budget->stopped = CBD_BUDGET_MEMORY;
+        budget->mem_refused = c.memory_refused;
+        *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        st = CBD_ERR_BUDGET;
+    }
     free_ctx(&c);
     if (st != CBD_OK) {
         cbd_plan_result_free(&run->res);

@@ -148,8 +148,8 @@ static void stop_request(plan_ctx *c, const cbd_budget *meter) {
 /* The analysis's failure: a plan the core's limits refuse is left out (nothing is proven
  * then); the run's work ends the run; anything else is the request's failure, the order of the
  * other players' that was running named in the request's numbering. */
-static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err,
-                          const cbd_budget *meter, size_t n_plan_orders) {
+static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err, cbd_budget *meter,
+                          size_t n_plan_orders) {
     cbd_turn_error e = *err;
     if (e.kind == CBD_TURN_ERR_BUDGET) {
         bool others = e.index != CBD_TURN_NO_ORDER && e.index != CBD_TURN_FOG_START &&
@@ -163,6 +163,16 @@ static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err,
         c->first_err = e;
     }
     if (st == CBD_ERR_TOO_LARGE || (st == CBD_ERR_INVALID && err->kind == CBD_TURN_ERR_SIZE)) {
+        c->unproven = true;
+        return EVAL_SKIP;
+    }
+    if (st == CBD_ERR_BUDGET && meter->stopped == CBD_BUDGET_MEMORY &&
+        !cbd_budget_spent(c->budget)) {
+        /* One plan's analysis needs more memory than the request has: that plan is left out
+         * (nothing is proven then), as one the core's limits refuse; its memory is back, so
+         * the run's budget goes on. */
+        c->memory_refused = meter->mem_refused;
+        meter->stopped = CBD_BUDGET_RUNNING;
         c->unproven = true;
         return EVAL_SKIP;
     }

@@ -94,7 +94,8 @@ typedef struct {
      * the tries) when the run ends. The run's own budget is capped at what the request has
      * left, so that neither passes the request's limit (an HTTP thread's inline slice). */
     uint64_t request_charged;
-    bool cap_by_request; /* the cap is the request's, not the run's share */
+    bool cap_by_request;   /* the cap is the request's, not the run's share */
+    size_t memory_refused; /* a plan's analysis asked for this block past the memory budget */
 } plan_ctx;
 
 /* One front's search at one deploy total (warapp_plan.c): the best plans of the front, kept in
