@@ -1,14 +1,21 @@
 /*
- * The turn planner (W31) in the core, on two boards at 16 % luck. Goals: a small board's proven
- * optimum (2 own territories, 2 targets, income 3, `all` of both targets) within 50 ms; a board
- * of 3 own territories, 4 targets and income 8 (`expected` number of the 4 taken) within 1 s,
- * with its value and whether it is proven optimal printed. Each search as /plan-turn runs it:
- * max_plans 2000 (the default), the search's work a quarter of a 2 s budget (the default
+ * The turn planner (W31, W34) in the core: per board its CPU time, the plans evaluated, the
+ * fronts (W34), the value and whether it is proven. First two boards at 16 % luck. Goals: a small
+ * board's proven optimum (2 own territories, 2 targets, income 3, `all` of both targets) within 50
+ * ms; a board of 3 own territories, 4 targets and income 8 (`expected` number of the 4 taken)
+ * within 1 s, with its value and whether it is proven optimal printed. Each search as /plan-turn
+ * runs it: max_plans 2000 (the default), the search's work a quarter of a 2 s budget (the default
  * server.work_budget_ms).
+ * Then a set of 64-territory boards (8 x 8 grids, no public copy of the warlight2 example
+ * map being at hand to ship): the player holds 2-4 blocks of 2-4 cells (as many fronts, or
+ * fewer where blocks touch), 12 enemy cells, neutrals of 2-10, income 5-10, goals 2-4 cells
+ * bordering the blocks; each searched once as /plan-turn would (max_plans 2000, a quarter of a
+ * 2 s budget).
  * Run: taskset -c 1 ./build/bench/bench_plan [repeats]   (default 5)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "combatd/warapp_plan.h"
@@ -51,6 +58,101 @@ static void csr(const board *b, uint32_t *off, uint32_t *nb) {
     off[b->nt] = (uint32_t)e;
 }
 
+static double cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t lcg = 36;
+static uint64_t rnd(uint64_t n) {
+    lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (lcg >> 33) % n;
+}
+
+/* One generated 64-territory board, searched once. */
+static void run64(int k) {
+    cbd_turn_territory terr[64];
+    int owner[64];
+    memset(owner, 0, sizeof owner);
+    int blocks = 2 + (int)rnd(3);
+    for (int b = 0; b < blocks; b++) {
+        int c = (int)rnd(64), size = 2 + (int)rnd(3);
+        for (int n = 0; n < size; n++) {
+            owner[c] = 1;
+            c = c % 8 < 7 && rnd(2) ? c + 1 : (c / 8 < 7 ? c + 8 : c);
+        }
+    }
+    for (int n = 0; n < 12;) {
+        int c = (int)rnd(64);
+        if (owner[c] == 0) {
+            owner[c] = 2;
+            n++;
+        }
+    }
+    uint32_t off[65], nb[256], goals[4];
+    size_t e = 0, n_goals = 0, want = 2 + rnd(3);
+    for (uint32_t c = 0; c < 64; c++) {
+        terr[c] = (cbd_turn_territory){owner[c] == 1   ? ME
+                                       : owner[c] == 2 ? BOB
+                                                       : NEUTRAL,
+                                       owner[c] == 1 ? 2 + rnd(7) : 2 + rnd(9)};
+        off[c] = (uint32_t)e;
+        const int d[4] = {-8, -1, 1, 8};
+        bool frontier = false;
+        for (int i = 0; i < 4; i++) {
+            int u = (int)c + d[i];
+            if (u < 0 || u >= 64 || ((d[i] == 1 || d[i] == -1) && u / 8 != (int)c / 8)) {
+                continue;
+            }
+            nb[e++] = (uint32_t)u;
+            frontier |= owner[u] == 1;
+        }
+        if (owner[c] != 1 && frontier && n_goals < want && rnd(2)) {
+            goals[n_goals++] = c;
+        }
+    }
+    off[64] = (uint32_t)e;
+    if (n_goals == 0) {
+        printf("64-territory board %d: no goal drawn\n", k);
+        return;
+    }
+    cbd_turn turn = {.n_territories = 64,
+                     .territories = terr,
+                     .n_players = 2,
+                     .battle = cbd_warapp_default_settings(),
+                     .neighbor_off = off,
+                     .neighbors = nb};
+    turn.battle.luck_modifier = 160000;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    cbd_budget budget;
+    cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
+    cbd_plan_request req = {ME,
+                            5 + rnd(6),
+                            n_goals,
+                            goals,
+                            rnd(2) ? CBD_PLAN_ALL : CBD_PLAN_EXPECTED,
+                            2000,
+                            500 * CBD_WORK_UNITS_PER_MS};
+    cbd_plan_result r;
+    cbd_turn_error err;
+    double t0 = cpu_s();
+    cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);
+    double dt = cpu_s() - t0;
+    if (st != CBD_OK) {
+        printf("64-territory board %d: status %d (kind %d) after %.3f s CPU\n", k, st, err.kind,
+               dt);
+        return;
+    }
+    printf(
+        "64-territory board %d: %-8s income %2llu goals %zu  CPU %7.3f s  plans %5llu  fronts %zu"
+        "  value %.9f  optimal %s\n",
+        k, req.objective == CBD_PLAN_ALL ? "all" : "expected", (unsigned long long)req.income,
+        n_goals, dt, (unsigned long long)r.plans_evaluated, r.fronts, r.best.value,
+        r.optimal ? "true" : "false");
+    cbd_plan_result_free(&r);
+}
+
 static void run(const board *b, int repeats) {
     uint32_t off[16], nb[64];
     csr(b, off, nb);
@@ -82,9 +184,9 @@ static void run(const board *b, int repeats) {
         value = r.best.value;
     }
     printf("%-34s %8.2f ms (goal %4.0f ms)  value %.12f  optimal %-5s  plans %llu evaluated, "
-           "%llu bounded  %s\n",
+           "%llu bounded, fronts %zu  %s\n",
            b->name, best * 1e3, b->goal_s * 1e3, value, r.optimal ? "true" : "false",
-           (unsigned long long)r.plans_evaluated, (unsigned long long)r.plans_bounded,
+           (unsigned long long)r.plans_evaluated, (unsigned long long)r.plans_bounded, r.fronts,
            best <= b->goal_s ? "ok" : "SLOW");
     for (size_t i = 0; i < r.best.n_orders; i++) {
         const cbd_turn_order *o = &r.best.orders[i];
@@ -117,6 +219,9 @@ int main(int argc, char **argv) {
     };
     for (size_t i = 0; i < 2; i++) {
         run(&boards[i], repeats);
+    }
+    for (int k = 0; k < 8; k++) {
+        run64(k);
     }
     return 0;
 }

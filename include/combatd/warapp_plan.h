@@ -67,6 +67,7 @@ typedef struct {
     bool optimal;
     uint64_t plans_evaluated;
     uint64_t plans_bounded; /* plans left out by a bound, without their analysis */
+    size_t fronts;          /* W34: the fronts holding the player's territories */
 } cbd_plan_result;
 
 /*

@@ -543,6 +543,10 @@ static cbd_status search_fronts(fronts *s, cbd_plan_result *out) {
         out->optimal = (proven && (single || m == 0 || grid == income)) || value >= most;
         out->plans_evaluated = s->evaluated;
         out->plans_bounded = s->bounded;
+        out->fronts = 0;
+        for (size_t i = 0; i < s->nf; i++) {
+            out->fronts += s->f[i].own;
+        }
     }
     for (size_t i = 0; runs && i < m * points; i++) {
         cbd_plan_result_free(&runs[i].res);
@@ -600,6 +604,7 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
         if (st == CBD_OK) {
             *out = run.res;
             out->optimal = run.proven;
+            out->fronts = 1;
         }
     } else if (st == CBD_OK) {
         st = search_fronts(&s, out);
