@@ -127,13 +127,13 @@ static void run64(int k) {
     cbd_turn_limits lim = cbd_turn_default_limits();
     cbd_budget budget;
     cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
-    cbd_plan_request req = {ME,
-                            5 + rnd(6),
-                            n_goals,
-                            goals,
-                            rnd(2) ? CBD_PLAN_ALL : CBD_PLAN_EXPECTED,
-                            2000,
-                            500 * CBD_WORK_UNITS_PER_MS};
+    cbd_plan_request req = {.player = ME,
+                            .income = 5 + rnd(6),
+                            .n_goals = n_goals,
+                            .goals = goals,
+                            .objective = rnd(2) ? CBD_PLAN_ALL : CBD_PLAN_EXPECTED,
+                            .max_plans = 2000,
+                            .max_work = 500 * CBD_WORK_UNITS_PER_MS};
     cbd_plan_result r;
     cbd_turn_error err;
     double t0 = cpu_s();
@@ -170,8 +170,13 @@ static void run(const board *b, int repeats) {
     for (int i = 0; i < repeats; i++) {
         cbd_plan_result_free(&r);
         cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
-        cbd_plan_request req = {
-            ME, b->income, b->n_goals, b->goals, b->objective, 2000, 500 * CBD_WORK_UNITS_PER_MS};
+        cbd_plan_request req = {.player = ME,
+                                .income = b->income,
+                                .n_goals = b->n_goals,
+                                .goals = b->goals,
+                                .objective = b->objective,
+                                .max_plans = 2000,
+                                .max_work = 500 * CBD_WORK_UNITS_PER_MS};
         cbd_turn_error err;
         double t0 = now_s();
         cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);

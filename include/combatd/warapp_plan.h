@@ -31,6 +31,8 @@
 typedef enum {
     CBD_PLAN_ALL = 0,      /* the chance that every goal holds (W16's goals probability) */
     CBD_PLAN_EXPECTED = 1, /* the expected number of goal territories the player owns */
+    /* W32: the expected sum of the values of the request's bonuses the player owns whole */
+    CBD_PLAN_INCOME = 2,
 } cbd_plan_objective;
 
 /* Up to this many next-best plans are kept beside the best. */
@@ -50,6 +52,11 @@ typedef struct {
      * stops the request with CBD_ERR_BUDGET instead).
      */
     uint64_t max_work;
+    /* CBD_PLAN_INCOME: the bonuses valued (W32); goals then lists every territory of them, so
+     * that the fronts and the seeds know where the value lies. A bonus spanning fronts joins
+     * them into one (W35). */
+    size_t n_bonuses;
+    const cbd_turn_bonus *bonuses;
 } cbd_plan_request;
 
 typedef struct {
@@ -106,7 +113,13 @@ void cbd_plan_turn_of(const cbd_turn *board, const cbd_plan_request *req, const 
                       cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
 
 /* A plan's value from its turn's analysis (the goals probability, or the sum of the player's
- * chances to own each goal territory, in goal order). */
+ * chances to own each goal territory, in goal order; for CBD_PLAN_INCOME the sum in bonus
+ * order of each bonus's value times its chance, read from a->bonus_owner, which
+ * cbd_turn_analyze_bonuses filled for the turn's bonuses, the request's being those). */
 double cbd_plan_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
+
+/* The most any plan may be worth: 1 for `all`, the goals for `expected`, the sum of the
+ * positive values for `income`. */
+double cbd_plan_most(const cbd_plan_request *req);
 
 #endif

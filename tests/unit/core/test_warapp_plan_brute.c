@@ -322,7 +322,13 @@ Test(plan_brute, w31_two_attacks_on_one_target_in_the_better_order) {
     check_planner(&b, &o, 0);
     cbd_turn turn;
     pb_turn(&b, &turn);
-    cbd_plan_request req = {PB_ME, b.income, 1, b.goals, CBD_PLAN_ALL, 1000000, UINT64_MAX};
+    cbd_plan_request req = {.player = PB_ME,
+                            .income = b.income,
+                            .n_goals = 1,
+                            .goals = b.goals,
+                            .objective = CBD_PLAN_ALL,
+                            .max_plans = 1000000,
+                            .max_work = UINT64_MAX};
     cbd_turn_limits lim = cbd_turn_default_limits();
     cbd_plan_result r;
     cbd_turn_error err;

@@ -27,9 +27,9 @@
 #include "api/warapp/turn/warapp_turn_json.h"
 
 /* The turn's members but `goals` (the plan's goal is its own member), and the plan's. */
-static const char *const request_keys[] = {"territories", "orders",      "settings",
-                                           "teams",       "move_order",  "player_order",
-                                           "diplomacy",   CBD_PLAN_KEYS, NULL};
+static const char *const request_keys[] = {
+    "territories",  "orders",    "settings", "teams",       "move_order",
+    "player_order", "diplomacy", "bonuses",  CBD_PLAN_KEYS, NULL};
 
 /* Each plan's orders as /analyze-turn takes them. */
 static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
@@ -59,11 +59,20 @@ static double as_written(double v) {
 }
 
 /* The plan's value from its analysis's numbers as /analyze-turn writes them. */
-static double answered_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
+static double answered_value(const cbd_plan_read *pr, const cbd_turn_analysis *a) {
+    const cbd_plan_request *req = &pr->req;
     if (req->objective == CBD_PLAN_ALL) {
         return as_written(a->goals_probability);
     }
     double sum = 0;
+    if (req->objective == CBD_PLAN_INCOME) {
+        /* W32: each bonus's value times the analysis's "bonuses" chance as written */
+        for (size_t k = 0; k < req->n_bonuses; k++) {
+            double own = a->bonus_owner[pr->bonus_index[k] * a->n_players + req->player];
+            sum += (double)req->bonuses[k].value * as_written(own);
+        }
+        return sum;
+    }
     for (size_t g = 0; g < req->n_goals; g++) {
         sum += as_written(a->territories[req->goals[g]].owner[req->player]);
     }
@@ -114,6 +123,12 @@ static bool analyse(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_re
     }
     cbd_turn_error err;
     cbd_status st = cbd_turn_analyze(&pq->turn, &pq->limits, budget, a, &err);
+    if (st == CBD_OK) {
+        st = cbd_turn_analyze_bonuses(&pq->turn, &pq->limits, budget, a, &err);
+        if (st != CBD_OK) {
+            cbd_turn_analysis_free(a);
+        }
+    }
     if (st != CBD_OK && err.index != CBD_TURN_NO_ORDER && err.index != CBD_TURN_FOG_START &&
         (err.kind == CBD_TURN_ERR_BUDGET || err.kind == CBD_TURN_ERR_WORK ||
          err.kind == CBD_TURN_ERR_STATES)) {
@@ -145,7 +160,7 @@ static bool alternatives_json(const cbd_config *cfg, cbd_budget *budget, const c
         if (ok) {
             cbd_jw_object_open(out);
             orders_json(out, q, &res->alternatives[i]);
-            value_json(out, answered_value(&pr->req, &a));
+            value_json(out, answered_value(pr, &a));
             cbd_jw_object_close(out);
             cbd_turn_analysis_free(&a);
         }
@@ -167,7 +182,7 @@ static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
         cbd_jw_key_string(out, "player", q->player_id[pr->req.player]);
         cbd_jw_key_string(out, "objective", cbdp_plan_objective_name(pr->req.objective));
         orders_json(out, q, &res->best);
-        value_json(out, answered_value(&pr->req, &a));
+        value_json(out, answered_value(pr, &a));
         cbd_jw_key_bool(out, "optimal", res->optimal);
         cbd_jw_key_uint(out, "plans_evaluated", res->plans_evaluated);
         cbd_jw_key_uint(out, "plans_bounded", res->plans_bounded);

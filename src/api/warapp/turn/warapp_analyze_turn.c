@@ -13,6 +13,7 @@
 #include "api/warapp/dist_json.h"
 #include "warapp_analyze_turn.h"
 #include "warapp_turn_json.h"
+#include "warapp_turn_bonus_json.h"
 #include "warapp_turn_kinds.h"
 #include "api/warapp/warapp_units_json.h"
 
@@ -169,6 +170,9 @@ static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
     if (q->turn.n_goals > 0) {
         cbd_jw_key_real(w, "goals_probability", a->goals_probability);
     }
+    if (q->turn.n_bonuses > 0) {
+        cbdp_turn_bonuses_json(w, q, a);
+    }
     cbd_jw_object_close(w);
     cbd_mem_free(idx);
     return true;
@@ -208,6 +212,12 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_
     cbd_turn_analysis a;
     cbd_turn_error err;
     cbd_status st = cbd_turn_analyze(&q.turn, &q.limits, budget, &a, &err);
+    if (st == CBD_OK) {
+        st = cbd_turn_analyze_bonuses(&q.turn, &q.limits, budget, &a, &err);
+        if (st != CBD_OK) {
+            cbd_turn_analysis_free(&a);
+        }
+    }
     if (st != CBD_OK) {
         (void)cbd_turn_core_problem(cfg, budget, &q, st, &err, "/orders", problem);
         cbd_turn_request_free(&q);

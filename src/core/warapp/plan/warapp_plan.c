@@ -158,7 +158,7 @@ static cbd_status search(plan_ctx *c, plan_run *run) {
         return CBD_OK;
     }
     /* A value no plan can pass (every goal certain) is proven optimal whatever was searched. */
-    double most = c->req->objective == CBD_PLAN_ALL ? 1.0 : (double)c->req->n_goals;
+    double most = cbd_plan_most(c->req);
     run->proven = (whole && !c->stopped && !c->unproven) || c->kept[0].value >= most;
     run->ran = true;
     return answer(c, &run->res);

@@ -28,10 +28,44 @@ double cbdp_plan_objective_value(const cbd_plan_request *req, const cbd_turn_ana
         return a->goals_probability;
     }
     double sum = 0;
+    if (req->objective == CBD_PLAN_INCOME) {
+        /* W32: the turn's bonuses are the request's, a->bonus_owner filled for them */
+        for (size_t b = 0; a->bonus_owner && b < req->n_bonuses; b++) {
+            sum += (double)req->bonuses[b].value * a->bonus_owner[b * a->n_players + req->player];
+        }
+        return sum;
+    }
     for (size_t g = 0; g < req->n_goals; g++) {
         sum += a->territories[req->goals[g]].owner[req->player];
     }
     return sum;
+}
+
+double cbd_plan_most(const cbd_plan_request *req) {
+    if (req->objective == CBD_PLAN_INCOME) {
+        double most = 0;
+        for (size_t b = 0; b < req->n_bonuses; b++) {
+            most += req->bonuses[b].value > 0 ? (double)req->bonuses[b].value : 0;
+        }
+        return most;
+    }
+    return req->objective == CBD_PLAN_ALL ? 1.0 : (double)req->n_goals;
+}
+
+cbd_status cbdp_plan_income(const cbd_turn *turn, const cbd_plan_request *req,
+                            const cbd_turn_analysis *a, const cbd_turn_limits *limits,
+                            cbd_budget *budget, double *value, cbd_turn_error *err) {
+    *value = 0;
+    for (size_t b = 0; b < req->n_bonuses; b++) {
+        double chance;
+        cbd_status st = cbd_turn_bonus_chance(turn, a, &req->bonuses[b], req->player, limits,
+                                              budget, &chance, err);
+        if (st != CBD_OK) {
+            return st;
+        }
+        *value += (double)req->bonuses[b].value * chance;
+    }
+    return CBD_OK;
 }
 
 bool cbdp_plan_state_alloc(plan_ctx *c, plan_state *s) {
@@ -223,6 +257,14 @@ eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) 
     cbd_turn_analysis a;
     cbd_turn_error err;
     cbd_status st = cbd_turn_analyze(&turn, c->limits, meter, &a, &err);
+    double income = 0;
+    if (st == CBD_OK && c->req->objective == CBD_PLAN_INCOME) {
+        /* W32: each bonus's joint chance, analysed again where the marginals do not decide it */
+        st = cbdp_plan_income(&turn, c->req, &a, c->limits, meter, &income, &err);
+        if (st != CBD_OK) {
+            cbd_turn_analysis_free(&a);
+        }
+    }
     uint64_t spent = meter->work_spent - before;
     if (meter == &wide) {
         /* charged to the run's share too: past it, the run's next plan stops it */
@@ -240,7 +282,7 @@ eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) 
         *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         return EVAL_ERROR;
     }
-    *value = cbdp_plan_objective_value(c->req, &a);
+    *value = c->req->objective == CBD_PLAN_INCOME ? income : cbdp_plan_objective_value(c->req, &a);
     c->last_aux = goal_sum(c, &a);
     cbd_turn_analysis_free(&a);
     c->evaluated++;

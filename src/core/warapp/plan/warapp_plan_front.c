@@ -101,8 +101,10 @@ static void unite(uint32_t *root, uint32_t a, uint32_t b) {
 typedef struct {
     bool own, goals;
     size_t n_goals;
-    uint32_t *goal;  /* the front's goals, in the request's order */
-    size_t n_orders; /* the other players' orders on it */
+    uint32_t *goal; /* the front's goals, in the request's order */
+    size_t n_bonuses;
+    cbd_turn_bonus *bonus; /* `income`: the front's bonuses (W35: each on one front) */
+    size_t n_orders;       /* the other players' orders on it */
     cbd_turn_order *orders;
     size_t *order_map;  /* -> the board's */
     bool *mask;         /* per territory: the player's own territories of the front */
@@ -127,6 +129,7 @@ typedef struct {
 static void fronts_free(fronts *s) {
     for (size_t i = 0; s->f && i < s->nf; i++) {
         cbd_mem_free(s->f[i].goal);
+        cbd_mem_free(s->f[i].bonus);
         cbd_mem_free(s->f[i].orders);
         cbd_mem_free(s->f[i].order_map);
         cbd_mem_free(s->f[i].mask);
@@ -165,6 +168,14 @@ static bool fronts_of(fronts *s) {
             unite(root, b->orders[i].from, b->orders[i].to);
         }
     }
+    /* W35: a bonus's chance to be owned whole is joint over its territories, not a sum over
+     * fronts, so the income splits across fronts only when each bonus lies on one */
+    for (size_t k = 0; split && k < s->req->n_bonuses; k++) {
+        const cbd_turn_bonus *bonus = &s->req->bonuses[k];
+        for (size_t i = 1; i < bonus->n_territories; i++) {
+            unite(root, bonus->territories[0], bonus->territories[i]);
+        }
+    }
     size_t nf = 0;
     for (uint32_t t = 0; t < n; t++) {
         if (find(root, t) == t) {
@@ -183,10 +194,11 @@ static bool fronts_of(fronts *s) {
     for (size_t i = 0; i < nf; i++) {
         front *f = &s->f[i];
         f->goal = cbd_mem_calloc(bud, s->req->n_goals + 1, sizeof *f->goal);
+        f->bonus = cbd_mem_calloc(bud, s->req->n_bonuses + 1, sizeof *f->bonus);
         f->orders = cbd_mem_calloc(bud, b->n_orders + 1, sizeof *f->orders);
         f->order_map = cbd_mem_calloc(bud, b->n_orders + 1, sizeof *f->order_map);
         f->mask = cbd_mem_calloc(bud, n + 1, sizeof *f->mask);
-        if (!f->goal || !f->orders || !f->order_map || !f->mask) {
+        if (!f->goal || !f->bonus || !f->orders || !f->order_map || !f->mask) {
             return false;
         }
         f->first_own = UINT32_MAX;
@@ -203,6 +215,11 @@ static bool fronts_of(fronts *s) {
         front *f = &s->f[s->front_of[s->req->goals[g]]];
         f->goals = true;
         f->goal[f->n_goals++] = s->req->goals[g];
+    }
+    for (size_t k = 0; k < s->req->n_bonuses; k++) {
+        const cbd_turn_bonus *bonus = &s->req->bonuses[k];
+        front *f = &s->f[s->front_of[bonus->territories[0]]];
+        f->bonus[f->n_bonuses++] = *bonus;
     }
     for (size_t i = 0; i < b->n_orders; i++) {
         const cbd_turn_order *o = &b->orders[i];
@@ -227,6 +244,8 @@ static cbd_status fixed_value(fronts *s, const front *f, double *value) {
     cbd_plan_request sub = *s->req;
     sub.goals = f->goal;
     sub.n_goals = f->n_goals;
+    sub.bonuses = f->bonus;
+    sub.n_bonuses = f->n_bonuses;
     cbd_turn_order *orders = cbd_mem_calloc(s->budget, f->n_orders + 1, sizeof *orders);
     cbd_turn_goal *goals = cbd_mem_calloc(s->budget, f->n_goals + 1, sizeof *goals);
     if (!orders || !goals) {
@@ -240,10 +259,14 @@ static cbd_status fixed_value(fronts *s, const front *f, double *value) {
     cbd_turn_analysis a;
     cbd_turn_error err;
     cbd_status st = cbd_turn_analyze(&turn, s->limits, s->budget, &a, &err);
-    if (st == CBD_OK) {
+    if (st == CBD_OK && sub.objective == CBD_PLAN_INCOME) {
+        st = cbdp_plan_income(&turn, &sub, &a, s->limits, s->budget, value, &err);
+        cbd_turn_analysis_free(&a);
+    } else if (st == CBD_OK) {
         *value = cbdp_plan_objective_value(&sub, &a);
         cbd_turn_analysis_free(&a);
-    } else {
+    }
+    if (st != CBD_OK) {
         if (err.kind == CBD_TURN_ERR_BUDGET && err.index < f->n_orders) {
             err.index = f->order_map[err.index];
         } else if (err.kind == CBD_TURN_ERR_BUDGET && err.index != CBD_TURN_FOG_START) {
@@ -262,6 +285,8 @@ static cbd_status run_front(fronts *s, const front *f, uint64_t d, plan_run *run
     sub.income = d;
     sub.goals = f->goal;
     sub.n_goals = f->n_goals;
+    sub.bonuses = f->bonus;
+    sub.n_bonuses = f->n_bonuses;
     uint64_t runs = s->runs_left > 0 ? s->runs_left : 1;
     sub.max_plans = s->plans_left / runs > 0 ? s->plans_left / runs : 1;
     sub.max_work = s->work_left == UINT64_MAX ? UINT64_MAX : s->work_left / runs;
@@ -539,7 +564,7 @@ static cbd_status search_fronts(fronts *s, cbd_plan_result *out) {
                 out->alternatives[at].value = v;
             }
         }
-        double most = all ? 1.0 : (double)req->n_goals;
+        double most = cbd_plan_most(req);
         out->optimal = (proven && (single || m == 0 || grid == income)) || value >= most;
         out->plans_evaluated = s->evaluated;
         out->plans_bounded = s->bounded;

@@ -112,6 +112,12 @@ void cbdp_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, co
                           cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
 double cbdp_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
 
+/* W32: the `income` value of a plan's turn whose analysis is `a`: each of the request's bonuses'
+ * values times the player's chance to own it whole (cbd_turn_bonus_chance), summed in order. */
+cbd_status cbdp_plan_income(const cbd_turn *turn, const cbd_plan_request *req,
+                            const cbd_turn_analysis *a, const cbd_turn_limits *limits,
+                            cbd_budget *budget, double *value, cbd_turn_error *err);
+
 /* A state's arrays from the request's budget; false when it refuses. */
 bool cbdp_plan_state_alloc(plan_ctx *c, plan_state *s);
 void cbdp_plan_state_free(plan_state *s);
