@@ -308,6 +308,18 @@ static double board_power(const json_t *request) {
     return total < 1e9 ? total : 1e9;
 }
 
+/* W32: the bonuses of two territories or more, each of which may need the turn analysed again
+ * for its joint chance (cbd_turn_bonus_chance; one territory is read off the marginals). */
+static double joint_bonuses(const json_t *request) {
+    double n = 0;
+    const char *id;
+    const json_t *b;
+    json_object_foreach((json_t *)json_object_get(request, "bonuses"), id, b) {
+        n += json_array_size(json_object_get(b, "territories")) > 1;
+    }
+    return n;
+}
+
 uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request) {
     const json_t *orders = json_object_get(request, "orders");
     if (!json_is_array(orders)) {
@@ -329,5 +341,6 @@ uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request)
         double terms = 10.0 * sqrt(board_power(request)) + 64.0;
         cost += (double)attacks * 2.0 * terms * (double)(CBD_WORK_BINOM_TERM + CBD_WORK_KILL_TERM);
     }
+    cost *= 1.0 + joint_bonuses(request);
     return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);
 }
