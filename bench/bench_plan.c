@@ -10,7 +10,8 @@
  * map being at hand to ship): the player holds 2-4 blocks of 2-4 cells (as many fronts, or
  * fewer where blocks touch), 12 enemy cells, neutrals of 2-10, income 5-10, goals 2-4 cells
  * bordering the blocks; each searched once as /plan-turn would (max_plans 2000, a quarter of a
- * 2 s budget).
+ * 2 s budget). Then eight such boards with bonuses (sixteen 2 x 2 blocks, W32), the player
+ * holding 3 of 4 cells of 2-3 of them, searched for `income` over every bonus (W32, W35).
  * Run: taskset -c 1 ./build/bench/bench_plan [repeats]   (default 5)
  */
 #include <stdio.h>
@@ -153,6 +154,96 @@ static void run64(int k) {
     cbd_plan_result_free(&r);
 }
 
+/* The bonuses of a 64-territory board: sixteen 2 x 2 blocks of the 8 x 8 grid, as warlight2's
+ * maps group neighbouring territories (its example map: 13 bonuses of 3-7). */
+static void grid_bonuses(cbd_turn_bonus *bonus, uint32_t (*cells)[4]) {
+    for (uint32_t b = 0; b < 16; b++) {
+        uint32_t c = (b / 4) * 16 + (b % 4) * 2;
+        cells[b][0] = c;
+        cells[b][1] = c + 1;
+        cells[b][2] = c + 8;
+        cells[b][3] = c + 9;
+        bonus[b] = (cbd_turn_bonus){(int64_t)(2 + rnd(4)), 4, cells[b]};
+    }
+}
+
+/* One generated 64-territory board with bonuses (W32), searched once for `income` over every
+ * bonus, as /plan-turn does without goal.bonuses: the player holds 3 of the 4 cells of 2-3
+ * blocks (their fourth a neutral of 2-4), Bob 12 cells, neutrals of 2-10 elsewhere. */
+static void run64_income(int k) {
+    cbd_turn_territory terr[64];
+    int owner[64];
+    memset(owner, 0, sizeof owner);
+    cbd_turn_bonus bonus[16];
+    uint32_t cells[16][4], goals[64], off[65], nb[256];
+    grid_bonuses(bonus, cells);
+    int held = 2 + (int)rnd(2);
+    for (int h = 0; h < held; h++) {
+        uint32_t b = (uint32_t)rnd(16), lack = (uint32_t)rnd(4);
+        for (uint32_t i = 0; i < 4; i++) {
+            owner[cells[b][i]] = i == lack ? 3 : 1; /* 3: the weak neutral to take */
+        }
+    }
+    for (int n = 0; n < 12;) {
+        int c = (int)rnd(64);
+        if (owner[c] == 0) {
+            owner[c] = 2;
+            n++;
+        }
+    }
+    size_t e = 0;
+    for (uint32_t c = 0; c < 64; c++) {
+        uint64_t armies = owner[c] == 1 ? 2 + rnd(7) : owner[c] == 3 ? 2 + rnd(3) : 2 + rnd(9);
+        terr[c] = (cbd_turn_territory){owner[c] == 1 ? ME : owner[c] == 2 ? BOB : NEUTRAL, armies};
+        goals[c] = c;
+        off[c] = (uint32_t)e;
+        const int d[4] = {-8, -1, 1, 8};
+        for (int i = 0; i < 4; i++) {
+            int u = (int)c + d[i];
+            if (u >= 0 && u < 64 && !((d[i] == 1 || d[i] == -1) && u / 8 != (int)c / 8)) {
+                nb[e++] = (uint32_t)u;
+            }
+        }
+    }
+    off[64] = (uint32_t)e;
+    cbd_turn turn = {.n_territories = 64,
+                     .territories = terr,
+                     .n_players = 2,
+                     .battle = cbd_warapp_default_settings(),
+                     .neighbor_off = off,
+                     .neighbors = nb,
+                     .n_bonuses = 16,
+                     .bonuses = bonus};
+    turn.battle.luck_modifier = 160000;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    cbd_budget budget;
+    cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
+    cbd_plan_request req = {.player = ME,
+                            .income = 5 + rnd(6),
+                            .n_goals = 64,
+                            .goals = goals,
+                            .objective = CBD_PLAN_INCOME,
+                            .max_plans = 2000,
+                            .max_work = 500 * CBD_WORK_UNITS_PER_MS,
+                            .n_bonuses = 16,
+                            .bonuses = bonus};
+    cbd_plan_result r;
+    cbd_turn_error err;
+    double t0 = cpu_s();
+    cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);
+    double dt = cpu_s() - t0;
+    if (st != CBD_OK) {
+        printf("64-territory income board %d: status %d (kind %d) after %.3f s CPU\n", k, st,
+               err.kind, dt);
+        return;
+    }
+    printf("64-territory income board %d: held %d of 16 bonuses' 3/4, income %2llu  CPU %7.3f s  "
+           "plans %5llu  fronts %zu  value %.9f  optimal %s\n",
+           k, held, (unsigned long long)req.income, dt, (unsigned long long)r.plans_evaluated,
+           r.fronts, r.best.value, r.optimal ? "true" : "false");
+    cbd_plan_result_free(&r);
+}
+
 static void run(const board *b, int repeats) {
     uint32_t off[16], nb[64];
     csr(b, off, nb);
@@ -227,6 +318,9 @@ int main(int argc, char **argv) {
     }
     for (int k = 0; k < 8; k++) {
         run64(k);
+    }
+    for (int k = 0; k < 8; k++) {
+        run64_income(k);
     }
     return 0;
 }
