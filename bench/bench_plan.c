@@ -1,14 +1,22 @@
 /*
- * The turn planner (W31) in the core, on two boards at 16 % luck. Goals: a small board's proven
- * optimum (2 own territories, 2 targets, income 3, `all` of both targets) within 50 ms; a board
- * of 3 own territories, 4 targets and income 8 (`expected` number of the 4 taken) within 1 s,
- * with its value and whether it is proven optimal printed. Each search as /plan-turn runs it:
- * max_plans 2000 (the default), the search's work a quarter of a 2 s budget (the default
+ * The turn planner (W31, W34) in the core: per board its CPU time, the plans evaluated, the
+ * fronts (W34), the value and whether it is proven. First two boards at 16 % luck. Goals: a small
+ * board's proven optimum (2 own territories, 2 targets, income 3, `all` of both targets) within 50
+ * ms; a board of 3 own territories, 4 targets and income 8 (`expected` number of the 4 taken)
+ * within 1 s, with its value and whether it is proven optimal printed. Each search as /plan-turn
+ * runs it: max_plans 2000 (the default), the search's work a quarter of a 2 s budget (the default
  * server.work_budget_ms).
+ * Then a set of 64-territory boards (8 x 8 grids, no public copy of the warlight2 example
+ * map being at hand to ship): the player holds 2-4 blocks of 2-4 cells (as many fronts, or
+ * fewer where blocks touch), 12 enemy cells, neutrals of 2-10, income 5-10, goals 2-4 cells
+ * bordering the blocks; each searched once as /plan-turn would (max_plans 2000, a quarter of a
+ * 2 s budget). Then eight such boards with bonuses (sixteen 2 x 2 blocks, W32), the player
+ * holding 3 of 4 cells of 2-3 of them, searched for `income` over every bonus (W32, W35).
  * Run: taskset -c 1 ./build/bench/bench_plan [repeats]   (default 5)
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "combatd/warapp_plan.h"
@@ -51,6 +59,191 @@ static void csr(const board *b, uint32_t *off, uint32_t *nb) {
     off[b->nt] = (uint32_t)e;
 }
 
+static double cpu_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t lcg = 36;
+static uint64_t rnd(uint64_t n) {
+    lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (lcg >> 33) % n;
+}
+
+/* One generated 64-territory board, searched once. */
+static void run64(int k) {
+    cbd_turn_territory terr[64];
+    int owner[64];
+    memset(owner, 0, sizeof owner);
+    int blocks = 2 + (int)rnd(3);
+    for (int b = 0; b < blocks; b++) {
+        int c = (int)rnd(64), size = 2 + (int)rnd(3);
+        for (int n = 0; n < size; n++) {
+            owner[c] = 1;
+            c = c % 8 < 7 && rnd(2) ? c + 1 : (c / 8 < 7 ? c + 8 : c);
+        }
+    }
+    for (int n = 0; n < 12;) {
+        int c = (int)rnd(64);
+        if (owner[c] == 0) {
+            owner[c] = 2;
+            n++;
+        }
+    }
+    uint32_t off[65], nb[256], goals[4];
+    size_t e = 0, n_goals = 0, want = 2 + rnd(3);
+    for (uint32_t c = 0; c < 64; c++) {
+        terr[c] = (cbd_turn_territory){owner[c] == 1   ? ME
+                                       : owner[c] == 2 ? BOB
+                                                       : NEUTRAL,
+                                       owner[c] == 1 ? 2 + rnd(7) : 2 + rnd(9)};
+        off[c] = (uint32_t)e;
+        const int d[4] = {-8, -1, 1, 8};
+        bool frontier = false;
+        for (int i = 0; i < 4; i++) {
+            int u = (int)c + d[i];
+            if (u < 0 || u >= 64 || ((d[i] == 1 || d[i] == -1) && u / 8 != (int)c / 8)) {
+                continue;
+            }
+            nb[e++] = (uint32_t)u;
+            frontier |= owner[u] == 1;
+        }
+        if (owner[c] != 1 && frontier && n_goals < want && rnd(2)) {
+            goals[n_goals++] = c;
+        }
+    }
+    off[64] = (uint32_t)e;
+    if (n_goals == 0) {
+        printf("64-territory board %d: no goal drawn\n", k);
+        return;
+    }
+    cbd_turn turn = {.n_territories = 64,
+                     .territories = terr,
+                     .n_players = 2,
+                     .battle = cbd_warapp_default_settings(),
+                     .neighbor_off = off,
+                     .neighbors = nb};
+    turn.battle.luck_modifier = 160000;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    cbd_budget budget;
+    cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
+    cbd_plan_request req = {.player = ME,
+                            .income = 5 + rnd(6),
+                            .n_goals = n_goals,
+                            .goals = goals,
+                            .objective = rnd(2) ? CBD_PLAN_ALL : CBD_PLAN_EXPECTED,
+                            .max_plans = 2000,
+                            .max_work = 500 * CBD_WORK_UNITS_PER_MS};
+    cbd_plan_result r;
+    cbd_turn_error err;
+    double t0 = cpu_s();
+    cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);
+    double dt = cpu_s() - t0;
+    if (st != CBD_OK) {
+        printf("64-territory board %d: status %d (kind %d) after %.3f s CPU\n", k, st, err.kind,
+               dt);
+        return;
+    }
+    printf(
+        "64-territory board %d: %-8s income %2llu goals %zu  CPU %7.3f s  plans %5llu  fronts %zu"
+        "  value %.9f  optimal %s\n",
+        k, req.objective == CBD_PLAN_ALL ? "all" : "expected", (unsigned long long)req.income,
+        n_goals, dt, (unsigned long long)r.plans_evaluated, r.fronts, r.best.value,
+        r.optimal ? "true" : "false");
+    cbd_plan_result_free(&r);
+}
+
+/* The bonuses of a 64-territory board: sixteen 2 x 2 blocks of the 8 x 8 grid, as warlight2's
+ * maps group neighbouring territories (its example map: 13 bonuses of 3-7). */
+static void grid_bonuses(cbd_turn_bonus *bonus, uint32_t (*cells)[4]) {
+    for (uint32_t b = 0; b < 16; b++) {
+        uint32_t c = (b / 4) * 16 + (b % 4) * 2;
+        cells[b][0] = c;
+        cells[b][1] = c + 1;
+        cells[b][2] = c + 8;
+        cells[b][3] = c + 9;
+        bonus[b] = (cbd_turn_bonus){(int64_t)(2 + rnd(4)), 4, cells[b]};
+    }
+}
+
+/* One generated 64-territory board with bonuses (W32), searched once for `income` over every
+ * bonus, as /plan-turn does without goal.bonuses: the player holds 3 of the 4 cells of 2-3
+ * blocks (their fourth a neutral of 2-4), Bob 12 cells, neutrals of 2-10 elsewhere. */
+static void run64_income(int k) {
+    cbd_turn_territory terr[64];
+    int owner[64];
+    memset(owner, 0, sizeof owner);
+    cbd_turn_bonus bonus[16];
+    uint32_t cells[16][4], goals[64], off[65], nb[256];
+    grid_bonuses(bonus, cells);
+    int held = 2 + (int)rnd(2);
+    for (int h = 0; h < held; h++) {
+        uint32_t b = (uint32_t)rnd(16), lack = (uint32_t)rnd(4);
+        for (uint32_t i = 0; i < 4; i++) {
+            owner[cells[b][i]] = i == lack ? 3 : 1; /* 3: the weak neutral to take */
+        }
+    }
+    for (int n = 0; n < 12;) {
+        int c = (int)rnd(64);
+        if (owner[c] == 0) {
+            owner[c] = 2;
+            n++;
+        }
+    }
+    size_t e = 0;
+    for (uint32_t c = 0; c < 64; c++) {
+        uint64_t armies = owner[c] == 1 ? 2 + rnd(7) : owner[c] == 3 ? 2 + rnd(3) : 2 + rnd(9);
+        terr[c] = (cbd_turn_territory){owner[c] == 1 ? ME : owner[c] == 2 ? BOB : NEUTRAL, armies};
+        goals[c] = c;
+        off[c] = (uint32_t)e;
+        const int d[4] = {-8, -1, 1, 8};
+        for (int i = 0; i < 4; i++) {
+            int u = (int)c + d[i];
+            if (u >= 0 && u < 64 && !((d[i] == 1 || d[i] == -1) && u / 8 != (int)c / 8)) {
+                nb[e++] = (uint32_t)u;
+            }
+        }
+    }
+    off[64] = (uint32_t)e;
+    cbd_turn turn = {.n_territories = 64,
+                     .territories = terr,
+                     .n_players = 2,
+                     .battle = cbd_warapp_default_settings(),
+                     .neighbor_off = off,
+                     .neighbors = nb,
+                     .n_bonuses = 16,
+                     .bonuses = bonus};
+    turn.battle.luck_modifier = 160000;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    cbd_budget budget;
+    cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
+    cbd_plan_request req = {.player = ME,
+                            .income = 5 + rnd(6),
+                            .n_goals = 64,
+                            .goals = goals,
+                            .objective = CBD_PLAN_INCOME,
+                            .max_plans = 2000,
+                            .max_work = 500 * CBD_WORK_UNITS_PER_MS,
+                            .n_bonuses = 16,
+                            .bonuses = bonus};
+    cbd_plan_result r;
+    cbd_turn_error err;
+    double t0 = cpu_s();
+    cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);
+    double dt = cpu_s() - t0;
+    if (st != CBD_OK) {
+        printf("64-territory income board %d: status %d (kind %d) after %.3f s CPU\n", k, st,
+               err.kind, dt);
+        return;
+    }
+    printf("64-territory income board %d: held %d of 16 bonuses' 3/4, income %2llu  CPU %7.3f s  "
+           "plans %5llu  fronts %zu  value %.9f  optimal %s\n",
+           k, held, (unsigned long long)req.income, dt, (unsigned long long)r.plans_evaluated,
+           r.fronts, r.best.value, r.optimal ? "true" : "false");
+    cbd_plan_result_free(&r);
+}
+
 static void run(const board *b, int repeats) {
     uint32_t off[16], nb[64];
     csr(b, off, nb);
@@ -68,8 +261,13 @@ static void run(const board *b, int repeats) {
     for (int i = 0; i < repeats; i++) {
         cbd_plan_result_free(&r);
         cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
-        cbd_plan_request req = {
-            ME, b->income, b->n_goals, b->goals, b->objective, 2000, 500 * CBD_WORK_UNITS_PER_MS};
+        cbd_plan_request req = {.player = ME,
+                                .income = b->income,
+                                .n_goals = b->n_goals,
+                                .goals = b->goals,
+                                .objective = b->objective,
+                                .max_plans = 2000,
+                                .max_work = 500 * CBD_WORK_UNITS_PER_MS};
         cbd_turn_error err;
         double t0 = now_s();
         cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);
@@ -82,9 +280,9 @@ static void run(const board *b, int repeats) {
         value = r.best.value;
     }
     printf("%-34s %8.2f ms (goal %4.0f ms)  value %.12f  optimal %-5s  plans %llu evaluated, "
-           "%llu bounded  %s\n",
+           "%llu bounded, fronts %zu  %s\n",
            b->name, best * 1e3, b->goal_s * 1e3, value, r.optimal ? "true" : "false",
-           (unsigned long long)r.plans_evaluated, (unsigned long long)r.plans_bounded,
+           (unsigned long long)r.plans_evaluated, (unsigned long long)r.plans_bounded, r.fronts,
            best <= b->goal_s ? "ok" : "SLOW");
     for (size_t i = 0; i < r.best.n_orders; i++) {
         const cbd_turn_order *o = &r.best.orders[i];
@@ -117,6 +315,12 @@ int main(int argc, char **argv) {
     };
     for (size_t i = 0; i < 2; i++) {
         run(&boards[i], repeats);
+    }
+    for (int k = 0; k < 8; k++) {
+        run64(k);
+    }
+    for (int k = 0; k < 8; k++) {
+        run64_income(k);
     }
     return 0;
 }

@@ -31,6 +31,8 @@
 typedef enum {
     CBD_PLAN_ALL = 0,      /* the chance that every goal holds (W16's goals probability) */
     CBD_PLAN_EXPECTED = 1, /* the expected number of goal territories the player owns */
+    /* W32: the expected sum of the values of the request's bonuses the player owns whole */
+    CBD_PLAN_INCOME = 2,
 } cbd_plan_objective;
 
 /* Up to this many next-best plans are kept beside the best. */
@@ -50,6 +52,11 @@ typedef struct {
      * stops the request with CBD_ERR_BUDGET instead).
      */
     uint64_t max_work;
+    /* CBD_PLAN_INCOME: the bonuses valued (W32); goals then lists every territory of them, so
+     * that the fronts and the seeds know where the value lies. A bonus spanning fronts joins
+     * them into one (W35). */
+    size_t n_bonuses;
+    const cbd_turn_bonus *bonuses;
 } cbd_plan_request;
 
 typedef struct {
@@ -67,14 +74,22 @@ typedef struct {
     bool optimal;
     uint64_t plans_evaluated;
     uint64_t plans_bounded; /* plans left out by a bound, without their analysis */
+    size_t fronts;          /* W34: the fronts holding the player's territories */
 } cbd_plan_result;
 
 /*
  * Searches the plans of req->player on `board` (a map: board->neighbor_off not NULL; its orders
- * are the other players', none of req->player). Small spaces are enumerated whole (the plans'
- * orders that touch disjoint territories in one order only), with plans bounded out by one-battle
- * odds; larger ones by a local search from the rule of thumb and a few seeded plans, answering
- * the best found with optimal false when max_plans or max_work ends it. Deterministic.
+ * are the other players', none of req->player). The board is split into fronts that cannot
+ * interact (W34: warapp_plan_front.c), each searched on its own at each deploy total it may get,
+ * the income split across them by an exact knapsack over their value curves, their values
+ * combined (a sum for `expected`, a product for `all`). Within a front, small spaces are
+ * enumerated whole (orders that touch disjoint territories in one order only, generated so,
+ * never by walking n! orderings), with plans bounded out by one-battle odds; larger ones by an
+ * anytime local search (seeds, climbs, kicks and restarts) that goes on until max_plans or
+ * max_work ends it, answering the best found with optimal false. optimal is true when every
+ * front's search was proven and the income's split exact (an income of at most 16, or one front
+ * taking it all). Every step is charged to `budget`, whose progress callback (a deadline) stops
+ * it inside an analysis too. Deterministic.
  *
  * CBD_ERR_INVALID (err: CBD_TURN_ERR_TERRITORY for a territory of the player given as a
  * distribution, W23, whose armies a plan must know; CBD_TURN_ERR_GOAL, CBD_TURN_ERR_ORDER for an
@@ -98,7 +113,13 @@ void cbd_plan_turn_of(const cbd_turn *board, const cbd_plan_request *req, const 
                       cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
 
 /* A plan's value from its turn's analysis (the goals probability, or the sum of the player's
- * chances to own each goal territory, in goal order). */
+ * chances to own each goal territory, in goal order; for CBD_PLAN_INCOME the sum in bonus
+ * order of each bonus's value times its chance, read from a->bonus_owner, which
+ * cbd_turn_analyze_bonuses filled for the turn's bonuses, the request's being those). */
 double cbd_plan_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
+
+/* The most any plan may be worth: 1 for `all`, the goals for `expected`, the sum of the
+ * positive values for `income`. */
+double cbd_plan_most(const cbd_plan_request *req);
 
 #endif

@@ -138,6 +138,14 @@ typedef struct {
     cbd_turn_player owner;
 } cbd_turn_goal;
 
+/* W32: a bonus, a set of territories with a whole value (it may be negative). Its owner at the
+ * end of a turn is the player who owns every territory of it then. */
+typedef struct {
+    int64_t value;
+    size_t n_territories;
+    const uint32_t *territories; /* distinct territory indices, at least one */
+} cbd_turn_bonus;
+
 typedef struct {
     size_t max_territories;   /* a board of more is CBD_ERR_INVALID */
     size_t max_orders;        /* all orders, deploys included */
@@ -186,6 +194,10 @@ typedef struct {
     /* W26: exact millionths in [0, CBD_TURN_MAX_BLOCKADE_MULTIPLIER]. */
     cbd_micro blockade_multiplier;
     cbd_micro emergency_blockade_multiplier;
+    /* W32: the board's bonuses. cbd_turn_analyze and the resolution ignore them (they change
+     * no battle); cbd_turn_analyze_bonuses and cbd_turn_bonus_owner read them. */
+    size_t n_bonuses;
+    const cbd_turn_bonus *bonuses;
 } cbd_turn;
 
 /* What went wrong, for the API's 422 (it validates first; these are the core's own checks). */
@@ -281,6 +293,11 @@ typedef struct {
      * kills for a battle). Not the values kept: at low luck a kill window keeps a few percent
      * of the terms it took. */
     uint64_t work;
+    /* W32, after cbd_turn_analyze_bonuses (NULL before): n_bonuses × n_players values,
+     * bonus_owner[b * n_players + p] the chance that player p owns every territory of bonus b
+     * at the end. */
+    size_t n_bonuses;
+    double *bonus_owner;
 } cbd_turn_analysis;
 
 /*
@@ -299,6 +316,31 @@ cbd_status cbd_turn_analyze(const cbd_turn *turn, const cbd_turn_limits *limits,
                             cbd_turn_analysis *out, cbd_turn_error *err);
 
 void cbd_turn_analysis_free(cbd_turn_analysis *a);
+
+/*
+ * W32: the chance that `player` owns every territory of bonus b at the end of `turn`, whose
+ * analysis is `a` (cbd_turn_analyze of that turn). Exactly as W16's goals: the joint chance is
+ * the goals probability of the turn with the bonus's territories as goals (owner `player`),
+ * analysed again (charged to `budget`) unless the marginals decide it: 0 when a territory's
+ * chance is 0, the one uncertain territory's chance when the others are certain. Territories
+ * the player owns surely (chance 1) leave the goals, so that fewer groups join. Errors as
+ * cbd_turn_analyze's; CBD_ERR_INVALID (CBD_TURN_ERR_SIZE) for a bonus naming no territory or one
+ * out of range.
+ */
+cbd_status cbd_turn_bonus_chance(const cbd_turn *turn, const cbd_turn_analysis *a,
+                                 const cbd_turn_bonus *b, cbd_turn_player player,
+                                 const cbd_turn_limits *limits, cbd_budget *budget, double *out,
+                                 cbd_turn_error *err);
+
+/* W32: every bonus of the turn and every player: a->bonus_owner (from `budget`, freed with the
+ * analysis). Errors as cbd_turn_bonus_chance's. */
+cbd_status cbd_turn_analyze_bonuses(const cbd_turn *turn, const cbd_turn_limits *limits,
+                                    cbd_budget *budget, cbd_turn_analysis *a, cbd_turn_error *err);
+
+/* W32: the player who owns every territory of b on `board`; false when none does (a territory
+ * neutral, or two owners). */
+bool cbd_turn_bonus_owner(const cbd_turn_bonus *b, const cbd_turn_territory *board,
+                          cbd_turn_player *owner);
 
 /* ---- seeded resolution of one turn ---- */
 

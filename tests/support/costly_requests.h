@@ -43,6 +43,20 @@ static inline char *costly_turn_capture_onwards(const char *luck) {
     return b.p;
 }
 
+/*
+ * The attacker's review's chain into a neutral: 3·10^7 capture 1.281·10^7 at luck 0.05 with
+ * multi_attack, then 99 % of what stands on B attacks a neutral of 1: every stack the capture
+ * leaves fights on (200 after 2.6-3.2 s of CPU while under-charged).
+ */
+static inline char *costly_turn_chain_neutral(void) {
+    return costly_strdup(
+        "{\"territories\": {\"A\": {\"owner\": \"a\", \"armies\": 30000000}, \"B\": "
+        "{\"owner\": \"b\", \"armies\": 12810000}, \"C\": {\"owner\": \"neutral\", "
+        "\"armies\": 1}}, \"orders\": [{\"player\": \"a\", \"from\": \"A\", \"to\": \"B\", "
+        "\"armies\": 30000000}, {\"player\": \"a\", \"from\": \"B\", \"to\": \"C\", "
+        "\"percent\": 0.99}], \"settings\": {\"luck_modifier\": 0.05, \"multi_attack\": true}}");
+}
+
 /* `random` move order with 7 players giving 0-army orders beside one big battle (400,000 a
  * side at luck 0.16: some 770,000 board states, within warapp.max_turn_states): every order
  * of the 8 players' first moves is weighed (W13). Unmetered: 4.3-6.5 s for a smaller one. */
@@ -147,6 +161,54 @@ static inline char *costly_plan_turn(void) {
     costly_add(&b, "]}, \"objective\": \"expected\", \"max_plans\": 100000, \"settings\": "
                    "{\"luck_modifier\": 0.2}}");
     return b.p;
+}
+
+/*
+ * Issue 36's /plan-turn requests that once ran for ever: `n` own territories of 2 armies, each
+ * beside a neutral of 1 of its own (and in a ring, beside the next own one), goal: capture N0.
+ * The plans' count walked every ordering of the orders (n!) uncharged: 12 pairs took 17 s of
+ * CPU, 13 pairs 186 s, a ring of 16 never ended; with max_plans 1 two of them held both HTTP
+ * threads for a minute. `mcp` wraps it in a tools/call of plan_turn.
+ */
+static inline char *costly_plan_pairs(int n, bool ring, int max_plans, unsigned long long income,
+                                      bool mcp) {
+    costly_buf b = {0};
+    if (mcp) {
+        costly_add(&b, "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", "
+                       "\"params\": {\"name\": \"plan_turn\", \"arguments\": ");
+    }
+    costly_add(&b, "{\"territories\": {");
+    for (int i = 0; i < n; i++) {
+        costly_add(&b, "%s\"M%d\": {\"owner\": \"me\", \"armies\": 2, \"neighbors\": [\"N%d\"",
+                   i ? ", " : "", i, i);
+        if (ring) {
+            costly_add(&b, ", \"M%d\"", (i + 1) % n);
+        }
+        costly_add(&b, "]}, \"N%d\": {\"owner\": \"neutral\", \"armies\": 1, \"neighbors\": []}",
+                   i);
+    }
+    costly_add(&b, "}, \"player\": \"me\", \"income\": %llu, \"goal\": {\"capture\": [\"N0\"]}",
+               income);
+    if (max_plans > 0) {
+        costly_add(&b, ", \"max_plans\": %d", max_plans);
+    }
+    costly_add(&b, mcp ? "}}}" : "}");
+    return b.p;
+}
+
+/* Issue 36: the other players' capture-then-onwards battle (4·10^7 armies at 1.708·10^7, luck
+ * 0.05, multi_attack, then 99 % of the stack onwards) beside the planner's own small front:
+ * analysed up to three times (3.3-8 s), or a 500 when the search's budget ended it. */
+static inline char *costly_plan_others_onwards(void) {
+    return costly_strdup(
+        "{\"territories\": {\"M\": {\"owner\": \"me\", \"armies\": 5, \"neighbors\": [\"N\"]}, "
+        "\"N\": {\"owner\": \"neutral\", \"armies\": 1, \"neighbors\": []}, \"X\": {\"owner\": "
+        "\"x\", \"armies\": 40000000, \"neighbors\": [\"Y\"]}, \"Y\": {\"owner\": \"y\", "
+        "\"armies\": 17080000, \"neighbors\": [\"Z\"]}, \"Z\": {\"owner\": \"z\", \"armies\": 1, "
+        "\"neighbors\": []}}, \"orders\": [{\"player\": \"x\", \"from\": \"X\", \"to\": \"Y\", "
+        "\"armies\": 40000000}, {\"player\": \"x\", \"from\": \"Y\", \"to\": \"Z\", \"percent\": "
+        "0.99}], \"settings\": {\"luck_modifier\": 0.05, \"multi_attack\": true}, \"player\": "
+        "\"me\", \"income\": 3, \"goal\": {\"capture\": [\"N\"]}}");
 }
 
 /* /simulate-turn at its limit: 10^7 trials of 5 orders (warapp.max_turn_simulated_orders). */
@@ -431,6 +493,8 @@ static inline costly_request *costly_requests(size_t *n) {
          costly_turn_capture_onwards("0.05"), COSTLY_200_OR_422, NULL},
         {"analyze-turn capture then 99 % onwards, L0.2", "/analyze-turn",
          costly_turn_capture_onwards("0.2"), COSTLY_200_OR_422, NULL},
+        {"analyze-turn 3e7 capture 1.281e7 then on to a neutral", "/analyze-turn",
+         costly_turn_chain_neutral(), COSTLY_200_OR_422, NULL},
         {"analyze-turn random order, 8 players", "/analyze-turn", costly_turn_random_order(),
          COSTLY_200_OR_422, NULL},
         {"analyze-turn 128 battles listed", "/analyze-turn", costly_turn_large_answer(), COSTLY_422,
@@ -443,6 +507,20 @@ static inline costly_request *costly_requests(size_t *n) {
          COSTLY_200_OR_422, "/include_turns"},
         {"plan-turn 8 own of 1e6 in a ring, L0.2", "/plan-turn", costly_plan_turn(),
          COSTLY_200_OR_422, NULL},
+        {"plan-turn 12 separate pairs", "/plan-turn", costly_plan_pairs(12, false, 0, 0, false),
+         COSTLY_200, NULL},
+        {"plan-turn 13 separate pairs", "/plan-turn", costly_plan_pairs(13, false, 0, 0, false),
+         COSTLY_200, NULL},
+        {"plan-turn 11 pairs, max_plans 1", "/plan-turn", costly_plan_pairs(11, false, 1, 0, false),
+         COSTLY_200, NULL},
+        {"plan-turn a ring of 16", "/plan-turn", costly_plan_pairs(16, true, 0, 0, false),
+         COSTLY_200, NULL},
+        {"plan-turn income 999,999,966", "/plan-turn",
+         costly_plan_pairs(1, false, 0, 999999966ULL, false), COSTLY_200, NULL},
+        {"mcp: plan-turn 12 pairs, income 1e8", "/mcp",
+         costly_plan_pairs(12, false, 0, 100000000ULL, true), COSTLY_200, NULL},
+        {"plan-turn others capture 4e7 then onwards, L0.05", "/plan-turn",
+         costly_plan_others_onwards(), COSTLY_422, NULL},
         {"analyze 1e9 v fog of 500 from 5e8, L1", "/analyze-attack", costly_fog_far_attack(500),
          COSTLY_422, "/attackers"},
         {"analyze 1e9 v fog of 1000 from 5e8, L1", "/analyze-attack", costly_fog_far_attack(1000),

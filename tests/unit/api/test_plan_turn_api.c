@@ -380,7 +380,7 @@ static json_t *order(const char *type, const char *from, const char *to, json_in
  * bordering targets (others' territories), then from each territory everything that may move
  * at its weakest bordering target. */
 static json_t *rule_of_thumb(const json_t *req) {
-    const char *own[7];
+    const char *own[16];
     size_t k = own_list(req, own), best = 0, best_n = 0;
     const json_t *terr = json_object_get(req, "territories");
     for (size_t i = 0; i < k; i++) {
@@ -420,9 +420,9 @@ static json_t *rule_of_thumb(const json_t *req) {
 /* A random legal plan: each army of the income on a random territory; each territory's
  * neighbours, each with chance 1/2, a random share of what is left; the orders shuffled. */
 static json_t *random_plan(const json_t *req) {
-    const char *own[7];
+    const char *own[16];
     size_t k = own_list(req, own);
-    json_int_t income = json_integer_value(json_object_get(req, "income")), dep[7] = {0};
+    json_int_t income = json_integer_value(json_object_get(req, "income")), dep[16] = {0};
     for (json_int_t a = 0; a < income; a++) {
         dep[rnd(k)]++;
     }
@@ -461,13 +461,16 @@ Test(plan_turn_api, w31_random_boards_beat_the_rule_of_thumb_and_random_plans) {
         cr_expect(v >= tv - 1e-12, "board %d: plan %.17g, rule of thumb %.17g", b, v, tv);
         better_than_thumb += v > tv + 1e-9;
         double best_random = 0;
-        for (int i = 0; i < 200; i++) {
+        uint64_t after_200 = 0; /* the boards drawn next are those of 200 plans (as written) */
+        for (int i = 0; i < 400; i++) {
+            after_200 = i == 200 ? rng_state : after_200;
             json_t *p = random_plan(req);
             check_in_space(req, p, "random plan");
             double rv = replay(req, p, NULL);
             best_random = rv > best_random ? rv : best_random;
             json_decref(p);
         }
+        rng_state = after_200;
         cr_expect(v >= best_random - 1e-12, "board %d: plan %.17g, best random %.17g", b, v,
                   best_random);
         json_decref(thumb);
@@ -475,6 +478,7 @@ Test(plan_turn_api, w31_random_boards_beat_the_rule_of_thumb_and_random_plans) {
         json_decref(req);
     }
     /* "better on most": on more than half of the boards (11 of 16 when written) */
+    /* (issue 36: at least the best of 400 random plans, not 200) */
     cr_expect(better_than_thumb > 8, "better than the rule of thumb on %d of 16",
               better_than_thumb);
 }
@@ -559,5 +563,113 @@ Test(plan_turn_api, w31_bad_requests_are_422_naming_the_member) {
         cr_expect(has_error(doc, bad[i].pointer, bad[i].needle), "case %zu: want %s (%s) in %s", i,
                   bad[i].pointer, bad[i].needle ? bad[i].needle : "", last_body);
         json_decref(doc);
+    }
+}
+
+/*
+ * A 64-territory board (issue 36 point 4: no public copy of the warlight2 example map was
+ * found to ship, so boards of its size are generated here): an 8 x 8 grid, each cell bordering
+ * the next right and below (W24: a border listed on either side counts both ways); the player
+ * holds a connected block of 7-12 cells grown from a random one (2-8 armies), bob 12 random
+ * others, the rest neutral (2-10 armies); income 5-10, luck 0.16; the goal: 2 or 3 of the
+ * cells bordering the block.
+ */
+static char big_names[64][8];
+
+static json_t *big_request(void) {
+    for (int i = 0; i < 64; i++) {
+        snprintf(big_names[i], sizeof big_names[i], "R%dC%d", i / 8, i % 8);
+    }
+    int owner[64]; /* 0 neutral, 1 me, 2 bob */
+    memset(owner, 0, sizeof owner);
+    int k = 7 + (int)rnd(6), have = 1;
+    owner[rnd(64)] = 1;
+    while (have < k) {
+        int c = (int)rnd(64), r = c / 8, col = c % 8;
+        bool next =
+            owner[c] == 0 && ((r > 0 && owner[c - 8] == 1) || (r < 7 && owner[c + 8] == 1) ||
+                              (col > 0 && owner[c - 1] == 1) || (col < 7 && owner[c + 1] == 1));
+        if (next) {
+            owner[c] = 1;
+            have++;
+        }
+    }
+    for (int n = 0; n < 12;) {
+        int c = (int)rnd(64);
+        if (owner[c] == 0) {
+            owner[c] = 2;
+            n++;
+        }
+    }
+    json_t *terr = json_object();
+    for (int c = 0; c < 64; c++) {
+        json_t *nb = json_array();
+        if (c % 8 < 7) {
+            json_array_append_new(nb, json_string(big_names[c + 1]));
+        }
+        if (c / 8 < 7) {
+            json_array_append_new(nb, json_string(big_names[c + 8]));
+        }
+        static const char *const owners[3] = {"neutral", "me", "bob"};
+        json_int_t armies = owner[c] == 1 ? 2 + (json_int_t)rnd(7) : 2 + (json_int_t)rnd(9);
+        json_object_set_new(terr, big_names[c],
+                            json_pack("{s:s,s:I,s:o}", "owner", owners[owner[c]], "armies", armies,
+                                      "neighbors", nb));
+    }
+    json_t *capture = json_array();
+    int want = 2 + (int)rnd(2);
+    for (int c = 0, found = 0; c < 64 && found < want; c++) {
+        int r = c / 8, col = c % 8;
+        bool frontier =
+            owner[c] != 1 && ((r > 0 && owner[c - 8] == 1) || (r < 7 && owner[c + 8] == 1) ||
+                              (col > 0 && owner[c - 1] == 1) || (col < 7 && owner[c + 1] == 1));
+        if (frontier && rnd(2)) {
+            json_array_append_new(capture, json_string(big_names[c]));
+            found++;
+        }
+    }
+    if (json_array_size(capture) == 0) {
+        for (int c = 0; c < 64 && json_array_size(capture) == 0; c++) {
+            int r = c / 8, col = c % 8;
+            if (owner[c] != 1 &&
+                ((r > 0 && owner[c - 8] == 1) || (r < 7 && owner[c + 8] == 1) ||
+                 (col > 0 && owner[c - 1] == 1) || (col < 7 && owner[c + 1] == 1))) {
+                json_array_append_new(capture, json_string(big_names[c]));
+            }
+        }
+    }
+    return json_pack("{s:o,s:s,s:I,s:{s:o},s:s,s:{s:f},s:[]}", "territories", terr, "player", "me",
+                     "income", (json_int_t)(5 + rnd(6)), "goal", "capture", capture, "objective",
+                     rnd(2) ? "all" : "expected", "settings", "luck_modifier", 0.16, "orders");
+}
+
+Test(plan_turn_api, issue36_64_territory_boards_beat_the_rule_of_thumb_and_400_random_plans,
+     .timeout = 300) {
+    rng_state = 36;
+    for (int b = 0; b < 3; b++) {
+        json_t *req = big_request();
+        json_t *doc = plan_checked(req);
+        double v = json_number_value(json_object_get(doc, "value"));
+        json_t *thumb = rule_of_thumb(req);
+        check_in_space(req, thumb, "rule of thumb");
+        double tv = replay(req, thumb, NULL);
+        cr_expect(v >= tv - 1e-12, "64 board %d: plan %.17g, rule of thumb %.17g", b, v, tv);
+        double best_random = 0;
+        for (int i = 0; i < 400; i++) {
+            json_t *p = random_plan(req);
+            check_in_space(req, p, "random plan");
+            double rv = replay(req, p, NULL);
+            best_random = rv > best_random ? rv : best_random;
+            json_decref(p);
+        }
+        cr_expect(v >= best_random - 1e-12, "64 board %d: plan %.17g, best random %.17g", b, v,
+                  best_random);
+        fprintf(stderr,
+                "64 board %d: plan %.6f (plans %lld, optimal %d), thumb %.6f, random %.6f\n", b, v,
+                json_integer_value(json_object_get(doc, "plans_evaluated")),
+                json_is_true(json_object_get(doc, "optimal")), tv, best_random);
+        json_decref(thumb);
+        json_decref(doc);
+        json_decref(req);
     }
 }

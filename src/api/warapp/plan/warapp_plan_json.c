@@ -13,11 +13,11 @@
 
 #include "api/warapp/turn/warapp_turn_ids.h"
 
-static const char *const goal_keys[] = {"capture", "hold", NULL};
-static const char *const objective_names[] = {"all", "expected", NULL};
+static const char *const goal_keys[] = {"capture", "hold", "bonuses", NULL};
+static const char *const objective_names[] = {"all", "expected", "income", NULL};
 
 const char *cbdp_plan_objective_name(cbd_plan_objective o) {
-    return objective_names[o == CBD_PLAN_EXPECTED ? 1 : 0];
+    return objective_names[o <= CBD_PLAN_INCOME ? o : 0];
 }
 
 /* The player: one of the turn's, owning a territory at the start (W31: deploys go there). */
@@ -75,26 +75,124 @@ static bool read_goal_list(const cbd_reader *g, const char *key, const cbd_turn_
     return ok;
 }
 
-/* goal: {capture: [ids], hold: [ids]}, one territory at least. */
+/* goal.bonuses: ids of the board's bonuses (W32), none twice; their indices into which[]. */
+static bool read_goal_bonuses(const cbd_reader *g, const cbd_turn_request *q, size_t *which,
+                              size_t *n) {
+    const json_t *list;
+    *n = 0;
+    /* up to the board's size rather than its bonuses, so that each unknown id is named */
+    cbd_field f = cbd_read_array(g, "bonuses", q->limits.max_territories, &list);
+    if (f != CBD_FIELD_OK) {
+        return f == CBD_FIELD_ABSENT;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        const json_t *v = json_array_get(list, i);
+        const char *id = json_is_string(v) ? json_string_value(v) : NULL;
+        size_t b = 0;
+        while (id && b < q->turn.n_bonuses && strcmp(q->bonus_id[b], id) != 0) {
+            b++;
+        }
+        bool again = false;
+        for (size_t j = 0; j < *n; j++) {
+            again |= which[j] == b;
+        }
+        if (!id || b == q->turn.n_bonuses) {
+            cbd_reader_item_error(g, "bonuses", i,
+                                  "must be the id of a bonus of this board's `bonuses` (W32)");
+            ok = false;
+        } else if (again) {
+            cbd_reader_item_error(g, "bonuses", i, "is in the goal already");
+            ok = false;
+        } else {
+            which[(*n)++] = b;
+        }
+    }
+    return ok;
+}
+
+/* The bonuses' territories join the goals (W32: capture what the player lacks of each, hold
+ * what it has), each once; under `income` the bonuses are the ones valued. */
+static bool bonus_goals(const cbd_turn_request *q, size_t nb, cbd_plan_read *out) {
+    for (size_t k = 0; k < nb; k++) {
+        const cbd_turn_bonus *b = &q->bonuses[out->bonus_index[k]];
+        for (size_t i = 0; i < b->n_territories; i++) {
+            bool again = false;
+            for (size_t j = 0; j < out->req.n_goals; j++) {
+                again |= out->goals[j] == b->territories[i];
+            }
+            if (!again) {
+                out->goals[out->req.n_goals++] = b->territories[i];
+            }
+        }
+    }
+    if (out->req.objective != CBD_PLAN_INCOME) {
+        return true;
+    }
+    out->bonuses = calloc(nb + 1, sizeof *out->bonuses);
+    if (!out->bonuses) {
+        return false;
+    }
+    for (size_t k = 0; k < nb; k++) {
+        out->bonuses[k] = q->bonuses[out->bonus_index[k]];
+    }
+    out->req.bonuses = out->bonuses;
+    out->req.n_bonuses = nb;
+    return true;
+}
+
+/* goal: {capture: [ids], hold: [ids], bonuses: [ids]}, one territory at least; under `income`
+ * bonuses only, and the goal may be left out (every bonus of the board is valued). */
 static bool read_goal(const cbd_reader *r, const cbd_turn_request *q, cbd_plan_read *out) {
+    bool income = out->req.objective == CBD_PLAN_INCOME;
     cbd_reader g;
     cbd_field f = cbd_read_object(r, "goal", goal_keys, &g);
-    if (f != CBD_FIELD_OK) {
+    if (f == CBD_FIELD_BAD || (f == CBD_FIELD_ABSENT && !income)) {
         if (f == CBD_FIELD_ABSENT) {
             cbd_reader_error(r, "goal",
                              "is required: {\"capture\": [territory ids], \"hold\": "
-                             "[territory ids]}, one territory at least");
+                             "[territory ids], \"bonuses\": [bonus ids]}, one at least");
         }
         return false;
     }
-    bool ok = read_goal_list(&g, "capture", q, out);
-    out->n_capture = out->req.n_goals;
-    ok &= read_goal_list(&g, "hold", q, out);
-    if (ok && out->req.n_goals == 0) {
-        cbd_reader_error(r, "goal", "lists no territory: give capture or hold one at least");
+    size_t nb = 0;
+    bool listed = f == CBD_FIELD_OK && cbd_reader_member(&g, "bonuses");
+    bool ok = true;
+    if (f == CBD_FIELD_OK) {
+        ok = read_goal_list(&g, "capture", q, out);
+        out->n_capture = out->req.n_goals;
+        ok &= read_goal_list(&g, "hold", q, out);
+        if (income && out->req.n_goals > 0) {
+            cbd_reader_error(r, "goal",
+                             "under objective \"income\" lists bonuses only (goal.bonuses, "
+                             "W32): income counts whole bonuses, not territories");
+            ok = false;
+        }
+        ok &= read_goal_bonuses(&g, q, out->bonus_index, &nb);
+    }
+    if (!ok) {
         return false;
     }
-    return ok;
+    if (income && !listed) {
+        for (nb = 0; nb < q->turn.n_bonuses; nb++) {
+            out->bonus_index[nb] = nb;
+        }
+    }
+    if (income && nb == 0) {
+        cbd_reader_error(r, "objective",
+                         "is \"income\", which values the board's bonuses (W32): give "
+                         "`bonuses`, one at least");
+        return false;
+    }
+    if (!bonus_goals(q, nb, out)) {
+        return cbd_api_oom_problem(r->problem);
+    }
+    if (out->req.n_goals == 0) {
+        cbd_reader_error(r, "goal",
+                         "lists no territory: give capture, hold or bonuses one at least");
+        return false;
+    }
+    return true;
 }
 
 /* W24: every territory lists its neighbours (possibly none), so that the plan's moves are the
@@ -170,7 +268,8 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     memset(out, 0, sizeof *out);
     out->req.max_plans = CBD_PLAN_DEFAULT_MAX_PLANS;
     out->goals = calloc(q->turn.n_territories + 1, sizeof *out->goals);
-    if (!out->goals) {
+    out->bonus_index = calloc(q->turn.n_bonuses + 1, sizeof *out->bonus_index);
+    if (!out->goals || !out->bonus_index) {
         return cbd_api_oom_problem(r->problem);
     }
     out->req.goals = out->goals;
@@ -195,5 +294,7 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
 
 void cbdp_plan_read_free(cbd_plan_read *p) {
     free(p->goals);
+    free(p->bonuses);
+    free(p->bonus_index);
     memset(p, 0, sizeof *p);
 }

@@ -15,6 +15,10 @@ typedef struct {
     cbd_plan_request req;
     uint32_t *goals; /* capture then hold, territory indices (malloc'd: cbdp_plan_read_free) */
     size_t n_capture;
+    /* W32, `income`: the bonuses valued (req.bonuses) and their indices in the turn's bonuses
+     * (malloc'd, or NULL for the other objectives) */
+    cbd_turn_bonus *bonuses;
+    size_t *bonus_index;
 } cbd_plan_read;
 
 /*
@@ -28,7 +32,7 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
 
 void cbdp_plan_read_free(cbd_plan_read *p);
 
-/* "all" or "expected". */
+/* "all", "expected" or "income". */
 const char *cbdp_plan_objective_name(cbd_plan_objective o);
 
 #endif

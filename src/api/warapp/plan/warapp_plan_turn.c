@@ -27,9 +27,9 @@
 #include "api/warapp/turn/warapp_turn_json.h"
 
 /* The turn's members but `goals` (the plan's goal is its own member), and the plan's. */
-static const char *const request_keys[] = {"territories", "orders",      "settings",
-                                           "teams",       "move_order",  "player_order",
-                                           "diplomacy",   CBD_PLAN_KEYS, NULL};
+static const char *const request_keys[] = {
+    "territories",  "orders",    "settings", "teams",       "move_order",
+    "player_order", "diplomacy", "bonuses",  CBD_PLAN_KEYS, NULL};
 
 /* Each plan's orders as /analyze-turn takes them. */
 static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
@@ -59,11 +59,20 @@ static double as_written(double v) {
 }
 
 /* The plan's value from its analysis's numbers as /analyze-turn writes them. */
-static double answered_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
+static double answered_value(const cbd_plan_read *pr, const cbd_turn_analysis *a) {
+    const cbd_plan_request *req = &pr->req;
     if (req->objective == CBD_PLAN_ALL) {
         return as_written(a->goals_probability);
     }
     double sum = 0;
+    if (req->objective == CBD_PLAN_INCOME) {
+        /* W32: each bonus's value times the analysis's "bonuses" chance as written */
+        for (size_t k = 0; k < req->n_bonuses; k++) {
+            double own = a->bonus_owner[pr->bonus_index[k] * a->n_players + req->player];
+            sum += (double)req->bonuses[k].value * as_written(own);
+        }
+        return sum;
+    }
     for (size_t g = 0; g < req->n_goals; g++) {
         sum += as_written(a->territories[req->goals[g]].owner[req->player]);
     }
@@ -114,6 +123,25 @@ static bool analyse(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_re
     }
     cbd_turn_error err;
     cbd_status st = cbd_turn_analyze(&pq->turn, &pq->limits, budget, a, &err);
+    if (st == CBD_OK) {
+        st = cbd_turn_analyze_bonuses(&pq->turn, &pq->limits, budget, a, &err);
+        if (st != CBD_OK) {
+            cbd_turn_analysis_free(a);
+        }
+    }
+    if (st != CBD_OK && err.index != CBD_TURN_NO_ORDER && err.index != CBD_TURN_FOG_START &&
+        (err.kind == CBD_TURN_ERR_BUDGET || err.kind == CBD_TURN_ERR_WORK ||
+         err.kind == CBD_TURN_ERR_STATES)) {
+        /* the plan's turn lists the plan's orders first: name the request's own order (the
+         * other players' that the analysis was running), or the plan's income for one of the
+         * plan's */
+        if (err.index >= p->n_orders) {
+            err.index -= p->n_orders;
+        } else if (err.kind == CBD_TURN_ERR_BUDGET) {
+            err.index = CBD_TURN_NO_ORDER;
+            return cbd_turn_core_problem(cfg, budget, q, st, &err, "/income", problem);
+        }
+    }
     return st == CBD_OK || cbd_turn_core_problem(cfg, budget, q, st, &err, "/goal", problem);
 }
 
@@ -132,7 +160,7 @@ static bool alternatives_json(const cbd_config *cfg, cbd_budget *budget, const c
         if (ok) {
             cbd_jw_object_open(out);
             orders_json(out, q, &res->alternatives[i]);
-            value_json(out, answered_value(&pr->req, &a));
+            value_json(out, answered_value(pr, &a));
             cbd_jw_object_close(out);
             cbd_turn_analysis_free(&a);
         }
@@ -154,7 +182,7 @@ static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
         cbd_jw_key_string(out, "player", q->player_id[pr->req.player]);
         cbd_jw_key_string(out, "objective", cbdp_plan_objective_name(pr->req.objective));
         orders_json(out, q, &res->best);
-        value_json(out, answered_value(&pr->req, &a));
+        value_json(out, answered_value(pr, &a));
         cbd_jw_key_bool(out, "optimal", res->optimal);
         cbd_jw_key_uint(out, "plans_evaluated", res->plans_evaluated);
         cbd_jw_key_uint(out, "plans_bounded", res->plans_bounded);
@@ -171,26 +199,28 @@ static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
 }
 
 /*
- * The search's own work: a quarter of what the request's budget has left, so that it stops at
- * the same plan each time the same request comes with the same budget (a deadline stops the
- * request instead: the search's work is charged to the request's budget as it goes), and the
- * rest answers the plans' analyses. A quarter, not half: on turns whose groups of territories
- * grow large (many of a plan's orders joining them) the exact analysis was measured at about
- * 3.3 ns of CPU per unit charged (bench/bench_budget's plan-turn row), not the 1 its charges
- * aim at, and the request must still end within its CPU budget.
+ * The search's own work: a quarter of what a worker's budget (server.work_budget_ms) has left
+ * at this point, so that it stops at the same plan each time the same request comes, wherever
+ * it runs: on an HTTP thread the request's own budget (the inline slice) ends first and the
+ * request is handed to a worker (a deadline stops the request instead: the search's work is
+ * charged to the request's budget as it goes), and the rest answers the plans' analyses. A
+ * quarter, not half: on turns whose groups of territories grow large (many of a plan's orders
+ * joining them) the exact analysis was measured at about 3.3 ns of CPU per unit charged
+ * (bench/bench_budget's plan-turn row), not the 1 its charges aim at, and the request must
+ * still end within its CPU budget.
  */
-static uint64_t search_work(const cbd_budget *budget) {
+static uint64_t search_work(const cbd_config *cfg, const cbd_budget *budget) {
     if (!budget || budget->work_limit == UINT64_MAX) {
         return UINT64_MAX;
     }
-    uint64_t left =
-        budget->work_limit > budget->work_spent ? budget->work_limit - budget->work_spent : 0;
-    return left / 4;
+    uint64_t full = cbd_work_times(cfg->limits.work_budget_ms, CBD_WORK_UNITS_PER_MS);
+    full = full > budget->work_limit ? full : budget->work_limit;
+    return full > budget->work_spent ? (full - budget->work_spent) / 4 : 0;
 }
 
 static bool plan(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
                  cbd_plan_read *pr, cbd_jw *out, cbd_problem *problem) {
-    pr->req.max_work = search_work(budget);
+    pr->req.max_work = search_work(cfg, budget);
     cbd_plan_result res;
     cbd_turn_error err;
     cbd_status st = cbd_plan_search(&q->turn, &pr->req, &q->limits, budget, &res, &err);
@@ -241,6 +271,11 @@ uint64_t cbd_api_plan_turn_cost(const cbd_config *cfg, const json_t *request) {
                        ? (double)json_integer_value(m)
                        : (double)CBD_PLAN_DEFAULT_MAX_PLANS;
     plans = plans < CBD_PLAN_MAX_PLANS ? plans : CBD_PLAN_MAX_PLANS;
+    /* A small max_plans does not make a search cheap (issue 36: max_plans 1 ran on an HTTP
+     * thread): the count, the bounds, the seeds and the fronts' runs come first. The search is
+     * charged to the budget throughout, so an inline attempt would be handed back at the
+     * inline slice anyway; the estimate sends it to a worker at once. */
+    plans = plans > CBD_PLAN_DEFAULT_MAX_PLANS ? plans : CBD_PLAN_DEFAULT_MAX_PLANS;
     double one = (double)cbd_api_analyze_turn_cost(cfg, request) + 4.0 * 60000.0;
     double cost = (double)CBD_COST_BASE_NS + plans * one;
     return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);

@@ -13,6 +13,7 @@
 #include "api/warapp/dist_json.h"
 #include "warapp_analyze_turn.h"
 #include "warapp_turn_json.h"
+#include "warapp_turn_bonus_json.h"
 #include "warapp_turn_kinds.h"
 #include "api/warapp/warapp_units_json.h"
 
@@ -169,6 +170,9 @@ static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
     if (q->turn.n_goals > 0) {
         cbd_jw_key_real(w, "goals_probability", a->goals_probability);
     }
+    if (q->turn.n_bonuses > 0) {
+        cbdp_turn_bonuses_json(w, q, a);
+    }
     cbd_jw_object_close(w);
     cbd_mem_free(idx);
     return true;
@@ -208,6 +212,12 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_
     cbd_turn_analysis a;
     cbd_turn_error err;
     cbd_status st = cbd_turn_analyze(&q.turn, &q.limits, budget, &a, &err);
+    if (st == CBD_OK) {
+        st = cbd_turn_analyze_bonuses(&q.turn, &q.limits, budget, &a, &err);
+        if (st != CBD_OK) {
+            cbd_turn_analysis_free(&a);
+        }
+    }
     if (st != CBD_OK) {
         (void)cbd_turn_core_problem(cfg, budget, &q, st, &err, "/orders", problem);
         cbd_turn_request_free(&q);
@@ -298,6 +308,18 @@ static double board_power(const json_t *request) {
     return total < 1e9 ? total : 1e9;
 }
 
+/* W32: the bonuses of two territories or more, each of which may need the turn analysed again
+ * for its joint chance (cbd_turn_bonus_chance; one territory is read off the marginals). */
+static double joint_bonuses(const json_t *request) {
+    double n = 0;
+    const char *id;
+    const json_t *b;
+    json_object_foreach((json_t *)json_object_get(request, "bonuses"), id, b) {
+        n += json_array_size(json_object_get(b, "territories")) > 1;
+    }
+    return n;
+}
+
 uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request) {
     const json_t *orders = json_object_get(request, "orders");
     if (!json_is_array(orders)) {
@@ -319,5 +341,6 @@ uint64_t cbd_api_analyze_turn_cost(const cbd_config *cfg, const json_t *request)
         double terms = 10.0 * sqrt(board_power(request)) + 64.0;
         cost += (double)attacks * 2.0 * terms * (double)(CBD_WORK_BINOM_TERM + CBD_WORK_KILL_TERM);
     }
+    cost *= 1.0 + joint_bonuses(request);
     return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);
 }

@@ -98,7 +98,8 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally 
         per_territory += s->hist_bytes > CBD_WORK_CACHE_BYTES ? CBD_WORK_TURN_MISS : 0;
         uint64_t tally = cbd_work_times(per_territory, s->n_terr) +
                          cbd_work_times(CBD_WORK_SCAN_TERM,
-                                        s->n_orders + (s->n_units ? s->n_units + s->n_owner : 0));
+                                        s->n_orders + (s->n_units ? s->n_units + s->n_owner : 0) +
+                                            s->n_bonus_terr);
         if (!cbd_charge(budget, tally)) {
             return CBD_ERR_BUDGET;
         }

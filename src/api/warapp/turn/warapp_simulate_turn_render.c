@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "api/warapp/warapp_request.h"
+#include "warapp_turn_bonus_json.h"
 #include "warapp_turn_kinds.h"
 
 static int cmp_u64(const void *a, const void *b) {
@@ -230,6 +231,9 @@ bool cbdp_turn_tally_render(cbd_jw *w, const cbd_turn_tally *s, uint64_t seed, u
     }
     if (q->turn.n_goals > 0) {
         cbd_jw_key_uint(w, "goals_met", s->goals_met);
+    }
+    if (q->turn.n_bonuses > 0) {
+        cbdp_turn_bonus_counts_json(w, q, s->bonus_owner);
     }
     if (s->boards) {
         cbd_jw_blame(w, "/include_turns");

@@ -69,6 +69,7 @@ void cbdp_turn_tally_free(cbd_turn_tally *s) {
     cbd_mem_free(s->unit_at);
     cbd_mem_free(s->unit_alive);
     cbd_mem_free(s->eliminated);
+    cbd_mem_free(s->bonus_owner);
 }
 
 bool cbdp_turn_tally_init(cbd_turn_tally *s, cbd_budget *budget, const cbd_turn_request *q,
@@ -89,6 +90,14 @@ bool cbdp_turn_tally_init(cbd_turn_tally *s, cbd_budget *budget, const cbd_turn_
         s->unit_alive = cbd_mem_calloc(budget, s->n_units, sizeof *s->unit_alive);
         s->eliminated = cbd_mem_calloc(budget, s->n_owner, sizeof *s->eliminated);
         ok = s->unit_at && s->unit_alive && s->eliminated;
+    }
+    if (ok && q->turn.n_bonuses > 0) {
+        s->bonus_owner =
+            cbd_mem_calloc(budget, q->turn.n_bonuses * q->turn.n_players, sizeof *s->bonus_owner);
+        ok = s->bonus_owner != NULL;
+        for (size_t b = 0; b < q->turn.n_bonuses; b++) {
+            s->n_bonus_terr += q->turn.bonuses[b].n_territories;
+        }
     }
     if (ok && include_turns) {
         /* trials <= warapp.max_listed_turns here, so the products cannot overflow. */
@@ -135,5 +144,11 @@ bool cbdp_turn_tally_add(cbd_turn_tally *s, const cbd_turn_territory *board,
         c[3] += ev[i].kind == CBD_TURN_ATTACKED && ev[i].outcome.captured;
     }
     s->goals_met += cbd_turn_goals_met(&s->q->turn, board);
+    for (size_t b = 0; b < s->q->turn.n_bonuses; b++) {
+        cbd_turn_player p;
+        if (cbd_turn_bonus_owner(&s->q->turn.bonuses[b], board, &p)) {
+            s->bonus_owner[b * s->q->turn.n_players + p]++; /* W32 */
+        }
+    }
     return true;
 }

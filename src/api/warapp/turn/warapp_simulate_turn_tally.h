@@ -35,6 +35,8 @@ typedef struct {
     uint64_t *unit_at;          /* n_units × n_terr: the trials it ended alive there */
     uint64_t *unit_alive;       /* n_units */
     uint64_t *eliminated;       /* n_players (W22) */
+    uint64_t *bonus_owner;      /* W32: n_bonuses × n_players, or NULL without bonuses */
+    uint64_t n_bonus_terr;      /* W32: the territories of every bonus, each looked at a trial */
 } cbd_turn_tally;
 
 /* The count of a key the histogram holds (a key is armies + 1, as its `key` array has it). */

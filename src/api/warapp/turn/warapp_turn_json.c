@@ -14,6 +14,7 @@
 
 #include "api/api.h"
 #include "api/warapp/warapp_settings.h"
+#include "warapp_turn_bonus_json.h"
 #include "warapp_turn_cards_json.h"
 #include "warapp_turn_ids.h"
 #include "warapp_turn_map_json.h"
@@ -325,6 +326,7 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
         ok &= cbdp_turn_read_schedule(r, q);
         ok &= cbdp_turn_read_goals(r, q);
         ok &= cbdp_turn_read_diplomacy(r, q);
+        ok &= cbdp_turn_read_bonuses(r, q);
         ok = ok && cbdp_turn_check_borders(r, q);
         ok = ok && check_total(r, q);
     }
@@ -347,6 +349,9 @@ void cbd_turn_request_free(cbd_turn_request *q) {
     free(q->block);
     free(q->map);
     free(q->peace);
+    free(q->bonuses);
+    free(q->bonus_id);
+    free(q->bonus_terr);
     memset(q, 0, sizeof *q);
 }
 

@@ -29,7 +29,8 @@
  * Ids point into the request document, which outlives the answer.
  */
 #define CBD_TURN_KEYS                                                                              \
-    "territories", "orders", "settings", "teams", "move_order", "player_order", "goals", "diplomacy"
+    "territories", "orders", "settings", "teams", "move_order", "player_order", "goals",           \
+        "diplomacy", "bonuses"
 
 /* The longest territory or player id, in characters (code points, as maxLength counts). */
 #define CBD_TURN_ID_MAX 64
@@ -57,6 +58,11 @@ typedef struct {
     size_t order_units_cap, order_units_used;
     uint32_t *map; /* W24: turn.neighbor_off then turn.neighbors, one allocation (or NULL) */
     cbd_turn_peace *peace; /* W29: turn.peace, the diplomacy pairs (or NULL) */
+    /* W32: turn.bonuses, their ids (into the request) and one pool of their territories (each
+     * malloc'd, or NULL without bonuses) */
+    cbd_turn_bonus *bonuses;
+    const char **bonus_id;
+    uint32_t *bonus_terr;
 } cbd_turn_request;
 
 /*

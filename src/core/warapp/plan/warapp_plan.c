@@ -1,7 +1,8 @@
 /*
- * The plan search (W31): its setup (the player's territories, the pairs a plan may order, the
- * search's own budget), the choice between the whole space and a local search, and the answer
- * (the best plans as orders). The search itself is in the folder's other files.
+ * One run of the plan search (W31): one front (warapp_plan_front.c) at one deploy total. Its
+ * setup (the front's own territories, the pairs a plan may order, the run's own budget), the
+ * choice between the whole space and the anytime local search, and the run's best plans as
+ * orders. The search itself is in the folder's other files.
  */
 #include "warapp_plan_internal.h"
 
@@ -16,49 +17,18 @@ double cbd_plan_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
     return cbdp_plan_objective_value(req, a);
 }
 
-/* The request against the board: goals on it, the player's territories known (W23), none of
- * the board's orders the player's. */
-static bool check_request(const cbd_turn *b, const cbd_plan_request *req, cbd_turn_error *err) {
-    *err = (cbd_turn_error){CBD_TURN_ERR_NONE, 0, 0, 0};
-    if (req->player >= b->n_players || req->n_goals == 0 || req->max_plans == 0 ||
-        !b->neighbor_off) {
-        err->kind = CBD_TURN_ERR_SIZE;
-        return false;
-    }
-    for (size_t g = 0; g < req->n_goals; g++) {
-        for (size_t h = 0; h < g; h++) {
-            if (req->goals[g] >= b->n_territories || req->goals[h] == req->goals[g]) {
-                *err = (cbd_turn_error){CBD_TURN_ERR_GOAL, g, 0, 0};
-                return false;
-            }
-        }
-        if (req->goals[g] >= b->n_territories) {
-            *err = (cbd_turn_error){CBD_TURN_ERR_GOAL, g, 0, 0};
-            return false;
-        }
-    }
-    for (size_t i = 0; i < b->n_orders; i++) {
-        if (b->orders[i].player == req->player) {
-            *err = (cbd_turn_error){CBD_TURN_ERR_ORDER, i, 0, 0};
-            return false;
-        }
-    }
-    for (size_t t = 0; b->fog && t < b->n_territories; t++) {
-        if (b->territories[t].owner == req->player && b->fog[t].n > 0) {
-            *err = (cbd_turn_error){CBD_TURN_ERR_TERRITORY, t, 0, 0};
-            return false;
-        }
-    }
-    return true;
+/* Whether t is one of the run's own territories: the player's at the start, in the front. */
+static bool is_own(const plan_ctx *c, size_t t) {
+    return c->board->territories[t].owner == c->req->player && (!c->front_own || c->front_own[t]);
 }
 
-/* The player's territories and the pairs (from, to) across the map's borders. */
+/* The player's territories of the front and the pairs (from, to) across the map's borders. */
 static bool setup_pairs(plan_ctx *c) {
     const cbd_turn *b = c->board;
     uint64_t guard = b->battle.one_army_must_stand_guard ? 1 : 0;
     size_t k = 0, np = 0;
     for (size_t t = 0; t < b->n_territories; t++) {
-        if (b->territories[t].owner == c->req->player) {
+        if (is_own(c, t)) {
             k++;
             np += b->neighbor_off[t + 1] - b->neighbor_off[t];
         }
@@ -75,7 +45,7 @@ static bool setup_pairs(plan_ctx *c) {
     }
     size_t i = 0, p = 0;
     for (size_t t = 0; t < b->n_territories; t++) {
-        if (b->territories[t].owner != c->req->player) {
+        if (!is_own(c, t)) {
             continue;
         }
         uint64_t armies = b->territories[t].armies;
@@ -161,42 +131,14 @@ static cbd_status answer(plan_ctx *c, cbd_plan_result *out) {
     return CBD_OK;
 }
 
-/* When the search's own work ended before any plan was analysed: the rule of thumb, with what
- * the request's budget has left, so that a plan is answered whenever one fits at all (the
- * request's budget stopping it is the request's failure, naming what to reduce). */
-static eval_result last_resort(plan_ctx *c) {
-    uint64_t left = c->budget && c->budget->work_limit > c->budget->work_spent
-                        ? c->budget->work_limit - c->budget->work_spent
-                        : UINT64_MAX;
-    size_t mem_left = c->budget ? c->budget->mem_limit - c->budget->mem_held : SIZE_MAX;
-    cbd_budget_init(&c->search, left, mem_left);
-    cbd_budget_set_scratch(&c->search, c->budget ? c->budget->scratch : NULL);
-    c->stopped = false;
-    cbdp_plan_rule_of_thumb(c, &c->scratch);
-    double value;
-    eval_result r = cbdp_plan_evaluate(c, &c->scratch, &value);
-    c->stopped = true; /* nothing is proven */
-    if (r == EVAL_STOP) {
-        /* it ran to the request's last unit: the request's budget is spent */
-        (void)cbd_charge(c->budget, 1);
-        c->status = CBD_ERR_BUDGET;
-        *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
-        return EVAL_ERROR;
-    }
-    return r;
-}
-
-/* The search proper, once the context is set up. */
-static cbd_status search(plan_ctx *c, cbd_plan_result *out) {
+/* The search proper, once the context is set up: the whole space when it is no larger than
+ * the plans that may be analysed (or, where the bounds cut it, 64 times that), else the
+ * anytime local search. */
+static cbd_status search(plan_ctx *c, plan_run *run) {
     cbd_status st = cbdp_plan_bounds_init(c);
     if (st != CBD_OK) {
         return st;
     }
-    size_t mem_left = c->budget ? c->budget->mem_limit - c->budget->mem_held : SIZE_MAX;
-    cbd_budget_init(&c->search, c->req->max_work, mem_left);
-    cbd_budget_set_scratch(&c->search, c->budget ? c->budget->scratch : NULL); /* kept warm too */
-    /* The whole space when it is no larger than the plans that may be analysed, or, where the
-     * bounds cut it, up to 64 times that. */
     uint64_t cap = cbd_work_times(c->bounded ? 64 : 1, c->req->max_plans);
     uint64_t space = 0;
     if (cbdp_plan_count(c, cap, &space) == EVAL_ERROR) {
@@ -204,37 +146,54 @@ static cbd_status search(plan_ctx *c, cbd_plan_result *out) {
     }
     bool whole = space <= cap;
     eval_result r = whole ? cbdp_plan_exhaust(c) : cbdp_plan_local(c);
-    if (r != EVAL_ERROR && !c->kept[0].used && c->stopped) {
-        r = last_resort(c);
-    }
     if (r == EVAL_ERROR) {
         return c->status;
     }
     if (!c->kept[0].used) {
-        *c->err = c->first_err;
-        return c->first_error != CBD_OK ? c->first_error : CBD_ERR_BUDGET;
+        /* Nothing fitted the run's share, or the core's limits refused every plan. */
+        if (c->first_error != CBD_OK && c->first_error != CBD_ERR_BUDGET) {
+            *c->err = c->first_err;
+            return c->first_error;
+        }
+        return CBD_OK;
     }
     /* A value no plan can pass (every goal certain) is proven optimal whatever was searched. */
-    double most = c->req->objective == CBD_PLAN_ALL ? 1.0 : (double)c->req->n_goals;
-    out->optimal = (whole && !c->stopped && !c->unproven) || c->kept[0].value >= most;
-    return answer(c, out);
+    double most = cbd_plan_most(c->req);
+    run->proven = (whole && !c->stopped && !c->unproven) || c->kept[0].value >= most;
+    run->ran = true;
+    return answer(c, &run->res);
 }
 
-cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
-                           const cbd_turn_limits *limits, cbd_budget *budget, cbd_plan_result *out,
-                           cbd_turn_error *err) {
-    memset(out, 0, sizeof *out);
-    if (!check_request(board, req, err)) {
-        return CBD_ERR_INVALID;
-    }
+cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
+                         const size_t *order_map, bool first_on_request,
+                         const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
+                         cbd_turn_error *err) {
+    memset(run, 0, sizeof *run);
     plan_ctx c;
     memset(&c, 0, sizeof c);
     c.board = board;
     c.req = req;
+    c.front_own = front_own;
+    c.order_map = order_map;
+    c.first_on_request = first_on_request;
     c.limits = limits;
     c.budget = budget;
     c.err = err;
     c.first_error = CBD_OK;
+    size_t mem_left = budget ? budget->mem_limit - budget->mem_held : SIZE_MAX;
+    uint64_t left =
+        budget && budget->work_limit != UINT64_MAX
+            ? (budget->work_limit > budget->work_spent ? budget->work_limit - budget->work_spent
+                                                       : 0)
+            : UINT64_MAX;
+    c.cap_by_request = left < req->max_work;
+    cbd_budget_init(&c.search, c.cap_by_request ? left : req->max_work, mem_left);
+    cbd_budget_set_scratch(&c.search, budget ? budget->scratch : NULL); /* kept warm too */
+    /* The request's deadline, its client going away and the server's drain stop the run
+     * within one progress interval, inside an analysis too. */
+    if (budget) {
+        cbd_budget_set_progress(&c.search, budget->progress, budget->progress_arg);
+    }
     cbd_status st = CBD_OK;
     if (!setup_pairs(&c) || !alloc_ctx(&c)) {
         st = cbd_budget_nomem(budget);
@@ -243,11 +202,35 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
         st = CBD_ERR_INVALID;
     } else {
         setup_independence(&c);
-        st = search(&c, out);
+        st = search(&c, run);
+    }
+    /* The rest of the run's work (walks, tries) is the request's; a run stopped by the
+     * request's deadline, client or drain, or by what the request has left, stops the
+     * request (its caller names what to reduce). */
+    uint64_t rest =
+        c.search.work_spent > c.request_charged ? c.search.work_spent - c.request_charged : 0;
+    bool charged = cbd_charge(budget, rest);
+    if (st == CBD_OK && (!charged || c.search.stopped == CBD_BUDGET_CANCELLED ||
+                         (c.search.stopped == CBD_BUDGET_WORK && c.cap_by_request))) {
+        if (budget && budget->stopped == CBD_BUDGET_RUNNING) {
+            budget->stopped =
+                c.search.stopped == CBD_BUDGET_CANCELLED ? CBD_BUDGET_CANCELLED : CBD_BUDGET_WORK;
+        }
+        *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        st = CBD_ERR_BUDGET;
+    }
+    if (st == CBD_OK && !run->ran && c.memory_refused > 0 && budget &&
+        budget->stopped == CBD_BUDGET_RUNNING) {
+        /* every plan tried needed more memory than the request has: that is what to reduce */
+        budget->stopped = CBD_BUDGET_MEMORY;
+        budget->mem_refused = c.memory_refused;
+        *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        st = CBD_ERR_BUDGET;
     }
     free_ctx(&c);
     if (st != CBD_OK) {
-        cbd_plan_result_free(out);
+        cbd_plan_result_free(&run->res);
+        run->ran = false;
     }
     return st;
 }

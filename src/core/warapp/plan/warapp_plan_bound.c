@@ -84,7 +84,9 @@ cbd_status cbdp_plan_bounds_init(plan_ctx *c) {
         uint64_t m = c->movable[i] + c->req->income;
         most = m > most ? m : most;
     }
-    c->bounded = bounds_apply(c) && most <= BOUND_MAX_ARMIES;
+    /* (nothing may move at all: every plan is the empty one, and a curve of no point is no
+     * curve) */
+    c->bounded = bounds_apply(c) && most >= 1 && most <= BOUND_MAX_ARMIES;
     if (!c->bounded) {
         return CBD_OK;
     }
@@ -152,7 +154,22 @@ static double goal_bound(const plan_ctx *c, const plan_state *s, uint32_t t) {
 double cbdp_plan_bound(const plan_ctx *c, const plan_state *s) {
     const cbd_plan_request *req = c->req;
     if (!c->bounded) {
-        return req->objective == CBD_PLAN_ALL ? 1.0 : (double)req->n_goals;
+        return cbd_plan_most(req);
+    }
+    if (req->objective == CBD_PLAN_INCOME) {
+        /* W32: a bonus is owned whole at most as likely as its least likely territory; one of
+         * negative value is worth at most 0 (the plan may lose it) */
+        double income = 0;
+        for (size_t i = 0; i < req->n_bonuses; i++) {
+            const cbd_turn_bonus *bonus = &req->bonuses[i];
+            double least = 1.0;
+            for (size_t k = 0; bonus->value > 0 && k < bonus->n_territories; k++) {
+                double v = goal_bound(c, s, bonus->territories[k]);
+                least = v < least ? v : least;
+            }
+            income += bonus->value > 0 ? (double)bonus->value * least : 0;
+        }
+        return income;
     }
     double all = 1.0, sum = 0;
     for (size_t g = 0; g < req->n_goals; g++) {

@@ -28,10 +28,44 @@ double cbdp_plan_objective_value(const cbd_plan_request *req, const cbd_turn_ana
         return a->goals_probability;
     }
     double sum = 0;
+    if (req->objective == CBD_PLAN_INCOME) {
+        /* W32: the turn's bonuses are the request's, a->bonus_owner filled for them */
+        for (size_t b = 0; a->bonus_owner && b < req->n_bonuses; b++) {
+            sum += (double)req->bonuses[b].value * a->bonus_owner[b * a->n_players + req->player];
+        }
+        return sum;
+    }
     for (size_t g = 0; g < req->n_goals; g++) {
         sum += a->territories[req->goals[g]].owner[req->player];
     }
     return sum;
+}
+
+double cbd_plan_most(const cbd_plan_request *req) {
+    if (req->objective == CBD_PLAN_INCOME) {
+        double most = 0;
+        for (size_t b = 0; b < req->n_bonuses; b++) {
+            most += req->bonuses[b].value > 0 ? (double)req->bonuses[b].value : 0;
+        }
+        return most;
+    }
+    return req->objective == CBD_PLAN_ALL ? 1.0 : (double)req->n_goals;
+}
+
+cbd_status cbdp_plan_income(const cbd_turn *turn, const cbd_plan_request *req,
+                            const cbd_turn_analysis *a, const cbd_turn_limits *limits,
+                            cbd_budget *budget, double *value, cbd_turn_error *err) {
+    *value = 0;
+    for (size_t b = 0; b < req->n_bonuses; b++) {
+        double chance;
+        cbd_status st = cbd_turn_bonus_chance(turn, a, &req->bonuses[b], req->player, limits,
+                                              budget, &chance, err);
+        if (st != CBD_OK) {
+            return st;
+        }
+        *value += (double)req->bonuses[b].value * chance;
+    }
+    return CBD_OK;
 }
 
 bool cbdp_plan_state_alloc(plan_ctx *c, plan_state *s) {
@@ -131,28 +165,71 @@ static void keep(plan_ctx *c, const plan_state *s, double value) {
     for (size_t i = n - 1; i > at; i--) {
         c->kept[i] = c->kept[i - 1];
     }
-    c->kept[at] = (plan_kept){true, value, size, spare};
+    c->kept[at] = (plan_kept){true, value, size, c->last_aux, spare};
     cbdp_plan_state_copy(c, &c->kept[at].st, s);
 }
 
+/* The request's budget stopped as `meter` (the run's own, or the first plan's) stopped: the
+ * deadline, the client or the drain (cancelled), or memory the request does not have. So that
+ * the caller names the member to reduce (a 422 or a 504, never a 500). */
+static void stop_request(plan_ctx *c, const cbd_budget *meter) {
+    if (c->budget && c->budget->stopped == CBD_BUDGET_RUNNING) {
+        c->budget->stopped =
+            meter->stopped != CBD_BUDGET_RUNNING ? meter->stopped : CBD_BUDGET_WORK;
+    }
+}
+
 /* The analysis's failure: a plan the core's limits refuse is left out (nothing is proven
- * then); the search's budget ends the search; anything else is the request's failure. */
-static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err) {
+ * then); the run's work ends the run; anything else is the request's failure, the order of the
+ * other players' that was running named in the request's numbering. */
+static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err, cbd_budget *meter,
+                          size_t n_plan_orders) {
+    cbd_turn_error e = *err;
+    if (e.kind == CBD_TURN_ERR_BUDGET) {
+        bool others = e.index != CBD_TURN_NO_ORDER && e.index != CBD_TURN_FOG_START &&
+                      e.index >= n_plan_orders && e.index - n_plan_orders < c->board->n_orders;
+        e.index = !others        ? (e.index == CBD_TURN_FOG_START ? e.index : CBD_TURN_NO_ORDER)
+                  : c->order_map ? c->order_map[e.index - n_plan_orders]
+                                 : e.index - n_plan_orders;
+    }
     if (c->first_error == CBD_OK) {
         c->first_error = st;
-        c->first_err = *err;
+        c->first_err = e;
     }
     if (st == CBD_ERR_TOO_LARGE || (st == CBD_ERR_INVALID && err->kind == CBD_TURN_ERR_SIZE)) {
         c->unproven = true;
         return EVAL_SKIP;
     }
-    if (st == CBD_ERR_BUDGET && cbd_budget_spent(&c->search) && !cbd_budget_spent(c->budget)) {
+    if (st == CBD_ERR_BUDGET && meter->stopped == CBD_BUDGET_MEMORY &&
+        !cbd_budget_spent(c->budget)) {
+        /* One plan's analysis needs more memory than the request has: that plan is left out
+         * (nothing is proven then), as one the core's limits refuse; its memory is back, so
+         * the run's budget goes on. */
+        c->memory_refused = meter->mem_refused;
+        meter->stopped = CBD_BUDGET_RUNNING;
+        c->unproven = true;
+        return EVAL_SKIP;
+    }
+    if (st == CBD_ERR_BUDGET && meter == &c->search && c->search.stopped == CBD_BUDGET_WORK &&
+        !c->cap_by_request && !cbd_budget_spent(c->budget)) {
         c->stopped = true;
         return EVAL_STOP;
     }
+    if (st == CBD_ERR_BUDGET) {
+        stop_request(c, meter);
+    }
     c->status = st;
-    *c->err = *err;
+    *c->err = e;
     return EVAL_ERROR;
+}
+
+/* The sum of the player's chances to own each goal (W16). */
+static double goal_sum(const plan_ctx *c, const cbd_turn_analysis *a) {
+    double sum = 0;
+    for (size_t g = 0; g < c->req->n_goals; g++) {
+        sum += a->territories[c->req->goals[g]].owner[c->req->player];
+    }
+    return sum;
 }
 
 eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
@@ -164,24 +241,51 @@ eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) 
     cbd_turn turn;
     /* The plan's orders are at the front of c->orders already: the board's follow them. */
     cbdp_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
-    uint64_t before = c->search.work_spent, fresh_before = c->search.fresh_bytes;
+    /* The first plan of the first run is analysed within what the request has left rather
+     * than the run's share (so that a plan is answered whenever one fits at all, and no plan
+     * is analysed again for want of a share); its work is the search's all the same. */
+    cbd_budget wide, *meter = &c->search;
+    if (c->first_on_request && c->evaluated == 0 && !c->kept[0].used && c->budget) {
+        uint64_t left = c->budget->work_limit > c->budget->work_spent
+                            ? c->budget->work_limit - c->budget->work_spent
+                            : 0;
+        cbd_budget_init(&wide, left, c->budget->mem_limit - c->budget->mem_held);
+        cbd_budget_set_scratch(&wide, c->budget->scratch);
+        cbd_budget_set_progress(&wide, c->budget->progress, c->budget->progress_arg);
+        meter = &wide;
+    }
+    uint64_t before = meter->work_spent, fresh_before = meter->fresh_bytes;
     cbd_turn_analysis a;
     cbd_turn_error err;
-    cbd_status st = cbd_turn_analyze(&turn, c->limits, &c->search, &a, &err);
-    uint64_t spent = c->search.work_spent - before;
-    cbd_budget_note_child(c->budget, &c->search, c->search.fresh_bytes - fresh_before);
-    if (!cbd_charge(c->budget, spent)) {
-        if (st == CBD_OK) {
+    cbd_status st = cbd_turn_analyze(&turn, c->limits, meter, &a, &err);
+    double income = 0;
+    if (st == CBD_OK && c->req->objective == CBD_PLAN_INCOME) {
+        /* W32: each bonus's joint chance, analysed again where the marginals do not decide it */
+        st = cbdp_plan_income(&turn, c->req, &a, c->limits, meter, &income, &err);
+        if (st != CBD_OK) {
             cbd_turn_analysis_free(&a);
         }
+    }
+    uint64_t spent = meter->work_spent - before;
+    cbd_budget_note_child(c->budget, meter, meter->fresh_bytes - fresh_before);
+    if (meter == &wide) {
+        /* charged to the run's share too: past it, the run's next plan stops it */
+        c->search.work_spent +=
+            spent < UINT64_MAX - c->search.work_spent ? spent : UINT64_MAX - c->search.work_spent;
+    }
+    bool charged = cbd_charge(c->budget, spent);
+    c->request_charged += spent;
+    if (st != CBD_OK) {
+        return failed(c, st, &err, meter, plan.n_orders);
+    }
+    if (!charged) {
+        cbd_turn_analysis_free(&a);
         c->status = CBD_ERR_BUDGET;
         *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         return EVAL_ERROR;
     }
-    if (st != CBD_OK) {
-        return failed(c, st, &err);
-    }
-    *value = cbdp_plan_objective_value(c->req, &a);
+    *value = c->req->objective == CBD_PLAN_INCOME ? income : cbdp_plan_objective_value(c->req, &a);
+    c->last_aux = goal_sum(c, &a);
     cbd_turn_analysis_free(&a);
     c->evaluated++;
     keep(c, s, *value);

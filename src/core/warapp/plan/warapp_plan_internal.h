@@ -24,8 +24,16 @@ typedef struct {
     bool used;
     double value;
     uint64_t size; /* cbdp_plan_size */
+    double aux;    /* plan_ctx.last_aux when it was evaluated */
     plan_state st;
 } plan_kept;
+
+/* What one search of one front at one deploy total (a run, warapp_plan_front.c) came to. */
+typedef struct {
+    bool ran;    /* the run ended with a plan */
+    bool proven; /* ... its whole space searched */
+    cbd_plan_result res;
+} plan_run;
 
 /* What evaluating one plan came to. */
 typedef enum {
@@ -37,8 +45,15 @@ typedef enum {
 } eval_result;
 
 typedef struct {
-    const cbd_turn *board;
-    const cbd_plan_request *req;
+    const cbd_turn *board;       /* the run's: the front's other orders only */
+    const cbd_plan_request *req; /* the run's: the front's goals, its deploy total */
+    /* Per territory: the player's own territories of the run's front (NULL: every one). */
+    const bool *front_own;
+    /* The run's board order -> the request's (CBD_ERR_BUDGET's order, named to the caller). */
+    const size_t *order_map;
+    /* The first plan of a run may use the request's budget past the search's share, so that a
+     * plan is answered whenever one fits at all (set for the first run only). */
+    bool first_on_request;
     const cbd_turn_limits *limits;
     cbd_budget *budget; /* the request's */
     cbd_budget search;  /* the search's own, deterministic (cbd_plan_request.max_work) */
@@ -72,13 +87,36 @@ typedef struct {
     plan_state scratch;     /* a candidate */
     cbd_status first_error; /* the first plan's analysis failing, when none succeeds */
     cbd_turn_error first_err;
+    /* The last plan evaluated: the sum of the player's chances to own each goal, a guide for
+     * the local search where `all`'s value is flat (every plan 0 until every goal can fall). */
+    double last_aux;
+    /* The run's work is the request's too: the analyses' as they end, the rest (the walks,
+     * the tries) when the run ends. The run's own budget is capped at what the request has
+     * left, so that neither passes the request's limit (an HTTP thread's inline slice). */
+    uint64_t request_charged;
+    bool cap_by_request;   /* the cap is the request's, not the run's share */
+    size_t memory_refused; /* a plan's analysis asked for this block past the memory budget */
 } plan_ctx;
+
+/* One front's search at one deploy total (warapp_plan.c): the best plans of the front, kept in
+ * run->res (orders from `budget`). CBD_OK with run->ran false when the run's work ended before
+ * a plan; an error (the request's budget, memory) ends the whole search. */
+cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
+                         const size_t *order_map, bool first_on_request,
+                         const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
+                         cbd_turn_error *err);
 
 /* cbd_plan_turn_of and cbd_plan_value (warapp_plan.h), here so that the evaluation needs
  * nothing of warapp_plan.c. */
 void cbdp_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
                           cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out);
 double cbdp_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a);
+
+/* W32: the `income` value of a plan's turn whose analysis is `a`: each of the request's bonuses'
+ * values times the player's chance to own it whole (cbd_turn_bonus_chance), summed in order. */
+cbd_status cbdp_plan_income(const cbd_turn *turn, const cbd_plan_request *req,
+                            const cbd_turn_analysis *a, const cbd_turn_limits *limits,
+                            cbd_budget *budget, double *value, cbd_turn_error *err);
 
 /* A state's arrays from the request's budget; false when it refuses. */
 bool cbdp_plan_state_alloc(plan_ctx *c, plan_state *s);

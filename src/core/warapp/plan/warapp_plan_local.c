@@ -1,9 +1,14 @@
 /*
- * The search of a plan space too large to enumerate (W31): seeds (the rule of thumb, all-in
- * attacks on each goal, holding, and plans drawn from a fixed seed, so that the same request
- * searches the same plans), then a first-improvement local search from the best seeds over
- * moves of one deploy, one amount, armies between two orders of one territory, and two
- * adjacent orders swapped. Every plan it reaches lies in the space; each is analysed once.
+ * The search of a plan space too large to enumerate (W31), anytime: seeds (the rule of thumb,
+ * all-in attacks on each goal, every goal attacked at once, holding, and plans drawn from a
+ * fixed seed, so that the same request searches the same plans), then a first-improvement local
+ * search from the best seeds over moves of one deploy, one amount, armies between two orders of
+ * one territory, and two adjacent orders swapped; then, while max_plans and the run's work
+ * last, climbs again from the best plan kicked (a few random moves) and from fresh random
+ * plans (iterated local search with restarts), so that the search does not stop at a local
+ * optimum with budget left. Where `all`'s value is flat (0 until every goal can fall), the
+ * climbs are guided by the sum of the goals' chances. Every plan it reaches lies in the space;
+ * each is analysed once.
  */
 #include "warapp_plan_internal.h"
 
@@ -13,6 +18,7 @@
 
 #define RANDOM_SEEDS 48
 #define LOCAL_STARTS 3
+#define IDLE_ROUNDS  64             /* rounds of the anytime loop without a new plan that end it */
 #define SEED         UINT64_C(0x31) /* W31: any fixed value; the plans drawn depend on it */
 
 static bool is_other(const plan_ctx *c, uint32_t t) {
@@ -81,8 +87,24 @@ static bool all_in(const plan_ctx *c, uint32_t t, plan_state *s) {
  * random share to random neighbours, the orders in a random order. */
 static void random_plan(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
     clear(c, s);
-    for (uint64_t n = 0; n < c->req->income; n++) {
-        s->d[cbd_rng_bounded(rng, c->k)]++;
+    /* the income all on one territory, or split by random weights: never one army at a time
+     * (an income of 10^9 is drawn as fast as one of 1) */
+    uint64_t income = c->req->income;
+    if (cbd_rng_bounded(rng, 2) == 0 || c->k == 1) {
+        s->d[cbd_rng_bounded(rng, c->k)] = income;
+    } else {
+        double total = 0;
+        for (size_t i = 0; i < c->k; i++) {
+            s->d[i] = 1 + cbd_rng_bounded(rng, 1000);
+            total += (double)s->d[i];
+        }
+        uint64_t given = 0;
+        for (size_t i = 0; i < c->k; i++) {
+            uint64_t v = (uint64_t)((double)income * ((double)s->d[i] / total));
+            s->d[i] = v <= income - given ? v : income - given;
+            given += s->d[i];
+        }
+        s->d[cbd_rng_bounded(rng, c->k)] += income - given;
     }
     for (size_t i = 0, p = 0; i < c->k; i++) {
         size_t first = p;
@@ -140,24 +162,95 @@ static void fit(const plan_ctx *c, plan_state *s, size_t i) {
     }
 }
 
+/*
+ * Every goal the player lacks attacked at once: the goals by defenders, most first, each from
+ * the bordering own territory with the most left to send, with all of it; the whole income on
+ * the territory attacking the `focus`-th of them (and sent with its attack). False when fewer
+ * goals can be attacked.
+ */
+static bool all_goals(const plan_ctx *c, size_t focus, plan_state *s) {
+    clear(c, s);
+    const cbd_turn *b = c->board;
+    size_t done = 0, focus_pair = c->np, prev = SIZE_MAX;
+    for (size_t round = 0; round < c->req->n_goals; round++) {
+        /* the next goal in the order (defenders descending, then listed order) after prev */
+        size_t pick = SIZE_MAX;
+        for (size_t g = 0; g < c->req->n_goals; g++) {
+            uint64_t armies = b->territories[c->req->goals[g]].armies;
+            if (!is_other(c, c->req->goals[g])) {
+                continue;
+            }
+            if (prev != SIZE_MAX) {
+                uint64_t pa = b->territories[c->req->goals[prev]].armies;
+                if (!(armies < pa || (armies == pa && g > prev))) {
+                    continue;
+                }
+            }
+            uint64_t ka = pick == SIZE_MAX ? 0 : b->territories[c->req->goals[pick]].armies;
+            if (pick == SIZE_MAX || armies > ka) {
+                pick = g;
+            }
+        }
+        if (pick == SIZE_MAX) {
+            break;
+        }
+        prev = pick;
+        uint32_t t = c->req->goals[pick];
+        size_t best = c->np;
+        uint64_t best_left = 0;
+        for (size_t p = 0; p < c->np; p++) {
+            uint64_t left = c->movable[c->pfrom[p]] - sent_from(c, s, c->pfrom[p]);
+            if (c->pto[p] == t && (best == c->np || left > best_left)) {
+                best = p;
+                best_left = left;
+            }
+        }
+        if (best == c->np || (best_left == 0 && done != focus)) {
+            continue;
+        }
+        s->a[best] = best_left;
+        focus_pair = done == focus ? best : focus_pair;
+        done++;
+    }
+    if (focus_pair == c->np) {
+        return false;
+    }
+    s->d[c->pfrom[focus_pair]] = c->req->income;
+    s->a[focus_pair] += c->req->income;
+    return s->a[focus_pair] > 0;
+}
+
 typedef struct {
     plan_ctx *c;
     plan_state *cur;
     double cur_value;
+    double cur_aux; /* the goals' chances summed (plan_ctx.last_aux) */
     uint64_t cur_size;
     plan_state *cand;
 } local;
 
-/* Tries the candidate; true when it is better than the current plan (a higher value, or as
- * high and smaller: cbdp_plan_better), and it becomes the current one. False
- * also when the search must end (l->c->stopped, or an error in l->c->status). */
+/* Whether (v, aux, size) climbs above the current plan: a higher value; as high and a higher
+ * sum of the goals' chances (the guide where `all` is flat); as high both and smaller. */
+static bool climbs(const local *l, double v, double aux, uint64_t size) {
+    if (v > l->cur_value + CBD_PLAN_TIE || v < l->cur_value - CBD_PLAN_TIE) {
+        return v > l->cur_value;
+    }
+    if (aux > l->cur_aux + CBD_PLAN_TIE || aux < l->cur_aux - CBD_PLAN_TIE) {
+        return aux > l->cur_aux;
+    }
+    return cbdp_plan_better(v, size, l->cur_value, l->cur_size);
+}
+
+/* Tries the candidate; true when it climbs above the current plan, and it becomes the current
+ * one. False also when the search must end (l->c->stopped, or an error in l->c->status). */
 static bool better(local *l, eval_result *r) {
     double v;
     *r = cbdp_plan_try(l->c, l->cand, &v);
     uint64_t size = cbdp_plan_size(l->c, l->cand);
-    if (*r == EVAL_DONE && cbdp_plan_better(v, size, l->cur_value, l->cur_size)) {
+    if (*r == EVAL_DONE && climbs(l, v, l->c->last_aux, size)) {
         cbdp_plan_state_copy(l->c, l->cur, l->cand);
         l->cur_value = v;
+        l->cur_aux = l->c->last_aux;
         l->cur_size = size;
         return true;
     }
@@ -270,24 +363,69 @@ static eval_result swap_moves(local *l) {
     return r;
 }
 
-/* Climbs from *start until no move improves it or the search ends. */
-static eval_result climb(plan_ctx *c, plan_state *cur, double value, plan_state *cand) {
-    local l = {c, cur, value, cbdp_plan_size(c, cur), cand};
+/* Climbs from *cur (of value `value` and guide `aux`) until no move improves it or the search
+ * ends. */
+static eval_result climb(plan_ctx *c, plan_state *cur, double value, double aux, plan_state *cand) {
+    local l = {c, cur, value, aux, cbdp_plan_size(c, cur), cand};
     for (;;) {
         eval_result (*const moves[4])(local *) = {deploy_moves, amount_moves, shift_moves,
                                                   swap_moves};
         bool improved = false;
         for (size_t m = 0; m < 4 && !improved; m++) {
-            double before = l.cur_value;
+            double before = l.cur_value, before_aux = l.cur_aux;
             uint64_t size = l.cur_size;
             eval_result r = moves[m](&l);
             if (r == EVAL_STOP || r == EVAL_ERROR) {
                 return r;
             }
-            improved = cbdp_plan_better(l.cur_value, l.cur_size, before, size);
+            improved = l.cur_value != before || l.cur_aux != before_aux || l.cur_size != size;
         }
         if (!improved) {
             return EVAL_DONE;
+        }
+    }
+}
+
+/* A few random moves of s (the kick of an iterated local search), kept in the space. */
+static void kick(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
+    size_t moves = 1 + cbd_rng_bounded(rng, 3);
+    for (size_t m = 0; m < moves; m++) {
+        switch (cbd_rng_bounded(rng, 4)) {
+            case 0: { /* deploys from one territory to another */
+                size_t i = cbd_rng_bounded(rng, c->k), j = cbd_rng_bounded(rng, c->k);
+                uint64_t v = s->d[i] == 0 ? 0 : 1 + cbd_rng_bounded(rng, s->d[i]);
+                s->d[i] -= v;
+                s->d[j] += v;
+                fit(c, s, i);
+                break;
+            }
+            case 1: { /* one order's amount drawn anew */
+                if (c->np == 0) {
+                    break;
+                }
+                size_t p = cbd_rng_bounded(rng, c->np), i = c->pfrom[p];
+                uint64_t room = c->movable[i] + s->d[i] - sent_from(c, s, i) + s->a[p];
+                s->a[p] = cbd_rng_bounded(rng, room + 1);
+                break;
+            }
+            case 2: { /* two places of the order swapped */
+                if (c->np < 2) {
+                    break;
+                }
+                size_t x = cbd_rng_bounded(rng, c->np), y = cbd_rng_bounded(rng, c->np);
+                uint32_t t = s->seq[x];
+                s->seq[x] = s->seq[y];
+                s->seq[y] = t;
+                break;
+            }
+            default: { /* one order sends all its territory has left */
+                if (c->np == 0) {
+                    break;
+                }
+                size_t p = cbd_rng_bounded(rng, c->np), i = c->pfrom[p];
+                s->a[p] += c->movable[i] + s->d[i] - sent_from(c, s, i);
+                break;
+            }
         }
     }
 }
@@ -306,6 +444,11 @@ eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
     eval_result r = seed(c, s);
     for (size_t g = 0; g < c->req->n_goals && r != EVAL_STOP && r != EVAL_ERROR; g++) {
         if (all_in(c, c->req->goals[g], s)) {
+            r = seed(c, s);
+        }
+    }
+    for (size_t f = 0; f < c->req->n_goals && f < 4 && r != EVAL_STOP && r != EVAL_ERROR; f++) {
+        if (all_goals(c, f, s)) {
             r = seed(c, s);
         }
     }
@@ -334,7 +477,7 @@ eval_result cbdp_plan_local(plan_ctx *c) {
     eval_result r = cbdp_plan_seeds(c, &c->scratch, true);
     /* climb from the best seeds, as they stand before the climbs change the kept list */
     plan_state starts[LOCAL_STARTS];
-    double values[LOCAL_STARTS];
+    double values[LOCAL_STARTS], auxes[LOCAL_STARTS];
     size_t n_starts = 0;
     bool ok = true;
     for (size_t i = 0; i < LOCAL_STARTS && c->kept[i].used && ok; i++) {
@@ -342,6 +485,7 @@ eval_result cbdp_plan_local(plan_ctx *c) {
         if (ok) {
             cbdp_plan_state_copy(c, &starts[i], &c->kept[i].st);
             values[i] = c->kept[i].value;
+            auxes[i] = c->kept[i].aux;
             n_starts++;
         }
     }
@@ -351,10 +495,34 @@ eval_result cbdp_plan_local(plan_ctx *c) {
     }
     for (size_t i = 0; i < n_starts && r != EVAL_STOP && r != EVAL_ERROR; i++) {
         cbdp_plan_state_copy(c, &cur, &starts[i]);
-        r = climb(c, &cur, values[i], &cand);
+        r = climb(c, &cur, values[i], auxes[i], &cand);
     }
     for (size_t i = 0; i < n_starts; i++) {
         cbdp_plan_state_free(&starts[i]);
+    }
+    /* Anytime: kicks of the best plan and fresh random plans, each climbed, until max_plans or
+     * the run's work ends it (or IDLE_ROUNDS rounds in a row find no plan not seen before: the
+     * space is then all but searched). */
+    cbd_rng rng;
+    cbd_rng_seed(&rng, SEED + 1);
+    for (size_t round = 0, idle = 0;
+         r != EVAL_STOP && r != EVAL_ERROR && idle < IDLE_ROUNDS && c->kept[0].used; round++) {
+        uint64_t before = c->evaluated;
+        if (round % 3 == 2) {
+            random_plan(c, &rng, &cur);
+        } else {
+            cbdp_plan_state_copy(c, &cur, &c->kept[round % 6 == 4 && c->kept[1].used ? 1 : 0].st);
+            kick(c, &rng, &cur);
+        }
+        for (size_t i = 0; i < c->k; i++) {
+            fit(c, &cur, i);
+        }
+        double v;
+        r = cbdp_plan_state_valid(c, &cur) ? cbdp_plan_try(c, &cur, &v) : EVAL_SKIP;
+        if (r == EVAL_DONE) {
+            r = climb(c, &cur, v, c->last_aux, &cand);
+        }
+        idle = c->evaluated == before ? idle + 1 : 0;
     }
     cbdp_plan_state_free(&cur);
     cbdp_plan_state_free(&cand);

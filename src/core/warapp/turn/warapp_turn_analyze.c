@@ -149,6 +149,7 @@ void cbd_turn_analysis_free(cbd_turn_analysis *r) {
     cbd_mem_free(r->eliminated);
     cbd_mem_free(r->territories);
     cbd_mem_free(r->orders);
+    cbd_mem_free(r->bonus_owner);
     memset(r, 0, sizeof *r);
 }
 
