@@ -26,6 +26,10 @@
  * request's order (none for CBD_PLAN_EXPECTED, whose value reads each territory's owner): so
  * under `listed` the plan's orders run first, and /analyze-turn of that turn answers the
  * plan's value.
+ *
+ * Implemented in src/core/warapp/plan/: warapp_plan_front.c (cbd_plan_search, by fronts),
+ * warapp_plan.c (one front's run, cbd_plan_turn_of, cbd_plan_value) and warapp_plan_eval.c (a
+ * plan's evaluation, cbd_plan_most).
  */
 
 typedef enum {

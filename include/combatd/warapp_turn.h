@@ -24,7 +24,8 @@
  *
  * Implemented in src/core/warapp/turn/: warapp_turn.c (validation and the plan),
  * warapp_turn_kinds.c (the order kinds' table: cbd_turn_kind_phase), warapp_turn_analyze.c (the
- * exact analysis) and warapp_turn_sim.c (seeded turns).
+ * exact analysis), warapp_turn_bonus.c (W32: the bonuses' owners) and warapp_turn_sim.c (seeded
+ * turns).
  */
 #define CBD_TURN_NEUTRAL UINT16_MAX
 /* Its name in requests and answers (W11). */

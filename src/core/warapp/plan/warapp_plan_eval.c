@@ -232,7 +232,8 @@ static double goal_sum(const plan_ctx *c, const cbd_turn_analysis *a) {
     return sum;
 }
 
-eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
+/* Analyses the plan and keeps it among the best; *value its value when EVAL_DONE. */
+static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
     if (c->stopped || c->evaluated >= c->req->max_plans) {
         c->stopped = true;
         return EVAL_STOP;
@@ -332,5 +333,5 @@ eval_result cbdp_plan_try(plan_ctx *c, const plan_state *s, double *value) {
     if (!first_visit(c, plan_hash(c, s))) {
         return EVAL_SEEN;
     }
-    return cbdp_plan_evaluate(c, s, value);
+    return plan_evaluate(c, s, value);
 }

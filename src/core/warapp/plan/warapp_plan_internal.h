@@ -130,9 +130,6 @@ size_t cbdp_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_o
  * what may move from it). */
 bool cbdp_plan_state_valid(const plan_ctx *c, const plan_state *s);
 
-/* Analyses the plan and keeps it among the best; *value its value when EVAL_DONE. */
-eval_result cbdp_plan_evaluate(plan_ctx *c, const plan_state *s, double *value);
-
 /* The local search's version: EVAL_SEEN for a plan evaluated before. */
 eval_result cbdp_plan_try(plan_ctx *c, const plan_state *s, double *value);
 
@@ -175,9 +172,5 @@ eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn);
 
 /* warapp_plan_local.c: seeds (the rule of thumb among them) and a local search from the best. */
 eval_result cbdp_plan_local(plan_ctx *c);
-
-/* The rule of thumb (warapp_plan_local.c): all income where most other territories border, and
- * everything movable from each territory at its weakest bordering territory of another owner. */
-void cbdp_plan_rule_of_thumb(const plan_ctx *c, plan_state *s);
 
 #endif

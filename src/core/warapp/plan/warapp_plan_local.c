@@ -35,7 +35,9 @@ static void clear(const plan_ctx *c, plan_state *s) {
     }
 }
 
-void cbdp_plan_rule_of_thumb(const plan_ctx *c, plan_state *s) {
+/* The rule of thumb: all income where most other territories border, and everything movable
+ * from each territory at its weakest bordering territory of another owner. */
+static void rule_of_thumb(const plan_ctx *c, plan_state *s) {
     clear(c, s);
     size_t best = 0, best_n = 0;
     for (size_t i = 0, p = 0; i < c->k; i++) {
@@ -440,7 +442,7 @@ static eval_result seed(plan_ctx *c, plan_state *s) {
 }
 
 eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
-    cbdp_plan_rule_of_thumb(c, s);
+    rule_of_thumb(c, s);
     eval_result r = seed(c, s);
     for (size_t g = 0; g < c->req->n_goals && r != EVAL_STOP && r != EVAL_ERROR; g++) {
         if (all_in(c, c->req->goals[g], s)) {
