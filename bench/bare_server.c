@@ -12,10 +12,10 @@
  * the stack's limit can also be measured for answers as large as combatd's (700-900 bytes).
  * --work-ns spends N ns of CPU (a busy loop) on each answer: it shows which share of the bare
  * server's requests/s a given amount of per-request work leaves, e.g. what the goal of 0.8
- * allows combatd to spend on top of the stack (bench/load.sh, README "Load"). --memory-limit
- * sets libmicrohttpd's memory per connection (MHD_OPTION_CONNECTION_MEMORY_LIMIT) to N bytes
- * instead of combatd's server.connection_memory_limit; 0 leaves libmicrohttpd's default (32 KiB),
- * the option not passed at all, for the ratios against libmicrohttpd at its defaults.
+ * allows combatd to spend on top of the stack (bench/load.sh, docs/performance.md "Load").
+ * --memory-limit sets libmicrohttpd's memory per connection (MHD_OPTION_CONNECTION_MEMORY_LIMIT) to
+ * N bytes instead of combatd's server.connection_memory_limit; 0 leaves libmicrohttpd's default (32
+ * KiB), the option not passed at all, for the ratios against libmicrohttpd at its defaults.
  *
  * Prints {"event":"listening","port":N} on stderr and runs until SIGTERM or SIGINT.
  */

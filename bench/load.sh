@@ -7,7 +7,7 @@
 # same libmicrohttpd settings ("bare MHD POST", combatd's connection_memory_limit) and of the
 # bare server at libmicrohttpd's defaults ("bare MHD defaults"), against the goals: at most
 # 1.3x for a deterministic /analyze-attack (10 v 5, luck 0), 1.5x for 10 v 6 at 16 % luck,
-# 1.6x for /duper/battle (README's example) and 2x for /simulate of 100 trials.
+# 1.6x for /duper/battle (docs/api/duper.md's example) and 2x for /simulate of 100 trials.
 # jansson stays on the request path, so its parse is the floor of every request: each round
 # also measures jansson's parse of each body as the service makes it (bench/parse_floor.c, CPU
 # time in-process), and the goals are read as combatd's share above it: (CPU per request −
@@ -156,7 +156,7 @@ for label in "${LABELS[@]}"; do
                  (b > 0 ? r / b : 0), (bc > 0 ? c / bc : 0), (dc > 0 ? c / dc : 0), f }'
 done
 echo
-# Server CPU per request as a multiple of the bare server's (README "Load").
+# Server CPU per request as a multiple of the bare server's (docs/performance.md "Load").
 goal() { # label limit
     local c f
     c=$(median <<<"${CPU[$1]}")

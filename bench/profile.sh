@@ -12,7 +12,7 @@
 #
 # Rows: bare (bench/bare_server.c at combatd's settings), bare-mhd-defaults (libmicrohttpd's
 # own memory limit), analyze-det (/analyze-attack 10 v 5, luck 0), analyze-luck (10 v 6, 16 %
-# luck), duper (/duper/battle, README's example), simulate (/simulate, 100 trials).
+# luck), duper (/duper/battle, docs/api/duper.md's example), simulate (/simulate, 100 trials).
 # callgrind counts a `rep stosb` one instruction per byte: its memset figure is the bytes
 # cleared, which real CPUs clear 32 or 64 at a time.
 set -uo pipefail

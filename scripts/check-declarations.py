@@ -8,7 +8,7 @@ some file at all, in every header (a declaration nothing defines is a promise no
 
 Declarations are read with Universal Ctags (prototypes and extern variables); definitions off
 the compiled objects (nm: each object's defined global symbols), as scripts/check-includes.py
-reads them. Also fails on a name spelled against README's "Conventions": one that only the
+reads them. Also fails on a name spelled against CONTRIBUTING.md's "Conventions": one that only the
 files of one folder share is cbdp_, a cbdp_ name is used in its folder only, and a name that
 its own file alone uses (tests and benchmarks included) is static. Prints each
 finding, then "N passed, N failed" (one case per header, and one per misspelled name).
@@ -59,7 +59,7 @@ def definitions(users=None):
 
 def prefixes(where, users):
     """The findings of the naming rule: a name of src/ that the files of one folder share, and
-    no file outside it, is cbdp_ (README, "Conventions"); a cbdp_ name stays in its folder.
+    no file outside it, is cbdp_ (CONTRIBUTING.md, "Conventions"); a cbdp_ name stays in its folder.
     Names of include/combatd/ are the core's public face: cbd_."""
     public = set()
     for h in (ROOT / "include").rglob("*.h"):

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Keeps the documentation true to the tree:
-#  1. every repository path that README.md, docs/*.md, deploy/README.md, openapi.yaml or any
-#     CMakeLists.txt names, in backquotes or in plain text (a YAML description, a comment),
-#     exists;
+#  1. every repository path that README.md, CONTRIBUTING.md, CHANGELOG.md, SECURITY.md,
+#     docs/**/*.md, deploy/README.md, openapi.yaml or any CMakeLists.txt names, in backquotes
+#     or in plain text (a YAML description, a comment), exists, and every relative link of
+#     the Markdown files leads to a file and, with a #fragment, to one of its headings;
 #  2. the rules: docs/rules.md has one heading per rule ("### W14 — title"), the ids of each game
 #     run 1..n without a gap, every rule id cited in src/, include/, tests/, web/, docs/,
 #     bench/'s C files, openapi.yaml and README.md has a heading there, and docs/architecture.md's
@@ -32,7 +33,9 @@ tops=${tops%|}
 bare="(?<![A-Za-z0-9_./\`:-])($tops)/[A-Za-z0-9_.@+/-]*[A-Za-z0-9_]"
 bare="$bare(?![<*\$…{A-Za-z0-9_@+/-]|\.[A-Za-z0-9_])"
 mapfile -t cmake_lists < <(git ls-files -co --exclude-standard -- '*CMakeLists.txt')
-docs=(README.md docs/*.md deploy/README.md openapi.yaml "${cmake_lists[@]}")
+mapfile -t markdown < <(git ls-files -co --exclude-standard -- 'docs/*.md' | sort -u)
+docs=(README.md CONTRIBUTING.md CHANGELOG.md SECURITY.md "${markdown[@]}" deploy/README.md openapi.yaml
+    "${cmake_lists[@]}")
 for doc in "${docs[@]}"; do
     [ -f "$doc" ] || continue
     while IFS= read -r path; do
@@ -51,6 +54,41 @@ for doc in "${docs[@]}"; do
         grep -oP "$bare" "$doc"
     } | sort -u)
 done
+
+# 1b. Links between the Markdown files: [text](path#fragment), the path relative to the file,
+# the fragment a heading's anchor as GitHub makes it (lower case, punctuation dropped, spaces
+# as hyphens, "-1" for a second heading of the same text).
+while IFS= read -r finding; do fail "$finding"; done < <(python3 - "${docs[@]}" <<'PY'
+import os, re, sys
+def slug(h):
+    return re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-")
+def anchors(path):
+    out, seen, fence = set(), {}, False
+    for line in open(path, encoding="utf-8"):
+        if line.startswith("```"):
+            fence = not fence
+        m = None if fence else re.match(r"^#{1,6} (.*)", line)
+        if m:
+            s = slug(m.group(1))
+            n = seen.get(s, 0)
+            seen[s] = n + 1
+            out.add(s if n == 0 else f"{s}-{n}")
+    return out
+for doc in sys.argv[1:]:
+    if not doc.endswith(".md") or not os.path.isfile(doc):
+        continue
+    for target in re.findall(r"\]\(([^)\s]+)\)", open(doc, encoding="utf-8").read()):
+        if re.match(r"^[a-z]+:", target):
+            continue
+        path, _, frag = target.partition("#")
+        full = os.path.normpath(os.path.join(os.path.dirname(doc), path)) if path else doc
+        if not os.path.exists(full):
+            print(f"{doc} links to {target}, which does not exist")
+        elif frag and full.endswith(".md") and frag not in anchors(full):
+            print(f"{doc} links to {target}: {full} has no such heading")
+PY
+)
+passed=$((passed + 1))
 
 # 2. The rules. docs/rules.md states each rule under a heading "### W14 — title"; every id cited
 # anywhere must have one, and docs/architecture.md's rule map names, per rule, the one file where
@@ -97,7 +135,7 @@ else
         done
     done
     # Every id cited in the code, the tests, the contract, the page and the docs has a heading.
-    scope=(src include tests web docs openapi.yaml README.md 'bench/*.c' 'bench/*.h')
+    scope=(src include tests web docs openapi.yaml README.md CONTRIBUTING.md 'bench/*.c' 'bench/*.h')
     mapfile -t files < <(git ls-files --cached --others --exclude-standard -- "${scope[@]}" |
         sort -u | while IFS= read -r f; do [ -f "$f" ] && echo "$f"; done)
     unknown=

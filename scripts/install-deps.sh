@@ -3,8 +3,10 @@
 #   scripts/install-deps.sh build   compiler, CMake and the -dev libraries
 #   scripts/install-deps.sh unit    the above plus Criterion and libcurl (unit and integration
 #                                   tests: scripts/test.sh --quick)
-#   scripts/install-deps.sh test    the above plus clang (fuzzing), Node.js/npm (contract lint)
-#                                   and Chromium (browser test)
+#   scripts/install-deps.sh test    the above plus clang (fuzzing), Node.js/npm (contract lint,
+#                                   the MCP SDK test, and tests/types: openapi-typescript and
+#                                   TypeScript, pinned in its package-lock.json and installed by
+#                                   npm ci there) and Chromium (browser test)
 # Runs apt-get as root (or through sudo when not root). The Dockerfile uses it too.
 set -euo pipefail
 what=${1:-build}

@@ -40,7 +40,7 @@ static void usage(FILE *out) {
             "\n"
             "Every server setting can also be set as COMBATD_<NAME> (e.g. COMBATD_PORT,\n"
             "COMBATD_BODY_LIMIT, COMBATD_CORS_ORIGINS). Flags win over the environment, which\n"
-            "wins over the file. See README.md and config/combatd.json.\n");
+            "wins over the file. See docs/configuration.md and config/combatd.json.\n");
 }
 
 typedef struct {

@@ -7,18 +7,18 @@
 
 void cbd_config_defaults(cbd_config *cfg) {
     memset(cfg, 0, sizeof *cfg);
-    /* One request's cost: README, "Fairness". */
+    /* One request's cost: docs/security.md, "Long requests and fairness". */
     cbd_request_limits *l = &cfg->limits;
     l->inline_cost_ns = 1000000; /* 1 ms: longer work would hold up the thread's connections */
     l->max_answer_bytes = 8u * 1024u * 1024u;
-    /* README, "One budget for every request": about 2 s of one core on a worker, 1 ms on an
-     * HTTP thread (so that its other connections wait at most that long), 128 MiB. */
+    /* docs/security.md, "One budget for every request": about 2 s of one core on a worker, 1 ms on
+     * an HTTP thread (so that its other connections wait at most that long), 128 MiB. */
     l->work_budget_ms = 2000;
     l->inline_work_us = 1000;
     l->memory_budget = UINT64_C(128) * 1024 * 1024;
     /* 15 times the work budget: a request that waited for a worker behind a few long ones,
      * or computed on a core shared with others, still gets its answer; past it the client
-     * has likely given up (README, "Deadlines and slow clients"). */
+     * has likely given up (docs/security.md, "Deadlines and slow clients"). */
     l->answer_deadline = 30;
 
     cbd_warapp_config *w = &cfg->warapp;
@@ -52,6 +52,6 @@ void cbd_config_defaults(cbd_config *cfg) {
     d->max_board_options = 1000;
 
     /* On by default: it answers what the HTTP endpoints answer, under their limits, and
-     * refuses browsers from origins not listed by name (README, "MCP"). */
+     * refuses browsers from origins not listed by name (docs/api/mcp.md). */
     cfg->mcp.enabled = true;
 }

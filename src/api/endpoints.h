@@ -123,6 +123,9 @@
         CBD_NO_TOOL)                                                                               \
     ROW("/openapi.yaml", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_openapi, NULL,              \
         "/openapi.yaml", CBD_NO_TOOL)                                                              \
+    ROW("/docs", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_docs, NULL, "/docs", CBD_NO_TOOL)   \
+    ROW("/docs/redoc.standalone.js", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_redoc, NULL,     \
+        "/docs/redoc.standalone.js", CBD_NO_TOOL)                                                  \
     ROW("/", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_page, NULL, "/", CBD_NO_TOOL)
 /* clang-format on */
 

@@ -47,7 +47,8 @@ bool cbd_config_set_server_key(cbd_settings *cfg, const char *key, const char *v
 
 /* The key table of a config section ("server", "warapp" or "duper": the rows config.c reads,
  * without warapp's `defaults` object and duper's rules) and its length in *n, or NULL for
- * another name. The README's tables are checked against these rows (test_config_docs.c). */
+ * another name. docs/configuration.md's tables are checked against these rows (test_config_docs.c).
+ */
 const cbd_config_key *cbd_config_key_table(const char *section, size_t *n);
 
 #endif

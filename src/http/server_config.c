@@ -23,7 +23,8 @@ void cbd_server_config_defaults(cbd_server_config *s) {
     s->n_cors_origins = 0;
     s->drain_delay = 0; /* no lame duck unless asked: a plain SIGTERM drains at once */
     s->n_trusted_proxies = 0;
-    /* The worker pool and slow clients: README, "Fairness" and "Slow and idle clients". */
+    /* The worker pool and slow clients: docs/security.md, "Long requests and fairness" and
+     * "Deadlines and slow clients". */
     s->workers = 0;
     s->worker_queue = 64;
     s->worker_share = 0;

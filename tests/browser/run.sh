@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Browser test of the playground page: installs Debian's chromium when it is missing, installs
 # playwright-core (no browser download), starts build/combatd on a free port, drives the page
-# in headless chromium against the live service, saves build/playground.png and stops the
+# in headless chromium against the live service (and GET /docs, after checking that the
+# vendored Redoc bundle is the pinned release's), saves build/playground.png and stops the
 # server. Closes with "N passed, N failed, N skipped"; exits non-zero when a check failed.
 # Environment: COMBATD_BINARY (default build/combatd), PLAYGROUND_SCREENSHOT.
 set -uo pipefail
@@ -30,6 +31,8 @@ fi
 cd "$ROOT/tests/browser" || fail "no tests/browser"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error >&2 ||
     fail "npm ci failed"
+# GET /docs serves the Redoc bundle vendored in web/vendor/: it must be the pinned release's.
+"$ROOT/scripts/vendor-redoc.sh" --check >&2 || fail "web/vendor/ is not the pinned Redoc release"
 
 LOG=$(mktemp)
 # From the repository root, so the service reads the same config/ as in the other tests.

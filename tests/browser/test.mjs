@@ -62,12 +62,12 @@ const liveDuper = await live('duper/battle', {
 });
 // The example turn, as the turn panel is prefilled with it.
 const TURN_EXAMPLE = {
-    territories: { A: { owner: 'alice', armies: 12 }, B: { owner: 'bob', armies: 5 }, N: { owner: 'neutral', armies: 2 } },
+    territories: { A: { owner: 'alice', armies: 12, neighbors: ['B', 'N'] }, B: { owner: 'bob', armies: 5 }, N: { owner: 'neutral', armies: 2 } },
     orders: [{ type: 'deploy', player: 'alice', to: 'A', armies: 3 },
         { player: 'alice', from: 'A', to: 'B', armies: 10 },
         { player: 'alice', from: 'A', to: 'N', percent: 1 },
         { player: 'bob', from: 'B', to: 'A', armies: 4 }],
-    settings: { luck_modifier: 0.16, multi_attack: false },
+    settings: { luck_modifier: 0, multi_attack: false },
     teams: { alice: 'red' }, move_order: 'listed', player_order: ['alice', 'bob'],
     goals: [{ territory: 'B', owner: 'alice' }],
 };
@@ -114,7 +114,8 @@ await check('every endpoint the page calls is implemented (no 501)', async () =>
             !liveBoard && '/duper/board/battle or /duper/board/options'].filter(Boolean).join(', ')}`);
 });
 
-const browser = await openBrowser({ width: 1280, height: 900 });
+const browser = await openBrowser({ width: 1400, height: 900 });
+await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
 const { page, requests, pageErrors } = browser;
 
 // Submits a panel's form with `act` and waits until the answer has been drawn.
@@ -139,10 +140,10 @@ try {
 
     await page.goto(base, { waitUntil: 'load' });
 
-    // The worked example, 16 attackers against 10 defenders at 16 % luck, straight round
-    // (60 % offense, 70 % defense), drawn on load. The expected chance comes from the brute-force
-    // model in warapp-model.mjs (W1-W5): 71.61 %.
-    const example = battle(16, 10, { offense: percent(60), defense: percent(70), luck: percent(16), rounding: 'straight_round' });
+    // The worked example, 16 attackers against 10 defenders at the service's defaults (60 %
+    // offense, 70 % defense, no luck, straight round), drawn on load. The expected chance comes
+    // from the brute-force model in warapp-model.mjs (W1-W5).
+    const example = battle(16, 10, { offense: percent(60), defense: percent(70), luck: 0, rounding: 'straight_round' });
     await check('the example analyze graph is drawn on load', async () => {
         await page.waitForSelector('#warapp[data-state]:not([data-state=busy])', { timeout: 30000 });
         if (!liveAnalyze) return SKIP;
@@ -155,7 +156,7 @@ try {
         for (const l of ['Chance of capture', 'Expected armies lost', 'Attacking armies']) assert(labels.includes(l), `no axis title "${l}"`);
         // The automatic range for 10 defenders is 1..30 (2 * 10 + 10): one row per attacker count.
         equal(await page.$$eval('#analyze-graph tbody tr', (rs) => rs.length), 30, 'graph points');
-        equal(await text('#analyze-capture'), (example.capture * 100).toFixed(2) + ' %', 'capture probability');
+        equal(await text('#analyze-capture'), Math.abs(example.capture - 1) < 1e-12 ? '100 %' : (example.capture * 100).toFixed(2) + ' %', 'capture probability');
         const d = await page.getAttribute('#analyze-graph svg path.capture-line', 'd');
         equal((d.match(/[ML]/g) || []).length, 30, 'points on the capture line');
     });
@@ -188,20 +189,33 @@ try {
         equal(await text('#analyze-capture'), '0 %', 'capture probability with 7 attackers');
     });
 
-    await check('an API error is shown next to the field its pointer names', async () => {
-        if (!liveAnalyze) return SKIP;
-        await page.fill('#wa-luck', '150'); // sent as 1.5; luck must be within [0, 1] (W1)
+    await check('150 % luck is refused beside the field in percent, nothing sent', async () => {
+        const before = requests.length;
+        await page.fill('#wa-luck', '150'); // luck is from 0 to 100 % (W1)
         const state = await submit('warapp', () => page.click('#warapp button[type=submit]'));
-        equal(state, 'error', 'panel state');
+        equal(state, 'invalid', 'panel state');
+        equal(requests.length, before, 'requests made');
         assert(await page.isVisible('#warapp .panel-error'), 'no problem box at the top');
         equal(await page.getAttribute('#wa-luck', 'aria-invalid'), 'true', 'aria-invalid on the luck field');
         const err = await page.$eval('#wa-luck', (n) => {
             const e = n.closest('.field').querySelector('.field-error');
             return e ? { text: e.textContent, described: (n.getAttribute('aria-describedby') || '').split(' ').includes(e.id) } : null;
         });
-        assert(err && err.text.length > 0, 'no message beside the luck field');
+        assert(err && /percentage from 0 to 100/.test(err.text) && /150 %/.test(err.text), `the message is not in percent: ${err && err.text}`);
+        assert(!/\b0 to 1\b/.test(err.text), 'the message speaks of fractions');
         assert(err.described, 'the message is not tied to the field by aria-describedby');
-    });
+    }, () => page.fill('#wa-luck', '0'));
+
+    await check('an API error on a percent field is shown beside it in percent', async () => {
+        if (!liveAnalyze) return SKIP;
+        // 12.34567 % is sent as 0.1234567: more than the 6 decimal places the service reads (W3).
+        await page.fill('#wa-luck', '12.34567');
+        const state = await submit('warapp', () => page.click('#warapp button[type=submit]'));
+        equal(state, 'error', 'panel state');
+        equal(await page.getAttribute('#wa-luck', 'aria-invalid'), 'true', 'aria-invalid on the luck field');
+        const msg = await page.$eval('#wa-luck', (n) => n.closest('.field').querySelector('.field-error').textContent);
+        assert(/percentage from 0 to 100 with at most 4 decimal places/.test(msg), `the message: ${msg}`);
+    }, () => page.fill('#wa-luck', '0'));
 
     // ---------- Special units (W17-W20) and fog (W23) on the attack panel ----------
     const waField = (pointer) => `#analyze-form [data-pointer="${pointer}"]`;
@@ -441,8 +455,8 @@ try {
         equal(attackerCounts.reduce((a, b) => a + b, 0), 2000, 'trials in the attackers histogram');
         // The capture rate of 2000 trials lies within 5 standard deviations of the exact chance.
         const rate = parseFloat(await text('#sim-rate')) / 100;
-        const sd = Math.sqrt(example.capture * (1 - example.capture) / 2000);
-        assert(Math.abs(rate - example.capture) < 5 * sd, `capture rate ${rate} far from ${example.capture}`);
+        const c = Math.min(1, example.capture), sd = Math.sqrt(c * (1 - c) / 2000);
+        assert(Math.abs(rate - c) <= 5 * sd + 1e-9, `capture rate ${rate} far from ${c}`);
         await submit('simulate', () => page.click('#sim-replay'));
         equal(await page.inputValue('#sim-seed'), seed, 'seed put back in the form');
         equal(await text('#sim-seed-used'), seed, 'seed of the replay');
@@ -481,15 +495,28 @@ try {
     const orderCell = (i, key) => page.getAttribute(`#turn-order-results tr[data-order="${i}"] td[data-key=${key}]`, 'data-value');
     const meanOf = async (id) => Number(await page.getAttribute(`#turn-territories .territory[data-territory="${id}"] .armies-mean`, 'data-value'));
     const field = (pointer) => `#turn-form [data-pointer="${pointer}"]`;
+    // The message of a field in a table cell: in a row of its own right below the field's row,
+    // tied to the field by aria-describedby.
+    const rowError = (sel) => page.$eval(sel, (n) => {
+        const e = (n.getAttribute('aria-describedby') || '').split(' ').map((id) => document.getElementById(id)).find((x) => x && x.matches('.field-error'));
+        if (!e) return null;
+        let row = e.closest('tr');
+        while (row && row.matches('tr.row-error')) row = row.previousElementSibling;
+        return { text: e.textContent, for: e.dataset.for, below: row === n.closest('tr'),
+                 wide: e.closest('td').colSpan === n.closest('tr').cells.length };
+    });
 
     await check('the prefilled turn example: owner bars equal the API answer and the values worked by hand', async () => {
         if (!liveTurn) {
             equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'error', 'panel state');
             return SKIP;
         }
+        // The page's example at 16 % luck (it starts at the service's 0 %).
+        equal(await page.inputValue('#turn-luck'), '0', 'the luck the page starts with');
+        await page.fill('#turn-luck', '16');
         const sent = page.waitForRequest((r) => r.url().endsWith('/analyze-turn'));
         equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
-        // The page sent README's turn example: the same board, orders, goals and options (it
+        // The page sent docs/api/turns.md's first example: the same board, orders, goals and options (it
         // spells out the defaults: type attack_transfer, the W9 settings).
         const body = JSON.parse((await sent).postData());
         equal(JSON.stringify(body.territories), JSON.stringify(TURN_EXAMPLE.territories), 'territories sent');
@@ -497,8 +524,9 @@ try {
         for (const k of ['goals', 'teams', 'move_order', 'player_order']) equal(JSON.stringify(body[k]), JSON.stringify(TURN_EXAMPLE[k]), k + ' sent');
         equal(body.settings.luck_modifier, 0.16, 'luck sent');
         equal(body.settings.multi_attack, false, 'multi_attack sent');
-        // The test's own request of the literal example (settings left to the W9 defaults).
-        const api = await (await fetch(new URL('analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(TURN_EXAMPLE) })).json();
+        // The test's own request of the literal example at 16 % luck.
+        const at16 = { ...TURN_EXAMPLE, settings: { ...TURN_EXAMPLE.settings, luck_modifier: 0.16 } };
+        const api = await (await fetch(new URL('analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(at16) })).json();
         const bars = await turnBars();
         equal(Object.keys(bars).join(','), 'A,B,N', 'territories shown');
         for (const [id, t] of Object.entries(api.territories)) {
@@ -551,14 +579,12 @@ try {
         equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'error', 'panel state');
         assert(await page.isVisible('#turn .panel-error'), 'no problem box at the top');
         equal(await page.getAttribute(field('/orders/1/to'), 'aria-invalid'), 'true', 'aria-invalid on order 2 to');
-        const err = await page.$eval(field('/orders/1/to'), (n) => {
-            const e = n.closest('.field').querySelector('.field-error');
-            return e ? { text: e.textContent, for: e.dataset.for, described: (n.getAttribute('aria-describedby') || '').split(' ').includes(e.id) } : null;
-        });
-        assert(err, 'no message beside the field');
+        const err = await rowError(field('/orders/1/to'));
+        assert(err, 'no message in the row below the field');
         equal(err.for, '/orders/1/to', 'the message names');
-        equal(err.text, problem.errors[0].detail, 'the message');
-        assert(err.described, 'the message is not tied to the field by aria-describedby');
+        equal(err.text, 'To: ' + problem.errors[0].detail, 'the message');
+        assert(err.below, 'the message is not in the row below the field');
+        assert(err.wide, 'the message is not as wide as the table');
         await page.fill(field('/orders/1/to'), 'B');
     });
 
@@ -579,6 +605,7 @@ try {
     await check('a board edited with Add/Remove gives the two-owner split worked by hand (40 % / 60 %)', async () => {
         if (!liveTurn) return SKIP;
         await page.click('#turn-board tbody tr:nth-child(3) button.remove');
+        await page.fill('#turn-board tbody tr:nth-child(1) [data-key=neighbors]', ''); // no map
         while (await page.$('#turn-orders tbody tr button.remove')) await page.click('#turn-orders tbody tr button.remove');
         await page.click('#turn-add-order');
         await page.fill(field('/orders/0/player'), 'alice');
@@ -794,14 +821,11 @@ try {
         equal(await submit('duper-board', () => page.click('#duper-board button[type=submit]')), 'error', 'panel state');
         assert(await page.isVisible('#duper-board .panel-error'), 'no problem box at the top');
         equal(await page.getAttribute(units, 'aria-invalid'), 'true', 'aria-invalid on the units of a1');
-        const err = await page.$eval(units, (n) => {
-            const e = n.closest('.field').querySelector('.field-error');
-            return e ? { text: e.textContent, for: e.dataset.for, described: (n.getAttribute('aria-describedby') || '').split(' ').includes(e.id) } : null;
-        });
-        assert(err, 'no message beside the units of a1');
+        const err = await rowError(units);
+        assert(err, 'no message below the units of a1');
         equal(err.for, '/board/tiles/a1/units/tank', 'the message names');
-        equal(err.text, 'tank: ' + problem.errors[0].detail, 'the message');
-        assert(err.described, 'the message is not tied to the field by aria-describedby');
+        equal(err.text, 'Units: tank: ' + problem.errors[0].detail, 'the message');
+        assert(err.below && err.wide, 'the message is not in a row of its own below the tile');
     }, () => page.fill(boardField('/board/tiles/a1/units'), 'soldier:8 plane:2 fort:1'));
 
     await check('an attack on an unknown tile shows the error beside "to" (/attacks/0/to)', async () => {
@@ -832,6 +856,171 @@ try {
         equal(await text('#board-b0-attack-power') + ' vs ' + await text('#board-b0-defense-power'), '32 vs 33', 'powers');
     });
 
+    // ---------- What a newcomer meets: defaults, the plan, the map, the answer, hover, phones ----------
+    await check('the attack panel starts at the service\'s defaults: the same answer as a curl of the same armies', async () => {
+        if (!liveAnalyze) return SKIP;
+        await page.goto(base, { waitUntil: 'load' });
+        await page.waitForSelector('#warapp[data-state]:not([data-state=busy])', { timeout: 30000 });
+        for (const [id, v] of [['#wa-offense', '60'], ['#wa-defense', '70'], ['#wa-luck', '0'], ['#turn-luck', '0']]) equal(await page.inputValue(id), v, id);
+        const api = await (await fetch(new URL('analyze-attack', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"attackers": 16, "defenders": 10}' })).json();
+        equal(await text('#analyze-capture'), (api.capture_probability * 100).toFixed(2).replace(/\.00$/, '') + ' %', 'capture as curl gets it');
+        equal(await page.evaluate(() => scrollY), 0, 'the first answer does not scroll the page');
+    });
+
+    await check('the answer JSON is formatted as the service wrote it, with copy buttons that copy it', async () => {
+        if (!liveAnalyze) return SKIP;
+        const answer = await page.textContent('#warapp pre.answer-json');
+        assert(answer.includes('\n  "capture_probability": '), 'not indented');
+        // Every token as the service wrote it (1.0 stays 1.0), and the same JSON.
+        assert(answer.includes('"capture_probability": 1.0,'), 'a number was rewritten');
+        const api = await (await fetch(new URL('analyze-attack', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"attackers": 16, "defenders": 10}' })).json();
+        const shown = JSON.parse(answer);
+        for (const k of ['capture_probability', 'outcome', 'attackers_left', 'defenders_left']) equal(JSON.stringify(shown[k]), JSON.stringify(api[k]), k);
+        await page.click('#warapp details.exchange summary');
+        await page.click('#warapp details.exchange button.copy:has-text("Copy the answer")');
+        equal(await page.evaluate(() => navigator.clipboard.readText()), answer, 'the clipboard');
+        await page.waitForSelector('#warapp details.exchange .copied:has-text("Copied")');
+        await page.click('#warapp details.exchange button.copy:has-text("Copy the curl command")');
+        assert((await page.evaluate(() => navigator.clipboard.readText())).startsWith("curl -s -X POST '"), 'the curl command is not copied');
+        await page.click('#warapp details.exchange summary');
+    });
+
+    await check('graphs show the value under the pointer', async () => {
+        if (!liveAnalyze) return SKIP;
+        const hit = '#analyze-graph svg rect.hit >> nth=11'; // 12 attackers
+        await page.hover(hit);
+        const tip = await page.getAttribute(hit, 'data-tip');
+        assert(/^12 attackers: capture \d/.test(tip), `the tip: ${tip}`);
+        equal(await page.getAttribute('#analyze-graph svg .readout', 'visibility'), 'visible', 'the readout');
+        equal(await text('#analyze-graph svg .readout text'), tip, 'the readout text');
+        await page.mouse.move(0, 0);
+        equal(await page.getAttribute('#analyze-graph svg .readout', 'visibility'), 'hidden', 'the readout after the pointer left');
+    });
+
+    // The page's own example at 0 % luck: alice (income 3) takes B, bob's order from B is kept.
+    await check('"Plan for this player" works on the page\'s own example, and the plan is drawn as a map', async () => {
+        if (!liveTurn) return SKIP;
+        await page.goto(base, { waitUntil: 'load' });
+        await page.waitForSelector('#warapp[data-state]:not([data-state=busy])', { timeout: 30000 });
+        const sent = page.waitForRequest((r) => r.url().endsWith('/plan-turn'));
+        equal(await submit('turn', () => page.click('#turn-plan')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(JSON.stringify(body.territories.A.neighbors), '["B","N"]', "A's borders sent");
+        equal(JSON.stringify(body.orders.map((o) => o.player)), '["bob"]', 'the other players\' orders only');
+        equal(JSON.stringify(body.goal), '{"capture":["B"],"hold":[]}', 'the goal');
+        equal(await page.getAttribute('#turn-plan-value', 'data-value'), '1', 'the plan takes B surely');
+        equal(await page.getAttribute('#turn-plan-optimal', 'data-value'), 'true', 'proven');
+        // The plan's turn as a map: 3 territories, the borders A-B and A-N, the plan's attack on
+        // B with its chance of capture, bob's order skipped.
+        const map = '#turn-plan-analysis svg.turnmap';
+        equal(await page.$$eval(`${map} .node`, (ns) => ns.map((n) => n.dataset.territory + ':' + n.dataset.owner).join(' ')), 'A:alice B:alice N:neutral', 'nodes and owners');
+        equal(await page.$$eval(`${map} .border`, (ns) => ns.map((n) => n.dataset.border).join(' ')), 'A-B A-N', 'borders');
+        const toB = await page.$eval(`${map} .move-arrow[data-from=A][data-to=B]`, (n) => ({ capture: n.dataset.capture, label: n.querySelector('.move-label').textContent }));
+        equal(toB.capture, '1', 'capture chance of A -> B');
+        equal(toB.label, 'capture 100 %', 'its label');
+        equal(await page.$eval(`${map} .move-arrow[data-from=B][data-to=A] .move-label`, (n) => n.textContent), 'skipped', "bob's order");
+        const colours = await page.$$eval(`${map} .node circle`, (ns) => ns.map((n) => getComputedStyle(n).fill));
+        assert(colours[0] === colours[1] && colours[0] !== colours[2], `A and B share alice's colour, N another: ${colours}`);
+    });
+
+    await check('the plan\'s errors land beside the form\'s row they name (the plan sends some rows only)', async () => {
+        if (!liveTurn) return SKIP;
+        // Bob's order (row 4, the plan's only order) from B to N: B and N do not border (W24).
+        await page.goto(base, { waitUntil: 'load' });
+        await page.waitForSelector('#warapp[data-state]:not([data-state=busy])', { timeout: 30000 });
+        await page.fill(field('/orders/3/to'), 'N');
+        equal(await submit('turn', () => page.click('#turn-plan')), 'error', 'panel state');
+        equal(await page.getAttribute(field('/orders/3/to'), 'aria-invalid'), 'true', 'the field of row 4');
+        const err = await rowError(field('/orders/3/to'));
+        assert(err && err.below && err.for === '/orders/3/to', `the message: ${JSON.stringify(err)}`);
+        equal(await page.$$eval('#turn-form [aria-invalid=true]', (ns) => ns.length), 1, 'fields marked');
+    }, () => page.fill(field('/orders/3/to'), 'A'));
+
+    await check('planning without a map is caught on the page, beside the neighbors, nothing sent', async () => {
+        if (!liveTurn) return SKIP;
+        const before = requests.length;
+        await page.fill('#turn-board tbody tr:nth-child(1) [data-key=neighbors]', '');
+        equal(await submit('turn', () => page.click('#turn-plan')), 'invalid', 'panel state');
+        equal(requests.length, before, 'requests made');
+        const err = await rowError('#turn-board tbody tr:nth-child(1) [data-key=neighbors]');
+        assert(err && /Planning needs the map/.test(err.text), `the message: ${err && err.text}`);
+    }, () => page.fill('#turn-board tbody tr:nth-child(1) [data-key=neighbors]', 'B, N'));
+
+    await check('the turn\'s answer is drawn as a map: every territory, its border and each move with its chance of capture', async () => {
+        if (!liveTurn) return SKIP;
+        await page.fill('#turn-luck', '16');
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        const map = '#turn .results > .box svg.turnmap';
+        equal(await page.$$eval(`${map} .node`, (ns) => ns.length), 3, 'nodes');
+        equal(await page.$$eval(`${map} .move-arrow`, (ns) => ns.map((n) => `${n.dataset.from}>${n.dataset.to}:${n.dataset.capture}`).join(' ')), 'A>B:1 A>N:1 B>A:0', 'moves');
+        const bMean = await page.$eval(`${map} .node[data-territory=B] title`, (n) => n.textContent);
+        assert(/^B: alice 100 %; 6\.47\d* armies on average$/.test(bMean), `B's hover: ${bMean}`);
+    }, () => page.fill('#turn-luck', '0'));
+
+    await check('a button\'s answer is scrolled into view', async () => {
+        if (!liveTurn) return SKIP;
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.$eval('#turn button[type=submit]', (b) => b.scrollIntoView({ block: 'end' }));
+        equal(await submit('turn', () => page.click('#turn button[type=submit]')), 'done', 'panel state');
+        const top = await page.$eval('#turn .results', (n) => n.getBoundingClientRect().top);
+        const vh = await page.evaluate(() => innerHeight);
+        assert(top >= 0 && top < vh - 100, `the answer starts at ${top} of ${vh} px`);
+    });
+
+    await check('at 390 px wide (a phone) nothing scrolls sideways, and the answers stay in view', async () => {
+        const phone = await openBrowser({ width: 390, height: 844 });
+        try {
+            const p = phone.page;
+            await p.goto(base, { waitUntil: 'load' });
+            await p.waitForSelector('#warapp[data-state]:not([data-state=busy])', { timeout: 30000 });
+            const wide = () => p.evaluate(() => document.documentElement.scrollWidth);
+            equal(await wide(), 390, 'page width on load');
+            await p.click('#turn button[type=submit]');
+            await p.waitForSelector('#turn[data-state]:not([data-state=busy])', { timeout: 30000 });
+            const top = await p.$eval('#turn .results', (n) => n.getBoundingClientRect().top);
+            assert(top >= 0 && top < 844 - 100, `the turn's answer starts at ${top} px`);
+            await p.click('#turn-plan');
+            await p.waitForSelector('#turn[data-state]:not([data-state=busy])', { timeout: 30000 });
+            equal(await p.getAttribute('#turn', 'data-state'), 'done', 'the plan on a phone');
+            equal(await wide(), 390, 'page width with the answers');
+            await p.screenshot({ path: shotPath.replace(/\.png$/, '-390.png'), fullPage: true });
+            console.log(`# screenshot: ${shotPath.replace(/\.png$/, '-390.png')}`);
+        } finally {
+            await phone.close();
+        }
+    });
+
+    await check('GET /docs renders openapi.yaml with Redoc from the service itself, linked from the playground', async () => {
+        equal(await page.getAttribute('header.top nav a[href="docs"]', 'href'), 'docs', 'the playground links the reference');
+        const r = await fetch(new URL('docs', base));
+        equal(r.status, 200, 'status');
+        assert(/^text\/html/.test(r.headers.get('content-type') || ''), 'content-type is not text/html');
+        const html = await r.text();
+        const external = html.match(/(?:src|href)\s*=\s*["']?(?:https?:)?\/\/[^"'\s>]*/gi) || [];
+        equal(external.join(' '), '', 'references to other hosts');
+        const reader = await openBrowser({ width: 1400, height: 900 });
+        try {
+            const p = reader.page;
+            const answered = [];
+            p.on('response', (res) => answered.push(res.url()));
+            await p.goto(new URL('docs', base).href, { waitUntil: 'load' });
+            await p.waitForSelector('body[data-state]', { timeout: 30000 });
+            equal(await p.getAttribute('body', 'data-state'), 'done', 'Redoc drew the reference');
+            assert(/^combatd/.test(await p.textContent('#redoc h1')), 'no title');
+            // Every operation of the contract has its section.
+            const spec = await (await fetch(new URL('openapi.yaml', base))).text();
+            const operations = (spec.match(/^ {6}operationId: /gm) || []).length;
+            const sections = await p.$$eval('#redoc [data-section-id^="operation/"]', (ns) => new Set(ns.map((n) => n.dataset.sectionId)).size);
+            equal(sections, operations, 'operations drawn');
+            assert(await p.isVisible('#redoc >> text=/analyze-attack'), 'no /analyze-attack');
+            equal(answered.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && new URL(u).origin !== origin).join(' '), '', 'answers from other hosts');
+            equal(reader.pageErrors.join(' | '), '', 'script errors');
+            await p.screenshot({ path: shotPath.replace(/\.png$/, '-docs.png') });
+        } finally {
+            await reader.close();
+        }
+    });
+
     await check('the page made no request to any other host', async () => {
         const foreign = requests.filter((u) => !u.startsWith('data:') && new URL(u).origin !== origin);
         equal(foreign.join(' '), '', 'requests elsewhere');
@@ -843,6 +1032,7 @@ try {
     });
 
     await check('a screenshot of the page is saved', async () => {
+        await page.evaluate(() => window.scrollTo(0, 0));
         await page.screenshot({ path: shotPath, fullPage: true });
         assert(existsSync(shotPath) && statSync(shotPath).size > 10000, 'no screenshot');
         console.log(`# screenshot: ${shotPath}`);

@@ -3,7 +3,8 @@
 // resolved in place so that it stands alone, written to src/api/mcp/mcp_tool_schemas.json, which
 // the C build embeds (so that building needs no node). An answer that is a oneOf (an analysis
 // or a transfer) is wrapped in `type: object`, as MCP wants an object schema at the root.
-// OpenAPI's own members (example, x-*) are dropped: the rest is JSON Schema that reads the
+// OpenAPI's own members (example, discriminator, x-*) are dropped: the rest is JSON Schema that
+// reads the
 // same under drafts 7 and 2020-12.
 //
 //   node tests/contract/mcp-schemas.mjs           rewrites the file
@@ -44,7 +45,7 @@ function resolve(node, seen = []) {
   }
   const out = {};
   for (const [k, v] of Object.entries(node)) {
-    if (k === 'example' || k.startsWith('x-')) continue;
+    if (k === 'example' || k === 'discriminator' || k.startsWith('x-')) continue;
     out[k] = resolve(v, seen);
   }
   return out;

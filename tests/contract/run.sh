@@ -5,7 +5,9 @@
 # (shellcheck), that no two .c files' modules use each other (scripts/check-includes.py, on
 # build/'s objects), that each header declares only what its own file or the files it names
 # define (scripts/check-declarations.py, likewise) and that the MCP tool schemas are
-# openapi.yaml's (mcp-schemas.mjs); then check live responses against openapi.yaml.
+# openapi.yaml's (mcp-schemas.mjs), that the contract's types compile (tests/types/run.sh); then
+# check live responses against openapi.yaml, and every curl example of the docs against a live
+# combatd (check-examples.mjs).
 # Expects build/combatd (scripts/test.sh builds it first). Prints "N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -51,17 +53,27 @@ lint "every declaration in the header of the file that defines it" \
 # The MCP tool schemas are generated from openapi.yaml into a file the C build embeds; a change
 # of the contract without regenerating it fails here.
 lint "src/api/mcp/mcp_tool_schemas.json is openapi.yaml's" node "$here/mcp-schemas.mjs" --check
+# Types that compile: openapi-typescript (default options) and tsc --strict accept the simplest
+# request of every endpoint; every schema is described; oneOfs carry their discriminators.
+lint "openapi-typescript + tsc --strict; schema descriptions and discriminators" "$root/tests/types/run.sh"
 
-log=$(mktemp)
-COMBATD_BINARY="${COMBATD_BINARY:-$root/build/combatd}" node "$here/check-responses.mjs" | tee "$log"
-rc=${PIPESTATUS[0]}
-line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
-rm -f "$log"
-if [ -n "$line" ]; then
-    passed=$((passed + ${line%% passed*}))
-    f=${line#*, }
-    failed=$((failed + ${f%% failed}))
-fi
-[ "$rc" = 0 ] || [ -n "$line" ] || failed=$((failed + 1))
+# A checker that prints "N passed, N failed" adds its cases to the stage's.
+counted() {
+    local log rc line f
+    log=$(mktemp)
+    COMBATD_BINARY="${COMBATD_BINARY:-$root/build/combatd}" node "$@" | tee "$log"
+    rc=${PIPESTATUS[0]}
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$log" | tail -n 1)
+    rm -f "$log"
+    if [ -n "$line" ]; then
+        passed=$((passed + ${line%% passed*}))
+        f=${line#*, }
+        failed=$((failed + ${f%% failed}))
+    fi
+    [ "$rc" = 0 ] || [ -n "$line" ] || failed=$((failed + 1))
+}
+counted "$here/check-responses.mjs"
+# Every curl example of README.md, CONTRIBUTING.md and docs/ against a live combatd.
+counted "$here/check-examples.mjs"
 echo "$passed passed, $failed failed"
 [ "$failed" = 0 ]

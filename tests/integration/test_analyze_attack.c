@@ -89,8 +89,8 @@ Test(analyze, mutual_destruction) {
 }
 
 /*
- * README's example at 16 % luck. Attackers: v = 0.84·6 + 0.16·X >= 5.04 -> at least 5 kills,
- * so all 5 defenders always die. Defenders: v = 0.84·3.5 + 0.16·X = 2.94 + 0.16·X, X of 5:
+ * docs/api/battles.md's example at 16 % luck. Attackers: v = 0.84·6 + 0.16·X >= 5.04 -> at least 5
+ * kills, so all 5 defenders always die. Defenders: v = 0.84·3.5 + 0.16·X = 2.94 + 0.16·X, X of 5:
  * X <= 3 gives <= 3.42 -> 3, X >= 4 gives >= 3.58 -> 4. P(4 kills) = P(X >= 4) =
  * 5·0.7^4·0.3 + 0.7^5 = 0.36015 + 0.16807 = 0.52822: 6 attackers left, else 7.
  * Graph at 4 attackers: they kill 0.84·2.4 + 0.16·X = 2.016 + 0.16·X -> 2, or 3 when X = 4

@@ -1,7 +1,7 @@
 /*
- * Cards over HTTP (W24–W30): README's card examples sent to a real combatd, with the numbers
- * worked by hand there (0 % luck, 60/70, straight round: W1, W2, W5); the bodies here are
- * README's. And a 422 naming a card's member.
+ * Cards over HTTP (W24–W30): docs/api/turns.md's card examples sent to a real combatd, with the
+ * numbers worked by hand there (0 % luck, 60/70, straight round: W1, W2, W5); the bodies here are
+ * the docs'. And a 422 naming a card's member.
  */
 #include <string.h>
 
@@ -176,7 +176,7 @@ Test(cards_http, w30_readme_order_delay) {
     test_response_free(&r);
 }
 
-/* W28: README's gift to neutral, a 422 naming the member. */
+/* W28: docs/api/turns.md's gift to neutral, a 422 naming the member. */
 Test(cards_http, w28_readme_gift_to_neutral_is_422) {
     test_response r;
     cr_assert_eq(test_post_json(test_port, "/analyze-turn",

@@ -1,7 +1,7 @@
 /*
- * README "Behind a proxy" and "Limits": the worker pool's per-client share
- * (server.worker_share) counts the client a trusted proxy forwards in X-Forwarded-For, not the
- * proxy, and never believes the header from an untrusted peer; and a connection over the
+ * docs/operations.md "Behind a proxy", docs/security.md "Limits": the worker pool's per-client
+ * share (server.worker_share) counts the client a trusted proxy forwards in X-Forwarded-For, not
+ * the proxy, and never believes the header from an untrusted peer; and a connection over the
  * per-address limit that sends nothing is closed after about 1 s, while one within the limit
  * waits for server.connection_timeout (10 s).
  */
@@ -15,9 +15,9 @@
 #include "http_client.h"
 #include "raw_http.h"
 
-/* About 0.9 s of one core quiet (README: 10^7 trials of this battle in 0.87 s), several on a
- * loaded machine: long enough that a second request sent once the first is on the pool finds
- * it still there. */
+/* About 0.9 s of one core quiet (docs/performance.md: 10^7 trials of this battle in 0.87 s),
+ * several on a loaded machine: long enough that a second request sent once the first is on the pool
+ * finds it still there. */
 static const char long_body[] =
     "{\"attackers\":100,\"defenders\":100,\"trials\":10000000,\"seed\":7,"
     "\"settings\":{\"luck_modifier\":0.16,\"rounding_mode\":\"weighted_random\"}}";

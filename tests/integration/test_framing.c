@@ -182,7 +182,7 @@ Test(framing, post_without_length_is_411) {
  * A Content-Length that is not 1*DIGIT is refused by libmicrohttpd itself, before combatd
  * sees the request: one 400 (text/html, not problem+json), then the connection closed, and
  * nothing of the body answered. libmicrohttpd 0.9.75 writes that answer's status line and
- * header block twice (the second copy lands inside its declared body); the README says so.
+ * header block twice (the second copy lands inside its declared body); docs/api/errors.md says so.
  */
 static void expect_library_refusal(const char *request) {
     exchange x = send_text(request);
@@ -263,8 +263,8 @@ static cbd_server_config defaults(void) {
     return cfg.server;
 }
 
-/* The largest header section the service promises to read (README, "Limits"): the memory per
- * connection less what libmicrohttpd keeps for itself and the answer's head. */
+/* The largest header section the service promises to read (docs/security.md, "Limits"): the memory
+ * per connection less what libmicrohttpd keeps for itself and the answer's head. */
 #define HEAD_RESERVE 1024u
 
 /* A request whose header section is exactly `head` bytes, an X-Pad field making up the rest, and

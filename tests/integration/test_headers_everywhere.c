@@ -1,5 +1,5 @@
 /*
- * README "Headers": every answer carries `X-Content-Type-Options: nosniff` and
+ * docs/security.md "Headers": every answer carries `X-Content-Type-Options: nosniff` and
  * `Cache-Control: no-store`; the page adds a Content-Security-Policy and
  * `Referrer-Policy: no-referrer`. One request of each kind of answer: 200 JSON, each 4xx
  * problem (400 from the parser and from the framing checks, 404, 405, 411, 413 at once and
@@ -163,7 +163,7 @@ static char *answer_of(int fd, double timeout) {
 }
 
 static const char livez_close[] = "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
-/* About 0.9 s of one core (README: 10^7 trials of this battle in 0.87 s). */
+/* About 0.9 s of one core (docs/performance.md: 10^7 trials of this battle in 0.87 s). */
 static const char long_body[] =
     "{\"attackers\":100,\"defenders\":100,\"trials\":10000000,\"seed\":7,"
     "\"settings\":{\"luck_modifier\":0.16,\"rounding_mode\":\"weighted_random\"}}";

@@ -1,11 +1,12 @@
 /*
- * README "Metrics" and "Endpoints": every metric the README names is exposed with its type
- * (`# TYPE name counter|gauge|histogram`), no other combatd_ metric is exposed undocumented,
- * README's endpoint table lists every row of the endpoint table (src/api/endpoints.h) and no
- * other, its MCP table every row's tool, and after one request to each row (a POST with its
- * sample, tests/support/endpoint_samples.h) combatd_requests_total has the row's label as a
- * route with the request counted once. README is read from COMBATD_SOURCE_DIR, so an endpoint
- * added without its README rows or its sample fails here.
+ * The docs' metrics and endpoints: every metric docs/operations.md's "Metrics" names is exposed
+ * with its type (`# TYPE name counter|gauge|histogram`), no other combatd_ metric is exposed
+ * undocumented, README's endpoint table lists every row of the endpoint table
+ * (src/api/endpoints.h) and no other, docs/api/mcp.md's table every row's tool, and after one
+ * request to each row (a POST with its sample, tests/support/endpoint_samples.h)
+ * combatd_requests_total has the row's label as a route with the request counted once. The
+ * docs are read from COMBATD_SOURCE_DIR, so an endpoint added without its rows or its sample
+ * fails here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +19,11 @@
 #include "http_client.h"
 #include "raw_http.h"
 
-static char *read_readme(void) {
+/* A file of the source tree (README.md, docs/...), whole; each call overwrites the last. */
+static char *read_doc(const char *name) {
     const char *dir = getenv("COMBATD_SOURCE_DIR");
     char path[1024];
-    snprintf(path, sizeof path, "%s/README.md", dir ? dir : ".");
+    snprintf(path, sizeof path, "%s/%s", dir ? dir : ".", name);
     FILE *f = fopen(path, "rb");
     cr_assert_not_null(f, "cannot open %s", path);
     static char text[1 << 20];
@@ -31,10 +33,10 @@ static char *read_readme(void) {
     return text;
 }
 
-/* The text of the README section that starts with `heading`, up to the next heading. */
+/* The text of the section of a doc that starts with `heading`, up to the next heading. */
 static void section(const char *readme, const char *heading, char *out, size_t size) {
     const char *p = strstr(readme, heading);
-    cr_assert_not_null(p, "README has no %s", heading);
+    cr_assert_not_null(p, "the doc has no %s", heading);
     const char *end = strstr(p + strlen(heading), "\n#");
     size_t len = end ? (size_t)(end - p) : strlen(p);
     cr_assert_lt(len, size);
@@ -93,7 +95,7 @@ static bool counted_once(const char *text, const char *label) {
 /* README's endpoint table lists the endpoint table's rows, each once, and nothing else. */
 Test(metrics_docs, readmes_endpoint_table_lists_every_endpoint_of_the_table) {
     endpoint eps[32];
-    size_t n = readme_endpoints(read_readme(), eps, 32);
+    size_t n = readme_endpoints(read_doc("README.md"), eps, 32);
     for (size_t i = 0; i < ENDPOINT_ROWS; i++) {
         const endpoint_row *row = &endpoint_rows[i];
         const char *method = endpoint_is_post(row) ? "POST" : "GET";
@@ -108,11 +110,11 @@ Test(metrics_docs, readmes_endpoint_table_lists_every_endpoint_of_the_table) {
                  ENDPOINT_ROWS);
 }
 
-/* README's MCP table has a row `| `tool` | `POST path` |` for each row of the table with a tool,
- * the tool named after the path (without the leading '/', '/' and '-' as '_'). */
+/* docs/api/mcp.md's table has a row `| `tool` | `POST path` |` for each row of the table with a
+ * tool, the tool named after the path (without the leading '/', '/' and '-' as '_'). */
 Test(metrics_docs, readmes_mcp_table_lists_every_tool) {
     static char text[16384];
-    section(read_readme(), "\n## MCP", text, sizeof text);
+    section(read_doc("docs/api/mcp.md"), "# MCP", text, sizeof text);
     size_t tools = 0, rows = 0;
     for (const cbd_api_endpoint *ep = cbd_api_endpoints; ep->path; ep++) {
         if (!ep->tool.title) {
@@ -124,13 +126,14 @@ Test(metrics_docs, readmes_mcp_table_lists_every_tool) {
             row[n++] = *p == '/' || *p == '-' ? '_' : *p;
         }
         snprintf(row + n, sizeof row - (size_t)n, "` | `POST %s` |", ep->path);
-        cr_expect_not_null(strstr(text, row), "README's MCP table has no row \"%s\"", row + 1);
+        cr_expect_not_null(strstr(text, row), "docs/api/mcp.md's table has no row \"%s\"", row + 1);
         tools++;
     }
     for (const char *p = strstr(text, "\n| `"); p; p = strstr(p + 1, "\n| `")) {
         rows++;
     }
-    cr_expect_eq(rows, tools, "README's MCP table has %zu rows, the table %zu tools", rows, tools);
+    cr_expect_eq(rows, tools, "docs/api/mcp.md's table has %zu rows, the table %zu tools", rows,
+                 tools);
 }
 
 Test(metrics_docs, every_endpoint_is_its_route_label_after_one_request) {
@@ -169,7 +172,7 @@ Test(metrics_docs, every_endpoint_is_its_route_label_after_one_request) {
     cbd_server_stop(s);
 }
 
-/* The type README gives a metric: "a histogram" in the words after it, a counter for a
+/* The type docs/operations.md gives a metric: "a histogram" in the words after it, a counter for a
  * `_total` name, a gauge otherwise. */
 static const char *documented_type(const char *name, const char *after) {
     const char *next = strstr(after, "`combatd_");
@@ -182,9 +185,9 @@ static const char *documented_type(const char *name, const char *after) {
 }
 
 Test(metrics_docs, every_documented_metric_is_exposed_with_its_type_and_no_other) {
-    const char *readme = read_readme();
+    const char *readme = read_doc("docs/operations.md");
     static char text[8192];
-    section(readme, "\n### Metrics\n", text, sizeof text);
+    section(readme, "\n## Metrics\n", text, sizeof text);
     cbd_server *s = test_server_start_default();
     char *exposed = get_metrics(cbd_server_port(s));
     size_t documented = 0;
@@ -197,7 +200,7 @@ Test(metrics_docs, every_documented_metric_is_exposed_with_its_type_and_no_other
         cr_expect(strstr(exposed, want) != NULL, "no \"%s\" in:\n%s", want + 1, exposed);
         documented++;
     }
-    cr_expect_geq(documented, 5, "README names %zu metrics", documented);
+    cr_expect_geq(documented, 5, "docs/operations.md names %zu metrics", documented);
     /* Every exposed combatd_ metric is one of them. */
     for (const char *t = strstr(exposed, "# TYPE "); t; t = strstr(t + 1, "# TYPE ")) {
         char name[96], plain[100], labelled[100];
@@ -205,7 +208,7 @@ Test(metrics_docs, every_documented_metric_is_exposed_with_its_type_and_no_other
         snprintf(plain, sizeof plain, "`%s`", name);
         snprintf(labelled, sizeof labelled, "`%s{", name);
         cr_expect(strstr(text, plain) || strstr(text, labelled),
-                  "%s is exposed but README does not name it", name);
+                  "%s is exposed but docs/operations.md does not name it", name);
     }
     free(exposed);
     cbd_server_stop(s);

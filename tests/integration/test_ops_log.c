@@ -1,8 +1,8 @@
 /*
- * README "Fitting a container", against the real binary: at start the soft open-file limit is
- * raised to the hard one and connection_limit lowered to what remains after 32 + 3 per thread
- * descriptors, logged as {"event":"connection_limit_capped",...}; `threads: 0` follows the CPUs
- * the process may use, logged as {"event":"threads","threads":N,"from":"..."}. The limits are
+ * docs/operations.md "Fitting a container", against the real binary: at start the soft open-file
+ * limit is raised to the hard one and connection_limit lowered to what remains after 32 + 3 per
+ * thread descriptors, logged as {"event":"connection_limit_capped",...}; `threads: 0` follows the
+ * CPUs the process may use, logged as {"event":"threads","threads":N,"from":"..."}. The limits are
  * set in the child before exec (setrlimit, sched_setaffinity), so the figures are known here.
  */
 #ifndef _GNU_SOURCE

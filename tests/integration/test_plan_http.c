@@ -1,6 +1,6 @@
 /*
- * POST /plan-turn over HTTP (W31): README's hold-and-take example worked out by hand, its plan
- * replayed through POST /analyze-turn to the same value (to the last bit) and the same
+ * POST /plan-turn over HTTP (W31): docs/api/plan.md's hold-and-take example worked out by hand, its
+ * plan replayed through POST /analyze-turn to the same value (to the last bit) and the same
  * analysis, and the same bytes for the same request.
  */
 #include <math.h>
@@ -21,7 +21,7 @@ TestSuite(plan_http, .init = test_suite_start, .fini = test_suite_stop);
 #define BOBS_ORDER "{\"player\": \"bob\", \"from\": \"B\", \"to\": \"A\", \"armies\": 8}"
 
 /*
- * README's example by hand (W1–W7, W14, at 16 % luck): A = 3 + 4 = 7. Two at C (1) kill
+ * That example by hand (W1–W7, W14, at 16 % luck): A = 3 + 4 = 7. Two at C (1) kill
  * round(0.84·1.2 + 0.16·X) >= 1 for every roll: C is taken, surely, and A keeps 5. Bob's 8
  * (9 less the guard) deal round(4.032 + 0.16·Y), Y ~ Bin(8, 0.6): 5 (A falls) iff Y >= 3, so
  * A holds with P(Y <= 2) = 0.4^8 + 8·0.6·0.4^7 + 28·0.6^2·0.4^6 = 0.04980736. The expected

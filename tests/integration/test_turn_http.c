@@ -1,4 +1,4 @@
-/* POST /analyze-turn and /simulate-turn over HTTP: README's turn example worked out by
+/* POST /analyze-turn and /simulate-turn over HTTP: docs/api/turns.md's first example worked out by
  * hand, a 0 %-luck turn, replay by seed, and sampled turns against the exact analysis. */
 #include <math.h>
 #include <string.h>
@@ -35,7 +35,7 @@ static double num(const json_t *doc, const char *path) {
 }
 
 /*
- * README's turn example at 16 % luck, by hand (W1, W2, W5, W12, W14). A = 12 + 3 = 15.
+ * docs/api/turns.md's first example at 16 % luck, by hand (W1, W2, W5, W12, W14). A = 12 + 3 = 15.
  * alice A->B 10 vs 5: attacker kills R(0.16·X + 0.84·6) >= R(5.04) = 5 for every roll X, and
  * the defenders kill R(0.16·Y + 0.84·3.5) = R(0.16·Y + 2.94) <= R(3.74) = 4 < 10: captured
  * surely, B = 10 − R(0.16·Y + 2.94), where that is 4 iff Y >= 4 (3.58, 3.74), else 3:

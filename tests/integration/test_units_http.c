@@ -1,5 +1,5 @@
 /*
- * Special units over HTTP (W17–W22): README's Commander examples sent to a real combatd and
+ * Special units over HTTP (W17–W22): the docs' Commander examples sent to a real combatd and
  * worked out by hand, a seeded /simulate-turn with units replayed to the same bytes, and the
  * 422s that name a bad unit id.
  */
@@ -27,7 +27,8 @@ static double num(const json_t *doc, const char *path) {
 #define P_CAPTURE  0.716063352717312
 #define P_BOB_LIVE (1.0 - P_CAPTURE)
 
-/* README's Commander turn; `order_unit` goes into alice's order, `camp_id` names her unit. */
+/* docs/api/turns.md's Commander turn; `order_unit` goes into alice's order, `camp_id` names her
+ * unit. */
 #define CMDR_TURN(order_unit, camp_id, extra)                                                      \
     "{\"territories\": {\"home\": {\"owner\": \"alice\", \"armies\": 17},"                         \
     " \"keep\": {\"owner\": \"bob\", \"armies\": 3,"                                               \
@@ -132,7 +133,7 @@ Test(units_http, bad_unit_ids_are_422s_naming_the_field) {
 }
 
 /*
- * README's first /analyze-attack Commander example, at the default 0 % luck: 10 armies deal
+ * docs/api/battles.md's first Commander example, at the default 0 % luck: 10 armies deal
  * R(6) = 6, which kill the 3 armies; the 3 left are fewer than the Commander's 7 (W19), so it
  * lives and keep is held (W20). The 3 + 7 power deal R(7) = 7: 3 attackers are left.
  */
@@ -154,7 +155,7 @@ Test(units_http, readme_commander_defense) {
 }
 
 /*
- * README's second: 5 armies and a Commander (power 12) at 16 % luck deal R(0.16·X + 6.048),
+ * Its second: 5 armies and a Commander (power 12) at 16 % luck deal R(0.16·X + 6.048),
  * X ~ Bin(12, 0.6): 6 to 8, never the 3 + 7 that would kill theirs: capture 0, their Commander
  * lives. Theirs (power 10) deal R(0.16·Y + 5.88), 6 or 7: the 5 armies die first and mine
  * takes at most 2 < 7: it lives. For 90 %, a armies and the Commander deal

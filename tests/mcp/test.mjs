@@ -53,7 +53,7 @@ async function startServer() {
   return { child, port };
 }
 
-// The tool name of a path, worked out here from the naming rule (README, MCP).
+// The tool name of a path, worked out here from the naming rule (docs/api/mcp.md).
 const toolName = (path) => path.slice(1).replaceAll('/', '_').replaceAll('-', '_');
 
 // The POST endpoints of the contract other than /mcp: the tools there must be.

@@ -108,7 +108,7 @@ Test(board_refusals, unknown_members_and_missing_ones) {
 Test(board_refusals, the_limits_come_from_the_config) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
-    /* The defaults fit a real match (README: configuration). */
+    /* The defaults fit a real match (docs/configuration.md). */
     cr_expect_eq(cfg.duper_board.max_board_tiles, 2000);
     cr_expect_eq(cfg.duper_board.max_board_pairs, 8000);
     cr_expect_eq(cfg.duper_board.max_board_attacks, 64);

@@ -1,5 +1,5 @@
 /*
- * POST /plan-turn at the JSON layer (W31): the README's example by hand, every answer's plans
+ * POST /plan-turn at the JSON layer (W31): docs/api/plan.md's example by hand, every answer's plans
  * checked to lie in W31's space (from the request, by this test's own reading of the ruling)
  * and replayed through POST /analyze-turn to their values to the last bit (the answer's
  * analysis too), the plan against the rule of thumb and the best of 200 random legal plans on
@@ -227,7 +227,7 @@ static json_t *plan_checked(const json_t *req) {
 }
 
 /*
- * README's example by hand (W1–W7 at 0 % luck): alice's A (4) borders bob's B (2) and the
+ * docs/api/plan.md's example by hand (W1–W7 at 0 % luck): alice's A (4) borders bob's B (2) and the
  * neutral C (2); income 5. Three attackers kill round(1.8) = 2 and take a territory of 2, two
  * kill round(1.2) = 1 and do not: the smallest plans that take both send 3 at each, from A's
  * 4 + 5 − 1 = 8 that may move. The value is 1, which no plan passes: proven optimal.

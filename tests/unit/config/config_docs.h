@@ -1,6 +1,6 @@
 /*
- * Reading README.md's configuration tables for test_config_docs*.c: the rows of the table under
- * "### <section>", the numbers and ranges its cells write ("1–10^9", "at most 32 addresses"),
+ * Reading docs/configuration.md's tables for test_config_docs*.c: the rows of the table under
+ * "## <section>", the numbers and ranges its cells write ("1–10^9", "at most 32 addresses"),
  * and loading a config text to see a value accepted or refused at its pointer. Header-only,
  * static inline, so each test file takes what it uses.
  */
@@ -62,13 +62,13 @@ static inline void copy_cell(char *out, size_t size, const char *start, size_t l
     out[used] = '\0';
 }
 
-/* The key rows of the table under "### <section>": `| key | ... |` lines, split on `|`. The
+/* The key rows of the table under "## <section>": `| key | ... |` lines, split on `|`. The
  * server table has flag and environment columns before the default; the others do not. */
 static inline void parse_table(const char *readme, const char *section, doc_table *t) {
     char heading[64];
-    snprintf(heading, sizeof heading, "\n### %s\n", section);
+    snprintf(heading, sizeof heading, "\n## %s\n", section);
     const char *p = strstr(readme, heading);
-    cr_assert_not_null(p, "README has no \"### %s\" section", section);
+    cr_assert_not_null(p, "docs/configuration.md has no \"## %s\" section", section);
     bool server = strcmp(section, "server") == 0;
     t->n = 0;
     p = strstr(p, "\n|");
@@ -89,12 +89,12 @@ static inline void parse_table(const char *readme, const char *section, doc_tabl
                 continue;
             }
             const char *bar = strchr(cell, '|');
-            cr_assert_not_null(bar, "a short row in ### %s", section);
+            cr_assert_not_null(bar, "a short row in ## %s", section);
             copy_cell(cells[c], sizes[c], cell, (size_t)(bar - cell));
             cell = bar + 1;
         }
     }
-    cr_assert_gt(t->n, 0, "no rows under ### %s", section);
+    cr_assert_gt(t->n, 0, "no rows under ## %s", section);
 }
 
 static inline const doc_row *find_row(const doc_table *t, const char *key) {
@@ -106,7 +106,7 @@ static inline const doc_row *find_row(const doc_table *t, const char *key) {
     return NULL;
 }
 
-/* A number as the README writes one: digits, or 10^N. */
+/* A number as docs/configuration.md writes one: digits, or 10^N. */
 static inline const char *parse_number(const char *s, uint64_t *out) {
     char *end;
     uint64_t v = strtoull(s, &end, 10);
@@ -201,7 +201,7 @@ static inline void expect_loads(const char *section, const char *key, const char
     }
 }
 
-/* The README's range is enforced: both ends load, one past either end is refused. */
+/* docs/configuration.md's range is enforced: both ends load, one past either end is refused. */
 static inline void expect_range_enforced(const char *section, const char *key, uint64_t lo,
                                          uint64_t hi) {
     char v[32];

@@ -1,11 +1,11 @@
 /*
- * README's configuration tables (sections "server", "warapp", "duper") against the code: every
- * key the README lists is a row of src/config/config.c (or warapp's `defaults`, or a Duper rule)
- * and every row is listed; each default is what cbd_config_defaults gives; each range is the
- * row's min and max and is what the loader enforces; each environment variable is accepted;
+ * docs/configuration.md's tables (sections "server", "warapp", "duper") against the code: every
+ * key docs/configuration.md lists is a row of src/config/config.c (or warapp's `defaults`, or a
+ * Duper rule) and every row is listed; each default is what cbd_config_defaults gives; each range
+ * is the row's min and max and is what the loader enforces; each environment variable is accepted;
  * and warapp's `defaults` row is the W9 settings. The Duper rule rows and the shipped file are
- * test_config_docs_shipped.c's. README is read from COMBATD_SOURCE_DIR, so editing either side
- * alone fails here.
+ * test_config_docs_shipped.c's. docs/configuration.md is read from COMBATD_SOURCE_DIR, so editing
+ * either side alone fails here.
  */
 #include <jansson.h>
 
@@ -13,18 +13,18 @@
 #include "api/duper/duper_rules_json.h"
 #include "api/warapp/warapp_settings.h"
 
-/* A decimal key (W3, W26): README's default is its value, its range the row's in whole
- * numbers, and the file takes the range's ends, refuses past them and a seventh decimal. */
+/* A decimal key (W3, W26): docs/configuration.md's default is its value, its range the row's in
+ * whole numbers, and the file takes the range's ends, refuses past them and a seventh decimal. */
 static void check_decimal_row(const char *section, const cbd_config_key *k, const doc_row *r,
                               const void *base) {
     cbd_micro v;
     memcpy(&v, (const char *)base + k->offset, sizeof v);
     uint64_t def, lo, hi;
-    cr_expect(parse_number(r->def, &def) && def * 1000000 == v, "%s.%s: README's default \"%s\"",
-              section, k->name, r->def);
+    cr_expect(parse_number(r->def, &def) && def * 1000000 == v,
+              "%s.%s: docs/configuration.md's default \"%s\"", section, k->name, r->def);
     cr_expect(parse_range(r->range, NULL, &lo, &hi) && lo * 1000000 == k->min &&
                   hi * 1000000 == k->max,
-              "%s.%s: README's range \"%s\"", section, k->name, r->range);
+              "%s.%s: docs/configuration.md's range \"%s\"", section, k->name, r->range);
     char text[32];
     snprintf(text, sizeof text, "%llu", (unsigned long long)hi);
     expect_loads(section, k->name, text, true);
@@ -34,7 +34,7 @@ static void check_decimal_row(const char *section, const cbd_config_key *k, cons
     expect_loads(section, k->name, text, false);
 }
 
-/* Every row of the code's table is in the README's, with its default and range. */
+/* Every row of the code's table is in docs/configuration.md's, with its default and range. */
 static void check_table_rows(const char *section, const doc_table *t) {
     size_t n;
     const cbd_config_key *keys = cbd_config_key_table(section, &n);
@@ -45,7 +45,8 @@ static void check_table_rows(const char *section, const doc_table *t) {
     for (size_t i = 0; i < n; i++) {
         const cbd_config_key *k = &keys[i];
         const doc_row *r = find_row(t, k->name);
-        cr_expect_not_null(r, "README's ### %s table has no row for `%s`", section, k->name);
+        cr_expect_not_null(r, "docs/configuration.md's ## %s table has no row for `%s`", section,
+                           k->name);
         if (r && k->type == CBD_KEY_BOOL && strcmp(section, "server") != 0) {
             bool v;
             memcpy(&v, (const char *)base + k->offset, sizeof v);
@@ -63,18 +64,18 @@ static void check_table_rows(const char *section, const doc_table *t) {
         }
         uint64_t def, lo, hi;
         cr_expect(parse_number(r->def, &def) && def == uint_field(k, base),
-                  "%s.%s: README's default \"%s\", the code's %llu", section, k->name, r->def,
-                  (unsigned long long)uint_field(k, base));
+                  "%s.%s: docs/configuration.md's default \"%s\", the code's %llu", section,
+                  k->name, r->def, (unsigned long long)uint_field(k, base));
         cr_expect(parse_range(r->range, NULL, &lo, &hi), "%s.%s: no range in \"%s\"", section,
                   k->name, r->range);
-        cr_expect(lo == k->min && hi == k->max, "%s.%s: README's range \"%s\", the row's %llu-%llu",
-                  section, k->name, r->range, (unsigned long long)k->min,
-                  (unsigned long long)k->max);
+        cr_expect(lo == k->min && hi == k->max,
+                  "%s.%s: docs/configuration.md's range \"%s\", the row's %llu-%llu", section,
+                  k->name, r->range, (unsigned long long)k->min, (unsigned long long)k->max);
         expect_range_enforced(section, k->name, lo, hi);
     }
 }
 
-/* Every README row is a key of the code: the table's, or one of `others`. */
+/* Every row of docs/configuration.md is a key of the code: the table's, or one of `others`. */
 static void check_no_unknown_rows(const char *section, const doc_table *t,
                                   const char *const *others) {
     size_t n;
@@ -87,13 +88,13 @@ static void check_no_unknown_rows(const char *section, const doc_table *t,
         for (size_t j = 0; others && others[j]; j++) {
             known |= strcmp(others[j], t->rows[i].key) == 0;
         }
-        cr_expect(known, "README's ### %s lists `%s`, which the code does not read", section,
-                  t->rows[i].key);
+        cr_expect(known, "docs/configuration.md's ## %s lists `%s`, which the code does not read",
+                  section, t->rows[i].key);
     }
 }
 
 Test(config_docs, the_sections_list_exactly_the_code_keys_with_their_defaults_and_ranges) {
-    char *readme = read_source_file("README.md");
+    char *readme = read_source_file("docs/configuration.md");
     static const char *const warapp_others[] = {"defaults", NULL};
     static const char *const sections[] = {"server", "warapp", "duper", "mcp"};
     for (size_t s = 0; s < 4; s++) {
@@ -103,8 +104,9 @@ Test(config_docs, the_sections_list_exactly_the_code_keys_with_their_defaults_an
         const char *const *others = s == 1 ? warapp_others : s == 2 ? cbd_duper_rules_keys : NULL;
         check_no_unknown_rows(sections[s], &t, others);
         for (size_t i = 0; others && others[i]; i++) {
-            cr_expect_not_null(find_row(&t, others[i]), "README's ### %s has no row for `%s`",
-                               sections[s], others[i]);
+            cr_expect_not_null(find_row(&t, others[i]),
+                               "docs/configuration.md's ## %s has no row for `%s`", sections[s],
+                               others[i]);
         }
     }
     free(readme);
@@ -136,7 +138,7 @@ static void check_environment(const cbd_config_key *k, const doc_row *r) {
         env[8 + i] = (char)(k->name[i] >= 'a' && k->name[i] <= 'z' ? k->name[i] - 32 : k->name[i]);
         env[9 + i] = '\0';
     }
-    cr_expect_str_eq(r->env, env, "server.%s: README's variable", k->name);
+    cr_expect_str_eq(r->env, env, "server.%s: docs/configuration.md's variable", k->name);
     uint64_t lo = 0, hi = 0;
     char lo_text[32];
     (void)parse_range(r->range, NULL, &lo, &hi);
@@ -176,7 +178,7 @@ static void check_other_kinds(const cbd_config_key *k, const doc_row *r, const c
 }
 
 Test(config_docs, server_rows_name_their_variable_flag_and_the_other_kinds_of_default) {
-    char *readme = read_source_file("README.md");
+    char *readme = read_source_file("docs/configuration.md");
     doc_table t;
     parse_table(readme, "server", &t);
     size_t n;
@@ -203,7 +205,7 @@ Test(config_docs, server_rows_name_their_variable_flag_and_the_other_kinds_of_de
 }
 
 Test(config_docs, the_warapp_defaults_row_is_the_w9_settings) {
-    char *readme = read_source_file("README.md");
+    char *readme = read_source_file("docs/configuration.md");
     doc_table t;
     parse_table(readme, "warapp", &t);
     const doc_row *r = find_row(&t, "defaults");

@@ -1,8 +1,9 @@
 /*
- * README's "duper" table's rule rows against the default rules and what the loader enforces,
- * and config/combatd.json against the defaults: the shipped file holds every default except
- * where README's table names its shipped value (cors_origins: `["*"]`), and its unit table is
- * the default one ("see config/combatd.json"). README is read from COMBATD_SOURCE_DIR.
+ * docs/configuration.md's "duper" table's rule rows against the default rules and what the loader
+ * enforces, and config/combatd.json against the defaults: the shipped file holds every default
+ * except where docs/configuration.md's table names its shipped value (cors_origins: `["*"]`), and
+ * its unit table is the default one ("see config/combatd.json"). docs/configuration.md is read from
+ * COMBATD_SOURCE_DIR.
  */
 #include "config_docs.h"
 #include "api/duper/duper_rules_json.h"
@@ -30,10 +31,11 @@ static void check_units_row(const doc_row *r) {
 }
 
 Test(config_docs, the_duper_rule_rows_are_the_default_rules_and_their_ranges) {
-    char *readme = read_source_file("README.md");
+    char *readme = read_source_file("docs/configuration.md");
     doc_table t;
     parse_table(readme, "duper", &t);
-    /* Every rule's README default, loaded over other values, gives the default rules. */
+    /* Every rule's default in docs/configuration.md, loaded over other values, gives the default
+     * rules. */
     char json[2048] = "{\"duper\": {";
     for (size_t i = 0; cbd_duper_rules_keys[i]; i++) {
         const doc_row *r = find_row(&t, cbd_duper_rules_keys[i]);
@@ -120,7 +122,7 @@ static bool same_value(const cbd_config_key *k, const void *a, const void *b) {
                   x->n_trusted_proxies * sizeof x->trusted_proxies[0]) == 0;
 }
 
-/* What the README says the shipped file holds for a row: the default, or the value its
+/* What docs/configuration.md says the shipped file holds for a row: the default, or the value its
  * default cell names "in the shipped file" (cors_origins: `["*"]`), loaded over the defaults. */
 static void expected_shipped(const char *section, const doc_row *r, cbd_settings *out) {
     cbd_settings_defaults(out);
@@ -137,7 +139,7 @@ static void expected_shipped(const char *section, const doc_row *r, cbd_settings
 }
 
 Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_says) {
-    char *readme = read_source_file("README.md");
+    char *readme = read_source_file("docs/configuration.md");
     char *file = read_source_file("config/combatd.json");
     cbd_settings shipped, d;
     cbd_problem p;
@@ -160,8 +162,8 @@ Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_sa
             expected_shipped(sections[s], r, &d);
             cr_expect(same_value(&keys[i], section_of(&shipped, sections[s]),
                                  section_of(&d, sections[s])),
-                      "config/combatd.json's %s.%s is not what README's table says", sections[s],
-                      keys[i].name);
+                      "config/combatd.json's %s.%s is not what docs/configuration.md's table says",
+                      sections[s], keys[i].name);
         }
     }
     cbd_settings_defaults(&d);
