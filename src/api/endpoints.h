@@ -91,6 +91,15 @@
             "(`objective` all) or the expected number of goal territories owned (expected). "      \
             "Answers the plan's orders ready for analyze_turn, its value, whether it is proven "   \
             "optimal, up to 3 next-best plans and the plan's full analysis."))                     \
+    ROW("/warzone/analyze-turn", CBD_ALLOW_POST, cbd_api_warzone_analyze_turn,                   \
+        cbd_api_warzone_analyze_turn_cost, NULL, NULL, NULL, "/warzone/analyze-turn",              \
+        CBD_TOOL("Analyze a Warzone turn in the game's own JSON", CBD_IDEMPOTENT,                  \
+            "analyze_turn for a turn as the Warzone game writes it: `settings` and `map` as "      \
+            "GetBotGameSettings gives them, `standing` (gameInfo.latestStanding or a standingN), " \
+            "`orders` (GameOrderDeploy, GameOrderAttackTransfer, card orders) and `players`. "     \
+            "Answers the exact board after the turn keyed by terrID and playerID (`Neutral`), "    \
+            "each order's chances, each bonus's chance of being owned whole by each player, each " \
+            "player's expected income, and `warnings` for settings not modelled (W35-W37)."))      \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, NULL, NULL,             \
         "/duper/battle",                                                                           \
         CBD_TOOL("Resolve a Duper battle", CBD_SEEDED,                                             \
