@@ -99,7 +99,7 @@
             "`orders` (GameOrderDeploy, GameOrderAttackTransfer, card orders) and `players`. "     \
             "Answers the exact board after the turn keyed by terrID and playerID (`Neutral`), "    \
             "each order's chances, each bonus's chance of being owned whole by each player, each " \
-            "player's expected income, and `warnings` for settings not modelled (W35-W37)."))      \
+            "player's expected income, and `warnings` for settings not modelled (W40-W42)."))      \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, NULL, NULL,             \
         "/duper/battle",                                                                           \
         CBD_TOOL("Resolve a Duper battle", CBD_SEEDED,                                             \

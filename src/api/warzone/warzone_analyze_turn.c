@@ -1,9 +1,9 @@
 /*
  * POST /warzone/analyze-turn: /analyze-turn's answer for a turn given in the game's JSON
- * (W35), in the game's ids (territories by terrID, owners by playerID and `Neutral`, orders in
+ * (W40), in the game's ids (territories by terrID, owners by playerID and `Neutral`, orders in
  * the request's order with the game's types), plus `bonuses` (each map bonus: the chance that
  * each player owns all its territories at the end, exact as a goal is, W16), `income` (each
- * player's expected MinimumArmyBonus + bonuses owned whole at the end) and `warnings` (W37).
+ * player's expected MinimumArmyBonus + bonuses owned whole at the end) and `warnings` (W42).
  */
 #include <string.h>
 
@@ -13,7 +13,7 @@
 static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "max_distribution_points", NULL};
 
 /* The answer's orders, one per game order: combatd's entry with the game's type, or the
- * game's type and "ignored": true for an order without effect this turn (W29, W35). */
+ * game's type and "ignored": true for an order without effect this turn (W29, W40). */
 static bool game_orders(const cbdp_wz_turn *t, const json_t *request, json_t *answer) {
     json_t *given = json_object_get(answer, "orders");
     json_t *orders = json_array();

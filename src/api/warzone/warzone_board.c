@@ -1,9 +1,9 @@
 /*
- * The game's map and standing as combatd's board (W11, W24, W35): `map.territories` with their
+ * The game's map and standing as combatd's board (W11, W24, W40): `map.territories` with their
  * `connectedTo` (a border listed on one side counts both ways, as W24 reads `neighbors`),
  * `map.bonuses` with OverriddenBonuses applied, and the standing's {terrID, ownedBy, armies},
  * where `Neutral` is combatd's neutral, a Commander in an army string a unit of its owner
- * (W21), and `Fogged` what the request's `fogged` gives or a 422 (W36).
+ * (W21), and `Fogged` what the request's `fogged` gives or a 422 (W41).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -162,7 +162,7 @@ static bool commanders_of(const cbd_reader *s, const json_t *cmdrs, json_t *entr
     return true;
 }
 
-/* W36: a Fogged owner or armies from the request's `fogged` member, or a 422 naming it. */
+/* W41: a Fogged owner or armies from the request's `fogged` member, or a 422 naming it. */
 static bool unfog(const cbd_reader *r, const cbd_reader *s, const char *id, bool owner_fogged,
                   bool armies_fogged, cbdp_wz_turn *t, json_t *entry, size_t at) {
     cbd_reader fog;
@@ -171,7 +171,7 @@ static bool unfog(const cbd_reader *r, const cbd_reader *s, const char *id, bool
     if (!json_is_object(given)) {
         cbd_reader_error(s, owner_fogged ? "ownedBy" : "armies",
                          "is Fogged: combatd does not guess what the fog hides; give territory %s "
-                         "in `fogged` ({ownedBy, armies: a number or a distribution}, W23, W36)",
+                         "in `fogged` ({ownedBy, armies: a number or a distribution}, W23, W41)",
                          id);
         return false;
     }

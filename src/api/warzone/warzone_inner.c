@@ -1,6 +1,6 @@
 /*
  * A combatd handler run on a translated turn, its answer kept as a JSON value to be told in the
- * game's words (W35): the /warzone/ endpoints answer what /analyze-turn, /simulate-turn and
+ * game's words (W40): the /warzone/ endpoints answer what /analyze-turn, /simulate-turn and
  * /plan-turn answer, by construction, with their cap, budget and problems.
  */
 #include <stdlib.h>

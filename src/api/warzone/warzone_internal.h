@@ -5,7 +5,7 @@
  * src/api/warzone/'s one shared header: the game's own JSON (the bot API and the query game API,
  * docs/api/warzone.md) read into a turn in combatd's shape, which the /warzone/ endpoints then
  * hand to the very handlers of /analyze-turn, /simulate-turn and /plan-turn, so that the numbers
- * are theirs by construction (W35). Implemented in warzone_values.c (the game's scalars: numbers
+ * are theirs by construction (W40). Implemented in warzone_values.c (the game's scalars: numbers
  * as strings, "null", "True", army strings), warzone_settings.c, warzone_board.c (map,
  * standing, players, fogged), warzone_orders.c, warzone_pointers.c (combatd's pointers back into
  * the game's) and warzone_inner.c (running a handler and keeping its answer).
@@ -34,12 +34,12 @@ typedef struct {
     json_t *order_game;   /* per doc order: {"at": game index, "type": the game's type} */
     json_t *standing_at;  /* terrID -> its index in `standing` */
     json_t *map_at;       /* terrID -> its index in map.territories */
-    json_t *fogged;       /* terrID -> true: given by the request's `fogged` (W23, W36) */
+    json_t *fogged;       /* terrID -> true: given by the request's `fogged` (W23, W41) */
     json_t *bonuses;      /* [{id, value (OverriddenBonuses applied), territories: [terrID]}] */
     json_t *players;      /* the in-game player ids, in the order first named */
     json_t *incomes;      /* playerID -> freeArmies, when gameInfo.incomes was given */
-    json_t *owner_at;     /* playerID -> the standing index it first owns (W36's 422) */
-    json_t *player_at;    /* playerID -> the first order it gives (W36's 422) */
+    json_t *owner_at;     /* playerID -> the standing index it first owns (W41's 422) */
+    json_t *player_at;    /* playerID -> the first order it gives (W41's 422) */
     json_t *overrides;    /* bonusID -> value, from settings.OverriddenBonuses */
     uint64_t base_income; /* settings.MinimumArmyBonus (0 when absent) */
     /* The settings that make orders legal (the game refuses the others when they are sent). */
@@ -81,7 +81,7 @@ bool cbdp_wz_id_text(const json_t *v, char out[CBDP_WZ_ID_MAX]);
 /* An id member: its text, or false with an error recorded (absent counts as bad). */
 bool cbdp_wz_read_id(const cbd_reader *r, const char *key, char out[CBDP_WZ_ID_MAX]);
 
-/* The game's army string ("7", 7, "Fogged", "5|cmdr,<guid>,<owner>"), W21, W36. */
+/* The game's army string ("7", 7, "Fogged", "5|cmdr,<guid>,<owner>"), W21, W41. */
 typedef struct {
     bool fogged;
     uint64_t armies;
@@ -100,7 +100,7 @@ bool cbdp_wz_read_settings(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_t
 bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn *t);
 bool cbdp_wz_read_orders(const cbd_reader *r, const cbd_config *cfg, bool required,
                          cbdp_wz_turn *t);
-/* W36: every owner and order player is one of `players` (when given), read last. */
+/* W41: every owner and order player is one of `players` (when given), read last. */
 bool cbdp_wz_check_players(const cbd_reader *r, cbdp_wz_turn *t);
 
 /* Notes a player id in the order first named (t->players); false when memory ran out. */

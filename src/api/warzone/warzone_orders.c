@@ -1,5 +1,5 @@
 /*
- * The game's orders as combatd's (W35): GameOrderDeploy, GameOrderAttackTransfer
+ * The game's orders as combatd's (W40): GameOrderDeploy, GameOrderAttackTransfer
  * (attackTransfer to W33's `only`, attackTeammates, byPercent's numArmies as a percent), and
  * each card to its kind by the kinds' `game` column (CBD_ORDER_KIND_LIST). Cards that change
  * nothing on the board this turn, Diplomacy among them (W29), are accepted and left out of the

@@ -1,7 +1,7 @@
 /*
  * The game's players (either dialect's list: {id, team, state, ...}) as combatd's teams and,
  * under a cycle MoveOrder, W13's player_order; the request's `diplomacy` (W29's pairs in force
- * this turn) and `incomes` (gameInfo.incomes). W36: an owner or order player that is not in
+ * this turn) and `incomes` (gameInfo.incomes). W41: an owner or order player that is not in
  * `players` is a 422, which catches the query game API's profile ids given where its in-game
  * ids are meant; a `players` id that is a profile id of a player of the board is read as that
  * player's in-game id (the profile id without its first two and last two digits).
@@ -19,7 +19,7 @@ static bool noted(const cbdp_wz_turn *t, const char *id) {
     return false;
 }
 
-/* players item i's in-game id into `id` (W36's profile id read as the in-game one). */
+/* players item i's in-game id into `id` (W41's profile id read as the in-game one). */
 static bool player_id(const cbd_reader *p, cbdp_wz_turn *t, char id[CBDP_WZ_ID_MAX]) {
     if (!cbdp_wz_read_id(p, "id", id)) {
         return false;
@@ -34,13 +34,13 @@ static bool player_id(const cbd_reader *p, cbdp_wz_turn *t, char id[CBDP_WZ_ID_M
     if (!noted(t, inner)) {
         return true;
     }
-    bool ok = cbdp_wz_warn(t, "%s/id %s is read as the in-game id %s (a profile id, W36)",
+    bool ok = cbdp_wz_warn(t, "%s/id %s is read as the in-game id %s (a profile id, W41)",
                            p->pointer, id, inner);
     memcpy(id, inner, n - 3);
     return ok;
 }
 
-/* Every noted player in `listed`, or the 422 at where it was first named (W36). */
+/* Every noted player in `listed`, or the 422 at where it was first named (W41). */
 static bool all_listed(const cbd_reader *r, const cbdp_wz_turn *t, const json_t *listed) {
     bool ok = true;
     for (size_t i = 0; i < json_array_size(t->players); i++) {
@@ -54,7 +54,7 @@ static bool all_listed(const cbd_reader *r, const cbdp_wz_turn *t, const json_t 
                            (size_t)json_integer_value(s ? s : json_object_get(t->player_at, id)));
         cbd_reader_error(&at, s ? "ownedBy" : "playerID",
                          "is %s, not a player of `players`: give the in-game ids (a profile id "
-                         "of the query game API is not one, W36)",
+                         "of the query game API is not one, W41)",
                          id);
         ok = false;
     }
@@ -80,7 +80,7 @@ static bool cycle_order(cbdp_wz_turn *t, const json_t *order) {
         ok = in || json_array_append(po, id) == 0;
     }
     return ok && cbdp_wz_warn(t, "/settings/MoveOrder is a cycle: its first player is the first "
-                                 "of `players` (the game's JSON does not record it, W35)");
+                                 "of `players` (the game's JSON does not record it, W40)");
 }
 
 static bool read_players(const cbd_reader *r, cbdp_wz_turn *t, json_t *listed, json_t *order,

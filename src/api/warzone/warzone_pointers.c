@@ -1,5 +1,5 @@
 /*
- * combatd's JSON pointers of a translated turn back into the game's (W35): a problem that
+ * combatd's JSON pointers of a translated turn back into the game's (W40): a problem that
  * /analyze-turn's reader or core found in the translated request names the member of the
  * game's JSON it came from (`/territories/5/armies` is `/standing/3/armies`, `/orders/1/armies`
  * of an attack is `/orders/2/numArmies` when a card without effect came before it).

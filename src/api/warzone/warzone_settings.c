@@ -1,16 +1,16 @@
 /*
- * The game's `settings` as combatd's (W35): kill rates in whole percents to fractions,
+ * The game's `settings` as combatd's (W40): kill rates in whole percents to fractions,
  * RoundingMode, OneArmyStandsGuard, MultiAttack, MoveOrder, the Blockade and Abandon cards'
  * MultiplyAmount (W26), MinimumArmyBonus and OverriddenBonuses for incomes; every other member
  * is accepted as the game writes it, and those that change combat in ways combatd does not
- * model are named in `warnings` (W37), never dropped silently.
+ * model are named in `warnings` (W42), never dropped silently.
  */
 #include <string.h>
 
 #include "warzone_internal.h"
 
 /* Settings that change a turn's combat and that combatd does not model, and when they are in
- * force: a warning each (W37). */
+ * force: a warning each (W42). */
 typedef struct {
     const char *name;
     const char *why;
@@ -126,7 +126,7 @@ static bool read_switches(const cbd_reader *s, json_t *out) {
     return ok && json_object_set_new(out, "multi_attack", json_boolean(multi)) == 0;
 }
 
-/* MoveOrder: Random, Cycle, NoLuckCycle (both cycles are W13's cycle; W35 says whose turn it
+/* MoveOrder: Random, Cycle, NoLuckCycle (both cycles are W13's cycle; W40 says whose turn it
  * is to start: the request's `players` order, which the game's JSON does not record). */
 static bool read_move_order(const cbd_reader *s, cbdp_wz_turn *t) {
     static const char *const names[] = {"Random", "Cycle", "NoLuckCycle", NULL};

@@ -1,5 +1,5 @@
 /*
- * A turn of the game's JSON read into combatd's shape (W35): the parts in the order their
+ * A turn of the game's JSON read into combatd's shape (W40): the parts in the order their
  * checks need (the settings say which orders are legal, the board names the players the
  * orders and `players` are checked against).
  */

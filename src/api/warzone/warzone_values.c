@@ -1,5 +1,5 @@
 /*
- * The game's scalars, as its two JSON dialects write them (W36): numbers as JSON numbers or as
+ * The game's scalars, as its two JSON dialects write them (W41): numbers as JSON numbers or as
  * numeric strings ("7"), absent parts as the string "null", booleans as "True"/"False" (the
  * bot API's .NET serialiser), and armies as a string that may carry special units
  * ("5|cmdr,<guid>,<owner id>": a Commander, W21).

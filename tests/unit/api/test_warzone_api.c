@@ -1,5 +1,5 @@
 /*
- * POST /warzone/analyze-turn (W35–W37): game documents written by hand in both dialects
+ * POST /warzone/analyze-turn (W40–W42): game documents written by hand in both dialects
  * (numbers as strings, "null" parts, "True"/"False", one-sided borders, Commanders in army
  * strings, every card), with the expected numbers worked out by hand (60/70 kill rates, W1).
  */
@@ -23,15 +23,16 @@ static int run(const char *body, json_t **out) {
 
 /* The bot API's shapes: strings for numbers, "True", "null", a border listed on one side. */
 #define BOT_SETTINGS(luck)                                                                         \
-    "\"settings\": {\"OffensiveKillRate\": \"60\", \"DefensiveKillRate\": 70, \"LuckModifier\": " \
-    luck ", \"RoundingMode\": \"StraightRound\", \"OneArmyStandsGuard\": \"True\", "              \
+    "\"settings\": {\"OffensiveKillRate\": \"60\", \"DefensiveKillRate\": 70, "                    \
+    "\"LuckModifier\": " luck                                                                      \
+    ", \"RoundingMode\": \"StraightRound\", \"OneArmyStandsGuard\": \"True\", "                    \
     "\"MultiAttack\": \"False\", \"MoveOrder\": \"Random\", \"MinimumArmyBonus\": \"5\", "         \
-    "\"OverriddenBonuses\": [{\"bonusID\": 1, \"value\": \"4\"}], \"BlockadeCard\": \"none\", "   \
+    "\"OverriddenBonuses\": [{\"bonusID\": 1, \"value\": \"4\"}], \"BlockadeCard\": \"none\", "    \
     "\"Mods\": [], \"Pace\": \"MultiDay\"}"
 #define MAP3                                                                                       \
-    "\"map\": {\"territories\": [{\"id\": 1, \"name\": \"A\", \"connectedTo\": [2]}, {\"id\": "   \
-    "\"2\", \"name\": \"B\", \"connectedTo\": []}, {\"id\": 3, \"connectedTo\": \"null\"}], "       \
-    "\"bonuses\": [{\"id\": 1, \"value\": 2, \"territoryIDs\": [1, 2]}, {\"id\": 2, \"value\": "  \
+    "\"map\": {\"territories\": [{\"id\": 1, \"name\": \"A\", \"connectedTo\": [2]}, {\"id\": "    \
+    "\"2\", \"name\": \"B\", \"connectedTo\": []}, {\"id\": 3, \"connectedTo\": \"null\"}], "      \
+    "\"bonuses\": [{\"id\": 1, \"value\": 2, \"territoryIDs\": [1, 2]}, {\"id\": 2, \"value\": "   \
     "1, \"territoryIDs\": [3]}]}"
 
 /*
@@ -42,16 +43,17 @@ static int run(const char *body, json_t **out) {
  * 0.8208; bonus 2 (3) is neutral's. Income: 100 5 + 4·0.8208 = 8.2832; 200 5.
  */
 Test(warzone_api, bot_dialect_capture_bonus_and_income) {
-    const char *body = "{" BOT_SETTINGS("\"0.16\"") ", " MAP3 ", \"standing\": [{\"terrID\": 1, "
-                       "\"ownedBy\": \"100\", \"armies\": \"7\"}, {\"terrID\": \"2\", \"ownedBy\": "
-                       "200, \"armies\": \"4\"}, {\"terrID\": 3, \"ownedBy\": \"Neutral\", "
-                       "\"armies\": 2}], \"players\": [{\"id\": \"100\", \"team\": \"null\", "
-                       "\"isAI\": \"False\"}, {\"id\": 200, \"state\": \"Playing\"}], \"orders\": "
-                       "[{\"type\": \"GameOrderPlayCardSpy\", \"playerID\": 100, \"cardInstanceID\": "
-                       "\"c1\"}, {\"type\": \"GameOrderAttackTransfer\", \"playerID\": \"100\", "
-                       "\"from\": \"1\", \"to\": 2, \"numArmies\": \"6\", \"attackTransfer\": "
-                       "\"AttackTransfer\", \"attackTeammates\": \"False\", \"byPercent\": "
-                       "\"False\"}]}";
+    const char *body = "{" BOT_SETTINGS(
+        "\"0.16\"") ", " MAP3 ", \"standing\": [{\"terrID\": 1, "
+                    "\"ownedBy\": \"100\", \"armies\": \"7\"}, {\"terrID\": \"2\", \"ownedBy\": "
+                    "200, \"armies\": \"4\"}, {\"terrID\": 3, \"ownedBy\": \"Neutral\", "
+                    "\"armies\": 2}], \"players\": [{\"id\": \"100\", \"team\": \"null\", "
+                    "\"isAI\": \"False\"}, {\"id\": 200, \"state\": \"Playing\"}], \"orders\": "
+                    "[{\"type\": \"GameOrderPlayCardSpy\", \"playerID\": 100, \"cardInstanceID\": "
+                    "\"c1\"}, {\"type\": \"GameOrderAttackTransfer\", \"playerID\": \"100\", "
+                    "\"from\": \"1\", \"to\": 2, \"numArmies\": \"6\", \"attackTransfer\": "
+                    "\"AttackTransfer\", \"attackTeammates\": \"False\", \"byPercent\": "
+                    "\"False\"}]}";
     json_t *doc;
     cr_assert_eq(run(body, &doc), 200, "%s", last_body);
     cr_expect_float_eq(json_number_at(doc, "orders/1/capture_probability"), 0.8208, 1e-12);
@@ -74,12 +76,13 @@ Test(warzone_api, bot_dialect_capture_bonus_and_income) {
  * round(8.4) = 8: 6 go home, 1 holds 15 − 14 + 6 = 7, 2 keeps 0 armies and the Commander.
  */
 Test(warzone_api, commander_in_army_string) {
-    const char *body = "{" BOT_SETTINGS("0") ", " MAP3 ", \"standing\": [{\"terrID\": 1, "
-                       "\"ownedBy\": 100, \"armies\": 15}, {\"terrID\": 2, \"ownedBy\": 200, "
-                       "\"armies\": \"5|cmdr,guid-1,200\"}, {\"terrID\": 3, \"ownedBy\": "
-                       "\"Neutral\", \"armies\": \"2\"}], \"orders\": [{\"type\": "
-                       "\"GameOrderAttackTransfer\", \"playerID\": 100, \"from\": 1, \"to\": 2, "
-                       "\"numArmies\": 14, \"attackTransfer\": \"Attack\"}]}";
+    const char *body = "{" BOT_SETTINGS(
+        "0") ", " MAP3 ", \"standing\": [{\"terrID\": 1, "
+             "\"ownedBy\": 100, \"armies\": 15}, {\"terrID\": 2, \"ownedBy\": 200, "
+             "\"armies\": \"5|cmdr,guid-1,200\"}, {\"terrID\": 3, \"ownedBy\": "
+             "\"Neutral\", \"armies\": \"2\"}], \"orders\": [{\"type\": "
+             "\"GameOrderAttackTransfer\", \"playerID\": 100, \"from\": 1, \"to\": 2, "
+             "\"numArmies\": 14, \"attackTransfer\": \"Attack\"}]}";
     json_t *doc;
     cr_assert_eq(run(body, &doc), 200, "%s", last_body);
     cr_expect_float_eq(json_number_at(doc, "territories/1/armies/mean"), 7.0, 1e-12);
@@ -90,7 +93,7 @@ Test(warzone_api, commander_in_army_string) {
 }
 
 /*
- * The query game API: profile ids in `players` (1210034 is in-game 100, W36), an order with
+ * The query game API: profile ids in `players` (1210034 is in-game 100, W41), an order with
  * its `result`, byPercent. 50 % of 1's 11 movable = 5 attack 2 armies: kill 3, lose
  * round(1.4) = 1: 2 is 100's with 4, 1 keeps 7.
  */
@@ -124,7 +127,8 @@ Test(warzone_api, query_dialect_profile_ids_and_percent) {
  */
 Test(warzone_api, every_card) {
     const char *body =
-        "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": 0, "
+        "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": "
+        "0, "
         "\"MoveOrder\": \"Random\", \"BlockadeCard\": {\"MultiplyAmount\": \"2.5\"}, "
         "\"AbandonCard\": {\"MultiplyAmount\": 3}}, \"map\": {\"territories\": [{\"id\": 1, "
         "\"connectedTo\": [2]}, {\"id\": 2}, {\"id\": 3, \"connectedTo\": [4]}, {\"id\": 4, "
@@ -168,8 +172,8 @@ Test(warzone_api, every_card) {
     json_decref(doc);
 }
 
-/* Bad members named in the game's terms; Fogged without `fogged` (W36); unmodelled settings
- * as warnings (W37). */
+/* Bad members named in the game's terms; Fogged without `fogged` (W41); unmodelled settings
+ * as warnings (W42). */
 Test(warzone_api, errors_name_the_games_members) {
     struct {
         const char *from, *to, *pointer;
@@ -184,13 +188,14 @@ Test(warzone_api, errors_name_the_games_members) {
         {"\"ownedBy\": 200", "\"ownedBy\": 300", "/standing/1/ownedBy"},
         {"\"to\": 2,", "\"to\": 3,", "/orders/1/to"},
     };
-    const char *base = "{" BOT_SETTINGS("0") ", " MAP3 ", \"standing\": [{\"terrID\": 1, "
-                       "\"ownedBy\": \"100\", \"armies\": \"7\"}, {\"terrID\": \"2\", \"ownedBy\": "
-                       "200, \"armies\": \"4\"}, {\"terrID\": 3, \"ownedBy\": \"Neutral\", "
-                       "\"armies\": 2}], \"players\": [{\"id\": 100}, {\"id\": 200}], \"orders\": "
-                       "[{\"type\": \"GameOrderPlayCardSpy\", \"playerID\": 100}, {\"type\": "
-                       "\"GameOrderAttackTransfer\", \"playerID\": \"100\", \"from\": \"1\", "
-                       "\"to\": 2, \"numArmies\": \"6\"}]}";
+    const char *base = "{" BOT_SETTINGS(
+        "0") ", " MAP3 ", \"standing\": [{\"terrID\": 1, "
+             "\"ownedBy\": \"100\", \"armies\": \"7\"}, {\"terrID\": \"2\", \"ownedBy\": "
+             "200, \"armies\": \"4\"}, {\"terrID\": 3, \"ownedBy\": \"Neutral\", "
+             "\"armies\": 2}], \"players\": [{\"id\": 100}, {\"id\": 200}], \"orders\": "
+             "[{\"type\": \"GameOrderPlayCardSpy\", \"playerID\": 100}, {\"type\": "
+             "\"GameOrderAttackTransfer\", \"playerID\": \"100\", \"from\": \"1\", "
+             "\"to\": 2, \"numArmies\": \"6\"}]}";
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char body[4096];
         const char *at = strstr(base, cases[i].from);
@@ -204,8 +209,8 @@ Test(warzone_api, errors_name_the_games_members) {
     }
 }
 
-/* `fogged` gives a Fogged territory (W23, W36): 2 holds 3 or 5, 1/2 each; 6 attackers kill
- * round(3.6) = 4: enough against 3, not against 5. Unmodelled settings are warnings (W37). */
+/* `fogged` gives a Fogged territory (W23, W41): 2 holds 3 or 5, 1/2 each; 6 attackers kill
+ * round(3.6) = 4: enough against 3, not against 5. Unmodelled settings are warnings (W42). */
 Test(warzone_api, fogged_given_and_warnings) {
     const char *body =
         "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": 0,"
