@@ -28,10 +28,9 @@ static const char *const no_effect[] = {
 
 /* The kind whose game name is `type`; -2 for an order without effect; -1 for none. */
 static int kind_of(const char *type) {
-    for (int k = 0; k < CBD_ORDER_KINDS; k++) {
-        if (strcmp(cbdp_turn_api_kinds[k].game, type) == 0) {
-            return k;
-        }
+    int k = cbd_turn_api_kind_of_game(type);
+    if (k >= 0) {
+        return k;
     }
     for (size_t i = 0; no_effect[i]; i++) {
         if (strcmp(no_effect[i], type) == 0) {
@@ -177,7 +176,8 @@ static bool read_order(const cbd_reader *r, size_t i, const cbd_config *cfg, cbd
     if (!cbdp_wz_read_id(&o, "playerID", player)) {
         return false;
     }
-    json_t *out = json_pack("{s:s,s:s}", "type", cbdp_turn_api_kinds[k].name, "player", player);
+    json_t *out = json_pack("{s:s,s:s}", "type", cbd_turn_api_kind_name((cbd_turn_order_type)k),
+                            "player", player);
     json_t *back = json_pack("{s:I,s:s}", "at", (json_int_t)i, "type", type);
     bool ok = out && back && json_array_append(orders, out) == 0 &&
               json_array_append_new(t->order_at,

@@ -62,3 +62,16 @@ bool cbdp_turn_api_kind_moves(cbd_turn_order_type type) {
     cbd_turn_phase ph = cbd_turn_kind_phase(type);
     return ph != CBD_PHASE_DEPLOY && ph != CBD_PHASE_NONE;
 }
+
+int cbd_turn_api_kind_of_game(const char *game) {
+    for (size_t k = 0; game && k < CBD_ORDER_KINDS; k++) {
+        if (cbdp_turn_api_kinds[k].game && strcmp(cbdp_turn_api_kinds[k].game, game) == 0) {
+            return (int)k;
+        }
+    }
+    return -1;
+}
+
+const char *cbd_turn_api_kind_name(cbd_turn_order_type type) {
+    return cbdp_turn_api_kinds[type].name;
+}

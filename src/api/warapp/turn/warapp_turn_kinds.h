@@ -64,6 +64,13 @@ extern const char *const cbdp_turn_order_members[];
 /* The kind named `name`, or -1 when the api reads no kind of that name. */
 int cbdp_turn_api_kind_named(const char *name);
 
+/* The kind whose `type` in the game's JSON is `game` (its row's game column), or -1: for the
+ * translation of the game's orders (src/api/warzone/, W40). */
+int cbd_turn_api_kind_of_game(const char *game);
+
+/* Kind `type`'s `type` in combatd's requests and answers. */
+const char *cbd_turn_api_kind_name(cbd_turn_order_type type);
+
 /* W24: whether orders of kind `type` run in sequence (W13's movers: every phase but the
  * deploys, and not the cards that only reorder). */
 bool cbdp_turn_api_kind_moves(cbd_turn_order_type type);
