@@ -100,6 +100,14 @@
             "Answers the exact board after the turn keyed by terrID and playerID (`Neutral`), "    \
             "each order's chances, each bonus's chance of being owned whole by each player, each " \
             "player's expected income, and `warnings` for settings not modelled (W40-W42)."))      \
+    ROW("/warzone/simulate-turn", CBD_ALLOW_POST, cbd_api_warzone_simulate_turn,                 \
+        cbd_api_warzone_simulate_turn_cost, NULL, NULL, NULL, "/warzone/simulate-turn",            \
+        CBD_TOOL("Resolve a Warzone turn in the game's own JSON", CBD_SEEDED,                      \
+            "The request of warzone_analyze_turn plus `seed`: resolves the turn once at random "   \
+            "(W11-W16, W40) and answers the `standing` after it ({terrID, ownedBy, armies}) and "  \
+            "the `orders` as given, each attack/transfer with the game's `result` (isAttack, "     \
+            "isSuccessful, armies, attackingArmiesKilled, defendingArmiesKilled). Reproducible "   \
+            "from `seed`; without it one is drawn and returned."))                                 \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, NULL, NULL,             \
         "/duper/battle",                                                                           \
         CBD_TOOL("Resolve a Duper battle", CBD_SEEDED,                                             \

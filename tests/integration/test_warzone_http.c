@@ -4,6 +4,7 @@
  * numbers worked by hand; errors are problem+json naming the game's members; other methods are
  * 405 with Allow.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,4 +82,31 @@ Test(warzone_http, w41_errors_name_the_games_members) {
     char allow[64];
     cr_expect_str_eq(test_header(&r, "Allow", allow, sizeof allow), "POST, OPTIONS");
     test_response_free(&r);
+}
+
+/* /warzone/simulate-turn over HTTP (W40): the same seed gives the same bytes; a seed drawn
+ * when none is sent is returned; a Fogged owner is a 422 at its member (W41). */
+Test(warzone_http, w40_simulate_turn_reproducible_and_refusals) {
+    char body[2048];
+    const char *turn = GAME_TURN("\"6\"", "200");
+    snprintf(body, sizeof body, "%.*s, \"seed\": 5}", (int)strlen(turn) - 1, turn);
+    test_response a, b, c;
+    cr_assert_eq(test_post_json(test_port, "/warzone/simulate-turn", body, &a), 0);
+    cr_assert_eq(test_post_json(test_port, "/warzone/simulate-turn", body, &b), 0);
+    cr_assert_eq(a.status, 200, "%s", a.body);
+    cr_expect_str_eq(a.body, b.body);
+    cr_expect_eq(json_integer_value(json_walk(a.json, "seed")), 5);
+    cr_expect_str_eq(json_string_value(json_walk(a.json, "standing/0/armies")), "1");
+    cr_assert_eq(test_post_json(test_port, "/warzone/simulate-turn", GAME_TURN("6", "200"), &c), 0);
+    cr_expect_eq(c.status, 200, "%s", c.body);
+    cr_expect(json_is_integer(json_walk(c.json, "seed")));
+    test_response_free(&a);
+    test_response_free(&b);
+    test_response_free(&c);
+    test_response f;
+    cr_assert_eq(
+        test_post_json(test_port, "/warzone/simulate-turn", GAME_TURN("6", "\"Fogged\""), &f), 0);
+    cr_expect_eq(f.status, 422, "%s", f.body);
+    cr_expect(has_error(f.json, "/standing/1/ownedBy", ""), "%s", f.body);
+    test_response_free(&f);
 }

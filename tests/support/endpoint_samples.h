@@ -78,6 +78,14 @@ static const endpoint_sample endpoint_samples[] = {
      " \"GameOrderAttackTransfer\", \"playerID\": \"100\", \"from\": \"1\", \"to\": 2,"
      " \"numArmies\": \"6\", \"attackTransfer\": \"AttackTransfer\", \"byPercent\":"
      " \"False\"}]}"},
+    {"/warzone/simulate-turn",
+     "{\"settings\": {\"OffensiveKillRate\": \"60\", \"DefensiveKillRate\": 70,"
+     " \"LuckModifier\": \"0.16\", \"MoveOrder\": \"Random\"}, \"map\": {\"territories\":"
+     " [{\"id\": 1, \"connectedTo\": [2]}, {\"id\": 2}]}, \"standing\": [{\"terrID\": 1,"
+     " \"ownedBy\": \"100\", \"armies\": \"7\"}, {\"terrID\": 2, \"ownedBy\": \"200\","
+     " \"armies\": \"4|cmdr,g1,200\"}], \"orders\": [{\"type\": \"GameOrderAttackTransfer\","
+     " \"playerID\": \"100\", \"from\": 1, \"to\": 2, \"numArmies\": \"6\"}],"
+     " \"seed\": 1000000000000001}"},
     {"/duper/battle",
      "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
      " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"
