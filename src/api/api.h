@@ -217,6 +217,9 @@ uint64_t cbd_api_warzone_analyze_turn_cost(const cbd_config *cfg, const json_t *
 bool cbd_api_warzone_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                    cbd_jw *out, cbd_problem *problem);
 uint64_t cbd_api_warzone_simulate_turn_cost(const cbd_config *cfg, const json_t *request);
+bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                               cbd_jw *out, cbd_problem *problem);
+uint64_t cbd_api_warzone_plan_turn_cost(const cbd_config *cfg, const json_t *request);
 bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                           cbd_jw *out, cbd_problem *problem);
 bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,

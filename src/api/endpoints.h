@@ -108,6 +108,14 @@
             "the `orders` as given, each attack/transfer with the game's `result` (isAttack, "     \
             "isSuccessful, armies, attackingArmiesKilled, defendingArmiesKilled). Reproducible "   \
             "from `seed`; without it one is drawn and returned."))                                 \
+    ROW("/warzone/plan-turn", CBD_ALLOW_POST, cbd_api_warzone_plan_turn,                         \
+        cbd_api_warzone_plan_turn_cost, NULL, NULL, NULL, "/warzone/plan-turn",                    \
+        CBD_TOOL("Plan a Warzone turn in the game's own JSON", CBD_IDEMPOTENT,                     \
+            "plan_turn for `playerID` on a turn in the game's JSON (W31, W40): `goal` lists "      \
+            "terrIDs and bonus ids (their territories: the player's held, the others "             \
+            "captured), `income` defaults to gameInfo.incomes or MinimumArmyBonus plus owned "     \
+            "bonuses. Answers the orders as SendOrdersBotGame takes them (GameOrderDeploy, "       \
+            "GameOrderAttackTransfer) with plan_turn's value and optimal."))                       \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, NULL, NULL,             \
         "/duper/battle",                                                                           \
         CBD_TOOL("Resolve a Duper battle", CBD_SEEDED,                                             \

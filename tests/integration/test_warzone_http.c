@@ -110,3 +110,35 @@ Test(warzone_http, w40_simulate_turn_reproducible_and_refusals) {
     cr_expect(has_error(f.json, "/standing/1/ownedBy", ""), "%s", f.body);
     test_response_free(&f);
 }
+
+/* /warzone/plan-turn over HTTP (W31, W40): the same value and optimal as /plan-turn's for the
+ * same turn in combatd's shape (the board of tests/integration/test_plan_http.c). */
+Test(warzone_http, w40_plan_turn_equals_plan_turn) {
+    const char *game =
+        "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": "
+        "0.16, \"MinimumArmyBonus\": 4}, \"map\": {\"territories\": [{\"id\": 1, \"connectedTo\": "
+        "[2, 3]}, {\"id\": 2}, {\"id\": 3}]}, \"standing\": [{\"terrID\": 1, \"ownedBy\": 100, "
+        "\"armies\": 3}, {\"terrID\": 2, \"ownedBy\": 200, \"armies\": 9}, {\"terrID\": 3, "
+        "\"ownedBy\": \"Neutral\", \"armies\": 1}], \"orders\": [{\"type\": "
+        "\"GameOrderAttackTransfer\", \"playerID\": 200, \"from\": 2, \"to\": 1, \"numArmies\": "
+        "8}], \"playerID\": 100, \"goal\": {\"territories\": [3, 1]}, \"objective\": \"expected\"}";
+    const char *mine =
+        "{\"territories\": {\"1\": {\"owner\": \"100\", \"armies\": 3, \"neighbors\": [\"2\", "
+        "\"3\"]}, \"2\": {\"owner\": \"200\", \"armies\": 9, \"neighbors\": []}, \"3\": "
+        "{\"owner\": \"neutral\", \"armies\": 1, \"neighbors\": []}}, \"settings\": "
+        "{\"luck_modifier\": 0.16}, \"player\": \"100\", \"income\": 4, \"goal\": {\"capture\": "
+        "[\"3\"], \"hold\": [\"1\"]}, \"objective\": \"expected\", \"orders\": [{\"player\": "
+        "\"200\", \"from\": \"2\", \"to\": \"1\", \"armies\": 8}]}";
+    test_response g, c;
+    cr_assert_eq(test_post_json(test_port, "/warzone/plan-turn", game, &g), 0);
+    cr_assert_eq(g.status, 200, "%s", g.body);
+    cr_assert_eq(test_post_json(test_port, "/plan-turn", mine, &c), 0);
+    cr_assert_eq(c.status, 200, "%s", c.body);
+    cr_expect(json_number_at(g.json, "value") == json_number_at(c.json, "value"), "%s", g.body);
+    cr_expect(json_equal(json_walk(g.json, "optimal"), json_walk(c.json, "optimal")));
+    cr_expect_eq(json_array_size(json_walk(g.json, "orders")),
+                 json_array_size(json_walk(c.json, "orders")));
+    cr_expect_eq(json_integer_value(json_walk(g.json, "orders/0/playerID")), 100);
+    test_response_free(&g);
+    test_response_free(&c);
+}

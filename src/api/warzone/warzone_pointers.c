@@ -116,6 +116,10 @@ static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t
         order_pointer(t, tok, n, out, size);
     } else if (!strcmp(tok[0], "move_order") || !strcmp(tok[0], "player_order")) {
         snprintf(out, size, "/settings/MoveOrder");
+    } else if (!strcmp(tok[0], "player")) {
+        snprintf(out, size, "/playerID");
+    } else if (!strcmp(tok[0], "goal")) {
+        snprintf(out, size, "/goal");
     } else if (!strcmp(tok[0], "teams")) {
         snprintf(out, size, "/players");
     } else {
