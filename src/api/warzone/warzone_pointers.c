@@ -120,6 +120,9 @@ static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t
         snprintf(out, size, "/playerID");
     } else if (!strcmp(tok[0], "goal")) {
         snprintf(out, size, "/goal");
+    } else if (!strcmp(tok[0], "goals")) {
+        /* Only /warzone/analyze-turn's bonus chances send goals (a spent budget names them). */
+        snprintf(out, size, "/map/bonuses");
     } else if (!strcmp(tok[0], "teams")) {
         snprintf(out, size, "/players");
     } else {
