@@ -124,8 +124,11 @@ else
     # the ids the page's "Reserved ids:" line lists (taken by rulings written on other branches,
     # so that two branches never give one id two meanings); a reserved id cited anywhere still
     # fails below until its heading comes.
-    reserved=$(grep -m1 '^Reserved ids:' "$rules" | grep -oE '[WD][0-9]+(–[0-9]+)?' |
-        awk -F'–' '{ g = substr($1, 1, 1); a = substr($1, 2); b = $2 == "" ? a : $2
+    # A range is written W34–W39 or W34–39: the second id's letter is dropped (the regex took
+    # only W34 and W39 of the first form, leaving W35–W38 unreserved).
+    reserved=$(grep -m1 '^Reserved ids:' "$rules" | grep -oE '[WD][0-9]+(–[WD]?[0-9]+)?' |
+        awk -F'–' '{ g = substr($1, 1, 1); a = substr($1, 2); sub(/^[WD]/, "", $2)
+                     b = $2 == "" ? a : $2
                      for (n = a; n <= b; n++) print g n }')
     for game in W D; do
         top=$(echo "$ids" | grep "^$game" | tr -d WD | sort -n | tail -n 1)

@@ -68,22 +68,67 @@ typedef struct {
 #define CBD_TURN_MAX_UNITS CBD_WARAPP_MAX_UNITS
 
 /*
- * The kinds of order (W12, W14, and the cards of W25–W30). Which fields an order of each kind
- * uses is said beside each field of cbd_turn_order.
+ * The kinds of order (W12, W14, W33, and the cards of W25–W30), one row each: the one list from
+ * which the enum below, CBD_ORDER_KINDS, the core's table of kinds
+ * (src/core/warapp/turn/warapp_turn_kinds.c) and the prototypes of its steps, the api's table
+ * (src/api/warapp/turn/warapp_turn_kinds.c), the prototypes of its readers and renders and the
+ * order reader's member list (src/api/warapp/turn/warapp_turn_orders.c) all follow, so that a kind
+ * is one row here and the functions the row names; a function the row names and nobody wrote
+ * fails the build. Which fields of cbd_turn_order a kind uses is said beside each field.
+ *
+ * X(ID, json, game, phase, units, check, touches, step, reader, render, floor, members):
+ *   ID       the enum's CBD_ORDER_<ID>
+ *   json     its `type` in combatd's requests and answers
+ *   game     its `type` in the game's JSON (the bot API and the query game API)
+ *   phase    CBD_PHASE_<phase> it runs in (W24; NONE: it reorders the attack phase, W30)
+ *   units    whether its orders may list units to move (W21)
+ *   check    the core's static valid_<check> (cbd_turn_validate's checks of the kind)
+ *   touches  the core's static touches_<touches> (the territories it reads or writes)
+ *   step     the core's cbdp_turn_exact_<step> and cbdp_turn_sim_<step> (none: not in sequence)
+ *   reader   the api's cbdp_turn_read_<reader> (the kind's members)
+ *   render   the api's cbdp_turn_<render>_analysis and cbdp_turn_<render>_counts (its entries)
+ *   floor    the fewest bytes its entry takes in one listed turn of /simulate-turn, with its comma
+ *   members  the members its reader takes beside type and player, each followed by a comma
+ * The core expands the core's columns and the api the api's: no layer calls another's names.
+ */
+#define CBD_ORDER_KIND_LIST(X)                                                                     \
+    X(DEPLOY, "deploy", "GameOrderDeploy", DEPLOY, false, deploy, target, none, deploy, none, 31,  \
+      ("to", "armies", "percent", "units", "from", ))                                              \
+    X(ATTACK_TRANSFER, "attack_transfer", "GameOrderAttackTransfer", ATTACK, true, attack,         \
+      from_to, attack, attack, attack, 21,                                                         \
+      ("from", "to", "armies", "percent", "units", "only", "attack_teammates", ))                  \
+    X(BOMB, "bomb", "GameOrderPlayCardBomb", BOMB, false, target, bomb, bomb, target_card, card,   \
+      20, ("target", ))                                                                            \
+    X(BLOCKADE, "blockade", "GameOrderPlayCardBlockade", BLOCKADE, false, target, target,          \
+      blockade, target_card, card, 20, ("target", ))                                               \
+    X(EMERGENCY_BLOCKADE, "emergency_blockade", "GameOrderPlayCardAbandon", EMERGENCY_BLOCKADE,    \
+      false, target, target, blockade, target_card, card, 20, ("target", ))                        \
+    X(AIRLIFT, "airlift", "GameOrderPlayCardAirlift", AIRLIFT, true, move, from_to, airlift,       \
+      airlift, card, 21, ("from", "to", "armies", "percent", "units", ))                           \
+    X(GIFT, "gift", "GameOrderPlayCardGift", GIFT, false, gift, gift, gift, gift, card, 20,        \
+      ("target", "to_player", ))                                                                   \
+    X(PRIORITY, "order_priority", "GameOrderPlayCardOrderPriority", NONE, false, player, none,     \
+      none, reorder_card, none, 20, ())                                                            \
+    X(DELAY, "order_delay", "GameOrderPlayCardOrderDelay", NONE, false, player, none, none,        \
+      reorder_card, none, 20, ())
+
+/* A parenthesised column's contents (the members' list). */
+#define CBD_TURN_UNPAREN(...) __VA_ARGS__
+
+#define CBD_TURN_KIND_ENUM(ID, ...) CBD_ORDER_##ID,
+typedef enum { CBD_ORDER_KIND_LIST(CBD_TURN_KIND_ENUM) CBD_ORDER_KINDS } cbd_turn_order_type;
+#undef CBD_TURN_KIND_ENUM
+/* CBD_ORDER_KINDS is how many kinds there are: the rows of the kinds' tables. */
+
+/*
+ * W33: an attack/transfer order may be only an attack or only a transfer (the game's
+ * `attackTransfer`: Attack, Transfer or AttackTransfer).
  */
 typedef enum {
-    CBD_ORDER_DEPLOY = 0,
-    CBD_ORDER_ATTACK_TRANSFER = 1,
-    CBD_ORDER_BOMB = 2,               /* W25: to = the target */
-    CBD_ORDER_BLOCKADE = 3,           /* W26: to = the target */
-    CBD_ORDER_EMERGENCY_BLOCKADE = 4, /* W26: to = the target */
-    CBD_ORDER_AIRLIFT = 5,            /* W27: from, to, armies or percent, units */
-    CBD_ORDER_GIFT = 6,               /* W28: to = the target, to_player */
-    CBD_ORDER_PRIORITY = 7,           /* W30: the player only */
-    CBD_ORDER_DELAY = 8,              /* W30: the player only */
-} cbd_turn_order_type;
-/* How many kinds there are: the rows of the kinds' tables (the core's and the api's). */
-#define CBD_ORDER_KINDS 9
+    CBD_ONLY_EITHER = 0,   /* attack or transfer, as the destination's owner says (W14) */
+    CBD_ONLY_ATTACK = 1,   /* skipped when the destination is the player's or a teammate's */
+    CBD_ONLY_TRANSFER = 2, /* skipped when the destination is anyone else's */
+} cbd_turn_move_only;
 
 /*
  * W24: the phases of a turn, in the order they run. Each kind of order runs in one phase (its
@@ -119,6 +164,8 @@ typedef struct {
     size_t n_units;
     const uint32_t *units;
     cbd_turn_player to_player; /* gift only (W28): the receiver, a player other than `player` */
+    cbd_turn_move_only only;   /* attack/transfer only (W33) */
+    bool attack_teammates;     /* attack/transfer only (W33): a teammate's territory is attacked */
 } cbd_turn_order;
 
 /* W29: two distinct players at peace this turn. */

@@ -210,6 +210,17 @@ uint64_t cbd_api_simulate_turn_cost(const cbd_config *cfg, const json_t *request
 bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                        cbd_jw *out, cbd_problem *problem);
 uint64_t cbd_api_plan_turn_cost(const cbd_config *cfg, const json_t *request);
+/* POST /warzone/analyze-turn, /warzone/simulate-turn, /warzone/plan-turn: the turn endpoints
+ * for the game's own JSON (src/api/warzone/, W40). */
+bool cbd_api_warzone_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                                  cbd_jw *out, cbd_problem *problem);
+uint64_t cbd_api_warzone_analyze_turn_cost(const cbd_config *cfg, const json_t *request);
+bool cbd_api_warzone_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                                   cbd_jw *out, cbd_problem *problem);
+uint64_t cbd_api_warzone_simulate_turn_cost(const cbd_config *cfg, const json_t *request);
+bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                               cbd_jw *out, cbd_problem *problem);
+uint64_t cbd_api_warzone_plan_turn_cost(const cbd_config *cfg, const json_t *request);
 bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                           cbd_jw *out, cbd_problem *problem);
 bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,

@@ -91,6 +91,31 @@
             "(`objective` all) or the expected number of goal territories owned (expected). "      \
             "Answers the plan's orders ready for analyze_turn, its value, whether it is proven "   \
             "optimal, up to 3 next-best plans and the plan's full analysis."))                     \
+    ROW("/warzone/analyze-turn", CBD_ALLOW_POST, cbd_api_warzone_analyze_turn,                   \
+        cbd_api_warzone_analyze_turn_cost, NULL, NULL, NULL, "/warzone/analyze-turn",              \
+        CBD_TOOL("Analyze a Warzone turn in the game's own JSON", CBD_IDEMPOTENT,                  \
+            "analyze_turn for a turn as the Warzone game writes it: `settings` and `map` as "      \
+            "GetBotGameSettings gives them, `standing` (gameInfo.latestStanding or a standingN), " \
+            "`orders` (GameOrderDeploy, GameOrderAttackTransfer, card orders) and `players`. "     \
+            "Answers the exact board after the turn keyed by terrID and playerID (`Neutral`), "    \
+            "each order's chances, each bonus's chance of being owned whole by each player, each " \
+            "player's expected income, and `warnings` for settings not modelled (W40-W42)."))      \
+    ROW("/warzone/simulate-turn", CBD_ALLOW_POST, cbd_api_warzone_simulate_turn,                 \
+        cbd_api_warzone_simulate_turn_cost, NULL, NULL, NULL, "/warzone/simulate-turn",            \
+        CBD_TOOL("Resolve a Warzone turn in the game's own JSON", CBD_SEEDED,                      \
+            "The request of warzone_analyze_turn plus `seed`: resolves the turn once at random "   \
+            "(W11-W16, W40) and answers the `standing` after it ({terrID, ownedBy, armies}) and "  \
+            "the `orders` as given, each attack/transfer with the game's `result` (isAttack, "     \
+            "isSuccessful, armies, attackingArmiesKilled, defendingArmiesKilled). Reproducible "   \
+            "from `seed`; without it one is drawn and returned."))                                 \
+    ROW("/warzone/plan-turn", CBD_ALLOW_POST, cbd_api_warzone_plan_turn,                         \
+        cbd_api_warzone_plan_turn_cost, NULL, NULL, NULL, "/warzone/plan-turn",                    \
+        CBD_TOOL("Plan a Warzone turn in the game's own JSON", CBD_IDEMPOTENT,                     \
+            "plan_turn for `playerID` on a turn in the game's JSON (W31, W40): `goal` lists "      \
+            "terrIDs and bonus ids (their territories: the player's held, the others "             \
+            "captured), `income` defaults to gameInfo.incomes or MinimumArmyBonus plus owned "     \
+            "bonuses. Answers the orders as SendOrdersBotGame takes them (GameOrderDeploy, "       \
+            "GameOrderAttackTransfer) with plan_turn's value and optimal."))                       \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, NULL, NULL,             \
         "/duper/battle",                                                                           \
         CBD_TOOL("Resolve a Duper battle", CBD_SEEDED,                                             \

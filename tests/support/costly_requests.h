@@ -57,6 +57,48 @@ static inline char *costly_turn_chain_neutral(void) {
         "\"percent\": 0.99}], \"settings\": {\"luck_modifier\": 0.05, \"multi_attack\": true}}");
 }
 
+/*
+ * The same chain in the game's own JSON (W40), beside two attacks of 9 on neutrals of 6 (at luck
+ * 0.05, 9 of 10 sent kill 5.4 ± 0.27: 5 or 6, so each capture is uncertain), with 32 map bonuses
+ * over those two neutrals: each bonus's joint chance is a second analysis of the whole turn (W32),
+ * so the request asks for 33 analyses of a 0.8 s turn. `tail` ends the document: the seed of
+ * /warzone/simulate-turn, the player and goal of /warzone/plan-turn (whose board gives player 100
+ * a territory 4 beside 2 to plan with).
+ */
+static inline char *costly_warzone_chain(const char *tail) {
+    costly_buf b = {0};
+    costly_add(&b, "{\"settings\": {\"OffensiveKillRate\": \"60\", \"DefensiveKillRate\": 70, "
+                   "\"LuckModifier\": \"0.05\", \"MultiAttack\": \"True\"}, \"map\": "
+                   "{\"territories\": [{\"id\": 1, \"connectedTo\": [2]}, {\"id\": 2, "
+                   "\"connectedTo\": [3, 4]}, {\"id\": 3}, {\"id\": 4}, {\"id\": 5}, {\"id\": 6, "
+                   "\"connectedTo\": [5]}, {\"id\": 7, \"connectedTo\": [8]}, {\"id\": 8}], "
+                   "\"bonuses\": [");
+    for (int i = 0; i < 32; i++) {
+        costly_add(&b, "%s{\"id\": %d, \"value\": %d, \"territoryIDs\": [5, 8]}", i ? ", " : "",
+                   i + 1, i + 1);
+    }
+    costly_add(&b,
+               "]}, \"standing\": [{\"terrID\": 1, \"ownedBy\": \"100\", \"armies\": "
+               "\"30000000\"}, {\"terrID\": 2, \"ownedBy\": \"200\", \"armies\": \"12810000\"}, "
+               "{\"terrID\": 3, \"ownedBy\": \"Neutral\", \"armies\": \"1\"}, {\"terrID\": 4, "
+               "\"ownedBy\": \"200\", \"armies\": \"5\"}, {\"terrID\": 5, \"ownedBy\": "
+               "\"Neutral\", \"armies\": \"6\"}, {\"terrID\": 6, \"ownedBy\": \"100\", "
+               "\"armies\": \"10\"}, {\"terrID\": 7, \"ownedBy\": \"100\", \"armies\": \"10\"}, "
+               "{\"terrID\": 8, \"ownedBy\": \"Neutral\", \"armies\": \"6\"}], \"players\": "
+               "[{\"id\": \"100\"}, "
+               "{\"id\": \"200\"}], \"orders\": [{\"type\": \"GameOrderAttackTransfer\", "
+               "\"playerID\": \"100\", \"from\": 1, \"to\": 2, \"numArmies\": \"30000000\", "
+               "\"attackTransfer\": \"AttackTransfer\"}, {\"type\": "
+               "\"GameOrderAttackTransfer\", \"playerID\": \"100\", \"from\": 2, \"to\": 3, "
+               "\"numArmies\": \"99\", \"byPercent\": \"True\", \"attackTransfer\": "
+               "\"AttackTransfer\"}, {\"type\": \"GameOrderAttackTransfer\", \"playerID\": "
+               "\"100\", \"from\": 6, \"to\": 5, \"numArmies\": \"9\"}, {\"type\": "
+               "\"GameOrderAttackTransfer\", \"playerID\": \"100\", \"from\": 7, \"to\": 8, "
+               "\"numArmies\": \"9\"}]%s}",
+               tail);
+    return b.p;
+}
+
 /* `random` move order with 7 players giving 0-army orders beside one big battle (400,000 a
  * side at luck 0.16: some 770,000 board states, within warapp.max_turn_states): every order
  * of the 8 players' first moves is weighed (W13). Unmetered: 4.3-6.5 s for a smaller one. */
@@ -495,6 +537,13 @@ static inline costly_request *costly_requests(size_t *n) {
          costly_turn_capture_onwards("0.2"), COSTLY_200_OR_422, NULL},
         {"analyze-turn 3e7 capture 1.281e7 then on to a neutral", "/analyze-turn",
          costly_turn_chain_neutral(), COSTLY_200_OR_422, NULL},
+        {"warzone analyze-turn chain, 32 bonuses", "/warzone/analyze-turn",
+         costly_warzone_chain(""), COSTLY_200_OR_422, NULL},
+        {"warzone simulate-turn chain, 32 bonuses", "/warzone/simulate-turn",
+         costly_warzone_chain(", \"seed\": 1"), COSTLY_200_OR_422, NULL},
+        {"warzone plan-turn beside the chain", "/warzone/plan-turn",
+         costly_warzone_chain(", \"playerID\": \"200\", \"goal\": {\"territories\": [3]}"),
+         COSTLY_200_OR_422, NULL},
         {"analyze-turn random order, 8 players", "/analyze-turn", costly_turn_random_order(),
          COSTLY_200_OR_422, NULL},
         {"analyze-turn 128 battles listed", "/analyze-turn", costly_turn_large_answer(), COSTLY_422,

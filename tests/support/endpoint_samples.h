@@ -64,6 +64,38 @@ static const endpoint_sample endpoint_samples[] = {
      " \"income\": 5, \"goal\": {\"capture\": [\"B\"], \"hold\": [\"A\"]}, \"objective\":"
      " \"expected\", \"orders\": [{\"player\": \"bob\", \"from\": \"B\", \"to\": \"A\","
      " \"armies\": 2}], \"settings\": {\"luck_modifier\": 0.5}, \"max_plans\": 1000}"},
+    {"/warzone/analyze-turn",
+     "{\"settings\": {\"OffensiveKillRate\": \"60\", \"DefensiveKillRate\": 70,"
+     " \"LuckModifier\": \"0.16\", \"MoveOrder\": \"Random\", \"MinimumArmyBonus\": \"5\","
+     " \"OverriddenBonuses\": [{\"bonusID\": 1, \"value\": \"4\"}], \"Mods\": []}, \"map\":"
+     " {\"territories\": [{\"id\": 1, \"connectedTo\": [2]}, {\"id\": \"2\", \"connectedTo\":"
+     " []}, {\"id\": 3, \"connectedTo\": \"null\"}], \"bonuses\": [{\"id\": 1, \"value\": 2,"
+     " \"territoryIDs\": [1, 2]}]}, \"standing\": [{\"terrID\": 1, \"ownedBy\": \"100\","
+     " \"armies\": \"7\"}, {\"terrID\": \"2\", \"ownedBy\": 200, \"armies\":"
+     " \"4|cmdr,g1,200\"}, {\"terrID\": 3, \"ownedBy\": \"Neutral\", \"armies\": 2}],"
+     " \"players\": [{\"id\": \"100\", \"team\": \"null\"}, {\"id\": 200}], \"orders\":"
+     " [{\"type\": \"GameOrderPlayCardSpy\", \"playerID\": 100}, {\"type\":"
+     " \"GameOrderAttackTransfer\", \"playerID\": \"100\", \"from\": \"1\", \"to\": 2,"
+     " \"numArmies\": \"6\", \"attackTransfer\": \"AttackTransfer\", \"byPercent\":"
+     " \"False\"}]}"},
+    {"/warzone/simulate-turn",
+     "{\"settings\": {\"OffensiveKillRate\": \"60\", \"DefensiveKillRate\": 70,"
+     " \"LuckModifier\": \"0.16\", \"MoveOrder\": \"Random\"}, \"map\": {\"territories\":"
+     " [{\"id\": 1, \"connectedTo\": [2]}, {\"id\": 2}]}, \"standing\": [{\"terrID\": 1,"
+     " \"ownedBy\": \"100\", \"armies\": \"7\"}, {\"terrID\": 2, \"ownedBy\": \"200\","
+     " \"armies\": \"4|cmdr,g1,200\"}], \"orders\": [{\"type\": \"GameOrderAttackTransfer\","
+     " \"playerID\": \"100\", \"from\": 1, \"to\": 2, \"numArmies\": \"6\"}],"
+     " \"seed\": 1000000000000001}"},
+    {"/warzone/plan-turn",
+     "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\":"
+     " \"0.16\", \"MinimumArmyBonus\": \"4\"}, \"map\": {\"territories\": [{\"id\": 1,"
+     " \"connectedTo\": [2, 3]}, {\"id\": 2}, {\"id\": 3}], \"bonuses\": [{\"id\": 7,"
+     " \"value\": 3, \"territoryIDs\": [1, 3]}]}, \"standing\": [{\"terrID\": 1, \"ownedBy\":"
+     " \"100\", \"armies\": \"3\"}, {\"terrID\": 2, \"ownedBy\": \"200\", \"armies\": \"9\"},"
+     " {\"terrID\": 3, \"ownedBy\": \"Neutral\", \"armies\": \"1\"}], \"orders\": [{\"type\":"
+     " \"GameOrderAttackTransfer\", \"playerID\": \"200\", \"from\": 2, \"to\": 1,"
+     " \"numArmies\": \"8\"}], \"playerID\": \"100\", \"goal\": {\"bonuses\": [7]},"
+     " \"objective\": \"expected\", \"max_plans\": 1000}"},
     {"/duper/battle",
      "{\"attack\": {\"player\": \"red\", \"kind\": \"normal\", \"tile\": {\"units\":"
      " {\"soldier\": 8, \"plane\": 2, \"fort\": 1}, \"loaded\": {\"tank\": 2}},"

@@ -225,14 +225,21 @@ static void run(const bcase *c, const int *sched, int len, int step, const bboar
     long sent = o->by_percent ? (long)((long long)o->percent * movable / 1000000)
                               : ((long)o->armies < movable ? (long)o->armies : movable);
     int au[BU], na = 0;
-    int teammate = t->owner != o->player && same_team(c, o->player, t->owner);
+    /* W33, as its text reads: its own side is its own territory, or a teammate's unless it
+     * attacks teammates; an attack-only order on its own side, or a transfer-only one elsewhere,
+     * is skipped. */
+    int own_side =
+        t->owner == (int)o->player || (!o->attack_teammates && same_team(c, o->player, t->owner));
+    int refused =
+        (o->only == CBD_ONLY_ATTACK && own_side) || (o->only == CBD_ONLY_TRANSFER && !own_side);
+    int teammate = t->owner != o->player && own_side;
     for (size_t k = 0; k < o->n_units && !teammate; k++) {
         int u = (int)o->units[k];
         if (b.u[u].at == (int)o->from && (turn->multi_attack || !b.u[u].moved)) {
             au[na++] = u;
         }
     }
-    if (f->owner != o->player || (sent == 0 && na == 0)) {
+    if (f->owner != o->player || refused || (sent == 0 && na == 0)) {
         st[0] += w;
         run(c, sched, len, step + 1, &b, w, r);
         return;
@@ -242,7 +249,7 @@ static void run(const bcase *c, const int *sched, int len, int step, const bboar
     for (int i = 0; i < na; i++) {
         b.u[au[i]].at = -2; /* on the move */
     }
-    if (same_team(c, o->player, t->owner)) {
+    if (own_side) {
         st[2] += w;
         t->armies += sent;
         arrive(&b, au, na, (int)o->to, turn->multi_attack);
@@ -434,6 +441,12 @@ static inline void random_case(bcase *c, uint64_t *s) {
         }
         o->n_units = n;
         o->units = c->lists[i];
+        /* W33 from the draws already made (the cases' random stream is unchanged): a fifth of
+         * the orders attack-only, a fifth transfer-only, so that the rest still reach what the
+         * cases test (eliminations); with a team, some attack teammates. */
+        uint64_t mode = (o->armies + i) % 5;
+        o->only = mode == 1 ? CBD_ONLY_ATTACK : mode == 2 ? CBD_ONLY_TRANSFER : CBD_ONLY_EITHER;
+        o->attack_teammates = t->n_players == 3 && c->team[2] == 0 && (o->to + i) % 2 == 0;
     }
     t->territories = c->terr;
     t->units = c->units;

@@ -11,46 +11,22 @@
 #include "api/endpoint_support.h"
 #include "warapp_turn_fields.h"
 #include "warapp_turn_ids.h"
+#include "warapp_turn_kinds.h"
 
-/* Every member an order of some kind takes beside type and player (warapp_turn_orders.c). */
-static const char *const order_members[] = {"from",  "to",     "armies",    "percent",
-                                            "units", "target", "to_player", NULL};
-
-/* Refuses the members of other kinds that order `o` carries: a card reads only its own, and a
- * member it would ignore is a mistake the request could know (W24). `rule` cites the card. */
-static bool only_members(const cbd_reader *o, const char *const *own, const char *takes,
-                         const char *rule) {
-    bool ok = true;
-    for (const char *const *m = order_members; *m; m++) {
-        bool mine = false;
-        for (const char *const *k = own; *k && !mine; k++) {
-            mine = strcmp(*k, *m) == 0;
-        }
-        if (!mine && json_object_get(o->obj, *m)) {
-            cbd_reader_error(o, *m, "is not a member of this kind of order, which takes %s (%s)",
-                             takes, rule);
-            ok = false;
-        }
-    }
-    return ok;
-}
+/* A card reads only its own members: the order reader refuses any other at it, from the card's
+ * row of the list of kinds (CBD_ORDER_KIND_LIST, its `members` column; W24). */
 
 bool cbdp_turn_read_target_card(const cbd_reader *o, const cbd_warapp_config *cfg,
                                 cbd_turn_request *q, cbd_turn_order *ord, int player) {
     (void)cfg;
-    static const char *const own[] = {"target", NULL};
-    const char *rule = ord->type == CBD_ORDER_BOMB ? "W25" : "W26";
-    bool ok = only_members(o, own, "player and target", rule);
     int64_t target = cbdp_turn_read_territory_ref(o, q, "target", true);
     ord->to = (uint32_t)(target >= 0 ? target : 0);
-    return ok && player >= 0 && target >= 0;
+    return player >= 0 && target >= 0;
 }
 
 bool cbdp_turn_read_airlift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
                             cbd_turn_order *ord, int player) {
-    static const char *const own[] = {"from", "to", "armies", "percent", "units", NULL};
-    bool ok = only_members(o, own, "player, from, to, armies or percent, and units", "W27");
-    ok &= cbdp_turn_read_amount(o, cfg, ord);
+    bool ok = cbdp_turn_read_amount(o, cfg, ord);
     if (player >= 0 && json_object_get(o->obj, "units")) {
         ok &= cbdp_turn_read_order_units(o, q, ord);
     }
@@ -108,21 +84,19 @@ static bool read_receiver(const cbd_reader *o, const cbd_turn_request *q, cbd_tu
 bool cbdp_turn_read_gift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
                          cbd_turn_order *ord, int player) {
     (void)cfg;
-    static const char *const own[] = {"target", "to_player", NULL};
-    bool ok = only_members(o, own, "player, target and to_player", "W28");
     int64_t target = cbdp_turn_read_territory_ref(o, q, "target", true);
     ord->to = (uint32_t)(target >= 0 ? target : 0);
-    ok &= read_receiver(o, q, ord, player);
+    bool ok = read_receiver(o, q, ord, player);
     return ok && player >= 0 && target >= 0;
 }
 
 bool cbdp_turn_read_reorder_card(const cbd_reader *o, const cbd_warapp_config *cfg,
                                  cbd_turn_request *q, cbd_turn_order *ord, int player) {
+    (void)o;
     (void)cfg;
     (void)q;
     (void)ord;
-    static const char *const own[] = {NULL};
-    return only_members(o, own, "the player only", "W30") && player >= 0;
+    return player >= 0;
 }
 
 void cbdp_turn_card_analysis(cbd_jw *w, const cbd_turn_order_result *r) {

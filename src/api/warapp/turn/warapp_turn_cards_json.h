@@ -9,24 +9,9 @@
 #include "json/json_write.h"
 #include "warapp_turn_json.h"
 
-/* W25, W26: bomb, blockade and emergency_blockade take `target` (a territory of the board). */
-bool cbdp_turn_read_target_card(const cbd_reader *o, const cbd_warapp_config *cfg,
-                                cbd_turn_request *q, cbd_turn_order *ord, int player);
-/* W27: from, to (another territory), armies or percent, units. */
-bool cbdp_turn_read_airlift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
-                            cbd_turn_order *ord, int player);
-/* W28: target and to_player (a player owning a territory at the start, not the giver). */
-bool cbdp_turn_read_gift(const cbd_reader *o, const cbd_warapp_config *cfg, cbd_turn_request *q,
-                         cbd_turn_order *ord, int player);
-/* W30: order_priority and order_delay take the player only. */
-bool cbdp_turn_read_reorder_card(const cbd_reader *o, const cbd_warapp_config *cfg,
-                                 cbd_turn_request *q, cbd_turn_order *ord, int player);
-
-/* A card's entry in /analyze-turn's orders: its skipped_probability (W24). */
-void cbdp_turn_card_analysis(cbd_jw *w, const cbd_turn_order_result *r);
-/* ... in /simulate-turn's: how many trials skipped it. */
-void cbdp_turn_card_counts(cbd_jw *w, const uint64_t *counts);
-
+/* The card kinds' readers and renders (cbdp_turn_read_target_card, _airlift, _gift,
+ * _reorder_card; cbdp_turn_card_analysis and _counts: a card's skipped chance or count, W24)
+ * are declared by the list of kinds (warapp_turn_kinds.h). */
 /* W29: `diplomacy`, pairs of distinct players of the turn, into q->turn.peace (read after the
  * orders, so that every player is known). False with every bad pair recorded, or a 500. */
 bool cbdp_turn_read_diplomacy(const cbd_reader *r, cbd_turn_request *q);

@@ -8,8 +8,6 @@
 #include "warapp_turn_ids.h"
 #include "warapp_turn_kinds.h"
 
-static const char *const order_keys[] = {"type",    "player", "from",   "to",        "armies",
-                                         "percent", "units",  "target", "to_player", NULL};
 static const char *const goal_keys[] = {"territory", "owner", NULL};
 static const char *const move_order_names[] = {"listed", "cycle", "random", NULL};
 
@@ -34,8 +32,16 @@ static int read_order_player(const cbd_reader *o, cbd_turn_request *q) {
  * by the kind's reader (warapp_turn_kinds.c). */
 static bool read_order(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q,
                        size_t i) {
+    /* Each kind takes its own members (its row's, CBD_ORDER_KIND_LIST) and no other; an
+     * unknown type is refused below, its members then checked against every kind's. */
+    const json_t *item = json_array_get(cbd_reader_member(r, "orders"), i);
+    const json_t *tv = json_is_object(item) ? json_object_get(item, "type") : NULL;
+    int named = json_is_string(tv) ? cbdp_turn_api_kind_named(json_string_value(tv)) : -1;
+    const char *const *members = named >= 0 ? cbdp_turn_api_kinds[named].members
+                                 : tv       ? cbdp_turn_order_members
+                                      : cbdp_turn_api_kinds[CBD_ORDER_ATTACK_TRANSFER].members;
     cbd_reader o;
-    if (!cbd_reader_open_item(&o, r, "orders", i, order_keys)) {
+    if (!cbd_reader_open_item(&o, r, "orders", i, members)) {
         return false;
     }
     const char *names[CBD_ORDER_KINDS + 1];

@@ -414,24 +414,29 @@ typedef struct {
 /* The row of kind `type` (an unknown value gets a row no engine runs). */
 const cbd_turn_kind *cbdp_turn_kind_of(cbd_turn_order_type type);
 
-/* W25–W28: the cards' exact steps (warapp_turn_cards.c) and sampled steps
- * (warapp_turn_sim_cards.c); one blockade step serves both blockades (W26). */
-cbd_status cbdp_turn_exact_bomb(cbd_turn_engine *e, size_t oi, double weight);
-cbd_status cbdp_turn_exact_blockade(cbd_turn_engine *e, size_t oi, double weight);
-cbd_status cbdp_turn_exact_airlift(cbd_turn_engine *e, size_t oi, double weight);
-cbd_status cbdp_turn_exact_gift(cbd_turn_engine *e, size_t oi, double weight);
-bool cbdp_turn_sim_bomb(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                        cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
-bool cbdp_turn_sim_blockade(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                            cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
-bool cbdp_turn_sim_airlift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                           cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
-bool cbdp_turn_sim_gift(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                        cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+/* Each kind's steps (its `step` column in CBD_ORDER_KIND_LIST): the attack/transfer order's in
+ * warapp_turn_step.c and warapp_turn_sim_attack.c (W14), the cards' (W25–W28; one blockade step
+ * serves both blockades, W26) in warapp_turn_cards.c and warapp_turn_sim_cards.c, and `none`, for
+ * the kinds that run in no sequence (deploys, W12; W30's cards), in warapp_turn_exact.c and
+ * warapp_turn_sim.c. */
+#define CBDP_TURN_STEP_PROTOTYPES(ID, json, game, phase, units, check, touches, step, ...)         \
+    cbd_status cbdp_turn_exact_##step(cbd_turn_engine *e, size_t oi, double weight);               \
+    bool cbdp_turn_sim_##step(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,      \
+                              cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+CBD_ORDER_KIND_LIST(CBDP_TURN_STEP_PROTOTYPES)
+#undef CBDP_TURN_STEP_PROTOTYPES
 
-/* W14: the attack/transfer order's steps (warapp_turn_step.c, warapp_turn_sim_attack.c). */
-cbd_status cbdp_turn_expand(cbd_turn_engine *e, size_t oi, double weight);
-bool cbdp_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_order *o,
-                          cbd_turn_territory *board, cbd_rng *rng, cbd_turn_event *ev);
+/* W33: whether order o, about to move into a territory of `to_owner`, moves as a transfer (its
+ * player's, or a teammate's unless it attacks teammates; never neutral's, W8). */
+static inline bool cbdp_turn_moves_own(const cbd_turn_plan *plan, const cbd_turn_order *o,
+                                       cbd_turn_player to_owner) {
+    return to_owner == o->player ||
+           (!o->attack_teammates && cbdp_turn_is_own(plan, o->player, to_owner));
+}
+
+/* W33: whether an attack-only order meets its own side, or a transfer-only order another's. */
+static inline bool cbdp_turn_move_refused(const cbd_turn_order *o, bool own) {
+    return (o->only == CBD_ONLY_ATTACK && own) || (o->only == CBD_ONLY_TRANSFER && !own);
+}
 
 #endif

@@ -8,13 +8,13 @@
 #include "warapp_turn_internal.h"
 
 /* W12: onto a territory the player owns at the start of the turn. */
-static bool deploy_valid(const cbd_turn *t, const cbd_turn_order *o) {
+static bool valid_deploy(const cbd_turn *t, const cbd_turn_order *o) {
     return o->to < t->n_territories && t->territories[o->to].owner == o->player &&
            o->armies <= CBD_WARAPP_MAX_ARMIES;
 }
 
 /* The order's `to` only (a deploy's, a blockade's, W12, W26). */
-static size_t target_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+static size_t touches_target(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
     (void)t;
     out[0] = o->to;
     return 1;
@@ -22,7 +22,7 @@ static size_t target_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_
 
 /* W14: from another territory than `to`, a percent in (0, 1] (W3). Shared with the airlift
  * (W27). */
-static bool move_valid(const cbd_turn *t, const cbd_turn_order *o) {
+static bool valid_move(const cbd_turn *t, const cbd_turn_order *o) {
     return o->to < t->n_territories && o->from < t->n_territories && o->from != o->to &&
            (!o->by_percent || (o->percent > 0 && o->percent <= CBD_MICRO_ONE));
 }
@@ -49,11 +49,11 @@ bool cbd_turn_map_borders(const cbd_turn *t, uint32_t a, uint32_t b) {
 }
 
 /* W24: on a map, an attack/transfer only across a border. */
-static bool attack_valid(const cbd_turn *t, const cbd_turn_order *o) {
-    return move_valid(t, o) && cbd_turn_map_borders(t, o->from, o->to);
+static bool valid_attack(const cbd_turn *t, const cbd_turn_order *o) {
+    return valid_move(t, o) && cbd_turn_map_borders(t, o->from, o->to);
 }
 
-static size_t from_to_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+static size_t touches_from_to(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
     (void)t;
     out[0] = o->from;
     out[1] = o->to;
@@ -61,24 +61,24 @@ static size_t from_to_touches(const cbd_turn *t, const cbd_turn_order *o, uint32
 }
 
 /* W25, W26: a target on the board. */
-static bool target_valid(const cbd_turn *t, const cbd_turn_order *o) {
+static bool valid_target(const cbd_turn *t, const cbd_turn_order *o) {
     return o->to < t->n_territories;
 }
 
 /* W28: a target, and a receiver who is a player other than the giver. */
-static bool gift_valid(const cbd_turn *t, const cbd_turn_order *o) {
+static bool valid_gift(const cbd_turn *t, const cbd_turn_order *o) {
     return o->to < t->n_territories && o->to_player < t->n_players && o->to_player != o->player;
 }
 
 /* W30: the player only. */
-static bool player_valid(const cbd_turn *t, const cbd_turn_order *o) {
+static bool valid_player(const cbd_turn *t, const cbd_turn_order *o) {
     (void)t;
     (void)o;
     return true;
 }
 
 /* W25: the target and, on a map, its neighbours, whose owners decide whether it may be bombed. */
-static size_t bomb_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+static size_t touches_bomb(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
     size_t n = 0;
     out[n++] = o->to;
     for (uint32_t k = t->neighbor_off ? t->neighbor_off[o->to] : 0;
@@ -101,7 +101,7 @@ static uint32_t a_territory_of(const cbd_turn *t, cbd_turn_player p) {
 /* W28 with W22: the target, and with Commanders on the board a territory of the giver and one
  * of the receiver (the groups join every territory of a Commander's player), since a gifted
  * Commander's death may eliminate either and turn every territory of theirs neutral. */
-static size_t gift_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+static size_t touches_gift(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
     size_t n = 0;
     out[n++] = o->to;
     bool commanders = false;
@@ -117,26 +117,23 @@ static size_t gift_touches(const cbd_turn *t, const cbd_turn_order *o, uint32_t 
     return n;
 }
 
-/* One row per kind (W12, W14, W25–W30). Order priority and delay run no step: the plan reads
- * them into the attack/transfer phase's schedule (W30). */
-static const cbd_turn_kind turn_kinds[CBD_ORDER_KINDS] = {
-    [CBD_ORDER_DEPLOY] = {CBD_PHASE_DEPLOY, false, deploy_valid, target_touches, NULL, NULL},
-    [CBD_ORDER_ATTACK_TRANSFER] = {CBD_PHASE_ATTACK, true, attack_valid, from_to_touches,
-                                   cbdp_turn_expand, cbdp_turn_sim_attack},
-    [CBD_ORDER_BOMB] = {CBD_PHASE_BOMB, false, target_valid, bomb_touches, cbdp_turn_exact_bomb,
-                        cbdp_turn_sim_bomb},
-    [CBD_ORDER_BLOCKADE] = {CBD_PHASE_BLOCKADE, false, target_valid, target_touches,
-                            cbdp_turn_exact_blockade, cbdp_turn_sim_blockade},
-    [CBD_ORDER_EMERGENCY_BLOCKADE] = {CBD_PHASE_EMERGENCY_BLOCKADE, false, target_valid,
-                                      target_touches, cbdp_turn_exact_blockade,
-                                      cbdp_turn_sim_blockade},
-    [CBD_ORDER_AIRLIFT] = {CBD_PHASE_AIRLIFT, true, move_valid, from_to_touches,
-                           cbdp_turn_exact_airlift, cbdp_turn_sim_airlift},
-    [CBD_ORDER_GIFT] = {CBD_PHASE_GIFT, false, gift_valid, gift_touches, cbdp_turn_exact_gift,
-                        cbdp_turn_sim_gift},
-    [CBD_ORDER_PRIORITY] = {CBD_PHASE_NONE, false, player_valid, NULL, NULL, NULL},
-    [CBD_ORDER_DELAY] = {CBD_PHASE_NONE, false, player_valid, NULL, NULL, NULL},
-};
+/* W30: order priority and delay touch no territory: they run no step, and the plan reads them
+ * into the attack/transfer phase's schedule. */
+static size_t touches_none(const cbd_turn *t, const cbd_turn_order *o, uint32_t *out) {
+    (void)t;
+    (void)o;
+    (void)out;
+    return 0;
+}
+
+/* One row per kind of CBD_ORDER_KIND_LIST (include/combatd/warapp_turn.h): its core columns.
+ * Deploys and W30's cards run in no sequence: their steps are the `none` ones, never called. */
+#define CORE_ROW(ID, json, game, phase, units, check, touches, step, ...)                          \
+    [CBD_ORDER_##ID] = {CBD_PHASE_##phase,      units,                                             \
+                        valid_##check,          touches_##touches,                                 \
+                        cbdp_turn_exact_##step, cbdp_turn_sim_##step},
+static const cbd_turn_kind turn_kinds[CBD_ORDER_KINDS] = {CBD_ORDER_KIND_LIST(CORE_ROW)};
+#undef CORE_ROW
 
 const cbd_turn_kind *cbdp_turn_kind_of(cbd_turn_order_type type) {
     static const cbd_turn_kind unknown = {CBD_PHASE_NONE, false, NULL, NULL, NULL, NULL};

@@ -140,6 +140,10 @@ bool cbdp_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_
         cbdp_turn_at_peace(&sim->plan, o->player, b[o->to].owner)) {
         return true; /* W14.1; W29: no battle with a player at peace */
     }
+    bool own = cbdp_turn_moves_own(&sim->plan, o, b[o->to].owner);
+    if (cbdp_turn_move_refused(o, own)) {
+        return true; /* W33: an attack-only order on its own side, a transfer-only one elsewhere */
+    }
     uint64_t sent = cbdp_turn_sent(t, o, b[o->from].armies, elig[o->from]);
     uint32_t units[CBD_TURN_MAX_UNITS];
     size_t n_units = o->n_units ? cbdp_turn_sim_sendable(sim, o, b[o->to].owner, units) : 0;
@@ -153,7 +157,7 @@ bool cbdp_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_
     }
     b[o->from].armies -= sent;
     elig[o->from] = elig[o->from] > sent ? elig[o->from] - sent : 0;
-    if (cbdp_turn_is_own(&sim->plan, o->player, b[o->to].owner)) {
+    if (own) {
         ev->kind = CBD_TURN_TRANSFERRED; /* W8: arrivals are not eligible (W15) */
         b[o->to].armies += sent;
         cbdp_turn_sim_arrive(sim, units, n_units, o->to);

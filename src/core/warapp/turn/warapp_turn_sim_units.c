@@ -6,11 +6,11 @@
 #include "warapp_turn_sim_internal.h"
 
 /* W21: the units order o can send from its `from` (on it, not moved without multi_attack, and
- * not onto a teammate's territory), in the order listed. */
+ * not onto a teammate's territory unless it attacks it, W33), in the order listed. */
 size_t cbdp_turn_sim_sendable(const cbd_turn_sim *sim, const cbd_turn_order *o,
                               cbd_turn_player to_owner, uint32_t *out) {
     const cbd_turn *t = sim->plan.turn;
-    if (to_owner != o->player && cbdp_turn_is_own(&sim->plan, o->player, to_owner)) {
+    if (to_owner != o->player && cbdp_turn_moves_own(&sim->plan, o, to_owner)) {
         return 0; /* W21: such units stay on `from` */
     }
     size_t n = 0;

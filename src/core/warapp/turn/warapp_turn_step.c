@@ -15,7 +15,8 @@ typedef struct {
     uint8_t def[CBD_TURN_MAX_UNITS];   /* group units on `to`, in their listed order */
 } order_case;
 
-/* W14 steps 1–4 (and W21's units) in one state k. */
+/* W14 steps 1–4 (with W21's units, W29's peace and W33's attack-only and transfer-only) in one
+ * state k. */
 static void classify(const cbd_turn_engine *e, const cbd_turn_order *o, const uint32_t *k,
                      size_t lf, size_t lt, order_case *c) {
     const size_t S = e->stride;
@@ -32,7 +33,10 @@ static void classify(const cbd_turn_engine *e, const cbd_turn_order *o, const ui
     if (cbdp_turn_at_peace(e->plan, o->player, to_owner)) {
         return; /* W29: no battle with a player at peace */
     }
-    bool own = cbdp_turn_is_own(e->plan, o->player, to_owner);
+    bool own = cbdp_turn_moves_own(e->plan, o, to_owner);
+    if (cbdp_turn_move_refused(o, own)) {
+        return; /* W33: an attack-only order on its own side, a transfer-only one elsewhere */
+    }
     if (e->gu.n > 0 && o->n_units > 0 && (!own || to_owner == o->player)) {
         /* W21: never onto a teammate's territory (such a unit stays on `from`). */
         c->n_units = cbdp_turn_gunits_sendable(&e->gu, k, o, lf, c->units);
@@ -252,7 +256,7 @@ static cbd_status stopped_early(cbd_turn_engine *e, size_t oi, cbd_status st) {
 }
 
 /* One attack/transfer order (request index oi) over every state of e->cur into e->next. */
-cbd_status cbdp_turn_expand(cbd_turn_engine *e, size_t oi, double weight) {
+cbd_status cbdp_turn_exact_attack(cbd_turn_engine *e, size_t oi, double weight) {
     const cbd_turn_order *o = &e->plan->turn->orders[oi];
     const size_t S = e->stride, words = e->cur.words;
     size_t lf = e->local[o->from], lt = e->local[o->to];

@@ -1,0 +1,271 @@
+/*
+ * The game's map and standing as combatd's board (W11, W24, W40): `map.territories` with their
+ * `connectedTo` (a border listed on one side counts both ways, as W24 reads `neighbors`),
+ * `map.bonuses` with OverriddenBonuses applied, and the standing's {terrID, ownedBy, armies},
+ * where `Neutral` is combatd's neutral, a Commander in an army string a unit of its owner
+ * (W21), and `Fogged` what the request's `fogged` gives or a 422 (W41).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "warzone_internal.h"
+
+/* Item i of map.territories: its id and a board entry with its neighbours (read later). */
+static bool read_map_territory(const cbd_reader *m, size_t i, cbdp_wz_turn *t, json_t *terrs) {
+    cbd_reader item;
+    cbd_reader_at_item(&item, m, "territories", i);
+    char id[CBDP_WZ_ID_MAX];
+    if (!json_is_object(item.obj)) {
+        cbd_reader_error(&item, NULL, "must be a territory {id, name, connectedTo}");
+        return false;
+    }
+    if (!cbdp_wz_read_id(&item, "id", id)) {
+        return false;
+    }
+    if (json_object_get(terrs, id)) {
+        cbd_reader_error(&item, "id", "repeats territory %s", id);
+        return false;
+    }
+    json_t *entry = json_pack("{s:[]}", "neighbors");
+    return entry && json_object_set_new(terrs, id, entry) == 0 &&
+           json_object_set_new(t->map_at, id, json_integer((json_int_t)i)) == 0;
+}
+
+/* Item i's connectedTo: ids of the map, as its neighbors. */
+static bool read_borders(const cbd_reader *m, size_t i, json_t *terrs) {
+    cbd_reader item;
+    cbd_reader_at_item(&item, m, "territories", i);
+    char id[CBDP_WZ_ID_MAX], other[CBDP_WZ_ID_MAX];
+    const json_t *list = cbd_reader_member(&item, "connectedTo");
+    if (!cbdp_wz_id_text(json_object_get(item.obj, "id"), id) || cbdp_wz_absent(list)) {
+        return true;
+    }
+    if (!json_is_array(list)) {
+        cbd_reader_error(&item, "connectedTo", "must be a list of territory ids");
+        return false;
+    }
+    json_t *neighbors = json_object_get(json_object_get(terrs, id), "neighbors");
+    bool ok = true;
+    for (size_t k = 0; k < json_array_size(list); k++) {
+        if (!cbdp_wz_id_text(json_array_get(list, k), other) || !json_object_get(terrs, other)) {
+            cbd_reader_item_error(&item, "connectedTo", k, "is not a territory of the map");
+            ok = false;
+        } else {
+            ok = ok && json_array_append_new(neighbors, json_string(other)) == 0;
+        }
+    }
+    return ok;
+}
+
+/* map.bonuses item i: {id, value (overridden), territories}. */
+static bool read_bonus(const cbd_reader *m, size_t i, const json_t *terrs, cbdp_wz_turn *t) {
+    cbd_reader item;
+    cbd_reader_at_item(&item, m, "bonuses", i);
+    char id[CBDP_WZ_ID_MAX], tid[CBDP_WZ_ID_MAX];
+    const json_t *v = cbd_reader_member(&item, "value");
+    const json_t *list = cbd_reader_member(&item, "territoryIDs");
+    if (!cbdp_wz_read_id(&item, "id", id)) {
+        return false;
+    }
+    if (!json_is_integer(v) && !(json_is_string(v) && !cbdp_wz_absent(v))) {
+        cbd_reader_error(&item, "value", "must be a whole number (the bonus's armies)");
+        return false;
+    }
+    json_int_t value = json_is_integer(v) ? json_integer_value(v) : atoll(json_string_value(v));
+    const json_t *over = json_object_get(t->overrides, id);
+    json_t *b = json_pack("{s:s,s:I,s:[]}", "id", id, "value",
+                          over ? json_integer_value(over) : value, "territories");
+    if (!b || json_array_append_new(t->bonuses, b) != 0) {
+        return false;
+    }
+    bool ok = json_is_array(list);
+    if (!ok) {
+        cbd_reader_error(&item, "territoryIDs", "must be a list of territory ids");
+    }
+    for (size_t k = 0; ok && k < json_array_size(list); k++) {
+        if (!cbdp_wz_id_text(json_array_get(list, k), tid) || !json_object_get(terrs, tid)) {
+            cbd_reader_item_error(&item, "territoryIDs", k, "is not a territory of the map");
+            ok = false;
+        } else {
+            ok = json_array_append_new(json_object_get(b, "territories"), json_string(tid)) == 0;
+        }
+    }
+    return ok;
+}
+
+static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs) {
+    const json_t *map = cbd_reader_member(r, "map");
+    cbd_reader m;
+    cbd_reader_at(&m, r, "map");
+    const json_t *list = json_object_get(map, "territories");
+    if (!json_is_array(list) || json_array_size(list) == 0) {
+        cbd_reader_error(json_is_object(map) ? &m : r, json_is_object(map) ? "territories" : "map",
+                         "is required: the game's map {territories: [{id, connectedTo}], bonuses}");
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        ok &= read_map_territory(&m, i, t, terrs);
+    }
+    for (size_t i = 0; ok && i < json_array_size(list); i++) {
+        ok &= read_borders(&m, i, terrs);
+    }
+    const json_t *bonuses = json_object_get(map, "bonuses");
+    if (!cbdp_wz_absent(bonuses) && !json_is_array(bonuses)) {
+        cbd_reader_error(&m, "bonuses", "must be a list of {id, value, territoryIDs}");
+        return false;
+    }
+    for (size_t i = 0; ok && i < json_array_size(bonuses); i++) {
+        ok &= read_bonus(&m, i, terrs, t);
+    }
+    return ok;
+}
+
+/* An owner: "Neutral" as combatd's neutral, else a player id (noted). */
+static bool owner_of(const cbd_reader *r, const char *key, cbdp_wz_turn *t, json_t *entry,
+                     size_t at) {
+    char id[CBDP_WZ_ID_MAX];
+    if (!cbdp_wz_read_id(r, key, id)) {
+        return false;
+    }
+    if (strcmp(id, CBDP_WZ_NEUTRAL) == 0) {
+        return json_object_set_new(entry, "owner", json_string("neutral")) == 0;
+    }
+    if (!json_object_get(t->owner_at, id) &&
+        json_object_set_new(t->owner_at, id, json_integer((json_int_t)at)) != 0) {
+        return false;
+    }
+    return cbdp_wz_note_player(t, id) && json_object_set_new(entry, "owner", json_string(id)) == 0;
+}
+
+/* W21: Commanders of the army string as units of the territory, each its owner's. */
+static bool commanders_of(const cbd_reader *s, const json_t *cmdrs, json_t *entry) {
+    const char *owner = json_string_value(json_object_get(entry, "owner"));
+    json_t *units = json_array();
+    if (!units || json_object_set_new(entry, "units", units) != 0) {
+        return false;
+    }
+    for (size_t k = 0; k < json_array_size(cmdrs); k++) {
+        const json_t *c = json_array_get(cmdrs, k);
+        if (!owner || strcmp(json_string_value(json_object_get(c, "owner")), owner) != 0) {
+            cbd_reader_error(s, "armies",
+                             "holds a Commander of %s on a territory of %s: a unit "
+                             "belongs to its territory's owner (W21)",
+                             json_string_value(json_object_get(c, "owner")), owner ? owner : "?");
+            return false;
+        }
+        json_t *u = json_pack("{s:O,s:s}", "id", json_object_get(c, "id"), "type", "commander");
+        if (!u || json_array_append_new(units, u) != 0) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* W41: a Fogged owner or armies from the request's `fogged` member, or a 422 naming it. */
+static bool unfog(const cbd_reader *r, const cbd_reader *s, const char *id, bool owner_fogged,
+                  bool armies_fogged, cbdp_wz_turn *t, json_t *entry, size_t at) {
+    cbd_reader fog;
+    cbd_reader_at(&fog, r, "fogged");
+    const json_t *given = json_object_get(cbd_reader_member(r, "fogged"), id);
+    if (!json_is_object(given)) {
+        cbd_reader_error(s, owner_fogged ? "ownedBy" : "armies",
+                         "is Fogged: combatd does not guess what the fog hides; give territory %s "
+                         "in `fogged` ({ownedBy, armies: a number or a distribution}, W23, W41)",
+                         id);
+        return false;
+    }
+    cbd_reader g;
+    cbd_reader_at(&g, &fog, id);
+    bool ok = json_object_set_new(t->fogged, id, json_true()) == 0;
+    if (owner_fogged) {
+        ok = ok && owner_of(&g, "ownedBy", t, entry, at);
+    }
+    if (armies_fogged) {
+        const json_t *a = cbd_reader_member(&g, "armies");
+        cbdp_wz_armies known;
+        if (json_is_array(a)) { /* W23's distribution, read by /analyze-turn */
+            return ok && json_object_set_new(entry, "armies", json_deep_copy(a)) == 0;
+        }
+        if (!cbdp_wz_read_armies(&g, "armies", 1000000000, &known) || known.fogged) {
+            if (known.fogged) {
+                cbd_reader_error(&g, "armies", "must be known: a number or a distribution");
+            }
+            return false;
+        }
+        json_decref(known.commanders);
+        ok =
+            ok && json_object_set_new(entry, "armies", json_integer((json_int_t)known.armies)) == 0;
+    }
+    return ok;
+}
+
+/* standing item i. */
+static bool read_standing_item(const cbd_reader *r, size_t i, const cbd_config *cfg,
+                               cbdp_wz_turn *t, json_t *terrs) {
+    cbd_reader s;
+    cbd_reader_at_item(&s, r, "standing", i);
+    char id[CBDP_WZ_ID_MAX];
+    if (!json_is_object(s.obj)) {
+        cbd_reader_error(&s, NULL, "must be a territory's standing {terrID, ownedBy, armies}");
+        return false;
+    }
+    if (!cbdp_wz_read_id(&s, "terrID", id)) {
+        return false;
+    }
+    json_t *entry = json_object_get(terrs, id);
+    if (!entry || json_object_get(t->standing_at, id)) {
+        cbd_reader_error(&s, "terrID",
+                         entry ? "repeats territory %s" : "%s is not a territory of the map", id);
+        return false;
+    }
+    if (json_object_set_new(t->standing_at, id, json_integer((json_int_t)i)) != 0) {
+        return false;
+    }
+    const char *owner = json_string_value(cbd_reader_member(&s, "ownedBy"));
+    bool owner_fogged = owner && strcmp(owner, "Fogged") == 0;
+    cbdp_wz_armies a;
+    if (!cbdp_wz_read_armies(&s, "armies", cfg->warapp.army_cap, &a)) {
+        return false;
+    }
+    bool ok = owner_fogged || owner_of(&s, "ownedBy", t, entry, i);
+    if (owner_fogged || a.fogged) {
+        ok = ok && unfog(r, &s, id, owner_fogged, a.fogged, t, entry, i);
+    }
+    if (!a.fogged) {
+        ok = ok && json_object_set_new(entry, "armies", json_integer((json_int_t)a.armies)) == 0;
+    }
+    ok = ok && (!a.commanders || commanders_of(&s, a.commanders, entry));
+    json_decref(a.commanders);
+    return ok;
+}
+
+bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn *t) {
+    json_t *terrs = json_object();
+    if (!terrs || json_object_set_new(t->doc, "territories", terrs) != 0) {
+        return false;
+    }
+    if (!read_map(r, t, terrs)) {
+        return false;
+    }
+    const json_t *standing = cbd_reader_member(r, "standing");
+    if (!json_is_array(standing)) {
+        cbd_reader_error(r, "standing",
+                         "is required: the board as gameInfo.latestStanding or a "
+                         "standingN gives it ([{terrID, ownedBy, armies}])");
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < json_array_size(standing); i++) {
+        ok &= read_standing_item(r, i, cfg, t, terrs);
+    }
+    const char *id;
+    json_t *entry;
+    json_object_foreach(terrs, id, entry) {
+        if (ok && !json_object_get(t->standing_at, id)) {
+            cbd_reader_error(r, "standing", "lacks territory %s of the map", id);
+            ok = false;
+        }
+    }
+    return ok;
+}

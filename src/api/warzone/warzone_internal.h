@@ -1,0 +1,125 @@
+#ifndef COMBATD_API_WARZONE_INTERNAL_H
+#define COMBATD_API_WARZONE_INTERNAL_H
+
+/*
+ * src/api/warzone/'s one shared header: the game's own JSON (the bot API and the query game API,
+ * docs/api/warzone.md) read into a turn in combatd's shape, which the /warzone/ endpoints then
+ * hand to the very handlers of /analyze-turn, /simulate-turn and /plan-turn, so that the numbers
+ * are theirs by construction (W40). Implemented in warzone_values.c (the game's scalars: numbers
+ * as strings, "null", "True", army strings), warzone_settings.c, warzone_board.c (map,
+ * standing, players, fogged), warzone_orders.c, warzone_pointers.c (combatd's pointers back into
+ * the game's) and warzone_inner.c (running a handler and keeping its answer).
+ */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <jansson.h>
+
+#include "api/api.h"
+#include "combatd/decimal.h"
+#include "json/json_reader.h"
+#include "json/problem.h"
+
+/* The longest id the game's JSON may give (a territory, player or bonus), in bytes. */
+#define CBDP_WZ_ID_MAX 24
+
+/* The owner name of neutral territories in the game's JSON. */
+#define CBDP_WZ_NEUTRAL "Neutral"
+
+/* A turn read from the game's JSON. Every json_t is owned here (cbdp_wz_turn_free). */
+typedef struct {
+    json_t *doc;          /* the turn in /analyze-turn's request shape */
+    json_t *warnings;     /* strings: what the game's JSON holds and combatd does not model */
+    json_t *order_at;     /* per game order: its index in doc.orders, or null when ignored */
+    json_t *order_game;   /* per doc order: {"at": game index, "type": the game's type} */
+    json_t *standing_at;  /* terrID -> its index in `standing` */
+    json_t *map_at;       /* terrID -> its index in map.territories */
+    json_t *fogged;       /* terrID -> true: given by the request's `fogged` (W23, W41) */
+    json_t *bonuses;      /* [{id, value (OverriddenBonuses applied), territories: [terrID]}] */
+    json_t *players;      /* the in-game player ids, in the order first named */
+    json_t *incomes;      /* playerID -> freeArmies, when gameInfo.incomes was given */
+    json_t *owner_at;     /* playerID -> the standing index it first owns (W41's 422) */
+    json_t *player_at;    /* playerID -> the first order it gives (W41's 422) */
+    json_t *overrides;    /* bonusID -> value, from settings.OverriddenBonuses */
+    uint64_t base_income; /* settings.MinimumArmyBonus (0 when absent) */
+    /* The settings that make orders legal (the game refuses the others when they are sent). */
+    bool allow_attack_only, allow_transfer_only, allow_percent;
+} cbdp_wz_turn;
+
+/* The members of the turn every /warzone/ endpoint reads, for cbd_reader_open. */
+#define CBDP_WZ_TURN_KEYS                                                                          \
+    "settings", "map", "standing", "orders", "players", "fogged", "diplomacy", "incomes"
+
+/* Reads the turn of the request `r` (opened with CBDP_WZ_TURN_KEYS and the endpoint's own):
+ * true when it could be translated, false with every offending member recorded in the game's
+ * pointers (422) or a 500. `orders_required`: /plan-turn's request may leave them out. Free
+ * with cbdp_wz_turn_free either way. */
+bool cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
+                       cbdp_wz_turn *t);
+void cbdp_wz_turn_free(cbdp_wz_turn *t);
+
+/* ---- the game's scalars (warzone_values.c) ---- */
+
+/* A member the game wrote as absent: missing, JSON null, or the string "null". */
+bool cbdp_wz_absent(const json_t *v);
+
+/* A whole number in [0, max] given as a JSON integer or a string of digits. */
+cbd_field cbdp_wz_uint(const cbd_reader *r, const char *key, uint64_t max, uint64_t *out);
+
+/* true/false, or the strings "True"/"False" (any case) the game's .NET side writes. */
+cbd_field cbdp_wz_bool(const cbd_reader *r, const char *key, bool *out);
+
+/* A decimal given as a number or a numeric string, times 10^shift, as exact millionths in
+ * [0, max] (W3): shift -2 reads a whole percent (60 -> 0.6), 0 a fraction. */
+cbd_field cbdp_wz_decimal(const cbd_reader *r, const char *key, int shift, cbd_micro max,
+                          cbd_micro *out);
+
+/* An id (a territory, a player, a bonus): a whole number or a non-empty string of at most
+ * CBDP_WZ_ID_MAX - 1 bytes, as text in `out`. False (no error recorded) when it is neither. */
+bool cbdp_wz_id_text(const json_t *v, char out[CBDP_WZ_ID_MAX]);
+
+/* An id member: its text, or false with an error recorded (absent counts as bad). */
+bool cbdp_wz_read_id(const cbd_reader *r, const char *key, char out[CBDP_WZ_ID_MAX]);
+
+/* The game's army string ("7", 7, "Fogged", "5|cmdr,<guid>,<owner>"), W21, W41. */
+typedef struct {
+    bool fogged;
+    uint64_t armies;
+    json_t *commanders; /* [{"id": guid, "owner": id}] (new reference; NULL when none) */
+} cbdp_wz_armies;
+
+/* False with an error at `key` when it is none of those forms. */
+bool cbdp_wz_read_armies(const cbd_reader *r, const char *key, uint64_t cap, cbdp_wz_armies *out);
+
+/* Appends a warning (printf-style) to t->warnings; false when memory ran out. */
+bool cbdp_wz_warn(cbdp_wz_turn *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* ---- the parts (warzone_settings.c, warzone_board.c, warzone_orders.c) ---- */
+
+bool cbdp_wz_read_settings(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn *t);
+bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn *t);
+bool cbdp_wz_read_orders(const cbd_reader *r, const cbd_config *cfg, bool required,
+                         cbdp_wz_turn *t);
+/* W41: every owner and order player is one of `players` (when given), read last. */
+bool cbdp_wz_check_players(const cbd_reader *r, cbdp_wz_turn *t);
+
+/* Notes a player id in the order first named (t->players); false when memory ran out. */
+bool cbdp_wz_note_player(cbdp_wz_turn *t, const char *id);
+
+/* ---- running combatd's handlers (warzone_inner.c, warzone_pointers.c) ---- */
+
+/* Runs `fn` on `doc` and parses its answer into *answer (a new reference); false with its
+ * problem, whose pointers are combatd's (cbdp_wz_problem_to_game turns them into the game's). */
+bool cbdp_wz_run(const cbd_config *cfg, cbd_budget *budget, cbd_endpoint_fn fn, const json_t *doc,
+                 json_t **answer, cbd_problem *problem);
+
+/* Rewrites every pointer of `problem` from the translated request's to the game's. */
+void cbdp_wz_problem_to_game(const cbdp_wz_turn *t, cbd_problem *problem);
+
+/* The answer object's `owner`-like map with "neutral" renamed "Neutral", in place. */
+bool cbdp_wz_rename_neutral(json_t *owners);
+
+/* The game's order type as the request gave it, for game order `at`. */
+const char *cbdp_wz_game_type(const json_t *request, size_t at);
+
+#endif

@@ -1,0 +1,215 @@
+/*
+ * POST /warzone/plan-turn: /plan-turn's best orders (W31) for `playerID` on a turn in the
+ * game's JSON (W40), answered as the bot API's SendOrdersBotGame takes them (GameOrderDeploy,
+ * GameOrderAttackTransfer with numArmies a string), with /plan-turn's `value` and `optimal`.
+ * The goal: `goal.territories` (terrIDs: the player's are held, the others captured) and
+ * `goal.bonuses` (bonus ids: each bonus's territories, the same way), since the core planner
+ * has no bonus goals on this branch; `objective` is /plan-turn's (`all`, `expected`), and
+ * `income` (the game's objective) is refused until the planner values bonuses (W40).
+ * `income` (armies) defaults to gameInfo.incomes' freeArmies, else MinimumArmyBonus plus the
+ * bonuses the player owns whole at the start.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api/endpoint_support.h"
+#include "warzone_internal.h"
+
+static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID",  "goal", "objective",
+                                           "income",          "max_plans", NULL};
+
+/* terrID tid into capture or hold, as `player` owns it at the start; once. */
+static bool add_goal(const cbdp_wz_turn *t, const char *player, const char *tid, json_t *capture,
+                     json_t *hold) {
+    const json_t *terr = json_object_get(json_object_get(t->doc, "territories"), tid);
+    const char *owner = json_string_value(json_object_get(terr, "owner"));
+    json_t *list = owner && strcmp(owner, player) == 0 ? hold : capture;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        if (strcmp(json_string_value(json_array_get(list, i)), tid) == 0) {
+            return true;
+        }
+    }
+    return json_array_append_new(list, json_string(tid)) == 0;
+}
+
+/* goal.territories and goal.bonuses as /plan-turn's {capture, hold}. */
+static bool read_goal(const cbd_reader *r, const cbdp_wz_turn *t, const char *player,
+                      json_t *goal) {
+    const json_t *g = cbd_reader_member(r, "goal");
+    cbd_reader gr;
+    cbd_reader_at(&gr, r, "goal");
+    json_t *capture = json_object_get(goal, "capture"), *hold = json_object_get(goal, "hold");
+    bool ok = true;
+    char id[CBDP_WZ_ID_MAX];
+    const json_t *terrs = json_object_get(g, "territories");
+    for (size_t i = 0; i < json_array_size(terrs); i++) {
+        if (!cbdp_wz_id_text(json_array_get(terrs, i), id) ||
+            !json_object_get(t->standing_at, id)) {
+            cbd_reader_item_error(&gr, "territories", i, "must be a terrID of the map");
+            ok = false;
+        } else {
+            ok = ok && add_goal(t, player, id, capture, hold);
+        }
+    }
+    const json_t *bonuses = json_object_get(g, "bonuses");
+    for (size_t i = 0; i < json_array_size(bonuses); i++) {
+        const json_t *b = NULL;
+        bool known = cbdp_wz_id_text(json_array_get(bonuses, i), id);
+        for (size_t k = 0; known && !b && k < json_array_size(t->bonuses); k++) {
+            const json_t *c = json_array_get(t->bonuses, k);
+            b = strcmp(json_string_value(json_object_get(c, "id")), id) == 0 ? c : NULL;
+        }
+        if (!b) {
+            cbd_reader_item_error(&gr, "bonuses", i, "must be a bonus id of the map");
+            ok = false;
+            continue;
+        }
+        const json_t *list = json_object_get(b, "territories");
+        for (size_t k = 0; ok && k < json_array_size(list); k++) {
+            ok = add_goal(t, player, json_string_value(json_array_get(list, k)), capture, hold);
+        }
+    }
+    if (ok && json_array_size(capture) + json_array_size(hold) == 0) {
+        cbd_reader_error(r, "goal",
+                         "is required: {\"territories\": [terrIDs], \"bonuses\": "
+                         "[bonus ids]}, one territory at least");
+        ok = false;
+    }
+    return ok;
+}
+
+/* The armies the player deploys: `income`, else gameInfo.incomes, else MinimumArmyBonus plus
+ * the bonuses it owns whole at the start. */
+static bool read_income(const cbd_reader *r, const cbdp_wz_turn *t, const char *player,
+                        uint64_t *income) {
+    cbd_field f = cbdp_wz_uint(r, "income", 1000000000, income);
+    if (f != CBD_FIELD_ABSENT) {
+        return f == CBD_FIELD_OK;
+    }
+    const json_t *free_armies = json_object_get(t->incomes, player);
+    if (free_armies) {
+        *income = (uint64_t)json_integer_value(free_armies);
+        return true;
+    }
+    json_int_t sum = (json_int_t)t->base_income;
+    const json_t *terrs = json_object_get(t->doc, "territories");
+    for (size_t i = 0; i < json_array_size(t->bonuses); i++) {
+        const json_t *b = json_array_get(t->bonuses, i), *list = json_object_get(b, "territories");
+        bool whole = json_array_size(list) > 0;
+        for (size_t k = 0; whole && k < json_array_size(list); k++) {
+            const json_t *o = json_object_get(
+                json_object_get(terrs, json_string_value(json_array_get(list, k))), "owner");
+            whole = json_is_string(o) && strcmp(json_string_value(o), player) == 0;
+        }
+        sum += whole ? json_integer_value(json_object_get(b, "value")) : 0;
+    }
+    *income = sum > 0 ? (uint64_t)sum : 0;
+    return true;
+}
+
+/* /plan-turn's request members beside the turn; the turn's `goals` cannot be sent there. */
+static bool plan_members(const cbd_reader *r, const cbdp_wz_turn *t, json_t *doc) {
+    char player[CBDP_WZ_ID_MAX];
+    if (!cbdp_wz_read_id(r, "playerID", player)) {
+        return false;
+    }
+    const char *objective = json_string_value(cbd_reader_member(r, "objective"));
+    if (objective && strcmp(objective, "income") == 0) {
+        cbd_reader_error(r, "objective",
+                         "income is not planned yet: the planner values territories, not bonuses "
+                         "(use all or expected with goal.bonuses, W40)");
+        return false;
+    }
+    json_t *goal = json_pack("{s:[],s:[]}", "capture", "hold");
+    uint64_t income = 0;
+    bool ok = goal && json_object_set_new(doc, "goal", goal) == 0 && read_goal(r, t, player, goal);
+    ok = read_income(r, t, player, &income) && ok;
+    ok = ok && json_object_set_new(doc, "player", json_string(player)) == 0 &&
+         json_object_set_new(doc, "income", json_integer((json_int_t)income)) == 0;
+    if (ok && objective) {
+        ok = json_object_set_new(doc, "objective", json_string(objective)) == 0;
+    }
+    const json_t *max = cbd_reader_member(r, "max_plans");
+    return ok && (!max || json_object_set(doc, "max_plans", (json_t *)max) == 0);
+}
+
+/* A terrID as the game's orders carry it: a number when it is one (the map's ids are). */
+static json_t *terr_id(const json_t *id) {
+    const char *s = json_string_value(id);
+    size_t n = s ? strlen(s) : 0;
+    if (n > 0 && n < 16 && strspn(s, "0123456789") == n) {
+        return json_integer((json_int_t)strtoll(s, NULL, 10));
+    }
+    return json_incref((json_t *)id);
+}
+
+/* One /plan-turn order as SendOrdersBotGame takes it; `player` is playerID as given. */
+static json_t *game_order(const json_t *o, const json_t *player) {
+    const char *type = json_string_value(json_object_get(o, "type"));
+    json_t *to = terr_id(json_object_get(o, "to"));
+    if (type && strcmp(type, "deploy") == 0) {
+        return json_pack("{s:s,s:O,s:o,s:O}", "type", "GameOrderDeploy", "playerID", player,
+                         "deployOn", to, "armies", json_object_get(o, "armies"));
+    }
+    char n[24];
+    snprintf(n, sizeof n, "%" JSON_INTEGER_FORMAT,
+             json_integer_value(json_object_get(o, "armies")));
+    return json_pack("{s:s,s:O,s:o,s:o,s:s,s:s,s:b,s:b}", "type", "GameOrderAttackTransfer",
+                     "playerID", player, "from", terr_id(json_object_get(o, "from")), "to", to,
+                     "numArmies", n, "attackTransfer", "AttackTransfer", "attackTeammates", 0,
+                     "byPercent", 0);
+}
+
+static bool game_answer(const cbdp_wz_turn *t, const json_t *request, const json_t *doc,
+                        const json_t *answer, cbd_jw *out) {
+    const json_t *player = json_object_get(request, "playerID");
+    const json_t *plan = json_object_get(answer, "orders");
+    json_t *orders = json_array();
+    bool ok = orders != NULL;
+    for (size_t i = 0; ok && i < json_array_size(plan); i++) {
+        ok = json_array_append_new(orders, game_order(json_array_get(plan, i), player)) == 0;
+    }
+    json_t *res = ok ? json_pack("{s:o,s:O,s:O,s:O,s:O}", "orders", orders, "value",
+                                 json_object_get(answer, "value"), "optimal",
+                                 json_object_get(answer, "optimal"), "income",
+                                 json_object_get(doc, "income"), "warnings", t->warnings)
+                     : NULL;
+    if (!res) {
+        json_decref(ok ? NULL : orders);
+        return false;
+    }
+    cbd_jw_value(out, res);
+    json_decref(res);
+    return true;
+}
+
+bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                               cbd_jw *out, cbd_problem *problem) {
+    cbd_reader r;
+    if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
+        return false;
+    }
+    cbdp_wz_turn t;
+    bool ok = cbdp_wz_read_turn(&r, cfg, false, &t);
+    ok = ok && plan_members(&r, &t, t.doc) && problem->status == 0;
+    json_t *answer = NULL;
+    if (ok && !cbdp_wz_run(cfg, budget, cbd_api_plan_turn, t.doc, &answer, problem)) {
+        cbdp_wz_problem_to_game(&t, problem);
+        ok = false;
+    }
+    ok = ok && game_answer(&t, request, t.doc, answer, out);
+    if (!ok && problem->status == 0) {
+        ok = cbd_api_oom_problem(problem);
+    }
+    json_decref(answer);
+    cbdp_wz_turn_free(&t);
+    return ok;
+}
+
+/* The estimate (api.h): /plan-turn's for the translated members is not at hand before the
+ * translation; a plan weighs many turns, so it always goes to the worker pool. */
+uint64_t cbd_api_warzone_plan_turn_cost(const cbd_config *cfg, const json_t *request) {
+    (void)request;
+    return cfg->limits.inline_cost_ns + 1;
+}

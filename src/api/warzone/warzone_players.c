@@ -1,0 +1,174 @@
+/*
+ * The game's players (either dialect's list: {id, team, state, ...}) as combatd's teams and,
+ * under a cycle MoveOrder, W13's player_order; the request's `diplomacy` (W29's pairs in force
+ * this turn) and `incomes` (gameInfo.incomes). W41: an owner or order player that is not in
+ * `players` is a 422, which catches the query game API's profile ids given where its in-game
+ * ids are meant; a `players` id that is a profile id of a player of the board is read as that
+ * player's in-game id (the profile id without its first two and last two digits).
+ */
+#include <string.h>
+
+#include "warzone_internal.h"
+
+static bool noted(const cbdp_wz_turn *t, const char *id) {
+    for (size_t i = 0; i < json_array_size(t->players); i++) {
+        if (strcmp(json_string_value(json_array_get(t->players, i)), id) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* players item i's in-game id into `id` (W41's profile id read as the in-game one). */
+static bool player_id(const cbd_reader *p, cbdp_wz_turn *t, char id[CBDP_WZ_ID_MAX]) {
+    if (!cbdp_wz_read_id(p, "id", id)) {
+        return false;
+    }
+    size_t n = strlen(id);
+    if (noted(t, id) || n < 5 || strspn(id, "0123456789") != n) {
+        return true;
+    }
+    char inner[CBDP_WZ_ID_MAX];
+    memcpy(inner, id + 2, n - 4);
+    inner[n - 4] = '\0';
+    if (!noted(t, inner)) {
+        return true;
+    }
+    bool ok = cbdp_wz_warn(t, "%s/id %s is read as the in-game id %s (a profile id, W41)",
+                           p->pointer, id, inner);
+    memcpy(id, inner, n - 3);
+    return ok;
+}
+
+/* Every noted player in `listed`, or the 422 at where it was first named (W41). */
+static bool all_listed(const cbd_reader *r, const cbdp_wz_turn *t, const json_t *listed) {
+    bool ok = true;
+    for (size_t i = 0; i < json_array_size(t->players); i++) {
+        const char *id = json_string_value(json_array_get(t->players, i));
+        if (json_object_get(listed, id)) {
+            continue;
+        }
+        const json_t *s = json_object_get(t->owner_at, id);
+        cbd_reader at;
+        cbd_reader_at_item(&at, r, s ? "standing" : "orders",
+                           (size_t)json_integer_value(s ? s : json_object_get(t->player_at, id)));
+        cbd_reader_error(&at, s ? "ownedBy" : "playerID",
+                         "is %s, not a player of `players`: give the in-game ids (a profile id "
+                         "of the query game API is not one, W41)",
+                         id);
+        ok = false;
+    }
+    return ok;
+}
+
+/* W13 under a cycle MoveOrder: the players in `players` order, then the others. */
+static bool cycle_order(cbdp_wz_turn *t, const json_t *order) {
+    json_t *po = json_array();
+    if (!po || json_object_set_new(t->doc, "player_order", po) != 0) {
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; ok && i < json_array_size(order); i++) {
+        ok = json_array_append(po, json_array_get(order, i)) == 0;
+    }
+    for (size_t i = 0; ok && i < json_array_size(t->players); i++) {
+        json_t *id = json_array_get(t->players, i);
+        bool in = false;
+        for (size_t k = 0; k < json_array_size(order); k++) {
+            in = in || json_equal(json_array_get(order, k), id);
+        }
+        ok = in || json_array_append(po, id) == 0;
+    }
+    return ok && cbdp_wz_warn(t, "/settings/MoveOrder is a cycle: its first player is the first "
+                                 "of `players` (the game's JSON does not record it, W40)");
+}
+
+static bool read_players(const cbd_reader *r, cbdp_wz_turn *t, json_t *listed, json_t *order,
+                         json_t *teams) {
+    const json_t *list = cbd_reader_member(r, "players");
+    bool ok = true;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        cbd_reader p;
+        cbd_reader_at_item(&p, r, "players", i);
+        char id[CBDP_WZ_ID_MAX], team[CBDP_WZ_ID_MAX];
+        if (!player_id(&p, t, id)) {
+            ok = false;
+            continue;
+        }
+        const json_t *tv = cbd_reader_member(&p, "team");
+        bool has_team = !cbdp_wz_absent(tv) && cbdp_wz_id_text(tv, team) && team[0] != '-';
+        ok = ok && json_object_set_new(listed, id, json_true()) == 0;
+        if (ok && noted(t, id)) {
+            ok = json_array_append_new(order, json_string(id)) == 0 &&
+                 (!has_team || json_object_set_new(teams, id, json_string(team)) == 0);
+        }
+    }
+    return ok;
+}
+
+/* diplomacy: [[a, b], ...] or [{playerOne, playerTwo}, ...] as combatd's pairs (W29). */
+static bool read_diplomacy(const cbd_reader *r, cbdp_wz_turn *t) {
+    const json_t *list = cbd_reader_member(r, "diplomacy");
+    if (cbdp_wz_absent(list)) {
+        return true;
+    }
+    json_t *pairs = json_array();
+    bool ok = pairs && json_object_set_new(t->doc, "diplomacy", pairs) == 0;
+    for (size_t i = 0; ok && i < json_array_size(list); i++) {
+        const json_t *d = json_array_get(list, i);
+        char a[CBDP_WZ_ID_MAX], b[CBDP_WZ_ID_MAX];
+        const json_t *va =
+            json_is_array(d) ? json_array_get(d, 0) : json_object_get(d, "playerOne");
+        const json_t *vb =
+            json_is_array(d) ? json_array_get(d, 1) : json_object_get(d, "playerTwo");
+        if (!cbdp_wz_id_text(va, a) || !cbdp_wz_id_text(vb, b)) {
+            cbd_reader_item_error(r, "diplomacy", i,
+                                  "must be a pair of player ids ([a, b] or "
+                                  "{playerOne, playerTwo})");
+            return false;
+        }
+        ok = json_array_append_new(pairs, json_pack("[s,s]", a, b)) == 0;
+    }
+    return ok;
+}
+
+/* incomes: gameInfo.incomes [{playerID, freeArmies}] (for /warzone/plan-turn). */
+static bool read_incomes(const cbd_reader *r, cbdp_wz_turn *t) {
+    const json_t *list = cbd_reader_member(r, "incomes");
+    bool ok = true;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        cbd_reader p;
+        cbd_reader_at_item(&p, r, "incomes", i);
+        char id[CBDP_WZ_ID_MAX];
+        uint64_t n = 0;
+        if (!cbdp_wz_read_id(&p, "playerID", id) ||
+            cbdp_wz_uint(&p, "freeArmies", 1000000000, &n) != CBD_FIELD_OK) {
+            ok = false;
+            continue;
+        }
+        ok = ok && json_object_set_new(t->incomes, id, json_integer((json_int_t)n)) == 0;
+    }
+    return ok;
+}
+
+bool cbdp_wz_check_players(const cbd_reader *r, cbdp_wz_turn *t) {
+    const json_t *list = cbd_reader_member(r, "players");
+    if (!cbdp_wz_absent(list) && !json_is_array(list)) {
+        cbd_reader_error(r, "players", "must be the game's list of players ({id, team, ...})");
+        return false;
+    }
+    json_t *listed = json_object(), *order = json_array(), *teams = json_object();
+    bool ok = listed && order && teams && read_players(r, t, listed, order, teams);
+    ok = ok && (!json_is_array(list) || all_listed(r, t, listed));
+    if (ok && json_object_size(teams) > 0) {
+        ok = json_object_set(t->doc, "teams", teams) == 0;
+    }
+    const char *mo = json_string_value(json_object_get(t->doc, "move_order"));
+    if (ok && mo && strcmp(mo, "cycle") == 0) {
+        ok = cycle_order(t, order);
+    }
+    json_decref(listed);
+    json_decref(order);
+    json_decref(teams);
+    return ok && read_diplomacy(r, t) && read_incomes(r, t);
+}

@@ -1,0 +1,139 @@
+/*
+ * combatd's JSON pointers of a translated turn back into the game's (W40): a problem that
+ * /analyze-turn's reader or core found in the translated request names the member of the
+ * game's JSON it came from (`/territories/5/armies` is `/standing/3/armies`, `/orders/1/armies`
+ * of an attack is `/orders/2/numArmies` when a card without effect came before it).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warzone_internal.h"
+
+typedef struct {
+    const char *combatd, *game;
+} member_name;
+
+static const member_name settings_names[] = {
+    {"offense_kill_rate", "OffensiveKillRate"},
+    {"defense_kill_rate", "DefensiveKillRate"},
+    {"luck_modifier", "LuckModifier"},
+    {"rounding_mode", "RoundingMode"},
+    {"one_army_must_stand_guard", "OneArmyStandsGuard"},
+    {"multi_attack", "MultiAttack"},
+    {"blockade_multiplier", "BlockadeCard/MultiplyAmount"},
+    {"emergency_blockade_multiplier", "AbandonCard/MultiplyAmount"},
+    {NULL, NULL},
+};
+
+static const char *renamed(const member_name *table, const char *name) {
+    for (const member_name *r = table; r->combatd; r++) {
+        if (strcmp(r->combatd, name) == 0) {
+            return r->game;
+        }
+    }
+    return NULL;
+}
+
+/* An order's member in the game's words, for its game type. */
+static const char *order_member(const char *type, const char *m) {
+    bool deploy = strcmp(type, "GameOrderDeploy") == 0;
+    bool airlift = strcmp(type, "GameOrderPlayCardAirlift") == 0;
+    static const member_name common[] = {
+        {"player", "playerID"},
+        {"from", "from"},
+        {"percent", "numArmies"},
+        {"to_player", "giftTo"},
+        {"only", "attackTransfer"},
+        {"attack_teammates", "attackTeammates"},
+        {NULL, NULL},
+    };
+    if (strcmp(m, "to") == 0) {
+        return deploy ? "deployOn" : "to";
+    }
+    if (strcmp(m, "armies") == 0 || strcmp(m, "units") == 0) {
+        return deploy ? "armies" : airlift ? "armiesToAirlift" : "numArmies";
+    }
+    if (strcmp(m, "target") == 0) {
+        return strcmp(type, "GameOrderPlayCardGift") == 0 ? "territoryID" : "targetTerritoryID";
+    }
+    return renamed(common, m);
+}
+
+/* /territories/<id>/<member>... */
+static void territory_pointer(const cbdp_wz_turn *t, char *tok[], size_t n, char *out,
+                              size_t size) {
+    const json_t *at = n > 1 ? json_object_get(t->standing_at, tok[1]) : NULL;
+    if (!at) {
+        snprintf(out, size, "/standing");
+        return;
+    }
+    long i = (long)json_integer_value(at);
+    const char *m = n > 2 ? tok[2] : "";
+    if (json_object_get(t->fogged, tok[1]) && (!strcmp(m, "armies") || !strcmp(m, "owner"))) {
+        snprintf(out, size, "/fogged/%s/%s%s%s", tok[1], strcmp(m, "owner") ? m : "ownedBy",
+                 n > 3 ? "/" : "", n > 3 ? tok[3] : "");
+    } else if (!strcmp(m, "neighbors")) {
+        snprintf(out, size, "/map/territories/%ld/connectedTo%s%s",
+                 (long)json_integer_value(json_object_get(t->map_at, tok[1])), n > 3 ? "/" : "",
+                 n > 3 ? tok[3] : "");
+    } else if (!strcmp(m, "owner") || !strcmp(m, "armies") || !strcmp(m, "units")) {
+        snprintf(out, size, "/standing/%ld/%s", i, strcmp(m, "owner") ? "armies" : "ownedBy");
+    } else {
+        snprintf(out, size, "/standing/%ld", i);
+    }
+}
+
+/* /orders/<i>/<member>... */
+static void order_pointer(const cbdp_wz_turn *t, char *tok[], size_t n, char *out, size_t size) {
+    const json_t *back = n > 1 ? json_array_get(t->order_game, (size_t)atol(tok[1])) : NULL;
+    if (!back) {
+        snprintf(out, size, "/orders");
+        return;
+    }
+    long at = (long)json_integer_value(json_object_get(back, "at"));
+    const char *m =
+        n > 2 ? order_member(json_string_value(json_object_get(back, "type")), tok[2]) : NULL;
+    snprintf(out, size, "/orders/%ld%s%s", at, m ? "/" : "", m ? m : "");
+}
+
+static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t size) {
+    char copy[320];
+    char *tok[8];
+    size_t n = 0;
+    snprintf(copy, sizeof copy, "%s", p);
+    for (char *s = strtok(copy, "/"); s && n < 8; s = strtok(NULL, "/")) {
+        tok[n++] = s;
+    }
+    const char *g = n > 1 && !strcmp(tok[0], "settings") ? renamed(settings_names, tok[1]) : NULL;
+    if (n == 0) {
+        snprintf(out, size, "%s", p);
+    } else if (!strcmp(tok[0], "settings")) {
+        snprintf(out, size, "/settings%s%s", g ? "/" : "", g ? g : "");
+    } else if (!strcmp(tok[0], "territories")) {
+        territory_pointer(t, tok, n, out, size);
+    } else if (!strcmp(tok[0], "orders")) {
+        order_pointer(t, tok, n, out, size);
+    } else if (!strcmp(tok[0], "move_order") || !strcmp(tok[0], "player_order")) {
+        snprintf(out, size, "/settings/MoveOrder");
+    } else if (!strcmp(tok[0], "player")) {
+        snprintf(out, size, "/playerID");
+    } else if (!strcmp(tok[0], "goal")) {
+        snprintf(out, size, "/goal");
+    } else if (!strcmp(tok[0], "goals")) {
+        /* Only /warzone/analyze-turn's bonus chances send goals (a spent budget names them). */
+        snprintf(out, size, "/map/bonuses");
+    } else if (!strcmp(tok[0], "teams")) {
+        snprintf(out, size, "/players");
+    } else {
+        snprintf(out, size, "%s", p);
+    }
+}
+
+void cbdp_wz_problem_to_game(const cbdp_wz_turn *t, cbd_problem *problem) {
+    for (size_t i = 0; i < problem->n_errors; i++) {
+        char out[sizeof problem->errors[i].pointer];
+        game_pointer(t, problem->errors[i].pointer, out, sizeof out);
+        memcpy(problem->errors[i].pointer, out, sizeof out);
+    }
+}

@@ -1,0 +1,200 @@
+/*
+ * The game's `settings` as combatd's (W40): kill rates in whole percents to fractions,
+ * RoundingMode, OneArmyStandsGuard, MultiAttack, MoveOrder, the Blockade and Abandon cards'
+ * MultiplyAmount (W26), MinimumArmyBonus and OverriddenBonuses for incomes; every other member
+ * is accepted as the game writes it, and those that change combat in ways combatd does not
+ * model are named in `warnings` (W42), never dropped silently.
+ */
+#include <string.h>
+
+#include "warzone_internal.h"
+
+/* Settings that change a turn's combat and that combatd does not model, and when they are in
+ * force: a warning each (W42). */
+typedef struct {
+    const char *name;
+    const char *why;
+} unmodelled;
+
+static const unmodelled unmodelled_settings[] = {
+    {"LocalDeployments", "deploys are limited to each bonus's own territories"},
+    {"NoSplit", "an attack must move every army of its territory"},
+    {"Mods", "mods may change any part of a turn"},
+    {"AttackTransferRadius", "attacks may reach beyond bordering territories"},
+    {NULL, NULL},
+};
+
+/* Whether a setting's value puts it in force: true, a non-empty list or object, a number other
+ * than 0, or a string other than "none", "null", "False" and "0". */
+static bool in_force(const json_t *v) {
+    if (cbdp_wz_absent(v) || json_is_false(v)) {
+        return false;
+    }
+    if (json_is_array(v) || json_is_object(v)) {
+        return json_is_array(v) ? json_array_size(v) > 0 : json_object_size(v) > 0;
+    }
+    if (json_is_number(v)) {
+        return json_number_value(v) != 0;
+    }
+    const char *s = json_string_value(v);
+    return !s || (strcmp(s, "none") != 0 && strcmp(s, "False") != 0 && strcmp(s, "false") != 0 &&
+                  strcmp(s, "0") != 0);
+}
+
+static bool warn_unmodelled(const cbd_reader *s, cbdp_wz_turn *t) {
+    bool ok = true;
+    for (const unmodelled *u = unmodelled_settings; u->name; u++) {
+        if (in_force(cbd_reader_member(s, u->name))) {
+            ok = ok &&
+                 cbdp_wz_warn(t, "/settings/%s is in force and not modelled: %s", u->name, u->why);
+        }
+    }
+    return ok;
+}
+
+/* One of names (the game's words); *out its index. */
+static cbd_field game_enum(const cbd_reader *r, const char *key, const char *const *names,
+                           int *out) {
+    const json_t *v = cbd_reader_member(r, key);
+    if (cbdp_wz_absent(v)) {
+        return CBD_FIELD_ABSENT;
+    }
+    for (int i = 0; json_is_string(v) && names[i]; i++) {
+        if (strcmp(json_string_value(v), names[i]) == 0) {
+            *out = i;
+            return CBD_FIELD_OK;
+        }
+    }
+    cbd_reader_error(r, key, "must be one of the game's values (%s%s%s)", names[0],
+                     names[1] ? ", " : "", names[1] ? names[1] : "");
+    return CBD_FIELD_BAD;
+}
+
+/* A card's MultiplyAmount (W26), when the card is an object: into settings[member]. */
+static bool read_card(const cbd_reader *s, const char *card, const char *member, json_t *out) {
+    const json_t *c = cbd_reader_member(s, card);
+    if (!json_is_object(c)) {
+        return true; /* "none", absent: the card is off, its multiplier unused */
+    }
+    cbd_reader child;
+    cbd_reader_at(&child, s, card);
+    cbd_micro m = 0;
+    cbd_field f = cbdp_wz_decimal(&child, "MultiplyAmount", 0, 100000000, &m);
+    if (f == CBD_FIELD_OK) {
+        return json_object_set_new(out, member, json_real(cbd_micro_to_double(m))) == 0;
+    }
+    return f != CBD_FIELD_BAD;
+}
+
+static bool read_rates(const cbd_reader *s, json_t *out) {
+    cbd_micro off = 0, def = 0, luck = 0;
+    cbd_field fo = cbdp_wz_decimal(s, "OffensiveKillRate", -2, 1000000, &off);
+    cbd_field fd = cbdp_wz_decimal(s, "DefensiveKillRate", -2, 1000000, &def);
+    cbd_field fl = cbdp_wz_decimal(s, "LuckModifier", 0, 1000000, &luck);
+    bool ok = fo != CBD_FIELD_BAD && fd != CBD_FIELD_BAD && fl != CBD_FIELD_BAD;
+    if (fo == CBD_FIELD_OK) {
+        ok = ok && json_object_set_new(out, "offense_kill_rate",
+                                       json_real(cbd_micro_to_double(off))) == 0;
+    }
+    if (fd == CBD_FIELD_OK) {
+        ok = ok && json_object_set_new(out, "defense_kill_rate",
+                                       json_real(cbd_micro_to_double(def))) == 0;
+    }
+    if (fl == CBD_FIELD_OK) {
+        ok = ok &&
+             json_object_set_new(out, "luck_modifier", json_real(cbd_micro_to_double(luck))) == 0;
+    }
+    return ok;
+}
+
+static bool read_switches(const cbd_reader *s, json_t *out) {
+    static const char *const rounding[] = {"StraightRound", "WeightedRandom", NULL};
+    static const char *const rounding_combatd[] = {"straight_round", "weighted_random"};
+    int mode = -1;
+    bool guard = true, multi = false;
+    cbd_field fr = game_enum(s, "RoundingMode", rounding, &mode);
+    cbd_field fg = cbdp_wz_bool(s, "OneArmyStandsGuard", &guard);
+    cbd_field fm = cbdp_wz_bool(s, "MultiAttack", &multi);
+    bool ok = fr != CBD_FIELD_BAD && fg != CBD_FIELD_BAD && fm != CBD_FIELD_BAD;
+    if (fr == CBD_FIELD_OK) {
+        ok = ok &&
+             json_object_set_new(out, "rounding_mode", json_string(rounding_combatd[mode])) == 0;
+    }
+    if (fg == CBD_FIELD_OK) {
+        ok = ok && json_object_set_new(out, "one_army_must_stand_guard", json_boolean(guard)) == 0;
+    }
+    return ok && json_object_set_new(out, "multi_attack", json_boolean(multi)) == 0;
+}
+
+/* MoveOrder: Random, Cycle, NoLuckCycle (both cycles are W13's cycle; W40 says whose turn it
+ * is to start: the request's `players` order, which the game's JSON does not record). */
+static bool read_move_order(const cbd_reader *s, cbdp_wz_turn *t) {
+    static const char *const names[] = {"Random", "Cycle", "NoLuckCycle", NULL};
+    int mode = 0;
+    cbd_field f = game_enum(s, "MoveOrder", names, &mode);
+    if (f == CBD_FIELD_BAD) {
+        return false;
+    }
+    return json_object_set_new(t->doc, "move_order", json_string(mode == 0 ? "random" : "cycle")) ==
+           0;
+}
+
+/* OverriddenBonuses: [{bonusID, value}] into `over` (bonusID -> value). */
+static bool read_overrides(const cbd_reader *s, json_t *over) {
+    const json_t *list = cbd_reader_member(s, "OverriddenBonuses");
+    if (cbdp_wz_absent(list)) {
+        return true;
+    }
+    if (!json_is_array(list)) {
+        cbd_reader_error(s, "OverriddenBonuses", "must be a list of {bonusID, value}");
+        return false;
+    }
+    bool ok = true;
+    for (size_t i = 0; i < json_array_size(list); i++) {
+        cbd_reader item;
+        cbd_reader_at_item(&item, s, "OverriddenBonuses", i);
+        char id[CBDP_WZ_ID_MAX];
+        const json_t *v = json_object_get(json_array_get(list, i), "value");
+        json_int_t value = json_is_integer(v)  ? json_integer_value(v)
+                           : json_is_string(v) ? strtoll(json_string_value(v), NULL, 10)
+                                               : 0;
+        if (!cbdp_wz_read_id(&item, "bonusID", id)) {
+            ok = false;
+        } else if (!json_is_integer(v) && !json_is_string(v)) {
+            cbd_reader_error(&item, "value", "must be a whole number (the bonus's armies)");
+            ok = false;
+        } else {
+            ok = ok && json_object_set_new(over, id, json_integer(value)) == 0;
+        }
+    }
+    return ok;
+}
+
+bool cbdp_wz_read_settings(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn *t) {
+    (void)cfg;
+    const json_t *v = cbd_reader_member(r, "settings");
+    if (!json_is_object(v)) {
+        cbd_reader_error(r, "settings",
+                         "is required: the game's settings object (GetBotGameSettings "
+                         "or the query game API's settings)");
+        return false;
+    }
+    cbd_reader s;
+    cbd_reader_at(&s, r, "settings");
+    json_t *out = json_object();
+    if (!out || json_object_set_new(t->doc, "settings", out) != 0) {
+        return false;
+    }
+    bool ok = read_rates(&s, out);
+    ok &= read_switches(&s, out);
+    ok &= read_card(&s, "BlockadeCard", "blockade_multiplier", out);
+    ok &= read_card(&s, "AbandonCard", "emergency_blockade_multiplier", out);
+    ok &= read_move_order(&s, t);
+    ok &= cbdp_wz_uint(&s, "MinimumArmyBonus", 1000000000, &t->base_income) != CBD_FIELD_BAD;
+    t->allow_attack_only = t->allow_transfer_only = t->allow_percent = true;
+    ok &= cbdp_wz_bool(&s, "AllowAttackOnly", &t->allow_attack_only) != CBD_FIELD_BAD;
+    ok &= cbdp_wz_bool(&s, "AllowTransferOnly", &t->allow_transfer_only) != CBD_FIELD_BAD;
+    ok &= cbdp_wz_bool(&s, "AllowPercentageAttacks", &t->allow_percent) != CBD_FIELD_BAD;
+    ok = ok && read_overrides(&s, t->overrides);
+    return ok && warn_unmodelled(&s, t);
+}

@@ -1,0 +1,140 @@
+/*
+ * POST /warzone/simulate-turn: one turn in the game's JSON resolved at random from `seed`
+ * (W40), by /simulate-turn's handler (one trial, its turn listed), answered in the game's
+ * shapes: `standing` after the turn ([{terrID, ownedBy, armies}], armies as the game's strings)
+ * and `orders` as given, each attack/transfer with the game's `result` {isAttack,
+ * isSuccessful, armies, attackingArmiesKilled, defendingArmiesKilled}, so that a bot can play
+ * whole games against itself. The same request and seed answer the same.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api/endpoint_support.h"
+#include "warzone_internal.h"
+
+static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "seed", NULL};
+
+/* A count as the game writes armies: its digits in a string. */
+static json_t *armies_text(const json_t *n) {
+    char text[24];
+    snprintf(text, sizeof text, "%" JSON_INTEGER_FORMAT, json_integer_value(n));
+    return json_string(text);
+}
+
+/* The standing after the turn, in the request's standing order. */
+static json_t *standing_after(const json_t *request, const json_t *terrs) {
+    const json_t *given = json_object_get(request, "standing");
+    json_t *out = json_array();
+    for (size_t i = 0; out && i < json_array_size(given); i++) {
+        char id[CBDP_WZ_ID_MAX];
+        (void)cbdp_wz_id_text(json_object_get(json_array_get(given, i), "terrID"), id);
+        const json_t *t = json_object_get(terrs, id);
+        const char *owner = json_string_value(json_object_get(t, "owner"));
+        json_t *e = json_pack("{s:O,s:s,s:o}", "terrID",
+                              json_object_get(json_array_get(given, i), "terrID"), "ownedBy",
+                              strcmp(owner, "neutral") == 0 ? CBDP_WZ_NEUTRAL : owner, "armies",
+                              armies_text(json_object_get(t, "armies")));
+        if (!e || json_array_append_new(out, e) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+/* The game's result of an attack/transfer from /simulate-turn's event; NULL when skipped. */
+static json_t *game_result(const json_t *ev) {
+    const char *what = json_string_value(json_object_get(ev, "result"));
+    bool attack = strcmp(what, "attack") == 0;
+    if (!attack && strcmp(what, "transfer") != 0) {
+        return NULL;
+    }
+    json_t *zero = json_integer(0);
+    json_t *r = json_pack("{s:b,s:b,s:o,s:o,s:o}", "isAttack", attack, "isSuccessful",
+                          attack ? json_is_true(json_object_get(ev, "captured")) : 1, "armies",
+                          armies_text(json_object_get(ev, "sent")), "attackingArmiesKilled",
+                          armies_text(attack ? json_object_get(ev, "attackers_lost") : zero),
+                          "defendingArmiesKilled",
+                          armies_text(attack ? json_object_get(ev, "defenders_lost") : zero));
+    json_decref(zero);
+    return r;
+}
+
+/* The orders as given, each attack/transfer with its result (or "skipped": true). */
+static json_t *orders_after(const cbdp_wz_turn *t, const json_t *request, const json_t *events) {
+    const json_t *given = json_object_get(request, "orders");
+    json_t *out = json_array();
+    for (size_t i = 0; out && i < json_array_size(given); i++) {
+        json_t *o = json_deep_copy(json_array_get(given, i));
+        const json_t *at = json_array_get(t->order_at, i);
+        const json_t *ev =
+            json_is_integer(at) ? json_array_get(events, (size_t)json_integer_value(at)) : NULL;
+        const char *what = json_string_value(json_object_get(ev, "result"));
+        bool ok = o != NULL;
+        if (ok && what && strcmp(what, "skipped") == 0) {
+            ok = json_object_set_new(o, "skipped", json_true()) == 0;
+        } else if (ok && json_object_get(ev, "sent") &&
+                   strcmp(cbdp_wz_game_type(request, i), "GameOrderAttackTransfer") == 0) {
+            json_t *r = game_result(ev);
+            ok = r && json_object_set_new(o, "result", r) == 0;
+        }
+        if (!ok || json_array_append_new(out, o) != 0) {
+            json_decref(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+static bool game_answer(const cbdp_wz_turn *t, const json_t *request, const json_t *answer,
+                        uint64_t seed, cbd_jw *out) {
+    const json_t *turn = json_array_get(json_object_get(answer, "turns"), 0);
+    json_t *standing = standing_after(request, json_object_get(turn, "territories"));
+    json_t *orders = orders_after(t, request, json_object_get(turn, "orders"));
+    json_t *doc = json_pack("{s:I,s:o*,s:o*,s:O}", "seed", (json_int_t)seed, "standing", standing,
+                            "orders", orders, "warnings", t->warnings);
+    if (!doc || !standing || !orders) {
+        json_decref(doc);
+        return false;
+    }
+    cbd_jw_value(out, doc);
+    json_decref(doc);
+    return true;
+}
+
+bool cbd_api_warzone_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                                   cbd_jw *out, cbd_problem *problem) {
+    cbd_reader r;
+    if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
+        return false;
+    }
+    cbdp_wz_turn t;
+    bool ok = cbdp_wz_read_turn(&r, cfg, true, &t);
+    uint64_t seed = 0;
+    cbd_field f = cbd_read_seed(&r, "seed", &seed);
+    ok = ok && f != CBD_FIELD_BAD && problem->status == 0;
+    ok = ok && (f == CBD_FIELD_OK || cbd_api_fresh_seed(&seed, problem));
+    json_t *answer = NULL;
+    ok = ok && json_object_set_new(t.doc, "trials", json_integer(1)) == 0 &&
+         json_object_set_new(t.doc, "seed", json_integer((json_int_t)seed)) == 0 &&
+         json_object_set_new(t.doc, "include_turns", json_true()) == 0;
+    if (ok && !cbdp_wz_run(cfg, budget, cbd_api_simulate_turn, t.doc, &answer, problem)) {
+        cbdp_wz_problem_to_game(&t, problem);
+        ok = false;
+    }
+    ok = ok && game_answer(&t, request, answer, seed, out);
+    if (!ok && problem->status == 0) {
+        ok = cbd_api_oom_problem(problem);
+    }
+    json_decref(answer);
+    cbdp_wz_turn_free(&t);
+    return ok;
+}
+
+/* The estimate (api.h): one turn of its orders, a few microseconds each with its draws. */
+uint64_t cbd_api_warzone_simulate_turn_cost(const cbd_config *cfg, const json_t *request) {
+    (void)cfg;
+    size_t orders = json_array_size(json_object_get(request, "orders"));
+    return CBD_COST_BASE_NS + (uint64_t)orders * CBD_COST_NS_PER_BATTLE * 10;
+}
