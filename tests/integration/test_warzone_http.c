@@ -142,3 +142,49 @@ Test(warzone_http, w40_plan_turn_equals_plan_turn) {
     test_response_free(&g);
     test_response_free(&c);
 }
+
+/*
+ * objective "income" (W32) over HTTP: /warzone/plan-turn passes the map's bonuses (bonus 7
+ * overridden to 3, bonus 8 of 2 alone worth -2, which is 200's and so not 100's income) and
+ * goal.bonuses on to /plan-turn, whose value and optimal it answers: the same as /plan-turn's
+ * for the same turn in combatd's shape. Bonus 7 (1 and 3) is 100's iff 3 falls (2 of 1's 7
+ * take its 1 surely) and 1 holds (P(Bin(8, 0.6) <= 2) = 0.04980736, tests/unit/api/
+ * test_warzone_plan_api.c): 3 · 0.04980736 = 0.14942208.
+ */
+Test(warzone_http, w32_income_plan_equals_plan_turn) {
+    const char *game =
+        "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": "
+        "0.16, \"MinimumArmyBonus\": 4, \"OverriddenBonuses\": [{\"bonusID\": 7, \"value\": "
+        "\"3\"}, {\"bonusID\": 8, \"value\": -2}]}, \"map\": {\"territories\": [{\"id\": 1, "
+        "\"connectedTo\": [2, 3]}, {\"id\": 2}, {\"id\": 3}], \"bonuses\": [{\"id\": 7, \"value\": "
+        "1, \"territoryIDs\": [1, 3]}, {\"id\": 8, \"value\": 2, \"territoryIDs\": [2]}]}, "
+        "\"standing\": [{\"terrID\": 1, \"ownedBy\": 100, \"armies\": 3}, {\"terrID\": 2, "
+        "\"ownedBy\": 200, \"armies\": 9}, {\"terrID\": 3, \"ownedBy\": \"Neutral\", \"armies\": "
+        "1}], \"orders\": [{\"type\": \"GameOrderAttackTransfer\", \"playerID\": 200, \"from\": 2, "
+        "\"to\": 1, \"numArmies\": 8}], \"playerID\": 100, \"income\": 4, \"goal\": {\"bonuses\": "
+        "[7]}, \"objective\": \"income\"}";
+    const char *mine =
+        "{\"territories\": {\"1\": {\"owner\": \"100\", \"armies\": 3, \"neighbors\": [\"2\", "
+        "\"3\"]}, \"2\": {\"owner\": \"200\", \"armies\": 9, \"neighbors\": []}, \"3\": "
+        "{\"owner\": \"neutral\", \"armies\": 1, \"neighbors\": []}}, \"bonuses\": {\"7\": "
+        "{\"value\": 3, \"territories\": [\"1\", \"3\"]}, \"8\": {\"value\": -2, \"territories\": "
+        "[\"2\"]}}, \"settings\": {\"luck_modifier\": 0.16}, \"move_order\": \"random\", "
+        "\"player\": \"100\", \"income\": 4, \"goal\": {\"bonuses\": [\"7\"]}, \"objective\": "
+        "\"income\", \"orders\": [{\"player\": \"200\", \"from\": \"2\", \"to\": \"1\", "
+        "\"armies\": 8}]}";
+    test_response g, c;
+    cr_assert_eq(test_post_json(test_port, "/warzone/plan-turn", game, &g), 0);
+    cr_assert_eq(g.status, 200, "%s", g.body);
+    cr_assert_eq(test_post_json(test_port, "/plan-turn", mine, &c), 0);
+    cr_assert_eq(c.status, 200, "%s", c.body);
+    double v = json_number_at(g.json, "value");
+    cr_expect(v == json_number_at(c.json, "value"), "%s\n%s", g.body, c.body);
+    cr_expect_float_eq(v, 0.14942208, 1e-12, "%s", g.body);
+    cr_expect(json_equal(json_walk(g.json, "optimal"), json_walk(c.json, "optimal")));
+    cr_expect(json_is_true(json_walk(g.json, "optimal")), "%s", g.body);
+    cr_expect_eq(json_array_size(json_walk(g.json, "orders")),
+                 json_array_size(json_walk(c.json, "orders")));
+    cr_expect(json_number_at(c.json, "analysis/bonuses/7/owner/100") == 0.04980736, "%s", c.body);
+    test_response_free(&g);
+    test_response_free(&c);
+}

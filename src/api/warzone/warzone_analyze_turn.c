@@ -2,9 +2,11 @@
  * POST /warzone/analyze-turn: /analyze-turn's answer for a turn given in the game's JSON
  * (W40), in the game's ids (territories by terrID, owners by playerID and `Neutral`, orders in
  * the request's order with the game's types), plus `bonuses` (each map bonus: the chance that
- * each player owns all its territories at the end, exact as a goal is, W16), `income` (each
- * player's expected MinimumArmyBonus + bonuses owned whole at the end) and `warnings` (W42).
+ * each player owns all its territories at the end, /analyze-turn's own W32 answer for the
+ * map's bonuses), `income` (each player's expected MinimumArmyBonus + bonuses owned whole at
+ * the end) and `warnings` (W42).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/endpoint_support.h"
@@ -30,94 +32,54 @@ static bool game_orders(const cbdp_wz_turn *t, const json_t *request, json_t *an
     return ok && json_object_set_new(answer, "orders", orders) == 0;
 }
 
-/* The chance that player p owns every territory of bonus b at the end: 1 or 0 when the
- * marginals decide it, else the analysis of the turn with those territories as goals. */
-static bool bonus_chance(const cbd_config *cfg, cbd_budget *budget, const cbdp_wz_turn *t,
-                         const json_t *terrs, const json_t *b, const char *p, double *out,
-                         cbd_problem *problem) {
-    const json_t *list = json_object_get(b, "territories");
-    bool certain = true;
-    *out = 0;
-    for (size_t k = 0; k < json_array_size(list); k++) {
-        const char *tid = json_string_value(json_array_get(list, k));
-        double m = json_number_value(
-            json_object_get(json_object_get(json_object_get(terrs, tid), "owner"), p));
-        if (m <= 0) {
-            return true;
-        }
-        certain = certain && m >= 1.0;
-    }
-    if (certain || json_array_size(list) == 0) {
-        *out = json_array_size(list) > 0 ? 1.0 : 0.0;
-        return true;
-    }
-    json_t *doc = json_deep_copy(t->doc), *goals = json_array(), *answer = NULL;
-    bool ok = doc && goals && json_object_set_new(doc, "goals", goals) == 0 &&
-              json_object_set_new(doc, "max_distribution_points", json_integer(1)) == 0;
-    for (size_t k = 0; ok && k < json_array_size(list); k++) {
-        ok = json_array_append_new(goals, json_pack("{s:O,s:s}", "territory",
-                                                    json_array_get(list, k), "owner", p)) == 0;
-    }
-    ok = ok ? cbdp_wz_run(cfg, budget, cbd_api_analyze_turn, doc, &answer, problem)
-            : cbd_api_oom_problem(problem);
-    *out = ok ? json_number_value(json_object_get(answer, "goals_probability")) : 0;
-    json_decref(answer);
-    json_decref(doc);
-    return ok;
-}
-
-/* "bonuses": bonusID -> {value, owner: playerID -> chance (those above 0)}; "income". */
-static bool bonuses_and_income(const cbd_config *cfg, cbd_budget *budget, const cbdp_wz_turn *t,
-                               json_t *answer, cbd_problem *problem) {
-    const json_t *terrs = json_object_get(answer, "territories");
+/*
+ * "bonuses": bonusID -> {value, owner: playerID -> chance (those above 0)}, in the map's order,
+ * read from /analyze-turn's own `bonuses` (W32: the joint chances are computed there, once); a
+ * bonus without territories, which the translation leaves out (W32's has one at least), is
+ * nobody's. "income": each player's MinimumArmyBonus plus each bonus's value times its chance.
+ */
+static bool bonuses_and_income(const cbdp_wz_turn *t, json_t *answer) {
+    const json_t *given = json_object_get(answer, "bonuses");
     json_t *bonuses = json_object(), *income = json_object();
-    bool ok = bonuses && income && json_object_set_new(answer, "bonuses", bonuses) == 0 &&
-              json_object_set_new(answer, "income", income) == 0;
-    double *sum = ok ? calloc(json_array_size(t->players) + 1, sizeof *sum) : NULL;
-    ok = ok && sum;
+    size_t np = json_array_size(t->players);
+    double *sum = calloc(np + 1, sizeof *sum);
+    bool ok = bonuses && income && sum;
     for (size_t i = 0; ok && i < json_array_size(t->bonuses); i++) {
         const json_t *b = json_array_get(t->bonuses, i);
+        const char *id = json_string_value(json_object_get(b, "id"));
         json_int_t value = json_integer_value(json_object_get(b, "value"));
-        json_t *owner = json_object();
-        ok = owner &&
-             json_object_set_new(bonuses, json_string_value(json_object_get(b, "id")),
-                                 json_pack("{s:I,s:o}", "value", value, "owner", owner)) == 0;
-        for (size_t p = 0; ok && p < json_array_size(t->players); p++) {
+        const json_t *owner = json_object_get(json_object_get(given, id), "owner");
+        ok = json_object_set_new(bonuses, id,
+                                 json_pack("{s:I,s:o}", "value", value, "owner",
+                                           owner ? json_deep_copy(owner) : json_object())) == 0;
+        for (size_t p = 0; ok && p < np; p++) {
             const char *pid = json_string_value(json_array_get(t->players, p));
-            double chance = 0;
-            ok = bonus_chance(cfg, budget, t, terrs, b, pid, &chance, problem);
-            ok = ok && (chance <= 0 || json_object_set_new(owner, pid, json_real(chance)) == 0);
-            sum[p] += chance * (double)value;
+            sum[p] += json_number_value(json_object_get(owner, pid)) * (double)value;
         }
     }
-    for (size_t p = 0; ok && p < json_array_size(t->players); p++) {
+    for (size_t p = 0; ok && p < np; p++) {
         ok = json_object_set_new(income, json_string_value(json_array_get(t->players, p)),
                                  json_real((double)t->base_income + sum[p])) == 0;
     }
     free(sum);
+    ok = ok && json_object_set(answer, "bonuses", bonuses) == 0 &&
+         json_object_set(answer, "income", income) == 0;
+    json_decref(bonuses);
+    json_decref(income);
     return ok;
 }
 
-static bool game_answer(const cbd_config *cfg, cbd_budget *budget, const cbdp_wz_turn *t,
-                        const json_t *request, json_t *answer, cbd_problem *problem) {
+static bool game_answer(const cbdp_wz_turn *t, const json_t *request, json_t *answer,
+                        cbd_problem *problem) {
     const char *id;
     json_t *terr;
     bool ok = true;
     json_object_foreach(json_object_get(answer, "territories"), id, terr) {
         ok = ok && cbdp_wz_rename_neutral(json_object_get(terr, "owner"));
     }
-    ok = ok && game_orders(t, request, answer);
-    if (!ok) {
-        return cbd_api_oom_problem(problem);
-    }
-    if (!bonuses_and_income(cfg, budget, t, answer, problem)) {
-        if (problem->status == 0) {
-            return cbd_api_oom_problem(problem);
-        }
-        cbdp_wz_problem_to_game(t, problem);
-        return false;
-    }
-    return json_object_set(answer, "warnings", t->warnings) == 0 || cbd_api_oom_problem(problem);
+    ok = ok && game_orders(t, request, answer) && bonuses_and_income(t, answer) &&
+         json_object_set(answer, "warnings", t->warnings) == 0;
+    return ok || cbd_api_oom_problem(problem);
 }
 
 bool cbd_api_warzone_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
@@ -139,7 +101,7 @@ bool cbd_api_warzone_analyze_turn(const cbd_config *cfg, cbd_budget *budget, con
         cbdp_wz_problem_to_game(&t, problem);
         ok = false;
     }
-    ok = ok && game_answer(cfg, budget, &t, request, answer, problem);
+    ok = ok && game_answer(&t, request, answer, problem);
     if (ok) {
         cbd_jw_value(out, answer);
     } else if (problem->status == 0) {
@@ -151,12 +113,17 @@ bool cbd_api_warzone_analyze_turn(const cbd_config *cfg, cbd_budget *budget, con
 }
 
 /* The estimate (api.h): /analyze-turn's for each of the turn's orders, once for the turn and
- * once for each bonus that may need a goal's analysis, so a large game goes to the worker pool. */
+ * once for each bonus of two territories or more, whose joint chance /analyze-turn may analyse
+ * the turn again for (W32, as its own estimate counts them), so a large game goes to the worker
+ * pool. */
 uint64_t cbd_api_warzone_analyze_turn_cost(const cbd_config *cfg, const json_t *request) {
     (void)cfg;
     const json_t *orders = json_object_get(request, "orders");
     const json_t *bonuses = json_object_get(json_object_get(request, "map"), "bonuses");
-    double runs = 1.0 + (double)json_array_size(bonuses);
+    double runs = 1.0;
+    for (size_t i = 0; i < json_array_size(bonuses); i++) {
+        runs += json_array_size(json_object_get(json_array_get(bonuses, i), "territoryIDs")) > 1;
+    }
     double cost = (double)CBD_COST_BASE_NS + runs * (double)json_array_size(orders) * 60000.0;
     return cost < 1e18 ? (uint64_t)cost : UINT64_C(1000000000000000000);
 }

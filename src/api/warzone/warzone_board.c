@@ -67,6 +67,15 @@ static bool read_bonus(const cbd_reader *m, size_t i, const json_t *terrs, cbdp_
     if (!cbdp_wz_read_id(&item, "id", id)) {
         return false;
     }
+    /* combatd's `bonuses` is keyed by id: a second bonus of one id would silently replace the
+     * first there, so it is named here as a repeated territory is. */
+    if (json_object_get(t->bonus_at, id)) {
+        cbd_reader_error(&item, "id", "repeats bonus %s", id);
+        return false;
+    }
+    if (json_object_set_new(t->bonus_at, id, json_integer((json_int_t)i)) != 0) {
+        return false;
+    }
     if (!json_is_integer(v) && !(json_is_string(v) && !cbdp_wz_absent(v))) {
         cbd_reader_error(&item, "value", "must be a whole number (the bonus's armies)");
         return false;
@@ -91,6 +100,30 @@ static bool read_bonus(const cbd_reader *m, size_t i, const json_t *terrs, cbdp_
         }
     }
     return ok;
+}
+
+/*
+ * The map's bonuses as the turn's `bonuses` member (W32): {"<bonusID>": {value, territories}},
+ * so that /analyze-turn answers their owners and /plan-turn plans for them (W40); the chances
+ * are computed there, once. A bonus without territories is left out: W32's bonus has one at
+ * least, and nobody owns an empty one (/warzone/analyze-turn answers it with no owner).
+ */
+static bool core_bonuses(cbdp_wz_turn *t) {
+    json_t *out = json_object();
+    bool ok = out != NULL;
+    for (size_t i = 0; ok && i < json_array_size(t->bonuses); i++) {
+        const json_t *b = json_array_get(t->bonuses, i);
+        const json_t *list = json_object_get(b, "territories");
+        ok = json_array_size(list) == 0 ||
+             json_object_set_new(out, json_string_value(json_object_get(b, "id")),
+                                 json_pack("{s:O,s:O}", "value", json_object_get(b, "value"),
+                                           "territories", list)) == 0;
+    }
+    if (!ok || json_object_size(out) == 0) {
+        json_decref(out);
+        return ok;
+    }
+    return json_object_set_new(t->doc, "bonuses", out) == 0;
 }
 
 static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs) {
@@ -118,7 +151,7 @@ static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs) {
     for (size_t i = 0; ok && i < json_array_size(bonuses); i++) {
         ok &= read_bonus(&m, i, terrs, t);
     }
-    return ok;
+    return ok && core_bonuses(t);
 }
 
 /* An owner: "Neutral" as combatd's neutral, else a player id (noted). */

@@ -36,6 +36,7 @@ typedef struct {
     json_t *map_at;       /* terrID -> its index in map.territories */
     json_t *fogged;       /* terrID -> true: given by the request's `fogged` (W23, W41) */
     json_t *bonuses;      /* [{id, value (OverriddenBonuses applied), territories: [terrID]}] */
+    json_t *bonus_at;     /* bonusID -> its index in map.bonuses (and in `bonuses`) */
     json_t *players;      /* the in-game player ids, in the order first named */
     json_t *incomes;      /* playerID -> freeArmies, when gameInfo.incomes was given */
     json_t *owner_at;     /* playerID -> the standing index it first owns (W41's 422) */

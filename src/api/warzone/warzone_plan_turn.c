@@ -3,9 +3,9 @@
  * game's JSON (W40), answered as the bot API's SendOrdersBotGame takes them (GameOrderDeploy,
  * GameOrderAttackTransfer with numArmies a string), with /plan-turn's `value` and `optimal`.
  * The goal: `goal.territories` (terrIDs: the player's are held, the others captured) and
- * `goal.bonuses` (bonus ids: each bonus's territories, the same way), since the core planner
- * has no bonus goals on this branch; `objective` is /plan-turn's (`all`, `expected`), and
- * `income` (the game's objective) is refused until the planner values bonuses (W40).
+ * `goal.bonuses` (bonus ids, passed on as /plan-turn's goal.bonuses over the map's bonuses,
+ * W32); `objective` is /plan-turn's (`all`, `expected`, `income`: the most expected income
+ * from the map's bonuses, W32, W35).
  * `income` (armies) defaults to gameInfo.incomes' freeArmies, else MinimumArmyBonus plus the
  * bonuses the player owns whole at the start.
  */
@@ -33,17 +33,55 @@ static bool add_goal(const cbdp_wz_turn *t, const char *player, const char *tid,
     return json_array_append_new(list, json_string(tid)) == 0;
 }
 
-/* goal.territories and goal.bonuses as /plan-turn's {capture, hold}. */
-static bool read_goal(const cbd_reader *r, const cbdp_wz_turn *t, const char *player,
-                      json_t *goal) {
+/* goal.bonuses as /plan-turn's goal.bonuses (W32), in the request's order so that the core's
+ * pointers are the game's: map bonus ids as text. */
+static bool goal_bonuses(const cbd_reader *gr, const cbdp_wz_turn *t, const json_t *list,
+                         json_t *goal) {
+    json_t *ids = json_array();
+    bool ok = ids && json_object_set_new(goal, "bonuses", ids) == 0;
+    char id[CBDP_WZ_ID_MAX];
+    for (size_t i = 0; ok && i < json_array_size(list); i++) {
+        const json_t *at =
+            cbdp_wz_id_text(json_array_get(list, i), id) ? json_object_get(t->bonus_at, id) : NULL;
+        const json_t *b = at ? json_array_get(t->bonuses, (size_t)json_integer_value(at)) : NULL;
+        if (!b) {
+            cbd_reader_item_error(gr, "bonuses", i, "must be a bonus id of the map");
+            ok = false;
+        } else if (json_array_size(json_object_get(b, "territories")) == 0) {
+            cbd_reader_item_error(gr, "bonuses", i,
+                                  "has no territory: nothing to take or hold (W32)");
+            ok = false;
+        } else {
+            ok = json_array_append_new(ids, json_string(id)) == 0;
+        }
+    }
+    return ok;
+}
+
+/* goal.territories as /plan-turn's {capture, hold} and goal.bonuses as its goal.bonuses; under
+ * `income` the goal may be left out (every bonus of the map is valued, W32). */
+static bool read_goal(const cbd_reader *r, const cbdp_wz_turn *t, const char *player, bool income,
+                      json_t *doc) {
     const json_t *g = cbd_reader_member(r, "goal");
+    if (!g && income) {
+        return true;
+    }
+    const json_t *terrs = json_object_get(g, "territories");
+    const json_t *bonuses = json_object_get(g, "bonuses");
+    if ((g && !json_is_object(g)) || (terrs && !json_is_array(terrs)) ||
+        (bonuses && !json_is_array(bonuses)) ||
+        (!income && json_array_size(terrs) + json_array_size(bonuses) == 0)) {
+        cbd_reader_error(r, "goal",
+                         "is required: {\"territories\": [terrIDs], \"bonuses\": "
+                         "[bonus ids]}, one at least");
+        return false;
+    }
     cbd_reader gr;
     cbd_reader_at(&gr, r, "goal");
-    json_t *capture = json_object_get(goal, "capture"), *hold = json_object_get(goal, "hold");
-    bool ok = true;
+    json_t *goal = json_object(), *capture = json_array(), *hold = json_array();
+    bool ok = goal && json_object_set_new(doc, "goal", goal) == 0;
     char id[CBDP_WZ_ID_MAX];
-    const json_t *terrs = json_object_get(g, "territories");
-    for (size_t i = 0; i < json_array_size(terrs); i++) {
+    for (size_t i = 0; capture && hold && i < json_array_size(terrs); i++) {
         if (!cbdp_wz_id_text(json_array_get(terrs, i), id) ||
             !json_object_get(t->standing_at, id)) {
             cbd_reader_item_error(&gr, "territories", i, "must be a terrID of the map");
@@ -52,31 +90,14 @@ static bool read_goal(const cbd_reader *r, const cbdp_wz_turn *t, const char *pl
             ok = ok && add_goal(t, player, id, capture, hold);
         }
     }
-    const json_t *bonuses = json_object_get(g, "bonuses");
-    for (size_t i = 0; i < json_array_size(bonuses); i++) {
-        const json_t *b = NULL;
-        bool known = cbdp_wz_id_text(json_array_get(bonuses, i), id);
-        for (size_t k = 0; known && !b && k < json_array_size(t->bonuses); k++) {
-            const json_t *c = json_array_get(t->bonuses, k);
-            b = strcmp(json_string_value(json_object_get(c, "id")), id) == 0 ? c : NULL;
-        }
-        if (!b) {
-            cbd_reader_item_error(&gr, "bonuses", i, "must be a bonus id of the map");
-            ok = false;
-            continue;
-        }
-        const json_t *list = json_object_get(b, "territories");
-        for (size_t k = 0; ok && k < json_array_size(list); k++) {
-            ok = add_goal(t, player, json_string_value(json_array_get(list, k)), capture, hold);
-        }
-    }
-    if (ok && json_array_size(capture) + json_array_size(hold) == 0) {
-        cbd_reader_error(r, "goal",
-                         "is required: {\"territories\": [terrIDs], \"bonuses\": "
-                         "[bonus ids]}, one territory at least");
-        ok = false;
-    }
-    return ok;
+    ok = ok && capture && hold;
+    /* only the lists that hold something, so that `income`'s "bonuses only" reads the game's
+     * goal.territories */
+    ok = ok && (json_array_size(capture) == 0 || json_object_set(goal, "capture", capture) == 0);
+    ok = ok && (json_array_size(hold) == 0 || json_object_set(goal, "hold", hold) == 0);
+    json_decref(capture);
+    json_decref(hold);
+    return (!bonuses || goal_bonuses(&gr, t, bonuses, goal)) && ok;
 }
 
 /* The armies the player deploys: `income`, else gameInfo.incomes, else MinimumArmyBonus plus
@@ -108,27 +129,24 @@ static bool read_income(const cbd_reader *r, const cbdp_wz_turn *t, const char *
     return true;
 }
 
-/* /plan-turn's request members beside the turn; the turn's `goals` cannot be sent there. */
+/* /plan-turn's request members beside the turn; the turn's `goals` cannot be sent there.
+ * `objective` is passed on as given (/plan-turn reads it and names it when it is none of its
+ * own, W31, W32). */
 static bool plan_members(const cbd_reader *r, const cbdp_wz_turn *t, json_t *doc) {
     char player[CBDP_WZ_ID_MAX];
     if (!cbdp_wz_read_id(r, "playerID", player)) {
         return false;
     }
-    const char *objective = json_string_value(cbd_reader_member(r, "objective"));
-    if (objective && strcmp(objective, "income") == 0) {
-        cbd_reader_error(r, "objective",
-                         "income is not planned yet: the planner values territories, not bonuses "
-                         "(use all or expected with goal.bonuses, W40)");
-        return false;
-    }
-    json_t *goal = json_pack("{s:[],s:[]}", "capture", "hold");
+    const json_t *objective = cbd_reader_member(r, "objective");
+    bool income_objective =
+        json_is_string(objective) && strcmp(json_string_value(objective), "income") == 0;
     uint64_t income = 0;
-    bool ok = goal && json_object_set_new(doc, "goal", goal) == 0 && read_goal(r, t, player, goal);
+    bool ok = read_goal(r, t, player, income_objective, doc);
     ok = read_income(r, t, player, &income) && ok;
     ok = ok && json_object_set_new(doc, "player", json_string(player)) == 0 &&
          json_object_set_new(doc, "income", json_integer((json_int_t)income)) == 0;
     if (ok && objective) {
-        ok = json_object_set_new(doc, "objective", json_string(objective)) == 0;
+        ok = json_object_set(doc, "objective", (json_t *)objective) == 0;
     }
     const json_t *max = cbd_reader_member(r, "max_plans");
     return ok && (!max || json_object_set(doc, "max_plans", (json_t *)max) == 0);

@@ -97,6 +97,38 @@ static void order_pointer(const cbdp_wz_turn *t, char *tok[], size_t n, char *ou
     snprintf(out, size, "/orders/%ld%s%s", at, m ? "/" : "", m ? m : "");
 }
 
+/* A reference token of a JSON pointer as its key: RFC 6901's ~1 is '/', ~0 is '~'. */
+static void unescape_token(const char *tok, char *out, size_t size) {
+    size_t n = 0;
+    for (const char *c = tok; *c && n + 1 < size; c++) {
+        bool esc = c[0] == '~' && (c[1] == '0' || c[1] == '1');
+        out[n++] = esc ? (c[1] == '1' ? '/' : '~') : *c;
+        c += esc;
+    }
+    out[n] = '\0';
+}
+
+/* /bonuses/<bonusID>/<member>...: the map's bonus, or its OverriddenBonuses value. */
+static void bonus_pointer(const cbdp_wz_turn *t, char *tok[], size_t n, char *out, size_t size) {
+    char id[CBDP_WZ_ID_MAX * 2];
+    if (n > 1) {
+        unescape_token(tok[1], id, sizeof id);
+    }
+    const json_t *at = n > 1 ? json_object_get(t->bonus_at, id) : NULL;
+    const char *m = n > 2 ? tok[2] : "";
+    if (!at) {
+        snprintf(out, size, "/map/bonuses");
+    } else if (!strcmp(m, "value") && json_object_get(t->overrides, id)) {
+        snprintf(out, size, "/settings/OverriddenBonuses");
+    } else if (!strcmp(m, "value") || !strcmp(m, "territories")) {
+        snprintf(out, size, "/map/bonuses/%ld/%s%s%s", (long)json_integer_value(at),
+                 strcmp(m, "value") ? "territoryIDs" : "value", n > 3 ? "/" : "",
+                 n > 3 ? tok[3] : "");
+    } else {
+        snprintf(out, size, "/map/bonuses/%ld", (long)json_integer_value(at));
+    }
+}
+
 static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t size) {
     char copy[320];
     char *tok[8];
@@ -118,10 +150,15 @@ static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t
         snprintf(out, size, "/settings/MoveOrder");
     } else if (!strcmp(tok[0], "player")) {
         snprintf(out, size, "/playerID");
+    } else if (!strcmp(tok[0], "bonuses")) {
+        bonus_pointer(t, tok, n, out, size);
+    } else if (!strcmp(tok[0], "goal") && n > 2 && !strcmp(tok[1], "bonuses")) {
+        snprintf(out, size, "/goal/bonuses/%s", tok[2]); /* passed on in the request's order */
     } else if (!strcmp(tok[0], "goal")) {
         snprintf(out, size, "/goal");
     } else if (!strcmp(tok[0], "goals")) {
-        /* Only /warzone/analyze-turn's bonus chances send goals (a spent budget names them). */
+        /* No /warzone/ request sends goals: /analyze-turn's bonus chances analyse the bonus's
+         * territories as goals of their own (W32), and a spent budget there names them. */
         snprintf(out, size, "/map/bonuses");
     } else if (!strcmp(tok[0], "teams")) {
         snprintf(out, size, "/players");

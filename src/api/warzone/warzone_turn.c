@@ -18,14 +18,15 @@ static bool alloc_turn(cbdp_wz_turn *t) {
     t->map_at = json_object();
     t->fogged = json_object();
     t->bonuses = json_array();
+    t->bonus_at = json_object();
     t->players = json_array();
     t->incomes = json_object();
     t->owner_at = json_object();
     t->player_at = json_object();
     t->overrides = json_object();
     return t->doc && t->warnings && t->order_at && t->order_game && t->standing_at && t->map_at &&
-           t->fogged && t->bonuses && t->players && t->incomes && t->owner_at && t->player_at &&
-           t->overrides;
+           t->fogged && t->bonuses && t->bonus_at && t->players && t->incomes && t->owner_at &&
+           t->player_at && t->overrides;
 }
 
 bool cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
@@ -44,9 +45,9 @@ bool cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_r
 }
 
 void cbdp_wz_turn_free(cbdp_wz_turn *t) {
-    json_t **all[] = {&t->doc,      &t->warnings,  &t->order_at, &t->order_game, &t->standing_at,
-                      &t->map_at,   &t->fogged,    &t->bonuses,  &t->players,    &t->incomes,
-                      &t->owner_at, &t->player_at, &t->overrides};
+    json_t **all[] = {&t->doc,      &t->warnings,  &t->order_at,  &t->order_game, &t->standing_at,
+                      &t->map_at,   &t->fogged,    &t->bonuses,   &t->players,    &t->incomes,
+                      &t->owner_at, &t->player_at, &t->overrides, &t->bonus_at};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         json_decref(*all[i]);
         *all[i] = NULL;

@@ -71,6 +71,92 @@ Test(warzone_api, bot_dialect_capture_bonus_and_income) {
 }
 
 /*
+ * The same turn with bonus 1 overridden to -3 (the game allows a negative bonus, W32): the
+ * value reaches /analyze-turn as given, and 100's expected income is 5 - 3 · 0.8208 = 2.5376.
+ * A map bonus without territories is nobody's, and two map bonuses of one id are a 422.
+ */
+Test(warzone_api, negative_override_empty_and_repeated_bonuses) {
+    const char *base = "{" BOT_SETTINGS(
+        "\"0.16\"") ", " MAP3 ", \"standing\": [{\"terrID\": 1, "
+                    "\"ownedBy\": \"100\", \"armies\": \"7\"}, {\"terrID\": \"2\", \"ownedBy\": "
+                    "200, \"armies\": \"4\"}, {\"terrID\": 3, \"ownedBy\": \"Neutral\", "
+                    "\"armies\": 2}], \"orders\": [{\"type\": \"GameOrderAttackTransfer\", "
+                    "\"playerID\": \"100\", \"from\": \"1\", \"to\": 2, \"numArmies\": \"6\"}]}";
+    struct {
+        const char *from, *to;
+    } edits[] = {
+        {"\"value\": \"4\"", "\"value\": \"-3\""},
+        {"{\"id\": 2, \"value\": 1, \"territoryIDs\": [3]}",
+         "{\"id\": 2, \"value\": 1, \"territoryIDs\": []}"},
+        {"{\"id\": 2, \"value\": 1,", "{\"id\": 1, \"value\": 1,"},
+    };
+    char body[4096];
+    json_t *doc;
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        const char *at = strstr(base, edits[i].from);
+        cr_assert(at, "edit %zu", i);
+        snprintf(body, sizeof body, "%.*s%s%s", (int)(at - base), base, edits[i].to,
+                 at + strlen(edits[i].from));
+        int status = run(body, &doc);
+        if (i == 0) {
+            cr_assert_eq(status, 200, "%s", last_body);
+            cr_expect_eq(json_integer_value(json_walk(doc, "bonuses/1/value")), -3);
+            cr_expect_float_eq(json_number_at(doc, "bonuses/1/owner/100"), 0.8208, 1e-12);
+            cr_expect_float_eq(json_number_at(doc, "income/100"), 2.5376, 1e-12);
+            cr_expect_float_eq(json_number_at(doc, "income/200"), 5.0, 1e-12);
+        } else if (i == 1) {
+            cr_assert_eq(status, 200, "%s", last_body);
+            cr_expect_eq(json_integer_value(json_walk(doc, "bonuses/2/value")), 1);
+            cr_expect_eq(json_object_size(json_walk(doc, "bonuses/2/owner")), 0, "%s", last_body);
+            cr_expect_float_eq(json_number_at(doc, "income/100"), 8.2832, 1e-12);
+        } else {
+            cr_expect_eq(status, 422, "%s", last_body);
+            cr_expect(has_error(doc, "/map/bonuses/1/id", "repeats"), "%s", last_body);
+        }
+        json_decref(doc);
+    }
+}
+
+/*
+ * A spent budget is still a 422 naming a member of the game's JSON (W40): at 2 ms of work, two
+ * uncertain attacks of 2999 on 1799 (16 % luck) are analysed once within it, but the joint
+ * chance of a bonus over both targets (/analyze-turn's W32, a second analysis) is not.
+ */
+Test(warzone_api, spent_budget_names_a_member) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cfg.limits.work_budget_ms = 2;
+    const char *turn =
+        "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": "
+        "\"0.16\"}, \"map\": {\"territories\": [{\"id\": 1, \"connectedTo\": [2]}, {\"id\": 2}, "
+        "{\"id\": 3, \"connectedTo\": [4]}, {\"id\": 4}]%s}, \"standing\": [{\"terrID\": 1, "
+        "\"ownedBy\": 100, \"armies\": 3000}, {\"terrID\": 2, \"ownedBy\": 200, \"armies\": "
+        "1799}, {\"terrID\": 3, \"ownedBy\": 100, \"armies\": 3000}, {\"terrID\": 4, "
+        "\"ownedBy\": 200, \"armies\": 1799}], \"orders\": [{\"type\": "
+        "\"GameOrderAttackTransfer\", \"playerID\": 100, \"from\": 1, \"to\": 2, \"numArmies\": "
+        "2999}, {\"type\": \"GameOrderAttackTransfer\", \"playerID\": 100, \"from\": 3, \"to\": "
+        "4, \"numArmies\": 2999}]}";
+    char body[2048];
+    json_t *doc;
+    snprintf(body, sizeof body, turn, "");
+    free(last_body);
+    last_body = NULL;
+    cr_assert_eq(api_test_run(&cfg, "/warzone/analyze-turn", body, &doc, &last_body), 200, "%s",
+                 last_body);
+    json_decref(doc);
+    snprintf(body, sizeof body, turn,
+             ", \"bonuses\": [{\"id\": 5, \"value\": 1, \"territoryIDs\": [2, 4]}]");
+    free(last_body);
+    last_body = NULL;
+    cr_assert_eq(api_test_run(&cfg, "/warzone/analyze-turn", body, &doc, &last_body), 422, "%s",
+                 last_body);
+    const char *p = json_string_value(json_walk(doc, "errors/0/pointer"));
+    cr_expect(p && (strncmp(p, "/orders", 7) == 0 || strncmp(p, "/map/bonuses", 12) == 0), "%s",
+              last_body);
+    json_decref(doc);
+}
+
+/*
  * A Commander in the army string (W21): 14 of 15 attack 5 armies and 200's Commander at 0 %
  * luck: 8 damage kill the 5 armies and leave 3 < 7 for the Commander; 12 power kill
  * round(8.4) = 8: 6 go home, 1 holds 15 − 14 + 6 = 7, 2 keeps 0 armies and the Commander.

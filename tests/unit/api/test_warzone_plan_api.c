@@ -1,7 +1,8 @@
 /*
  * POST /warzone/plan-turn (W31, W40): /plan-turn's plan for a turn in the game's JSON, in the
- * shapes SendOrdersBotGame takes, with /plan-turn's value; goal.bonuses read as the bonus's
- * territories (held when the player's, captured otherwise); income's defaults.
+ * shapes SendOrdersBotGame takes, with /plan-turn's value; goal.bonuses and the map's bonuses
+ * (OverriddenBonuses applied) passed to /plan-turn's, objective "income" (W32); income's
+ * defaults.
  */
 #include <math.h>
 #include <stdio.h>
@@ -76,13 +77,45 @@ Test(warzone_plan_api, w40_income_sources) {
     json_decref(doc);
 }
 
-/* Refusals at the game's members. */
+/*
+ * objective "income" (W32) on the same board: bonus 7 (1 and 3, value 3) is 100's iff 3 is
+ * taken and 1 holds. The plan above takes 3 surely and holds 1 with 0.04980736; sending 1 to 3
+ * is W5's mutual destruction (1 kills round(0.504 + 0.16·X) = 1, 1 defender kills
+ * round(0.588 + 0.16·Y) = 1), and sending 3 leaves 4 on 1, which 8 kill at least
+ * round(4.032) = 4 of. So the most expected income is 3 · 0.04980736 = 0.14942208, whether the
+ * goal names bonus 7 or is left out (every bonus of the map valued).
+ */
+Test(warzone_plan_api, w32_income_objective) {
+    const char *extra[] = {
+        ", \"goal\": {\"bonuses\": [7]}, \"objective\": \"income\"",
+        ", \"objective\": \"income\"",
+    };
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
+        char body[4096];
+        snprintf(body, sizeof body, TURN("%s"), extra[i]);
+        json_t *doc;
+        cr_assert_eq(run(body, &doc), 200, "case %zu: %s", i, last_body);
+        cr_expect(fabs(json_number_at(doc, "value") - 0.14942208) < 1e-12, "case %zu: %s", i,
+                  last_body);
+        cr_expect(json_is_true(json_walk(doc, "optimal")), "case %zu: %s", i, last_body);
+        cr_expect_eq(json_integer_value(json_walk(doc, "orders/0/armies")), 4);
+        cr_expect_eq(json_integer_value(json_walk(doc, "orders/1/to")), 3);
+        cr_expect_str_eq(json_string_value(json_walk(doc, "orders/1/numArmies")), "2");
+        json_decref(doc);
+    }
+}
+
+/* Refusals at the game's members: the translation's own, and /plan-turn's named back in the
+ * game's (goal.bonuses by their place, an unknown objective, territories under income). */
 Test(warzone_plan_api, w40_refusals) {
     const char *cases[][2] = {
         {TURN(", \"goal\": {\"territories\": [9]}"), "/goal/territories/0"},
         {TURN(", \"goal\": {\"bonuses\": [8]}"), "/goal/bonuses/0"},
-        {TURN(", \"goal\": {\"bonuses\": [7]}, \"objective\": \"income\""), "/objective"},
+        {TURN(", \"goal\": {\"bonuses\": [7, \"7\"]}"), "/goal/bonuses/1"},
+        {TURN(", \"goal\": {\"territories\": [3]}, \"objective\": \"income\""), "/goal"},
+        {TURN(", \"goal\": {\"bonuses\": [7]}, \"objective\": \"most\""), "/objective"},
         {TURN(", \"goal\": {}"), "/goal"},
+        {TURN(", \"goal\": 7, \"objective\": \"income\""), "/goal"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *doc;
