@@ -967,6 +967,77 @@ try {
         assert(top >= 0 && top < vh - 100, `the answer starts at ${top} of ${vh} px`);
     });
 
+    // The Warzone panel: the game's JSON pasted (prefilled with a 5-territory game, two bonuses).
+    const wzExample = async () => page.$eval('#wz-json', (n) => n.value);
+    await check('the Warzone panel analyses its own example: the map has 5 nodes, owner chances, bonuses and incomes as the API answers', async () => {
+        await page.goto(base, { waitUntil: 'load' });
+        await page.waitForSelector('#warapp[data-state]:not([data-state=busy])', { timeout: 30000 });
+        const doc = JSON.parse(await wzExample());
+        equal(doc.map.territories.length, 5, 'territories in the example');
+        const api = await (await fetch(new URL('warzone/analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(doc) })).json();
+        const sent = page.waitForRequest((r) => r.url().endsWith('/warzone/analyze-turn'));
+        equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'done', 'panel state');
+        equal((await sent).postData().length > 100, true, 'the paste was sent');
+        const map = '#warzone .results svg.turnmap';
+        // 5 nodes, placed walking from border to border (the ring 1-2-3-5-4), so no border crosses.
+        equal(await page.$$eval(`${map} .node`, (ns) => ns.map((n) => n.dataset.territory).join(' ')), '1 2 3 5 4', 'nodes, border to border');
+        // One border per pair, one-sided ones included (W40): 1-2 1-4 2-3 3-5 4-5.
+        equal(await page.$$eval(`${map} .border`, (ns) => ns.map((n) => n.dataset.border).sort().join(' ')), '1-2 1-4 2-3 3-5 4-5', 'borders');
+        equal(await page.$$eval(`${map} .move-arrow`, (ns) => ns.map((n) => `${n.dataset.from}>${n.dataset.to}:${n.dataset.capture}`).join(' ')),
+            ['2>3', '5>3', '4>1'].map((m, i) => `${m}:${api.orders[[1, 3, 4][i]].capture_probability}`).join(' '), 'moves with their chance of capture');
+        // Ford (3): the owner chance as the API gives it, written beside its bar.
+        const ford = await page.$$eval('#warzone #wz-territories [data-territory="3"] .ownerbar', (ns) => ns.map((n) => `${n.dataset.owner}=${n.dataset.probability}`).join(' '));
+        equal(ford, Object.entries(api.territories['3'].owner).map(([o, p]) => `${o}=${p}`).join(' '), "Ford's owners");
+        assert(/%/.test(await text('#warzone #wz-territories [data-territory="3"] .ownerbar .pct')), 'no percentage written');
+        const bonus = await page.$$eval('#wz-bonuses [data-bonus="1"] .ownerbar', (ns) => ns.map((n) => `${n.dataset.owner}=${n.dataset.probability}`).join(' '));
+        assert(bonus.startsWith(`100=${api.bonuses['1'].owner['100']}`), `bonus 1's owners: ${bonus}`);
+        equal(await page.$$eval('#wz-income [data-player] td.num', (ns) => ns.map((n) => n.dataset.value).join(' ')),
+            Object.values(api.income).join(' '), 'incomes');
+    });
+
+    await check('the Warzone plan button returns the orders as SendOrdersBotGame takes them, copied by its button, and draws the plan\'s turn', async () => {
+        const sent = page.waitForRequest((r) => r.url().endsWith('/warzone/plan-turn'));
+        equal(await submit('warzone', () => page.click('#wz-plan')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(body.playerID, '100', 'playerID');
+        equal(JSON.stringify(body.goal), '{"bonuses":[1]}', 'the goal');
+        equal(JSON.stringify(body.orders.map((o) => o.playerID)), '["200","200","200"]', 'the other player\'s orders only');
+        const types = await page.$$eval('#wz-plan-orders tbody tr', (ns) => ns.map((n) => n.dataset.type));
+        assert(types.length >= 1 && types.every((t) => t === 'GameOrderDeploy' || t === 'GameOrderAttackTransfer'), `order types: ${types}`);
+        const orders = JSON.parse(await text('#wz-plan-json'));
+        equal(orders.length, types.length, 'orders in the JSON');
+        assert(orders.every((o) => o.playerID === '100'), 'every order is 100\'s');
+        assert(Number(await page.getAttribute('#wz-plan-value', 'data-value')) > 0, 'a value');
+        await page.click('#warzone .box button.copy');
+        equal(JSON.stringify(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))), JSON.stringify(orders), 'the copied orders');
+        await page.waitForSelector('#wz-plan-analysis[data-state]', { timeout: 30000 });
+        equal(await page.getAttribute('#wz-plan-analysis', 'data-state'), 'done', 'the plan\'s turn analysed');
+        equal(await page.$$eval('#wz-plan-analysis svg.turnmap .node', (ns) => ns.length), 5, 'its map\'s nodes');
+        await (await page.$('#warzone')).screenshot({ path: shotPath.replace(/\.png$/, '-warzone.png') });
+        console.log(`# screenshot: ${shotPath.replace(/\.png$/, '-warzone.png')}`);
+    });
+
+    await check('a broken paste: the service\'s error names the member beside the textarea (/standing/1/armies, territory 2)', async () => {
+        const good = await wzExample();
+        await page.fill('#wz-json', good.replace('{"terrID": 2, "ownedBy": "100", "armies": "4"}', '{"terrID": 2, "ownedBy": "100", "armies": "Fogged"}'));
+        equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'error', 'panel state');
+        equal(await page.getAttribute('#wz-json', 'aria-invalid'), 'true', 'the textarea is marked');
+        const msg = await page.$eval('#wz-json', (n) => document.getElementById(n.getAttribute('aria-describedby').split(' ').pop()).textContent);
+        assert(/^\/standing\/1\/armies: the 2nd entry of standing \(territory 2\), its armies is Fogged/.test(msg), `the message: ${msg}`);
+        equal(await page.evaluate(() => document.activeElement.id), 'wz-json', 'focus');
+        // Text that is not JSON is caught on the page, with its line, and nothing is sent.
+        const before = requests.length;
+        await page.fill('#wz-json', good.replace('"MoveOrder": "Random",', '"MoveOrder": "Random"'));
+        equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'invalid', 'panel state');
+        equal(requests.length, before, 'requests made');
+        const bad = await text('#warzone .field-error');
+        assert(/not valid JSON at line 4/.test(bad), `the message: ${bad}`);
+    }, async () => {
+        // The example back, analysed, for the page's screenshot.
+        await page.click('#wz-reset');
+        await submit('warzone', () => page.click('#warzone button[type=submit]'));
+    });
+
     await check('at 390 px wide (a phone) nothing scrolls sideways, and the answers stay in view', async () => {
         const phone = await openBrowser({ width: 390, height: 844 });
         try {
@@ -983,6 +1054,15 @@ try {
             await p.waitForSelector('#turn[data-state]:not([data-state=busy])', { timeout: 30000 });
             equal(await p.getAttribute('#turn', 'data-state'), 'done', 'the plan on a phone');
             equal(await wide(), 390, 'page width with the answers');
+            // The Warzone panel's analysis and plan on a phone: the paste and the map fit.
+            await p.click('#warzone button[type=submit]');
+            await p.waitForSelector('#warzone[data-state]:not([data-state=busy])', { timeout: 30000 });
+            equal(await p.getAttribute('#warzone', 'data-state'), 'done', 'the Warzone analysis on a phone');
+            equal(await wide(), 390, 'page width with the Warzone analysis');
+            await p.click('#wz-plan');
+            await p.waitForSelector('#wz-plan-analysis[data-state]', { timeout: 30000 });
+            equal(await wide(), 390, 'page width with the Warzone plan');
+            await (await p.$('#warzone')).screenshot({ path: shotPath.replace(/\.png$/, '-warzone-390.png') });
             await p.screenshot({ path: shotPath.replace(/\.png$/, '-390.png'), fullPage: true });
             console.log(`# screenshot: ${shotPath.replace(/\.png$/, '-390.png')}`);
         } finally {
