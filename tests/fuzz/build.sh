@@ -67,16 +67,25 @@ fi
 OBJ=$OUT/obj
 mkdir -p "$OBJ"
 objs=()
-# The folders of the core, the JSON toolkit, the api and the configuration, as CMakeLists.txt
-# lists them: their sources are compiled, with include/ and src/ as the include directories (as
+# The folders of the core and the api are read from CMakeLists.txt (CORE_DIRS, API_DIRS), so a
+# folder added there is compiled here too; the JSON toolkit and the configuration are one folder
+# each. Their sources are compiled with include/ and src/ as the include directories (as
 # CMakeLists.txt gives them). Of the http layer only what the configuration fills is: the
 # server's part and its address ranges.
-DIRS=(include src/core src/core/warapp src/core/warapp/turn src/core/warapp/plan src/core/duper src/json src/api
-      src/api/warapp src/api/warapp/turn src/api/warapp/plan src/api/duper src/api/mcp src/config)
+cmake_dirs() { # CORE_DIRS | API_DIRS: the folders of that set(...) line of CMakeLists.txt
+    sed -n "s/^set($1 \(.*\))\$/\1/p" "$ROOT/CMakeLists.txt"
+}
+read -r -a CORE_DIRS <<<"$(cmake_dirs CORE_DIRS)"
+read -r -a API_DIRS <<<"$(cmake_dirs API_DIRS)"
+if [ ${#CORE_DIRS[@]} -eq 0 ] || [ ${#API_DIRS[@]} -eq 0 ]; then
+    echo "fuzz: CMakeLists.txt no longer has set(CORE_DIRS ...) and set(API_DIRS ...) lines" >&2
+    exit 1
+fi
+DIRS=("${CORE_DIRS[@]}" src/json "${API_DIRS[@]}" src/config)
 HTTP_FILES=(src/http/server_config.c src/http/guards/net_ranges.c)
 INCS=(-I"$ROOT/include" -I"$ROOT/src")
 sources=()
-for d in "${DIRS[@]:1}"; do sources+=("$ROOT/$d"/*.c); done
+for d in "${DIRS[@]}"; do sources+=("$ROOT/$d"/*.c); done
 for f in "${HTTP_FILES[@]}"; do sources+=("$ROOT/$f"); done
 for src in "${sources[@]}"; do
     d=$(dirname "${src#"$ROOT"/}")
