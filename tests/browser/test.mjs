@@ -1017,6 +1017,20 @@ try {
         console.log(`# screenshot: ${shotPath.replace(/\.png$/, '-warzone.png')}`);
     });
 
+    await check('the Warzone plan for "Most income" values the map\'s bonuses as /warzone/plan-turn does', async () => {
+        await page.selectOption('#wz-objective', 'income');
+        const sent = page.waitForRequest((r) => r.url().endsWith('/warzone/plan-turn'));
+        equal(await submit('warzone', () => page.click('#wz-plan')), 'done', 'panel state');
+        const body = JSON.parse((await sent).postData());
+        equal(body.objective, 'income', 'the objective sent');
+        const api = await (await fetch(new URL('warzone/plan-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })).json();
+        assert(typeof api.value === 'number' && api.value > 0, `the service's value: ${JSON.stringify(api).slice(0, 200)}`);
+        equal(Number(await page.getAttribute('#wz-plan-value', 'data-value')), api.value, 'the value shown');
+        assert(/income, expected/.test(await text('#warzone .results')), 'the value is named an income');
+    }, async () => {
+        await page.selectOption('#wz-objective', { index: 0 });
+    });
+
     await check('a broken paste: the service\'s error names the member beside the textarea (/standing/1/armies, territory 2)', async () => {
         const good = await wzExample();
         await page.fill('#wz-json', good.replace('{"terrID": 2, "ownedBy": "100", "armies": "4"}', '{"terrID": 2, "ownedBy": "100", "armies": "Fogged"}'));
