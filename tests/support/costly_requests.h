@@ -9,6 +9,8 @@
 #ifndef COMBATD_TEST_COSTLY_REQUESTS_H
 #define COMBATD_TEST_COSTLY_REQUESTS_H
 
+#include <stdbool.h>
+
 #include "costly_text.h"
 
 typedef enum {
@@ -65,7 +67,8 @@ static inline char *costly_turn_chain_neutral(void) {
  * /warzone/simulate-turn, the player and goal of /warzone/plan-turn (whose board gives player 100
  * a territory 4 beside 2 to plan with).
  */
-static inline char *costly_warzone_chain(const char *tail) {
+static inline char *warzone_chain_of(const char *attackers, const char *defenders,
+                                     const char *tail) {
     costly_buf b = {0};
     costly_add(&b, "{\"settings\": {\"OffensiveKillRate\": \"60\", \"DefensiveKillRate\": 70, "
                    "\"LuckModifier\": \"0.05\", \"MultiAttack\": \"True\"}, \"map\": "
@@ -79,7 +82,7 @@ static inline char *costly_warzone_chain(const char *tail) {
     }
     costly_add(&b,
                "]}, \"standing\": [{\"terrID\": 1, \"ownedBy\": \"100\", \"armies\": "
-               "\"30000000\"}, {\"terrID\": 2, \"ownedBy\": \"200\", \"armies\": \"12810000\"}, "
+               "\"%s\"}, {\"terrID\": 2, \"ownedBy\": \"200\", \"armies\": \"%s\"}, "
                "{\"terrID\": 3, \"ownedBy\": \"Neutral\", \"armies\": \"1\"}, {\"terrID\": 4, "
                "\"ownedBy\": \"200\", \"armies\": \"5\"}, {\"terrID\": 5, \"ownedBy\": "
                "\"Neutral\", \"armies\": \"6\"}, {\"terrID\": 6, \"ownedBy\": \"100\", "
@@ -87,7 +90,7 @@ static inline char *costly_warzone_chain(const char *tail) {
                "{\"terrID\": 8, \"ownedBy\": \"Neutral\", \"armies\": \"6\"}], \"players\": "
                "[{\"id\": \"100\"}, "
                "{\"id\": \"200\"}], \"orders\": [{\"type\": \"GameOrderAttackTransfer\", "
-               "\"playerID\": \"100\", \"from\": 1, \"to\": 2, \"numArmies\": \"30000000\", "
+               "\"playerID\": \"100\", \"from\": 1, \"to\": 2, \"numArmies\": \"%s\", "
                "\"attackTransfer\": \"AttackTransfer\"}, {\"type\": "
                "\"GameOrderAttackTransfer\", \"playerID\": \"100\", \"from\": 2, \"to\": 3, "
                "\"numArmies\": \"99\", \"byPercent\": \"True\", \"attackTransfer\": "
@@ -95,8 +98,11 @@ static inline char *costly_warzone_chain(const char *tail) {
                "\"100\", \"from\": 6, \"to\": 5, \"numArmies\": \"9\"}, {\"type\": "
                "\"GameOrderAttackTransfer\", \"playerID\": \"100\", \"from\": 7, \"to\": 8, "
                "\"numArmies\": \"9\"}]%s}",
-               tail);
+               attackers, defenders, attackers, tail);
     return b.p;
+}
+static inline char *costly_warzone_chain(const char *tail) {
+    return warzone_chain_of("30000000", "12810000", tail);
 }
 
 /* `random` move order with 7 players giving 0-army orders beside one big battle (400,000 a
