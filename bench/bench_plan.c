@@ -6,20 +6,30 @@
  * within 1 s, with its value and whether it is proven optimal printed. Each search as /plan-turn
  * runs it: max_plans 2000 (the default), the search's work a quarter of a 2 s budget (the default
  * server.work_budget_ms).
- * Then a set of 64-territory boards (8 x 8 grids, no public copy of the warlight2 example
- * map being at hand to ship): the player holds 2-4 blocks of 2-4 cells (as many fronts, or
- * fewer where blocks touch), 12 enemy cells, neutrals of 2-10, income 5-10, goals 2-4 cells
- * bordering the blocks; each searched once as /plan-turn would (max_plans 2000, a quarter of a
- * 2 s budget). Then eight such boards with bonuses (sixteen 2 x 2 blocks, W32), the player
- * holding 3 of 4 cells of 2-3 of them, searched for `income` over every bonus (W32, W35).
+ * Then a set of generated 64-territory boards (8 x 8 grids): the player holds 2-4 blocks of 2-4
+ * cells (as many fronts, or fewer where blocks touch), 12 enemy cells, neutrals of 2-10, income
+ * 5-10, goals 2-4 cells bordering the blocks; each searched once as /plan-turn would (max_plans
+ * 2000, a quarter of a 2 s budget). Then eight such boards with bonuses (sixteen 2 x 2 blocks,
+ * W32), the player holding 3 of 4 cells of 2-3 of them, searched for `income` over every bonus
+ * (W32, W35). Last, issue 36 point 4's boards on a real map: the eleven /plan-turn requests of
+ * tests/support/warlight2_boards.h on the warlight2 example map (tests/data/), each read as
+ * /plan-turn reads it and searched once as it searches (the search's CPU), then sent to the
+ * endpoint itself (the request's CPU: reading, search, the answer's analyses).
  * Run: taskset -c 1 ./build/bench/bench_plan [repeats]   (default 5)
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "combatd/warapp_plan.h"
+#include "api/api.h"
+#include "api/api_config.h"
+#include "api/warapp/plan/warapp_plan_json.h"
+#include "api/warapp/turn/warapp_turn_ids.h"
+#include "api/warapp/turn/warapp_turn_json.h"
+#include "warlight2_boards.h"
 
 enum { ME = 0, BOB = 1, NEUTRAL = CBD_TURN_NEUTRAL };
 
@@ -295,6 +305,119 @@ static void run(const board *b, int repeats) {
     cbd_plan_result_free(&r);
 }
 
+/* The goal's territories as /plan-turn reads them (src/api/warapp/plan/warapp_plan_json.c):
+ * capture, then each goal bonus's territories not listed before; under `income` the valued
+ * bonuses (goal.bonuses, else every bonus of the board) into bonus[]. Returns the goals. */
+static size_t map_goals(const json_t *body, const cbd_turn_request *q, bool income, uint32_t *goals,
+                        cbd_turn_bonus *bonus, size_t *n_bonus) {
+    const json_t *goal = json_object_get(body, "goal");
+    const json_t *capture = json_object_get(goal, "capture"), *named;
+    size_t n = 0;
+    for (size_t i = 0; i < json_array_size(capture); i++) {
+        goals[n++] =
+            (uint32_t)cbd_turn_find_territory(q, json_string_value(json_array_get(capture, i)));
+    }
+    named = json_object_get(goal, "bonuses");
+    *n_bonus = 0;
+    for (size_t b = 0; b < q->turn.n_bonuses; b++) {
+        bool valued = !goal;
+        for (size_t i = 0; i < json_array_size(named); i++) {
+            valued |= strcmp(json_string_value(json_array_get(named, i)), q->bonus_id[b]) == 0;
+        }
+        if (!valued) {
+            continue;
+        }
+        bonus[(*n_bonus)++] = q->turn.bonuses[b];
+        for (size_t i = 0; i < q->turn.bonuses[b].n_territories; i++) {
+            uint32_t t = q->turn.bonuses[b].territories[i];
+            bool again = false;
+            for (size_t g = 0; g < n; g++) {
+                again |= goals[g] == t;
+            }
+            if (!again) {
+                goals[n++] = t;
+            }
+        }
+    }
+    *n_bonus = income ? *n_bonus : 0;
+    return n;
+}
+
+/* The endpoint's answer to the request: its CPU time, its value. */
+static double endpoint_cpu(const char *body, double *value) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cbd_api_reply reply;
+    double t0 = cpu_s();
+    cbd_api_run(cbd_api_find_endpoint("/plan-turn"), &cfg, body, strlen(body), &reply);
+    double dt = cpu_s() - t0;
+    json_t *doc = json_loadb(reply.body, reply.body_len, 0, NULL);
+    *value = reply.status == 200 ? json_number_value(json_object_get(doc, "value")) : -1;
+    json_decref(doc);
+    cbd_api_reply_free(&reply);
+    return dt;
+}
+
+/* Board b of tests/support/warlight2_boards.h: read as /plan-turn reads it, searched once as it
+ * searches, then answered by the endpoint. */
+static void run_map(const wl2_map *map, int b) {
+    json_t *body = wl2_board(map, b);
+    static const char *const keys[] = {CBD_TURN_KEYS, CBD_PLAN_KEYS, NULL};
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cbd_problem problem;
+    cbd_problem_init(&problem);
+    cbd_reader r;
+    cbd_turn_request q;
+    memset(&q, 0, sizeof q);
+    if (!cbd_reader_open(&r, body, "", keys, &problem) ||
+        !cbd_turn_request_read(&r, &cfg.warapp, &q)) {
+        printf("warlight2 board %d: the request does not read (%s)\n", b, problem.detail);
+        exit(1);
+    }
+    const char *objective = json_string_value(json_object_get(body, "objective"));
+    cbd_plan_objective o = strcmp(objective, "all") == 0        ? CBD_PLAN_ALL
+                           : strcmp(objective, "expected") == 0 ? CBD_PLAN_EXPECTED
+                                                                : CBD_PLAN_INCOME;
+    uint32_t goals[WL2_REGIONS];
+    cbd_turn_bonus bonus[WL2_BONUSES];
+    size_t n_bonus;
+    size_t n_goals = map_goals(body, &q, o == CBD_PLAN_INCOME, goals, bonus, &n_bonus);
+    cbd_budget budget;
+    cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
+    cbd_plan_request req = {.player = (cbd_turn_player)cbd_turn_find_player(&q, "me"),
+                            .income = (uint64_t)json_integer_value(json_object_get(body, "income")),
+                            .n_goals = n_goals,
+                            .goals = goals,
+                            .objective = o,
+                            .max_plans = 2000,
+                            .max_work = 500 * CBD_WORK_UNITS_PER_MS,
+                            .n_bonuses = n_bonus,
+                            .bonuses = bonus};
+    cbd_plan_result res;
+    cbd_turn_error err;
+    double t0 = cpu_s();
+    cbd_status st = cbd_plan_search(&q.turn, &req, &q.limits, &budget, &res, &err);
+    double dt = cpu_s() - t0;
+    if (st != CBD_OK) {
+        printf("warlight2 board %d: status %d (kind %d) after %.3f s CPU\n", b, st, err.kind, dt);
+        exit(1);
+    }
+    char *text = json_dumps(body, JSON_COMPACT);
+    double answered;
+    double request_cpu = endpoint_cpu(text, &answered);
+    printf("warlight2 board %2d: %-8s income %2llu goals %2zu  CPU %6.3f s (request %6.3f s)  "
+           "plans %5llu  fronts %zu  value %.9f  optimal %s%s\n",
+           b, objective, (unsigned long long)req.income, n_goals, dt, request_cpu,
+           (unsigned long long)res.plans_evaluated, res.fronts, res.best.value,
+           res.optimal ? "true" : "false",
+           fabs(answered - res.best.value) <= 1e-9 ? "" : "  (the endpoint's value differs)");
+    free(text);
+    cbd_plan_result_free(&res);
+    cbd_turn_request_free(&q);
+    json_decref(body);
+}
+
 int main(int argc, char **argv) {
     int repeats = argc > 1 ? atoi(argv[1]) : 5;
     /* A (5) and B (3) border Bob's T1 (3); B also the neutral T2 (2); A and B border. */
@@ -321,6 +444,13 @@ int main(int argc, char **argv) {
     }
     for (int k = 0; k < 8; k++) {
         run64_income(k);
+    }
+    wl2_map map;
+    if (!wl2_map_load(&map)) {
+        return 1;
+    }
+    for (int b = 0; b < WL2_BOARDS; b++) {
+        run_map(&map, b);
     }
     return 0;
 }

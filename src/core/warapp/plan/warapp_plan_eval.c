@@ -223,11 +223,25 @@ static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err,
     return EVAL_ERROR;
 }
 
-/* The sum of the player's chances to own each goal (W16). */
+/* Where an attack on a goal falls short, what the defenders it killed count in the guide: at
+ * most this much of a territory's capture, so that a capture is always worth more. */
+#define DAMAGE_WEIGHT 0.5
+
+/* The local search's guide: the sum of the player's chances to own each goal (W16), and for a
+ * goal it does not own at the start, where the capture is not sure, DAMAGE_WEIGHT times the
+ * chance it is not taken times the share of its armies gone by the end (its mean armies against
+ * its armies at the start). */
 static double goal_sum(const plan_ctx *c, const cbd_turn_analysis *a) {
     double sum = 0;
     for (size_t g = 0; g < c->req->n_goals; g++) {
-        sum += a->territories[c->req->goals[g]].owner[c->req->player];
+        uint32_t t = c->req->goals[g];
+        double own = a->territories[t].owner[c->req->player];
+        sum += own;
+        uint64_t d0 = c->board->territories[t].armies;
+        if (c->board->territories[t].owner != c->req->player && d0 > 0 && own < 1) {
+            double left = a->territories[t].mean_armies / (double)d0;
+            sum += DAMAGE_WEIGHT * (1 - own) * (left < 1 ? 1 - left : 0);
+        }
     }
     return sum;
 }

@@ -87,8 +87,10 @@ typedef struct {
     plan_state scratch;     /* a candidate */
     cbd_status first_error; /* the first plan's analysis failing, when none succeeds */
     cbd_turn_error first_err;
-    /* The last plan evaluated: the sum of the player's chances to own each goal, a guide for
-     * the local search where `all`'s value is flat (every plan 0 until every goal can fall). */
+    /* The last plan evaluated: the sum of the player's chances to own each goal and of the
+     * defenders killed where an attack falls short (warapp_plan_eval.c's goal_sum), a guide for
+     * the local search where the value is flat (`all`: every plan 0 until every goal can fall;
+     * low luck: a territory taken surely or not at all). */
     double last_aux;
     /* The run's work is the request's too: the analyses' as they end, the rest (the walks,
      * the tries) when the run ends. The run's own budget is capped at what the request has

@@ -3,12 +3,24 @@
  * all-in attacks on each goal, every goal attacked at once, holding, and plans drawn from a
  * fixed seed, so that the same request searches the same plans), then a first-improvement local
  * search from the best seeds over moves of one deploy, one amount, armies between two orders of
- * one territory, and two adjacent orders swapped; then, while max_plans and the run's work
- * last, climbs again from the best plan kicked (a few random moves) and from fresh random
- * plans (iterated local search with restarts), so that the search does not stop at a local
- * optimum with budget left. Where `all`'s value is flat (0 until every goal can fall), the
- * climbs are guided by the sum of the goals' chances. Every plan it reaches lies in the space;
- * each is analysed once.
+ * one territory, two adjacent orders swapped, and an attack rerouted (its target attacked from
+ * the other own territories bordering it, its armies sent elsewhere); then, while max_plans and
+ * the run's work last, climbs again from the best plan kicked (a few random moves) and from
+ * fresh random plans (iterated local search with restarts), so that the search does not stop
+ * at a local optimum with budget left.
+ *
+ * A climb goes through the moves in turn and takes each one that climbs at once, going on from
+ * the next move (a round of the moves without a climb ends it), and takes a few steps along
+ * plateaus (moves that keep the value and the guide). Where the value is flat (`all`: 0 until
+ * every goal can fall; at low luck most amounts take a territory surely or not at all) the
+ * climbs are guided by the sum of the goals' chances and the defenders that attacks falling
+ * short kill (plan_ctx.last_aux), so that a climb finds its way up to a capture one army at a
+ * time. Every plan it reaches lies in the space; each is analysed once.
+ *
+ * Issue 36 point 4, on the warlight2 example map's boards (tests/support/warlight2_boards.h):
+ * an attack taken from one territory and given to two others (the reroute), the plateaus and
+ * the defenders killed are what the climbs lacked to reach a long local search's plans; the
+ * rounds that went back to the first move made a climb cost 2-3 times the analyses.
  */
 #include "warapp_plan_internal.h"
 
@@ -18,6 +30,7 @@
 
 #define RANDOM_SEEDS 48
 #define LOCAL_STARTS 3
+#define SIDEWAYS     32             /* plateau steps a climb may take */
 #define IDLE_ROUNDS  64             /* rounds of the anytime loop without a new plan that end it */
 #define SEED         UINT64_C(0x31) /* W31: any fixed value; the plans drawn depend on it */
 
@@ -229,6 +242,8 @@ typedef struct {
     double cur_aux; /* the goals' chances summed (plan_ctx.last_aux) */
     uint64_t cur_size;
     plan_state *cand;
+    size_t sideways; /* plateau steps left */
+    size_t width;    /* the most pairs one own territory has */
 } local;
 
 /* Whether (v, aux, size) climbs above the current plan: a higher value; as high and a higher
@@ -243,149 +258,210 @@ static bool climbs(const local *l, double v, double aux, uint64_t size) {
     return cbdp_plan_better(v, size, l->cur_value, l->cur_size);
 }
 
-/* Tries the candidate; true when it climbs above the current plan, and it becomes the current
- * one. False also when the search must end (l->c->stopped, or an error in l->c->status). */
+/* Tries the candidate. It becomes the current plan when it climbs (true), or, while the climb
+ * has sideways steps left, when it keeps both the value and the guide (false: a step along a
+ * plateau, which does not count as progress). False also when the search must end
+ * (l->c->stopped, or an error in l->c->status). */
 static bool better(local *l, eval_result *r) {
     double v;
     *r = cbdp_plan_try(l->c, l->cand, &v);
-    uint64_t size = cbdp_plan_size(l->c, l->cand);
-    if (*r == EVAL_DONE && climbs(l, v, l->c->last_aux, size)) {
-        cbdp_plan_state_copy(l->c, l->cur, l->cand);
-        l->cur_value = v;
-        l->cur_aux = l->c->last_aux;
-        l->cur_size = size;
-        return true;
+    if (*r != EVAL_DONE) {
+        return false;
     }
-    return false;
+    double aux = l->c->last_aux;
+    uint64_t size = cbdp_plan_size(l->c, l->cand);
+    bool up = climbs(l, v, aux, size);
+    bool flat = !up && l->sideways > 0 && v >= l->cur_value - CBD_PLAN_TIE &&
+                aux >= l->cur_aux - CBD_PLAN_TIE;
+    if (!up && !flat) {
+        return false;
+    }
+    l->sideways -= flat;
+    cbdp_plan_state_copy(l->c, l->cur, l->cand);
+    l->cur_value = v;
+    l->cur_aux = aux;
+    l->cur_size = size;
+    return up;
 }
 
-#define TRY()                                                                                      \
-    do {                                                                                           \
-        if (better(l, &r)) {                                                                       \
-            return EVAL_DONE;                                                                      \
-        }                                                                                          \
-        if (r == EVAL_STOP || r == EVAL_ERROR) {                                                   \
-            return r;                                                                              \
-        }                                                                                          \
-    } while (0)
+/* The climb's moves, each kind a range of indices: deploys moved between two territories
+ * (i, j, how), one order's amount changed (p, how), armies between two orders of one territory
+ * (p, the other's place among its territory's pairs, how), two neighbouring orders swapped (x),
+ * an attack rerouted (p, the place of the order that takes its armies). */
+enum { MOVE_DEPLOY, MOVE_AMOUNT, MOVE_SHIFT, MOVE_SWAP, MOVE_REROUTE, MOVE_KINDS };
+
+static size_t move_count(const local *l, int kind) {
+    const plan_ctx *c = l->c;
+    switch (kind) {
+        case MOVE_DEPLOY:
+            return c->k * c->k * 4;
+        case MOVE_AMOUNT:
+            return c->np * 6;
+        case MOVE_SHIFT:
+            return c->np * l->width * 2;
+        case MOVE_REROUTE:
+            return c->np * l->width;
+        default:
+            return c->np;
+    }
+}
+
+/* The pair at place e among the pairs of pair p's territory, or c->np when it has fewer. */
+static size_t sibling(const plan_ctx *c, size_t p, size_t e) {
+    size_t lo = p;
+    while (lo > 0 && c->pfrom[lo - 1] == c->pfrom[p]) {
+        lo--;
+    }
+    return lo + e < c->np && c->pfrom[lo + e] == c->pfrom[p] ? lo + e : c->np;
+}
+
+/* Deploys moved from i to j (one, or all), the orders cut to fit, or the armies sent on at once
+ * with the largest order of the territory that gets them. */
+static bool deploy_move(local *l, size_t idx) {
+    plan_ctx *c = l->c;
+    size_t i = idx / (c->k * 4), j = idx / 4 % c->k, m = idx % 4;
+    if (i == j || l->cur->d[i] == 0) {
+        return false;
+    }
+    uint64_t v = m % 2 ? l->cur->d[i] : 1;
+    cbdp_plan_state_copy(c, l->cand, l->cur);
+    l->cand->d[i] -= v;
+    l->cand->d[j] += v;
+    fit(c, l->cand, i);
+    if (m >= 2) {
+        size_t lo, hi, big = SIZE_MAX;
+        pairs_of(c, j, &lo, &hi);
+        for (size_t p = lo; p < hi; p++) {
+            big = big == SIZE_MAX || l->cand->a[p] > l->cand->a[big] ? p : big;
+        }
+        if (big == SIZE_MAX) {
+            return false;
+        }
+        l->cand->a[big] += v;
+    }
+    return true;
+}
 
 /* One amount changed: by one, by a quarter of what may move, to all or none. */
-static eval_result amount_moves(local *l) {
+static bool amount_move(local *l, size_t idx) {
     plan_ctx *c = l->c;
-    eval_result r = EVAL_SEEN;
-    for (size_t p = 0; p < c->np; p++) {
-        size_t i = c->pfrom[p];
-        uint64_t room = c->movable[i] + l->cur->d[i], free_ = room - sent_from(c, l->cur, i);
-        uint64_t q = room / 4 > 1 ? room / 4 : 1, a = l->cur->a[p];
-        const uint64_t to[6] = {a + (free_ >= 1),     a - (a >= 1), a + (free_ >= q ? q : free_),
-                                a - (a >= q ? q : a), a + free_,    0};
-        for (size_t m = 0; m < 6; m++) {
-            if (to[m] != a) {
-                cbdp_plan_state_copy(c, l->cand, l->cur);
-                l->cand->a[p] = to[m];
-                TRY();
-            }
-        }
+    size_t p = idx / 6, m = idx % 6, i = c->pfrom[p];
+    uint64_t room = c->movable[i] + l->cur->d[i], free_ = room - sent_from(c, l->cur, i);
+    uint64_t q = room / 4 > 1 ? room / 4 : 1, a = l->cur->a[p];
+    const uint64_t to[6] = {a + (free_ >= 1),     a - (a >= 1), a + (free_ >= q ? q : free_),
+                            a - (a >= q ? q : a), a + free_,    0};
+    if (to[m] == a) {
+        return false;
     }
-    return r;
+    cbdp_plan_state_copy(c, l->cand, l->cur);
+    l->cand->a[p] = to[m];
+    return true;
 }
 
-/* Armies between two orders of one territory: one, or all. */
-static eval_result shift_moves(local *l) {
+/* Armies from order p to order q of the same territory: one, or all. */
+static bool shift_move(local *l, size_t idx) {
     plan_ctx *c = l->c;
-    eval_result r = EVAL_SEEN;
-    for (size_t p = 0; p < c->np; p++) {
-        for (size_t q = 0; q < c->np && l->cur->a[p] > 0; q++) {
-            if (q == p || c->pfrom[q] != c->pfrom[p]) {
-                continue;
-            }
-            for (int all = 0; all < 2; all++) {
-                uint64_t v = all ? l->cur->a[p] : 1;
-                cbdp_plan_state_copy(c, l->cand, l->cur);
-                l->cand->a[p] -= v;
-                l->cand->a[q] += v;
-                TRY();
-            }
-        }
+    size_t p = idx / (l->width * 2), all = idx % 2;
+    if (l->cur->a[p] == 0) {
+        return false;
     }
-    return r;
+    size_t q = sibling(c, p, idx / 2 % l->width);
+    if (q == p || q == c->np) {
+        return false;
+    }
+    uint64_t v = all ? l->cur->a[p] : 1;
+    cbdp_plan_state_copy(c, l->cand, l->cur);
+    l->cand->a[p] -= v;
+    l->cand->a[q] += v;
+    return true;
 }
 
-/* Deploys moved between territories (one, or all), the orders cut to fit, or the armies sent
- * on at once with the largest order of the territory that gets them. */
-static eval_result deploy_moves(local *l) {
+/* The order at place x and the next order of the plan's order, swapped. */
+static bool swap_move(local *l, size_t x) {
     plan_ctx *c = l->c;
-    eval_result r = EVAL_SEEN;
-    for (size_t i = 0; i < c->k; i++) {
-        for (size_t j = 0; j < c->k && l->cur->d[i] > 0; j++) {
-            for (int m = 0; m < 4 && j != i; m++) {
-                uint64_t v = m % 2 ? l->cur->d[i] : 1;
-                cbdp_plan_state_copy(c, l->cand, l->cur);
-                l->cand->d[i] -= v;
-                l->cand->d[j] += v;
-                fit(c, l->cand, i);
-                if (m >= 2) {
-                    size_t lo, hi, big = SIZE_MAX;
-                    pairs_of(c, j, &lo, &hi);
-                    for (size_t p = lo; p < hi; p++) {
-                        big = big == SIZE_MAX || l->cand->a[p] > l->cand->a[big] ? p : big;
-                    }
-                    if (big == SIZE_MAX) {
-                        continue;
-                    }
-                    l->cand->a[big] += v;
-                }
-                TRY();
-            }
-        }
+    if (l->cur->a[l->cur->seq[x]] == 0) {
+        return false;
     }
-    return r;
+    size_t y = x + 1;
+    while (y < c->np && l->cur->a[l->cur->seq[y]] == 0) {
+        y++;
+    }
+    if (y == c->np) {
+        return false;
+    }
+    cbdp_plan_state_copy(c, l->cand, l->cur);
+    l->cand->seq[x] = l->cur->seq[y];
+    l->cand->seq[y] = l->cur->seq[x];
+    return true;
 }
 
-/* Two orders next to each other in the plan's order, swapped. */
-static eval_result swap_moves(local *l) {
+/* Order p's target attacked instead from every other own territory bordering it, with all each
+ * has left, and what p sent (with the rest of its territory's) sent by order q of the same
+ * territory (q == p: kept back). */
+static bool reroute_move(local *l, size_t idx) {
     plan_ctx *c = l->c;
-    eval_result r = EVAL_SEEN;
-    for (size_t x = 0; x < c->np; x++) {
-        if (l->cur->a[l->cur->seq[x]] == 0) {
-            continue;
-        }
-        size_t y = x + 1;
-        while (y < c->np && l->cur->a[l->cur->seq[y]] == 0) {
-            y++;
-        }
-        if (y == c->np) {
-            break;
-        }
-        cbdp_plan_state_copy(c, l->cand, l->cur);
-        l->cand->seq[x] = l->cur->seq[y];
-        l->cand->seq[y] = l->cur->seq[x];
-        TRY();
+    size_t p = idx / l->width, i = c->pfrom[p];
+    if (l->cur->a[p] == 0) {
+        return false;
     }
-    return r;
+    size_t q = sibling(c, p, idx % l->width);
+    if (q == c->np) {
+        return false;
+    }
+    cbdp_plan_state_copy(c, l->cand, l->cur);
+    l->cand->a[p] = 0;
+    bool helped = false;
+    for (size_t r = 0; r < c->np; r++) {
+        size_t j = c->pfrom[r];
+        if (j != i && c->pto[r] == c->pto[p]) {
+            uint64_t left = c->movable[j] + l->cand->d[j] - sent_from(c, l->cand, j);
+            l->cand->a[r] += left;
+            helped |= left > 0;
+        }
+    }
+    if (!helped) {
+        return false;
+    }
+    if (q != p) {
+        l->cand->a[q] += c->movable[i] + l->cand->d[i] - sent_from(c, l->cand, i);
+    }
+    return true;
 }
 
-/* Climbs from *cur (of value `value` and guide `aux`) until no move improves it or the search
- * ends. */
+/* Climbs from *cur (of value `value` and guide `aux`): the moves in turn, each one that climbs
+ * taken at once and the scan going on from the next move (not from the first again, which
+ * would analyse the moves before it once more for every step), until a whole round of the
+ * moves finds none or the search ends. */
 static eval_result climb(plan_ctx *c, plan_state *cur, double value, double aux, plan_state *cand) {
-    local l = {c, cur, value, aux, cbdp_plan_size(c, cur), cand};
-    for (;;) {
-        eval_result (*const moves[4])(local *) = {deploy_moves, amount_moves, shift_moves,
-                                                  swap_moves};
-        bool improved = false;
-        for (size_t m = 0; m < 4 && !improved; m++) {
-            double before = l.cur_value, before_aux = l.cur_aux;
-            uint64_t size = l.cur_size;
-            eval_result r = moves[m](&l);
-            if (r == EVAL_STOP || r == EVAL_ERROR) {
+    local l = {c, cur, value, aux, cbdp_plan_size(c, cur), cand, SIDEWAYS, 0};
+    for (size_t p = 0, run = 0; p < c->np; p++) {
+        run = p > 0 && c->pfrom[p - 1] == c->pfrom[p] ? run + 1 : 1;
+        l.width = run > l.width ? run : l.width;
+    }
+    bool (*const apply[MOVE_KINDS])(local *, size_t) = {deploy_move, amount_move, shift_move,
+                                                        swap_move, reroute_move};
+    size_t count[MOVE_KINDS], total = 0;
+    for (int m = 0; m < MOVE_KINDS; m++) {
+        count[m] = move_count(&l, m);
+        total += count[m];
+    }
+    int kind = 0;
+    size_t idx = 0;
+    for (size_t quiet = 0; quiet < total; quiet++) {
+        while (idx >= count[kind]) {
+            idx = 0;
+            kind = (kind + 1) % MOVE_KINDS;
+        }
+        if (apply[kind](&l, idx++)) {
+            eval_result r;
+            if (better(&l, &r)) {
+                quiet = 0;
+            } else if (r == EVAL_STOP || r == EVAL_ERROR) {
                 return r;
             }
-            improved = l.cur_value != before || l.cur_aux != before_aux || l.cur_size != size;
-        }
-        if (!improved) {
-            return EVAL_DONE;
         }
     }
+    return EVAL_DONE;
 }
 
 /* A few random moves of s (the kick of an iterated local search), kept in the space. */
