@@ -461,6 +461,13 @@ const uint64_t *cbd_turn_sim_drawn(const cbd_turn_sim *sim);
 const uint32_t *cbd_turn_sim_unit_at(const cbd_turn_sim *sim);
 const bool *cbd_turn_sim_eliminated(const cbd_turn_sim *sim);
 
+/* W19, W21: after the last cbd_turn_sim_one, the units alive at its end as the board lists
+ * them: by ascending territory, and on one territory in W19's listed order (those there at the
+ * start in the board's order, then the arrivals in the order they came). Writes their indices
+ * into `out` (room for n_units) and returns how many; the dead are left out. The order on a
+ * territory is what the next turn's board must list to resolve as this one would go on. */
+size_t cbd_turn_sim_units_listed(const cbd_turn_sim *sim, uint32_t *out);
+
 /* W24: whether territories a and b border (always true on a board that is no map). */
 bool cbd_turn_map_borders(const cbd_turn *turn, uint32_t a, uint32_t b);
 

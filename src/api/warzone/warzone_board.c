@@ -174,6 +174,14 @@ static bool owner_of(const cbd_reader *r, const char *key, cbdp_wz_turn *t, json
 /* W21: Commanders of the army string as units of the territory, each its owner's. */
 static bool commanders_of(const cbd_reader *s, const json_t *cmdrs, json_t *entry) {
     const char *owner = json_string_value(json_object_get(entry, "owner"));
+    /* W41: a Commander is a player's. combatd's own name of neutral ("neutral") would
+     * otherwise match an army string's owner and make one neutral's, which no turn leaves. */
+    if (owner && strcmp(owner, "neutral") == 0) {
+        cbd_reader_error(s, "armies",
+                         "holds a Commander on a Neutral territory: a Commander is a player's, "
+                         "on a territory of that player (W21, W41)");
+        return false;
+    }
     json_t *units = json_array();
     if (!units || json_object_set_new(entry, "units", units) != 0) {
         return false;

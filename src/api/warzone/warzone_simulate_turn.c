@@ -1,13 +1,15 @@
 /*
  * POST /warzone/simulate-turn: one turn in the game's JSON resolved at random from `seed`
  * (W40), by /simulate-turn's handler (one trial, its turn listed), answered in the game's
- * shapes: `standing` after the turn ([{terrID, ownedBy, armies}], armies as the game's strings)
- * and `orders` as given, each attack/transfer with the game's `result` {isAttack,
- * isSuccessful, armies, attackingArmiesKilled, defendingArmiesKilled}, so that a bot can play
- * whole games against itself. The same request and seed answer the same.
+ * shapes: `standing` after the turn ([{terrID, ownedBy, armies}], armies as the game's strings,
+ * with the Commanders alive on each territory, W21) and `orders` as given, each attack/transfer
+ * with the game's `result` {isAttack, isSuccessful, armies, attackingArmiesKilled,
+ * defendingArmiesKilled}, so that a bot can play whole games against itself. The same request and
+ * seed answer the same.
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "api/endpoint_support.h"
@@ -22,6 +24,36 @@ static json_t *armies_text(const json_t *n) {
     return json_string(text);
 }
 
+/*
+ * A territory's army string after the turn (W21, W22): its armies, then each Commander living
+ * on it as "|cmdr,<guid>,<owner>", in the order /simulate-turn lists its units (W19's listed
+ * order, which the next turn's board then keeps), the owner its territory's (a gifted
+ * Commander is its receiver's, W28). The translated turn's units are the request's Commanders
+ * with their guids as ids, so the guid comes back as it was given; a Commander that died is
+ * in no territory's list.
+ */
+static json_t *army_string(const json_t *t, const char *owner) {
+    const json_t *units = json_object_get(t, "units");
+    json_t *armies = armies_text(json_object_get(t, "armies"));
+    if (!armies || json_array_size(units) == 0) {
+        return armies;
+    }
+    size_t len = json_string_length(armies), n_owner = strlen(owner);
+    for (size_t k = 0; k < json_array_size(units); k++) {
+        len += sizeof "|cmdr,," - 1 + json_string_length(json_array_get(units, k)) + n_owner;
+    }
+    char *text = malloc(len + 1);
+    size_t at = text ? (size_t)snprintf(text, len + 1, "%s", json_string_value(armies)) : 0;
+    for (size_t k = 0; text && k < json_array_size(units); k++) {
+        at += (size_t)snprintf(text + at, len + 1 - at, "|cmdr,%s,%s",
+                               json_string_value(json_array_get(units, k)), owner);
+    }
+    json_decref(armies);
+    json_t *out = text ? json_stringn(text, at) : NULL;
+    free(text);
+    return out;
+}
+
 /* The standing after the turn, in the request's standing order. */
 static json_t *standing_after(const json_t *request, const json_t *terrs) {
     const json_t *given = json_object_get(request, "standing");
@@ -31,10 +63,10 @@ static json_t *standing_after(const json_t *request, const json_t *terrs) {
         (void)cbdp_wz_id_text(json_object_get(json_array_get(given, i), "terrID"), id);
         const json_t *t = json_object_get(terrs, id);
         const char *owner = json_string_value(json_object_get(t, "owner"));
+        owner = strcmp(owner, "neutral") == 0 ? CBDP_WZ_NEUTRAL : owner;
         json_t *e = json_pack("{s:O,s:s,s:o}", "terrID",
-                              json_object_get(json_array_get(given, i), "terrID"), "ownedBy",
-                              strcmp(owner, "neutral") == 0 ? CBDP_WZ_NEUTRAL : owner, "armies",
-                              armies_text(json_object_get(t, "armies")));
+                              json_object_get(json_array_get(given, i), "terrID"), "ownedBy", owner,
+                              "armies", army_string(t, owner));
         if (!e || json_array_append_new(out, e) != 0) {
             json_decref(out);
             return NULL;

@@ -84,6 +84,16 @@ Test(turn_units_api, simulate_turn_counts_units_and_lists_them) {
     cr_expect_eq(json_array_size(at(first, "units_sent")), 0);
     cr_expect_str_eq(json_string_value(at(first, "units_died/0")), "bob-cmdr");
     cr_expect_str_eq(json_string_value(at(doc, "turns/2/orders/1/result")), "skipped");
+    /* W21: each listed turn's territories list their living units; the dead are gone. */
+    for (int t = 0; t < 3; t++) {
+        char path[64];
+        snprintf(path, sizeof path, "turns/%d/territories/T3/units", t);
+        cr_expect_eq(json_array_size(at(doc, path)), 1);
+        snprintf(path, sizeof path, "turns/%d/territories/T3/units/0", t);
+        cr_expect_str_eq(json_string_value(at(doc, path)), "alice-cmdr");
+        snprintf(path, sizeof path, "turns/%d/territories/T1", t);
+        cr_expect_null(json_object_get(at(doc, path), "units"));
+    }
     json_decref(doc);
 }
 
@@ -108,6 +118,33 @@ Test(turn_units_api, commander_sent_with_an_attack) {
     cr_expect_str_eq(json_string_value(at(doc, "turns/0/orders/0/units_sent/0")), "c");
     cr_expect_eq(json_array_size(at(doc, "turns/0/orders/0/units_died")), 0);
     cr_expect_eq(num(doc, "units/c/territories/T1"), 1);
+    cr_expect_str_eq(json_string_value(at(doc, "turns/0/territories/T1/units/0")), "c");
+    cr_expect_null(json_object_get(at(doc, "turns/0/territories/T0"), "units"));
+    json_decref(doc);
+}
+
+/*
+ * W19, W21: a listed turn's territory lists its units as the board would for the next turn:
+ * those there at the start in the board's order, then the arrivals as they came. A and C stand
+ * on T1, B on T0; Alice transfers 2 of T0's 3 armies and B to T1, so T1 lists A, C, B.
+ */
+Test(turn_units_api, w21_listed_turn_units_in_listed_order) {
+    const char *body = "{\"territories\": {\"T0\": {\"owner\": \"alice\", \"armies\": 3,"
+                       " \"units\": [{\"id\": \"B\", \"type\": \"commander\"}]},"
+                       " \"T1\": {\"owner\": \"alice\", \"armies\": 2, \"units\": ["
+                       " {\"id\": \"A\", \"type\": \"commander\"},"
+                       " {\"id\": \"C\", \"type\": \"commander\"}]}},"
+                       " \"orders\": [{\"player\": \"alice\", \"from\": \"T0\", \"to\": \"T1\","
+                       " \"armies\": 2, \"units\": [\"B\"]}], \"seed\": 1}";
+    json_t *doc;
+    cr_assert_eq(run("/simulate-turn", body, &doc), 200, "%s", last_body);
+    const json_t *t1 = at(doc, "turns/0/territories/T1/units");
+    cr_assert_eq(json_array_size(t1), 3, "%s", last_body);
+    cr_expect_str_eq(json_string_value(json_array_get(t1, 0)), "A");
+    cr_expect_str_eq(json_string_value(json_array_get(t1, 1)), "C");
+    cr_expect_str_eq(json_string_value(json_array_get(t1, 2)), "B");
+    cr_expect_eq(num(doc, "turns/0/territories/T1/armies"), 4);
+    cr_expect_null(json_object_get(at(doc, "turns/0/territories/T0"), "units"));
     json_decref(doc);
 }
 
@@ -121,6 +158,7 @@ Test(turn_units_api, no_unit_members_without_units) {
     cr_expect_null(json_object_get(doc, "units"));
     cr_expect_null(json_object_get(doc, "players"));
     cr_expect_null(json_object_get(at(doc, "turns/0/orders/0"), "units_sent"));
+    cr_expect_null(json_object_get(at(doc, "turns/0/territories/A"), "units"));
     json_decref(doc);
 }
 

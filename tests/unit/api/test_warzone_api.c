@@ -273,6 +273,10 @@ Test(warzone_api, errors_name_the_games_members) {
         {"\"armies\": \"4\"", "\"armies\": \"Fogged\"", "/standing/1/armies"},
         {"\"ownedBy\": 200", "\"ownedBy\": 300", "/standing/1/ownedBy"},
         {"\"to\": 2,", "\"to\": 3,", "/orders/1/to"},
+        /* W21, W41: a Commander is its territory's owner's, and Neutral is no player. */
+        {"\"armies\": \"4\"", "\"armies\": \"4|cmdr,g,100\"", "/standing/1/armies"},
+        {"\"armies\": 2}", "\"armies\": \"2|cmdr,g,neutral\"}", "/standing/2/armies"},
+        {"\"armies\": 2}", "\"armies\": \"2|cmdr,g,Neutral\"}", "/standing/2/armies"},
     };
     const char *base = "{" BOT_SETTINGS(
         "0") ", " MAP3 ", \"standing\": [{\"terrID\": 1, "

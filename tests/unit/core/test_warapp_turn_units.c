@@ -109,6 +109,8 @@ Test(turn_units, commander_killed_defending_eliminates_its_player) {
     cr_expect_eq(cbd_turn_sim_unit_at(sim)[0], CBD_TURN_UNIT_DEAD);
     cr_expect(cbd_turn_sim_eliminated(sim)[BOB]);
     cr_expect(!cbd_turn_sim_eliminated(sim)[ALICE]);
+    uint32_t listed[1];
+    cr_expect_eq(cbd_turn_sim_units_listed(sim, listed), 0); /* the dead are left out */
     cbd_turn_sim_free(sim);
 }
 
@@ -249,6 +251,33 @@ Test(turn_units, order_with_only_a_unit) {
     cr_expect_eq(ev[0].sent, 0);
     cr_expect_eq(out[1].owner, ALICE);
     cr_expect_eq(out[1].armies, 0);
+    cbd_turn_sim_free(sim);
+}
+
+/*
+ * W19, W21: the units as the board lists them after the turn. The board's units are A on T1,
+ * B on T0, C on T1 and D on T0, in that order. Alice transfers 2 of T0's 3 armies and B to T1:
+ * B arrives after those already there. So T0 lists D, and T1 lists A and C (the board's order)
+ * and then B: [D, A, C, B] by territory, whatever the units' own order.
+ */
+Test(turn_units, w21_units_listed_by_territory_then_arrival) {
+    cbd_turn_territory board[2] = {{ALICE, 3}, {ALICE, 2}};
+    cbd_turn_unit units[4] = {commander_on(1), commander_on(0), commander_on(1), commander_on(0)};
+    uint32_t b[1] = {1};
+    cbd_turn_order orders[1] = {move(ALICE, 0, 1, 2, 1, b)};
+    cbd_turn t = base_turn(2, board, 1, 1, orders, 4, units);
+    cbd_turn_territory out[2];
+    cbd_turn_event ev[1];
+    cbd_turn_sim *sim = simulate(&t, out, ev);
+    cr_expect_eq(ev[0].kind, CBD_TURN_TRANSFERRED);
+    cr_expect_eq(out[0].armies, 1);
+    cr_expect_eq(out[1].armies, 4);
+    uint32_t listed[4];
+    cr_assert_eq(cbd_turn_sim_units_listed(sim, listed), 4);
+    cr_expect_eq(listed[0], 3);
+    cr_expect_eq(listed[1], 0);
+    cr_expect_eq(listed[2], 2);
+    cr_expect_eq(listed[3], 1);
     cbd_turn_sim_free(sim);
 }
 

@@ -96,10 +96,13 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally 
          * each territory a cache miss once the histograms outgrow the cache. */
         uint64_t per_territory = CBD_WORK_TURN_TALLY;
         per_territory += s->hist_bytes > CBD_WORK_CACHE_BYTES ? CBD_WORK_TURN_MISS : 0;
+        /* A listed turn's units are sorted by territory and arrival (at most n_units² / 2
+         * steps of an insertion sort, W21). */
+        uint64_t sort = s->turn_units ? (uint64_t)s->n_units * s->n_units / 2 : 0;
         uint64_t tally = cbd_work_times(per_territory, s->n_terr) +
                          cbd_work_times(CBD_WORK_SCAN_TERM,
                                         s->n_orders + (s->n_units ? s->n_units + s->n_owner : 0) +
-                                            s->n_bonus_terr);
+                                            s->n_bonus_terr + sort);
         if (!cbd_charge(budget, tally)) {
             return CBD_ERR_BUDGET;
         }
@@ -111,7 +114,7 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally 
             return cbd_budget_nomem(budget);
         }
         if (s->n_units > 0) {
-            cbdp_turn_tally_add_units(s, sim);
+            cbdp_turn_tally_add_units(s, sim, t);
         }
         if (s->drawn) {
             memcpy(s->drawn + t * s->n_terr, cbd_turn_sim_drawn(sim), s->n_terr * sizeof *s->drawn);
@@ -121,7 +124,8 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally 
 }
 
 /* Writing the listed turns (none when s->events is NULL): each territory and order of each,
- * and each unit id an order lists as sent or dead (W21). */
+ * each unit id an order lists as sent or dead, and each living unit's id on its territory
+ * (W21). */
 static uint64_t listing_units(const cbd_turn_tally *s, uint64_t trials) {
     if (!s->events) {
         return 0;
@@ -130,6 +134,9 @@ static uint64_t listing_units(const cbd_turn_tally *s, uint64_t trials) {
     for (uint64_t i = 0; i < trials * s->n_orders; i++) {
         ids += (uint64_t)__builtin_popcountll(s->events[i].units_sent) +
                (uint64_t)__builtin_popcountll(s->events[i].units_died);
+    }
+    for (uint64_t i = 0; s->turn_units && i < trials * s->n_units; i++) {
+        ids += s->turn_units[i] != CBD_TURN_UNIT_DEAD;
     }
     return cbd_work_times(CBD_WORK_LISTED_TURN_ITEM, trials * (s->n_terr + s->n_orders)) +
            cbd_work_times(CBD_WORK_LISTED_UNIT, ids);

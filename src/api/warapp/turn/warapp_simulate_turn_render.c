@@ -117,11 +117,30 @@ static void drawn_json(cbd_jw *w, const cbd_turn_tally *s, const uint64_t *drawn
     cbd_jw_object_close(w);
 }
 
+/* W19, W21: a listed territory's living units, "units": [ids] in listed order, when it has
+ * any; `listed` (sorted by territory) is advanced past them. */
+static void territory_units_json(cbd_jw *w, const cbd_turn_tally *s, const uint32_t *at,
+                                 const uint32_t **listed, const uint32_t *end, size_t territory) {
+    if (*listed == end || **listed == CBD_TURN_UNIT_DEAD || at[**listed] != territory) {
+        return;
+    }
+    cbd_jw_key(w, "units");
+    cbd_jw_array_open(w);
+    for (; *listed < end && **listed != CBD_TURN_UNIT_DEAD && at[**listed] == territory;
+         (*listed)++) {
+        cbd_jw_string(w, s->q->unit_id[**listed]);
+    }
+    cbd_jw_array_close(w);
+}
+
 static void turns_json(cbd_jw *w, const cbd_turn_tally *s, uint64_t trials) {
     cbd_jw_key(w, "turns");
     cbd_jw_array_open(w);
     for (uint64_t t = 0; t < trials; t++) {
         const cbd_turn_territory *board = s->boards + t * s->n_terr;
+        const uint32_t *at = s->turn_unit_at ? s->turn_unit_at + t * s->n_units : NULL;
+        const uint32_t *listed = s->turn_units ? s->turn_units + t * s->n_units : NULL;
+        const uint32_t *end = listed ? listed + s->n_units : NULL;
         cbd_jw_object_open(w);
         cbd_jw_key(w, "territories");
         cbd_jw_object_open(w);
@@ -132,6 +151,9 @@ static void turns_json(cbd_jw *w, const cbd_turn_tally *s, uint64_t trials) {
             cbd_jw_string(w, board[i].owner == CBD_TURN_NEUTRAL ? CBD_TURN_NEUTRAL_NAME
                                                                 : s->q->player_id[board[i].owner]);
             cbd_jw_key_uint(w, "armies", board[i].armies);
+            if (listed) {
+                territory_units_json(w, s, at, &listed, end, i);
+            }
             cbd_jw_object_close(w);
         }
         cbd_jw_object_close(w);

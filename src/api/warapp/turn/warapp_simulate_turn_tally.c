@@ -69,6 +69,7 @@ void cbdp_turn_tally_free(cbd_turn_tally *s) {
     cbd_mem_free(s->unit_at);
     cbd_mem_free(s->unit_alive);
     cbd_mem_free(s->eliminated);
+    cbd_mem_free(s->turn_unit_at); /* turn_units with it */
     cbd_mem_free(s->bonus_owner);
 }
 
@@ -108,13 +109,26 @@ bool cbdp_turn_tally_init(cbd_turn_tally *s, cbd_budget *budget, const cbd_turn_
             s->drawn = cbd_mem_alloc(budget, trials * s->n_terr * sizeof *s->drawn);
             ok = s->drawn != NULL;
         }
+        if (ok && s->n_units > 0) {
+            s->turn_unit_at = cbd_mem_alloc(budget, 2 * trials * s->n_units * sizeof(uint32_t));
+            s->turn_units = s->turn_unit_at ? s->turn_unit_at + trials * s->n_units : NULL;
+            ok = s->turn_unit_at != NULL;
+        }
     }
     return ok;
 }
 
-void cbdp_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim) {
+void cbdp_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim, uint64_t trial) {
     const uint32_t *at = cbd_turn_sim_unit_at(sim);
     const bool *gone = cbd_turn_sim_eliminated(sim);
+    if (s->turn_units) {
+        uint32_t *listed = s->turn_units + trial * s->n_units;
+        size_t n = cbd_turn_sim_units_listed(sim, listed);
+        for (size_t k = n; k < s->n_units; k++) {
+            listed[k] = CBD_TURN_UNIT_DEAD;
+        }
+        memcpy(s->turn_unit_at + trial * s->n_units, at, s->n_units * sizeof *at);
+    }
     for (size_t u = 0; u < s->n_units; u++) {
         if (at[u] != CBD_TURN_UNIT_DEAD) {
             s->unit_at[u * s->n_terr + at[u]]++;

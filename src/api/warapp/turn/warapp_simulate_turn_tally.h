@@ -35,8 +35,12 @@ typedef struct {
     uint64_t *unit_at;          /* n_units × n_terr: the trials it ended alive there */
     uint64_t *unit_alive;       /* n_units */
     uint64_t *eliminated;       /* n_players (W22) */
-    uint64_t *bonus_owner;      /* W32: n_bonuses × n_players, or NULL without bonuses */
-    uint64_t n_bonus_terr;      /* W32: the territories of every bonus, each looked at a trial */
+    /* Listed turns with units (W19, W21), or NULL: trials × n_units each. Where each unit
+     * ended, and the living units as the board lists them (cbd_turn_sim_units_listed), then
+     * CBD_TURN_UNIT_DEAD. */
+    uint32_t *turn_unit_at, *turn_units;
+    uint64_t *bonus_owner; /* W32: n_bonuses × n_players, or NULL without bonuses */
+    uint64_t n_bonus_terr; /* W32: the territories of every bonus, each looked at a trial */
 } cbd_turn_tally;
 
 /* The count of a key the histogram holds (a key is armies + 1, as its `key` array has it). */
@@ -51,7 +55,8 @@ void cbdp_turn_tally_free(cbd_turn_tally *s);
 /* One resolved turn into the counts; false when a histogram could not grow. */
 bool cbdp_turn_tally_add(cbd_turn_tally *s, const cbd_turn_territory *board,
                          const cbd_turn_event *ev);
-/* W21, W22: where each unit ended and who was eliminated, into the counts. */
-void cbdp_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim);
+/* W21, W22: where each unit ended and who was eliminated, into the counts, and for a listed
+ * turn (`trial`) its units as the board lists them. */
+void cbdp_turn_tally_add_units(cbd_turn_tally *s, const cbd_turn_sim *sim, uint64_t trial);
 
 #endif

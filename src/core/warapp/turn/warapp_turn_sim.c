@@ -91,6 +91,26 @@ const bool *cbd_turn_sim_eliminated(const cbd_turn_sim *sim) {
     return sim->eliminated;
 }
 
+size_t cbd_turn_sim_units_listed(const cbd_turn_sim *sim, uint32_t *out) {
+    /* At most CBD_TURN_MAX_UNITS units: an insertion sort by (territory, arrival). */
+    size_t n = 0;
+    for (size_t u = 0; u < sim->plan.turn->n_units; u++) {
+        uint32_t at = sim->unit_at[u];
+        if (at == CBD_TURN_UNIT_DEAD) {
+            continue;
+        }
+        size_t j = n++;
+        while (j > 0 &&
+               (sim->unit_at[out[j - 1]] > at ||
+                (sim->unit_at[out[j - 1]] == at && sim->arrival[out[j - 1]] > sim->arrival[u]))) {
+            out[j] = out[j - 1];
+            j--;
+        }
+        out[j] = (uint32_t)u;
+    }
+    return n;
+}
+
 /* W21: every unit where it starts, at full health, not moved; nobody eliminated. */
 static void units_start(cbd_turn_sim *sim) {
     const cbd_turn *t = sim->plan.turn;
