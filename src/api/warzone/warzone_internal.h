@@ -23,6 +23,11 @@
 /* The longest id the game's JSON may give (a territory, player or bonus), in bytes. */
 #define CBDP_WZ_ID_MAX 24
 
+/* The longest Commander guid an army string may give, in bytes: the game writes a .NET Guid
+ * (36 characters, "8f1c2b7e-..."), and the guid becomes the unit's id in /analyze-turn's
+ * request, which takes up to 64 characters (CBD_TURN_ID_MAX). */
+#define CBDP_WZ_GUID_MAX 64
+
 /* The owner name of neutral territories in the game's JSON. */
 #define CBDP_WZ_NEUTRAL "Neutral"
 

@@ -157,7 +157,7 @@ static bool read_unit(const char *s, size_t n, json_t **list) {
     const char *c1 = memchr(s, ',', n);
     const char *c2 = c1 ? memchr(c1 + 1, ',', n - (size_t)(c1 + 1 - s)) : NULL;
     if (!c2 || (size_t)(c1 - s) != 4 || memcmp(s, "cmdr", 4) != 0 || c2 == c1 + 1 ||
-        c2 + 1 == s + n || (size_t)(c2 - c1 - 1) >= CBDP_WZ_ID_MAX) {
+        c2 + 1 == s + n || (size_t)(c2 - c1 - 1) > CBDP_WZ_GUID_MAX) {
         return false;
     }
     if (!*list && !(*list = json_array())) {

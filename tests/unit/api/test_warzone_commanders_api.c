@@ -268,3 +268,28 @@ Test(warzone_commanders_api, w40_commanders_agree_with_analysis_chi_square) {
     cr_expect(r.statistic < r.critical, "200 eliminated: %g >= %g", r.statistic, r.critical);
     json_decref(exact);
 }
+
+/*
+ * Guids as the game writes them: a .NET Guid of 36 characters is taken and written back as it
+ * came; the guid becomes the unit's id in /analyze-turn's request, which holds 64 characters at
+ * most, so two glued (72) are a 422 at the army string that holds them.
+ */
+#define GUID "5f0c6a2e-93b1-4d7a-b2c4-0e8f1d3a7b95"
+#define GUID_TURN(guid)                                                                            \
+    "{" SETTINGS ", " MAP2 ", \"standing\": [{\"terrID\": 1, \"ownedBy\": \"100\", \"armies\": "   \
+    "\"5|cmdr," guid ",100\"}, {\"terrID\": 2, \"ownedBy\": \"200\", \"armies\": \"3\"}], "        \
+    "\"orders\": [], \"seed\": 1}"
+
+Test(warzone_commanders_api, w41_a_dotnet_guid_round_trips) {
+    json_t *doc = simulate(GUID_TURN(GUID));
+    expect_standing(doc, 0, "100", "5|cmdr," GUID ",100");
+    json_decref(doc);
+}
+
+Test(warzone_commanders_api, w41_guid_past_64_bytes_refused) {
+    json_t *doc;
+    cr_assert_eq(run("/warzone/simulate-turn", GUID_TURN(GUID GUID), &doc), 422, "%s", last_body);
+    const char *pointer = json_string_value(json_walk(doc, "errors/0/pointer"));
+    cr_expect(pointer && strcmp(pointer, "/standing/0/armies") == 0, "%s", last_body);
+    json_decref(doc);
+}
