@@ -94,8 +94,8 @@
 #define CBD_WORK_SIM_UNIT 1
 
 /* What writing /analyze-attack's answer costs besides the core's work (summaries, listings). */
-#define CBD_WORK_DIST_VALUE  16  /* one value read for the percentiles, the listing and the rest */
-#define CBD_WORK_DIST_POINT  75  /* one value listed, written as armies and probability */
+#define CBD_WORK_DIST_VALUE 16 /* one value read for the percentiles, the listing and the rest */
+#define CBD_WORK_DIST_POINT 75 /* one value listed, written as armies and probability */
 /* One point of a graph besides its kill windows, written: bench_budget's 10,000 points at luck 0
  * take 2.5 ms, some 250 ns a point with its JSON, and their 126 bytes of answer are fresh pages
  * (an answer past M_MMAP_THRESHOLD is a mapping of its own, given back when sent): 0.03 of a
