@@ -234,9 +234,11 @@ static bool unfog(const cbd_reader *r, const cbd_reader *s, const char *id, bool
             }
             return false;
         }
-        json_decref(known.commanders);
         ok =
             ok && json_object_set_new(entry, "armies", json_integer((json_int_t)known.armies)) == 0;
+        /* A Commander the fog hid but the caller knows of is the same unit as one in sight. */
+        ok = ok && (!known.commanders || commanders_of(&g, known.commanders, entry));
+        json_decref(known.commanders);
     }
     return ok;
 }

@@ -293,3 +293,35 @@ Test(warzone_commanders_api, w41_guid_past_64_bytes_refused) {
     cr_expect(pointer && strcmp(pointer, "/standing/0/armies") == 0, "%s", last_body);
     json_decref(doc);
 }
+
+/*
+ * A Commander the fog hides, given in `fogged` (W23, W41), is the Commander in sight: 100's 12
+ * of 13 attack 200's 5 and gb at 16 % luck, once with 2's armies in sight and once Fogged with
+ * the same string in `fogged`; both analyses give every territory the same chances. Without the
+ * Commander the attack is another one (W17: gb defends with power 7), which the test checks too.
+ */
+#define FOG_TURN(armies, fogged)                                                                   \
+    "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": "     \
+    "\"0.16\"}, \"map\": {\"territories\": [{\"id\": 1, \"connectedTo\": [2]}, {\"id\": 2}]}, "    \
+    "\"standing\": [{\"terrID\": 1, \"ownedBy\": \"100\", \"armies\": \"13\"}, {\"terrID\": 2, "   \
+    "\"ownedBy\": \"200\", \"armies\": \"" armies                                                  \
+    "\"}], \"orders\": [" ATTACK("100", "1", "2", "12") "]" fogged "}"
+
+Test(warzone_commanders_api, w41_fogged_commander_is_the_one_in_sight) {
+    json_t *seen, *fogged, *plain;
+    cr_assert_eq(run("/warzone/analyze-turn", FOG_TURN("5|cmdr,gb,200", ""), &seen), 200, "%s",
+                 last_body);
+    cr_assert_eq(run("/warzone/analyze-turn",
+                     FOG_TURN("Fogged", ", \"fogged\": {\"2\": {\"armies\": \"5|cmdr,gb,200\"}}"),
+                     &fogged),
+                 200, "%s", last_body);
+    cr_assert_eq(run("/warzone/analyze-turn", FOG_TURN("5", ""), &plain), 200, "%s", last_body);
+    cr_expect(
+        json_equal(json_object_get(seen, "territories"), json_object_get(fogged, "territories")),
+        "%s", last_body);
+    cr_expect(
+        !json_equal(json_object_get(seen, "territories"), json_object_get(plain, "territories")));
+    json_decref(seen);
+    json_decref(fogged);
+    json_decref(plain);
+}
