@@ -51,6 +51,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     cfg.warapp.max_turn_states = 10000;
     cfg.warapp.max_turn_simulated_orders = 100000;
     cfg.warapp.max_listed_turns = 10;
+    /* The seeds include the costly table's requests, which the default budget lets run for 2 s
+     * of CPU: 15-30 s under the sanitizers and coverage, past libFuzzer's -timeout=10 on a busy
+     * machine. A twentieth of it still walks every step of them up to the budget's refusal. */
+    cfg.limits.work_budget_ms = 100;
     endpoint = cbd_api_find_endpoint(FUZZ_ENDPOINT);
     if (!endpoint) {
         fprintf(stderr, "no endpoint %s\n", FUZZ_ENDPOINT);
