@@ -96,7 +96,8 @@
         CBD_TOOL("Analyze a Warzone turn in the game's own JSON", CBD_IDEMPOTENT,                  \
             "analyze_turn for a turn as the Warzone game writes it: `settings` and `map` as "      \
             "GetBotGameSettings gives them, `standing` (gameInfo.latestStanding or a standingN), " \
-            "`orders` (GameOrderDeploy, GameOrderAttackTransfer, card orders) and `players`. "     \
+            "`orders` (GameOrderDeploy, GameOrderAttackTransfer, card orders) and `players`, or "  \
+            "GetBotGameInfo's answer as it came (`game`, `gameInfo`) for standing and players. "   \
             "Answers the exact board after the turn keyed by terrID and playerID (`Neutral`), "    \
             "each order's chances, each bonus's chance of being owned whole by each player, each " \
             "player's expected income, and `warnings` for settings not modelled (W40-W42)."))      \

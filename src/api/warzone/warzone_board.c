@@ -1,7 +1,8 @@
 /*
  * The game's map and standing as combatd's board (W11, W24, W40): `map.territories` with their
  * `connectedTo` (a border listed on one side counts both ways, as W24 reads `neighbors`),
- * `map.bonuses` with OverriddenBonuses applied, and the standing's {terrID, ownedBy, armies},
+ * `map.bonuses` with OverriddenBonuses applied, and the standing's {terrID, ownedBy, armies}
+ * (the request's `standing` or gameInfo.latestStanding, read where it was given),
  * where `Neutral` is combatd's neutral, a Commander in an army string a unit of its owner
  * (W21), and `Fogged` what the request's `fogged` gives or a 422 (W41).
  */
@@ -243,11 +244,11 @@ static bool unfog(const cbd_reader *r, const cbd_reader *s, const char *id, bool
     return ok;
 }
 
-/* standing item i. */
+/* standing item i, at where the standing was given (`standing` or gameInfo.latestStanding). */
 static bool read_standing_item(const cbd_reader *r, size_t i, const cbd_config *cfg,
                                cbdp_wz_turn *t, json_t *terrs) {
     cbd_reader s;
-    cbd_reader_at_item(&s, r, "standing", i);
+    cbd_reader_at_item(&s, &t->standing_in.at, t->standing_in.key, i);
     char id[CBDP_WZ_ID_MAX];
     if (!json_is_object(s.obj)) {
         cbd_reader_error(&s, NULL, "must be a territory's standing {terrID, ownedBy, armies}");
@@ -291,9 +292,10 @@ bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn
     if (!read_map(r, t, terrs)) {
         return false;
     }
-    const json_t *standing = cbd_reader_member(r, "standing");
+    const cbdp_wz_source *in = &t->standing_in;
+    const json_t *standing = in->list;
     if (!json_is_array(standing)) {
-        cbd_reader_error(r, "standing",
+        cbd_reader_error(&in->at, in->key,
                          "is required: the board as gameInfo.latestStanding or a "
                          "standingN gives it ([{terrID, ownedBy, armies}])");
         return false;
@@ -306,7 +308,7 @@ bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn
     json_t *entry;
     json_object_foreach(terrs, id, entry) {
         if (ok && !json_object_get(t->standing_at, id)) {
-            cbd_reader_error(r, "standing", "lacks territory %s of the map", id);
+            cbd_reader_error(&in->at, in->key, "lacks territory %s of the map", id);
             ok = false;
         }
     }

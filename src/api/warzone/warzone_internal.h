@@ -31,6 +31,16 @@
 /* The owner name of neutral territories in the game's JSON. */
 #define CBDP_WZ_NEUTRAL "Neutral"
 
+/* Where a list of the turn was read (W40): the request's own member (`standing`, `players`,
+ * `incomes`) or the one of the bot API's answer merged into it (gameInfo.latestStanding,
+ * game.players, gameInfo.incomes), so that every error names the member the caller wrote. */
+typedef struct {
+    const json_t *list;  /* the member's value (NULL when neither gave it) */
+    cbd_reader at;       /* a reader at the object that holds it: the request, game or gameInfo */
+    const char *key;     /* its name there */
+    const char *pointer; /* at's pointer and key: "/standing", "/gameInfo/latestStanding", ... */
+} cbdp_wz_source;
+
 /* A turn read from the game's JSON. Every json_t is owned here (cbdp_wz_turn_free). */
 typedef struct {
     json_t *doc;          /* the turn in /analyze-turn's request shape */
@@ -48,13 +58,16 @@ typedef struct {
     json_t *player_at;    /* playerID -> the first order it gives (W41's 422) */
     json_t *overrides;    /* bonusID -> value, from settings.OverriddenBonuses */
     uint64_t base_income; /* settings.MinimumArmyBonus (0 when absent) */
+    /* Where `standing`, `players` and `incomes` were read (the request's, or the game's). */
+    cbdp_wz_source standing_in, players_in, incomes_in;
     /* The settings that make orders legal (the game refuses the others when they are sent). */
     bool allow_attack_only, allow_transfer_only, allow_percent;
 } cbdp_wz_turn;
 
 /* The members of the turn every /warzone/ endpoint reads, for cbd_reader_open. */
 #define CBDP_WZ_TURN_KEYS                                                                          \
-    "settings", "map", "standing", "orders", "players", "fogged", "diplomacy", "incomes"
+    "settings", "map", "standing", "orders", "players", "fogged", "diplomacy", "incomes", "game",  \
+        "gameInfo"
 
 /* Reads the turn of the request `r` (opened with CBDP_WZ_TURN_KEYS and the endpoint's own):
  * true when it could be translated, false with every offending member recorded in the game's

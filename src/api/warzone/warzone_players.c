@@ -1,7 +1,8 @@
 /*
  * The game's players (either dialect's list: {id, team, state, ...}) as combatd's teams and,
  * under a cycle MoveOrder, W13's player_order; the request's `diplomacy` (W29's pairs in force
- * this turn) and `incomes` (gameInfo.incomes). W41: an owner or order player that is not in
+ * this turn) and `incomes` (gameInfo.incomes; `players` and `incomes` may be given as
+ * game.players and gameInfo.incomes instead). W41: an owner or order player that is not in
  * `players` is a 422, which catches the query game API's profile ids given where its in-game
  * ids are meant; a `players` id that is a profile id of a player of the board is read as that
  * player's in-game id (the profile id without its first two and last two digits).
@@ -49,13 +50,14 @@ static bool all_listed(const cbd_reader *r, const cbdp_wz_turn *t, const json_t 
             continue;
         }
         const json_t *s = json_object_get(t->owner_at, id);
+        const cbdp_wz_source *in = &t->standing_in;
         cbd_reader at;
-        cbd_reader_at_item(&at, r, s ? "standing" : "orders",
+        cbd_reader_at_item(&at, s ? &in->at : r, s ? in->key : "orders",
                            (size_t)json_integer_value(s ? s : json_object_get(t->player_at, id)));
         cbd_reader_error(&at, s ? "ownedBy" : "playerID",
-                         "is %s, not a player of `players`: give the in-game ids (a profile id "
+                         "is %s, not a player of %s: give the in-game ids (a profile id "
                          "of the query game API is not one, W41)",
-                         id);
+                         id, t->players_in.at.pointer[0] ? "game.players" : "`players`");
         ok = false;
     }
     return ok;
@@ -83,13 +85,13 @@ static bool cycle_order(cbdp_wz_turn *t, const json_t *order) {
                                  "of `players` (the game's JSON does not record it, W40)");
 }
 
-static bool read_players(const cbd_reader *r, cbdp_wz_turn *t, json_t *listed, json_t *order,
-                         json_t *teams) {
-    const json_t *list = cbd_reader_member(r, "players");
+/* `players` or game.players, read where it was given. */
+static bool read_players(cbdp_wz_turn *t, json_t *listed, json_t *order, json_t *teams) {
+    const cbdp_wz_source *in = &t->players_in;
     bool ok = true;
-    for (size_t i = 0; i < json_array_size(list); i++) {
+    for (size_t i = 0; i < json_array_size(in->list); i++) {
         cbd_reader p;
-        cbd_reader_at_item(&p, r, "players", i);
+        cbd_reader_at_item(&p, &in->at, in->key, i);
         char id[CBDP_WZ_ID_MAX], team[CBDP_WZ_ID_MAX];
         if (!player_id(&p, t, id)) {
             ok = false;
@@ -132,13 +134,14 @@ static bool read_diplomacy(const cbd_reader *r, cbdp_wz_turn *t) {
     return ok;
 }
 
-/* incomes: gameInfo.incomes [{playerID, freeArmies}] (for /warzone/plan-turn). */
-static bool read_incomes(const cbd_reader *r, cbdp_wz_turn *t) {
-    const json_t *list = cbd_reader_member(r, "incomes");
+/* incomes: gameInfo.incomes [{playerID, freeArmies}] (for /warzone/plan-turn), given as the
+ * request's `incomes` or in its gameInfo. */
+static bool read_incomes(cbdp_wz_turn *t) {
+    const cbdp_wz_source *in = &t->incomes_in;
     bool ok = true;
-    for (size_t i = 0; i < json_array_size(list); i++) {
+    for (size_t i = 0; i < json_array_size(in->list); i++) {
         cbd_reader p;
-        cbd_reader_at_item(&p, r, "incomes", i);
+        cbd_reader_at_item(&p, &in->at, in->key, i);
         char id[CBDP_WZ_ID_MAX];
         uint64_t n = 0;
         if (!cbdp_wz_read_id(&p, "playerID", id) ||
@@ -152,13 +155,14 @@ static bool read_incomes(const cbd_reader *r, cbdp_wz_turn *t) {
 }
 
 bool cbdp_wz_check_players(const cbd_reader *r, cbdp_wz_turn *t) {
-    const json_t *list = cbd_reader_member(r, "players");
+    const cbdp_wz_source *in = &t->players_in;
+    const json_t *list = in->list;
     if (!cbdp_wz_absent(list) && !json_is_array(list)) {
-        cbd_reader_error(r, "players", "must be the game's list of players ({id, team, ...})");
+        cbd_reader_error(&in->at, in->key, "must be the game's list of players ({id, team, ...})");
         return false;
     }
     json_t *listed = json_object(), *order = json_array(), *teams = json_object();
-    bool ok = listed && order && teams && read_players(r, t, listed, order, teams);
+    bool ok = listed && order && teams && read_players(t, listed, order, teams);
     ok = ok && (!json_is_array(list) || all_listed(r, t, listed));
     if (ok && json_object_size(teams) > 0) {
         ok = json_object_set(t->doc, "teams", teams) == 0;
@@ -170,5 +174,5 @@ bool cbdp_wz_check_players(const cbd_reader *r, cbdp_wz_turn *t) {
     json_decref(listed);
     json_decref(order);
     json_decref(teams);
-    return ok && read_diplomacy(r, t) && read_incomes(r, t);
+    return ok && read_diplomacy(r, t) && read_incomes(t);
 }

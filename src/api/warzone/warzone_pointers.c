@@ -1,7 +1,8 @@
 /*
  * combatd's JSON pointers of a translated turn back into the game's (W40): a problem that
  * /analyze-turn's reader or core found in the translated request names the member of the
- * game's JSON it came from (`/territories/5/armies` is `/standing/3/armies`, `/orders/1/armies`
+ * game's JSON it came from (`/territories/5/armies` is `/standing/3/armies`, or
+ * `/gameInfo/latestStanding/3/armies` when the standing was given there, `/orders/1/armies`
  * of an attack is `/orders/2/numArmies` when a card without effect came before it).
  */
 #include <stdio.h>
@@ -60,12 +61,14 @@ static const char *order_member(const char *type, const char *m) {
     return renamed(common, m);
 }
 
-/* /territories/<id>/<member>... */
+/* /territories/<id>/<member>...: the standing's item, where the standing was given (`standing`
+ * or gameInfo.latestStanding). */
 static void territory_pointer(const cbdp_wz_turn *t, char *tok[], size_t n, char *out,
                               size_t size) {
     const json_t *at = n > 1 ? json_object_get(t->standing_at, tok[1]) : NULL;
+    const char *standing = t->standing_in.pointer ? t->standing_in.pointer : "/standing";
     if (!at) {
-        snprintf(out, size, "/standing");
+        snprintf(out, size, "%s", standing);
         return;
     }
     long i = (long)json_integer_value(at);
@@ -78,9 +81,9 @@ static void territory_pointer(const cbdp_wz_turn *t, char *tok[], size_t n, char
                  (long)json_integer_value(json_object_get(t->map_at, tok[1])), n > 3 ? "/" : "",
                  n > 3 ? tok[3] : "");
     } else if (!strcmp(m, "owner") || !strcmp(m, "armies") || !strcmp(m, "units")) {
-        snprintf(out, size, "/standing/%ld/%s", i, strcmp(m, "owner") ? "armies" : "ownedBy");
+        snprintf(out, size, "%s/%ld/%s", standing, i, strcmp(m, "owner") ? "armies" : "ownedBy");
     } else {
-        snprintf(out, size, "/standing/%ld", i);
+        snprintf(out, size, "%s/%ld", standing, i);
     }
 }
 
@@ -161,7 +164,7 @@ static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t
          * territories as goals of their own (W32), and a spent budget there names them. */
         snprintf(out, size, "/map/bonuses");
     } else if (!strcmp(tok[0], "teams")) {
-        snprintf(out, size, "/players");
+        snprintf(out, size, "%s", t->players_in.pointer ? t->players_in.pointer : "/players");
     } else {
         snprintf(out, size, "%s", p);
     }

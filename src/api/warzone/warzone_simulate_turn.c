@@ -54,9 +54,10 @@ static json_t *army_string(const json_t *t, const char *owner) {
     return out;
 }
 
-/* The standing after the turn, in the request's standing order. */
-static json_t *standing_after(const json_t *request, const json_t *terrs) {
-    const json_t *given = json_object_get(request, "standing");
+/* The standing after the turn, in the order of the standing given (`standing` or
+ * gameInfo.latestStanding). */
+static json_t *standing_after(const cbdp_wz_turn *tu, const json_t *terrs) {
+    const json_t *given = tu->standing_in.list;
     json_t *out = json_array();
     for (size_t i = 0; out && i < json_array_size(given); i++) {
         char id[CBDP_WZ_ID_MAX];
@@ -122,7 +123,7 @@ static json_t *orders_after(const cbdp_wz_turn *t, const json_t *request, const 
 static bool game_answer(const cbdp_wz_turn *t, const json_t *request, const json_t *answer,
                         uint64_t seed, cbd_jw *out) {
     const json_t *turn = json_array_get(json_object_get(answer, "turns"), 0);
-    json_t *standing = standing_after(request, json_object_get(turn, "territories"));
+    json_t *standing = standing_after(t, json_object_get(turn, "territories"));
     json_t *orders = orders_after(t, request, json_object_get(turn, "orders"));
     json_t *doc = json_pack("{s:I,s:o*,s:o*,s:O}", "seed", (json_int_t)seed, "standing", standing,
                             "orders", orders, "warnings", t->warnings);
