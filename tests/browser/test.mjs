@@ -1031,7 +1031,7 @@ try {
         await page.selectOption('#wz-objective', { index: 0 });
     });
 
-    await check('a broken paste: the service\'s error names the member beside the textarea (/standing/1/armies, territory 2)', async () => {
+    await check('a broken paste: the service\'s error names the member beside the textarea (/standing/1/armies, territory 2; /gameInfo/latestStanding/1/armies when merged)', async () => {
         const good = await wzExample();
         await page.fill('#wz-json', good.replace('{"terrID": 2, "ownedBy": "100", "armies": "4"}', '{"terrID": 2, "ownedBy": "100", "armies": "Fogged"}'));
         equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'error', 'panel state');
@@ -1039,6 +1039,17 @@ try {
         const msg = await page.$eval('#wz-json', (n) => document.getElementById(n.getAttribute('aria-describedby').split(' ').pop()).textContent);
         assert(/^\/standing\/1\/armies: the 2nd entry of standing \(territory 2\), its armies is Fogged/.test(msg), `the message: ${msg}`);
         equal(await page.evaluate(() => document.activeElement.id), 'wz-json', 'focus');
+        // The same paste as the bot API's two answers merged: the standing in
+        // gameInfo.latestStanding, the players in game.players, named there.
+        const merged = JSON.parse(good);
+        merged.gameInfo = { latestStanding: merged.standing.map((e) => (String(e.terrID) === '2' ? { ...e, armies: 'Fogged' } : e)) };
+        merged.game = { players: merged.players };
+        delete merged.standing;
+        delete merged.players;
+        await page.fill('#wz-json', JSON.stringify(merged, null, 1));
+        equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'error', 'panel state (merged)');
+        const msg2 = await page.$eval('#wz-json', (n) => document.getElementById(n.getAttribute('aria-describedby').split(' ').pop()).textContent);
+        assert(/^\/gameInfo\/latestStanding\/1\/armies: the 2nd entry of gameInfo\.latestStanding \(territory 2\), its armies is Fogged/.test(msg2), `the message: ${msg2}`);
         // Text that is not JSON is caught on the page, with its line, and nothing is sent.
         const before = requests.length;
         await page.fill('#wz-json', good.replace('"MoveOrder": "Random",', '"MoveOrder": "Random"'));
