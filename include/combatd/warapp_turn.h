@@ -410,6 +410,9 @@ typedef struct {
     /* W21: bit u for unit u of cbd_turn.units: the units the order sent, and those of either
      * side that died in its battle. */
     uint64_t units_sent, units_died;
+    /* attacks only: the owner of `to` when the battle began, whose units are the defending
+     * ones of units_died (a gift earlier in the turn may have changed it, W28) */
+    cbd_turn_player defender;
 } cbd_turn_event;
 
 /*

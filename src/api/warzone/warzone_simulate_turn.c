@@ -25,33 +25,65 @@ static json_t *armies_text(const json_t *n) {
 }
 
 /*
- * A territory's army string after the turn (W21, W22): its armies, then each Commander living
- * on it as "|cmdr,<guid>,<owner>", in the order /simulate-turn lists its units (W19's listed
- * order, which the next turn's board then keeps), the owner its territory's (a gifted
- * Commander is its receiver's, W28). The translated turn's units are the request's Commanders
- * with their guids as ids, so the guid comes back as it was given; a Commander that died is
- * in no territory's list.
+ * An army string (W21): `armies`, then "|cmdr,<guid>,<owner>" for each id of `ids` (a JSON
+ * array of unit ids) that `keep` accepts, in the array's order. The translated turn's units are
+ * the request's Commanders with their guids as ids, so a guid comes back as it was given.
  */
-static json_t *army_string(const json_t *t, const char *owner) {
-    const json_t *units = json_object_get(t, "units");
-    json_t *armies = armies_text(json_object_get(t, "armies"));
-    if (!armies || json_array_size(units) == 0) {
+typedef bool (*unit_filter)(const json_t *id, const json_t *against);
+
+static json_t *army_string_of(const json_t *armies_n, const json_t *ids, const char *owner,
+                              unit_filter keep, const json_t *against) {
+    json_t *armies = armies_text(armies_n);
+    if (!armies || json_array_size(ids) == 0) {
         return armies;
     }
     size_t len = json_string_length(armies), n_owner = strlen(owner);
-    for (size_t k = 0; k < json_array_size(units); k++) {
-        len += sizeof "|cmdr,," - 1 + json_string_length(json_array_get(units, k)) + n_owner;
+    for (size_t k = 0; k < json_array_size(ids); k++) {
+        len += sizeof "|cmdr,," - 1 + json_string_length(json_array_get(ids, k)) + n_owner;
     }
     char *text = malloc(len + 1);
     size_t at = text ? (size_t)snprintf(text, len + 1, "%s", json_string_value(armies)) : 0;
-    for (size_t k = 0; text && k < json_array_size(units); k++) {
-        at += (size_t)snprintf(text + at, len + 1 - at, "|cmdr,%s,%s",
-                               json_string_value(json_array_get(units, k)), owner);
+    for (size_t k = 0; text && k < json_array_size(ids); k++) {
+        const json_t *id = json_array_get(ids, k);
+        if (!keep || keep(id, against)) {
+            at += (size_t)snprintf(text + at, len + 1 - at, "|cmdr,%s,%s", json_string_value(id),
+                                   owner);
+        }
     }
     json_decref(armies);
     json_t *out = text ? json_stringn(text, at) : NULL;
     free(text);
     return out;
+}
+
+static bool listed_in(const json_t *id, const json_t *ids) {
+    for (size_t k = 0; k < json_array_size(ids); k++) {
+        if (json_equal(id, json_array_get(ids, k))) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool not_listed_in(const json_t *id, const json_t *ids) {
+    return !listed_in(id, ids);
+}
+
+/*
+ * A territory's army string after the turn (W21, W22): its armies, then each Commander living
+ * on it, in the order /simulate-turn lists its units (W19's listed order, which the next turn's
+ * board then keeps), the owner its territory's (a gifted Commander is its receiver's, W28); a
+ * Commander that died is in no territory's list.
+ */
+static json_t *army_string(const json_t *t, const char *owner) {
+    return army_string_of(json_object_get(t, "armies"), json_object_get(t, "units"), owner, NULL,
+                          NULL);
+}
+
+/* A listed owner in the game's words: "neutral" is the game's "Neutral". */
+static const char *game_owner(const json_t *owner) {
+    const char *o = json_string_value(owner);
+    return o == NULL || strcmp(o, "neutral") == 0 ? CBDP_WZ_NEUTRAL : o;
 }
 
 /* The standing after the turn, in the order of the standing given (`standing` or
@@ -63,8 +95,7 @@ static json_t *standing_after(const cbdp_wz_turn *tu, const json_t *terrs) {
         char id[CBDP_WZ_ID_MAX];
         (void)cbdp_wz_id_text(json_object_get(json_array_get(given, i), "terrID"), id);
         const json_t *t = json_object_get(terrs, id);
-        const char *owner = json_string_value(json_object_get(t, "owner"));
-        owner = strcmp(owner, "neutral") == 0 ? CBDP_WZ_NEUTRAL : owner;
+        const char *owner = game_owner(json_object_get(t, "owner"));
         json_t *e = json_pack("{s:O,s:s,s:o}", "terrID",
                               json_object_get(json_array_get(given, i), "terrID"), "ownedBy", owner,
                               "armies", army_string(t, owner));
@@ -76,20 +107,31 @@ static json_t *standing_after(const cbdp_wz_turn *tu, const json_t *terrs) {
     return out;
 }
 
-/* The game's result of an attack/transfer from /simulate-turn's event; NULL when skipped. */
-static json_t *game_result(const json_t *ev) {
+/*
+ * The game's result of an attack/transfer from /simulate-turn's event; NULL when skipped. Its
+ * army strings carry Commanders as the standing's do (W21): `armies` the Commanders sent (the
+ * mover's, `player`), `attackingArmiesKilled` those of them that died, `defendingArmiesKilled`
+ * the defender's that died (units_died not sent; the owner of `to` when the battle began).
+ */
+static json_t *game_result(const json_t *ev, const char *player) {
     const char *what = json_string_value(json_object_get(ev, "result"));
     bool attack = strcmp(what, "attack") == 0;
     if (!attack && strcmp(what, "transfer") != 0) {
         return NULL;
     }
+    const json_t *sent = json_object_get(ev, "units_sent"),
+                 *died = json_object_get(ev, "units_died");
     json_t *zero = json_integer(0);
-    json_t *r = json_pack("{s:b,s:b,s:o,s:o,s:o}", "isAttack", attack, "isSuccessful",
-                          attack ? json_is_true(json_object_get(ev, "captured")) : 1, "armies",
-                          armies_text(json_object_get(ev, "sent")), "attackingArmiesKilled",
-                          armies_text(attack ? json_object_get(ev, "attackers_lost") : zero),
-                          "defendingArmiesKilled",
-                          armies_text(attack ? json_object_get(ev, "defenders_lost") : zero));
+    json_t *r =
+        json_pack("{s:b,s:b,s:o,s:o,s:o}", "isAttack", attack, "isSuccessful",
+                  attack ? json_is_true(json_object_get(ev, "captured")) : 1, "armies",
+                  army_string_of(json_object_get(ev, "sent"), sent, player, NULL, NULL),
+                  "attackingArmiesKilled",
+                  army_string_of(attack ? json_object_get(ev, "attackers_lost") : zero, died,
+                                 player, listed_in, sent),
+                  "defendingArmiesKilled",
+                  army_string_of(attack ? json_object_get(ev, "defenders_lost") : zero, died,
+                                 game_owner(json_object_get(ev, "defender")), not_listed_in, sent));
     json_decref(zero);
     return r;
 }
@@ -109,7 +151,9 @@ static json_t *orders_after(const cbdp_wz_turn *t, const json_t *request, const 
             ok = json_object_set_new(o, "skipped", json_true()) == 0;
         } else if (ok && json_object_get(ev, "sent") &&
                    strcmp(cbdp_wz_game_type(request, i), "GameOrderAttackTransfer") == 0) {
-            json_t *r = game_result(ev);
+            char player[CBDP_WZ_ID_MAX] = "";
+            (void)cbdp_wz_id_text(json_object_get(o, "playerID"), player);
+            json_t *r = game_result(ev, player);
             ok = r && json_object_set_new(o, "result", r) == 0;
         }
         if (!ok || json_array_append_new(out, o) != 0) {

@@ -83,6 +83,8 @@ Test(turn_units_api, simulate_turn_counts_units_and_lists_them) {
     const json_t *first = at(doc, "turns/0/orders/0");
     cr_expect_eq(json_array_size(at(first, "units_sent")), 0);
     cr_expect_str_eq(json_string_value(at(first, "units_died/0")), "bob-cmdr");
+    /* T1 was Bob's when the battle began (Alice's after it): his are the defending units */
+    cr_expect_str_eq(json_string_value(at(first, "defender")), "bob");
     cr_expect_str_eq(json_string_value(at(doc, "turns/2/orders/1/result")), "skipped");
     /* W21: each listed turn's territories list their living units; the dead are gone. */
     for (int t = 0; t < 3; t++) {
@@ -117,6 +119,7 @@ Test(turn_units_api, commander_sent_with_an_attack) {
                  last_body);
     cr_expect_str_eq(json_string_value(at(doc, "turns/0/orders/0/units_sent/0")), "c");
     cr_expect_eq(json_array_size(at(doc, "turns/0/orders/0/units_died")), 0);
+    cr_expect_str_eq(json_string_value(at(doc, "turns/0/orders/0/defender")), "neutral");
     cr_expect_eq(num(doc, "units/c/territories/T1"), 1);
     cr_expect_str_eq(json_string_value(at(doc, "turns/0/territories/T1/units/0")), "c");
     cr_expect_null(json_object_get(at(doc, "turns/0/territories/T0"), "units"));

@@ -47,6 +47,20 @@ static void expect_standing(const json_t *doc, int i, const char *owner, const c
               last_body);
 }
 
+/* Order i's result: the armies sent and each side's killed, as army strings. */
+static void expect_result(const json_t *doc, int i, const char *armies, const char *att_killed,
+                          const char *def_killed) {
+    const char *keys[] = {"armies", "attackingArmiesKilled", "defendingArmiesKilled"};
+    const char *want[] = {armies, att_killed, def_killed};
+    for (int k = 0; k < 3; k++) {
+        char path[64];
+        snprintf(path, sizeof path, "orders/%d/result/%s", i, keys[k]);
+        const char *got = json_string_value(json_walk(doc, path));
+        cr_expect(got && strcmp(got, want[k]) == 0, "%s: %s, not %s: %s", path, got, want[k],
+                  last_body);
+    }
+}
+
 /* 0 % luck, straight rounding: one outcome per battle. */
 #define SETTINGS                                                                                   \
     "\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": \"70\", \"LuckModifier\": "  \
@@ -133,7 +147,66 @@ Test(warzone_commanders_api, w22_commander_killed_eliminates_its_player) {
     expect_standing(doc, 2, "Neutral", "5");
     expect_standing(doc, 3, "100", "2|cmdr,ga,100");
     cr_expect(json_is_true(json_walk(doc, "orders/0/result/isSuccessful")));
+    expect_result(doc, 0, "16", "7", "3|cmdr,gb,200");
     cr_expect(json_is_true(json_walk(doc, "orders/1/skipped")));
+    json_decref(doc);
+}
+
+/*
+ * W21 in an attack's result: its army strings carry Commanders as the standing's do. `armies`
+ * lists those sent (the mover's), `attackingArmiesKilled` those of them that died, and
+ * `defendingArmiesKilled` the defender's that died.
+ * - MOVE_IN_TURN: 6 and ga take 2 from 200's 3; ga lives: "6|cmdr,ga,100", "2", "3".
+ * - ga alone (the guard keeps 1's one army) into 200's 10: power 7 deals round(4.2) = 4; the
+ *   10 deal round(7.0) = 7, ga's damage to kill, so ga dies and the attack fails (W20): sent
+ *   "0|cmdr,ga,100", the same killed, 4 defenders killed. ga was 100's last Commander, so 100
+ *   is eliminated (W22) and 1 turns Neutral with its army.
+ * - a transfer of 3 and ga: "3|cmdr,ga,100" arrives, nothing killed.
+ */
+Test(warzone_commanders_api, w21_result_strings_carry_commanders) {
+    json_t *doc = simulate(MOVE_IN_TURN);
+    expect_result(doc, 0, "6|cmdr,ga,100", "2", "3");
+    json_decref(doc);
+
+    doc = simulate("{" SETTINGS ", " MAP2 ", \"standing\": [{\"terrID\": 1, \"ownedBy\": 100, "
+                   "\"armies\": \"1|cmdr,ga,100\"}, {\"terrID\": 2, \"ownedBy\": 200, "
+                   "\"armies\": 10}], \"orders\": [" ATTACK("100", "1", "2",
+                                                            "1|cmdr,ga,100") "], \"seed\": 3}");
+    cr_expect(json_is_false(json_walk(doc, "orders/0/result/isSuccessful")));
+    expect_result(doc, 0, "0|cmdr,ga,100", "0|cmdr,ga,100", "4");
+    expect_standing(doc, 0, "Neutral", "1");
+    expect_standing(doc, 1, "200", "6");
+    json_decref(doc);
+
+    doc = simulate("{" SETTINGS ", " MAP2 ", \"standing\": [{\"terrID\": 1, \"ownedBy\": 100, "
+                   "\"armies\": \"5|cmdr,ga,100\"}, {\"terrID\": 2, \"ownedBy\": 100, "
+                   "\"armies\": 2}], \"orders\": [" ATTACK("100", "1", "2",
+                                                           "3|cmdr,ga,100") "], \"seed\": 3}");
+    cr_expect(json_is_false(json_walk(doc, "orders/0/result/isAttack")));
+    expect_result(doc, 0, "3|cmdr,ga,100", "0", "0");
+    expect_standing(doc, 1, "100", "5|cmdr,ga,100");
+    json_decref(doc);
+}
+
+/*
+ * W28 then W21: a defending Commander is its territory's owner's when the battle begins. 200
+ * gifts 2 with gc to 300 (gifts run before attacks, W24); 100's 16 from 1 then deal round(9.6)
+ * = 10: 2's 3 armies die and the 7 left kill gc; 2's power 3 + 7 deals 7. The killed gc is
+ * written as 300's, not as the standing's 200. 300 started the turn with no Commander, so its
+ * death does not eliminate 300 (W22): 3 stays 300's.
+ */
+Test(warzone_commanders_api, w28_defending_commander_killed_after_a_gift_is_the_receivers) {
+    json_t *doc = simulate(
+        "{" SETTINGS ", \"map\": {\"territories\": [{\"id\": 1, \"connectedTo\": [2]}, "
+        "{\"id\": 2}, {\"id\": 3}]}, \"standing\": [{\"terrID\": 1, \"ownedBy\": 100, "
+        "\"armies\": 17}, {\"terrID\": 2, \"ownedBy\": 200, \"armies\": \"3|cmdr,gc,200\"}, "
+        "{\"terrID\": 3, \"ownedBy\": 300, \"armies\": 1}], \"orders\": [{\"type\": "
+        "\"GameOrderPlayCardGift\", \"playerID\": 200, \"territoryID\": 2, \"giftTo\": 300}, "
+        "" ATTACK("100", "1", "2", "16") "], \"seed\": 4}");
+    cr_expect(json_is_true(json_walk(doc, "orders/1/result/isSuccessful")));
+    expect_result(doc, 1, "16", "7", "3|cmdr,gc,300");
+    expect_standing(doc, 1, "100", "9");
+    expect_standing(doc, 2, "300", "1");
     json_decref(doc);
 }
 

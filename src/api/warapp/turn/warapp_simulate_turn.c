@@ -124,8 +124,8 @@ static cbd_status resolve(cbd_turn_sim *sim, cbd_budget *budget, cbd_turn_tally 
 }
 
 /* Writing the listed turns (none when s->events is NULL): each territory and order of each,
- * each unit id an order lists as sent or dead, and each living unit's id on its territory
- * (W21). */
+ * each unit id an order lists as sent or dead, an attack's defender (with units on the board),
+ * and each living unit's id on its territory (W21). */
 static uint64_t listing_units(const cbd_turn_tally *s, uint64_t trials) {
     if (!s->events) {
         return 0;
@@ -133,7 +133,8 @@ static uint64_t listing_units(const cbd_turn_tally *s, uint64_t trials) {
     uint64_t ids = 0;
     for (uint64_t i = 0; i < trials * s->n_orders; i++) {
         ids += (uint64_t)__builtin_popcountll(s->events[i].units_sent) +
-               (uint64_t)__builtin_popcountll(s->events[i].units_died);
+               (uint64_t)__builtin_popcountll(s->events[i].units_died) +
+               (s->n_units > 0 && s->events[i].kind == CBD_TURN_ATTACKED);
     }
     for (uint64_t i = 0; s->turn_units && i < trials * s->n_units; i++) {
         ids += s->turn_units[i] != CBD_TURN_UNIT_DEAD;

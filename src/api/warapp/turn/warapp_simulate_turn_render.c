@@ -100,6 +100,10 @@ static void event_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_even
         unit_list_json(w, q, "units_sent", e->units_sent);
         if (e->kind == CBD_TURN_ATTACKED) {
             unit_list_json(w, q, "units_died", e->units_died);
+            /* whose the defending units among them were (W21: their territory's owner) */
+            cbd_jw_key_string(w, "defender",
+                              e->defender == CBD_TURN_NEUTRAL ? CBD_TURN_NEUTRAL_NAME
+                                                              : q->player_id[e->defender]);
         }
     }
     cbd_jw_object_close(w);

@@ -164,6 +164,7 @@ bool cbdp_turn_sim_attack(cbd_turn_sim *sim, cbd_budget *budget, const cbd_turn_
         return true;
     }
     ev->kind = CBD_TURN_ATTACKED;
+    ev->defender = b[o->to].owner;
     ev->defenders = b[o->to].armies;
     if (t->n_units > 0 &&
         (n_units > 0 || cbdp_turn_sim_units_on(sim, o->to, units + n_units) > 0)) {
