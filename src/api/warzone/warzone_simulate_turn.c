@@ -24,13 +24,15 @@ static json_t *armies_text(const json_t *n) {
     return json_string(text);
 }
 
-/*
- * An army string (W21): `armies`, then "|cmdr,<guid>,<owner>" for each id of `ids` (a JSON
- * array of unit ids) that `keep` accepts, in the array's order. The translated turn's units are
- * the request's Commanders with their guids as ids, so a guid comes back as it was given.
- */
+/* Whether an army string takes unit `id`, given a list of ids to hold it against. */
 typedef bool (*unit_filter)(const json_t *id, const json_t *against);
 
+/*
+ * An army string (W21): `armies`, then "|cmdr,<guid>,<owner>" for each id of `ids` (a JSON
+ * array of unit ids) that `keep` accepts (NULL: every one), in the array's order. The translated
+ * turn's units are the request's Commanders with their guids as ids, so a guid comes back as it
+ * was given.
+ */
 static json_t *army_string_of(const json_t *armies_n, const json_t *ids, const char *owner,
                               unit_filter keep, const json_t *against) {
     json_t *armies = armies_text(armies_n);
