@@ -163,25 +163,26 @@ Test(warzone_commanders_api, w22_commander_killed_eliminates_its_player) {
  *   is eliminated (W22) and 1 turns Neutral with its army.
  * - a transfer of 3 and ga: "3|cmdr,ga,100" arrives, nothing killed.
  */
+/* 100 holds 1 with `armies1` and sends `num` from 1 to 2, which `owner2` holds with `armies2`. */
+#define TWO_TERRITORIES(armies1, owner2, armies2, num)                                             \
+    "{" SETTINGS ", " MAP2                                                                         \
+    ", \"standing\": [{\"terrID\": 1, \"ownedBy\": 100, \"armies\": " armies1                      \
+    "}, {\"terrID\": 2, \"ownedBy\": " owner2 ", \"armies\": " armies2                             \
+    "}], \"orders\": [" ATTACK("100", "1", "2", num) "], \"seed\": 3}"
+
 Test(warzone_commanders_api, w21_result_strings_carry_commanders) {
     json_t *doc = simulate(MOVE_IN_TURN);
     expect_result(doc, 0, "6|cmdr,ga,100", "2", "3");
     json_decref(doc);
 
-    doc = simulate("{" SETTINGS ", " MAP2 ", \"standing\": [{\"terrID\": 1, \"ownedBy\": 100, "
-                   "\"armies\": \"1|cmdr,ga,100\"}, {\"terrID\": 2, \"ownedBy\": 200, "
-                   "\"armies\": 10}], \"orders\": [" ATTACK("100", "1", "2",
-                                                            "1|cmdr,ga,100") "], \"seed\": 3}");
+    doc = simulate(TWO_TERRITORIES("\"1|cmdr,ga,100\"", "200", "10", "1|cmdr,ga,100"));
     cr_expect(json_is_false(json_walk(doc, "orders/0/result/isSuccessful")));
     expect_result(doc, 0, "0|cmdr,ga,100", "0|cmdr,ga,100", "4");
     expect_standing(doc, 0, "Neutral", "1");
     expect_standing(doc, 1, "200", "6");
     json_decref(doc);
 
-    doc = simulate("{" SETTINGS ", " MAP2 ", \"standing\": [{\"terrID\": 1, \"ownedBy\": 100, "
-                   "\"armies\": \"5|cmdr,ga,100\"}, {\"terrID\": 2, \"ownedBy\": 100, "
-                   "\"armies\": 2}], \"orders\": [" ATTACK("100", "1", "2",
-                                                           "3|cmdr,ga,100") "], \"seed\": 3}");
+    doc = simulate(TWO_TERRITORIES("\"5|cmdr,ga,100\"", "100", "2", "3|cmdr,ga,100"));
     cr_expect(json_is_false(json_walk(doc, "orders/0/result/isAttack")));
     expect_result(doc, 0, "3|cmdr,ga,100", "0", "0");
     expect_standing(doc, 1, "100", "5|cmdr,ga,100");
