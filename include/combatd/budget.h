@@ -117,7 +117,9 @@
  * - every block of CBD_SCRATCH_MIN_BLOCK or more that the budget's scratch (scratch.h) does not
  *   serve from its kept blocks, for the bytes new to it (a kept block grown pays its growth);
  * - the smaller blocks, from malloc's heap, as their total passes CBD_WORK_FRESH_FROM for the
- *   first time in the request: below it a running server's heap has the pages already. */
+ *   first time in the request: below it a running server's heap has the pages already;
+ * - the pages of the parsed body's blocks of CBD_MALLOC_MAPPED_FROM or more (cbd_charge_fresh,
+ *   api.c), which are mappings of their own under the server's malloc policy. */
 #define CBD_WORK_FRESH_FROM ((size_t)4 << 20)
 #define CBD_WORK_FRESH_PAGE 10000
 
@@ -187,6 +189,11 @@ static inline bool cbd_charge(cbd_budget *b, uint64_t units) {
     }
     return true;
 }
+
+/* Charges `bytes` of memory new to the request that did not come through cbd_mem_* (the pages
+ * of the JSON arena's mapped blocks, api.c) as the pages the kernel faults in for them
+ * (CBD_WORK_FRESH_PAGE a page), counted in fresh_bytes; false once the budget is spent. */
+bool cbd_charge_fresh(cbd_budget *b, size_t bytes);
 
 /* units × count, saturating, for charging a loop before it runs. */
 static inline uint64_t cbd_work_times(uint64_t units, uint64_t count) {

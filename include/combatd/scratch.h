@@ -22,6 +22,11 @@
  * server hands a shared one from request to request under its own lock (src/http/scratch_pool).
  */
 
+/* The server's malloc policy (src/http/scratch_pool.c): a malloc'd block of this size or more is
+ * a mapping of its own, whose pages are new to whoever takes it and go back to the kernel when
+ * it is freed. */
+#define CBD_MALLOC_MAPPED_FROM ((size_t)256 << 10)
+
 /* The smallest block a scratch serves. */
 #define CBD_SCRATCH_MIN_BLOCK ((size_t)64 << 10)
 /* The most blocks one scratch keeps. */

@@ -133,11 +133,16 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     cbd_json_alloc_reset();
     cbd_json_arena *heap = cbd_json_arena_use(req->arena);
     /* What every request costs besides its endpoint's steps: its body parsed (done already, and
-     * charged here so that it counts where the request runs, the inline budget too) and its
-     * answer set up and handed over. When that alone spends the budget the handler still runs:
-     * its first charge fails, naming its member; one that charges nothing names the body. */
+     * charged here so that it counts where the request runs, the inline budget too), the pages
+     * of its document's blocks past the malloc policy's threshold (mappings of their own, fresh
+     * to every request that parses so large a body), and its answer set up and handed over.
+     * When that alone spends the budget the handler still runs: its first charge fails, naming
+     * its member; one that charges nothing names the body. */
     bool paid =
         cbd_charge(&budget, cbd_work_times(CBD_WORK_BODY_BYTE, req->body_len) + CBD_WORK_REQUEST);
+    paid = cbd_charge_fresh(
+               &budget, cbd_json_arena_bytes_in_blocks_from(req->arena, CBD_MALLOC_MAPPED_FROM)) &&
+           paid;
     const cbd_api_envelope *envelope = req->ep->envelope;
     bool ok = envelope && envelope->handle
                   ? envelope->handle(cfg, &budget, req->doc, req->protocol, &out, &problem)

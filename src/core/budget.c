@@ -76,6 +76,13 @@ static void charge_fresh(cbd_budget *b, size_t bytes) {
     (void)cbd_charge(b, cbd_work_times(CBD_WORK_FRESH_PAGE, pages));
 }
 
+bool cbd_charge_fresh(cbd_budget *b, size_t bytes) {
+    if (bytes > 0) {
+        charge_fresh(b, bytes);
+    }
+    return !cbd_budget_spent(b);
+}
+
 /* Takes `size` bytes of a small block: a new peak of them past CBD_WORK_FRESH_FROM is new heap. */
 static void take_small(cbd_budget *b, size_t size) {
     b->mem_held += size;

@@ -4,7 +4,7 @@
 #include <malloc.h>
 
 void cbdp_malloc_policy_apply(void) {
-    (void)mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+    (void)mallopt(M_MMAP_THRESHOLD, (int)CBD_MALLOC_MAPPED_FROM);
     (void)mallopt(M_TRIM_THRESHOLD, 1024 * 1024);
 }
 

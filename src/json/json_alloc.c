@@ -123,6 +123,16 @@ cbd_json_arena *cbd_json_arena_new(void) {
     return a;
 }
 
+size_t cbd_json_arena_bytes_in_blocks_from(const cbd_json_arena *a, size_t from) {
+    size_t bytes = 0;
+    for (const arena_block *b = a ? a->blocks : NULL; b; b = b->next) {
+        if (sizeof *b + b->size >= from) {
+            bytes += sizeof *b + b->used;
+        }
+    }
+    return bytes;
+}
+
 cbd_json_arena *cbd_json_arena_use(cbd_json_arena *a) {
     cbd_json_arena *previous = current;
     current = a;

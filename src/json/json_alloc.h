@@ -2,6 +2,7 @@
 #define COMBATD_API_JSON_ALLOC_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /*
  * jansson's allocators, with a per-thread note of a failed allocation.
@@ -43,6 +44,11 @@ cbd_json_arena *cbd_json_arena_new(void);
 /* Makes `a` this thread's arena (NULL: the heap) and returns the one it replaces, to be put
  * back with another call. */
 cbd_json_arena *cbd_json_arena_use(cbd_json_arena *a);
+
+/* The bytes used in the arena's blocks of `from` bytes or more (as malloc'd, header included):
+ * under a malloc policy that maps such blocks on their own, the pages the arena faulted in
+ * fresh. */
+size_t cbd_json_arena_bytes_in_blocks_from(const cbd_json_arena *a, size_t from);
 
 /* Frees the arena and every piece of it; NULL is allowed. Not while it is in use. */
 void cbd_json_arena_free(cbd_json_arena *a);

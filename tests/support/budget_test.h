@@ -8,12 +8,34 @@
  */
 #include "api_test.h"
 #include "combatd/budget.h"
+#include "combatd/scratch.h"
+#include "json/json_alloc.h"
 #include "warm_scratch.h"
 
+/* The fresh pages of a body's document (api.c): parsed into an arena as cbd_api_parse parses
+ * it, the pages used in its blocks past the malloc policy's threshold, CBD_WORK_FRESH_PAGE
+ * each. 0 for a body of up to some 20 KB, whose document fits the heap's blocks. (That the
+ * count is right is tested by hand in test_battle_budget_api.c.) */
+static inline uint64_t budget_document_units(const char *body) {
+    cbd_json_alloc_install();
+    cbd_json_arena *arena = cbd_json_arena_new();
+    if (!arena) {
+        abort();
+    }
+    cbd_json_arena *heap = cbd_json_arena_use(arena);
+    json_t *doc = json_loads(body, JSON_DECODE_ANY | JSON_REJECT_DUPLICATES, NULL);
+    (void)cbd_json_arena_use(heap);
+    (void)doc; /* it lives in the arena */
+    size_t bytes = cbd_json_arena_bytes_in_blocks_from(arena, CBD_MALLOC_MAPPED_FROM);
+    cbd_json_arena_free(arena); /* the document with it */
+    return CBD_WORK_FRESH_PAGE * (uint64_t)((bytes + CBD_SCRATCH_PAGE - 1) / CBD_SCRATCH_PAGE);
+}
+
 /* What cbd_api_answer_within charges every request before its endpoint's steps: its body
- * parsed and its answer set up (budget.h). */
+ * parsed, its document's fresh pages, and its answer set up (budget.h). */
 static inline uint64_t budget_request_units(const char *body) {
-    return CBD_WORK_REQUEST + CBD_WORK_BODY_BYTE * (uint64_t)strlen(body);
+    return CBD_WORK_REQUEST + CBD_WORK_BODY_BYTE * (uint64_t)strlen(body) +
+           budget_document_units(body);
 }
 
 /* What a request came to. */

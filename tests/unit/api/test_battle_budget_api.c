@@ -438,6 +438,48 @@ Test(answer_cap, a_listing_past_the_cap_names_include_battles) {
 
 /* ---- the request's own units ---- */
 
+/*
+ * A document past the malloc policy's threshold (CBD_MALLOC_MAPPED_FROM, 256 KiB) lives partly in
+ * blocks that are mappings of their own, whose pages every request that parses it faults in
+ * fresh: they are charged CBD_WORK_FRESH_PAGE a page besides the body's bytes. Two bodies of the
+ * same length and the same answer (a 422 at the unknown member /x), one holding 100,000 zeros
+ * in an array and one a single 0 padded with blanks, differ by those pages alone. By jansson's
+ * sizes: a zero is a json_integer_t of 24 bytes, 32 in the arena (16-byte pieces), so the
+ * integers alone take 3.2 MB, of which at most the first 256 KiB of blocks is heap: at least
+ * (3,200,000 - 262,144) / 4096 = 717 pages. At most, the array's table grown by doubling to
+ * 131,072 slots of 8 bytes (every old table kept, 2 MiB in all) and a last block's 1 MiB more:
+ * (3,200,000 + 2,097,152 + 1,048,576) / 4096 = 1,549 pages.
+ */
+Test(request_units, a_large_document_is_charged_the_fresh_pages_of_its_mapped_blocks) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    size_t zeros = 100000, len = 2 * zeros + 64;
+    char *big = malloc(len), *flat = malloc(len);
+    cr_assert(big && flat);
+    int at = snprintf(big, len, "{\"attackers\": 10, \"defenders\": 5, \"x\": [0");
+    for (size_t i = 1; i < zeros; i++) {
+        at += snprintf(big + at, len - (size_t)at, ",0");
+    }
+    at += snprintf(big + at, len - (size_t)at, "]}");
+    int head = snprintf(flat, len, "{\"attackers\": 10, \"defenders\": 5, \"x\": 0");
+    memset(flat + head, ' ', (size_t)(at - head - 1));
+    snprintf(flat + at - 1, 2, "}");
+    cr_assert_eq(strlen(flat), strlen(big));
+    answer a = ask(&cfg, "/analyze-attack", big);
+    answer b = ask(&cfg, "/analyze-attack", flat);
+    cr_expect_eq(a.status, 422, "%s", a.text);
+    cr_expect_eq(b.status, 422, "%s", b.text);
+    uint64_t more = a.spent.work_spent - b.spent.work_spent;
+    cr_expect_eq(more % CBD_WORK_FRESH_PAGE, 0, "%" PRIu64 " units more", more);
+    cr_expect_geq(more / CBD_WORK_FRESH_PAGE, 717);
+    cr_expect_leq(more / CBD_WORK_FRESH_PAGE, 1549);
+    cr_expect_geq(a.spent.fresh_bytes, 717 * CBD_SCRATCH_PAGE);
+    answer_free(&a);
+    answer_free(&b);
+    free(big);
+    free(flat);
+}
+
 /* Its body parsed, about 20 ns a byte (CBD_WORK_BODY_BYTE), counts where the request runs:
  * 60,000 bytes of blanks around a battle of 10 against 5 cost 1.2·10^6 units, past the
  * 10^6 of the default inline budget, so the meter hands it to a worker, which answers it. */

@@ -15,7 +15,7 @@
 
 #include "api/api.h"
 #include "api/api_config.h"
-#include "api_test.h"
+#include "budget_test.h"
 #include "warm_scratch.h"
 
 static cbd_config defaults(void) {
@@ -361,11 +361,6 @@ static const char trials_60000[] =
     "\"simulate\", \"arguments\": {\"attackers\": 10, \"defenders\": 5, \"trials\": 60000, "
     "\"seed\": 3}}}";
 
-/* What cbd_api_answer_within charges a body of `len` bytes before its calls (budget.h). */
-static uint64_t body_units(size_t len) {
-    return CBD_WORK_REQUEST + CBD_WORK_BODY_BYTE * (uint64_t)len;
-}
-
 /* The batch is one request to the budget: at a budget that holds the batch's parse and one
  * call of about 1.2 ms but not two, of 1,000 such calls the first is answered and the other 999
  * are tool errors that say the budget is spent, not 1,000 budgets run. */
@@ -383,7 +378,7 @@ Test(mcp_batch, a_batch_is_one_request_to_the_budget) {
     cr_assert(cbd_api_answer_within(&req, &cfg, &limits, &r));
     cr_assert_null(strstr(r.body, "\"isError\":true"), "%s", r.body);
     cbd_api_reply_free(&r);
-    uint64_t call = spent.work_spent - body_units(strlen(one));
+    uint64_t call = spent.work_spent - budget_request_units(one);
     cr_assert_gt(call, CBD_WORK_UNITS_PER_MS, "a call is more than a millisecond: %llu",
                  (unsigned long long)call);
 
@@ -397,7 +392,7 @@ Test(mcp_batch, a_batch_is_one_request_to_the_budget) {
         used += (size_t)sprintf(body + used, trials_60000, i);
     }
     strcpy(body + used, "]");
-    uint64_t batch = body_units(strlen(body));
+    uint64_t batch = budget_request_units(body);
     cfg.limits.work_budget_ms = (batch + call) / CBD_WORK_UNITS_PER_MS + 1;
     cr_assert_lt(cfg.limits.work_budget_ms * CBD_WORK_UNITS_PER_MS, batch + 2 * call,
                  "two calls do not fit");
