@@ -144,8 +144,12 @@ static bool read_incomes(cbdp_wz_turn *t) {
         cbd_reader_at_item(&p, &in->at, in->key, i);
         char id[CBDP_WZ_ID_MAX];
         uint64_t n = 0;
-        if (!cbdp_wz_read_id(&p, "playerID", id) ||
-            cbdp_wz_uint(&p, "freeArmies", 1000000000, &n) != CBD_FIELD_OK) {
+        bool id_ok = cbdp_wz_read_id(&p, "playerID", id);
+        cbd_field armies = cbdp_wz_uint(&p, "freeArmies", 1000000000, &n);
+        if (armies == CBD_FIELD_ABSENT) { /* else false with no error would read as a 500 */
+            cbd_reader_error(&p, "freeArmies", "is required: the armies the player deploys");
+        }
+        if (!id_ok || armies != CBD_FIELD_OK) {
             ok = false;
             continue;
         }

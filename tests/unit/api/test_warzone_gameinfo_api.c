@@ -170,6 +170,9 @@ Test(warzone_gameinfo_api, w40_errors_name_the_merged_members) {
          "/gameInfo/latestStanding", "lacks territory 3"},
         {"{\"id\": 200, \"state\"", "{\"id\": true, \"state\"", "/game/players/1/id", ""},
         {"\"freeArmies\": \"9\"", "\"freeArmies\": \"nine\"", "/gameInfo/incomes/0/freeArmies", ""},
+        /* an income without its armies (the fuzzer's: it was a 500, "out of memory") */
+        {"\"freeArmies\": \"9\"", "\"freeArmies_\": \"9\"", "/gameInfo/incomes/0/freeArmies",
+         "is required"},
         {"\"players\": [{", "\"players\": 5, \"x\": [{", "/game/players", "list of players"},
         {"\"game\": {\"id\": \"123\", \"state\": \"Playing\", \"players\": ",
          "\"game\": 5, \"g\": {\"players\": ", "/game", "GetBotGameInfo"},
