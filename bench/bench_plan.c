@@ -11,7 +11,7 @@
  * 5-10, goals 2-4 cells bordering the blocks; each searched once as /plan-turn would (max_plans
  * 2000, a quarter of a 2 s budget). Then eight such boards with bonuses (sixteen 2 x 2 blocks,
  * W32), the player holding 3 of 4 cells of 2-3 of them, searched for `income` over every bonus
- * (W32, W35). Last, issue 36 point 4's boards on a real map: the eleven /plan-turn requests of
+ * (W32, W35). Last, boards on a real map: the eleven /plan-turn requests of
  * tests/support/warlight2_boards.h on the warlight2 example map (tests/data/), each read as
  * /plan-turn reads it and searched once as it searches (the search's CPU), then sent to the
  * endpoint itself (the request's CPU: reading, search, the answer's analyses).

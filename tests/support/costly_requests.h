@@ -212,7 +212,7 @@ static inline char *costly_plan_turn(void) {
 }
 
 /*
- * Issue 36's /plan-turn requests that once ran for ever: `n` own territories of 2 armies, each
+ * /plan-turn requests that once ran for ever: `n` own territories of 2 armies, each
  * beside a neutral of 1 of its own (and in a ring, beside the next own one), goal: capture N0.
  * The plans' count walked every ordering of the orders (n!) uncharged: 12 pairs took 17 s of
  * CPU, 13 pairs 186 s, a ring of 16 never ended; with max_plans 1 two of them held both HTTP
@@ -244,7 +244,7 @@ static inline char *costly_plan_pairs(int n, bool ring, int max_plans, unsigned 
     return b.p;
 }
 
-/* Issue 36: the other players' capture-then-onwards battle (4·10^7 armies at 1.708·10^7, luck
+/* The other players' capture-then-onwards battle (4·10^7 armies at 1.708·10^7, luck
  * 0.05, multi_attack, then 99 % of the stack onwards) beside the planner's own small front:
  * analysed up to three times (3.3-8 s), or a 500 when the search's budget ended it. */
 static inline char *costly_plan_others_onwards(void) {

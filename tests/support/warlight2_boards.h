@@ -2,7 +2,7 @@
 #define COMBATD_TEST_WARLIGHT2_BOARDS_H
 
 /*
- * Eleven /plan-turn requests on a real map (issue 36 point 4): the AI Games warlight2 engine's
+ * Eleven /plan-turn requests on a real map: the AI Games warlight2 engine's
  * example map (tests/data/warlight2-example-map.json, Apache-2.0, see tests/data/README.md and
  * NOTICE): 64 regions, 13 super regions with bonuses, borders listed on one side only (W24
  * reads them both ways). Header-only, for the planner's api test and bench/bench_plan.c, so

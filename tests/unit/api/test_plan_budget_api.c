@@ -1,5 +1,5 @@
 /*
- * POST /plan-turn against the requests of issue 36's "runs forever" list, as the server runs
+ * POST /plan-turn against requests that once ran for seconds to forever, as the server runs
  * them (budget_test.h: a worker's limits or an HTTP thread's inline slice), asserting what
  * they answer and the work units they spend, never the time they take:
  *

@@ -25,7 +25,7 @@ static json_t *plan(const char *body, int *status) {
 }
 
 /*
- * Issue 36's 3×3 grid: own T00..T12 (3, 4, 5 / 6, 5, 6), neutrals T20 2, T21 5, T22 4, income
+ * A 3×3 grid: own T00..T12 (3, 4, 5 / 6, 5, 6), neutrals T20 2, T21 5, T22 4, income
  * 8, luck 0.16, capture T20 and T22. Deploy 8 on T12 and send 13 at T22: the attackers kill
  * at least round(0.84 · 0.6 · 13) = round(6.55) = 7 >= 4, the 4 defenders at most
  * round(0.16 · 4 + 0.84 · 2.8) = round(2.99) = 3 < 13: certain. T10 sends 5 at T20: at least

@@ -6,7 +6,7 @@
  * random boards, the same bytes for the same request, a budget that ends the search, every 422
  * with its pointer, and on the eleven boards of the warlight2 example map
  * (tests/support/warlight2_boards.h) the plan against the rule of thumb, 400 random plans and
- * a long local search with restarts written here (issue 36 point 4).
+ * a long local search with restarts written here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -545,7 +545,7 @@ Test(plan_turn_api, w31_random_boards_beat_the_rule_of_thumb_and_random_plans) {
         json_decref(req);
     }
     /* "better on most": on more than half of the boards (11 of 16 when written) */
-    /* (issue 36: at least the best of 400 random plans, not 200) */
+    /* (at least the best of 400 random plans, not 200) */
     cr_expect(better_than_thumb > 8, "better than the rule of thumb on %d of 16",
               better_than_thumb);
 }
@@ -634,7 +634,7 @@ Test(plan_turn_api, w31_bad_requests_are_422_naming_the_member) {
 }
 
 /*
- * Issue 36 point 4 on a real map: the eleven boards of tests/support/warlight2_boards.h on the
+ * On a real map: the eleven boards of tests/support/warlight2_boards.h on the
  * warlight2 example map (64 regions, 13 bonuses; two players of 7-12 regions, neutrals of
  * 2-10, income 5-10; goals the whole frontier, the rest of a bonus, or income). On each the
  * planner, with its defaults, answers 200 with a plan at least the rule of thumb, the best of

@@ -271,8 +271,8 @@ uint64_t cbd_api_plan_turn_cost(const cbd_config *cfg, const json_t *request) {
                        ? (double)json_integer_value(m)
                        : (double)CBD_PLAN_DEFAULT_MAX_PLANS;
     plans = plans < CBD_PLAN_MAX_PLANS ? plans : CBD_PLAN_MAX_PLANS;
-    /* A small max_plans does not make a search cheap (issue 36: max_plans 1 ran on an HTTP
-     * thread): the count, the bounds, the seeds and the fronts' runs come first. The search is
+    /* A small max_plans does not make a search cheap (max_plans 1 once held an
+     * HTTP thread): the count, the bounds, the seeds and the fronts' runs come first. The search is
      * charged to the budget throughout, so an inline attempt would be handed back at the
      * inline slice anyway; the estimate sends it to a worker at once. */
     plans = plans > CBD_PLAN_DEFAULT_MAX_PLANS ? plans : CBD_PLAN_DEFAULT_MAX_PLANS;

@@ -17,7 +17,7 @@
  * short kill (plan_ctx.last_aux), so that a climb finds its way up to a capture one army at a
  * time. Every plan it reaches lies in the space; each is analysed once.
  *
- * Issue 36 point 4, on the warlight2 example map's boards (tests/support/warlight2_boards.h):
+ * On the warlight2 example map's boards (tests/support/warlight2_boards.h):
  * an attack taken from one territory and given to two others (the reroute), the plateaus and
  * the defenders killed are what the climbs lacked to reach a long local search's plans; the
  * rounds that went back to the first move made a climb cost 2-3 times the analyses.
