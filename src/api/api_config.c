@@ -31,8 +31,10 @@ void cbd_config_defaults(cbd_config *cfg) {
     w->max_targets = 32;
     w->max_trials = 10000000;
     w->max_listed_battles = 1000;
-    w->max_turn_territories = 256;
-    w->max_turn_orders = 256;
+    /* The game's largest maps: 4,000 territories (Imperator Rome; 820 bonuses), and the orders
+     * of 6 players on them. The work a turn does is bounded by the budget, not by these. */
+    w->max_turn_territories = 4096;
+    w->max_turn_orders = 4096;
     w->max_turn_states = CBD_TURN_DEFAULT_MAX_STATES;
     w->max_turn_simulated_orders = 50000000; /* a few seconds of one core at most */
     w->max_listed_turns = 100;

@@ -39,6 +39,7 @@ static const cbd_config_key server_keys[] = {
     SK(port, CBD_KEY_UINT, 0, 65535),
     SK(threads, CBD_KEY_UINT, 0, 256),
     SK(body_limit, CBD_KEY_UINT, 64, 64 * 1024 * 1024),
+    SK(board_body_limit, CBD_KEY_UINT, 64, 64 * 1024 * 1024),
     SK(connection_timeout, CBD_KEY_UINT, 1, 3600),
     SK(request_deadline, CBD_KEY_UINT, 1, 3600),
     SK(connection_limit, CBD_KEY_UINT, 1, 1000000),

@@ -40,6 +40,16 @@ static enum MHD_Result early_problem(cbd_server *s, struct MHD_Connection *con,
     return cbd_http_send_problem(&s->answers, con, &req->answer, status, &close, "%s", detail);
 }
 
+/* The body limit of a request's route (endpoints.h's `body` column): a battle's, or a map's. */
+static uint64_t body_limit_of(const cbd_server *s, const cbd_http_request *req) {
+    return req->route->body == CBD_BODY_BOARD ? s->server.board_body_limit : s->server.body_limit;
+}
+
+/* The 413's detail: the limit and the key that sets it, so an operator knows what to raise. */
+static const char *body_limit_key(const cbd_http_request *req) {
+    return req->route->body == CBD_BODY_BOARD ? "server.board_body_limit" : "server.body_limit";
+}
+
 /*
  * A body past the limit by more than DISCARD_MAX (a chunked one, whose size was not known at
  * the start): MHD cannot queue an answer while the body is coming, so the 413 is written to
@@ -48,11 +58,12 @@ static enum MHD_Result early_problem(cbd_server *s, struct MHD_Connection *con,
  */
 static enum MHD_Result refuse_rest_of_body(cbd_server *s, struct MHD_Connection *con,
                                            cbd_http_request *req) {
-    char body[192], head[512];
-    int nb = snprintf(body, sizeof body,
-                      "{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,"
-                      "\"detail\":\"The body may be at most %" PRIu64 " bytes.\",\"errors\":[]}",
-                      s->server.body_limit);
+    char body[256], head[576];
+    int nb =
+        snprintf(body, sizeof body,
+                 "{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,"
+                 "\"detail\":\"The body may be at most %" PRIu64 " bytes (%s).\",\"errors\":[]}",
+                 body_limit_of(s, req), body_limit_key(req));
     int n = snprintf(head, sizeof head,
                      "HTTP/1.1 413 Content Too Large\r\nConnection: close\r\n"
                      "Content-Type: application/problem+json\r\n"
@@ -159,13 +170,13 @@ static enum MHD_Result body_checks(cbd_server *s, struct MHD_Connection *con, cb
      * (the soak saw it once in 1,375). Past DISCARD_MAX, reading is not worth it: answer now. */
     const char *cl =
         MHD_lookup_connection_value(con, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-    if (cl && strtoull(cl, NULL, 10) > s->server.body_limit + DISCARD_MAX) {
-        char text[96];
-        snprintf(text, sizeof text, "The body may be at most %" PRIu64 " bytes.",
-                 s->server.body_limit);
+    if (cl && strtoull(cl, NULL, 10) > body_limit_of(s, req) + DISCARD_MAX) {
+        char text[128];
+        snprintf(text, sizeof text, "The body may be at most %" PRIu64 " bytes (%s).",
+                 body_limit_of(s, req), body_limit_key(req));
         return early_problem(s, con, req, 413, text);
     }
-    cbd_body_init(&req->body, (size_t)s->server.body_limit);
+    cbd_body_init(&req->body, (size_t)body_limit_of(s, req));
     return MHD_YES;
 }
 
@@ -182,7 +193,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     if (conn && conn->over_limit) {
         /* Answered once the request is in (a body is read and dropped, as for a 413 below). */
         req->refused = true;
-        cbd_body_init(&req->body, (size_t)s->server.body_limit);
+        cbd_body_init(&req->body, (size_t)body_limit_of(s, req));
         return MHD_YES;
     }
     char why[320];
@@ -247,7 +258,7 @@ enum MHD_Result cbdp_http_on_request(void *cls, struct MHD_Connection *con, cons
         }
         (void)cbd_body_append(&req->body, upload_data, *upload_data_size);
         *upload_data_size = 0;
-        if (req->body.too_large && req->body.seen > s->server.body_limit + DISCARD_MAX) {
+        if (req->body.too_large && req->body.seen > body_limit_of(s, req) + DISCARD_MAX) {
             return refuse_rest_of_body(s, con, req);
         }
         return MHD_YES;
@@ -264,8 +275,8 @@ enum MHD_Result cbdp_http_on_request(void *cls, struct MHD_Connection *con, cons
     if (req->body.too_large) {
         cbd_extra_headers close = {.close = true};
         return cbd_http_send_problem(&s->answers, con, &req->answer, 413, &close,
-                                     "The body may be at most %" PRIu64 " bytes.",
-                                     s->server.body_limit);
+                                     "The body may be at most %" PRIu64 " bytes (%s).",
+                                     body_limit_of(s, req), body_limit_key(req));
     }
     if (req->body.out_of_memory) {
         return cbd_http_send(&s->answers, con, &req->answer, 500, "application/problem+json",

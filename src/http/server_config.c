@@ -10,6 +10,10 @@ void cbd_server_config_defaults(cbd_server_config *s) {
     s->port = 8080;
     s->threads = 0; /* one per online CPU */
     s->body_limit = 64 * 1024;
+    /* The game's largest maps (4,000 territories, 820 bonuses) with 6 players' 1,000 orders are
+     * about 1 MB of the game's JSON: twice that fits the maps with long names too, while a
+     * battle's body stays held to body_limit. */
+    s->board_body_limit = 2 * 1024 * 1024;
     s->connection_timeout = 10;
     s->request_deadline = 15;
     s->connection_limit = 4096;

@@ -20,7 +20,8 @@ typedef struct {
     char bind[64];                    /* "0.0.0.0", "127.0.0.1", "::" ... */
     uint32_t port;                    /* 0 = any free port */
     uint32_t threads;                 /* MHD thread pool size */
-    uint64_t body_limit;              /* bytes */
+    uint64_t body_limit;              /* bytes: a battle endpoint's body */
+    uint64_t board_body_limit;        /* bytes: a map endpoint's body (endpoints.h) */
     uint32_t connection_timeout;      /* seconds of inactivity */
     uint32_t request_deadline;        /* seconds, absolute, per request */
     uint32_t connection_limit;        /* open connections in all */

@@ -11,6 +11,7 @@ static void setup(void) {
     cbd_settings cfg;
     cbd_settings_defaults(&cfg);
     cfg.server.body_limit = 1000;
+    cfg.server.board_body_limit = 3000;
     cfg.server.n_cors_origins = 1;
     snprintf(cfg.server.cors_origins[0], sizeof cfg.server.cors_origins[0], "https://play.example");
     test_suite_start_with(&cfg);
@@ -115,8 +116,45 @@ Test(http, body_over_the_limit_by_content_length_is_413) {
     cr_expect_eq(r.status, 413);
     expect_header(&r, "Connection", "close");
     cr_expect_str_eq(json_string_value(json_object_get(r.json, "detail")),
-                     "The body may be at most 1000 bytes.");
+                     "The body may be at most 1000 bytes (server.body_limit).");
     test_response_free(&r);
+    free(big);
+}
+
+/* A map endpoint's body is held to server.board_body_limit (endpoints.h's `body` column), a
+ * battle's to server.body_limit: 2,000 bytes are read on /analyze-turn (a 422: not an object)
+ * and refused on /analyze-attack; 3,001 are refused on /analyze-turn, naming the key. */
+Test(http, a_map_endpoint_takes_bodies_up_to_board_body_limit) {
+    char *big = malloc(3001);
+    memset(big, ' ', 3001);
+    big[0] = '[';
+    big[1] = ']';
+    const char *maps[] = {"/analyze-turn", "/plan-turn", "/warzone/plan-turn",
+                          "/duper/board/options", "/mcp"};
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
+        test_response r;
+        cr_assert_eq(
+            test_request(test_port, "POST", maps[i], "application/json", big, 2000, NULL, &r), 0);
+        cr_expect_neq(r.status, 413, "%s: %s", maps[i], r.body);
+        test_response_free(&r);
+        cr_assert_eq(
+            test_request(test_port, "POST", maps[i], "application/json", big, 3001, NULL, &r), 0);
+        cr_expect_eq(r.status, 413, "%s", maps[i]);
+        if (r.status == 413) {
+            cr_expect_str_eq(json_string_value(json_object_get(r.json, "detail")),
+                             "The body may be at most 3000 bytes (server.board_body_limit).");
+        }
+        test_response_free(&r);
+    }
+    const char *battles[] = {"/analyze-attack", "/simulate", "/duper/battle"};
+    for (size_t i = 0; i < sizeof battles / sizeof battles[0]; i++) {
+        test_response r;
+        cr_assert_eq(
+            test_request(test_port, "POST", battles[i], "application/json", big, 2000, NULL, &r),
+            0);
+        cr_expect_eq(r.status, 413, "%s", battles[i]);
+        test_response_free(&r);
+    }
     free(big);
 }
 

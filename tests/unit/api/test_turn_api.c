@@ -260,7 +260,7 @@ static const struct {
      "/territories/A/x", "not a known field"},
     {"{\"territories\": {\"A/B\": {\"owner\": \"a\\\"q\", \"armies\": 1}}, \"orders\": []}",
      "/territories/A~1B/owner", "id"},
-    {"{\"territories\": {}, \"orders\": []}", "/territories", "1 to 256"},
+    {"{\"territories\": {}, \"orders\": []}", "/territories", "1 to 4096"},
     {"{\"orders\": []}", "/territories", "required"},
     {"{" BOARD "}", "/orders", "required"},
     {"{\"territories\": {\"A\": {\"owner\": \"a\", \"armies\": 1000000000}, \"B\": {\"owner\": "
