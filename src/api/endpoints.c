@@ -10,7 +10,7 @@
 #include "endpoints.h"
 
 /* The api columns of every row of endpoints.h; a GET resource's row has no handler. */
-#define API_ROW(path, allow, post, cost, envelope, get, guard, label, tool, body)                  \
+#define API_ROW(path, allow, post, cost, envelope, get, guard, label, tool, kind)                  \
     {path, post, cost, envelope, tool},
 const cbd_api_endpoint cbd_api_endpoints[] = {
     CBD_ENDPOINT_TABLE(API_ROW){NULL, NULL, NULL, NULL, CBD_NO_TOOL},

@@ -6,7 +6,7 @@
  * which methods each takes, who answers it, how metrics label it and how an AI agent sees it
  * as an MCP tool.
  *
- *   ROW(path, allow, post, cost, envelope, get, guard, label, tool, body)
+ *   ROW(path, allow, post, cost, envelope, get, guard, label, tool, kind)
  *     path     the URL path, matched exactly (query strings are not part of it in MHD)
  *     allow    the Allow header: CBD_ALLOW_POST or CBD_ALLOW_GET (405 and OPTIONS answer it)
  *     post     the api handler of a POST endpoint (cbd_endpoint_fn, api.h), or NULL
@@ -25,10 +25,12 @@
  *              src/api/mcp/mcp_tool_schemas.json (tests/contract/mcp-schemas.mjs). `seeded` says
  *              that the endpoint draws a seed when none is sent, so the same arguments may
  *              answer differently (the tool is not idempotent). CBD_NO_TOOL for the rest.
- *     body     which limit a POST's body is held to: CBD_BODY_SMALL (server.body_limit: one
- *              battle, a few hundred bytes to a few KiB) or CBD_BODY_BOARD
- *              (server.board_body_limit: a whole map, up to the game's largest; /mcp, whose
- *              tools take maps). Only the http layer reads it.
+ *     kind     what the endpoint serves, which sets its body limit and CORS (only the http
+ *              layer reads it): CBD_KIND_BATTLE, one battle (server.body_limit: a few hundred
+ *              bytes to a few KiB); CBD_KIND_MAP, a whole map, up to the game's largest, and
+ *              /mcp, whose tools take maps (server.board_body_limit); CBD_KIND_PAGE, a page or
+ *              document; CBD_KIND_OPS, health and metrics, for operators and probes only: never
+ *              CORS, whatever server.cors_origins says, so no web page can read them.
  *
  * Each layer expands the rows with the columns it serves: endpoints.c builds the path ->
  * handler table that callers without a server use (fuzzers, benchmarks, tests:
@@ -49,8 +51,10 @@
 #define CBD_SEEDED     true
 #define CBD_IDEMPOTENT false
 
-#define CBD_BODY_SMALL 0
-#define CBD_BODY_BOARD 1
+#define CBD_KIND_BATTLE 0
+#define CBD_KIND_MAP    1
+#define CBD_KIND_PAGE   2
+#define CBD_KIND_OPS    3
 
 /* clang-format off */
 #define CBD_ENDPOINT_TABLE(ROW)                                                                    \
@@ -66,14 +70,14 @@
             "distribution when they are not known (fog, W23): the answer is then the exact "       \
             "mixture. Use it to decide whether and with how many armies to attack. Settings left " \
             "out take the service's defaults; the answer echoes the settings it used."),           \
-        CBD_BODY_SMALL)                                                                            \
+        CBD_KIND_BATTLE)                                                                           \
     ROW("/simulate", CBD_ALLOW_POST, cbd_api_simulate, cbd_api_simulate_cost, NULL, NULL, NULL,    \
         "/simulate",                                                                               \
         CBD_TOOL("Simulate War.app battles", CBD_SEEDED,                                           \
             "Plays `trials` seeded random War.app battles of one attack under the rules "          \
             "(W1-W8) and counts captures and survivors; one trial resolves a real attack. The "    \
             "same arguments with the same `seed` answer the same; without `seed` one is drawn "    \
-            "and returned. For exact probabilities use analyze_attack instead."), CBD_BODY_SMALL)  \
+            "and returned. For exact probabilities use analyze_attack instead."), CBD_KIND_BATTLE) \
     ROW("/analyze-turn", CBD_ALLOW_POST, cbd_api_analyze_turn, cbd_api_analyze_turn_cost, NULL,    \
         NULL, NULL, "/analyze-turn",                                                               \
         CBD_TOOL("Analyze a War.app turn exactly", CBD_IDEMPOTENT,                                 \
@@ -82,14 +86,14 @@
             "move order, W11-W16). Answers each territory's owner and armies with their "          \
             "probabilities, what each order did, and the probability of optional `goals`. A turn " \
             "with too many outcomes is refused naming /orders: use simulate_turn for it."),        \
-        CBD_BODY_BOARD)                                                                            \
+        CBD_KIND_MAP)                                                                              \
     ROW("/simulate-turn", CBD_ALLOW_POST, cbd_api_simulate_turn, cbd_api_simulate_turn_cost, NULL, \
         NULL, NULL, "/simulate-turn",                                                              \
         CBD_TOOL("Simulate War.app turns", CBD_SEEDED,                                             \
             "The arguments of analyze_turn plus `trials` and `seed`: resolves the turn `trials` "  \
             "times at random (W11-W16) and counts each territory's owners, its armies and what "   \
             "each order did; one trial resolves a real turn. Reproducible from `seed`; without "   \
-            "it one is drawn and returned."), CBD_BODY_BOARD)                                      \
+            "it one is drawn and returned."), CBD_KIND_MAP)                                        \
     ROW("/plan-turn", CBD_ALLOW_POST, cbd_api_plan_turn, cbd_api_plan_turn_cost, NULL, NULL,       \
         NULL, "/plan-turn",                                                                        \
         CBD_TOOL("Plan a War.app turn for a goal", CBD_IDEMPOTENT,                                 \
@@ -99,7 +103,7 @@
             "valued exactly as analyze_turn would (W31), by the chance that the whole goal holds " \
             "(`objective` all) or the expected number of goal territories owned (expected). "      \
             "Answers the plan's orders ready for analyze_turn, its value, whether it is proven "   \
-            "optimal, up to 3 next-best plans and the plan's full analysis."), CBD_BODY_BOARD)     \
+            "optimal, up to 3 next-best plans and the plan's full analysis."), CBD_KIND_MAP)       \
     ROW("/warzone/analyze-turn", CBD_ALLOW_POST, cbd_api_warzone_analyze_turn,                     \
         cbd_api_warzone_analyze_turn_cost, NULL, NULL, NULL, "/warzone/analyze-turn",              \
         CBD_TOOL("Analyze a Warzone turn in the game's own JSON", CBD_IDEMPOTENT,                  \
@@ -110,7 +114,7 @@
             "Answers the exact board after the turn keyed by terrID and playerID (`Neutral`), "    \
             "each order's chances, each bonus's chance of being owned whole by each player, each " \
             "player's expected income, and `warnings` for settings not modelled (W40-W42)."),      \
-        CBD_BODY_BOARD)                                                                            \
+        CBD_KIND_MAP)                                                                              \
     ROW("/warzone/simulate-turn", CBD_ALLOW_POST, cbd_api_warzone_simulate_turn,                   \
         cbd_api_warzone_simulate_turn_cost, NULL, NULL, NULL, "/warzone/simulate-turn",            \
         CBD_TOOL("Resolve a Warzone turn in the game's own JSON", CBD_SEEDED,                      \
@@ -118,7 +122,7 @@
             "(W11-W16, W40) and answers the `standing` after it ({terrID, ownedBy, armies}) and "  \
             "the `orders` as given, each attack/transfer with the game's `result` (isAttack, "     \
             "isSuccessful, armies, attackingArmiesKilled, defendingArmiesKilled). Reproducible "   \
-            "from `seed`; without it one is drawn and returned."), CBD_BODY_BOARD)                 \
+            "from `seed`; without it one is drawn and returned."), CBD_KIND_MAP)                   \
     ROW("/warzone/plan-turn", CBD_ALLOW_POST, cbd_api_warzone_plan_turn,                           \
         cbd_api_warzone_plan_turn_cost, NULL, NULL, NULL, "/warzone/plan-turn",                    \
         CBD_TOOL("Plan a Warzone turn in the game's own JSON", CBD_IDEMPOTENT,                     \
@@ -126,14 +130,14 @@
             "terrIDs and bonus ids (their territories: the player's held, the others "             \
             "captured), `income` defaults to gameInfo.incomes or MinimumArmyBonus plus owned "     \
             "bonuses. Answers the orders as SendOrdersBotGame takes them (GameOrderDeploy, "       \
-            "GameOrderAttackTransfer) with plan_turn's value and optimal."), CBD_BODY_BOARD)       \
+            "GameOrderAttackTransfer) with plan_turn's value and optimal."), CBD_KIND_MAP)         \
     ROW("/duper/battle", CBD_ALLOW_POST, cbd_api_duper_battle, NULL, NULL, NULL, NULL,             \
         "/duper/battle",                                                                           \
         CBD_TOOL("Resolve a Duper battle", CBD_SEEDED,                                             \
             "Resolves one Duper attack of a tile on another, with the supporting tiles given: "    \
             "both sides' itemised powers, whether the tile is captured, which units die in "       \
             "which order, who moves in, who is eliminated and whether a card is stolen (D1-D12). " \
-            "Only the card steal is random: send `seed` to replay it."), CBD_BODY_SMALL)           \
+            "Only the card steal is random: send `seed` to replay it."), CBD_KIND_BATTLE)          \
     ROW("/duper/board/battle", CBD_ALLOW_POST, cbd_api_duper_board_battle,                         \
         cbd_api_duper_board_battle_cost, NULL, NULL, NULL,                                         \
         "/duper/board/battle",                                                                     \
@@ -141,30 +145,30 @@
             "Takes a Duper board (tiles by id, adjacency pairs, keys) and attacks, finds each "    \
             "attack's support from the board (D14) and resolves the attacks in order, each on the "\
             "board the one before left (D13-D16). Answers every battle and the board after them. " \
-            "Only card steals are random: send `seed` to replay them."), CBD_BODY_BOARD)           \
+            "Only card steals are random: send `seed` to replay them."), CBD_KIND_MAP)             \
     ROW("/duper/board/options", CBD_ALLOW_POST, cbd_api_duper_board_options,                       \
         cbd_api_duper_board_options_cost, NULL, NULL, NULL, "/duper/board/options",                \
         CBD_TOOL("List a Duper player's attacks", CBD_IDEMPOTENT,                                  \
             "Every legal attack of `player` on a Duper board (normal and long-distance, D17), "    \
             "each resolved with the support the board gives it, best margin (attack minus "        \
             "defense power) first. Use it to choose a move; then resolve the chosen attacks with " \
-            "duper_board_battle."), CBD_BODY_BOARD)                                                \
+            "duper_board_battle."), CBD_KIND_MAP)                                                  \
     ROW("/mcp", CBD_ALLOW_POST, cbd_api_mcp, cbd_api_mcp_cost, &cbd_api_mcp_envelope, NULL,        \
-        &cbd_http_mcp_guard, "/mcp", CBD_NO_TOOL, CBD_BODY_BOARD)                                  \
+        &cbd_http_mcp_guard, "/mcp", CBD_NO_TOOL, CBD_KIND_MAP)                                    \
     ROW("/livez", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_livez, NULL, "/livez",             \
-        CBD_NO_TOOL, CBD_BODY_SMALL)                                                               \
+        CBD_NO_TOOL, CBD_KIND_OPS)                                                                 \
     ROW("/readyz", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_readyz, NULL, "/readyz",          \
-        CBD_NO_TOOL, CBD_BODY_SMALL)                                                               \
+        CBD_NO_TOOL, CBD_KIND_OPS)                                                                 \
     ROW("/metrics", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_metrics, NULL, "/metrics",       \
-        CBD_NO_TOOL, CBD_BODY_SMALL)                                                               \
+        CBD_NO_TOOL, CBD_KIND_OPS)                                                                 \
     ROW("/openapi.yaml", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_openapi, NULL,              \
-        "/openapi.yaml", CBD_NO_TOOL, CBD_BODY_SMALL)                                              \
+        "/openapi.yaml", CBD_NO_TOOL, CBD_KIND_PAGE)                                               \
     ROW("/docs", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_docs, NULL, "/docs", CBD_NO_TOOL,   \
-        CBD_BODY_SMALL)                                                                            \
+        CBD_KIND_PAGE)                                                                             \
     ROW("/docs/redoc.standalone.js", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_redoc, NULL,    \
-        "/docs/redoc.standalone.js", CBD_NO_TOOL, CBD_BODY_SMALL)                                  \
+        "/docs/redoc.standalone.js", CBD_NO_TOOL, CBD_KIND_PAGE)                                   \
     ROW("/", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_page, NULL, "/", CBD_NO_TOOL,           \
-        CBD_BODY_SMALL)
+        CBD_KIND_PAGE)
 /* clang-format on */
 
 #endif

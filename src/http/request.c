@@ -40,14 +40,14 @@ static enum MHD_Result early_problem(cbd_server *s, struct MHD_Connection *con,
     return cbd_http_send_problem(&s->answers, con, &req->answer, status, &close, "%s", detail);
 }
 
-/* The body limit of a request's route (endpoints.h's `body` column): a battle's, or a map's. */
+/* The body limit of a request's route (endpoints.h's `kind` column): a battle's, or a map's. */
 static uint64_t body_limit_of(const cbd_server *s, const cbd_http_request *req) {
-    return req->route->body == CBD_BODY_BOARD ? s->server.board_body_limit : s->server.body_limit;
+    return req->route->kind == CBD_KIND_MAP ? s->server.board_body_limit : s->server.body_limit;
 }
 
 /* The 413's detail: the limit and the key that sets it, so an operator knows what to raise. */
 static const char *body_limit_key(const cbd_http_request *req) {
-    return req->route->body == CBD_BODY_BOARD ? "server.board_body_limit" : "server.body_limit";
+    return req->route->kind == CBD_KIND_MAP ? "server.board_body_limit" : "server.body_limit";
 }
 
 /*
@@ -187,6 +187,7 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
     cbdp_copy_str(req->method, sizeof req->method, method);
     cbdp_copy_str(req->path, sizeof req->path, url);
     req->route = cbdp_route_find(url);
+    req->answer.no_cors = req->route->kind == CBD_KIND_OPS;
     cbd_http_set_request_id(con, &req->answer);
     cbd_conn *conn = cbd_conn_of(con);
     set_client(s, con, conn, req);

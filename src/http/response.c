@@ -55,7 +55,8 @@ static bool add_headers(const cbd_answer_policy *policy, struct MHD_Connection *
     ok &= MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store") == MHD_YES;
     /* No answer is to be sniffed into something else: JSON stays data, never a script. */
     ok &= MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff") == MHD_YES;
-    const char *origin = extra && extra->no_cors ? NULL : allowed_origin(policy, con);
+    bool no_cors = answer->no_cors || (extra && extra->no_cors);
+    const char *origin = no_cors ? NULL : allowed_origin(policy, con);
     if (origin) {
         ok &= add_cors(resp, origin, extra);
     }

@@ -32,6 +32,9 @@ typedef struct {
     uint64_t bytes_out;
     /* The status a wrapped call answered (cbd_api_reply.call_status; 0: `status`). */
     int call_status;
+    /* An operators' route (health, metrics: CBD_KIND_OPS): no CORS headers, whatever the
+     * configured origins, so that no web page can read it. */
+    bool no_cors;
 } cbd_answer;
 
 typedef struct {

@@ -2,12 +2,12 @@
 
 #include <string.h>
 
-#define ROUTE_ROW(path, allow, post, cost, envelope, get, guard, label, tool, body)                \
-    {{path, post, cost, envelope, tool}, allow, get, guard, label, body},
+#define ROUTE_ROW(path, allow, post, cost, envelope, get, guard, label, tool, kind)                \
+    {{path, post, cost, envelope, tool}, allow, get, guard, label, kind},
 
 const cbd_route cbdp_routes[CBD_ROUTE_COUNT] = {
     CBD_ENDPOINT_TABLE(ROUTE_ROW){
-        {"", NULL, NULL, NULL, CBD_NO_TOOL}, NULL, NULL, NULL, "other", CBD_BODY_SMALL},
+        {"", NULL, NULL, NULL, CBD_NO_TOOL}, NULL, NULL, NULL, "other", CBD_KIND_BATTLE},
 };
 
 const cbd_route *cbdp_route_find(const char *url) {

@@ -43,10 +43,10 @@ typedef struct {
     cbd_get_fn get;
     const cbd_guard *guard; /* NULL: none */
     const char *label;      /* the metrics label */
-    int body;               /* CBD_BODY_SMALL or CBD_BODY_BOARD: which body limit holds */
+    int kind;               /* CBD_KIND_*: its body limit and CORS (endpoints.h) */
 } cbd_route;
 
-#define CBD_ROUTE_COUNT_ROW(path, allow, post, cost, envelope, get, guard, label, tool, body) 1 +
+#define CBD_ROUTE_COUNT_ROW(path, allow, post, cost, envelope, get, guard, label, tool, kind) 1 +
 /* The routes with "other"; the metrics arrays are sized by it. */
 enum { CBD_ROUTE_COUNT = CBD_ENDPOINT_TABLE(CBD_ROUTE_COUNT_ROW) 1 };
 

@@ -314,3 +314,50 @@ Test(http, metrics_count_requests_by_route_and_status) {
     cr_expect(strstr(r.body, "combatd_requests_in_flight 1\n") != NULL);
     test_response_free(&r);
 }
+
+/* With `*` in server.cors_origins the API and the pages answer any origin, but the operators'
+ * routes (endpoints.h's CBD_KIND_OPS: /livez, /readyz, /metrics) never carry CORS headers,
+ * answers or preflights, so that no web page can read a replica's metrics. */
+static void setup_star(void) {
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    cfg.server.n_cors_origins = 1;
+    snprintf(cfg.server.cors_origins[0], sizeof cfg.server.cors_origins[0], "*");
+    test_suite_start_with(&cfg);
+}
+
+TestSuite(cors_star, .init = setup_star, .fini = test_suite_stop);
+
+Test(cors_star, operators_routes_never_carry_cors_headers) {
+    const char *h[] = {"Origin: https://any.example", NULL};
+    const char *pre[] = {"Origin: https://any.example", "Access-Control-Request-Method: GET", NULL};
+    char buf[128];
+    const char *ops[] = {"/livez", "/readyz", "/metrics"};
+    for (size_t i = 0; i < 3; i++) {
+        test_response r;
+        cr_assert_eq(test_request(test_port, "GET", ops[i], NULL, NULL, 0, h, &r), 0);
+        cr_expect_eq(r.status, 200, "%s", ops[i]);
+        cr_expect_null(test_header(&r, "Access-Control-Allow-Origin", buf, sizeof buf), "%s",
+                       ops[i]);
+        test_response_free(&r);
+        cr_assert_eq(test_request(test_port, "OPTIONS", ops[i], NULL, NULL, 0, pre, &r), 0);
+        cr_expect_null(test_header(&r, "Access-Control-Allow-Origin", buf, sizeof buf),
+                       "OPTIONS %s", ops[i]);
+        test_response_free(&r);
+    }
+    const char *open[] = {"/openapi.yaml", "/"};
+    for (size_t i = 0; i < 2; i++) {
+        test_response r;
+        cr_assert_eq(test_request(test_port, "GET", open[i], NULL, NULL, 0, h, &r), 0);
+        cr_expect_str_eq(test_header(&r, "Access-Control-Allow-Origin", buf, sizeof buf), "*", "%s",
+                         open[i]);
+        test_response_free(&r);
+    }
+    test_response r;
+    cr_assert_eq(test_request(test_port, "POST", "/analyze-attack", "application/json",
+                              "{\"attackers\": 2, \"defenders\": 1}", 32, h, &r),
+                 0);
+    cr_expect_eq(r.status, 200, "%s", r.body);
+    cr_expect_str_eq(test_header(&r, "Access-Control-Allow-Origin", buf, sizeof buf), "*");
+    test_response_free(&r);
+}

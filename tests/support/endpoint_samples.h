@@ -27,7 +27,7 @@ typedef struct {
     const char *label; /* the route label of combatd_requests_total */
 } endpoint_row;
 
-#define ENDPOINT_ROW_(path, allow, post, cost, envelope, get, guard, label, tool, body)            \
+#define ENDPOINT_ROW_(path, allow, post, cost, envelope, get, guard, label, tool, kind)            \
     {path, allow, label},
 static const endpoint_row endpoint_rows[] = {CBD_ENDPOINT_TABLE(ENDPOINT_ROW_)};
 #undef ENDPOINT_ROW_

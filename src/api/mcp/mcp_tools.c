@@ -25,7 +25,7 @@
 #define TOOL_CBD_NO_TOOL                          TOOL_ROW_DROPPED
 #define TOOL_ROW_KEPT(path, post, cost, ...)      {path, post, cost, NULL, __VA_ARGS__},
 #define TOOL_ROW_DROPPED(path, post, cost, ...)
-#define TOOL_ROW(path, allow, post, cost, envelope, get, guard, label, tool, body)                 \
+#define TOOL_ROW(path, allow, post, cost, envelope, get, guard, label, tool, kind)                 \
     TOOL_##tool(path, post, cost, tool)
 static const cbd_api_endpoint tools[] = {
     CBD_ENDPOINT_TABLE(TOOL_ROW){NULL, NULL, NULL, NULL, CBD_NO_TOOL},

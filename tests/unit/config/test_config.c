@@ -44,9 +44,9 @@ Test(config, the_shipped_file_loads_and_matches_the_defaults) {
     cr_expect_eq(cfg.server.port, defaults.server.port);
     cr_expect_eq(cfg.server.body_limit, defaults.server.body_limit);
     cr_expect_eq(cfg.server.board_body_limit, defaults.server.board_body_limit);
-    /* The shipped file opens CORS to any origin, so the playground works from anywhere. */
-    cr_expect_eq(cfg.server.n_cors_origins, 1);
-    cr_expect_str_eq(cfg.server.cors_origins[0], "*");
+    /* CORS is an opt-in: the playground is served by combatd itself, same origin, and `*`
+     * would open every answer to every page. */
+    cr_expect_eq(cfg.server.n_cors_origins, 0);
 }
 
 Test(config, file_values_override_defaults) {

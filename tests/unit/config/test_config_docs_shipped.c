@@ -1,7 +1,7 @@
 /*
  * docs/configuration.md's "duper" table's rule rows against the default rules and what the loader
  * enforces, and config/combatd.json against the defaults: the shipped file holds every default
- * except where docs/configuration.md's table names its shipped value (cors_origins: `["*"]`), and
+ * except where docs/configuration.md's table names a shipped value of its own (none does now), and
  * its unit table is the default one ("see config/combatd.json"). docs/configuration.md is read from
  * COMBATD_SOURCE_DIR.
  */
@@ -123,7 +123,7 @@ static bool same_value(const cbd_config_key *k, const void *a, const void *b) {
 }
 
 /* What docs/configuration.md says the shipped file holds for a row: the default, or the value its
- * default cell names "in the shipped file" (cors_origins: `["*"]`), loaded over the defaults. */
+ * default cell names "in the shipped file", loaded over the defaults. */
 static void expected_shipped(const char *section, const doc_row *r, cbd_settings *out) {
     cbd_settings_defaults(out);
     const char *shipped = strstr(r->def, " in the shipped file");
@@ -167,7 +167,8 @@ Test(config_docs, the_shipped_file_holds_the_defaults_except_where_the_readme_sa
         }
     }
     cbd_settings_defaults(&d);
-    cr_expect_eq(shipped.server.n_cors_origins, 1, "the shipped file's one origin, \"*\"");
+    /* CORS is an opt-in: the playground is served by combatd itself (same origin). */
+    cr_expect_eq(shipped.server.n_cors_origins, 0, "the shipped file lists no CORS origin");
     const cbd_warapp_settings *a = &shipped.api.warapp.defaults, *b = &d.api.warapp.defaults;
     cr_expect(a->offense_kill_rate == b->offense_kill_rate &&
               a->defense_kill_rate == b->defense_kill_rate &&
