@@ -14,6 +14,7 @@
 #include <sys/socket.h>
 
 #include "http/guards/framing.h"
+#include "http/guards/head_room.h"
 #include "compute.h"
 #include "offload.h"
 #include "http/guards/request_checks.h"
@@ -51,34 +52,55 @@ static const char *body_limit_key(const cbd_http_request *req) {
 }
 
 /*
- * A body past the limit by more than DISCARD_MAX (a chunked one, whose size was not known at
- * the start): MHD cannot queue an answer while the body is coming, so the 413 is written to
- * the socket here, and the access handler's MHD_NO closes the connection, gently, so that
- * the client can read it (linger.h caps what is read after it).
+ * A problem written straight to the socket, then the connection closed (the access handler's
+ * MHD_NO), gently, so that the client can read it (linger.h caps what is read after it): for
+ * the answers libmicrohttpd cannot queue, a 413 while the body is still coming, or a 431 for a
+ * head that leaves its pool no room to build the answer's head (head_room.h).
  */
-static enum MHD_Result refuse_rest_of_body(cbd_server *s, struct MHD_Connection *con,
-                                           cbd_http_request *req) {
-    char body[256], head[576];
-    int nb =
-        snprintf(body, sizeof body,
-                 "{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,"
-                 "\"detail\":\"The body may be at most %" PRIu64 " bytes (%s).\",\"errors\":[]}",
-                 body_limit_of(s, req), body_limit_key(req));
+static enum MHD_Result send_raw_problem(struct MHD_Connection *con, cbd_http_request *req,
+                                        unsigned status, const char *title, const char *detail) {
+    char body[400], head[800];
+    int nb = snprintf(body, sizeof body,
+                      "{\"type\":\"about:blank\",\"title\":\"%s\",\"status\":%u,"
+                      "\"detail\":\"%s\",\"errors\":[]}",
+                      title, status, detail);
     int n = snprintf(head, sizeof head,
-                     "HTTP/1.1 413 Content Too Large\r\nConnection: close\r\n"
+                     "HTTP/1.1 %u %s\r\nConnection: close\r\n"
                      "Content-Type: application/problem+json\r\n"
                      "X-Content-Type-Options: nosniff\r\nCache-Control: no-store\r\n"
                      "X-Request-Id: %s\r\nContent-Length: %d\r\n\r\n%s",
-                     req->answer.request_id, nb, body);
+                     status, title, req->answer.request_id, nb, body);
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
-    if (info && nb > 0 && n > 0 && (size_t)n < sizeof head &&
+    if (info && nb > 0 && (size_t)nb < sizeof body && n > 0 && (size_t)n < sizeof head &&
         send(info->connect_fd, head, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) == n) {
-        req->answer.status = 413;
+        req->answer.status = status;
         req->answer.bytes_out = (uint64_t)nb;
         cbd_watch_set_linger(cbd_watch_of(con));
     }
     return MHD_NO;
+}
+
+/* A body past the limit by more than DISCARD_MAX (a chunked one, whose size was not known at
+ * the start): MHD cannot queue an answer while the body is coming. */
+static enum MHD_Result refuse_rest_of_body(cbd_server *s, struct MHD_Connection *con,
+                                           cbd_http_request *req) {
+    char detail[128];
+    snprintf(detail, sizeof detail, "The body may be at most %" PRIu64 " bytes (%s).",
+             body_limit_of(s, req), body_limit_key(req));
+    return send_raw_problem(con, req, 413, "Content Too Large", detail);
+}
+
+/* A head too large for the connection's memory to hold it and build the answer (head_room.h):
+ * its size against server.connection_memory_limit. */
+static enum MHD_Result refuse_large_head(cbd_server *s, struct MHD_Connection *con,
+                                         cbd_http_request *req, cbd_head_size h) {
+    char detail[200];
+    snprintf(detail, sizeof detail,
+             "The request line and header fields take %zu bytes; at most %" PRIu64
+             " (server.connection_memory_limit less %u).",
+             h.bytes, s->server.connection_memory_limit - CBD_HEAD_RESERVE, CBD_HEAD_RESERVE);
+    return send_raw_problem(con, req, 431, "Request Header Fields Too Large", detail);
 }
 
 /* The client address: the socket peer, or from a trusted proxy the one its
@@ -196,6 +218,10 @@ static enum MHD_Result first_call(cbd_server *s, struct MHD_Connection *con, cbd
         req->refused = true;
         cbd_body_init(&req->body, (size_t)body_limit_of(s, req));
         return MHD_YES;
+    }
+    cbd_head_size head = cbd_head_size_of(con, &req->uri, method, version);
+    if (!cbd_head_fits(head, (size_t)s->server.connection_memory_limit)) {
+        return refuse_large_head(s, con, req, head);
     }
     char why[320];
     unsigned bad = cbd_framing_check(con, &req->uri, method, version, why, sizeof why);

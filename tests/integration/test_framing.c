@@ -343,6 +343,53 @@ Test(framing, header_section_past_the_connection_memory_is_refused) {
     free(req);
 }
 
+/*
+ * Every head is answered, whatever its size: libmicrohttpd 0.9.75 reads a head that nearly fills
+ * the connection's memory and then has no room to build the answer's head, and closes without a
+ * byte (with the default 16 KiB, a target or a field of 15,840-16,040 bytes). combatd answers
+ * those 431 itself (src/http/guards/head_room.c). Heads of 15,000 to 16,320 bytes, by a long
+ * query or by a long field, 20 bytes apart: each gets a status line; up to the promised header
+ * section (the memory less HEAD_RESERVE) a 200, past it a 431. (A request line within some 60
+ * bytes of the whole pool is libmicrohttpd's to refuse, before combatd sees the request, and it
+ * closes those without an answer: docs/security.md, "Limits".)
+ */
+Test(framing, every_head_size_gets_an_answer) {
+    cbd_server_config s = defaults();
+    size_t promised = (size_t)s.connection_memory_limit - HEAD_RESERVE;
+    char *req = malloc(20000);
+    cr_assert_not_null(req);
+    for (int by_field = 0; by_field <= 1; by_field++) {
+        int silent = 0, ok = 0, refused = 0;
+        for (size_t head = 15000; head <= 16320; head += 20) {
+            /* "GET /livez?x=" pad " HTTP/1.1", Host, Connection: close; or the pad in X-Pad */
+            const char *line =
+                by_field ? "GET /livez HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Pad: "
+                         : "GET /livez?x=";
+            const char *rest =
+                by_field ? "\r\n\r\n" : " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+            size_t fixed = strlen(line) + strlen(rest), pad = head - fixed;
+            int n = sprintf(req, "%s", line);
+            memset(req + n, 'a', pad);
+            sprintf(req + (size_t)n + pad, "%s", rest);
+            cr_assert_eq(strlen(req), head);
+            exchange x = send_bytes(req, head);
+            silent += x.status == 0;
+            if (head <= promised) {
+                ok += x.status == 200;
+                cr_expect_eq(x.status, 200, "a head of %zu bytes: %.200s", head, x.text);
+            } else {
+                refused += x.status == 431;
+                cr_expect_eq(x.status, 431, "a head of %zu bytes: %.200s", head, x.text);
+            }
+            free(x.text);
+        }
+        cr_expect_eq(silent, 0, "%s: heads answered with nothing", by_field ? "field" : "query");
+        cr_expect_eq(ok, (int)((promised - 15000) / 20 + 1));
+        cr_expect_eq(ok + refused, 67);
+    }
+    free(req);
+}
+
 /* A header section larger than libmicrohttpd's first read buffer (half the memory per
  * connection) makes it grow the buffer while it parses; the check must still find every field
  * in place. */
