@@ -8,8 +8,8 @@
 # To move to another release: set VERSION and INTEGRITY (npm view redoc@X dist.integrity), run
 # it, and say so in CHANGELOG.md.
 set -euo pipefail
-VERSION=2.5.1
-INTEGRITY=sha512-LmqA+4A3CmhTllGG197F0arUpmChukAj9klfSdxNRemT9Hr07xXr7OGKu4PHzBs359sgrJ+4JwmOlM7nxLPGMg==
+VERSION=2.5.4
+INTEGRITY=sha512-M6jWhG1qoBnH6TFmzJnstyCZ87HmOY/UzDm78mHiYihEdlV/YcS9ogOo1NlElnJMeLsyxHFe2yFc4sNjHTrABQ==
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=$root/web/vendor
 work=$(mktemp -d)

@@ -165,6 +165,8 @@
         "/openapi.yaml", CBD_NO_TOOL, CBD_KIND_PAGE)                                               \
     ROW("/docs", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_docs, NULL, "/docs", CBD_NO_TOOL,   \
         CBD_KIND_PAGE)                                                                             \
+    ROW("/docs/docs.js", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_docs_js, NULL,                \
+        "/docs/docs.js", CBD_NO_TOOL, CBD_KIND_PAGE)                                               \
     ROW("/docs/redoc.standalone.js", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_redoc, NULL,    \
         "/docs/redoc.standalone.js", CBD_NO_TOOL, CBD_KIND_PAGE)                                   \
     ROW("/", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_page, NULL, "/", CBD_NO_TOOL,           \

@@ -285,6 +285,37 @@ Test(http, page_is_served_as_html) {
     test_response_free(&r);
 }
 
+/* The script-src of a CSP: the text from "script-src" to the next ';' (or the end). */
+static void script_src_of(const char *csp, char *out, size_t size) {
+    const char *s = strstr(csp, "script-src");
+    cr_assert_not_null(s, "no script-src in %s", csp);
+    size_t n = strcspn(s, ";");
+    snprintf(out, size, "%.*s", (int)n, s);
+}
+
+/* The API reference runs no inline script: its CSP allows scripts from the service only, its
+ * HTML has no <script> without a src, and the script it names is served as JavaScript. */
+Test(http, docs_run_no_inline_script) {
+    test_response r;
+    cr_assert_eq(test_request(test_port, "GET", "/docs", NULL, NULL, 0, NULL, &r), 0);
+    cr_expect_eq(r.status, 200);
+    char csp[512], src[128];
+    cr_assert_not_null(test_header(&r, "Content-Security-Policy", csp, sizeof csp));
+    script_src_of(csp, src, sizeof src);
+    cr_expect_str_eq(src, "script-src 'self'");
+    for (const char *p = r.body; (p = strstr(p, "<script")) != NULL; p++) {
+        size_t tag = strcspn(p, ">");
+        cr_expect(memmem(p, tag, "src=", 4) != NULL, "an inline script: %.80s", p);
+    }
+    cr_expect(strstr(r.body, "<script src=\"docs/docs.js\"></script>") != NULL);
+    test_response_free(&r);
+    cr_assert_eq(test_request(test_port, "GET", "/docs/docs.js", NULL, NULL, 0, NULL, &r), 0);
+    cr_expect_eq(r.status, 200);
+    expect_header(&r, "Content-Type", "text/javascript; charset=utf-8");
+    cr_expect(strstr(r.body, "Redoc.init('openapi.yaml'") != NULL);
+    test_response_free(&r);
+}
+
 Test(http, metrics_count_requests_by_route_and_status) {
     test_response r;
     cr_assert_eq(test_request(test_port, "GET", "/nope", NULL, NULL, 0, NULL, &r), 0);

@@ -45,10 +45,11 @@ enum MHD_Result cbd_http_get_openapi(cbd_server *s, struct MHD_Connection *con,
 }
 
 /* The API reference: openapi.yaml rendered by the Redoc bundle it loads from
- * /docs/redoc.standalone.js. Redoc sets its styles inline and runs its search in a worker made
- * from a blob; everything else comes from this service. */
+ * /docs/redoc.standalone.js, started by /docs/docs.js (no inline script). Redoc sets its styles
+ * inline and runs its search in a worker made from a blob; everything else comes from this
+ * service. */
 static const cbd_extra_headers docs_headers = {
-    .csp = "default-src 'none'; script-src 'self' 'unsafe-inline'; style-src 'unsafe-inline'; "
+    .csp = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
            "worker-src blob:; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; "
            "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"};
 
@@ -63,6 +64,12 @@ enum MHD_Result cbd_http_get_redoc(cbd_server *s, struct MHD_Connection *con,
                                    cbd_http_request *req) {
     return cbd_http_send(&s->answers, con, &req->answer, 200, "text/javascript; charset=utf-8",
                          (void *)cbd_asset_redoc_js, cbd_asset_redoc_js_len, false, &docs_headers);
+}
+
+enum MHD_Result cbd_http_get_docs_js(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req) {
+    return cbd_http_send(&s->answers, con, &req->answer, 200, "text/javascript; charset=utf-8",
+                         (void *)cbd_asset_docs_js, cbd_asset_docs_js_len, false, &docs_headers);
 }
 
 enum MHD_Result cbd_http_get_page(cbd_server *s, struct MHD_Connection *con,

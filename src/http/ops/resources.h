@@ -16,6 +16,8 @@ enum MHD_Result cbd_http_get_metrics(cbd_server *s, struct MHD_Connection *con,
 enum MHD_Result cbd_http_get_openapi(cbd_server *s, struct MHD_Connection *con,
                                      cbd_http_request *req);
 enum MHD_Result cbd_http_get_docs(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req);
+enum MHD_Result cbd_http_get_docs_js(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req);
 enum MHD_Result cbd_http_get_redoc(cbd_server *s, struct MHD_Connection *con,
                                    cbd_http_request *req);
 enum MHD_Result cbd_http_get_page(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req);
