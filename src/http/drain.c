@@ -93,7 +93,12 @@ void cbd_server_begin_drain(cbd_server *s) {
 
 bool cbd_server_drain(cbd_server *s) {
     uint64_t start = cbd_now_us();
+    uint64_t deadline = start + (uint64_t)s->server.drain_deadline * 1000000u;
+    uint64_t cancel_at = deadline - jobs_margin_us(s->server.drain_deadline);
     cbd_server_begin_drain(s);
+    if (start >= cancel_at) {
+        atomic_store(&s->jobs_cancelled, true); /* a deadline of 0: before the listener's wait */
+    }
     const union MHD_DaemonInfo *li = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_LISTEN_FD);
     if (li) {
         empty_accept_queue(li->listen_fd);
@@ -104,8 +109,6 @@ bool cbd_server_drain(cbd_server *s) {
     if (listen_fd != MHD_INVALID_SOCKET) {
         close(listen_fd);
     }
-    uint64_t deadline = start + (uint64_t)s->server.drain_deadline * 1000000u;
-    uint64_t cancel_at = deadline - jobs_margin_us(s->server.drain_deadline);
     cbd_conns_state st = {0};
     for (;;) {
         uint64_t now = cbd_now_us();
