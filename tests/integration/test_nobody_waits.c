@@ -5,7 +5,7 @@
  * - A client that closes its connection while its /plan-turn, /simulate or MCP batch computes:
  *   the job stops within a few milliseconds of the worker's CPU, nothing is sent,
  *   combatd_requests_abandoned_total counts it, and the worker is free for the next long
- *   request (a 200, not a 503).
+ *   request (a 200, not a 503). A job whose client left while it waited is not computed.
  * - A server that stops: a job still running near the drain's deadline is refused with a 503
  *   problem that says to retry, an MCP batch too, and the drain ends with nothing unanswered; a
  *   job that ends in time is answered; cbd_server_stop during a job refuses it at once.
@@ -145,6 +145,43 @@ Test(nobody_waits, an_mcp_batch_whose_client_closes_stops_and_frees_the_worker, 
     char *body = simulate_batch();
     abandon("/mcp", body);
     free(body);
+}
+
+/* A job whose client left while it waited for the worker is not computed: two long requests,
+ * the second queued behind the first; its client closes, then the first's. Both are counted as
+ * abandoned, and the worker's CPU after the closes is not the queued one's second of work. */
+Test(nobody_waits, a_queued_job_whose_client_closed_is_not_computed, .timeout = 120) {
+    cbd_settings cfg;
+    cbd_settings_defaults(&cfg);
+    cfg.server.workers = 1;
+    cfg.server.worker_queue = 1;
+    cfg.server.worker_share = 2;
+    cbd_server *s = test_server_start(&cfg);
+    uint16_t port = cbd_server_port(s);
+    int first = start_job(s, "/simulate", long_simulation);
+    int second = raw_connect(port);
+    cr_assert_geq(second, 0);
+    cr_assert(
+        raw_send_request(second, "POST", "/simulate", "application/json", long_simulation, true));
+    double end = raw_now() + PATIENCE_S;
+    while (cbd_server_worker_jobs(s) < 2 && raw_now() < end) {
+        raw_sleep(0.001);
+    }
+    cr_assert_eq(cbd_server_worker_jobs(s), 2, "the second request was not queued");
+    long long at_close = worker_cpu_ns();
+    close(second);
+    close(first);
+    while (raw_metric(port, "combatd_requests_abandoned_total") < 2 && raw_now() < end) {
+        raw_sleep(0.002);
+    }
+    long long after = worker_cpu_ns() - at_close;
+    printf("queued: the worker spent %.2f ms of CPU after the clients closed\n",
+           (double)after / 1e6);
+    cr_expect_eq(raw_metric(port, "combatd_requests_abandoned_total"), 2);
+    cr_expect_leq(after, AFTER_CLOSE_MAX_NS, "%.1f ms of CPU after the closes",
+                  (double)after / 1e6);
+    cr_expect_eq(cbd_server_worker_jobs(s), 0);
+    cbd_server_stop(s);
 }
 
 /* A 503 problem that says the service is stopping and to retry. */
