@@ -186,7 +186,10 @@ static char *fog_far_500(void) {
     return costly_fog_far_attack(500);
 }
 static char *fog_turns(void) {
-    return costly_fog_turns();
+    return costly_fog_turns(50);
+}
+static char *fog_turns_bare(void) {
+    return costly_fog_turns(0);
 }
 
 /* The rows' makers: each a body of the shapes above. */
@@ -376,6 +379,7 @@ static const budget_row rows[] = {
      "1000000, \"seed\": 1}",
      NULL, 1},
     {"simulate-turn 256 fogs, 50 battles, 1e6 trials", "/simulate-turn", NULL, fog_turns, 1},
+    {"simulate-turn 256 fogs, no orders, 1e6 trials", "/simulate-turn", NULL, fog_turns_bare, 1},
     /* Turns: the attacker's requests the budget was made for, the random move order's
      * schedules, the state map's steps, wide answers, and bench_turn's ordinary board. */
     {"analyze-turn 7e8 v 2.99e8 L0.05, 99 % on", "/analyze-turn", NULL, turn_capture_l005, 1},

@@ -446,9 +446,10 @@ void cbd_turn_sim_free(cbd_turn_sim *sim);
  * card CBD_TURN_PLAYED or CBD_TURN_SKIPPED; order priority and delay CBD_TURN_PLAYED).
  *
  * The turn is charged to `budget` (NULL: unlimited) as it runs: CBD_WORK_TURN_ORDER an order
- * before it starts, then CBD_WORK_BATTLE a battle (and CBD_WORK_SIM_SETUP for each side's
- * sampler set up for it). CBD_ERR_BUDGET when it is spent: the turn is left unfinished
- * (board_out and events are then unspecified, and the rng has moved on).
+ * before it starts (and two CBD_WORK_FOG_STEP a fog count drawn), then CBD_WORK_BATTLE a
+ * battle (and CBD_WORK_SIM_SETUP for each side's sampler set up for it). CBD_ERR_BUDGET when it is
+ * spent: the turn is left unfinished (board_out and events are then unspecified, and the rng has
+ * moved on).
  */
 cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
                             cbd_turn_territory *board_out, cbd_turn_event *events);

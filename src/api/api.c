@@ -151,6 +151,10 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
         ok = cbd_api_core_problem(cfg, &budget, CBD_ERR_BUDGET, "", &problem);
     }
     (void)cbd_json_arena_use(heap);
+    /* The caller's stop (its client gone, the server stopping) is answered in its own words,
+     * whatever the handler made of it. */
+    bool refused = budget.stopped == CBD_BUDGET_CANCELLED && limits->refuse_cancelled &&
+                   limits->refuse_cancelled(limits->progress_arg, &problem);
     if (limits->report) {
         *limits->report = budget;
     }
@@ -158,7 +162,10 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
         cbd_jw_discard(&out); /* run again with the full budget; the request is kept */
         return false;
     }
-    if (cbd_json_alloc_failed()) { /* whatever the handler concluded, it may be wrong */
+    if (refused) {
+        cbd_jw_discard(&out);
+        endpoint_problem_reply(req->ep, req->doc, &problem, reply);
+    } else if (cbd_json_alloc_failed()) { /* whatever the handler concluded, it may be wrong */
         cbd_jw_discard(&out);
         cbdp_api_oom_reply(reply);
     } else {

@@ -74,13 +74,31 @@ static void empty_accept_queue(int fd) {
     }
 }
 
+/*
+ * The worker pool's jobs run on through the drain, their answers awaited, until JOBS_MARGIN_US
+ * before its deadline (a quarter of it when shorter): those still running then stop at their
+ * next progress check and are refused with a 503 that says to retry, so that their answers go
+ * out and their connections close before the deadline rather than be cut at the exit.
+ */
+#define JOBS_MARGIN_US 250000u
+
+static uint64_t jobs_margin_us(uint32_t deadline_s) {
+    uint64_t quarter = (uint64_t)deadline_s * 1000000u / 4u;
+    return quarter < JOBS_MARGIN_US ? quarter : JOBS_MARGIN_US;
+}
+
 void cbd_server_begin_drain(cbd_server *s) {
     atomic_store(&s->draining, true);
 }
 
 bool cbd_server_drain(cbd_server *s) {
     uint64_t start = cbd_now_us();
+    uint64_t deadline = start + (uint64_t)s->server.drain_deadline * 1000000u;
+    uint64_t cancel_at = deadline - jobs_margin_us(s->server.drain_deadline);
     cbd_server_begin_drain(s);
+    if (start >= cancel_at) {
+        atomic_store(&s->jobs_cancelled, true); /* a deadline of 0: before the listener's wait */
+    }
     const union MHD_DaemonInfo *li = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_LISTEN_FD);
     if (li) {
         empty_accept_queue(li->listen_fd);
@@ -91,10 +109,12 @@ bool cbd_server_drain(cbd_server *s) {
     if (listen_fd != MHD_INVALID_SOCKET) {
         close(listen_fd);
     }
-    uint64_t deadline = start + (uint64_t)s->server.drain_deadline * 1000000u;
     cbd_conns_state st = {0};
     for (;;) {
         uint64_t now = cbd_now_us();
+        if (now >= cancel_at) {
+            atomic_store(&s->jobs_cancelled, true);
+        }
         cbd_conns_drain_step(s->conns, now, IDLE_US, &st);
         if (st.open == 0 || now >= deadline) {
             break;

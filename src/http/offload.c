@@ -5,6 +5,7 @@
 
 #include <arpa/inet.h>
 
+#include <errno.h>
 #include <stddef.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -45,11 +46,67 @@ static cbd_http_request *request_of(cbd_job *job) {
     return (cbd_http_request *)(void *)((char *)job - offsetof(cbd_http_request, job));
 }
 
-/* A job's progress callback: true once server.answer_deadline has passed since the request was
- * in, so that the core stops it and the client gets a 504 rather than a late answer. */
-static bool past_deadline(void *arg) {
+/* Whether server.answer_deadline has passed at `now` since the request was in. */
+static bool past_deadline_at(const cbd_http_request *req, uint64_t now) {
+    return now - req->in_us > (uint64_t)req->server->api.limits.answer_deadline * 1000000u;
+}
+
+/* How often at most a job looks at its client's socket: a peek is a system call (about a
+ * microsecond), and the progress check comes about every millisecond of work, so the peek
+ * costs some 0.1 % of a job and a client that leaves stops its job within a few ms of CPU. */
+#define PEEK_US 1000u
+
+/*
+ * Whether the job's client has closed its connection: a peek at its socket that sees the end
+ * of input (or an error) says so; EAGAIN is a client still waiting, and the bytes of a
+ * pipelined next request are one still there. The connection is suspended while its job runs,
+ * so MHD neither reads nor closes the socket meanwhile. A client that shuts only its sending
+ * side counts as gone, as proxies take it (nginx's proxy_ignore_client_abort off).
+ */
+static bool client_gone(cbd_http_request *req, uint64_t now) {
+    if (req->job_fd < 0 || now - req->job_peek_us < PEEK_US) {
+        return false;
+    }
+    req->job_peek_us = now;
+    char byte;
+    ssize_t n = recv(req->job_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
+}
+
+/* A job's progress callback: true to stop it, when the server is stopping (a 503), when its
+ * client has gone (nothing is sent), or once server.answer_deadline has passed since the request
+ * was in (a 504 rather than a late answer). */
+static bool should_stop(void *arg) {
+    cbd_http_request *req = arg;
+    uint64_t now = cbd_now_us();
+    if (atomic_load_explicit(&req->server->jobs_cancelled, memory_order_relaxed)) {
+        req->job_end = CBD_JOB_STOPPED;
+        return true;
+    }
+    if (client_gone(req, now)) {
+        req->job_end = CBD_JOB_ABANDONED;
+        return true;
+    }
+    return past_deadline_at(req, now);
+}
+
+static bool past_deadline(const cbd_http_request *req) {
+    return past_deadline_at(req, cbd_now_us());
+}
+
+/* What a job that should_stop ended answers instead (cbd_api_limits.refuse_cancelled): the
+ * stopping server's 503; for a client gone, a short refusal that is never sent (request.c). */
+static bool refuse_stopped(void *arg, cbd_problem *problem) {
     const cbd_http_request *req = arg;
-    return cbd_now_us() - req->in_us > (uint64_t)req->server->api.limits.answer_deadline * 1000000u;
+    if (req->job_end == CBD_JOB_RAN) {
+        return false; /* the deadline: the api's 504 */
+    }
+    cbd_problem_init(problem);
+    cbd_problem_set(problem, 503, "%s",
+                    req->job_end == CBD_JOB_STOPPED
+                        ? "The service is stopping; retry on another replica."
+                        : "The client closed its connection before the answer.");
+    return true;
 }
 
 /* The 503 of a request that is not computed, in its endpoint's words (cbd_api_refuse: a
@@ -75,21 +132,33 @@ static void job_admitted(cbd_job *job) {
  * waited past its deadline (its client has likely given up; a 503 says to retry). */
 static void job_run(cbd_job *job, bool stopping) {
     cbd_http_request *req = request_of(job);
-    if (stopping) {
+    if (stopping || atomic_load(&req->server->jobs_cancelled)) {
+        req->job_end = CBD_JOB_STOPPED;
         refuse_job(req, "The service is stopping; retry on another replica.");
+    } else if (client_gone(req, cbd_now_us())) {
+        /* it left while its job waited: nothing to compute */
+        req->job_end = CBD_JOB_ABANDONED;
+        refuse_job(req, "The client closed its connection before the answer.");
     } else if (past_deadline(req)) {
         refuse_job(req, "The request waited for a worker past server.answer_deadline; retry.");
     } else {
         cbd_api_limits limits = cbd_api_full_limits(&req->server->api);
-        limits.progress = past_deadline;
+        limits.progress = should_stop;
         limits.progress_arg = req;
+        limits.refuse_cancelled = refuse_stopped;
         (void)cbdp_http_compute(req->server, req, &req->job_req, &limits, &req->job_reply);
     }
 }
 
+/* On the worker once the job's place is free again: an abandoned job is counted only now, so
+ * that whoever sees the count finds the place free. */
 static void job_finished(cbd_job *job) {
+    cbd_http_request *req = request_of(job);
+    if (req->job_end == CBD_JOB_ABANDONED) {
+        atomic_fetch_add(&req->server->metrics.abandoned, 1);
+    }
     /* req may be freed as soon as the connection is resumed: only con from here on. */
-    struct MHD_Connection *con = request_of(job)->con;
+    struct MHD_Connection *con = req->con;
     MHD_resume_connection(con);
 }
 
@@ -118,6 +187,12 @@ enum MHD_Result cbdp_http_run_on_worker(cbd_server *s, struct MHD_Connection *co
     req->job_req = *api_req;
     req->con = con;
     req->server = s;
+    /* Taken here, on the connection's own thread, for the worker's peeks (client_gone). */
+    const union MHD_ConnectionInfo *fd =
+        MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
+    req->job_fd = fd ? fd->connect_fd : -1;
+    req->job_peek_us = 0;
+    req->job_end = CBD_JOB_RAN;
     cbd_pool_admission why = cbdp_pool_submit(s->pool, &req->job);
     if (why == CBD_POOL_ADMITTED) {
         return MHD_YES;

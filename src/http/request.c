@@ -309,6 +309,9 @@ enum MHD_Result cbdp_http_on_request(void *cls, struct MHD_Connection *con, cons
         return cbd_http_send(&s->answers, con, &req->answer, 500, "application/problem+json",
                              (void *)cbd_api_oom_body, cbd_api_oom_body_len, false, NULL);
     }
+    if (req->job_started && req->job_end == CBD_JOB_ABANDONED) {
+        return MHD_NO; /* its client has gone: nothing is sent, the connection closes */
+    }
     if (req->job_started) {
         /* Resumed by the worker: its reply is ready (a 503 if the server began to stop). */
         cbd_extra_headers retry = {

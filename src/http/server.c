@@ -138,6 +138,7 @@ cbd_server *cbd_server_start(const cbd_server_config *cfg, const cbd_config *api
     atomic_init(&s->draining, false);
     atomic_init(&s->stopping, false);
     atomic_init(&s->jobs_unsent, 0u);
+    atomic_init(&s->jobs_cancelled, false);
     if (!start_helpers(s, cfg, err, err_size)) {
         free(s);
         return NULL;
@@ -180,8 +181,11 @@ void cbd_server_stop(cbd_server *s) {
         return;
     }
     atomic_store(&s->stopping, true);
-    /* Workers answer what they hold (what still waits is refused with a 503), resume its
-     * connections and then touch the daemon no more; the pool refuses new jobs from here. */
+    /* Running jobs stop at their next progress check (within a few ms of CPU) and are refused
+     * with a 503 like those still waiting, so that stopping does not wait for a computation;
+     * workers resume their connections and then touch the daemon no more; the pool refuses new
+     * jobs from here. */
+    atomic_store(&s->jobs_cancelled, true);
     cbdp_pool_stop(s->pool);
     wait_for_job_answers(s);
     /* Then the daemon: its connections' CLOSED notifications empty the watchdog's list. */

@@ -55,6 +55,9 @@ struct cbd_server {
     /* Requests admitted to the pool whose completion has not come: each is answered before
      * the daemon stops (cbd_server_stop), not closed with its answer unsent. */
     atomic_uint jobs_unsent;
+    /* Running jobs stop at their next progress check and are refused with a 503: set when the
+     * drain's deadline is near and when stopping begins (drain.c, server.c). */
+    atomic_bool jobs_cancelled;
     uint16_t port;
 
     cbd_watchdog *watchdog;    /* the request and send deadlines (watchdog.h) */
@@ -73,6 +76,13 @@ typedef struct {
     uint64_t faults;   /* minor page faults of the threads that computed it */
 } cbd_http_cost;
 
+/* How a job's computation ended, as its progress check saw it (offload.c). */
+typedef enum {
+    CBD_JOB_RAN,       /* to its end, or to the answer deadline */
+    CBD_JOB_ABANDONED, /* its client closed the connection: nothing is sent */
+    CBD_JOB_STOPPED,   /* the server is stopping: refused with a 503 */
+} cbd_job_end;
+
 /* Everything a request owns, from its request line to its completion callback. */
 struct cbd_http_request {
     uint64_t start_us;
@@ -89,6 +99,9 @@ struct cbd_http_request {
     cbd_api_reply job_reply;
     cbd_api_request job_req;
     cbd_job job; /* its pool job: the address whose share it counts against (offload.c) */
+    cbd_job_end job_end;
+    int job_fd;           /* the connection's socket, peeked at by the job (-1: not known) */
+    uint64_t job_peek_us; /* when the job last peeked at it */
     struct MHD_Connection *con;
     cbd_server *server;
     char client[CBD_NET_ADDR_TEXT]; /* the peer, or who a trusted proxy forwarded for */

@@ -183,6 +183,12 @@ char *cbdp_metrics_render(cbd_metrics *m, size_t *len) {
         "combatd_requests_handed_to_workers_total %" PRIu64 "\n",
         (uint64_t)atomic_load_explicit(&m->handed_to_workers, memory_order_relaxed));
     put(&t,
+        "# HELP combatd_requests_abandoned_total Requests whose computation stopped because "
+        "their client closed its connection; nothing was sent.\n"
+        "# TYPE combatd_requests_abandoned_total counter\n"
+        "combatd_requests_abandoned_total %" PRIu64 "\n",
+        (uint64_t)atomic_load_explicit(&m->abandoned, memory_order_relaxed));
+    put(&t,
         "# HELP combatd_scratch_kept_bytes Computation memory kept warm between requests "
         "(server.scratch_keep_bytes at most).\n"
         "# TYPE combatd_scratch_kept_bytes gauge\n"

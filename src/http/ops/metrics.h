@@ -24,6 +24,7 @@ typedef struct {
     atomic_uint_fast64_t bytes_in;
     atomic_uint_fast64_t bytes_out;
     atomic_uint_fast64_t handed_to_workers; /* spent server.inline_work_us; started over */
+    atomic_uint_fast64_t abandoned;         /* a worker's job stopped: its client had gone */
     /* Warm memory (scratch_pool.h): bytes kept between requests now, and the bytes of large
      * blocks requests took new from the system or from what was kept. */
     atomic_uint_fast64_t scratch_kept, scratch_fresh, scratch_reused;

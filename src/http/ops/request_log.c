@@ -34,7 +34,8 @@ void cbd_http_log_completed(const cbd_server *s, const cbd_http_request *req, ui
         .bytes_out = req->answer.bytes_out,
         .request_id = req->answer.request_id[0] ? req->answer.request_id : "-",
         .client = req->client[0] ? req->client : "-",
-        .ended = ended_by(cut, toe),
+        /* A job that stopped for its client's close ends the connection itself. */
+        .ended = req->job_end == CBD_JOB_ABANDONED ? "client_abort" : ended_by(cut, toe),
         .computed = req->cost.computed,
         .work_units = req->cost.work,
         .mem_peak = req->cost.mem_peak,

@@ -391,6 +391,33 @@ Test(turn_fog, draws_come_first_in_territory_order) {
     cbd_turn_sim_free(sim);
 }
 
+/* A sampled turn charges each fog count it draws (W23): the board of 3 territories copied and
+ * the 2 + 3 points of its two distributions scanned (CBD_WORK_SCAN_TERM each, 8 units), and
+ * each of the two draws a uniform and the scan's end (2 x CBD_WORK_FOG_STEP each, 32 units):
+ * 40 units a turn without orders, every turn. */
+Test(turn_fog, each_draw_is_charged) {
+    cbd_turn_territory b[] = {{BOB, 6}, {ALICE, 4}, {BOB, 2}};
+    cbd_warapp_count p0[] = {{1, 0.3}, {6, 0.7}}, p2[] = {{0, 0.2}, {1, 0.3}, {2, 0.5}};
+    cbd_turn_fog fog[] = {{2, p0}, {0, NULL}, {3, p2}};
+    cbd_turn t = zero_luck_turn(b, 3, NULL, 0);
+    t.fog = fog;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    cbd_budget budget;
+    cbd_budget_init(&budget, UINT64_MAX, SIZE_MAX);
+    cbd_turn_sim *sim;
+    cbd_turn_error err;
+    cr_assert_eq(cbd_turn_sim_create(&t, &lim, &budget, &sim, &err), CBD_OK);
+    cbd_rng rng;
+    cbd_rng_seed(&rng, 7);
+    for (int i = 0; i < 3; i++) {
+        uint64_t before = budget.work_spent;
+        cbd_turn_territory out[3];
+        cr_assert_eq(cbd_turn_sim_one(sim, &budget, &rng, out, NULL), CBD_OK);
+        cr_expect_eq(budget.work_spent - before, 3 + 5 + 2 * 2 * 8);
+    }
+    cbd_turn_sim_free(sim);
+}
+
 #define TRIALS 300000
 
 /* Random move order, 16 % luck and weighted rounding over fog on both sides: each territory's

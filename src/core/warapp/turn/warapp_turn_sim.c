@@ -63,6 +63,7 @@ cbd_status cbd_turn_sim_create(const cbd_turn *turn, const cbd_turn_limits *limi
     for (size_t i = 0; i < p->n_terr; i++) {
         sim->drawn[i] = turn->territories[i].armies;
         sim->fog_points += turn->fog ? turn->fog[i].n : 0;
+        sim->fog_terr += turn->fog && turn->fog[i].n > 0;
     }
     for (size_t u = 0; u < turn->n_units; u++) {
         cbd_turn_player owner = p->start[turn->units[u].territory].owner;
@@ -154,10 +155,15 @@ cbd_status cbd_turn_sim_one(cbd_turn_sim *sim, cbd_budget *budget, cbd_rng *rng,
                             cbd_turn_territory *board, cbd_turn_event *events) {
     const cbd_turn_plan *p = &sim->plan;
     const cbd_turn *t = p->turn;
-    /* The board copied, the shuffle and its schedule, every order looked at. */
+    /* The board copied, the shuffle and its schedule, every order looked at; each fog count
+     * drawn (W23): its points scanned, a uniform, and the scan's end, a branch mispredicted
+     * about once a draw (two CBD_WORK_FOG_STEP): a draw of 3 counts takes 8-9 ns, and charged
+     * its 3 points alone, 10^6 turns of 256 such fogs ran 3.3-4.2 s of CPU before a 2 s
+     * budget stopped them. */
     uint64_t units = cbd_work_times(CBD_WORK_TURN_ORDER, p->n_seq) +
                      cbd_work_times(CBD_WORK_SCAN_TERM,
                                     p->n_terr + p->n_orders + p->n_movers + sim->fog_points) +
+                     cbd_work_times(2 * CBD_WORK_FOG_STEP, sim->fog_terr) +
                      cbd_work_times(CBD_WORK_SIM_UNIT, cbd_work_times(t->n_units, p->n_seq + 1));
     if (!cbd_charge(budget, units)) {
         return CBD_ERR_BUDGET;

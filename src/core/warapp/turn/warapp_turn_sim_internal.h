@@ -16,6 +16,7 @@ struct cbd_turn_sim {
     uint64_t *eligible; /* W15, per territory */
     uint64_t *drawn;    /* W23: the last turn's armies before deploys, per territory */
     size_t fog_points;  /* W23: every point of every distribution */
+    size_t fog_terr;    /* W23: territories whose count is drawn */
     uint32_t *first;    /* round 1's order of movers */
     uint32_t *sched;    /* the orders in sequence in running order */
     size_t cache_n;
