@@ -124,3 +124,93 @@ Test(warzone_plan_api, w40_refusals) {
         json_decref(doc);
     }
 }
+
+/*
+ * send_orders: SendOrdersBotGame's body as the game's SDK writes it (BotGameAPI.SendOrders:
+ * gameID, playerID and turnNumber C# ints, turnNumber game.numberOfTurns + 1), for the plan of
+ * w40_bonus_goal_plans_as_plan_turn (deploy 4 on 1, 2 from 1 to 3), written out by hand: the
+ * ids sent as strings come back as integers, the orders' playerID too.
+ */
+Test(warzone_plan_api, send_orders_body_as_the_sdk_writes_it) {
+    static const char expected[] =
+        "{\"gameID\": 1234567, \"playerID\": 100, \"turnNumber\": 4, \"orders\": ["
+        "{\"type\": \"GameOrderDeploy\", \"playerID\": 100, \"deployOn\": 1, \"armies\": 4}, "
+        "{\"type\": \"GameOrderAttackTransfer\", \"playerID\": 100, \"from\": 1, \"to\": 3, "
+        "\"numArmies\": \"2\", \"attackTransfer\": \"AttackTransfer\", \"attackTeammates\": "
+        "false, \"byPercent\": false}]}";
+    json_t *want = json_loads(expected, 0, NULL);
+    cr_assert(want);
+    json_t *doc;
+    cr_assert_eq(run(TURN(", \"goal\": {\"bonuses\": [7]}, \"objective\": \"expected\", "
+                          "\"game\": {\"id\": \"1234567\", \"numberOfTurns\": \"3\", "
+                          "\"state\": \"Playing\"}"),
+                     &doc),
+                 200, "%s", last_body);
+    cr_expect(json_equal(json_walk(doc, "send_orders"), want), "%s", last_body);
+    cr_expect_eq(json_array_size(json_walk(doc, "warnings")), 0, "%s", last_body);
+    /* `orders` keep playerID as the request gave it */
+    cr_expect_str_eq(json_string_value(json_walk(doc, "orders/1/playerID")), "100");
+    json_decref(doc);
+    json_decref(want);
+}
+
+/* gameID from the request's own `gameID` (the id the bot called GetBotGameInfo with), given as
+ * a number or its digits; numberOfTurns 0 is turn 1. game.id given as well and equal is fine. */
+Test(warzone_plan_api, send_orders_ids_from_the_request) {
+    const char *extra[] = {
+        ", \"gameID\": 77, \"game\": {\"numberOfTurns\": 0}",
+        ", \"gameID\": \"77\", \"game\": {\"id\": 77, \"numberOfTurns\": \"0\"}",
+    };
+    for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++) {
+        char body[4096];
+        snprintf(body, sizeof body, TURN(", \"goal\": {\"territories\": [1]}%s"), extra[i]);
+        json_t *doc;
+        cr_assert_eq(run(body, &doc), 200, "case %zu: %s", i, last_body);
+        cr_expect_eq(json_integer_value(json_walk(doc, "send_orders/gameID")), 77, "case %zu", i);
+        cr_expect_eq(json_integer_value(json_walk(doc, "send_orders/turnNumber")), 1, "case %zu",
+                     i);
+        cr_expect(json_is_integer(json_walk(doc, "send_orders/playerID")), "case %zu", i);
+        cr_expect_eq(json_integer_value(json_walk(doc, "send_orders/playerID")), 100);
+        json_decref(doc);
+    }
+}
+
+/* An id that is not known leaves send_orders out, and a warning says which to give. */
+Test(warzone_plan_api, send_orders_left_out_without_an_id) {
+    const char *cases[][2] = {
+        {TURN(", \"goal\": {\"territories\": [1]}"), "gameID"},
+        {TURN(", \"goal\": {\"territories\": [1]}, \"game\": {\"numberOfTurns\": 2}"), "gameID"},
+        {TURN(", \"goal\": {\"territories\": [1]}, \"gameID\": 5"), "numberOfTurns"},
+        {TURN(", \"goal\": {\"territories\": [1]}, \"game\": \"null\", \"gameID\": 5"),
+         "numberOfTurns"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc;
+        cr_assert_eq(run(cases[i][0], &doc), 200, "case %zu: %s", i, last_body);
+        cr_expect_null(json_walk(doc, "send_orders"), "case %zu: %s", i, last_body);
+        const char *w = json_string_value(json_walk(doc, "warnings/0"));
+        cr_expect(w && strstr(w, "send_orders is left out") && strstr(w, cases[i][1]),
+                  "case %zu: %s", i, last_body);
+        cr_expect_eq(json_array_size(json_walk(doc, "orders")), 1, "case %zu: %s", i, last_body);
+        json_decref(doc);
+    }
+}
+
+/* A malformed id is a 422 at its member; two game ids that disagree at `gameID`. */
+Test(warzone_plan_api, send_orders_bad_ids) {
+    const char *cases[][2] = {
+        {TURN(", \"goal\": {\"territories\": [1]}, \"game\": {\"id\": \"12abc\"}"), "/game/id"},
+        {TURN(", \"goal\": {\"territories\": [1]}, \"game\": {\"id\": 2147483648}"), "/game/id"},
+        {TURN(", \"goal\": {\"territories\": [1]}, \"gameID\": -3"), "/gameID"},
+        {TURN(", \"goal\": {\"territories\": [1]}, \"game\": {\"numberOfTurns\": 1.5}"),
+         "/game/numberOfTurns"},
+        {TURN(", \"goal\": {\"territories\": [1]}, \"gameID\": 5, \"game\": {\"id\": 6}"),
+         "/gameID"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        json_t *doc;
+        cr_expect_eq(run(cases[i][0], &doc), 422, "case %zu: %s", i, last_body);
+        cr_expect(has_error(doc, cases[i][1], ""), "case %zu: %s", i, last_body);
+        json_decref(doc);
+    }
+}
