@@ -214,3 +214,23 @@ Test(warzone_plan_api, send_orders_bad_ids) {
         json_decref(doc);
     }
 }
+
+/* A playerID that is a name, not a number (the translation takes it; SendOrdersBotGame's SDK
+ * writes an int): the plan is made, send_orders is left out and the warning says why. p1's 4
+ * armies on 1 hold it against nobody: value 1. */
+Test(warzone_plan_api, send_orders_left_out_for_a_named_player) {
+    json_t *doc;
+    cr_assert_eq(run("{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70}, "
+                     "\"map\": {\"territories\": [{\"id\": 1, \"connectedTo\": [2]}, {\"id\": "
+                     "2}]}, \"standing\": [{\"terrID\": 1, \"ownedBy\": \"p1\", \"armies\": 4}, "
+                     "{\"terrID\": 2, \"ownedBy\": \"p2\", \"armies\": 1}], \"playerID\": "
+                     "\"p1\", \"gameID\": 9, \"game\": {\"numberOfTurns\": 1}, \"income\": 0, "
+                     "\"goal\": {\"territories\": [1]}}",
+                     &doc),
+                 200, "%s", last_body);
+    cr_expect_float_eq(json_number_at(doc, "value"), 1.0, 1e-12, "%s", last_body);
+    cr_expect_null(json_walk(doc, "send_orders"), "%s", last_body);
+    const char *w = json_string_value(json_walk(doc, "warnings/0"));
+    cr_expect(w && strstr(w, "send_orders is left out") && strstr(w, "playerID"), "%s", last_body);
+    json_decref(doc);
+}
