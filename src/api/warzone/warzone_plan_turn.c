@@ -291,7 +291,20 @@ static bool game_answer(cbdp_wz_turn *t, const json_t *request, const send_ids *
         json_decref(res);
         return false;
     }
-    cbd_jw_value(out, res);
+    /* `value` as /plan-turn writes it (the fewest digits that read back exactly, not
+     * cbd_jw_real's 15), so that the two endpoints' answers agree to the byte */
+    const char *key;
+    json_t *v;
+    cbd_jw_object_open(out);
+    json_object_foreach(res, key, v) {
+        cbd_jw_key(out, key);
+        if (strcmp(key, "value") == 0 && json_is_number(v)) {
+            cbd_jw_real_exact(out, json_number_value(v));
+        } else {
+            cbd_jw_value(out, v);
+        }
+    }
+    cbd_jw_object_close(out);
     json_decref(res);
     return true;
 }

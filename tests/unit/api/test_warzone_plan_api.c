@@ -234,3 +234,60 @@ Test(warzone_plan_api, send_orders_left_out_for_a_named_player) {
     cr_expect(w && strstr(w, "send_orders is left out") && strstr(w, "playerID"), "%s", last_body);
     json_decref(doc);
 }
+
+/* The text of the first "value" member of an answer, into out. */
+static void value_text(const char *body, char out[64]) {
+    const char *v = body ? strstr(body, "\"value\":") : NULL;
+    size_t n = v ? strcspn(v + 8, ",}") : 0;
+    snprintf(out, 64, "%.*s", (int)(n < 63 ? n : 63), v ? v + 8 : "");
+}
+
+/*
+ * `value` as /plan-turn writes it, to the byte: a board whose expected count needs 17 digits to
+ * read back (3.9998371613900803, where 15 digits would write 3.99983716139008). The same turn
+ * sent to /plan-turn as its own request (MoveOrder absent is the game's Random, W40).
+ */
+Test(warzone_plan_api, value_written_as_plan_turn_writes_it) {
+    const char *game =
+        "{\"settings\": {\"OffensiveKillRate\": \"60\", \"DefensiveKillRate\": \"70\", "
+        "\"LuckModifier\": \"0.5\"}, \"map\": {\"territories\": [{\"id\": 1, \"connectedTo\": [2, "
+        "4]}, {\"id\": 2, \"connectedTo\": [3]}, {\"id\": 3, \"connectedTo\": [5]}, {\"id\": 4, "
+        "\"connectedTo\": [5]}, {\"id\": 5, \"connectedTo\": [6]}, {\"id\": 6}], \"bonuses\": "
+        "[{\"id\": 1, \"value\": 3, \"territoryIDs\": [1, 2, 3]}, {\"id\": 2, \"value\": 2, "
+        "\"territoryIDs\": [4, 5, 6]}]}, \"standing\": [{\"terrID\": 1, \"ownedBy\": 100, "
+        "\"armies\": 5}, {\"terrID\": 2, \"ownedBy\": 100, \"armies\": 2}, {\"terrID\": 3, "
+        "\"ownedBy\": \"Neutral\", \"armies\": 2}, {\"terrID\": 4, \"ownedBy\": \"Neutral\", "
+        "\"armies\": 2}, {\"terrID\": 5, \"ownedBy\": 200, \"armies\": 7}, {\"terrID\": 6, "
+        "\"ownedBy\": \"Neutral\", \"armies\": 2}], \"orders\": [{\"type\": "
+        "\"GameOrderAttackTransfer\", \"playerID\": 200, \"from\": 5, \"to\": 3, \"numArmies\": "
+        "\"4\"}, {\"type\": \"GameOrderAttackTransfer\", \"playerID\": 200, \"from\": 5, \"to\": "
+        "4, \"numArmies\": \"2\"}], \"playerID\": 100, \"income\": 7, \"objective\": "
+        "\"expected\", \"goal\": {\"territories\": [1, 2, 3, 4]}}";
+    const char *own =
+        "{\"territories\": {\"1\": {\"owner\": \"100\", \"armies\": 5, \"neighbors\": [\"2\", "
+        "\"4\"]}, \"2\": {\"owner\": \"100\", \"armies\": 2, \"neighbors\": [\"3\"]}, \"3\": "
+        "{\"owner\": \"neutral\", \"armies\": 2, \"neighbors\": [\"5\"]}, \"4\": {\"owner\": "
+        "\"neutral\", \"armies\": 2, \"neighbors\": [\"5\"]}, \"5\": {\"owner\": \"200\", "
+        "\"armies\": 7, \"neighbors\": [\"6\"]}, \"6\": {\"owner\": \"neutral\", \"armies\": 2, "
+        "\"neighbors\": []}}, \"player\": \"100\", \"income\": 7, \"goal\": {\"hold\": [\"1\", "
+        "\"2\"], \"capture\": [\"3\", \"4\"]}, \"objective\": \"expected\", \"orders\": "
+        "[{\"player\": \"200\", \"from\": \"5\", \"to\": \"3\", \"armies\": 4}, {\"player\": "
+        "\"200\", \"from\": \"5\", \"to\": \"4\", \"armies\": 2}], \"settings\": "
+        "{\"luck_modifier\": 0.5}, \"move_order\": \"random\", \"bonuses\": {\"1\": {\"value\": "
+        "3, \"territories\": [\"1\", \"2\", \"3\"]}, \"2\": {\"value\": 2, \"territories\": "
+        "[\"4\", \"5\", \"6\"]}}}";
+    json_t *doc;
+    char wz[64], plain[64];
+    cr_assert_eq(run(game, &doc), 200, "%s", last_body);
+    value_text(last_body, wz);
+    json_decref(doc);
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    free(last_body);
+    last_body = NULL;
+    cr_assert_eq(api_test_run(&cfg, "/plan-turn", own, &doc, &last_body), 200, "%s", last_body);
+    value_text(last_body, plain);
+    json_decref(doc);
+    cr_expect_str_eq(wz, plain);
+    cr_expect_eq(strlen(plain), 18, "17 digits and the point: %s", plain);
+}
