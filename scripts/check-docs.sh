@@ -9,7 +9,8 @@
 #     bench/'s C files, openapi.yaml and README.md has a heading there, and docs/architecture.md's
 #     rule map has one row per rule, with the heading's title, naming the one file where the
 #     rule lives and its tests (or "not yet implemented", as docs/rules.md then says), each of
-#     which exists and cites the rule;
+#     which exists and cites the rule, and the span of the rules README.md and openapi.yaml
+#     state ("by id (W1–W42, D1–D17)") ends at each game's last heading;
 #  3. no file includes a header of a layer above its own.
 # Reads nothing outside the repository. Untracked files count too, so a new file is checked
 # before it is added.
@@ -137,6 +138,23 @@ else
                 fail "$rules has no heading for $game$n"
         done
     done
+    # The rules' whole span as README.md and openapi.yaml state it ("by id (W1–W42, D1–D17)")
+    # ends at each game's last heading, so that a new rule cannot leave it stale.
+    spans=$(grep -HnE 'id \(W1–W[0-9]+' README.md openapi.yaml)
+    [ -n "$spans" ] || fail "README.md and openapi.yaml state no span of the rules (id (W1–Wn, D1–Dn))"
+    span_bad=0
+    for game in W D; do
+        top=$(echo "$ids" | grep "^$game" | tr -d WD | sort -n | tail -n 1)
+        while IFS= read -r hit; do
+            [ -n "$hit" ] || continue
+            end=$(grep -oE "${game}1–${game}[0-9]+" <<<"${hit#*id (}" | head -n 1)
+            if [ "$end" != "${game}1–${game}${top}" ]; then
+                fail "$(cut -d: -f1,2 <<<"$hit") states ${end:-no $game span} where $rules runs to $game$top"
+                span_bad=1
+            fi
+        done <<<"$spans"
+    done
+    [ "$span_bad" = 1 ] || passed=$((passed + 1))
     # Every id cited in the code, the tests, the contract, the page and the docs has a heading.
     scope=(src include tests web docs openapi.yaml README.md CONTRIBUTING.md 'bench/*.c' 'bench/*.h')
     mapfile -t files < <(git ls-files --cached --others --exclude-standard -- "${scope[@]}" |

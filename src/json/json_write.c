@@ -5,6 +5,7 @@
 #include "json_real.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,6 +349,21 @@ void cbd_jw_uint(cbd_jw *w, uint64_t v) {
 void cbd_jw_real(cbd_jw *w, double v) {
     separate(w);
     put_real(w, v);
+}
+
+void cbd_jw_real_exact(cbd_jw *w, double v) {
+    char text[40];
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(text, sizeof text, "%.*g", digits, v);
+        if (strtod(text, NULL) == v) {
+            break;
+        }
+    }
+    if (!strpbrk(text, ".e")) {
+        strcat(text, ".0");
+    }
+    separate(w);
+    put(w, text, strlen(text));
 }
 
 void cbd_jw_bool(cbd_jw *w, bool v) {

@@ -87,6 +87,10 @@ void cbd_jw_key_any(cbd_jw *w, const char *key);
 void cbd_jw_int(cbd_jw *w, int64_t v);
 void cbd_jw_uint(cbd_jw *w, uint64_t v);
 void cbd_jw_real(cbd_jw *w, double v); /* v must be finite, as in jansson */
+/* v in the fewest digits (15 to 17) that read back as v exactly, with ".0" on a whole number:
+ * for a number that is a sum a client compares across answers (/plan-turn's `value`, which
+ * /warzone/plan-turn passes on), where cbd_jw_real's 15 digits may round it. */
+void cbd_jw_real_exact(cbd_jw *w, double v);
 void cbd_jw_bool(cbd_jw *w, bool v);
 void cbd_jw_null(cbd_jw *w);
 void cbd_jw_string(cbd_jw *w, const char *s);

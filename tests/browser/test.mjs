@@ -995,7 +995,7 @@ try {
             Object.values(api.income).join(' '), 'incomes');
     });
 
-    await check('the Warzone plan button returns the orders as SendOrdersBotGame takes them, copied by its button, and draws the plan\'s turn', async () => {
+    await check('the Warzone plan button returns SendOrdersBotGame\'s body, copied by its button, and draws the plan\'s turn', async () => {
         const sent = page.waitForRequest((r) => r.url().endsWith('/warzone/plan-turn'));
         equal(await submit('warzone', () => page.click('#wz-plan')), 'done', 'panel state');
         const body = JSON.parse((await sent).postData());
@@ -1004,12 +1004,14 @@ try {
         equal(JSON.stringify(body.orders.map((o) => o.playerID)), '["200","200","200"]', 'the other player\'s orders only');
         const types = await page.$$eval('#wz-plan-orders tbody tr', (ns) => ns.map((n) => n.dataset.type));
         assert(types.length >= 1 && types.every((t) => t === 'GameOrderDeploy' || t === 'GameOrderAttackTransfer'), `order types: ${types}`);
-        const orders = JSON.parse(await text('#wz-plan-json'));
-        equal(orders.length, types.length, 'orders in the JSON');
-        assert(orders.every((o) => o.playerID === '100'), 'every order is 100\'s');
+        // The example's game {id: "1234567", numberOfTurns: "3"}: the body of turn 4, ids as integers.
+        const sendBody = JSON.parse(await text('#wz-plan-json'));
+        equal(JSON.stringify([sendBody.gameID, sendBody.playerID, sendBody.turnNumber]), '[1234567,100,4]', 'the body\'s ids');
+        equal(sendBody.orders.length, types.length, 'orders in the body');
+        assert(sendBody.orders.every((o) => o.playerID === 100), 'every order is 100\'s, an integer');
         assert(Number(await page.getAttribute('#wz-plan-value', 'data-value')) > 0, 'a value');
         await page.click('#warzone .box button.copy');
-        equal(JSON.stringify(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))), JSON.stringify(orders), 'the copied orders');
+        equal(JSON.stringify(JSON.parse(await page.evaluate(() => navigator.clipboard.readText()))), JSON.stringify(sendBody), 'the copied body');
         await page.waitForSelector('#wz-plan-analysis[data-state]', { timeout: 30000 });
         equal(await page.getAttribute('#wz-plan-analysis', 'data-state'), 'done', 'the plan\'s turn analysed');
         equal(await page.$$eval('#wz-plan-analysis svg.turnmap .node', (ns) => ns.length), 5, 'its map\'s nodes');

@@ -68,3 +68,25 @@ export const badRounding: Body<'/simulate'> = { attackers: 10, defenders: 5, set
 export const badBomb: Body<'/analyze-turn'> = { territories: {}, orders: [{ type: 'bomb', player: 'a', from: 'A', to: 'B' }] };
 // @ts-expect-error a plan's territory lists its neighbors
 export const badPlan: Body<'/plan-turn'> = { territories: { A: { owner: 'alice', armies: 4 } }, player: 'alice', income: 5, goal: { capture: ['A'] } };
+
+// A bot's /warzone/plan-turn: GetBotGameSettings and GetBotGameInfo merged as they came, with a
+// Fogged territory given in `fogged`, the player's income in `incomes`, and `gameID`; the answer's
+// send_orders is typed as SendOrdersBotGame's body.
+export const warzonePlanTurn: Body<'/warzone/plan-turn'> = {
+  settings: { OffensiveKillRate: '60', DefensiveKillRate: 70, LuckModifier: '0.16', MinimumArmyBonus: '4' },
+  map: { territories: [{ id: 1, connectedTo: [2, 3] }, { id: 2 }, { id: 3 }],
+         bonuses: [{ id: 7, value: 3, territoryIDs: [1, 3] }] },
+  game: { id: '1234567', numberOfTurns: '3', state: 'Playing', players: [{ id: '100', isAI: 'False' }, { id: 200 }] },
+  gameInfo: {
+    latestStanding: [{ terrID: 1, ownedBy: '100', armies: '3' }, { terrID: 2, ownedBy: '200', armies: 'Fogged' },
+                     { terrID: 3, ownedBy: 'Neutral', armies: '1' }],
+  },
+  fogged: { '2': { armies: [{ armies: 5, probability: 0.5 }, { armies: 9, probability: 0.5 }] } },
+  incomes: [{ playerID: '100', freeArmies: '5', bonusRestrictions: {} }],
+  diplomacy: [{ playerOne: 100, playerTwo: 200 }],
+  playerID: '100', gameID: 1234567, goal: { bonuses: [7] }, objective: 'expected',
+};
+type PlanAnswer = paths['/warzone/plan-turn']['post']['responses'][200]['content']['application/json'];
+export const sendOrders = (plan: PlanAnswer): { gameID: number; playerID: number; turnNumber: number } | undefined =>
+  plan.send_orders && { gameID: plan.send_orders.gameID, playerID: plan.send_orders.playerID,
+                        turnNumber: plan.send_orders.turnNumber };

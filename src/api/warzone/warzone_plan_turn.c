@@ -8,7 +8,12 @@
  * from the map's bonuses, W32, W35).
  * `income` (armies) defaults to gameInfo.incomes' freeArmies, else MinimumArmyBonus plus the
  * bonuses the player owns whole at the start.
+ * `send_orders` is the whole SendOrdersBotGame body, ready to POST: the game's SDK writes
+ * gameID, playerID and turnNumber as integers (C#'s int), so they are integers here whatever
+ * type the request gave them in; when one is not known the body is left out with a warning
+ * (a body the AI server would refuse is no help).
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +21,19 @@
 #include "api/endpoint_support.h"
 #include "warzone_internal.h"
 
-static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID",  "goal", "objective",
-                                           "income",          "max_plans", NULL};
+static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID",  "goal",   "objective",
+                                           "income",          "max_plans", "gameID", NULL};
+
+/* The largest id SendOrdersBotGame takes: the SDK casts gameID, playerID and turnNumber to a
+ * C# int. */
+#define SEND_ID_MAX UINT64_C(2147483647)
+
+/* SendOrdersBotGame's integers, read before the plan is made so that a bad one is a 422 with
+ * the turn's others. */
+typedef struct {
+    uint64_t game_id, player_id, turn_number;
+    const char *missing; /* what is not known (the body is then left out), or NULL */
+} send_ids;
 
 /* terrID tid into capture or hold, as `player` owns it at the start; once. */
 static bool add_goal(const cbdp_wz_turn *t, const char *player, const char *tid, json_t *capture,
@@ -129,14 +145,60 @@ static bool read_income(const cbd_reader *r, const cbdp_wz_turn *t, const char *
     return true;
 }
 
+/* playerID as the SDK writes it: the id's digits as an integer; false for any other id (the
+ * translation takes names such as "p1", the AI server does not). */
+static bool player_number(const char *player, uint64_t *out) {
+    size_t n = strlen(player);
+    if (n == 0 || n > 10 || strspn(player, "0123456789") != n) {
+        return false;
+    }
+    *out = strtoull(player, NULL, 10);
+    return *out <= SEND_ID_MAX;
+}
+
+/*
+ * The ids of SendOrdersBotGame's body: gameID from `gameID` (the id the bot called
+ * GetBotGameInfo with) or game.id, playerID from `playerID`, and turnNumber the turn being
+ * ordered, game.numberOfTurns + 1 (the turns played so far and this one, as the SDK's
+ * BotGameAPI.SendOrders is called). Each may be a number or its digits; a malformed one is a
+ * 422 at its member, an absent one leaves the body out (s->missing says which).
+ */
+static bool read_send_ids(const cbd_reader *r, const char *player, send_ids *s) {
+    cbd_reader g;
+    cbd_reader_at(&g, r, "game");
+    uint64_t own = 0, game = 0, played = 0;
+    cbd_field fo = cbdp_wz_uint(r, "gameID", SEND_ID_MAX, &own);
+    cbd_field fg = cbdp_wz_uint(&g, "id", SEND_ID_MAX, &game);
+    cbd_field ft = cbdp_wz_uint(&g, "numberOfTurns", SEND_ID_MAX - 1, &played);
+    bool ok = fo != CBD_FIELD_BAD && fg != CBD_FIELD_BAD && ft != CBD_FIELD_BAD;
+    if (fo == CBD_FIELD_OK && fg == CBD_FIELD_OK && own != game) {
+        cbd_reader_error(r, "gameID", "is %" PRIu64 " where game.id is %" PRIu64 ": give one", own,
+                         game);
+        ok = false;
+    }
+    s->game_id = fo == CBD_FIELD_OK ? own : game;
+    s->turn_number = played + 1;
+    if (fo != CBD_FIELD_OK && fg != CBD_FIELD_OK) {
+        s->missing = "gameID: give `gameID` (or game.id)";
+    } else if (ft != CBD_FIELD_OK) {
+        s->missing = "turnNumber: give game.numberOfTurns as GetBotGameInfo answers it";
+    } else if (!player_number(player, &s->player_id)) {
+        s->missing = "playerID as a whole number: `playerID` is not one";
+    } else {
+        s->missing = NULL;
+    }
+    return ok;
+}
+
 /* /plan-turn's request members beside the turn; the turn's `goals` cannot be sent there.
  * `objective` is passed on as given (/plan-turn reads it and names it when it is none of its
  * own, W31, W32). */
-static bool plan_members(const cbd_reader *r, const cbdp_wz_turn *t, json_t *doc) {
+static bool plan_members(const cbd_reader *r, const cbdp_wz_turn *t, json_t *doc, send_ids *ids) {
     char player[CBDP_WZ_ID_MAX];
     if (!cbdp_wz_read_id(r, "playerID", player)) {
         return false;
     }
+    bool ids_ok = read_send_ids(r, player, ids);
     const json_t *objective = cbd_reader_member(r, "objective");
     bool income_objective =
         json_is_string(objective) && strcmp(json_string_value(objective), "income") == 0;
@@ -149,7 +211,7 @@ static bool plan_members(const cbd_reader *r, const cbdp_wz_turn *t, json_t *doc
         ok = json_object_set(doc, "objective", (json_t *)objective) == 0;
     }
     const json_t *max = cbd_reader_member(r, "max_plans");
-    return ok && (!max || json_object_set(doc, "max_plans", (json_t *)max) == 0);
+    return ok && ids_ok && (!max || json_object_set(doc, "max_plans", (json_t *)max) == 0);
 }
 
 /* A terrID as the game's orders carry it: a number when it is one (the map's ids are). */
@@ -179,25 +241,70 @@ static json_t *game_order(const json_t *o, const json_t *player) {
                      "byPercent", 0);
 }
 
-static bool game_answer(const cbdp_wz_turn *t, const json_t *request, const json_t *doc,
-                        const json_t *answer, cbd_jw *out) {
-    const json_t *player = json_object_get(request, "playerID");
-    const json_t *plan = json_object_get(answer, "orders");
-    json_t *orders = json_array();
+/* The plan's orders as SendOrdersBotGame takes them, each with `player` as its playerID. */
+static json_t *game_orders(const json_t *plan, const json_t *player) {
+    json_t *orders = player ? json_array() : NULL;
     bool ok = orders != NULL;
     for (size_t i = 0; ok && i < json_array_size(plan); i++) {
         ok = json_array_append_new(orders, game_order(json_array_get(plan, i), player)) == 0;
     }
-    json_t *res = ok ? json_pack("{s:o,s:O,s:O,s:O,s:O}", "orders", orders, "value",
-                                 json_object_get(answer, "value"), "optimal",
-                                 json_object_get(answer, "optimal"), "income",
-                                 json_object_get(doc, "income"), "warnings", t->warnings)
-                     : NULL;
-    if (!res) {
-        json_decref(ok ? NULL : orders);
+    if (!ok) {
+        json_decref(orders);
+        return NULL;
+    }
+    return orders;
+}
+
+/* SendOrdersBotGame's body for the plan, as the SDK writes it (orders' playerID an integer
+ * too); *body NULL and a warning when an id is not known. False when memory ran out. */
+static bool send_body(cbdp_wz_turn *t, const send_ids *ids, const json_t *plan, json_t **body) {
+    *body = NULL;
+    if (ids->missing) {
+        return cbdp_wz_warn(t, "send_orders is left out: SendOrdersBotGame needs %s", ids->missing);
+    }
+    json_t *player = json_integer((json_int_t)ids->player_id);
+    json_t *orders = game_orders(plan, player);
+    *body = orders ? json_pack("{s:I,s:O,s:o,s:I}", "gameID", (json_int_t)ids->game_id, "playerID",
+                               player, "orders", orders, "turnNumber", (json_int_t)ids->turn_number)
+                   : NULL;
+    json_decref(player);
+    return *body != NULL;
+}
+
+static bool game_answer(cbdp_wz_turn *t, const json_t *request, const send_ids *ids,
+                        const json_t *answer, cbd_jw *out) {
+    const json_t *plan = json_object_get(answer, "orders");
+    json_t *send = NULL;
+    if (!send_body(t, ids, plan, &send)) {
         return false;
     }
-    cbd_jw_value(out, res);
+    json_t *orders = game_orders(plan, json_object_get(request, "playerID"));
+    json_t *res = orders ? json_pack("{s:o,s:O,s:O,s:O}", "orders", orders, "value",
+                                     json_object_get(answer, "value"), "optimal",
+                                     json_object_get(answer, "optimal"), "income",
+                                     json_object_get(t->doc, "income"))
+                         : NULL;
+    bool ok = res && (!send || json_object_set(res, "send_orders", send) == 0) &&
+              json_object_set(res, "warnings", t->warnings) == 0;
+    json_decref(send);
+    if (!ok) {
+        json_decref(res);
+        return false;
+    }
+    /* `value` as /plan-turn writes it (the fewest digits that read back exactly, not
+     * cbd_jw_real's 15), so that the two endpoints' answers agree to the byte */
+    const char *key;
+    json_t *v;
+    cbd_jw_object_open(out);
+    json_object_foreach(res, key, v) {
+        cbd_jw_key(out, key);
+        if (strcmp(key, "value") == 0 && json_is_number(v)) {
+            cbd_jw_real_exact(out, json_number_value(v));
+        } else {
+            cbd_jw_value(out, v);
+        }
+    }
+    cbd_jw_object_close(out);
     json_decref(res);
     return true;
 }
@@ -209,14 +316,15 @@ bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const 
         return false;
     }
     cbdp_wz_turn t;
+    send_ids ids = {0};
     bool ok = cbdp_wz_read_turn(&r, cfg, false, &t);
-    ok = ok && plan_members(&r, &t, t.doc) && problem->status == 0;
+    ok = ok && plan_members(&r, &t, t.doc, &ids) && problem->status == 0;
     json_t *answer = NULL;
     if (ok && !cbdp_wz_run(cfg, budget, cbd_api_plan_turn, t.doc, &answer, problem)) {
         cbdp_wz_problem_to_game(&t, problem);
         ok = false;
     }
-    ok = ok && game_answer(&t, request, t.doc, answer, out);
+    ok = ok && game_answer(&t, request, &ids, answer, out);
     if (!ok && problem->status == 0) {
         ok = cbd_api_oom_problem(problem);
     }

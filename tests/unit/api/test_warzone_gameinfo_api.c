@@ -107,12 +107,15 @@ Test(warzone_gameinfo_api, w40_simulate_reads_the_merged_answers) {
  * /warzone/plan-turn for 100 with goal bonus 7 (hold 1, take 3) and no other orders: the income
  * is gameInfo.incomes' 9 (not MinimumArmyBonus's 4), all deployed on 1, 100's one territory.
  * Nothing can stop the plan: nobody attacks 1, and any 4 or more sent at 3 kill at least
- * round(0.84·0.6·4) = round(2.016) = 2, all of its neutrals: value 1, proven optimal.
+ * round(0.84·0.6·4) = round(2.016) = 2, all of its neutrals: value 1, proven optimal. The flat
+ * request gives send_orders' ids as `gameID` and game.numberOfTurns alone: SendOrdersBotGame's
+ * body is game 123's turn 3 + 1.
  */
 Test(warzone_gameinfo_api, w40_plan_reads_the_merged_answers) {
     json_t *doc = same_answer(
         "/warzone/plan-turn",
-        FLAT("[]", ", \"playerID\": \"100\", \"goal\": {\"bonuses\": [7]}, \"objective\": \"all\""),
+        FLAT("[]", ", \"playerID\": \"100\", \"goal\": {\"bonuses\": [7]}, \"objective\": \"all\", "
+                   "\"gameID\": 123, \"game\": {\"numberOfTurns\": 3}"),
         MERGED("[]",
                ", \"playerID\": \"100\", \"goal\": {\"bonuses\": [7]}, \"objective\": \"all\""));
     cr_expect_eq(json_integer_value(json_walk(doc, "income")), 9, "%s", last_body);
@@ -120,6 +123,8 @@ Test(warzone_gameinfo_api, w40_plan_reads_the_merged_answers) {
     cr_expect(json_is_true(json_walk(doc, "optimal")), "%s", last_body);
     cr_expect_str_eq(json_string_value(json_walk(doc, "orders/0/type")), "GameOrderDeploy");
     cr_expect_eq(json_integer_value(json_walk(doc, "orders/0/armies")), 9, "%s", last_body);
+    cr_expect_eq(json_integer_value(json_walk(doc, "send_orders/gameID")), 123, "%s", last_body);
+    cr_expect_eq(json_integer_value(json_walk(doc, "send_orders/turnNumber")), 4);
     json_decref(doc);
 }
 
