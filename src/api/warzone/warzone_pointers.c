@@ -136,8 +136,11 @@ static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t
     char copy[320];
     char *tok[8];
     size_t n = 0;
+    char *save = NULL;
     snprintf(copy, sizeof copy, "%s", p);
-    for (char *s = strtok(copy, "/"); s && n < 8; s = strtok(NULL, "/")) {
+    /* strtok_r, not strtok: strtok keeps its place in one static that every worker thread
+     * shares, so two requests' pointers would be cut from each other's text. */
+    for (char *s = strtok_r(copy, "/", &save); s && n < 8; s = strtok_r(NULL, "/", &save)) {
         tok[n++] = s;
     }
     const char *g = n > 1 && !strcmp(tok[0], "settings") ? renamed(settings_names, tok[1]) : NULL;
