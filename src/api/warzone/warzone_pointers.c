@@ -122,7 +122,9 @@ static void bonus_pointer(const cbdp_wz_turn *t, char *tok[], size_t n, char *ou
     if (!at) {
         snprintf(out, size, "/map/bonuses");
     } else if (!strcmp(m, "value") && json_object_get(t->overrides, id)) {
-        snprintf(out, size, "/settings/OverriddenBonuses");
+        snprintf(
+            out, size, "/settings/OverriddenBonuses/%ld/value",
+            (long)json_integer_value(json_object_get(json_object_get(t->overrides, id), "at")));
     } else if (!strcmp(m, "value") || !strcmp(m, "territories")) {
         snprintf(out, size, "/map/bonuses/%ld/%s%s%s", (long)json_integer_value(at),
                  strcmp(m, "value") ? "territoryIDs" : "value", n > 3 ? "/" : "",

@@ -80,20 +80,12 @@ static double answered_value(const cbd_plan_read *pr, const cbd_turn_analysis *a
 }
 
 /* "value": v in the fewest digits that read back as v exactly (a sum of written numbers needs
- * more than 15 at times), with jansson's ".0" on a whole number. */
+ * more than 15 at times); /warzone/plan-turn writes it the same way. */
 static void value_json(cbd_jw *w, double v) {
-    char text[40];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(text, sizeof text, "%.*g", digits, v);
-        if (strtod(text, NULL) == v) {
-            break;
-        }
-    }
-    if (!strpbrk(text, ".e")) {
-        strcat(text, ".0");
-    }
+    char text[CBD_JSON_REAL_MAX];
+    size_t n = cbd_json_real_exact(v, text);
     cbd_jw_key(w, "value");
-    cbd_jw_raw(w, text, strlen(text));
+    cbd_jw_raw(w, text, n);
 }
 
 /* The plan's turn, as q's: its orders and goals in arrays of their own (the caller frees
