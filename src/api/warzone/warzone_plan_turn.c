@@ -225,16 +225,15 @@ bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const 
         return false;
     }
     cbdp_wz_turn t;
-    bool ok = cbdp_wz_read_turn(&r, cfg, false, &t);
-    ok = ok && plan_members(&r, &t, t.doc) && problem->status == 0;
+    bool ok = cbdp_wz_read_turn(&r, cfg, false, &t) == CBDP_WZ_READ &&
+              cbdp_wz_status_of(plan_members(&r, &t, t.doc), problem) == CBDP_WZ_READ;
     json_t *answer = NULL;
     if (ok && !cbdp_wz_run(cfg, budget, cbd_api_plan_turn, t.doc, &answer, problem)) {
-        cbdp_wz_problem_to_game(&t, problem);
+        cbdp_wz_problem_to_game(&t, problem); /* cbdp_wz_run recorded why */
         ok = false;
     }
-    ok = ok && game_answer(&t, request, t.doc, answer, out);
-    if (!ok && problem->status == 0) {
-        ok = cbd_api_oom_problem(problem);
+    if (ok && !game_answer(&t, request, t.doc, answer, out)) {
+        ok = cbd_api_oom_problem(problem); /* it fails only for memory */
     }
     json_decref(answer);
     cbdp_wz_turn_free(&t);
