@@ -96,12 +96,13 @@ static bool read_bonus(const cbd_reader *m, size_t i, const json_t *terrs, cbdp_
     if (!ok) {
         cbd_reader_error(&item, "territoryIDs", "must be a list of territory ids");
     }
-    for (size_t k = 0; ok && k < json_array_size(list); k++) {
+    for (size_t k = 0; k < json_array_size(list); k++) { /* every bad id named */
         if (!cbdp_wz_id_text(json_array_get(list, k), tid) || !json_object_get(terrs, tid)) {
             cbd_reader_item_error(&item, "territoryIDs", k, "is not a territory of the map");
             ok = false;
         } else {
-            ok = json_array_append_new(json_object_get(b, "territories"), json_string(tid)) == 0;
+            ok = json_array_append_new(json_object_get(b, "territories"), json_string(tid)) == 0 &&
+                 ok;
         }
     }
     return ok;

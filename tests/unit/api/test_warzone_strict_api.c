@@ -100,6 +100,15 @@ Test(warzone_strict_api, w40_every_bad_item_named) {
               last_body);
     cr_expect_eq(json_array_size(json_walk(doc, "errors")), 3, "%s", last_body);
     json_decref(doc);
+    /* Two bad territories of one bonus, and a bad value of another: all three named. */
+    replaced(TURN, "\"territoryIDs\": [1, 2]}, {\"id\": 2, \"value\": 1,",
+             "\"territoryIDs\": [1, 8, 9]}, {\"id\": 2, \"value\": \"1.5\",", body, sizeof body);
+    cr_assert_eq(run_at("/warzone/analyze-turn", body, &doc), 422, "%s", last_body);
+    cr_expect(has_error(doc, "/map/bonuses/0/territoryIDs/1", NULL), "%s", last_body);
+    cr_expect(has_error(doc, "/map/bonuses/0/territoryIDs/2", NULL), "%s", last_body);
+    cr_expect(has_error(doc, "/map/bonuses/1/value", "not the string \"1.5\""), "%s", last_body);
+    cr_expect_eq(json_array_size(json_walk(doc, "errors")), 3, "%s", last_body);
+    json_decref(doc);
 }
 
 /* Player ids and incomes: a player twice is a 422 at the second; `incomes` that is not a list
