@@ -132,11 +132,15 @@ static bool core_bonuses(cbdp_wz_turn *t) {
     return json_object_set_new(t->doc, "bonuses", out) == 0;
 }
 
-static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs) {
+/* The map: true when its territories and borders were read, so that the standing can be read
+ * against them and its errors named beside a bad bonus's; *bonuses_ok says whether the bonuses
+ * were too (every bad one is named). */
+static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs, bool *bonuses_ok) {
     const json_t *map = cbd_reader_member(r, "map");
     cbd_reader m;
     cbd_reader_at(&m, r, "map");
     const json_t *list = json_object_get(map, "territories");
+    *bonuses_ok = false;
     if (!json_is_array(list) || json_array_size(list) == 0) {
         cbd_reader_error(json_is_object(map) ? &m : r, json_is_object(map) ? "territories" : "map",
                          "is required: the game's map {territories: [{id, connectedTo}], bonuses}");
@@ -149,15 +153,20 @@ static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs) {
     for (size_t i = 0; ok && i < json_array_size(list); i++) {
         ok &= read_borders(&m, i, terrs);
     }
+    if (!ok) {
+        return false; /* a bonus's or the standing's territories would be misnamed as unknown */
+    }
     const json_t *bonuses = json_object_get(map, "bonuses");
     if (!cbdp_wz_absent(bonuses) && !json_is_array(bonuses)) {
         cbd_reader_error(&m, "bonuses", "must be a list of {id, value, territoryIDs}");
-        return false;
+        return true;
     }
+    bool b_ok = true;
     for (size_t i = 0; i < json_array_size(bonuses); i++) {
-        ok &= read_bonus(&m, i, terrs, t); /* every bad bonus named, not only the first */
+        b_ok &= read_bonus(&m, i, terrs, t);
     }
-    return ok && core_bonuses(t);
+    *bonuses_ok = b_ok && core_bonuses(t);
+    return true;
 }
 
 /* An owner: "Neutral" as combatd's neutral, else a player id (noted, with where it was first
@@ -352,7 +361,8 @@ bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn
     if (!terrs || json_object_set_new(t->doc, "territories", terrs) != 0) {
         return false;
     }
-    if (!read_map(r, t, terrs)) {
+    bool bonuses_ok = false;
+    if (!read_map(r, t, terrs, &bonuses_ok)) {
         return false;
     }
     const cbdp_wz_source *in = &t->standing_in;
@@ -363,7 +373,7 @@ bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn
                          "standingN gives it ([{terrID, ownedBy, armies}])");
         return false;
     }
-    bool ok = fogged_is_object(r);
+    bool ok = fogged_is_object(r) && bonuses_ok;
     for (size_t i = 0; i < json_array_size(standing); i++) {
         ok &= read_standing_item(r, i, cfg, t, terrs);
     }

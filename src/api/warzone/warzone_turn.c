@@ -97,7 +97,7 @@ cbdp_wz_status cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, boo
     ok = cbdp_wz_read_settings(r, cfg, t) && ok;
     ok = cbdp_wz_read_board(r, cfg, t) && ok;
     ok = cbdp_wz_read_orders(r, cfg, orders_required, t) && ok;
-    ok = ok && cbdp_wz_check_players(r, t);
+    ok = cbdp_wz_check_players(r, t) && ok; /* named beside the other parts' errors too */
     return cbdp_wz_status_of(ok, r->problem);
 }
 

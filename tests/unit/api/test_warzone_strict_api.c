@@ -109,6 +109,16 @@ Test(warzone_strict_api, w40_every_bad_item_named) {
     cr_expect(has_error(doc, "/map/bonuses/1/value", "not the string \"1.5\""), "%s", last_body);
     cr_expect_eq(json_array_size(json_walk(doc, "errors")), 3, "%s", last_body);
     json_decref(doc);
+    /* A bad bonus and a bad standing: the standing is still read, and both are named. */
+    char body2[4096];
+    replaced(TURN, "\"value\": 1, \"territoryIDs\"", "\"value\": \"x\", \"territoryIDs\"", body2,
+             sizeof body2);
+    replaced(body2, "\"armies\": 7}", "\"armies\": \"7a\"}", body, sizeof body);
+    cr_assert_eq(run_at("/warzone/analyze-turn", body, &doc), 422, "%s", last_body);
+    cr_expect(has_error(doc, "/map/bonuses/1/value", NULL), "%s", last_body);
+    cr_expect(has_error(doc, "/standing/0/armies", NULL), "%s", last_body);
+    cr_expect_eq(json_array_size(json_walk(doc, "errors")), 2, "%s", last_body);
+    json_decref(doc);
 }
 
 /* Player ids and incomes: a player twice is a 422 at the second; `incomes` that is not a list
