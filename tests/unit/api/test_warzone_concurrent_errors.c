@@ -130,7 +130,8 @@ static void *translations(void *arg) {
 }
 
 /* 8 threads x 80,000 problems of two pointers: 1,280,000 pointers, each its own thread's. With
- * strtok in the translation this failed 3 runs of 3 on 2 cores (3 to 10 pointers wrong). */
+ * strtok in the translation this failed 3 runs of 3 on 2 cores (4, 6 and 9 of the 640,000
+ * problems wrong), in about 0.4 s each. */
 Test(warzone_concurrent_errors, each_translation_is_its_own) {
     int wrong, answered;
     run_threads(translations, 80000, &wrong, &answered);
