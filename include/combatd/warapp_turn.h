@@ -30,6 +30,9 @@
 #define CBD_TURN_NEUTRAL UINT16_MAX
 /* Its name in requests and answers (W11). */
 #define CBD_TURN_NEUTRAL_NAME "neutral"
+/* The game's own name of it (its JSON's owners, W40), which the /warzone/ endpoints read as
+ * neutral and the others refuse as a player's name (W44). */
+#define CBD_TURN_GAME_NEUTRAL_NAME "Neutral"
 /* The default limit of distinct states of one group (cbd_turn_default_limits, and the
  * config's warapp.max_turn_states). */
 #define CBD_TURN_DEFAULT_MAX_STATES 1000000

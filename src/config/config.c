@@ -34,6 +34,23 @@
     }
 #define SL(field, type)                                                                            \
     { #field, type, offsetof(cbd_settings, server), sizeof(cbd_server_config), 0, 0 }
+/* errno's text without strerror, which may write into one static that every thread shares.
+ * strerror_r is the GNU one (returns the text, maybe not in buf) under glibc's _GNU_SOURCE and
+ * the XSI one (returns 0 and fills buf) elsewhere (musl): _Generic takes whichever this libc
+ * declares, so both build and neither is misread. */
+static const char *gnu_error_text(const char *r, const char *buf) {
+    (void)buf;
+    return r;
+}
+static const char *xsi_error_text(int r, const char *buf) {
+    return r == 0 ? buf : "unknown error";
+}
+static const char *error_text(int err, char *buf, size_t size) {
+    buf[0] = '\0';
+    return _Generic(strerror_r(err, buf, size), char *: gnu_error_text,
+                    default: xsi_error_text)(strerror_r(err, buf, size), buf);
+}
+
 static const cbd_config_key server_keys[] = {
     SK(bind, CBD_KEY_STRING, 0, 0),
     SK(port, CBD_KEY_UINT, 0, 65535),
@@ -259,7 +276,9 @@ bool cbd_config_load_text(cbd_settings *cfg, const char *text, size_t len, cbd_p
 bool cbd_config_load_file(cbd_settings *cfg, const char *path, cbd_problem *problem) {
     FILE *f = fopen(path, "rb");
     if (!f) {
-        cbd_problem_set(problem, 500, "cannot open config file %s: %s", path, strerror(errno));
+        char why[128];
+        cbd_problem_set(problem, 500, "cannot open config file %s: %s", path,
+                        error_text(errno, why, sizeof why));
         return false;
     }
     char *buf = malloc(CONFIG_FILE_MAX + 1);

@@ -1,5 +1,6 @@
 #include "json_reader.h"
 #include "json_escape.h"
+#include "json_real.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -25,6 +26,32 @@ const char *cbd_json_type_name(const json_t *value) {
             return "null";
     }
     return "a value";
+}
+
+const char *cbd_json_value_text(const json_t *value, char *buf, size_t size) {
+    const char *s = json_string_value(value);
+    size_t n = s ? strlen(s) : 0;
+    bool plain = s && n <= 24 && n == json_string_length(value);
+    for (size_t i = 0; plain && i < n; i++) {
+        plain = s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\';
+    }
+    if (plain) {
+        snprintf(buf, size, "the string \"%s\"", s);
+    } else if (json_is_integer(value)) {
+        snprintf(buf, size, "the number %" JSON_INTEGER_FORMAT, json_integer_value(value));
+    } else if (json_is_real(value)) {
+        char text[CBD_JSON_REAL_MAX];
+        cbd_json_real_exact(json_real_value(value), text);
+        snprintf(buf, size, "the number %s", text);
+    } else if (json_is_boolean(value) || json_is_null(value)) {
+        snprintf(buf, size, "%s",
+                 json_is_null(value)   ? "null"
+                 : json_is_true(value) ? "true"
+                                       : "false");
+    } else {
+        snprintf(buf, size, "%s", value ? cbd_json_type_name(value) : "nothing");
+    }
+    return buf;
 }
 
 /* Appends `key` escaped as RFC 6901 says; a key too long for `size` is cut between two of its

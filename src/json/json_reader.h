@@ -120,4 +120,9 @@ cbd_field cbd_read_array(const cbd_reader *r, const char *key, size_t max_items,
 /* The JSON type's name for messages: "a string", "an object", ... */
 const char *cbd_json_type_name(const json_t *value);
 
+/* What a member held, for a message that says why it was refused: a short scalar itself ("the
+ * number 2", "the string \"abc\"", "true", "null"), else its type's name ("an array", "a
+ * string" for a long or non-ASCII one). Returns buf, always terminated. */
+const char *cbd_json_value_text(const json_t *value, char *buf, size_t size);
+
 #endif

@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 __extension__ typedef unsigned __int128 u128; /* __extension__: -Wpedantic knows no __int128 */
@@ -274,4 +275,17 @@ size_t cbd_json_real(double v, char out[CBD_JSON_REAL_MAX]) {
         return format_slow(v, out);
     }
     return format_decimal(negative, &d, out);
+}
+
+size_t cbd_json_real_exact(double v, char out[CBD_JSON_REAL_MAX]) {
+    for (int digits = 15; digits <= 17; digits++) {
+        snprintf(out, CBD_JSON_REAL_MAX, "%.*g", digits, v);
+        if (strtod(out, NULL) == v) {
+            break;
+        }
+    }
+    if (!strpbrk(out, ".e")) {
+        strcat(out, ".0");
+    }
+    return strlen(out);
 }

@@ -17,4 +17,12 @@
  */
 size_t cbd_json_real(double v, char out[CBD_JSON_REAL_MAX]);
 
+/*
+ * Writes v (finite) in the fewest significant digits, 15 to 17, that read back as v exactly,
+ * with ".0" on a whole number: for a number that must survive being read and written again
+ * (/plan-turn's `value`, a sum of written numbers, needs more than 15 digits at times).
+ * Returns the length. Reentrant.
+ */
+size_t cbd_json_real_exact(double v, char out[CBD_JSON_REAL_MAX]);
+
 #endif

@@ -352,18 +352,10 @@ void cbd_jw_real(cbd_jw *w, double v) {
 }
 
 void cbd_jw_real_exact(cbd_jw *w, double v) {
-    char text[40];
-    for (int digits = 15; digits <= 17; digits++) {
-        snprintf(text, sizeof text, "%.*g", digits, v);
-        if (strtod(text, NULL) == v) {
-            break;
-        }
-    }
-    if (!strpbrk(text, ".e")) {
-        strcat(text, ".0");
-    }
+    char text[CBD_JSON_REAL_MAX];
+    size_t n = cbd_json_real_exact(v, text);
     separate(w);
-    put(w, text, strlen(text));
+    put(w, text, n);
 }
 
 void cbd_jw_bool(cbd_jw *w, bool v) {

@@ -2,7 +2,8 @@
 # The contract stage: lint openapi.yaml (Redocly, recommended rules), the YAML files
 # (yamllint), docker-compose.yml (docker-compose config), the Dockerfile (dockerfile-utils),
 # the C formatting (clang-format), the docs (scripts/check-docs.sh), the shell scripts
-# (shellcheck), that no two .c files' modules use each other (scripts/check-includes.py, on
+# (shellcheck), that src/ calls no non-reentrant libc function (scripts/check-reentrant.py), that
+# no two .c files' modules use each other (scripts/check-includes.py, on
 # build/'s objects), that each header declares only what its own file or the files it names
 # define (scripts/check-declarations.py, likewise) and that the MCP tool schemas are
 # openapi.yaml's (mcp-schemas.mjs), that the contract's types compile (tests/types/run.sh); then
@@ -48,6 +49,10 @@ lint "docs name what exists; rulings table; layers" "$root/scripts/check-docs.sh
 lint "shellcheck" shellcheck "$root"/scripts/*.sh "$root"/.ci/run "$root"/tests/*/run.sh
 lint "no circle between the .c files of src/" python3 "$root/scripts/check-includes.py" \
     "${COMBATD_BUILD_DIR:-$root/build}"
+# Worker threads share libc's statics: strtok, strerror, localtime, rand and the like in src/ fail
+# here (the checker's self-test plants two and must find exactly them).
+lint "no non-reentrant libc call in src/" python3 "$root/scripts/check-reentrant.py" "$root/src"
+lint "check-reentrant.py finds a planted call" python3 "$root/scripts/check-reentrant.py" --self-test
 lint "every declaration in the header of the file that defines it" \
     python3 "$root/scripts/check-declarations.py" "${COMBATD_BUILD_DIR:-$root/build}"
 # The MCP tool schemas are generated from openapi.yaml into a file the C build embeds; a change

@@ -89,23 +89,23 @@ bool cbd_api_warzone_analyze_turn(const cbd_config *cfg, cbd_budget *budget, con
         return false;
     }
     cbdp_wz_turn t;
-    bool ok = cbdp_wz_read_turn(&r, cfg, true, &t);
+    cbdp_wz_status st = cbdp_wz_read_turn(&r, cfg, true, &t);
     uint64_t points = cfg->warapp.max_distribution_points;
-    ok &= cbd_read_u64(&r, "max_distribution_points", 1, cfg->warapp.max_distribution_points,
-                       &points) != CBD_FIELD_BAD;
+    bool ok = cbd_read_u64(&r, "max_distribution_points", 1, cfg->warapp.max_distribution_points,
+                           &points) != CBD_FIELD_BAD &&
+              st == CBDP_WZ_READ;
     json_t *answer = NULL;
-    ok = ok && problem->status == 0 &&
-         json_object_set_new(t.doc, "max_distribution_points", json_integer((json_int_t)points)) ==
-             0;
+    if (ok &&
+        json_object_set_new(t.doc, "max_distribution_points", json_integer((json_int_t)points))) {
+        ok = cbd_api_oom_problem(problem);
+    }
     if (ok && !cbdp_wz_run(cfg, budget, cbd_api_analyze_turn, t.doc, &answer, problem)) {
-        cbdp_wz_problem_to_game(&t, problem);
+        cbdp_wz_problem_to_game(&t, problem); /* cbdp_wz_run recorded why */
         ok = false;
     }
-    ok = ok && game_answer(&t, request, answer, problem);
+    ok = ok && game_answer(&t, request, answer, problem); /* records a 500 when false */
     if (ok) {
         cbd_jw_value(out, answer);
-    } else if (problem->status == 0) {
-        ok = cbd_api_oom_problem(problem);
     }
     json_decref(answer);
     cbdp_wz_turn_free(&t);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "combatd/warapp.h"
 #include "warzone_internal.h"
 
 /* Item i of map.territories: its id and a board entry with its neighbours (read later). */
@@ -63,7 +64,6 @@ static bool read_bonus(const cbd_reader *m, size_t i, const json_t *terrs, cbdp_
     cbd_reader item;
     cbd_reader_at_item(&item, m, "bonuses", i);
     char id[CBDP_WZ_ID_MAX], tid[CBDP_WZ_ID_MAX];
-    const json_t *v = cbd_reader_member(&item, "value");
     const json_t *list = cbd_reader_member(&item, "territoryIDs");
     if (!cbdp_wz_read_id(&item, "id", id)) {
         return false;
@@ -77,14 +77,18 @@ static bool read_bonus(const cbd_reader *m, size_t i, const json_t *terrs, cbdp_
     if (json_object_set_new(t->bonus_at, id, json_integer((json_int_t)i)) != 0) {
         return false;
     }
-    if (!json_is_integer(v) && !(json_is_string(v) && !cbdp_wz_absent(v))) {
-        cbd_reader_error(&item, "value", "must be a whole number (the bonus's armies)");
+    int64_t value = 0;
+    cbd_field f = cbdp_wz_int(&item, "value", -(int64_t)CBD_WARAPP_MAX_ARMIES,
+                              (int64_t)CBD_WARAPP_MAX_ARMIES, &value);
+    if (f != CBD_FIELD_OK) {
+        if (f == CBD_FIELD_ABSENT) {
+            cbd_reader_error(&item, "value", "is required: the bonus's armies, a whole number");
+        }
         return false;
     }
-    json_int_t value = json_is_integer(v) ? json_integer_value(v) : atoll(json_string_value(v));
-    const json_t *over = json_object_get(t->overrides, id);
+    const json_t *over = json_object_get(json_object_get(t->overrides, id), "value");
     json_t *b = json_pack("{s:s,s:I,s:[]}", "id", id, "value",
-                          over ? json_integer_value(over) : value, "territories");
+                          over ? json_integer_value(over) : (json_int_t)value, "territories");
     if (!b || json_array_append_new(t->bonuses, b) != 0) {
         return false;
     }
@@ -92,12 +96,13 @@ static bool read_bonus(const cbd_reader *m, size_t i, const json_t *terrs, cbdp_
     if (!ok) {
         cbd_reader_error(&item, "territoryIDs", "must be a list of territory ids");
     }
-    for (size_t k = 0; ok && k < json_array_size(list); k++) {
+    for (size_t k = 0; k < json_array_size(list); k++) { /* every bad id named */
         if (!cbdp_wz_id_text(json_array_get(list, k), tid) || !json_object_get(terrs, tid)) {
             cbd_reader_item_error(&item, "territoryIDs", k, "is not a territory of the map");
             ok = false;
         } else {
-            ok = json_array_append_new(json_object_get(b, "territories"), json_string(tid)) == 0;
+            ok = json_array_append_new(json_object_get(b, "territories"), json_string(tid)) == 0 &&
+                 ok;
         }
     }
     return ok;
@@ -127,11 +132,15 @@ static bool core_bonuses(cbdp_wz_turn *t) {
     return json_object_set_new(t->doc, "bonuses", out) == 0;
 }
 
-static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs) {
+/* The map: true when its territories and borders were read, so that the standing can be read
+ * against them and its errors named beside a bad bonus's; *bonuses_ok says whether the bonuses
+ * were too (every bad one is named). */
+static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs, bool *bonuses_ok) {
     const json_t *map = cbd_reader_member(r, "map");
     cbd_reader m;
     cbd_reader_at(&m, r, "map");
     const json_t *list = json_object_get(map, "territories");
+    *bonuses_ok = false;
     if (!json_is_array(list) || json_array_size(list) == 0) {
         cbd_reader_error(json_is_object(map) ? &m : r, json_is_object(map) ? "territories" : "map",
                          "is required: the game's map {territories: [{id, connectedTo}], bonuses}");
@@ -144,30 +153,43 @@ static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs) {
     for (size_t i = 0; ok && i < json_array_size(list); i++) {
         ok &= read_borders(&m, i, terrs);
     }
+    if (!ok) {
+        return false; /* a bonus's or the standing's territories would be misnamed as unknown */
+    }
     const json_t *bonuses = json_object_get(map, "bonuses");
     if (!cbdp_wz_absent(bonuses) && !json_is_array(bonuses)) {
         cbd_reader_error(&m, "bonuses", "must be a list of {id, value, territoryIDs}");
-        return false;
+        return true;
     }
-    for (size_t i = 0; ok && i < json_array_size(bonuses); i++) {
-        ok &= read_bonus(&m, i, terrs, t);
+    bool b_ok = true;
+    for (size_t i = 0; i < json_array_size(bonuses); i++) {
+        b_ok &= read_bonus(&m, i, terrs, t);
     }
-    return ok && core_bonuses(t);
+    *bonuses_ok = b_ok && core_bonuses(t);
+    return true;
 }
 
-/* An owner: "Neutral" as combatd's neutral, else a player id (noted). */
+/* An owner: "Neutral" as combatd's neutral, else a player id (noted, with where it was first
+ * named for W41's check: the standing's index `at`, or the terrID under `fogged`). */
 static bool owner_of(const cbd_reader *r, const char *key, cbdp_wz_turn *t, json_t *entry,
-                     size_t at) {
+                     size_t at, const char *fog_id) {
     char id[CBDP_WZ_ID_MAX];
     if (!cbdp_wz_read_id(r, key, id)) {
+        return false;
+    }
+    if (strcmp(id, "Fogged") == 0) {
+        cbd_reader_error(r, key, "must be known: the owner the fog hides (W41)");
         return false;
     }
     if (strcmp(id, CBDP_WZ_NEUTRAL) == 0) {
         return json_object_set_new(entry, "owner", json_string("neutral")) == 0;
     }
-    if (!json_object_get(t->owner_at, id) &&
-        json_object_set_new(t->owner_at, id, json_integer((json_int_t)at)) != 0) {
+    json_t *where = fog_id ? json_string(fog_id) : json_integer((json_int_t)at);
+    if (!json_object_get(t->owner_at, id) && json_object_set_new(t->owner_at, id, where) != 0) {
         return false;
+    }
+    if (json_object_get(t->owner_at, id) != where) {
+        json_decref(where);
     }
     return cbdp_wz_note_player(t, id) && json_object_set_new(entry, "owner", json_string(id)) == 0;
 }
@@ -210,7 +232,15 @@ static bool unfog(const cbd_reader *r, const cbd_reader *s, const char *id, bool
     cbd_reader fog;
     cbd_reader_at(&fog, r, "fogged");
     const json_t *given = json_object_get(cbd_reader_member(r, "fogged"), id);
-    if (!json_is_object(given)) {
+    if (given && !json_is_object(given)) {
+        cbd_reader_error(&fog, id, "must be what the fog hides: {ownedBy, armies} (W41)");
+        return false;
+    }
+    const json_t *all = cbd_reader_member(r, "fogged");
+    if (!cbdp_wz_absent(all) && !json_is_object(all)) {
+        return false; /* `fogged` is not an object: named there (fogged_is_object) */
+    }
+    if (!given) {
         cbd_reader_error(s, owner_fogged ? "ownedBy" : "armies",
                          "is Fogged: combatd does not guess what the fog hides; give territory %s "
                          "in `fogged` ({ownedBy, armies: a number or a distribution}, W23, W41)",
@@ -221,7 +251,7 @@ static bool unfog(const cbd_reader *r, const cbd_reader *s, const char *id, bool
     cbd_reader_at(&g, &fog, id);
     bool ok = json_object_set_new(t->fogged, id, json_true()) == 0;
     if (owner_fogged) {
-        ok = ok && owner_of(&g, "ownedBy", t, entry, at);
+        ok = ok && owner_of(&g, "ownedBy", t, entry, at, id);
     }
     if (armies_fogged) {
         const json_t *a = cbd_reader_member(&g, "armies");
@@ -272,7 +302,7 @@ static bool read_standing_item(const cbd_reader *r, size_t i, const cbd_config *
     if (!cbdp_wz_read_armies(&s, "armies", cfg->warapp.army_cap, &a)) {
         return false;
     }
-    bool ok = owner_fogged || owner_of(&s, "ownedBy", t, entry, i);
+    bool ok = owner_fogged || owner_of(&s, "ownedBy", t, entry, i, NULL);
     if (owner_fogged || a.fogged) {
         ok = ok && unfog(r, &s, id, owner_fogged, a.fogged, t, entry, i);
     }
@@ -284,12 +314,55 @@ static bool read_standing_item(const cbd_reader *r, size_t i, const cbd_config *
     return ok;
 }
 
+/* `fogged`, when given, is an object of territories (W41). */
+static bool fogged_is_object(const cbd_reader *r) {
+    const json_t *fogged = cbd_reader_member(r, "fogged");
+    if (cbdp_wz_absent(fogged) || json_is_object(fogged)) {
+        return true;
+    }
+    cbd_reader_error(r, "fogged",
+                     "must be an object {terrID: {ownedBy, armies}} of the Fogged territories "
+                     "(W41), not %s",
+                     cbd_json_type_name(fogged));
+    return false;
+}
+
+/* W41: each of its entries gives a territory of the map that the
+ * standing shows Fogged (an entry for a territory in sight or not on the map would otherwise be
+ * dropped silently). Read after the standing, whose Fogged territories unfog() has noted. */
+static bool check_fogged(const cbd_reader *r, const cbdp_wz_turn *t) {
+    const json_t *fogged = cbd_reader_member(r, "fogged");
+    if (!json_is_object(fogged)) {
+        return true; /* absent, or named by fogged_is_object */
+    }
+    cbd_reader fog;
+    cbd_reader_at(&fog, r, "fogged");
+    const char *id;
+    const json_t *entry;
+    bool ok = true;
+    json_object_foreach((json_t *)fogged, id, entry) {
+        if (json_object_get(t->fogged, id)) {
+            continue;
+        }
+        if (!json_object_get(t->map_at, id)) {
+            cbd_reader_error(&fog, id, "is not a territory of the map");
+        } else {
+            cbd_reader_error(&fog, id,
+                             "is not Fogged in the standing: its owner and armies are in sight "
+                             "there (W41)");
+        }
+        ok = false;
+    }
+    return ok;
+}
+
 bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn *t) {
     json_t *terrs = json_object();
     if (!terrs || json_object_set_new(t->doc, "territories", terrs) != 0) {
         return false;
     }
-    if (!read_map(r, t, terrs)) {
+    bool bonuses_ok = false;
+    if (!read_map(r, t, terrs, &bonuses_ok)) {
         return false;
     }
     const cbdp_wz_source *in = &t->standing_in;
@@ -300,7 +373,7 @@ bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn
                          "standingN gives it ([{terrID, ownedBy, armies}])");
         return false;
     }
-    bool ok = true;
+    bool ok = fogged_is_object(r) && bonuses_ok;
     for (size_t i = 0; i < json_array_size(standing); i++) {
         ok &= read_standing_item(r, i, cfg, t, terrs);
     }
@@ -312,5 +385,5 @@ bool cbdp_wz_read_board(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_turn
             ok = false;
         }
     }
-    return ok;
+    return ok && check_fogged(r, t);
 }

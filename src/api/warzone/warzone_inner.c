@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "api/endpoint_support.h"
+#include "json/json_real.h"
 #include "warzone_internal.h"
 
 bool cbdp_wz_run(const cbd_config *cfg, cbd_budget *budget, cbd_endpoint_fn fn, const json_t *doc,
@@ -46,4 +47,20 @@ const char *cbdp_wz_game_type(const json_t *request, size_t at) {
     const json_t *o = json_array_get(json_object_get(request, "orders"), at);
     const char *type = json_string_value(json_object_get(o, "type"));
     return type ? type : "";
+}
+
+void cbdp_wz_write_answer(cbd_jw *out, const json_t *answer) {
+    const char *key;
+    const json_t *v;
+    cbd_jw_object_open(out);
+    json_object_foreach((json_t *)answer, key, v) {
+        cbd_jw_key_any(out, key);
+        if (strcmp(key, "value") == 0 && json_is_real(v)) {
+            char text[CBD_JSON_REAL_MAX];
+            cbd_jw_raw(out, text, cbd_json_real_exact(json_real_value(v), text));
+        } else {
+            cbd_jw_value(out, v);
+        }
+    }
+    cbd_jw_object_close(out);
 }

@@ -17,6 +17,7 @@
 
 #include "api/api.h"
 #include "combatd/decimal.h"
+#include "combatd/warapp_turn.h"
 #include "json/json_reader.h"
 #include "json/problem.h"
 
@@ -29,7 +30,7 @@
 #define CBDP_WZ_GUID_MAX 64
 
 /* The owner name of neutral territories in the game's JSON. */
-#define CBDP_WZ_NEUTRAL "Neutral"
+#define CBDP_WZ_NEUTRAL CBD_TURN_GAME_NEUTRAL_NAME
 
 /* Where a list of the turn was read (W40): the request's own member (`standing`, `players`,
  * `incomes`) or the one of the bot API's answer merged into it (gameInfo.latestStanding,
@@ -56,7 +57,7 @@ typedef struct {
     json_t *incomes;      /* playerID -> freeArmies, when gameInfo.incomes was given */
     json_t *owner_at;     /* playerID -> the standing index it first owns (W41's 422) */
     json_t *player_at;    /* playerID -> the first order it gives (W41's 422) */
-    json_t *overrides;    /* bonusID -> value, from settings.OverriddenBonuses */
+    json_t *overrides;    /* bonusID -> {value, at: its index in settings.OverriddenBonuses} */
     uint64_t base_income; /* settings.MinimumArmyBonus (0 when absent) */
     /* Where `standing`, `players` and `incomes` were read (the request's, or the game's). */
     cbdp_wz_source standing_in, players_in, incomes_in;
@@ -69,12 +70,25 @@ typedef struct {
     "settings", "map", "standing", "orders", "players", "fogged", "diplomacy", "incomes", "game",  \
         "gameInfo"
 
+/* What reading the game's JSON came to. A reader's bool cannot tell a refusal from memory
+ * running out, and the endpoints each guessed it from an empty problem; this says which. */
+typedef enum {
+    CBDP_WZ_READ,      /* read whole */
+    CBDP_WZ_REFUSED,   /* a rule is broken: every offending member is recorded (a 4xx) */
+    CBDP_WZ_NO_MEMORY, /* an allocation failed: the 500 is recorded */
+} cbdp_wz_status;
+
+/* The status of a reading that returned `ok`, the one place that tells the two failures
+ * apart: any failed jansson allocation on this thread (json/json_alloc.h), or a false with no
+ * error recorded, is memory (the 500 is recorded then); a false with errors is a refusal. */
+cbdp_wz_status cbdp_wz_status_of(bool ok, cbd_problem *problem);
+
 /* Reads the turn of the request `r` (opened with CBDP_WZ_TURN_KEYS and the endpoint's own):
- * true when it could be translated, false with every offending member recorded in the game's
- * pointers (422) or a 500. `orders_required`: /plan-turn's request may leave them out. Free
- * with cbdp_wz_turn_free either way. */
-bool cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
-                       cbdp_wz_turn *t);
+ * CBDP_WZ_READ when it could be translated, else a refusal with every offending member
+ * recorded in the game's pointers, or a 500. `orders_required`: /plan-turn's request may leave
+ * them out. Free with cbdp_wz_turn_free either way. */
+cbdp_wz_status cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
+                                 cbdp_wz_turn *t);
 void cbdp_wz_turn_free(cbdp_wz_turn *t);
 
 /* ---- the game's scalars (warzone_values.c) ---- */
@@ -85,11 +99,17 @@ bool cbdp_wz_absent(const json_t *v);
 /* A whole number in [0, max] given as a JSON integer or a string of digits. */
 cbd_field cbdp_wz_uint(const cbd_reader *r, const char *key, uint64_t max, uint64_t *out);
 
+/* A whole number in [min, max] given as a JSON integer or its digits as a string with an
+ * optional sign ("-3", "+4"): a bonus's value. Anything else ("4.9", "0x10", "12abc", "") is
+ * refused, never read in part. */
+cbd_field cbdp_wz_int(const cbd_reader *r, const char *key, int64_t min, int64_t max, int64_t *out);
+
 /* true/false, or the strings "True"/"False" (any case) the game's .NET side writes. */
 cbd_field cbdp_wz_bool(const cbd_reader *r, const char *key, bool *out);
 
-/* A decimal given as a number or a numeric string, times 10^shift, as exact millionths in
- * [0, max] (W3): shift -2 reads a whole percent (60 -> 0.6), 0 a fraction. */
+/* A decimal given as a number or its text ("0.16"), times 10^shift, as millionths in [0, max],
+ * read as every endpoint reads one (W3, W46): shift -2 reads a percent (60 -> 0.6), 0 a
+ * fraction. */
 cbd_field cbdp_wz_decimal(const cbd_reader *r, const char *key, int shift, cbd_micro max,
                           cbd_micro *out);
 
@@ -131,6 +151,11 @@ bool cbdp_wz_note_player(cbdp_wz_turn *t, const char *id);
  * problem, whose pointers are combatd's (cbdp_wz_problem_to_game turns them into the game's). */
 bool cbdp_wz_run(const cbd_config *cfg, cbd_budget *budget, cbd_endpoint_fn fn, const json_t *doc,
                  json_t **answer, cbd_problem *problem);
+
+/* Writes the answer object `answer` as cbd_jw_value would, but its member `value` (a plan's,
+ * which the inner handler wrote in up to 17 digits and json_loadb read back exactly) in the
+ * digits the inner handler wrote, not the writer's 15: /plan-turn's `value` to the byte. */
+void cbdp_wz_write_answer(cbd_jw *out, const json_t *answer);
 
 /* Rewrites every pointer of `problem` from the translated request's to the game's. */
 void cbdp_wz_problem_to_game(const cbdp_wz_turn *t, cbd_problem *problem);

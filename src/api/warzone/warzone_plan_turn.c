@@ -35,15 +35,17 @@ typedef struct {
     const char *missing; /* what is not known (the body is then left out), or NULL */
 } send_ids;
 
-/* terrID tid into capture or hold, as `player` owns it at the start; once. */
-static bool add_goal(const cbdp_wz_turn *t, const char *player, const char *tid, json_t *capture,
-                     json_t *hold) {
+/* terrID tid into capture or hold, as `player` owns it at the start. A territory given twice
+ * is a 422, as /plan-turn's goal refuses one (W31): the caller may have meant another. */
+static bool add_goal(const cbd_reader *gr, size_t at, const cbdp_wz_turn *t, const char *player,
+                     const char *tid, json_t *capture, json_t *hold) {
     const json_t *terr = json_object_get(json_object_get(t->doc, "territories"), tid);
     const char *owner = json_string_value(json_object_get(terr, "owner"));
     json_t *list = owner && strcmp(owner, player) == 0 ? hold : capture;
     for (size_t i = 0; i < json_array_size(list); i++) {
         if (strcmp(json_string_value(json_array_get(list, i)), tid) == 0) {
-            return true;
+            cbd_reader_item_error(gr, "territories", at, "repeats territory %s", tid);
+            return false;
         }
     }
     return json_array_append_new(list, json_string(tid)) == 0;
@@ -103,7 +105,7 @@ static bool read_goal(const cbd_reader *r, const cbdp_wz_turn *t, const char *pl
             cbd_reader_item_error(&gr, "territories", i, "must be a terrID of the map");
             ok = false;
         } else {
-            ok = ok && add_goal(t, player, id, capture, hold);
+            ok = add_goal(&gr, i, t, player, id, capture, hold) && ok;
         }
     }
     ok = ok && capture && hold;
@@ -116,9 +118,10 @@ static bool read_goal(const cbd_reader *r, const cbdp_wz_turn *t, const char *pl
     return (!bonuses || goal_bonuses(&gr, t, bonuses, goal)) && ok;
 }
 
-/* The armies the player deploys: `income`, else gameInfo.incomes, else MinimumArmyBonus plus
- * the bonuses it owns whole at the start. */
-static bool read_income(const cbd_reader *r, const cbdp_wz_turn *t, const char *player,
+/* The armies the player deploys: `income`, else gameInfo.incomes (which must then list the
+ * player), else MinimumArmyBonus plus the bonuses it owns whole at the start, with a warning
+ * that says so (W45). */
+static bool read_income(const cbd_reader *r, cbdp_wz_turn *t, const char *player,
                         uint64_t *income) {
     cbd_field f = cbdp_wz_uint(r, "income", 1000000000, income);
     if (f != CBD_FIELD_ABSENT) {
@@ -128,6 +131,13 @@ static bool read_income(const cbd_reader *r, const cbdp_wz_turn *t, const char *
     if (free_armies) {
         *income = (uint64_t)json_integer_value(free_armies);
         return true;
+    }
+    if (json_array_size(t->incomes_in.list) > 0) {
+        cbd_reader_error(&t->incomes_in.at, t->incomes_in.key,
+                         "lacks player %s (playerID): its income is what the game says, not "
+                         "guessed; give its {playerID, freeArmies} or `income` (W45)",
+                         player);
+        return false;
     }
     json_int_t sum = (json_int_t)t->base_income;
     const json_t *terrs = json_object_get(t->doc, "territories");
@@ -142,7 +152,12 @@ static bool read_income(const cbd_reader *r, const cbdp_wz_turn *t, const char *
         sum += whole ? json_integer_value(json_object_get(b, "value")) : 0;
     }
     *income = sum > 0 ? (uint64_t)sum : 0;
-    return true;
+    return cbdp_wz_warn(t,
+                        "/income: player %s's income is taken as %" PRIu64
+                        ", MinimumArmyBonus %" PRIu64 " plus the bonuses it owns whole at the "
+                        "start; the game may give more or less (cards, mods): give `income` or "
+                        "gameInfo.incomes (W45)",
+                        player, *income, t->base_income);
 }
 
 /* playerID as the SDK writes it: the id's digits as an integer; false for any other id (the
@@ -193,7 +208,7 @@ static bool read_send_ids(const cbd_reader *r, const char *player, send_ids *s) 
 /* /plan-turn's request members beside the turn; the turn's `goals` cannot be sent there.
  * `objective` is passed on as given (/plan-turn reads it and names it when it is none of its
  * own, W31, W32). */
-static bool plan_members(const cbd_reader *r, const cbdp_wz_turn *t, json_t *doc, send_ids *ids) {
+static bool plan_members(const cbd_reader *r, cbdp_wz_turn *t, json_t *doc, send_ids *ids) {
     char player[CBDP_WZ_ID_MAX];
     if (!cbdp_wz_read_id(r, "playerID", player)) {
         return false;
@@ -291,20 +306,9 @@ static bool game_answer(cbdp_wz_turn *t, const json_t *request, const send_ids *
         json_decref(res);
         return false;
     }
-    /* `value` as /plan-turn writes it (the fewest digits that read back exactly, not
-     * cbd_jw_real's 15), so that the two endpoints' answers agree to the byte */
-    const char *key;
-    json_t *v;
-    cbd_jw_object_open(out);
-    json_object_foreach(res, key, v) {
-        cbd_jw_key(out, key);
-        if (strcmp(key, "value") == 0 && json_is_number(v)) {
-            cbd_jw_real_exact(out, json_number_value(v));
-        } else {
-            cbd_jw_value(out, v);
-        }
-    }
-    cbd_jw_object_close(out);
+    /* `value` as /plan-turn writes it (cbdp_wz_write_answer: the fewest digits that read back
+     * exactly), so that the two endpoints' answers agree to the byte */
+    cbdp_wz_write_answer(out, res);
     json_decref(res);
     return true;
 }
@@ -317,16 +321,15 @@ bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const 
     }
     cbdp_wz_turn t;
     send_ids ids = {0};
-    bool ok = cbdp_wz_read_turn(&r, cfg, false, &t);
-    ok = ok && plan_members(&r, &t, t.doc, &ids) && problem->status == 0;
+    bool ok = cbdp_wz_read_turn(&r, cfg, false, &t) == CBDP_WZ_READ &&
+              cbdp_wz_status_of(plan_members(&r, &t, t.doc, &ids), problem) == CBDP_WZ_READ;
     json_t *answer = NULL;
     if (ok && !cbdp_wz_run(cfg, budget, cbd_api_plan_turn, t.doc, &answer, problem)) {
-        cbdp_wz_problem_to_game(&t, problem);
+        cbdp_wz_problem_to_game(&t, problem); /* cbdp_wz_run recorded why */
         ok = false;
     }
-    ok = ok && game_answer(&t, request, &ids, answer, out);
-    if (!ok && problem->status == 0) {
-        ok = cbd_api_oom_problem(problem);
+    if (ok && !game_answer(&t, request, &ids, answer, out)) {
+        ok = cbd_api_oom_problem(problem); /* it fails only for memory */
     }
     json_decref(answer);
     cbdp_wz_turn_free(&t);

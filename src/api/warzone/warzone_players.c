@@ -51,9 +51,15 @@ static bool all_listed(const cbd_reader *r, const cbdp_wz_turn *t, const json_t 
         }
         const json_t *s = json_object_get(t->owner_at, id);
         const cbdp_wz_source *in = &t->standing_in;
-        cbd_reader at;
-        cbd_reader_at_item(&at, s ? &in->at : r, s ? in->key : "orders",
-                           (size_t)json_integer_value(s ? s : json_object_get(t->player_at, id)));
+        cbd_reader at, fog;
+        if (json_is_string(s)) { /* first named as the owner of a Fogged territory */
+            cbd_reader_at(&fog, r, "fogged");
+            cbd_reader_at(&at, &fog, json_string_value(s));
+        } else {
+            cbd_reader_at_item(
+                &at, s ? &in->at : r, s ? in->key : "orders",
+                (size_t)json_integer_value(s ? s : json_object_get(t->player_at, id)));
+        }
         cbd_reader_error(&at, s ? "ownedBy" : "playerID",
                          "is %s, not a player of %s: give the in-game ids (a profile id "
                          "of the query game API is not one, W41)",
@@ -94,6 +100,11 @@ static bool read_players(cbdp_wz_turn *t, json_t *listed, json_t *order, json_t 
         cbd_reader_at_item(&p, &in->at, in->key, i);
         char id[CBDP_WZ_ID_MAX], team[CBDP_WZ_ID_MAX];
         if (!player_id(&p, t, id)) {
+            ok = false;
+            continue;
+        }
+        if (json_object_get(listed, id)) { /* a second entry could give another team */
+            cbd_reader_error(&p, "id", "repeats player %s", id);
             ok = false;
             continue;
         }
@@ -138,6 +149,13 @@ static bool read_diplomacy(const cbd_reader *r, cbdp_wz_turn *t) {
  * request's `incomes` or in its gameInfo. */
 static bool read_incomes(cbdp_wz_turn *t) {
     const cbdp_wz_source *in = &t->incomes_in;
+    if (!cbdp_wz_absent(in->list) && !json_is_array(in->list)) {
+        char was[64];
+        cbd_reader_error(&in->at, in->key,
+                         "must be the game's list of incomes [{playerID, freeArmies}], not %s",
+                         cbd_json_value_text(in->list, was, sizeof was));
+        return false;
+    }
     bool ok = true;
     for (size_t i = 0; i < json_array_size(in->list); i++) {
         cbd_reader p;
@@ -148,6 +166,10 @@ static bool read_incomes(cbdp_wz_turn *t) {
         cbd_field armies = cbdp_wz_uint(&p, "freeArmies", 1000000000, &n);
         if (armies == CBD_FIELD_ABSENT) { /* else false with no error would read as a 500 */
             cbd_reader_error(&p, "freeArmies", "is required: the armies the player deploys");
+        }
+        if (id_ok && json_object_get(t->incomes, id)) {
+            cbd_reader_error(&p, "playerID", "repeats player %s", id);
+            id_ok = false;
         }
         if (!id_ok || armies != CBD_FIELD_OK) {
             ok = false;
@@ -178,5 +200,6 @@ bool cbdp_wz_check_players(const cbd_reader *r, cbdp_wz_turn *t) {
     json_decref(listed);
     json_decref(order);
     json_decref(teams);
-    return ok && read_diplomacy(r, t) && read_incomes(t);
+    bool incomes_ok = read_incomes(t); /* named even when the players are not */
+    return ok && read_diplomacy(r, t) && incomes_ok;
 }

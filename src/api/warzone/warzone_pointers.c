@@ -122,7 +122,9 @@ static void bonus_pointer(const cbdp_wz_turn *t, char *tok[], size_t n, char *ou
     if (!at) {
         snprintf(out, size, "/map/bonuses");
     } else if (!strcmp(m, "value") && json_object_get(t->overrides, id)) {
-        snprintf(out, size, "/settings/OverriddenBonuses");
+        snprintf(
+            out, size, "/settings/OverriddenBonuses/%ld/value",
+            (long)json_integer_value(json_object_get(json_object_get(t->overrides, id), "at")));
     } else if (!strcmp(m, "value") || !strcmp(m, "territories")) {
         snprintf(out, size, "/map/bonuses/%ld/%s%s%s", (long)json_integer_value(at),
                  strcmp(m, "value") ? "territoryIDs" : "value", n > 3 ? "/" : "",
@@ -136,8 +138,11 @@ static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t
     char copy[320];
     char *tok[8];
     size_t n = 0;
+    char *save = NULL;
     snprintf(copy, sizeof copy, "%s", p);
-    for (char *s = strtok(copy, "/"); s && n < 8; s = strtok(NULL, "/")) {
+    /* strtok_r, not strtok: strtok keeps its place in one static that every worker thread
+     * shares, so two requests' pointers would be cut from each other's text. */
+    for (char *s = strtok_r(copy, "/", &save); s && n < 8; s = strtok_r(NULL, "/", &save)) {
         tok[n++] = s;
     }
     const char *g = n > 1 && !strcmp(tok[0], "settings") ? renamed(settings_names, tok[1]) : NULL;

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "combatd/warapp.h"
 #include "warzone_internal.h"
 
 /* Settings that change a turn's combat and that combatd does not model, and when they are in
@@ -86,10 +87,28 @@ static bool read_card(const cbd_reader *s, const char *card, const char *member,
     return f != CBD_FIELD_BAD;
 }
 
+/*
+ * A kill rate in the game's whole percents (W40). W43: one above 0 and below 1 % is a fraction
+ * written where the game writes percents (0.6 for 60), and read as a percent it would be a
+ * rate of 0.6 % that kills nobody, silently: refused, saying what the game means.
+ */
+static cbd_field kill_rate(const cbd_reader *s, const char *key, cbd_micro *out) {
+    cbd_field f = cbdp_wz_decimal(s, key, -2, 1000000, out);
+    if (f == CBD_FIELD_OK && *out > 0 && *out < 10000) {
+        cbd_reader_error(s, key,
+                         "is %g: the game writes kill rates in percents (60 means 60 %%, 0.6 "
+                         "would be 0.6 %%); a rate under 1 %% is taken for a fraction written by "
+                         "mistake (W43)",
+                         (double)*out / 1e4);
+        return CBD_FIELD_BAD;
+    }
+    return f;
+}
+
 static bool read_rates(const cbd_reader *s, json_t *out) {
     cbd_micro off = 0, def = 0, luck = 0;
-    cbd_field fo = cbdp_wz_decimal(s, "OffensiveKillRate", -2, 1000000, &off);
-    cbd_field fd = cbdp_wz_decimal(s, "DefensiveKillRate", -2, 1000000, &def);
+    cbd_field fo = kill_rate(s, "OffensiveKillRate", &off);
+    cbd_field fd = kill_rate(s, "DefensiveKillRate", &def);
     cbd_field fl = cbdp_wz_decimal(s, "LuckModifier", 0, 1000000, &luck);
     bool ok = fo != CBD_FIELD_BAD && fd != CBD_FIELD_BAD && fl != CBD_FIELD_BAD;
     if (fo == CBD_FIELD_OK) {
@@ -139,7 +158,8 @@ static bool read_move_order(const cbd_reader *s, cbdp_wz_turn *t) {
            0;
 }
 
-/* OverriddenBonuses: [{bonusID, value}] into `over` (bonusID -> value). */
+/* OverriddenBonuses: [{bonusID, value}] into `over` (bonusID -> {value, at: its index}, so
+ * that a problem with the value names its item); every bad item is named. */
 static bool read_overrides(const cbd_reader *s, json_t *over) {
     const json_t *list = cbd_reader_member(s, "OverriddenBonuses");
     if (cbdp_wz_absent(list)) {
@@ -154,18 +174,26 @@ static bool read_overrides(const cbd_reader *s, json_t *over) {
         cbd_reader item;
         cbd_reader_at_item(&item, s, "OverriddenBonuses", i);
         char id[CBDP_WZ_ID_MAX];
-        const json_t *v = json_object_get(json_array_get(list, i), "value");
-        json_int_t value = json_is_integer(v)  ? json_integer_value(v)
-                           : json_is_string(v) ? strtoll(json_string_value(v), NULL, 10)
-                                               : 0;
-        if (!cbdp_wz_read_id(&item, "bonusID", id)) {
-            ok = false;
-        } else if (!json_is_integer(v) && !json_is_string(v)) {
-            cbd_reader_error(&item, "value", "must be a whole number (the bonus's armies)");
-            ok = false;
-        } else {
-            ok = ok && json_object_set_new(over, id, json_integer(value)) == 0;
+        int64_t value = 0;
+        bool id_ok = cbdp_wz_read_id(&item, "bonusID", id);
+        cbd_field f = cbdp_wz_int(&item, "value", -(int64_t)CBD_WARAPP_MAX_ARMIES,
+                                  (int64_t)CBD_WARAPP_MAX_ARMIES, &value);
+        if (f == CBD_FIELD_ABSENT) {
+            cbd_reader_error(&item, "value", "is required: the bonus's armies, a whole number");
         }
+        if (id_ok && json_object_get(over, id)) {
+            cbd_reader_error(&item, "bonusID", "repeats bonus %s", id);
+            id_ok = false;
+        }
+        if (!id_ok) {
+            ok = false;
+            continue;
+        }
+        /* noted without its value when that is bad, so that a repeat of it is named too */
+        json_t *entry = json_pack("{s:I}", "at", (json_int_t)i);
+        ok = f == CBD_FIELD_OK && ok;
+        ok = entry && json_object_set_new(over, id, entry) == 0 && ok;
+        ok = ok && json_object_set_new(entry, "value", json_integer((json_int_t)value)) == 0;
     }
     return ok;
 }
@@ -195,6 +223,6 @@ bool cbdp_wz_read_settings(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_t
     ok &= cbdp_wz_bool(&s, "AllowAttackOnly", &t->allow_attack_only) != CBD_FIELD_BAD;
     ok &= cbdp_wz_bool(&s, "AllowTransferOnly", &t->allow_transfer_only) != CBD_FIELD_BAD;
     ok &= cbdp_wz_bool(&s, "AllowPercentageAttacks", &t->allow_percent) != CBD_FIELD_BAD;
-    ok = ok && read_overrides(&s, t->overrides);
+    ok &= read_overrides(&s, t->overrides);
     return ok && warn_unmodelled(&s, t);
 }

@@ -189,22 +189,23 @@ bool cbd_api_warzone_simulate_turn(const cbd_config *cfg, cbd_budget *budget, co
         return false;
     }
     cbdp_wz_turn t;
-    bool ok = cbdp_wz_read_turn(&r, cfg, true, &t);
+    cbdp_wz_status st = cbdp_wz_read_turn(&r, cfg, true, &t);
     uint64_t seed = 0;
     cbd_field f = cbd_read_seed(&r, "seed", &seed);
-    ok = ok && f != CBD_FIELD_BAD && problem->status == 0;
-    ok = ok && (f == CBD_FIELD_OK || cbd_api_fresh_seed(&seed, problem));
+    bool ok = st == CBDP_WZ_READ && f != CBD_FIELD_BAD;
+    ok = ok && (f == CBD_FIELD_OK || cbd_api_fresh_seed(&seed, problem)); /* records a 503 */
     json_t *answer = NULL;
-    ok = ok && json_object_set_new(t.doc, "trials", json_integer(1)) == 0 &&
-         json_object_set_new(t.doc, "seed", json_integer((json_int_t)seed)) == 0 &&
-         json_object_set_new(t.doc, "include_turns", json_true()) == 0;
+    if (ok && (json_object_set_new(t.doc, "trials", json_integer(1)) != 0 ||
+               json_object_set_new(t.doc, "seed", json_integer((json_int_t)seed)) != 0 ||
+               json_object_set_new(t.doc, "include_turns", json_true()) != 0)) {
+        ok = cbd_api_oom_problem(problem);
+    }
     if (ok && !cbdp_wz_run(cfg, budget, cbd_api_simulate_turn, t.doc, &answer, problem)) {
-        cbdp_wz_problem_to_game(&t, problem);
+        cbdp_wz_problem_to_game(&t, problem); /* cbdp_wz_run recorded why */
         ok = false;
     }
-    ok = ok && game_answer(&t, request, answer, seed, out);
-    if (!ok && problem->status == 0) {
-        ok = cbd_api_oom_problem(problem);
+    if (ok && !game_answer(&t, request, answer, seed, out)) {
+        ok = cbd_api_oom_problem(problem); /* it fails only for memory */
     }
     json_decref(answer);
     cbdp_wz_turn_free(&t);

@@ -80,7 +80,7 @@ static double answered_value(const cbd_plan_read *pr, const cbd_turn_analysis *a
 }
 
 /* "value": v in the fewest digits that read back as v exactly (a sum of written numbers needs
- * more than 15 at times). */
+ * more than 15 at times); /warzone/plan-turn writes it the same way. */
 static void value_json(cbd_jw *w, double v) {
     cbd_jw_key(w, "value");
     cbd_jw_real_exact(w, v);

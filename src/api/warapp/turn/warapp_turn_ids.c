@@ -34,7 +34,13 @@ bool cbd_turn_read_id(const cbd_reader *r, const char *key, bool required, const
         }
         return false;
     }
-    if (!json_is_string(v) || strlen(json_string_value(v)) != json_string_length(v) ||
+    if (!json_is_string(v)) { /* a number, say: the game's JSON (ids as numbers) given here */
+        char was[64];
+        cbd_reader_error(r, key, "must be an id: a string of " CBD_TURN_ID_RULE ", not %s",
+                         cbd_json_value_text(v, was, sizeof was));
+        return false;
+    }
+    if (strlen(json_string_value(v)) != json_string_length(v) ||
         !cbdp_turn_id_ok(json_string_value(v))) {
         cbd_reader_error(r, key, "must be an id: a string of " CBD_TURN_ID_RULE);
         return false;
@@ -57,6 +63,15 @@ int cbdp_turn_add_player(cbd_turn_request *q, const cbd_reader *r, const char *k
     int p = cbd_turn_find_player(q, id);
     if (p >= 0) {
         return p;
+    }
+    /* W44: the game's name of neutral is a mistake here, not a player of that name: taken as
+     * one, its territories would attack and be attacked as a player's. */
+    if (strcmp(id, CBD_TURN_GAME_NEUTRAL_NAME) == 0) {
+        cbd_reader_error(r, key,
+                         "is \"" CBD_TURN_GAME_NEUTRAL_NAME "\", the game's name of neutral "
+                         "territories: combatd's is \"" CBD_TURN_NEUTRAL_NAME "\" (the /warzone/ "
+                         "endpoints take the game's JSON as it is, W44)");
+        return -1;
     }
     if (q->turn.n_players >= q->limits.max_players) {
         cbd_reader_error(r, key, "names player %zu; a turn has at most %zu players",

@@ -19,7 +19,7 @@ bool cbd_turn_read_id(const cbd_reader *r, const char *key, bool required, const
 int cbd_turn_find_player(const cbd_turn_request *q, const char *id);
 
 /* The player's index, registered at its first appearance; -1 with an error at r/key when the
- * turn already has the most players the core takes. */
+ * turn already has the most players the core takes, or when id is the game's "Neutral" (W44). */
 int cbdp_turn_add_player(cbd_turn_request *q, const cbd_reader *r, const char *key, const char *id);
 
 /* Sorts the territory ids once they are all read, for cbd_turn_find_territory. */
