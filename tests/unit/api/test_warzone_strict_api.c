@@ -299,6 +299,19 @@ Test(warzone_strict_api, w46_binary_noise_one_answer) {
     "\"GameOrderAttackTransfer\", \"playerID\": \"200\", \"from\": 2, \"to\": 1, \"numArmies\": "  \
     "5}], \"playerID\": \"100\", \"objective\": \"income\"" extra "}"
 
+/* The warning of an answer that holds `needle`, or NULL (a plan without the game's ids also
+ * warns that send_orders is left out). */
+static const char *warning_with(const json_t *doc, const char *needle) {
+    const json_t *ws = json_walk(doc, "warnings");
+    for (size_t k = 0; k < json_array_size(ws); k++) {
+        const char *s = json_string_value(json_array_get(ws, k));
+        if (s && strstr(s, needle)) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
 /* The text of member "value" in a raw answer. */
 static void value_text(const char *raw, char *out, size_t size) {
     const char *v = strstr(raw, "\"value\":");
@@ -338,10 +351,9 @@ Test(warzone_strict_api, w45_income_guessed_or_refused) {
     json_t *doc;
     cr_assert_eq(run_at("/warzone/plan-turn", PLAN(""), &doc), 200, "%s", last_body);
     cr_expect_eq(json_integer_value(json_walk(doc, "income")), 4);
-    const char *w = json_string_value(json_walk(doc, "warnings/0"));
+    const char *w = warning_with(doc, "W45");
     cr_assert_not_null(w, "%s", last_body);
     cr_expect(strstr(w, "player 100's income is taken as 4") != NULL, "%s", w);
-    cr_expect(strstr(w, "W45") != NULL, "%s", w);
     json_decref(doc);
     cr_assert_eq(run_at("/warzone/plan-turn",
                         PLAN(", \"gameInfo\": {\"incomes\": [{\"playerID\": 200, "
@@ -354,7 +366,7 @@ Test(warzone_strict_api, w45_income_guessed_or_refused) {
                         PLAN(", \"incomes\": [{\"playerID\": 100, \"freeArmies\": 5}]"), &doc),
                  200, "%s", last_body);
     cr_expect_eq(json_integer_value(json_walk(doc, "income")), 5);
-    cr_expect_eq(json_array_size(json_walk(doc, "warnings")), 0, "%s", last_body);
+    cr_expect_null(warning_with(doc, "W45"), "%s", last_body);
     json_decref(doc);
     /* A goal territory given twice is a 422 at the second, as /plan-turn's goal refuses it. */
     cr_assert_eq(run_at("/warzone/plan-turn",
