@@ -33,6 +33,10 @@ typedef struct {
     bool ran;    /* the run ended with a plan */
     bool proven; /* ... its whole space searched */
     cbd_plan_result res;
+    /* RUN_SPLITS without a plan: why its first plan's analysis failed (CBD_OK: it was not
+     * tried, or the run's share ended), for the answer when no plan can be valued at all */
+    cbd_status first_error;
+    cbd_turn_error first_err;
 } plan_run;
 
 /* What evaluating one plan came to. */
@@ -103,10 +107,31 @@ typedef struct {
 /* One front's search at one deploy total (warapp_plan.c): the best plans of the front, kept in
  * run->res (orders from `budget`). CBD_OK with run->ran false when the run's work ended before
  * a plan; an error (the request's budget, memory) ends the whole search. */
+typedef enum {
+    RUN_SEARCH = 0, /* the whole space, or the local search */
+    RUN_SPLITS = 1, /* the plain splits only (W43), evaluated */
+} run_kind;
+
 cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
-                         const size_t *order_map, bool first_on_request,
+                         const size_t *order_map, bool first_on_request, run_kind kind,
                          const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
                          cbd_turn_error *err);
+
+/* warapp_plan_split.c: the search by fronts (W34, W43) of req, the fronts' runs seeded at the
+ * totals `seed` (the plain splits' plan, or NULL) gives them (`search` false: the fronts counted
+ * only, into out->fronts). CBD_ERR_BUDGET with *share_spent when no run fitted its share of
+ * the search's work (nothing is marked on the budget then: the caller answers the plain
+ * splits' plan, or names the budget). */
+cbd_status cbdp_plan_fronts(const cbd_turn *board, const cbd_plan_request *req,
+                            const cbd_turn_limits *limits, cbd_budget *budget, bool search,
+                            const cbd_plan *seed, cbd_plan_result *out, cbd_turn_error *err,
+                            bool *share_spent);
+
+/* warapp_plan_search.c: other's best in place of out's when it is worth more by more than
+ * CBD_PLAN_TIE (out's best then its first alternative; other's best taken over, its orders
+ * out's), optimal then only when it is worth the most; the plans counted together. */
+void cbdp_plan_result_take(const cbd_plan_request *req, cbd_plan_result *out,
+                           cbd_plan_result *other);
 
 /* cbd_plan_turn_of and cbd_plan_value (warapp_plan.h), here so that the evaluation needs
  * nothing of warapp_plan.c. */
@@ -174,5 +199,11 @@ eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn);
 
 /* warapp_plan_local.c: seeds (the rule of thumb among them) and a local search from the best. */
 eval_result cbdp_plan_local(plan_ctx *c);
+
+/* warapp_plan_greedy.c (W43): the greedy split and the even split of the run's income and its
+ * sources' movable armies into s; then both evaluated (EVAL_STOP or EVAL_ERROR end the run). */
+cbd_status cbdp_plan_greedy(plan_ctx *c, plan_state *s);
+cbd_status cbdp_plan_even(plan_ctx *c, plan_state *s);
+eval_result cbdp_plan_splits(plan_ctx *c, plan_state *s);
 
 #endif

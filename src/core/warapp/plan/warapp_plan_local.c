@@ -552,7 +552,11 @@ eval_result cbdp_plan_local(plan_ctx *c) {
         c->status = cbd_budget_nomem(c->budget);
         return EVAL_ERROR;
     }
-    eval_result r = cbdp_plan_seeds(c, &c->scratch, true);
+    /* W43: the greedy and the even split first, so that the climbs start at least there */
+    eval_result r = cbdp_plan_splits(c, &c->scratch);
+    if (r != EVAL_STOP && r != EVAL_ERROR) {
+        r = cbdp_plan_seeds(c, &c->scratch, true);
+    }
     /* climb from the best seeds, as they stand before the climbs change the kept list */
     plan_state starts[LOCAL_STARTS];
     double values[LOCAL_STARTS], auxes[LOCAL_STARTS];
