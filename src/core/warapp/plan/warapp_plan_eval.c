@@ -10,8 +10,13 @@
 void cbdp_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
                           cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out) {
     *out = *board;
-    memmove(orders, plan->orders, plan->n_orders * sizeof *orders); /* may be in place */
-    memcpy(orders + plan->n_orders, board->orders, board->n_orders * sizeof *orders);
+    /* (a board without orders may hold NULL for them: no copy then) */
+    if (plan->n_orders > 0) {
+        memmove(orders, plan->orders, plan->n_orders * sizeof *orders); /* may be in place */
+    }
+    if (board->n_orders > 0) {
+        memcpy(orders + plan->n_orders, board->orders, board->n_orders * sizeof *orders);
+    }
     for (size_t g = 0; g < req->n_goals; g++) {
         goals[g] = (cbd_turn_goal){req->goals[g], req->player};
     }

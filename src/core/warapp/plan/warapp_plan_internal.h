@@ -7,6 +7,7 @@
  * (warapp_plan_bound.c), the whole space's enumeration (warapp_plan_exhaust.c) and the local
  * search (warapp_plan_local.c).
  */
+#include "combatd/rng.h"
 #include "combatd/warapp_plan.h"
 
 /*
@@ -193,9 +194,23 @@ double cbdp_plan_bound(const plan_ctx *c, const plan_state *s);
 eval_result cbdp_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count);
 eval_result cbdp_plan_exhaust(plan_ctx *c);
 
-/* warapp_plan_local.c: the seeds (the rule of thumb, all-in attacks on each goal, holding, and
+/* warapp_plan_seeds.c: the seeds (the rule of thumb, all-in attacks on each goal, holding, and
  * when `drawn` plans drawn from a fixed seed), each evaluated once. */
 eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn);
+
+/* The seed of the plans drawn (W31: any fixed value; the plans drawn depend on it). */
+#define CBD_PLAN_SEED UINT64_C(0x31)
+
+/* warapp_plan_seeds.c: the plan edits the seeds and the climbs share. Whether t is another's
+ * (not the player's nor a teammate's); s emptied (no deploy, no order, seq the identity); a
+ * plan drawn from rng; own territory i's pairs [lo, hi); what it sends; its orders cut, the last
+ * pairs first, to what may move from it. */
+bool cbdp_plan_is_other(const plan_ctx *c, uint32_t t);
+void cbdp_plan_clear(const plan_ctx *c, plan_state *s);
+void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s);
+void cbdp_plan_pairs_of(const plan_ctx *c, size_t i, size_t *lo, size_t *hi);
+uint64_t cbdp_plan_sent_from(const plan_ctx *c, const plan_state *s, size_t i);
+void cbdp_plan_fit(const plan_ctx *c, plan_state *s, size_t i);
 
 /* warapp_plan_local.c: seeds (the rule of thumb among them) and a local search from the best. */
 eval_result cbdp_plan_local(plan_ctx *c);
