@@ -69,18 +69,12 @@ void cbdp_fronts_free(fronts *s) {
 }
 
 /* The fronts of the board (one when W34 does not let it split). False: out of memory. */
-bool cbdp_fronts_of(fronts *s) {
+/* The union of the territories that may interact (W34, W35) into root; false when the budget
+ * is spent. */
+static bool join(fronts *s, uint32_t *root) {
     const cbd_turn *b = s->board;
     size_t n = b->n_territories;
-    cbd_budget *bud = s->budget;
-    uint32_t *root = cbd_mem_calloc(bud, n + 1, sizeof *root);
-    s->front_of = cbd_mem_calloc(bud, n + 1, sizeof *s->front_of);
-    if (!root || !s->front_of) {
-        cbd_mem_free(root);
-        return false;
-    }
-    if (!cbd_charge(bud, cbd_work_times(CBD_WORK_BOARD_STEP, n + b->n_orders + 1))) {
-        cbd_mem_free(root);
+    if (!cbd_charge(s->budget, cbd_work_times(CBD_WORK_BOARD_STEP, n + b->n_orders + 1))) {
         return false;
     }
     bool split = split_allowed(b);
@@ -91,8 +85,7 @@ bool cbdp_fronts_of(fronts *s) {
         if (b->territories[t].owner != s->req->player) {
             continue;
         }
-        if (!cbd_charge(bud, b->neighbor_off[t + 1] - b->neighbor_off[t])) {
-            cbd_mem_free(root);
+        if (!cbd_charge(s->budget, b->neighbor_off[t + 1] - b->neighbor_off[t])) {
             return false;
         }
         for (uint32_t e = b->neighbor_off[t]; e < b->neighbor_off[t + 1]; e++) {
@@ -112,17 +105,15 @@ bool cbdp_fronts_of(fronts *s) {
             unite(root, bonus->territories[0], bonus->territories[i]);
         }
     }
-    size_t nf = 0;
-    for (uint32_t t = 0; t < n; t++) {
-        if (find(root, t) == t) {
-            s->front_of[t] = (uint32_t)nf++;
-        }
-    }
-    for (uint32_t t = 0; t < n; t++) {
-        s->front_of[t] = s->front_of[find(root, t)];
-    }
-    cbd_mem_free(root);
-    s->nf = nf;
+    return true;
+}
+
+/* The fronts' own territories, goals, bonuses and the other players' orders, once each
+ * territory's front is known; false when memory is short. */
+static bool fill(fronts *s) {
+    const cbd_turn *b = s->board;
+    size_t n = b->n_territories, nf = s->nf;
+    cbd_budget *bud = s->budget;
     s->f = cbd_mem_calloc(bud, nf + 1, sizeof *s->f);
     if (!s->f) {
         return false;
@@ -173,6 +164,30 @@ bool cbdp_fronts_of(fronts *s) {
         f->board.n_goals = 0;
     }
     return true;
+}
+
+bool cbdp_fronts_of(fronts *s) {
+    const cbd_turn *b = s->board;
+    size_t n = b->n_territories;
+    cbd_budget *bud = s->budget;
+    uint32_t *root = cbd_mem_calloc(bud, n + 1, sizeof *root);
+    s->front_of = cbd_mem_calloc(bud, n + 1, sizeof *s->front_of);
+    if (!root || !s->front_of || !join(s, root)) {
+        cbd_mem_free(root);
+        return false;
+    }
+    size_t nf = 0;
+    for (uint32_t t = 0; t < n; t++) {
+        if (find(root, t) == t) {
+            s->front_of[t] = (uint32_t)nf++;
+        }
+    }
+    for (uint32_t t = 0; t < n; t++) {
+        s->front_of[t] = s->front_of[find(root, t)];
+    }
+    cbd_mem_free(root);
+    s->nf = nf;
+    return fill(s);
 }
 
 /* The value of a front the player cannot touch: its goals with the other players' orders. */

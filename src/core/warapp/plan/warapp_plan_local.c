@@ -341,6 +341,35 @@ static void kick(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
     }
 }
 
+/* Anytime: kicks of the best plan and fresh random plans, each climbed, until max_plans or the
+ * run's work ends it (or IDLE_ROUNDS rounds in a row find no plan not seen before: the space is
+ * then all but searched). */
+static eval_result restarts(plan_ctx *c, plan_state *cur, plan_state *cand) {
+    cbd_rng rng;
+    cbd_rng_seed(&rng, CBD_PLAN_SEED + 1);
+    eval_result r = EVAL_DONE;
+    for (size_t round = 0, idle = 0;
+         r != EVAL_STOP && r != EVAL_ERROR && idle < IDLE_ROUNDS && c->kept[0].used; round++) {
+        uint64_t before = c->evaluated;
+        if (round % 3 == 2) {
+            cbdp_plan_random(c, &rng, cur);
+        } else {
+            cbdp_plan_state_copy(c, cur, &c->kept[round % 6 == 4 && c->kept[1].used ? 1 : 0].st);
+            kick(c, &rng, cur);
+        }
+        for (size_t i = 0; i < c->k; i++) {
+            cbdp_plan_fit(c, cur, i);
+        }
+        double v;
+        r = cbdp_plan_state_valid(c, cur) ? cbdp_plan_try(c, cur, &v) : EVAL_SKIP;
+        if (r == EVAL_DONE) {
+            r = climb(c, cur, v, c->last_aux, cand);
+        }
+        idle = c->evaluated == before ? idle + 1 : 0;
+    }
+    return r;
+}
+
 eval_result cbdp_plan_local(plan_ctx *c) {
     plan_state cur, cand;
     if (!cbdp_plan_state_alloc(c, &cur) || !cbdp_plan_state_alloc(c, &cand)) {
@@ -379,29 +408,8 @@ eval_result cbdp_plan_local(plan_ctx *c) {
     for (size_t i = 0; i < n_starts; i++) {
         cbdp_plan_state_free(&starts[i]);
     }
-    /* Anytime: kicks of the best plan and fresh random plans, each climbed, until max_plans or
-     * the run's work ends it (or IDLE_ROUNDS rounds in a row find no plan not seen before: the
-     * space is then all but searched). */
-    cbd_rng rng;
-    cbd_rng_seed(&rng, CBD_PLAN_SEED + 1);
-    for (size_t round = 0, idle = 0;
-         r != EVAL_STOP && r != EVAL_ERROR && idle < IDLE_ROUNDS && c->kept[0].used; round++) {
-        uint64_t before = c->evaluated;
-        if (round % 3 == 2) {
-            cbdp_plan_random(c, &rng, &cur);
-        } else {
-            cbdp_plan_state_copy(c, &cur, &c->kept[round % 6 == 4 && c->kept[1].used ? 1 : 0].st);
-            kick(c, &rng, &cur);
-        }
-        for (size_t i = 0; i < c->k; i++) {
-            cbdp_plan_fit(c, &cur, i);
-        }
-        double v;
-        r = cbdp_plan_state_valid(c, &cur) ? cbdp_plan_try(c, &cur, &v) : EVAL_SKIP;
-        if (r == EVAL_DONE) {
-            r = climb(c, &cur, v, c->last_aux, &cand);
-        }
-        idle = c->evaluated == before ? idle + 1 : 0;
+    if (r != EVAL_STOP && r != EVAL_ERROR) {
+        r = restarts(c, &cur, &cand);
     }
     cbdp_plan_state_free(&cur);
     cbdp_plan_state_free(&cand);
