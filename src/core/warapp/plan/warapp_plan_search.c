@@ -109,10 +109,13 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
     } else if (st == CBD_OK && splits.ran) {
         /* the splits' plan is the answer: proven when it is worth the most a plan can be */
         size_t fronts = out->fronts;
+        uint64_t evaluated = out->plans_evaluated, bounded = out->plans_bounded;
         cbd_plan_result_free(out);
         *out = splits.res;
         memset(&splits.res, 0, sizeof splits.res);
         out->fronts = fronts;
+        out->plans_evaluated += evaluated; /* the search's, which found nothing better */
+        out->plans_bounded += bounded;
         out->optimal = splits.proven;
     } else if (st == CBD_OK && splits.first_error != CBD_OK) {
         /* not one plan could be valued: what made the first one fail is what to reduce */
