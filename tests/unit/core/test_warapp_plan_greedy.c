@@ -585,3 +585,25 @@ Test(plan_greedy, w43_example) {
     cr_expect_float_eq(value_of(&b, orders, n), 2.0, 1e-12);
     cr_expect_float_eq(check("W43 example", &b, 1, limits()), 2.0, 1e-12);
 }
+
+/* A plan's value is within the contract: the analysis's sums of many products may pass 1 by a
+ * few ulps (1.00000000000009 was answered under `all`); each chance is taken within [0, 1]. */
+Test(plan_greedy, value_within_the_contract) {
+    double owner[3] = {1.0 + 9e-14, 0, 0}, owner2[3] = {-1e-17, 1, 0};
+    cbd_turn_territory_result t[2];
+    memset(t, 0, sizeof t);
+    t[0].owner = owner;
+    t[1].owner = owner2;
+    cbd_turn_analysis a;
+    memset(&a, 0, sizeof a);
+    a.n_territories = 2;
+    a.n_players = 2;
+    a.territories = t;
+    a.goals_probability = 1.0 + 9e-14;
+    uint32_t goals[2] = {0, 1};
+    cbd_plan_request req = {.player = ME, .n_goals = 2, .goals = goals, .max_plans = 1};
+    req.objective = CBD_PLAN_ALL;
+    cr_expect_eq(cbd_plan_value(&req, &a), 1.0);
+    req.objective = CBD_PLAN_EXPECTED;
+    cr_expect_eq(cbd_plan_value(&req, &a), 1.0); /* 1 (not 1 + 9e-14) + 0 (not -1e-17) */
+}
