@@ -167,6 +167,19 @@ void cbd_budget_set_scratch(cbd_budget *b, cbd_scratch *s);
  * count the memory spent under the child. The child's work is charged separately. */
 void cbd_budget_note_child(cbd_budget *parent, const cbd_budget *child, uint64_t fresh_bytes);
 
+/* Records why a computation stopped (for CBD_BUDGET_MEMORY with the size of the block refused),
+ * unless a reason is recorded already: for a caller that ends a computation on its own terms
+ * (a search whose share of the work is spent) and must say which limit to raise. NULL: no-op. */
+void cbd_budget_mark_stopped(cbd_budget *b, cbd_budget_stop why, size_t mem_refused);
+
+/* Lets a budget that stopped for memory run on (its caller dropped the block that passed
+ * mem_limit and goes on without it); another stop stays. NULL: no-op. */
+void cbd_budget_resume_after_memory(cbd_budget *b);
+
+/* Charges `units` to `b` as work done elsewhere (a child budget's), without the progress call or
+ * a stop: the next cbd_charge sees the total. Saturates. NULL: no-op. */
+void cbd_budget_add_spent(cbd_budget *b, uint64_t units);
+
 /* Sets a progress callback (see cbd_budget_progress_fn). */
 void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg);
 

@@ -27,9 +27,10 @@
  * under `listed` the plan's orders run first, and /analyze-turn of that turn answers the
  * plan's value.
  *
- * Implemented in src/core/warapp/plan/: warapp_plan_front.c (cbd_plan_search, by fronts),
- * warapp_plan.c (one front's run, cbd_plan_turn_of, cbd_plan_value) and warapp_plan_eval.c (a
- * plan's evaluation, cbd_plan_most).
+ * Implemented in src/core/warapp/plan/: warapp_plan_search.c (cbd_plan_search),
+ * warapp_plan_greedy.c (the plain splits, W47), warapp_plan_front.c and warapp_plan_split.c (by
+ * fronts), warapp_plan.c (one front's run, cbd_plan_turn_of, cbd_plan_value) and
+ * warapp_plan_eval.c (a plan's evaluation, cbd_plan_most).
  */
 
 typedef enum {
@@ -83,24 +84,30 @@ typedef struct {
 
 /*
  * Searches the plans of req->player on `board` (a map: board->neighbor_off not NULL; its orders
- * are the other players', none of req->player). The board is split into fronts that cannot
- * interact (W34: warapp_plan_front.c), each searched on its own at each deploy total it may get,
- * the income split across them by an exact knapsack over their value curves, their values
- * combined (a sum for `expected`, a product for `all`). Within a front, small spaces are
- * enumerated whole (orders that touch disjoint territories in one order only, generated so,
- * never by walking n! orderings), with plans bounded out by one-battle odds; larger ones by an
- * anytime local search (seeds, climbs, kicks and restarts) that goes on until max_plans or
- * max_work ends it, answering the best found with optimal false. optimal is true when every
- * front's search was proven and the income's split exact (an income of at most 16, or one front
- * taking it all). Every step is charged to `budget`, whose progress callback (a deadline) stops
- * it inside an analysis too. Deterministic.
+ * are the other players', none of req->player). First the plain splits (W47: the greedy split
+ * and the even split of the income and the movable armies, warapp_plan_greedy.c) are valued on
+ * the whole board, so that the answer is never worth less than the greedy split; a split worth
+ * the most any plan can be (cbd_plan_most) is the answer, proven. Then the board is split into
+ * fronts that cannot interact (W34: warapp_plan_front.c), each searched on its own at the
+ * deploy totals the splits' plan gives it and at a grid of totals (warapp_plan_split.c), the
+ * income split across them by an exact knapsack over their value curves, their values combined
+ * (a sum for `expected`, a product for `all`). Within a front, small spaces are enumerated whole
+ * (orders that touch disjoint territories in one order only, generated so, never by walking n!
+ * orderings), with plans bounded out by one-battle odds; larger ones by an anytime local search
+ * (the splits, seeds, climbs, kicks and restarts) that goes on until max_plans or max_work ends
+ * it, answering the best found with optimal false. Whatever ends the search, the best plan
+ * valued so far is the answer. optimal is true when every front's search was proven and the
+ * income's split exact (an income of at most 16, or one front taking it all), or the value is
+ * the most any plan can be. Every step is charged to `budget`, whose progress callback (a
+ * deadline) stops it inside an analysis too. Deterministic.
  *
- * CBD_ERR_INVALID (err: CBD_TURN_ERR_TERRITORY for a territory of the player given as a
- * distribution, W23, whose armies a plan must know; CBD_TURN_ERR_GOAL, CBD_TURN_ERR_ORDER for an
- * order of the player; CBD_TURN_ERR_SIZE when the player owns no territory or the plan's turn
- * would pass limits->max_orders), CBD_ERR_BUDGET when the request's budget stops it, or the
- * error of the first plan's analysis when not even it can be evaluated. *out's orders come from
- * `budget` until cbd_plan_result_free.
+ * The plan's possible orders may be more than limits->max_orders: a plan whose turn passes the
+ * core's limits is left out. CBD_ERR_INVALID (err: CBD_TURN_ERR_TERRITORY for a territory of
+ * the player given as a distribution, W23, whose armies a plan must know; CBD_TURN_ERR_GOAL,
+ * CBD_TURN_ERR_ORDER for an order of the player; CBD_TURN_ERR_SIZE when the player owns no
+ * territory), CBD_ERR_BUDGET when the request's budget stops it before any plan was valued, or
+ * the error of the first plan's analysis when not even it can be evaluated. *out's orders come
+ * from `budget` until cbd_plan_result_free.
  */
 cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
                            const cbd_turn_limits *limits, cbd_budget *budget, cbd_plan_result *out,

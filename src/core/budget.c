@@ -259,3 +259,25 @@ void cbd_budget_note_child(cbd_budget *parent, const cbd_budget *child, uint64_t
     }
     parent->fresh_bytes += fresh_bytes;
 }
+
+void cbd_budget_mark_stopped(cbd_budget *b, cbd_budget_stop why, size_t mem_refused) {
+    if (!b || b->stopped != CBD_BUDGET_RUNNING || why == CBD_BUDGET_RUNNING) {
+        return;
+    }
+    b->stopped = why;
+    if (why == CBD_BUDGET_MEMORY && mem_refused > 0) {
+        b->mem_refused = mem_refused;
+    }
+}
+
+void cbd_budget_resume_after_memory(cbd_budget *b) {
+    if (b && b->stopped == CBD_BUDGET_MEMORY) {
+        b->stopped = CBD_BUDGET_RUNNING;
+    }
+}
+
+void cbd_budget_add_spent(cbd_budget *b, uint64_t units) {
+    if (b) {
+        b->work_spent = units < UINT64_MAX - b->work_spent ? b->work_spent + units : UINT64_MAX;
+    }
+}

@@ -51,11 +51,14 @@ static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p)
     cbd_jw_array_close(w);
 }
 
-/* v as an answer writes it (15 significant digits), read back. */
+/* A chance v as an answer writes it (15 significant digits), read back, within [0, 1]: the
+ * analysis's sums of many products may pass 1 by a few ulps (1.00000000000009 was answered),
+ * and a value is a chance or a sum of chances (the contract's bounds). */
 static double as_written(double v) {
     char text[CBD_JSON_REAL_MAX];
     cbd_json_real(v, text);
-    return strtod(text, NULL);
+    double w = strtod(text, NULL);
+    return w > 1.0 ? 1.0 : w < 0.0 ? 0.0 : w;
 }
 
 /* The plan's value from its analysis's numbers as /analyze-turn writes them. */

@@ -131,27 +131,36 @@ static cbd_status answer(plan_ctx *c, cbd_plan_result *out) {
     return CBD_OK;
 }
 
-/* The search proper, once the context is set up: the whole space when it is no larger than
- * the plans that may be analysed (or, where the bounds cut it, 64 times that), else the
- * anytime local search. */
-static cbd_status search(plan_ctx *c, plan_run *run) {
-    cbd_status st = cbdp_plan_bounds_init(c);
-    if (st != CBD_OK) {
-        return st;
+/* The search proper, once the context is set up: the plain splits alone (RUN_SPLITS); or the
+ * whole space when it is no larger than the plans that may be analysed (or, where the bounds
+ * cut it, 64 times that), else the anytime local search. */
+static cbd_status search(plan_ctx *c, run_kind kind, plan_run *run) {
+    bool whole = false;
+    eval_result r;
+    if (kind == RUN_SPLITS) {
+        r = cbdp_plan_splits(c, &c->scratch);
+    } else {
+        cbd_status st = cbdp_plan_bounds_init(c);
+        if (st != CBD_OK) {
+            return st;
+        }
+        uint64_t cap = cbd_work_times(c->bounded ? 64 : 1, c->req->max_plans);
+        uint64_t space = 0;
+        if (cbdp_plan_count(c, cap, &space) == EVAL_ERROR) {
+            return c->status;
+        }
+        whole = space <= cap;
+        r = whole ? cbdp_plan_exhaust(c) : cbdp_plan_local(c);
     }
-    uint64_t cap = cbd_work_times(c->bounded ? 64 : 1, c->req->max_plans);
-    uint64_t space = 0;
-    if (cbdp_plan_count(c, cap, &space) == EVAL_ERROR) {
-        return c->status;
-    }
-    bool whole = space <= cap;
-    eval_result r = whole ? cbdp_plan_exhaust(c) : cbdp_plan_local(c);
     if (r == EVAL_ERROR) {
         return c->status;
     }
     if (!c->kept[0].used) {
-        /* Nothing fitted the run's share, or the core's limits refused every plan. */
-        if (c->first_error != CBD_OK && c->first_error != CBD_ERR_BUDGET) {
+        /* Nothing fitted the run's share, or the core's limits refused every plan (the splits'
+         * failing leaves it to the search). */
+        run->first_error = c->first_error;
+        run->first_err = c->first_err;
+        if (kind == RUN_SEARCH && c->first_error != CBD_OK && c->first_error != CBD_ERR_BUDGET) {
             *c->err = c->first_err;
             return c->first_error;
         }
@@ -165,7 +174,7 @@ static cbd_status search(plan_ctx *c, plan_run *run) {
 }
 
 cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
-                         const size_t *order_map, bool first_on_request,
+                         const size_t *order_map, bool first_on_request, run_kind kind,
                          const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
                          cbd_turn_error *err) {
     memset(run, 0, sizeof *run);
@@ -197,12 +206,14 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
     cbd_status st = CBD_OK;
     if (!setup_pairs(&c) || !alloc_ctx(&c)) {
         st = cbd_budget_nomem(budget);
-    } else if (c.k == 0 || c.k + c.np + board->n_orders > limits->max_orders) {
+    } else if (c.k == 0) {
         *err = (cbd_turn_error){CBD_TURN_ERR_SIZE, 0, 0, 0};
         st = CBD_ERR_INVALID;
     } else {
+        /* (the pairs may be more than a turn takes: a plan whose turn passes the core's limits
+         * is left out when it is evaluated, EVAL_SKIP) */
         setup_independence(&c);
-        st = search(&c, run);
+        st = search(&c, kind, run);
     }
     /* The rest of the run's work (walks, tries) is the request's; a run stopped by the
      * request's deadline, client or drain, or by what the request has left, stops the
@@ -212,18 +223,16 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
     bool charged = cbd_charge(budget, rest);
     if (st == CBD_OK && (!charged || c.search.stopped == CBD_BUDGET_CANCELLED ||
                          (c.search.stopped == CBD_BUDGET_WORK && c.cap_by_request))) {
-        if (budget && budget->stopped == CBD_BUDGET_RUNNING) {
-            budget->stopped =
-                c.search.stopped == CBD_BUDGET_CANCELLED ? CBD_BUDGET_CANCELLED : CBD_BUDGET_WORK;
-        }
+        cbd_budget_mark_stopped(
+            budget,
+            c.search.stopped == CBD_BUDGET_CANCELLED ? CBD_BUDGET_CANCELLED : CBD_BUDGET_WORK, 0);
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         st = CBD_ERR_BUDGET;
     }
-    if (st == CBD_OK && !run->ran && c.memory_refused > 0 && budget &&
+    if (st == CBD_OK && kind == RUN_SEARCH && !run->ran && c.memory_refused > 0 && budget &&
         budget->stopped == CBD_BUDGET_RUNNING) {
         /* every plan tried needed more memory than the request has: that is what to reduce */
-        budget->stopped = CBD_BUDGET_MEMORY;
-        budget->mem_refused = c.memory_refused;
+        cbd_budget_mark_stopped(budget, CBD_BUDGET_MEMORY, c.memory_refused);
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         st = CBD_ERR_BUDGET;
     }

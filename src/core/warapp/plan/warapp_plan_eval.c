@@ -10,8 +10,13 @@
 void cbdp_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
                           cbd_turn_order *orders, cbd_turn_goal *goals, cbd_turn *out) {
     *out = *board;
-    memmove(orders, plan->orders, plan->n_orders * sizeof *orders); /* may be in place */
-    memcpy(orders + plan->n_orders, board->orders, board->n_orders * sizeof *orders);
+    /* (a board without orders may hold NULL for them: no copy then) */
+    if (plan->n_orders > 0) {
+        memmove(orders, plan->orders, plan->n_orders * sizeof *orders); /* may be in place */
+    }
+    if (board->n_orders > 0) {
+        memcpy(orders + plan->n_orders, board->orders, board->n_orders * sizeof *orders);
+    }
     for (size_t g = 0; g < req->n_goals; g++) {
         goals[g] = (cbd_turn_goal){req->goals[g], req->player};
     }
@@ -23,20 +28,27 @@ void cbdp_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, co
     out->n_goals = req->objective == CBD_PLAN_ALL ? req->n_goals : 0;
 }
 
+/* A chance within [0, 1]: the analysis's sums of products may pass 1 by a few ulps, and a value
+ * is a chance or a sum of chances. */
+static double chance(double p) {
+    return p > 1.0 ? 1.0 : p < 0.0 ? 0.0 : p;
+}
+
 double cbdp_plan_objective_value(const cbd_plan_request *req, const cbd_turn_analysis *a) {
     if (req->objective == CBD_PLAN_ALL) {
-        return a->goals_probability;
+        return chance(a->goals_probability);
     }
     double sum = 0;
     if (req->objective == CBD_PLAN_INCOME) {
         /* W32: the turn's bonuses are the request's, a->bonus_owner filled for them */
         for (size_t b = 0; a->bonus_owner && b < req->n_bonuses; b++) {
-            sum += (double)req->bonuses[b].value * a->bonus_owner[b * a->n_players + req->player];
+            sum += (double)req->bonuses[b].value *
+                   chance(a->bonus_owner[b * a->n_players + req->player]);
         }
         return sum;
     }
     for (size_t g = 0; g < req->n_goals; g++) {
-        sum += a->territories[req->goals[g]].owner[req->player];
+        sum += chance(a->territories[req->goals[g]].owner[req->player]);
     }
     return sum;
 }
@@ -57,13 +69,13 @@ cbd_status cbdp_plan_income(const cbd_turn *turn, const cbd_plan_request *req,
                             cbd_budget *budget, double *value, cbd_turn_error *err) {
     *value = 0;
     for (size_t b = 0; b < req->n_bonuses; b++) {
-        double chance;
-        cbd_status st = cbd_turn_bonus_chance(turn, a, &req->bonuses[b], req->player, limits,
-                                              budget, &chance, err);
+        double p;
+        cbd_status st =
+            cbd_turn_bonus_chance(turn, a, &req->bonuses[b], req->player, limits, budget, &p, err);
         if (st != CBD_OK) {
             return st;
         }
-        *value += (double)req->bonuses[b].value * chance;
+        *value += (double)req->bonuses[b].value * chance(p);
     }
     return CBD_OK;
 }
@@ -173,10 +185,9 @@ static void keep(plan_ctx *c, const plan_state *s, double value) {
  * deadline, the client or the drain (cancelled), or memory the request does not have. So that
  * the caller names the member to reduce (a 422 or a 504, never a 500). */
 static void stop_request(plan_ctx *c, const cbd_budget *meter) {
-    if (c->budget && c->budget->stopped == CBD_BUDGET_RUNNING) {
-        c->budget->stopped =
-            meter->stopped != CBD_BUDGET_RUNNING ? meter->stopped : CBD_BUDGET_WORK;
-    }
+    cbd_budget_mark_stopped(c->budget,
+                            meter->stopped != CBD_BUDGET_RUNNING ? meter->stopped : CBD_BUDGET_WORK,
+                            meter->mem_refused);
 }
 
 /* The analysis's failure: a plan the core's limits refuse is left out (nothing is proven
@@ -206,7 +217,7 @@ static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err,
          * (nothing is proven then), as one the core's limits refuse; its memory is back, so
          * the run's budget goes on. */
         c->memory_refused = meter->mem_refused;
-        meter->stopped = CBD_BUDGET_RUNNING;
+        cbd_budget_resume_after_memory(meter);
         c->unproven = true;
         return EVAL_SKIP;
     }
@@ -285,8 +296,7 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
     cbd_budget_note_child(c->budget, meter, meter->fresh_bytes - fresh_before);
     if (meter == &wide) {
         /* charged to the run's share too: past it, the run's next plan stops it */
-        c->search.work_spent +=
-            spent < UINT64_MAX - c->search.work_spent ? spent : UINT64_MAX - c->search.work_spent;
+        cbd_budget_add_spent(&c->search, spent);
     }
     bool charged = cbd_charge(c->budget, spent);
     c->request_charged += spent;

@@ -7,6 +7,7 @@
  * (warapp_plan_bound.c), the whole space's enumeration (warapp_plan_exhaust.c) and the local
  * search (warapp_plan_local.c).
  */
+#include "combatd/rng.h"
 #include "combatd/warapp_plan.h"
 
 /*
@@ -33,6 +34,10 @@ typedef struct {
     bool ran;    /* the run ended with a plan */
     bool proven; /* ... its whole space searched */
     cbd_plan_result res;
+    /* RUN_SPLITS without a plan: why its first plan's analysis failed (CBD_OK: it was not
+     * tried, or the run's share ended), for the answer when no plan can be valued at all */
+    cbd_status first_error;
+    cbd_turn_error first_err;
 } plan_run;
 
 /* What evaluating one plan came to. */
@@ -103,10 +108,31 @@ typedef struct {
 /* One front's search at one deploy total (warapp_plan.c): the best plans of the front, kept in
  * run->res (orders from `budget`). CBD_OK with run->ran false when the run's work ended before
  * a plan; an error (the request's budget, memory) ends the whole search. */
+typedef enum {
+    RUN_SEARCH = 0, /* the whole space, or the local search */
+    RUN_SPLITS = 1, /* the plain splits only (W47), evaluated */
+} run_kind;
+
 cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
-                         const size_t *order_map, bool first_on_request,
+                         const size_t *order_map, bool first_on_request, run_kind kind,
                          const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
                          cbd_turn_error *err);
+
+/* warapp_plan_split.c: the search by fronts (W34, W47) of req, the fronts' runs seeded at the
+ * totals `seed` (the plain splits' plan, or NULL) gives them (`search` false: the fronts counted
+ * only, into out->fronts). CBD_ERR_BUDGET with *share_spent when no run fitted its share of
+ * the search's work (nothing is marked on the budget then: the caller answers the plain
+ * splits' plan, or names the budget). */
+cbd_status cbdp_plan_fronts(const cbd_turn *board, const cbd_plan_request *req,
+                            const cbd_turn_limits *limits, cbd_budget *budget, bool search,
+                            const cbd_plan *seed, cbd_plan_result *out, cbd_turn_error *err,
+                            bool *share_spent);
+
+/* warapp_plan_search.c: other's best in place of out's when it is worth more by more than
+ * CBD_PLAN_TIE (out's best then its first alternative; other's best taken over, its orders
+ * out's), optimal then only when it is worth the most; the plans counted together. */
+void cbdp_plan_result_take(const cbd_plan_request *req, cbd_plan_result *out,
+                           cbd_plan_result *other);
 
 /* cbd_plan_turn_of and cbd_plan_value (warapp_plan.h), here so that the evaluation needs
  * nothing of warapp_plan.c. */
@@ -168,11 +194,31 @@ double cbdp_plan_bound(const plan_ctx *c, const plan_state *s);
 eval_result cbdp_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count);
 eval_result cbdp_plan_exhaust(plan_ctx *c);
 
-/* warapp_plan_local.c: the seeds (the rule of thumb, all-in attacks on each goal, holding, and
+/* warapp_plan_seeds.c: the seeds (the rule of thumb, all-in attacks on each goal, holding, and
  * when `drawn` plans drawn from a fixed seed), each evaluated once. */
 eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn);
 
+/* The seed of the plans drawn (W31: any fixed value; the plans drawn depend on it). */
+#define CBD_PLAN_SEED UINT64_C(0x31)
+
+/* warapp_plan_seeds.c: the plan edits the seeds and the climbs share. Whether t is another's
+ * (not the player's nor a teammate's); s emptied (no deploy, no order, seq the identity); a
+ * plan drawn from rng; own territory i's pairs [lo, hi); what it sends; its orders cut, the last
+ * pairs first, to what may move from it. */
+bool cbdp_plan_is_other(const plan_ctx *c, uint32_t t);
+void cbdp_plan_clear(const plan_ctx *c, plan_state *s);
+void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s);
+void cbdp_plan_pairs_of(const plan_ctx *c, size_t i, size_t *lo, size_t *hi);
+uint64_t cbdp_plan_sent_from(const plan_ctx *c, const plan_state *s, size_t i);
+void cbdp_plan_fit(const plan_ctx *c, plan_state *s, size_t i);
+
 /* warapp_plan_local.c: seeds (the rule of thumb among them) and a local search from the best. */
 eval_result cbdp_plan_local(plan_ctx *c);
+
+/* warapp_plan_greedy.c (W47): the greedy split and the even split of the run's income and its
+ * sources' movable armies into s; then both evaluated (EVAL_STOP or EVAL_ERROR end the run). */
+cbd_status cbdp_plan_greedy(plan_ctx *c, plan_state *s);
+cbd_status cbdp_plan_even(plan_ctx *c, plan_state *s);
+eval_result cbdp_plan_splits(plan_ctx *c, plan_state *s);
 
 #endif

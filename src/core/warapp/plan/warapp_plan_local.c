@@ -2,12 +2,14 @@
  * The search of a plan space too large to enumerate (W31), anytime: seeds (the rule of thumb,
  * all-in attacks on each goal, every goal attacked at once, holding, and plans drawn from a
  * fixed seed, so that the same request searches the same plans), then a first-improvement local
- * search from the best seeds over moves of one deploy, one amount, armies between two orders of
- * one territory, two adjacent orders swapped, and an attack rerouted (its target attacked from
- * the other own territories bordering it, its armies sent elsewhere); then, while max_plans and
- * the run's work last, climbs again from the best plan kicked (a few random moves) and from
- * fresh random plans (iterated local search with restarts), so that the search does not stop
- * at a local optimum with budget left.
+ * search from the best seeds (the plain splits of W47 first) over moves of an attack added (a
+ * goal not attacked, from the bordering own territory with the most armies idle, with all of
+ * them), one deploy, one amount (an order added, or removed: its amount to 0), armies between
+ * two orders of one territory, two adjacent orders swapped, and an attack rerouted (its target
+ * attacked from the other own territories bordering it, its armies sent elsewhere); then, while
+ * max_plans and the run's work last, climbs again from the best plan kicked (a few random moves)
+ * and from fresh random plans (iterated local search with restarts), so that the search does not
+ * stop at a local optimum with budget left.
  *
  * A climb goes through the moves in turn and takes each one that climbs at once, going on from
  * the next move (a round of the moves without a climb ends it), and takes a few steps along
@@ -26,214 +28,9 @@
 
 #include <string.h>
 
-#include "combatd/rng.h"
-
-#define RANDOM_SEEDS 48
 #define LOCAL_STARTS 3
-#define SIDEWAYS     32             /* plateau steps a climb may take */
-#define IDLE_ROUNDS  64             /* rounds of the anytime loop without a new plan that end it */
-#define SEED         UINT64_C(0x31) /* W31: any fixed value; the plans drawn depend on it */
-
-static bool is_other(const plan_ctx *c, uint32_t t) {
-    const cbd_turn *b = c->board;
-    cbd_turn_player o = b->territories[t].owner, p = c->req->player;
-    return o != p && (o == CBD_TURN_NEUTRAL || !b->team || b->team[o] != b->team[p]);
-}
-
-static void clear(const plan_ctx *c, plan_state *s) {
-    memset(s->d, 0, c->k * sizeof *s->d);
-    memset(s->a, 0, c->np * sizeof *s->a);
-    for (size_t p = 0; p < c->np; p++) {
-        s->seq[p] = (uint32_t)p;
-    }
-}
-
-/* The rule of thumb: all income where most other territories border, and everything movable
- * from each territory at its weakest bordering territory of another owner. */
-static void rule_of_thumb(const plan_ctx *c, plan_state *s) {
-    clear(c, s);
-    size_t best = 0, best_n = 0;
-    for (size_t i = 0, p = 0; i < c->k; i++) {
-        size_t n = 0;
-        for (; p < c->np && c->pfrom[p] == i; p++) {
-            n += is_other(c, c->pto[p]);
-        }
-        if (n > best_n) {
-            best = i;
-            best_n = n;
-        }
-    }
-    s->d[best] = c->req->income;
-    for (size_t i = 0, p = 0; i < c->k; i++) {
-        size_t weakest = c->np;
-        for (; p < c->np && c->pfrom[p] == i; p++) {
-            uint64_t armies = c->board->territories[c->pto[p]].armies;
-            if (is_other(c, c->pto[p]) &&
-                (weakest == c->np || armies < c->board->territories[c->pto[weakest]].armies)) {
-                weakest = p;
-            }
-        }
-        if (weakest < c->np) {
-            s->a[weakest] = c->movable[i] + s->d[i];
-        }
-    }
-}
-
-/* All income on the own territory with the most armies bordering goal t, everything from it
- * at t. */
-static bool all_in(const plan_ctx *c, uint32_t t, plan_state *s) {
-    clear(c, s);
-    size_t best = c->np;
-    for (size_t p = 0; p < c->np; p++) {
-        if (c->pto[p] == t &&
-            (best == c->np || c->movable[c->pfrom[p]] > c->movable[c->pfrom[best]])) {
-            best = p;
-        }
-    }
-    if (best == c->np) {
-        return false;
-    }
-    s->d[c->pfrom[best]] = c->req->income;
-    s->a[best] = c->movable[c->pfrom[best]] + c->req->income;
-    return true;
-}
-
-/* A plan drawn from rng: each army of the income on a territory, each territory sending a
- * random share to random neighbours, the orders in a random order. */
-static void random_plan(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
-    clear(c, s);
-    /* the income all on one territory, or split by random weights: never one army at a time
-     * (an income of 10^9 is drawn as fast as one of 1) */
-    uint64_t income = c->req->income;
-    if (cbd_rng_bounded(rng, 2) == 0 || c->k == 1) {
-        s->d[cbd_rng_bounded(rng, c->k)] = income;
-    } else {
-        double total = 0;
-        for (size_t i = 0; i < c->k; i++) {
-            s->d[i] = 1 + cbd_rng_bounded(rng, 1000);
-            total += (double)s->d[i];
-        }
-        uint64_t given = 0;
-        for (size_t i = 0; i < c->k; i++) {
-            uint64_t v = (uint64_t)((double)income * ((double)s->d[i] / total));
-            s->d[i] = v <= income - given ? v : income - given;
-            given += s->d[i];
-        }
-        s->d[cbd_rng_bounded(rng, c->k)] += income - given;
-    }
-    for (size_t i = 0, p = 0; i < c->k; i++) {
-        size_t first = p;
-        while (p < c->np && c->pfrom[p] == i) {
-            p++;
-        }
-        uint64_t left = c->movable[i] + s->d[i];
-        for (size_t q = first; q < p && left > 0; q++) {
-            if (cbd_rng_bounded(rng, 2) == 0) {
-                uint64_t v = 1 + cbd_rng_bounded(rng, left);
-                s->a[q] = v;
-                left -= v;
-            }
-        }
-    }
-    for (size_t i = c->np; i > 1; i--) {
-        size_t j = cbd_rng_bounded(rng, i);
-        uint32_t t = s->seq[i - 1];
-        s->seq[i - 1] = s->seq[j];
-        s->seq[j] = t;
-    }
-}
-
-/* The first and one-past-last pair of own territory i. */
-static void pairs_of(const plan_ctx *c, size_t i, size_t *lo, size_t *hi) {
-    *lo = 0;
-    while (*lo < c->np && c->pfrom[*lo] < i) {
-        ++*lo;
-    }
-    *hi = *lo;
-    while (*hi < c->np && c->pfrom[*hi] == i) {
-        ++*hi;
-    }
-}
-
-static uint64_t sent_from(const plan_ctx *c, const plan_state *s, size_t i) {
-    size_t lo, hi;
-    pairs_of(c, i, &lo, &hi);
-    uint64_t sent = 0;
-    for (size_t p = lo; p < hi; p++) {
-        sent += s->a[p];
-    }
-    return sent;
-}
-
-/* Cuts territory i's orders, the last pairs first, to what may move from it. */
-static void fit(const plan_ctx *c, plan_state *s, size_t i) {
-    size_t lo, hi;
-    pairs_of(c, i, &lo, &hi);
-    uint64_t room = c->movable[i] + s->d[i], sent = sent_from(c, s, i);
-    for (size_t p = hi; p-- > lo && sent > room;) {
-        uint64_t cut = s->a[p] < sent - room ? s->a[p] : sent - room;
-        s->a[p] -= cut;
-        sent -= cut;
-    }
-}
-
-/*
- * Every goal the player lacks attacked at once: the goals by defenders, most first, each from
- * the bordering own territory with the most left to send, with all of it; the whole income on
- * the territory attacking the `focus`-th of them (and sent with its attack). False when fewer
- * goals can be attacked.
- */
-static bool all_goals(const plan_ctx *c, size_t focus, plan_state *s) {
-    clear(c, s);
-    const cbd_turn *b = c->board;
-    size_t done = 0, focus_pair = c->np, prev = SIZE_MAX;
-    for (size_t round = 0; round < c->req->n_goals; round++) {
-        /* the next goal in the order (defenders descending, then listed order) after prev */
-        size_t pick = SIZE_MAX;
-        for (size_t g = 0; g < c->req->n_goals; g++) {
-            uint64_t armies = b->territories[c->req->goals[g]].armies;
-            if (!is_other(c, c->req->goals[g])) {
-                continue;
-            }
-            if (prev != SIZE_MAX) {
-                uint64_t pa = b->territories[c->req->goals[prev]].armies;
-                if (!(armies < pa || (armies == pa && g > prev))) {
-                    continue;
-                }
-            }
-            uint64_t ka = pick == SIZE_MAX ? 0 : b->territories[c->req->goals[pick]].armies;
-            if (pick == SIZE_MAX || armies > ka) {
-                pick = g;
-            }
-        }
-        if (pick == SIZE_MAX) {
-            break;
-        }
-        prev = pick;
-        uint32_t t = c->req->goals[pick];
-        size_t best = c->np;
-        uint64_t best_left = 0;
-        for (size_t p = 0; p < c->np; p++) {
-            uint64_t left = c->movable[c->pfrom[p]] - sent_from(c, s, c->pfrom[p]);
-            if (c->pto[p] == t && (best == c->np || left > best_left)) {
-                best = p;
-                best_left = left;
-            }
-        }
-        if (best == c->np || (best_left == 0 && done != focus)) {
-            continue;
-        }
-        s->a[best] = best_left;
-        focus_pair = done == focus ? best : focus_pair;
-        done++;
-    }
-    if (focus_pair == c->np) {
-        return false;
-    }
-    s->d[c->pfrom[focus_pair]] = c->req->income;
-    s->a[focus_pair] += c->req->income;
-    return s->a[focus_pair] > 0;
-}
+#define SIDEWAYS     32 /* plateau steps a climb may take */
+#define IDLE_ROUNDS  64 /* rounds of the anytime loop without a new plan that end it */
 
 typedef struct {
     plan_ctx *c;
@@ -284,15 +81,18 @@ static bool better(local *l, eval_result *r) {
     return up;
 }
 
-/* The climb's moves, each kind a range of indices: deploys moved between two territories
+/* The climb's moves, each kind a range of indices: an attack added on a goal (g), deploys
+ * moved between two territories
  * (i, j, how), one order's amount changed (p, how), armies between two orders of one territory
  * (p, the other's place among its territory's pairs, how), two neighbouring orders swapped (x),
  * an attack rerouted (p, the place of the order that takes its armies). */
-enum { MOVE_DEPLOY, MOVE_AMOUNT, MOVE_SHIFT, MOVE_SWAP, MOVE_REROUTE, MOVE_KINDS };
+enum { MOVE_ADD, MOVE_DEPLOY, MOVE_AMOUNT, MOVE_SHIFT, MOVE_SWAP, MOVE_REROUTE, MOVE_KINDS };
 
 static size_t move_count(const local *l, int kind) {
     const plan_ctx *c = l->c;
     switch (kind) {
+        case MOVE_ADD:
+            return c->req->n_goals;
         case MOVE_DEPLOY:
             return c->k * c->k * 4;
         case MOVE_AMOUNT:
@@ -304,6 +104,39 @@ static size_t move_count(const local *l, int kind) {
         default:
             return c->np;
     }
+}
+
+/* Goal g, another's and attacked by no order of the plan, attacked from the bordering own
+ * territory with the most armies idle (may move, not sent), with all of them: idle armies
+ * beside a goal left alone are the plan's most obvious gain. */
+static bool add_move(local *l, size_t g) {
+    plan_ctx *c = l->c;
+    uint32_t t = c->req->goals[g];
+    if (!cbdp_plan_is_other(c, t)) {
+        return false;
+    }
+    size_t best = c->np;
+    uint64_t best_idle = 0;
+    for (size_t p = 0; p < c->np; p++) {
+        if (c->pto[p] != t) {
+            continue;
+        }
+        if (l->cur->a[p] > 0) {
+            return false;
+        }
+        size_t i = c->pfrom[p];
+        uint64_t idle = c->movable[i] + l->cur->d[i] - cbdp_plan_sent_from(c, l->cur, i);
+        if (idle > best_idle) {
+            best = p;
+            best_idle = idle;
+        }
+    }
+    if (best == c->np) {
+        return false;
+    }
+    cbdp_plan_state_copy(c, l->cand, l->cur);
+    l->cand->a[best] = best_idle;
+    return true;
 }
 
 /* The pair at place e among the pairs of pair p's territory, or c->np when it has fewer. */
@@ -327,10 +160,10 @@ static bool deploy_move(local *l, size_t idx) {
     cbdp_plan_state_copy(c, l->cand, l->cur);
     l->cand->d[i] -= v;
     l->cand->d[j] += v;
-    fit(c, l->cand, i);
+    cbdp_plan_fit(c, l->cand, i);
     if (m >= 2) {
         size_t lo, hi, big = SIZE_MAX;
-        pairs_of(c, j, &lo, &hi);
+        cbdp_plan_pairs_of(c, j, &lo, &hi);
         for (size_t p = lo; p < hi; p++) {
             big = big == SIZE_MAX || l->cand->a[p] > l->cand->a[big] ? p : big;
         }
@@ -346,7 +179,7 @@ static bool deploy_move(local *l, size_t idx) {
 static bool amount_move(local *l, size_t idx) {
     plan_ctx *c = l->c;
     size_t p = idx / 6, m = idx % 6, i = c->pfrom[p];
-    uint64_t room = c->movable[i] + l->cur->d[i], free_ = room - sent_from(c, l->cur, i);
+    uint64_t room = c->movable[i] + l->cur->d[i], free_ = room - cbdp_plan_sent_from(c, l->cur, i);
     uint64_t q = room / 4 > 1 ? room / 4 : 1, a = l->cur->a[p];
     const uint64_t to[6] = {a + (free_ >= 1),     a - (a >= 1), a + (free_ >= q ? q : free_),
                             a - (a >= q ? q : a), a + free_,    0};
@@ -414,7 +247,7 @@ static bool reroute_move(local *l, size_t idx) {
     for (size_t r = 0; r < c->np; r++) {
         size_t j = c->pfrom[r];
         if (j != i && c->pto[r] == c->pto[p]) {
-            uint64_t left = c->movable[j] + l->cand->d[j] - sent_from(c, l->cand, j);
+            uint64_t left = c->movable[j] + l->cand->d[j] - cbdp_plan_sent_from(c, l->cand, j);
             l->cand->a[r] += left;
             helped |= left > 0;
         }
@@ -423,7 +256,7 @@ static bool reroute_move(local *l, size_t idx) {
         return false;
     }
     if (q != p) {
-        l->cand->a[q] += c->movable[i] + l->cand->d[i] - sent_from(c, l->cand, i);
+        l->cand->a[q] += c->movable[i] + l->cand->d[i] - cbdp_plan_sent_from(c, l->cand, i);
     }
     return true;
 }
@@ -438,8 +271,8 @@ static eval_result climb(plan_ctx *c, plan_state *cur, double value, double aux,
         run = p > 0 && c->pfrom[p - 1] == c->pfrom[p] ? run + 1 : 1;
         l.width = run > l.width ? run : l.width;
     }
-    bool (*const apply[MOVE_KINDS])(local *, size_t) = {deploy_move, amount_move, shift_move,
-                                                        swap_move, reroute_move};
+    bool (*const apply[MOVE_KINDS])(local *, size_t) = {add_move,   deploy_move, amount_move,
+                                                        shift_move, swap_move,   reroute_move};
     size_t count[MOVE_KINDS], total = 0;
     for (int m = 0; m < MOVE_KINDS; m++) {
         count[m] = move_count(&l, m);
@@ -474,7 +307,7 @@ static void kick(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
                 uint64_t v = s->d[i] == 0 ? 0 : 1 + cbd_rng_bounded(rng, s->d[i]);
                 s->d[i] -= v;
                 s->d[j] += v;
-                fit(c, s, i);
+                cbdp_plan_fit(c, s, i);
                 break;
             }
             case 1: { /* one order's amount drawn anew */
@@ -482,7 +315,7 @@ static void kick(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
                     break;
                 }
                 size_t p = cbd_rng_bounded(rng, c->np), i = c->pfrom[p];
-                uint64_t room = c->movable[i] + s->d[i] - sent_from(c, s, i) + s->a[p];
+                uint64_t room = c->movable[i] + s->d[i] - cbdp_plan_sent_from(c, s, i) + s->a[p];
                 s->a[p] = cbd_rng_bounded(rng, room + 1);
                 break;
             }
@@ -501,45 +334,38 @@ static void kick(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
                     break;
                 }
                 size_t p = cbd_rng_bounded(rng, c->np), i = c->pfrom[p];
-                s->a[p] += c->movable[i] + s->d[i] - sent_from(c, s, i);
+                s->a[p] += c->movable[i] + s->d[i] - cbdp_plan_sent_from(c, s, i);
                 break;
             }
         }
     }
 }
 
-/* Evaluates a seed; EVAL_STOP or EVAL_ERROR end the search. */
-static eval_result seed(plan_ctx *c, plan_state *s) {
-    double v;
-    if (!cbdp_plan_state_valid(c, s)) {
-        return EVAL_SKIP;
-    }
-    return cbdp_plan_try(c, s, &v);
-}
-
-eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
-    rule_of_thumb(c, s);
-    eval_result r = seed(c, s);
-    for (size_t g = 0; g < c->req->n_goals && r != EVAL_STOP && r != EVAL_ERROR; g++) {
-        if (all_in(c, c->req->goals[g], s)) {
-            r = seed(c, s);
-        }
-    }
-    for (size_t f = 0; f < c->req->n_goals && f < 4 && r != EVAL_STOP && r != EVAL_ERROR; f++) {
-        if (all_goals(c, f, s)) {
-            r = seed(c, s);
-        }
-    }
-    for (size_t i = 0; i < c->k && r != EVAL_STOP && r != EVAL_ERROR; i++) {
-        clear(c, s);
-        s->d[i] = c->req->income; /* hold: deploy, no orders */
-        r = seed(c, s);
-    }
+/* Anytime: kicks of the best plan and fresh random plans, each climbed, until max_plans or the
+ * run's work ends it (or IDLE_ROUNDS rounds in a row find no plan not seen before: the space is
+ * then all but searched). */
+static eval_result restarts(plan_ctx *c, plan_state *cur, plan_state *cand) {
     cbd_rng rng;
-    cbd_rng_seed(&rng, SEED);
-    for (size_t n = 0; drawn && n < RANDOM_SEEDS && r != EVAL_STOP && r != EVAL_ERROR; n++) {
-        random_plan(c, &rng, s);
-        r = seed(c, s);
+    cbd_rng_seed(&rng, CBD_PLAN_SEED + 1);
+    eval_result r = EVAL_DONE;
+    for (size_t round = 0, idle = 0;
+         r != EVAL_STOP && r != EVAL_ERROR && idle < IDLE_ROUNDS && c->kept[0].used; round++) {
+        uint64_t before = c->evaluated;
+        if (round % 3 == 2) {
+            cbdp_plan_random(c, &rng, cur);
+        } else {
+            cbdp_plan_state_copy(c, cur, &c->kept[round % 6 == 4 && c->kept[1].used ? 1 : 0].st);
+            kick(c, &rng, cur);
+        }
+        for (size_t i = 0; i < c->k; i++) {
+            cbdp_plan_fit(c, cur, i);
+        }
+        double v;
+        r = cbdp_plan_state_valid(c, cur) ? cbdp_plan_try(c, cur, &v) : EVAL_SKIP;
+        if (r == EVAL_DONE) {
+            r = climb(c, cur, v, c->last_aux, cand);
+        }
+        idle = c->evaluated == before ? idle + 1 : 0;
     }
     return r;
 }
@@ -552,7 +378,11 @@ eval_result cbdp_plan_local(plan_ctx *c) {
         c->status = cbd_budget_nomem(c->budget);
         return EVAL_ERROR;
     }
-    eval_result r = cbdp_plan_seeds(c, &c->scratch, true);
+    /* W47: the greedy and the even split first, so that the climbs start at least there */
+    eval_result r = cbdp_plan_splits(c, &c->scratch);
+    if (r != EVAL_STOP && r != EVAL_ERROR) {
+        r = cbdp_plan_seeds(c, &c->scratch, true);
+    }
     /* climb from the best seeds, as they stand before the climbs change the kept list */
     plan_state starts[LOCAL_STARTS];
     double values[LOCAL_STARTS], auxes[LOCAL_STARTS];
@@ -578,29 +408,8 @@ eval_result cbdp_plan_local(plan_ctx *c) {
     for (size_t i = 0; i < n_starts; i++) {
         cbdp_plan_state_free(&starts[i]);
     }
-    /* Anytime: kicks of the best plan and fresh random plans, each climbed, until max_plans or
-     * the run's work ends it (or IDLE_ROUNDS rounds in a row find no plan not seen before: the
-     * space is then all but searched). */
-    cbd_rng rng;
-    cbd_rng_seed(&rng, SEED + 1);
-    for (size_t round = 0, idle = 0;
-         r != EVAL_STOP && r != EVAL_ERROR && idle < IDLE_ROUNDS && c->kept[0].used; round++) {
-        uint64_t before = c->evaluated;
-        if (round % 3 == 2) {
-            random_plan(c, &rng, &cur);
-        } else {
-            cbdp_plan_state_copy(c, &cur, &c->kept[round % 6 == 4 && c->kept[1].used ? 1 : 0].st);
-            kick(c, &rng, &cur);
-        }
-        for (size_t i = 0; i < c->k; i++) {
-            fit(c, &cur, i);
-        }
-        double v;
-        r = cbdp_plan_state_valid(c, &cur) ? cbdp_plan_try(c, &cur, &v) : EVAL_SKIP;
-        if (r == EVAL_DONE) {
-            r = climb(c, &cur, v, c->last_aux, &cand);
-        }
-        idle = c->evaluated == before ? idle + 1 : 0;
+    if (r != EVAL_STOP && r != EVAL_ERROR) {
+        r = restarts(c, &cur, &cand);
     }
     cbdp_plan_state_free(&cur);
     cbdp_plan_state_free(&cand);

@@ -1,0 +1,138 @@
+/*
+ * cbd_plan_search (W31, W47): the plain splits (warapp_plan_greedy.c) valued first, on the whole
+ * board, then the search by fronts (warapp_plan_front.c) with what is left of max_plans and the
+ * work; the answer is the better of the two, so that it is never below the greedy split. A split
+ * worth the most any plan can be worth ends the search there, proven. When the search's share
+ * of the work ends before any run had a plan, the splits' plan is the answer (not proven); only
+ * when not one plan could be valued does the budget stop the request.
+ */
+#include "warapp_plan_internal.h"
+
+#include <string.h>
+
+/* The request against the board: goals on it, the player's territories known (W23), none of
+ * the board's orders the player's. */
+static bool check_request(const cbd_turn *b, const cbd_plan_request *req, cbd_turn_error *err) {
+    *err = (cbd_turn_error){CBD_TURN_ERR_NONE, 0, 0, 0};
+    if (req->player >= b->n_players || req->n_goals == 0 || req->max_plans == 0 ||
+        !b->neighbor_off) {
+        err->kind = CBD_TURN_ERR_SIZE;
+        return false;
+    }
+    for (size_t g = 0; g < req->n_goals; g++) {
+        for (size_t h = 0; h < g; h++) {
+            if (req->goals[g] >= b->n_territories || req->goals[h] == req->goals[g]) {
+                *err = (cbd_turn_error){CBD_TURN_ERR_GOAL, g, 0, 0};
+                return false;
+            }
+        }
+        if (req->goals[g] >= b->n_territories) {
+            *err = (cbd_turn_error){CBD_TURN_ERR_GOAL, g, 0, 0};
+            return false;
+        }
+    }
+    for (size_t i = 0; i < b->n_orders; i++) {
+        if (b->orders[i].player == req->player) {
+            *err = (cbd_turn_error){CBD_TURN_ERR_ORDER, i, 0, 0};
+            return false;
+        }
+    }
+    for (size_t t = 0; b->fog && t < b->n_territories; t++) {
+        if (b->territories[t].owner == req->player && b->fog[t].n > 0) {
+            *err = (cbd_turn_error){CBD_TURN_ERR_TERRITORY, t, 0, 0};
+            return false;
+        }
+    }
+    return true;
+}
+
+void cbdp_plan_result_take(const cbd_plan_request *req, cbd_plan_result *out,
+                           cbd_plan_result *splits) {
+    out->plans_evaluated += splits->plans_evaluated;
+    out->plans_bounded += splits->plans_bounded;
+    if (!(splits->best.value > out->best.value + CBD_PLAN_TIE)) {
+        return;
+    }
+    if (out->n_alternatives == CBD_PLAN_ALTERNATIVES) {
+        cbd_mem_free(out->alternatives[CBD_PLAN_ALTERNATIVES - 1].orders);
+        out->n_alternatives--;
+    }
+    memmove(&out->alternatives[1], &out->alternatives[0],
+            out->n_alternatives * sizeof *out->alternatives);
+    out->alternatives[0] = out->best;
+    out->n_alternatives++;
+    out->best = splits->best;
+    splits->best = (cbd_plan){0, NULL, 0};
+    out->optimal = out->best.value >= cbd_plan_most(req);
+}
+
+/* What is left of the request's plans and work for the search after the splits' run. */
+static cbd_plan_request rest_of(const cbd_plan_request *req, const plan_run *splits,
+                                uint64_t work_spent) {
+    cbd_plan_request rest = *req;
+    uint64_t used = splits->res.plans_evaluated;
+    rest.max_plans = req->max_plans > used ? req->max_plans - used : 0;
+    if (rest.max_work != UINT64_MAX) {
+        rest.max_work = rest.max_work > work_spent ? rest.max_work - work_spent : 0;
+    }
+    return rest;
+}
+
+cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
+                           const cbd_turn_limits *limits, cbd_budget *budget, cbd_plan_result *out,
+                           cbd_turn_error *err) {
+    memset(out, 0, sizeof *out);
+    if (!check_request(board, req, err)) {
+        return CBD_ERR_INVALID;
+    }
+    size_t own = 0;
+    for (size_t t = 0; t < board->n_territories; t++) {
+        own += board->territories[t].owner == req->player;
+    }
+    if (own == 0) {
+        *err = (cbd_turn_error){CBD_TURN_ERR_SIZE, 0, 0, 0};
+        return CBD_ERR_INVALID;
+    }
+    plan_run splits;
+    uint64_t before = budget ? budget->work_spent : 0;
+    cbd_status st =
+        cbdp_plan_run(board, req, NULL, NULL, true, RUN_SPLITS, limits, budget, &splits, err);
+    if (st != CBD_OK) {
+        return st;
+    }
+    cbd_plan_request rest = rest_of(req, &splits, budget ? budget->work_spent - before : 0);
+    bool search = !(splits.ran && splits.proven) && rest.max_plans > 0, share_spent = false;
+    st = cbdp_plan_fronts(board, &rest, limits, budget, search,
+                          splits.ran ? &splits.res.best : NULL, out, err, &share_spent);
+    if (st == CBD_OK && search && !share_spent) {
+        cbdp_plan_result_take(req, out, &splits.res);
+    } else if (st == CBD_OK && splits.ran) {
+        /* the splits' plan is the answer: proven when it is worth the most a plan can be */
+        size_t fronts = out->fronts;
+        uint64_t evaluated = out->plans_evaluated, bounded = out->plans_bounded;
+        cbd_plan_result_free(out);
+        *out = splits.res;
+        memset(&splits.res, 0, sizeof splits.res);
+        out->fronts = fronts;
+        out->plans_evaluated += evaluated; /* the search's, which found nothing better */
+        out->plans_bounded += bounded;
+        out->optimal = splits.proven;
+    } else if (st == CBD_OK && splits.first_error != CBD_OK) {
+        /* not one plan could be valued: what made the first one fail is what to reduce */
+        if (splits.first_error == CBD_ERR_BUDGET) {
+            cbd_budget_mark_stopped(budget, CBD_BUDGET_WORK, 0);
+        }
+        *err = splits.first_err;
+        st = splits.first_error;
+    } else if (st == CBD_OK) {
+        /* not one plan could be valued within the search's work: the budget is what to raise */
+        cbd_budget_mark_stopped(budget, CBD_BUDGET_WORK, 0);
+        *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        st = CBD_ERR_BUDGET;
+    }
+    cbd_plan_result_free(&splits.res);
+    if (st != CBD_OK) {
+        cbd_plan_result_free(out);
+    }
+    return st;
+}

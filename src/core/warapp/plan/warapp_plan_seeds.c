@@ -1,0 +1,248 @@
+/*
+ * The local search's seeds (W31): the rule of thumb, all-in attacks on each goal, every goal
+ * attacked at once, holding, and plans drawn from a fixed seed (so that the same request searches
+ * the same plans), each evaluated once; and the small plan edits the seeds and the climbs share
+ * (a territory's pairs, what it sends, its orders cut to fit).
+ */
+#include "warapp_plan_internal.h"
+
+#include <string.h>
+
+#define RANDOM_SEEDS 48
+
+bool cbdp_plan_is_other(const plan_ctx *c, uint32_t t) {
+    const cbd_turn *b = c->board;
+    cbd_turn_player o = b->territories[t].owner, p = c->req->player;
+    return o != p && (o == CBD_TURN_NEUTRAL || !b->team || b->team[o] != b->team[p]);
+}
+
+void cbdp_plan_clear(const plan_ctx *c, plan_state *s) {
+    memset(s->d, 0, c->k * sizeof *s->d);
+    memset(s->a, 0, c->np * sizeof *s->a);
+    for (size_t p = 0; p < c->np; p++) {
+        s->seq[p] = (uint32_t)p;
+    }
+}
+
+/* The rule of thumb: all income where most other territories border, and everything movable
+ * from each territory at its weakest bordering territory of another owner. */
+static void rule_of_thumb(const plan_ctx *c, plan_state *s) {
+    cbdp_plan_clear(c, s);
+    size_t best = 0, best_n = 0;
+    for (size_t i = 0, p = 0; i < c->k; i++) {
+        size_t n = 0;
+        for (; p < c->np && c->pfrom[p] == i; p++) {
+            n += cbdp_plan_is_other(c, c->pto[p]);
+        }
+        if (n > best_n) {
+            best = i;
+            best_n = n;
+        }
+    }
+    s->d[best] = c->req->income;
+    for (size_t i = 0, p = 0; i < c->k; i++) {
+        size_t weakest = c->np;
+        for (; p < c->np && c->pfrom[p] == i; p++) {
+            uint64_t armies = c->board->territories[c->pto[p]].armies;
+            if (cbdp_plan_is_other(c, c->pto[p]) &&
+                (weakest == c->np || armies < c->board->territories[c->pto[weakest]].armies)) {
+                weakest = p;
+            }
+        }
+        if (weakest < c->np) {
+            s->a[weakest] = c->movable[i] + s->d[i];
+        }
+    }
+}
+
+/* All income on the own territory with the most armies bordering goal t, everything from it
+ * at t. */
+static bool all_in(const plan_ctx *c, uint32_t t, plan_state *s) {
+    cbdp_plan_clear(c, s);
+    size_t best = c->np;
+    for (size_t p = 0; p < c->np; p++) {
+        if (c->pto[p] == t &&
+            (best == c->np || c->movable[c->pfrom[p]] > c->movable[c->pfrom[best]])) {
+            best = p;
+        }
+    }
+    if (best == c->np) {
+        return false;
+    }
+    s->d[c->pfrom[best]] = c->req->income;
+    s->a[best] = c->movable[c->pfrom[best]] + c->req->income;
+    return true;
+}
+
+/* A plan drawn from rng: each army of the income on a territory, each territory sending a
+ * random share to random neighbours, the orders in a random order. */
+void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
+    cbdp_plan_clear(c, s);
+    /* the income all on one territory, or split by random weights: never one army at a time
+     * (an income of 10^9 is drawn as fast as one of 1) */
+    uint64_t income = c->req->income;
+    if (cbd_rng_bounded(rng, 2) == 0 || c->k == 1) {
+        s->d[cbd_rng_bounded(rng, c->k)] = income;
+    } else {
+        double total = 0;
+        for (size_t i = 0; i < c->k; i++) {
+            s->d[i] = 1 + cbd_rng_bounded(rng, 1000);
+            total += (double)s->d[i];
+        }
+        uint64_t given = 0;
+        for (size_t i = 0; i < c->k; i++) {
+            uint64_t v = (uint64_t)((double)income * ((double)s->d[i] / total));
+            s->d[i] = v <= income - given ? v : income - given;
+            given += s->d[i];
+        }
+        s->d[cbd_rng_bounded(rng, c->k)] += income - given;
+    }
+    for (size_t i = 0, p = 0; i < c->k; i++) {
+        size_t first = p;
+        while (p < c->np && c->pfrom[p] == i) {
+            p++;
+        }
+        uint64_t left = c->movable[i] + s->d[i];
+        for (size_t q = first; q < p && left > 0; q++) {
+            if (cbd_rng_bounded(rng, 2) == 0) {
+                uint64_t v = 1 + cbd_rng_bounded(rng, left);
+                s->a[q] = v;
+                left -= v;
+            }
+        }
+    }
+    for (size_t i = c->np; i > 1; i--) {
+        size_t j = cbd_rng_bounded(rng, i);
+        uint32_t t = s->seq[i - 1];
+        s->seq[i - 1] = s->seq[j];
+        s->seq[j] = t;
+    }
+}
+
+/* The first and one-past-last pair of own territory i. */
+void cbdp_plan_pairs_of(const plan_ctx *c, size_t i, size_t *lo, size_t *hi) {
+    *lo = 0;
+    while (*lo < c->np && c->pfrom[*lo] < i) {
+        ++*lo;
+    }
+    *hi = *lo;
+    while (*hi < c->np && c->pfrom[*hi] == i) {
+        ++*hi;
+    }
+}
+
+uint64_t cbdp_plan_sent_from(const plan_ctx *c, const plan_state *s, size_t i) {
+    size_t lo, hi;
+    cbdp_plan_pairs_of(c, i, &lo, &hi);
+    uint64_t sent = 0;
+    for (size_t p = lo; p < hi; p++) {
+        sent += s->a[p];
+    }
+    return sent;
+}
+
+/* Cuts territory i's orders, the last pairs first, to what may move from it. */
+void cbdp_plan_fit(const plan_ctx *c, plan_state *s, size_t i) {
+    size_t lo, hi;
+    cbdp_plan_pairs_of(c, i, &lo, &hi);
+    uint64_t room = c->movable[i] + s->d[i], sent = cbdp_plan_sent_from(c, s, i);
+    for (size_t p = hi; p-- > lo && sent > room;) {
+        uint64_t cut = s->a[p] < sent - room ? s->a[p] : sent - room;
+        s->a[p] -= cut;
+        sent -= cut;
+    }
+}
+
+/*
+ * Every goal the player lacks attacked at once: the goals by defenders, most first, each from
+ * the bordering own territory with the most left to send, with all of it; the whole income on
+ * the territory attacking the `focus`-th of them (and sent with its attack). False when fewer
+ * goals can be attacked.
+ */
+static bool all_goals(const plan_ctx *c, size_t focus, plan_state *s) {
+    cbdp_plan_clear(c, s);
+    const cbd_turn *b = c->board;
+    size_t done = 0, focus_pair = c->np, prev = SIZE_MAX;
+    for (size_t round = 0; round < c->req->n_goals; round++) {
+        /* the next goal in the order (defenders descending, then listed order) after prev */
+        size_t pick = SIZE_MAX;
+        for (size_t g = 0; g < c->req->n_goals; g++) {
+            uint64_t armies = b->territories[c->req->goals[g]].armies;
+            if (!cbdp_plan_is_other(c, c->req->goals[g])) {
+                continue;
+            }
+            if (prev != SIZE_MAX) {
+                uint64_t pa = b->territories[c->req->goals[prev]].armies;
+                if (!(armies < pa || (armies == pa && g > prev))) {
+                    continue;
+                }
+            }
+            uint64_t ka = pick == SIZE_MAX ? 0 : b->territories[c->req->goals[pick]].armies;
+            if (pick == SIZE_MAX || armies > ka) {
+                pick = g;
+            }
+        }
+        if (pick == SIZE_MAX) {
+            break;
+        }
+        prev = pick;
+        uint32_t t = c->req->goals[pick];
+        size_t best = c->np;
+        uint64_t best_left = 0;
+        for (size_t p = 0; p < c->np; p++) {
+            uint64_t left = c->movable[c->pfrom[p]] - cbdp_plan_sent_from(c, s, c->pfrom[p]);
+            if (c->pto[p] == t && (best == c->np || left > best_left)) {
+                best = p;
+                best_left = left;
+            }
+        }
+        if (best == c->np || (best_left == 0 && done != focus)) {
+            continue;
+        }
+        s->a[best] = best_left;
+        focus_pair = done == focus ? best : focus_pair;
+        done++;
+    }
+    if (focus_pair == c->np) {
+        return false;
+    }
+    s->d[c->pfrom[focus_pair]] = c->req->income;
+    s->a[focus_pair] += c->req->income;
+    return s->a[focus_pair] > 0;
+}
+
+/* Evaluates a seed; EVAL_STOP or EVAL_ERROR end the search. */
+static eval_result seed(plan_ctx *c, plan_state *s) {
+    double v;
+    if (!cbdp_plan_state_valid(c, s)) {
+        return EVAL_SKIP;
+    }
+    return cbdp_plan_try(c, s, &v);
+}
+
+eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
+    rule_of_thumb(c, s);
+    eval_result r = seed(c, s);
+    for (size_t g = 0; g < c->req->n_goals && r != EVAL_STOP && r != EVAL_ERROR; g++) {
+        if (all_in(c, c->req->goals[g], s)) {
+            r = seed(c, s);
+        }
+    }
+    for (size_t f = 0; f < c->req->n_goals && f < 4 && r != EVAL_STOP && r != EVAL_ERROR; f++) {
+        if (all_goals(c, f, s)) {
+            r = seed(c, s);
+        }
+    }
+    for (size_t i = 0; i < c->k && r != EVAL_STOP && r != EVAL_ERROR; i++) {
+        cbdp_plan_clear(c, s);
+        s->d[i] = c->req->income; /* hold: deploy, no orders */
+        r = seed(c, s);
+    }
+    cbd_rng rng;
+    cbd_rng_seed(&rng, CBD_PLAN_SEED);
+    for (size_t n = 0; drawn && n < RANDOM_SEEDS && r != EVAL_STOP && r != EVAL_ERROR; n++) {
+        cbdp_plan_random(c, &rng, s);
+        r = seed(c, s);
+    }
+    return r;
+}
