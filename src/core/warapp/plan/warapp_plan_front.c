@@ -108,39 +108,77 @@ static bool join(fronts *s, uint32_t *root) {
     return true;
 }
 
-/* The fronts' own territories, goals, bonuses and the other players' orders, once each
- * territory's front is known; false when memory is short. */
-static bool fill(fronts *s) {
+/* How many goals, bonuses and orders each front holds, and whether it holds own territories
+ * (and its least), so that each front's arrays are sized by what it holds: sized by the board's
+ * totals, a board of 4,000 territories and 1,000 orders split into 2,000 fronts would take
+ * 2,000 times 60 KB. */
+static void count(fronts *s) {
     const cbd_turn *b = s->board;
-    size_t n = b->n_territories, nf = s->nf;
-    cbd_budget *bud = s->budget;
-    s->f = cbd_mem_calloc(bud, nf + 1, sizeof *s->f);
-    if (!s->f) {
-        return false;
+    for (size_t i = 0; i < s->nf; i++) {
+        s->f[i].first_own = UINT32_MAX;
     }
-    for (size_t i = 0; i < nf; i++) {
-        front *f = &s->f[i];
-        f->goal = cbd_mem_calloc(bud, s->req->n_goals + 1, sizeof *f->goal);
-        f->bonus = cbd_mem_calloc(bud, s->req->n_bonuses + 1, sizeof *f->bonus);
-        f->orders = cbd_mem_calloc(bud, b->n_orders + 1, sizeof *f->orders);
-        f->order_map = cbd_mem_calloc(bud, b->n_orders + 1, sizeof *f->order_map);
-        f->mask = cbd_mem_calloc(bud, n + 1, sizeof *f->mask);
-        if (!f->goal || !f->bonus || !f->orders || !f->order_map || !f->mask) {
-            return false;
-        }
-        f->first_own = UINT32_MAX;
-    }
-    for (uint32_t t = 0; t < n; t++) {
+    for (uint32_t t = 0; t < b->n_territories; t++) {
         front *f = &s->f[s->front_of[t]];
         if (b->territories[t].owner == s->req->player) {
             f->own = true;
-            f->mask[t] = true;
             f->first_own = f->first_own < t ? f->first_own : t;
         }
     }
     for (size_t g = 0; g < s->req->n_goals; g++) {
         front *f = &s->f[s->front_of[s->req->goals[g]]];
         f->goals = true;
+        f->n_goals++;
+    }
+    for (size_t k = 0; k < s->req->n_bonuses; k++) {
+        s->f[s->front_of[s->req->bonuses[k].territories[0]]].n_bonuses++;
+    }
+    for (size_t i = 0; i < b->n_orders; i++) {
+        /* a deploy names `to` only; an attack/transfer's two territories share a front */
+        s->f[s->front_of[b->orders[i].to]].n_orders++;
+    }
+}
+
+/* Each front's arrays, by its counts; the mask of own territories only where a run needs it
+ * (own territories and goals). The counts are set back to 0 for fill. False: out of memory. */
+static bool alloc_fronts(fronts *s) {
+    cbd_budget *bud = s->budget;
+    size_t n = s->board->n_territories;
+    for (size_t i = 0; i < s->nf; i++) {
+        front *f = &s->f[i];
+        f->goal = cbd_mem_calloc(bud, f->n_goals + 1, sizeof *f->goal);
+        f->bonus = cbd_mem_calloc(bud, f->n_bonuses + 1, sizeof *f->bonus);
+        f->orders = cbd_mem_calloc(bud, f->n_orders + 1, sizeof *f->orders);
+        f->order_map = cbd_mem_calloc(bud, f->n_orders + 1, sizeof *f->order_map);
+        f->mask = f->own && f->goals ? cbd_mem_calloc(bud, n + 1, sizeof *f->mask) : NULL;
+        if (!f->goal || !f->bonus || !f->orders || !f->order_map ||
+            (f->own && f->goals && !f->mask)) {
+            return false;
+        }
+        f->n_goals = f->n_bonuses = f->n_orders = 0;
+    }
+    return true;
+}
+
+/* The fronts' own territories, goals, bonuses and the other players' orders, once each
+ * territory's front is known; false when memory is short. */
+static bool fill(fronts *s) {
+    const cbd_turn *b = s->board;
+    s->f = cbd_mem_calloc(s->budget, s->nf + 1, sizeof *s->f);
+    if (!s->f) {
+        return false;
+    }
+    count(s);
+    if (!alloc_fronts(s)) {
+        return false;
+    }
+    for (uint32_t t = 0; t < b->n_territories; t++) {
+        front *f = &s->f[s->front_of[t]];
+        if (f->mask && b->territories[t].owner == s->req->player) {
+            f->mask[t] = true;
+        }
+    }
+    for (size_t g = 0; g < s->req->n_goals; g++) {
+        front *f = &s->f[s->front_of[s->req->goals[g]]];
         f->goal[f->n_goals++] = s->req->goals[g];
     }
     for (size_t k = 0; k < s->req->n_bonuses; k++) {
@@ -149,13 +187,11 @@ static bool fill(fronts *s) {
         f->bonus[f->n_bonuses++] = *bonus;
     }
     for (size_t i = 0; i < b->n_orders; i++) {
-        const cbd_turn_order *o = &b->orders[i];
-        /* a deploy names `to` only; an attack/transfer's two territories share a front */
-        front *f = &s->f[s->front_of[o->to]];
+        front *f = &s->f[s->front_of[b->orders[i].to]];
         f->order_map[f->n_orders] = i;
-        f->orders[f->n_orders++] = *o;
+        f->orders[f->n_orders++] = b->orders[i];
     }
-    for (size_t i = 0; i < nf; i++) {
+    for (size_t i = 0; i < s->nf; i++) {
         front *f = &s->f[i];
         f->board = *b;
         f->board.orders = f->orders;
