@@ -3,7 +3,9 @@
  * 4,000 territories, 820 bonuses, 6 players and 1,000 orders (tests/support/largest_map.h) is
  * answered 200 by every endpoint that takes a turn, in combatd's shape and in the game's, with
  * the numbers its orders make certain: each of players 2-6's 400 attacks of 5 on 3 at luck 0
- * captures (W1, W2, W4), leaving 3 on the target and 1 on the source.
+ * captures (W1, W2, W4), leaving 3 on the target and 1 on the source; and player 1, holding
+ * 1,040 territories, with 100 armies and 20 goals each beside one of its territories of 3, takes
+ * all 20 surely (5 more on each: 7 v 3 kills round(4.2) = 4), the most a plan can be worth.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,5 +87,40 @@ Test(largest_maps, warzone_simulate_turn) {
     cr_expect_str_eq(json_string_value(json_object_get(t, "terrID")), TARGET);
     cr_expect_str_eq(json_string_value(json_object_get(t, "ownedBy")), "200");
     cr_expect_str_eq(json_string_value(json_object_get(t, "armies")), "3");
+    test_response_free(&r);
+}
+
+/* The goal: row 13's first 20 territories (ids 1041-1060), each below one of player 1's. */
+static void goal_ids(char *out, size_t size, const char *prefix, bool quoted) {
+    size_t n = 0;
+    for (int c = 0; c < 20; c++) {
+        n += (size_t)snprintf(out + n, size - n, "%s%s%s%d%s", c ? ", " : "", quoted ? "\"" : "",
+                              prefix, lm_id(LM_OWN_ROWS, c), quoted ? "\"" : "");
+    }
+}
+
+Test(largest_maps, plan_turn_for_the_player_holding_1040) {
+    char goal[400], extra[600];
+    goal_ids(goal, sizeof goal, "t", true);
+    snprintf(extra, sizeof extra,
+             "\"player\": \"p1\", \"income\": 100, \"objective\": \"expected\", "
+             "\"goal\": {\"capture\": [%s]}",
+             goal);
+    test_response r;
+    post("/plan-turn", lm_combatd_turn(extra), &r);
+    cr_expect_float_eq(json_number_at(r.json, "value"), 20.0, 1e-9, "%.400s", r.body);
+    test_response_free(&r);
+}
+
+Test(largest_maps, warzone_plan_turn_for_the_player_holding_1040) {
+    char goal[400], extra[600];
+    goal_ids(goal, sizeof goal, "", false);
+    snprintf(extra, sizeof extra,
+             "\"playerID\": \"100\", \"income\": 100, \"objective\": \"expected\", "
+             "\"goal\": {\"territories\": [%s]}",
+             goal);
+    test_response r;
+    post("/warzone/plan-turn", lm_game_turn(extra), &r);
+    cr_expect_float_eq(json_number_at(r.json, "value"), 20.0, 1e-9, "%.400s", r.body);
     test_response_free(&r);
 }
