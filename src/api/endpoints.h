@@ -169,6 +169,8 @@
         "/docs/docs.js", CBD_NO_TOOL, CBD_KIND_PAGE)                                               \
     ROW("/docs/redoc.standalone.js", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_redoc, NULL,    \
         "/docs/redoc.standalone.js", CBD_NO_TOOL, CBD_KIND_PAGE)                                   \
+    ROW("/page.js", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_page_js, NULL, "/page.js",        \
+        CBD_NO_TOOL, CBD_KIND_PAGE)                                                                \
     ROW("/", CBD_ALLOW_GET, NULL, NULL, NULL, cbd_http_get_page, NULL, "/", CBD_NO_TOOL,           \
         CBD_KIND_PAGE)
 /* clang-format on */

@@ -127,12 +127,16 @@ async function submit(section, act) {
 const text = async (sel) => (await page.textContent(sel) || '').trim();
 
 try {
-    await check('GET / serves one self-contained HTML page', async () => {
+    await check('GET / serves one self-contained HTML page, its script the service\'s own', async () => {
         const r = await fetch(base);
         equal(r.status, 200, 'status');
         assert(/^text\/html/.test(r.headers.get('content-type') || ''), 'content-type is not text/html');
+        const csp = r.headers.get('content-security-policy') || '';
+        assert(/script-src 'self'(;|$)/.test(csp), `the page's CSP allows more scripts: ${csp}`);
         const html = await r.text();
-        assert(/<script>/.test(html) && /<style>/.test(html), 'the script and style are not inline');
+        assert(/<style>/.test(html), 'the style is not inline');
+        assert(!/<script>/.test(html), 'an inline script, which the CSP refuses');
+        assert(/<script src="page.js"><\/script>/.test(html), 'the page does not load page.js');
         const external = html.match(/(?:src|href|action)\s*=\s*["']?(?:https?:)?\/\/[^"'\s>]*/gi) || [];
         equal(external.join(' '), '', 'references to other hosts');
         assert(!/@import|url\(\s*["']?(?:https?:)?\/\//i.test(html), 'the CSS loads something from outside');

@@ -272,6 +272,14 @@ Test(http, openapi_is_served_as_yaml) {
     test_response_free(&r);
 }
 
+/* The script-src of a CSP: the text from "script-src" to the next ';' (or the end). */
+static void script_src_of(const char *csp, char *out, size_t size) {
+    const char *s = strstr(csp, "script-src");
+    cr_assert_not_null(s, "no script-src in %s", csp);
+    size_t n = strcspn(s, ";");
+    snprintf(out, size, "%.*s", (int)n, s);
+}
+
 Test(http, page_is_served_as_html) {
     test_response r;
     cr_assert_eq(test_request(test_port, "GET", "/", NULL, NULL, 0, NULL, &r), 0);
@@ -282,15 +290,21 @@ Test(http, page_is_served_as_html) {
     cr_expect(strncmp(csp, "default-src 'none';", 19) == 0, "%s", csp);
     cr_expect(strstr(csp, "connect-src 'self'") != NULL, "%s", csp);
     cr_expect(strstr(r.body, "<title>") != NULL);
+    /* no inline script: the CSP allows the service's scripts only, and the page names its one */
+    char src[128];
+    script_src_of(csp, src, sizeof src);
+    cr_expect_str_eq(src, "script-src 'self'");
+    for (const char *p = r.body; (p = strstr(p, "<script")) != NULL; p++) {
+        size_t tag = strcspn(p, ">");
+        cr_expect(memmem(p, tag, "src=", 4) != NULL, "an inline script: %.80s", p);
+    }
+    cr_expect(strstr(r.body, "<script src=\"page.js\"></script>") != NULL);
     test_response_free(&r);
-}
-
-/* The script-src of a CSP: the text from "script-src" to the next ';' (or the end). */
-static void script_src_of(const char *csp, char *out, size_t size) {
-    const char *s = strstr(csp, "script-src");
-    cr_assert_not_null(s, "no script-src in %s", csp);
-    size_t n = strcspn(s, ";");
-    snprintf(out, size, "%.*s", (int)n, s);
+    cr_assert_eq(test_request(test_port, "GET", "/page.js", NULL, NULL, 0, NULL, &r), 0);
+    cr_expect_eq(r.status, 200);
+    expect_header(&r, "Content-Type", "text/javascript; charset=utf-8");
+    cr_expect(strstr(r.body, "const UNIT_CLASSES = [") != NULL);
+    test_response_free(&r);
 }
 
 /* The API reference runs no inline script: its CSP allows scripts from the service only, its

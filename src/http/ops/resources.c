@@ -72,13 +72,22 @@ enum MHD_Result cbd_http_get_docs_js(cbd_server *s, struct MHD_Connection *con,
                          (void *)cbd_asset_docs_js, cbd_asset_docs_js_len, false, &docs_headers);
 }
 
+/* The playground is self-contained: its script is /page.js (no inline script), its styles
+ * inline; the browser itself refuses anything from elsewhere. */
+static const cbd_extra_headers page_headers = {
+    .csp = "default-src 'none'; script-src 'self'; style-src 'unsafe-inline'; "
+           "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
+           "form-action 'none'; frame-ancestors 'none'"};
+
 enum MHD_Result cbd_http_get_page(cbd_server *s, struct MHD_Connection *con,
                                   cbd_http_request *req) {
-    /* The page is self-contained: the browser itself refuses anything from elsewhere. */
-    cbd_extra_headers page = {
-        .csp = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-               "img-src 'self' data:; connect-src 'self'; base-uri 'none'; "
-               "form-action 'none'; frame-ancestors 'none'"};
     return cbd_http_send(&s->answers, con, &req->answer, 200, "text/html; charset=utf-8",
-                         (void *)cbd_asset_index_html, cbd_asset_index_html_len, false, &page);
+                         (void *)cbd_asset_index_html, cbd_asset_index_html_len, false,
+                         &page_headers);
+}
+
+enum MHD_Result cbd_http_get_page_js(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req) {
+    return cbd_http_send(&s->answers, con, &req->answer, 200, "text/javascript; charset=utf-8",
+                         (void *)cbd_asset_page_js, cbd_asset_page_js_len, false, &page_headers);
 }

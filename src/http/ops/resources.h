@@ -21,5 +21,7 @@ enum MHD_Result cbd_http_get_docs_js(cbd_server *s, struct MHD_Connection *con,
 enum MHD_Result cbd_http_get_redoc(cbd_server *s, struct MHD_Connection *con,
                                    cbd_http_request *req);
 enum MHD_Result cbd_http_get_page(cbd_server *s, struct MHD_Connection *con, cbd_http_request *req);
+enum MHD_Result cbd_http_get_page_js(cbd_server *s, struct MHD_Connection *con,
+                                     cbd_http_request *req);
 
 #endif

@@ -245,27 +245,31 @@ static size_t quoted_names(const char *s, const char *open, char close, char key
     return n;
 }
 
-/* The playground page (web/index.html) keeps the class names its unit grids offer: all of
- * them, in the table's order, and the classes planes carry (D5) on a grid of loaded troops. */
+/* The playground page (web/index.html and its script web/page.js) keeps the class names its
+ * unit grids offer: all of them, in the table's order (the script's UNIT_CLASSES), and the
+ * classes planes carry (D5) on a grid of loaded troops (the page's data-classes). */
 Test(duper_classes, the_page_lists_the_tables_classes_in_order) {
-    static lines l;
-    read_lines("web/index.html", &l);
+    static lines files[2]; /* each its own: read_lines keeps the lines it reads */
     size_t lists = 0, loaded = 0;
-    for (size_t i = 0; i < l.n; i++) {
-        char keys[32][32];
-        if (strstr(l.text[i], "const UNIT_CLASSES = [")) {
-            size_t n = quoted_names(l.text[i], "const UNIT_CLASSES = [", ']', keys, 32);
-            expect_names(keys, n, false, "web/index.html's UNIT_CLASSES");
-            lists++;
-        }
-        if (strstr(l.text[i], "data-classes=\"")) {
-            cr_expect_not_null(strstr(l.text[i], "/loaded\""), "a grid of other classes: %s",
-                               l.text[i]);
-            size_t n = quoted_names(l.text[i], "data-classes=\"", '"', keys, 32);
-            expect_names(keys, n, true, "web/index.html's loaded grid");
-            loaded++;
+    for (int file = 0; file < 2; file++) {
+        lines *l = &files[file];
+        read_lines(file ? "web/index.html" : "web/page.js", l);
+        for (size_t i = 0; i < l->n; i++) {
+            char keys[32][32];
+            if (strstr(l->text[i], "const UNIT_CLASSES = [")) {
+                size_t n = quoted_names(l->text[i], "const UNIT_CLASSES = [", ']', keys, 32);
+                expect_names(keys, n, false, "web/page.js's UNIT_CLASSES");
+                lists++;
+            }
+            if (strstr(l->text[i], "data-classes=\"")) {
+                cr_expect_not_null(strstr(l->text[i], "/loaded\""), "a grid of other classes: %s",
+                                   l->text[i]);
+                size_t n = quoted_names(l->text[i], "data-classes=\"", '"', keys, 32);
+                expect_names(keys, n, true, "web/index.html's loaded grid");
+                loaded++;
+            }
         }
     }
-    cr_expect_eq(lists, 1, "web/index.html declares UNIT_CLASSES %zu times", lists);
+    cr_expect_eq(lists, 1, "web/page.js declares UNIT_CLASSES %zu times", lists);
     cr_expect_geq(loaded, 1, "web/index.html has no grid of loaded troops");
 }
