@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what combatd needs on Debian 12 (bookworm), and only what is missing.
 #   scripts/install-deps.sh build   compiler, CMake and the -dev libraries
-#   scripts/install-deps.sh unit    the above plus Criterion and libcurl (unit and integration
-#                                   tests: scripts/test.sh --quick)
+#   scripts/install-deps.sh unit    the above plus Criterion, libcurl and Python 3 (unit and
+#                                   integration tests, the example client's and the checks:
+#                                   scripts/test.sh --quick)
 #   scripts/install-deps.sh test    the above plus clang (fuzzing), Node.js/npm (contract lint,
 #                                   the MCP SDK test, and tests/types: openapi-typescript and
 #                                   TypeScript, pinned in its package-lock.json and installed by
@@ -13,7 +14,8 @@ what=${1:-build}
 
 packages="build-essential cmake pkg-config libmicrohttpd-dev libjansson-dev"
 if [ "$what" = unit ]; then
-    packages="$packages libcriterion-dev libcurl4-openssl-dev"
+    # python3: the example client's test and the reentrancy check are ctests too
+    packages="$packages libcriterion-dev libcurl4-openssl-dev python3"
 fi
 if [ "$what" = test ]; then
     packages="$packages libcriterion-dev libcurl4-openssl-dev curl clang libclang-rt-14-dev \
