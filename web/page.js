@@ -1325,10 +1325,13 @@
   function turnMap(res, req, colours, order) {
     const ids = order || turnIds(res);
     if (ids.length < 2 || ids.length > 60) return null;
-    // A small board gets a smaller drawing, so that on a phone its labels stay readable.
+    // A small board gets a smaller drawing, so that on a phone its labels stay readable; the
+    // territories' names (the game's map) are a third line of labels, given room above and below.
+    const names = req.names instanceof Map ? req.names : new Map();
+    const named = ids.some((id) => names.get(id));
     const small = ids.length <= 8;
-    const W = small ? 500 : 640, H = ids.length > 12 ? 560 : small ? 410 : 440, cx = W / 2, cy = H / 2;
-    const R = Math.min(W, H) / 2 - 70, r = ids.length > 24 ? 14 : 24;
+    const W = small ? 500 : 640, H = (ids.length > 12 ? 560 : small ? 410 : 440) + (named ? 60 : 0), cx = W / 2, cy = H / 2;
+    const R = Math.min(W, H) / 2 - (named ? 105 : 70), r = ids.length > 24 ? 14 : 24;
     const pos = new Map(ids.map((id, i) => {
       const a = -Math.PI / 2 + 2 * Math.PI * i / ids.length;
       return [id, { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a) }];
@@ -1362,10 +1365,11 @@
       const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
       const ux = dx / len, uy = dy / len;
       const sx0 = a.x + ux * (r + 3), sy0 = a.y + uy * (r + 3), ex = b.x - ux * (r + 5), ey = b.y - uy * (r + 5);
-      // The bend is taken across the pair's own direction (the ids in order), first move to one
-      // side, the next to the other, so that A -> B and B -> A never cover each other.
-      const flip = o.from < o.to ? 1 : -1;
-      const bend = flip * (nth % 2 ? -1 : 1) * (24 + 26 * Math.floor(nth / 2));
+      // The first move between two territories bends toward the map's centre, where no
+      // territory's labels are, and its label goes there too; the next bends outward, and so on,
+      // so that A -> B and B -> A never cover each other.
+      const inward = Math.sign(-uy * (cx - (a.x + b.x) / 2) + ux * (cy - (a.y + b.y) / 2)) || 1;
+      const bend = inward * (nth % 2 ? -1 : 1) * (24 + 26 * Math.floor(nth / 2));
       const mx = (sx0 + ex) / 2 - uy * bend, my = (sy0 + ey) / 2 + ux * bend;
       const ro = isObj(resOrders[i]) ? resOrders[i] : {};
       const label = isNum(ro.capture_probability) && (ro.attack_probability || 0) > 0 ? 'capture ' + fmtPct(ro.capture_probability)
@@ -1375,10 +1379,13 @@
       add(arrow, [s('path', { class: 'move', d: `M${sx0.toFixed(1)} ${sy0.toFixed(1)} Q${mx.toFixed(1)} ${my.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`, 'marker-end': `url(#${marker})` }),
         s('title', null, describeOrder(o) + (label ? ': ' + label : ''))]);
       if (label) {
-        // Beside the curve's middle, on its outer side, so two moves' labels stay apart.
+        // Beside the curve's middle, on its outer side, so two moves' labels stay apart: beside a
+        // steep arrow it starts there, else it is centred there, half a line further away (in
+        // em: the phone's font is larger), so that it stays clear of the nodes' labels.
         const out = Math.sign(bend), px = -uy * out, py = ux * out, off = Math.abs(bend) / 2 + 8;
-        const lx = (sx0 + ex) / 2 + px * off, ly = (sy0 + ey) / 2 + py * off;
-        add(arrow, s('text', { class: 'move-label', x: lx, y: ly + 4 + py * 6, 'text-anchor': px > 0.3 ? 'start' : px < -0.3 ? 'end' : 'middle' }, label));
+        const lx = (sx0 + ex) / 2 + px * off, ly = (sy0 + ey) / 2 + py * off, side = Math.abs(px) > 0.8;
+        add(arrow, s('text', { class: 'move-label', x: lx, y: ly, dy: `${(0.35 + (side ? 0 : py * 0.6)).toFixed(2)}em`,
+          'text-anchor': !side ? 'middle' : px > 0 ? 'start' : 'end' }, label));
       }
       add(g, arrow);
     });
@@ -1389,13 +1396,17 @@
       const mean = isObj(t) && isObj(t.armies) ? t.armies.mean : undefined;
       const node = s('g', { class: 'node', 'data-territory': id, 'data-owner': owner });
       const below = p.y > cy + 1;
+      // Lines of labels away from the centre: the name nearest the circle, then the owner, then
+      // the armies; 1.25em apart, so that they stay apart at the phone's larger font (CSS).
+      const name = names.get(id) ? String(names.get(id)) : '';
+      const lines = [name ? [name, 'sub name'] : null, [chance >= 1 ? owner : `${owner} ${fmtPct(chance)}`, 'sub'],
+        [isNum(mean) ? fmtNum(mean, 3) + (mean === 1 ? ' army' : ' armies') : '', 'sub']].filter(Boolean);
+      const label = (line, k) => s('text', { class: line[1], x: p.x, y: p.y, dy: below ? `${(k + 1) * 1.25}em` : `${-(lines.length - 1 - k) * 1.25 - 0.4}em`,
+        transform: `translate(0 ${below ? r + 2 : -r - 2})`, 'text-anchor': 'middle' }, line[0]);
       add(node, [s('circle', { cx: p.x, cy: p.y, r, style: `fill: ${colours.get(owner) || 'var(--pn)'}` }),
-        s('text', { class: 'id', x: p.x, y: p.y + 5, 'text-anchor': 'middle' }, id.length > 6 ? id.slice(0, 5) + '…' : id),
-        s('text', { class: 'sub', x: p.x, y: below ? p.y + r + 15 : p.y - r - 20, 'text-anchor': 'middle' },
-          chance >= 1 ? owner : `${owner} ${fmtPct(chance)}`),
-        s('text', { class: 'sub', x: p.x, y: below ? p.y + r + 29 : p.y - r - 6, 'text-anchor': 'middle' },
-          isNum(mean) ? fmtNum(mean, 3) + (mean === 1 ? ' army' : ' armies') : ''),
-        s('title', null, `${id}: ` + owners.map(([o, pr]) => `${o} ${fmtPct(pr)}`).join(', ') + (isNum(mean) ? `; ${fmtNum(mean, 6)} armies on average` : ''))]);
+        s('text', { class: 'id', x: p.x, y: p.y, dy: '0.35em', 'text-anchor': 'middle' }, id.length > 6 ? id.slice(0, 5) + '…' : id),
+        lines.map(label),
+        s('title', null, `${id}${name ? ' ' + name : ''}: ` + owners.map(([o, pr]) => `${o} ${fmtPct(pr)}`).join(', ') + (isNum(mean) ? `; ${fmtNum(mean, 6)} armies on average` : ''))]);
       add(g, node);
     }
     return g;
@@ -1561,6 +1572,8 @@
   function validateWarzone() {
     const area = wzText(), raw = area.value;
     wzDoc = null;
+    const fog = readFogged();
+    if (fog) return [fog];
     if (!raw.trim()) return [[area, 'Paste the game\'s JSON: {settings, map, game, gameInfo, orders} or {settings, map, standing, players, orders}.']];
     try {
       const doc = JSON.parse(raw);
@@ -1578,10 +1591,24 @@
       return [[area, `This is not valid JSON${where}: ${why}.`]];
     }
   }
+  /* The fogged field: terrID -> {ownedBy, armies}, what each Fogged territory holds (W41), sent
+   * as `fogged` over the paste's own; a [field, message] pair when it is not a JSON object. */
+  let wzFogged = null;
+  function readFogged() {
+    const area = document.getElementById('wz-fogged'), raw = area.value.trim();
+    wzFogged = null;
+    if (!raw) return null;
+    let fog;
+    try { fog = JSON.parse(raw); } catch (err) { return [area, 'Fogged territories are a JSON object, terrID → {ownedBy, armies}: ' + err.message.replace(/^JSON\.parse: /, '')]; }
+    if (!isObj(fog)) return [area, 'Fogged territories are a JSON object, terrID → {ownedBy, armies}, e.g. {"3": {"ownedBy": "Neutral", "armies": 2}}.'];
+    wzFogged = fog;
+    return null;
+  }
   const WZ_PLAN_MEMBERS = ['playerID', 'goal', 'objective', 'income', 'max_plans', 'gameID'];
   function warzoneAnalyzeBody() {
     const doc = Object.assign({}, wzDoc);
     for (const k of WZ_PLAN_MEMBERS) delete doc[k];
+    if (wzFogged) doc.fogged = Object.assign({}, isObj(doc.fogged) ? doc.fogged : {}, wzFogged);
     return doc;
   }
   /* The plan's request: the paste without the player's own orders (the plan replaces them), and
@@ -1675,13 +1702,24 @@
     return `${c.player}: ${c.game}`;
   }
 
+  /* The map's territory names by id (the game's map.territories[].name), and an id with its
+   * name beside it, for the map's labels and the tables. */
+  function wzNames(doc) {
+    const terrs = isObj(doc) && isObj(doc.map) && Array.isArray(doc.map.territories) ? doc.map.territories.filter(isObj) : [];
+    return new Map(terrs.filter((t) => typeof t.name === 'string' && t.name).map((t) => [String(t.id), t.name]));
+  }
+  function wzTerr(names, id) {
+    const name = names.get(String(id));
+    return [String(id), name ? h('span', { class: 'terr-name' }, ' ' + name) : null];
+  }
+
   /* The analysis as the turn panel draws it (map, owner bars, orders), with the map's order of
    * territories and their names, then the bonuses, the incomes and the warnings. */
   function renderWarzone(res, doc, text, out, prefix) {
     prefix = prefix || 'wz';
     out.dataset.answer = 'analysis';
     const terrs = isObj(doc.map) && Array.isArray(doc.map.territories) ? doc.map.territories.filter(isObj) : [];
-    const names = new Map(terrs.map((t) => [String(t.id), t.name]));
+    const names = wzNames(doc);
     const listed = terrs.map((t) => String(t.id)).filter((id) => isObj(res.territories) && isObj(res.territories[id]));
     for (const id of Object.keys(isObj(res.territories) ? res.territories : {})) if (!listed.includes(id)) listed.push(id);
     const territories = Object.fromEntries(terrs.map((t) => [String(t.id), { neighbors: (Array.isArray(t.connectedTo) ? t.connectedTo : []).map(String) }]));
@@ -1701,7 +1739,7 @@
         warnings.map((w) => h('li', null, isObj(w) ? [w.member || w.pointer || '', (w.member || w.pointer) ? ': ' : '', w.detail || w.message || JSON.stringify(w)] : String(w))))));
     }
     const sub = h('div', { class: 'results' });
-    renderTurn(res, { territories, orders, ids }, text, sub);
+    renderTurn(res, { territories, orders, ids, names }, text, sub);
     // The turn panel's ids, made this panel's own.
     for (const n of $$('[id^="turn-"]', sub)) n.id = prefix + n.id.slice(4);
     for (const n of $$('.territory[data-territory] > h3', sub)) {
@@ -1755,6 +1793,7 @@
       h('div', { class: 'big-label', id: 'wz-plan-optimal', 'data-value': String(!!res.optimal) },
         (res.optimal ? 'Proven the best plan' : 'The best plan found (not proven)') + (isNum(res.income) ? `; ${fmtNum(res.income)} armies deployed` : ''))));
     const orders = Array.isArray(res.orders) ? res.orders.filter(isObj) : [];
+    const names = wzNames(req);
     const ordersText = '[\n' + orders.map((o) => '  ' + JSON.stringify(o)).join(',\n') + '\n]';
     const send = isObj(res.send_orders) ? res.send_orders : null;
     const sendOrders = send && Array.isArray(send.orders) ? send.orders : [];
@@ -1764,7 +1803,7 @@
       h('div', { class: 'scroll' }, h('table', { id: 'wz-plan-orders' },
         h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, 'type'), h('th', { scope: 'col' }, 'Order'), h('th', { scope: 'col', class: 'num' }, 'Armies'))),
         h('tbody', null, orders.map((o, i) => h('tr', { 'data-type': o.type }, h('td', { class: 'num' }, i + 1), h('td', null, h('code', null, o.type)),
-          h('td', null, o.type === 'GameOrderDeploy' ? 'deploy on ' + o.deployOn : o.from + ' → ' + o.to),
+          h('td', null, o.type === 'GameOrderDeploy' ? ['deploy on ', wzTerr(names, o.deployOn)] : [wzTerr(names, o.from), ' → ', wzTerr(names, o.to)]),
           h('td', { class: 'num' }, String(o.type === 'GameOrderDeploy' ? o.armies : o.numArmies))))))),
       send ? h('p', { class: 'hint' }, 'The body to POST to SendOrdersBotGame as it is (send_orders):') : null,
       h('pre', { id: 'wz-plan-json', 'aria-label': send ? 'SendOrdersBotGame\'s body as JSON' : 'The orders as JSON', 'data-kind': send ? 'send_orders' : 'orders' }, send ? sendText : ordersText),
