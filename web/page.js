@@ -1675,7 +1675,8 @@
   function warzoneExplain(e) {
     const detail = e.detail || e.message || 'invalid';
     const top = typeof e.pointer === 'string' ? pointerParts(e.pointer)[0] : '';
-    if (typeof e.pointer !== 'string' || WZ_PLAN_MEMBERS.includes(top)) return detail;
+    // The plan's fields and the fogged field show their own errors, named from the field down.
+    if (typeof e.pointer !== 'string' || WZ_PLAN_MEMBERS.includes(top) || top === 'fogged') return detail;
     return `${e.pointer || '(the whole document)'}: ${warzoneWords(wzDoc, e.pointer)} ${detail}`;
   }
 
@@ -1708,9 +1709,12 @@
     const terrs = isObj(doc) && isObj(doc.map) && Array.isArray(doc.map.territories) ? doc.map.territories.filter(isObj) : [];
     return new Map(terrs.filter((t) => typeof t.name === 'string' && t.name).map((t) => [String(t.id), t.name]));
   }
+  // On a phone GameOrderAttackTransfer may break after GameOrder, and an order between two
+  // territories after its arrow; an id and its name stay together.
+  const typeWrap = (t) => String(t).split(/(?<=^GameOrder)/).flatMap((x, i) => (i ? [h('wbr'), x] : [x]));
   function wzTerr(names, id) {
     const name = names.get(String(id));
-    return [String(id), name ? h('span', { class: 'terr-name' }, ' ' + name) : null];
+    return h('span', { class: 'nowrap' }, String(id), name ? h('span', { class: 'terr-name' }, ' ' + name) : null);
   }
 
   /* The analysis as the turn panel draws it (map, owner bars, orders), with the map's order of
@@ -1802,7 +1806,7 @@
     out.append(box('The plan\'s orders, for SendOrdersBotGame',
       h('div', { class: 'scroll' }, h('table', { id: 'wz-plan-orders' },
         h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, 'type'), h('th', { scope: 'col' }, 'Order'), h('th', { scope: 'col', class: 'num' }, 'Armies'))),
-        h('tbody', null, orders.map((o, i) => h('tr', { 'data-type': o.type }, h('td', { class: 'num' }, i + 1), h('td', null, h('code', null, o.type)),
+        h('tbody', null, orders.map((o, i) => h('tr', { 'data-type': o.type }, h('td', { class: 'num' }, i + 1), h('td', null, h('code', null, typeWrap(o.type))),
           h('td', null, o.type === 'GameOrderDeploy' ? ['deploy on ', wzTerr(names, o.deployOn)] : [wzTerr(names, o.from), ' → ', wzTerr(names, o.to)]),
           h('td', { class: 'num' }, String(o.type === 'GameOrderDeploy' ? o.armies : o.numArmies))))))),
       send ? h('p', { class: 'hint' }, 'The body to POST to SendOrdersBotGame as it is (send_orders):') : null,

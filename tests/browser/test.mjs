@@ -1165,6 +1165,9 @@ try {
             await p.waitForSelector('#wz-plan-analysis[data-state]', { timeout: 30000 });
             equal(await wide(), 390, 'page width with the Warzone plan');
             await readable('#wz-plan-analysis svg.turnmap', 'the plan\'s map');
+            // The plan's orders, names included, fit the screen without scrolling their box.
+            const [tableWidth, boxWidth] = await p.$eval('#wz-plan-orders', (t) => [t.scrollWidth, t.parentElement.clientWidth]);
+            assert(tableWidth <= boxWidth, `the plan's orders are ${tableWidth} px wide in a box of ${boxWidth} px`);
             // No control of the panel reaches past the screen's edge.
             const cut = await p.$$eval('#warzone :is(input, select, textarea, button)', (ns) => ns.filter((n) => {
                 const r = n.getBoundingClientRect();
