@@ -1318,10 +1318,78 @@
   }
 
   /* The board of a turn as a map: each territory a circle in the colour of its likeliest owner
-   * after the turn (with that chance and the mean armies beside it), each border a line (W24),
-   * and each attack/transfer or airlift an arrow from its source to its target labelled with its
-   * chance of capture (or "transfer"). Territories sit on a circle, in the request's order. */
+   * after the turn (with that chance and the mean armies beside it, and its name when the map
+   * gives one), each border a line (W24), and each attack/transfer or airlift an arrow from its
+   * source to its target labelled with its chance of capture (or "transfer"). Territories sit
+   * on a circle, in the request's order. */
   let mapSeq = 0;
+  // Labels' boxes are estimated at the phone's font (CSS: 20 units in the drawing, about 0.62 em
+  // a bold character), the largest they are drawn at, so that a move's label is placed clear of
+  // the territories, their labels and the other moves' labels before anything is on the screen.
+  const MAP_FS = 20;
+  const overlapsAny = (b, boxes) => boxes.some((o) => b.l < o.r && o.l < b.r && b.t < o.b && o.t < b.b);
+  function nodeLabels(res, id, names) {
+    const t = res.territories[id];
+    const owners = Object.entries(isObj(t) && isObj(t.owner) ? t.owner : {}).sort((x, y) => y[1] - x[1]);
+    const [owner, chance] = owners[0] || ['?', 0];
+    const mean = isObj(t) && isObj(t.armies) ? t.armies.mean : undefined;
+    const name = names.get(id) ? String(names.get(id)) : '';
+    // The name nearest the circle, then the owner, then the armies.
+    const lines = [name ? [name, 'sub name'] : null, [chance >= 1 ? owner : `${owner} ${fmtPct(chance)}`, 'sub'],
+      [isNum(mean) ? fmtNum(mean, 3) + (mean === 1 ? ' army' : ' armies') : '', 'sub']].filter(Boolean);
+    return { owners, owner, mean, name, lines };
+  }
+  // The boxes a territory takes: its circle, and its lines of labels above it (on the top half
+  // of the map) or below it, 1.25 em apart.
+  function nodeBoxes(p, r, below, lines) {
+    const w = Math.max(...lines.map(([t]) => t.length)) * 0.62 * MAP_FS, h = lines.length * 1.25 * MAP_FS + 6;
+    return [{ l: p.x - r, r: p.x + r, t: p.y - r, b: p.y + r },
+      { l: p.x - w / 2, r: p.x + w / 2, t: below ? p.y + r : p.y - r - h, b: below ? p.y + r + h : p.y - r }];
+  }
+  function drawNode(g, res, id, p, r, below, colours, names) {
+    const { owners, owner, mean, name, lines } = nodeLabels(res, id, names);
+    const node = s('g', { class: 'node', 'data-territory': id, 'data-owner': owner });
+    // In em, so that the lines stay apart at the phone's larger font (CSS).
+    const label = (line, k) => s('text', { class: line[1], x: p.x, y: p.y, dy: below ? `${(k + 1) * 1.25}em` : `${-(lines.length - 1 - k) * 1.25 - 0.4}em`,
+      transform: `translate(0 ${below ? r + 2 : -r - 2})`, 'text-anchor': 'middle' }, line[0]);
+    add(node, [s('circle', { cx: p.x, cy: p.y, r, style: `fill: ${colours.get(owner) || 'var(--pn)'}` }),
+      s('text', { class: 'id', x: p.x, y: p.y, dy: '0.35em', 'text-anchor': 'middle' }, id.length > 6 ? id.slice(0, 5) + '…' : id),
+      lines.map(label),
+      s('title', null, `${id}${name ? ' ' + name : ''}: ` + owners.map(([o, pr]) => `${o} ${fmtPct(pr)}`).join(', ') + (isNum(mean) ? `; ${fmtNum(mean, 6)} armies on average` : ''))]);
+    add(g, node);
+  }
+  /* A move's curve and its label's place for a bend (signed, across the move's direction): the
+   * label beside the curve's middle on its bulging side; beside a steep arrow it starts there,
+   * else it is centred there, half a line further away. */
+  function moveShape(a, b, r, bend, text) {
+    const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1, ux = dx / len, uy = dy / len;
+    const sx0 = a.x + ux * (r + 3), sy0 = a.y + uy * (r + 3), ex = b.x - ux * (r + 5), ey = b.y - uy * (r + 5);
+    const mx = (sx0 + ex) / 2 - uy * bend, my = (sy0 + ey) / 2 + ux * bend;
+    const out = Math.sign(bend), px = -uy * out, py = ux * out, off = Math.abs(bend) / 2 + 8;
+    const lx = (sx0 + ex) / 2 + px * off, ly = (sy0 + ey) / 2 + py * off, side = Math.abs(px) > 0.8;
+    const w = text.length * 0.62 * MAP_FS, h = 1.2 * MAP_FS, ty = ly + (side ? 0 : py * 0.6 * MAP_FS);
+    const l = !side ? lx - w / 2 : px > 0 ? lx : lx - w;
+    return { d: `M${sx0.toFixed(1)} ${sy0.toFixed(1)} Q${mx.toFixed(1)} ${my.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`,
+      text: { x: lx, y: ly, dy: `${(0.35 + (side ? 0 : py * 0.6)).toFixed(2)}em`, 'text-anchor': !side ? 'middle' : px > 0 ? 'start' : 'end' },
+      box: { l, r: l + w, t: ty - h / 2, b: ty + h / 2 } };
+  }
+  /* Where a move goes: toward the map's centre (where no territory's labels are) or outward,
+   * the side of its two territories with fewer moves first (A -> B and B -> A apart), a wider
+   * bend for each move already there; the first place whose label box is inside the drawing
+   * and clear of every box placed so far. */
+  function placeMove(a, b, r, text, used, boxes, W, H) {
+    const cx = W / 2, cy = H / 2, len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    const inward = Math.sign(-(b.y - a.y) / len * (cx - (a.x + b.x) / 2) + (b.x - a.x) / len * (cy - (a.y + b.y) / 2)) || 1;
+    const sides = used[1] <= used[-1] ? [1, -1] : [-1, 1];
+    const shape = (side, extra) => Object.assign(moveShape(a, b, r, side * inward * (24 + 26 * (used[side] + extra)), text), { side });
+    for (let extra = 0; text && extra < 3; extra++) {
+      for (const side of sides) {
+        const m = shape(side, extra), x = m.box;
+        if (x.l >= 0 && x.r <= W && x.t >= 0 && x.b <= H && !overlapsAny(x, boxes)) return m;
+      }
+    }
+    return shape(sides[0], 0);
+  }
   function turnMap(res, req, colours, order) {
     const ids = order || turnIds(res);
     if (ids.length < 2 || ids.length > 60) return null;
@@ -1331,7 +1399,7 @@
     const named = ids.some((id) => names.get(id));
     const small = ids.length <= 8;
     const W = small ? 500 : 640, H = (ids.length > 12 ? 560 : small ? 410 : 440) + (named ? 60 : 0), cx = W / 2, cy = H / 2;
-    const R = Math.min(W, H) / 2 - (named ? 105 : 70), r = ids.length > 24 ? 14 : 24;
+    const R = Math.min(W, H) / 2 - (named ? 105 : 85), r = ids.length > 24 ? 14 : 24;
     const pos = new Map(ids.map((id, i) => {
       const a = -Math.PI / 2 + 2 * Math.PI * i / ids.length;
       return [id, { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a) }];
@@ -1352,63 +1420,32 @@
         add(g, s('line', { class: 'border', x1: a.x, y1: a.y, x2: b.x, y2: b.y, 'data-border': [id, n].sort().join('-') }));
       }
     }
+    const below = (id) => pos.get(id).y > cy + 1;
+    const boxes = ids.flatMap((id) => nodeBoxes(pos.get(id), r, below(id), nodeLabels(res, id, names).lines));
     const orders = Array.isArray(req.orders) ? req.orders : [];
     const resOrders = Array.isArray(res.orders) ? res.orders : [];
     const pairs = new Map();
     orders.forEach((o, i) => {
       if (!isObj(o) || !pos.has(o.from) || !pos.has(o.to) || o.from === o.to) return;
       if (o.type && o.type !== 'attack_transfer' && o.type !== 'airlift') return;
-      const a = pos.get(o.from), b = pos.get(o.to);
-      // Moves between the same two territories bend apart, so that every label shows.
-      const k = [o.from, o.to].sort().join('\u0000'), nth = pairs.get(k) || 0;
-      pairs.set(k, nth + 1);
-      const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
-      const ux = dx / len, uy = dy / len;
-      const sx0 = a.x + ux * (r + 3), sy0 = a.y + uy * (r + 3), ex = b.x - ux * (r + 5), ey = b.y - uy * (r + 5);
-      // The first move between two territories bends toward the map's centre, where no
-      // territory's labels are, and its label goes there too; the next bends outward, and so on,
-      // so that A -> B and B -> A never cover each other.
-      const inward = Math.sign(-uy * (cx - (a.x + b.x) / 2) + ux * (cy - (a.y + b.y) / 2)) || 1;
-      const bend = inward * (nth % 2 ? -1 : 1) * (24 + 26 * Math.floor(nth / 2));
-      const mx = (sx0 + ex) / 2 - uy * bend, my = (sy0 + ey) / 2 + ux * bend;
       const ro = isObj(resOrders[i]) ? resOrders[i] : {};
       const label = isNum(ro.capture_probability) && (ro.attack_probability || 0) > 0 ? 'capture ' + fmtPct(ro.capture_probability)
         : (ro.transfer_probability || 0) > 0 ? 'transfer' : isNum(ro.skipped_probability) && ro.skipped_probability >= 1 ? 'skipped' : '';
+      // Moves between the same two territories bend apart, so that every label shows.
+      const k = [o.from, o.to].sort().join('\u0000'), used = pairs.get(k) || { 1: 0, '-1': 0 };
+      const m = placeMove(pos.get(o.from), pos.get(o.to), r, label, used, boxes, W, H);
+      used[m.side]++;
+      pairs.set(k, used);
       const arrow = s('g', { class: 'move-arrow', 'data-order': i, 'data-from': o.from, 'data-to': o.to,
                              'data-capture': isNum(ro.capture_probability) ? ro.capture_probability : '' });
-      add(arrow, [s('path', { class: 'move', d: `M${sx0.toFixed(1)} ${sy0.toFixed(1)} Q${mx.toFixed(1)} ${my.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`, 'marker-end': `url(#${marker})` }),
-        s('title', null, describeOrder(o) + (label ? ': ' + label : ''))]);
+      add(arrow, [s('path', { class: 'move', d: m.d, 'marker-end': `url(#${marker})` }), s('title', null, describeOrder(o) + (label ? ': ' + label : ''))]);
       if (label) {
-        // Beside the curve's middle, on its outer side, so two moves' labels stay apart: beside a
-        // steep arrow it starts there, else it is centred there, half a line further away (in
-        // em: the phone's font is larger), so that it stays clear of the nodes' labels.
-        const out = Math.sign(bend), px = -uy * out, py = ux * out, off = Math.abs(bend) / 2 + 8;
-        const lx = (sx0 + ex) / 2 + px * off, ly = (sy0 + ey) / 2 + py * off, side = Math.abs(px) > 0.8;
-        add(arrow, s('text', { class: 'move-label', x: lx, y: ly, dy: `${(0.35 + (side ? 0 : py * 0.6)).toFixed(2)}em`,
-          'text-anchor': !side ? 'middle' : px > 0 ? 'start' : 'end' }, label));
+        boxes.push(m.box);
+        add(arrow, s('text', Object.assign({ class: 'move-label' }, m.text), label));
       }
       add(g, arrow);
     });
-    for (const id of ids) {
-      const t = res.territories[id], p = pos.get(id);
-      const owners = Object.entries(isObj(t) && isObj(t.owner) ? t.owner : {}).sort((x, y) => y[1] - x[1]);
-      const [owner, chance] = owners[0] || ['?', 0];
-      const mean = isObj(t) && isObj(t.armies) ? t.armies.mean : undefined;
-      const node = s('g', { class: 'node', 'data-territory': id, 'data-owner': owner });
-      const below = p.y > cy + 1;
-      // Lines of labels away from the centre: the name nearest the circle, then the owner, then
-      // the armies; 1.25em apart, so that they stay apart at the phone's larger font (CSS).
-      const name = names.get(id) ? String(names.get(id)) : '';
-      const lines = [name ? [name, 'sub name'] : null, [chance >= 1 ? owner : `${owner} ${fmtPct(chance)}`, 'sub'],
-        [isNum(mean) ? fmtNum(mean, 3) + (mean === 1 ? ' army' : ' armies') : '', 'sub']].filter(Boolean);
-      const label = (line, k) => s('text', { class: line[1], x: p.x, y: p.y, dy: below ? `${(k + 1) * 1.25}em` : `${-(lines.length - 1 - k) * 1.25 - 0.4}em`,
-        transform: `translate(0 ${below ? r + 2 : -r - 2})`, 'text-anchor': 'middle' }, line[0]);
-      add(node, [s('circle', { cx: p.x, cy: p.y, r, style: `fill: ${colours.get(owner) || 'var(--pn)'}` }),
-        s('text', { class: 'id', x: p.x, y: p.y, dy: '0.35em', 'text-anchor': 'middle' }, id.length > 6 ? id.slice(0, 5) + '…' : id),
-        lines.map(label),
-        s('title', null, `${id}${name ? ' ' + name : ''}: ` + owners.map(([o, pr]) => `${o} ${fmtPct(pr)}`).join(', ') + (isNum(mean) ? `; ${fmtNum(mean, 6)} armies on average` : ''))]);
-      add(g, node);
-    }
+    for (const id of ids) drawNode(g, res, id, pos.get(id), r, below(id), colours, names);
     return g;
   }
 

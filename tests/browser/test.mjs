@@ -1146,25 +1146,28 @@ try {
             await p.click('#turn-plan');
             await p.waitForSelector('#turn[data-state]:not([data-state=busy])', { timeout: 30000 });
             equal(await p.getAttribute('#turn', 'data-state'), 'done', 'the plan on a phone');
+            // The map's labels on the screen: none under 11 px, none cut off, none over another.
+            const readable = async (sel, what, labels) => {
+                const m = await p.$eval(sel, mapLabels);
+                equal(m.labels, labels, `${what}: labels`);
+                assert(m.minFont >= 11, `${what}: a label of ${m.minFont.toFixed(2)} px on the screen`);
+                equal(m.clipped.join(' | '), '', `${what}: labels cut off`);
+                equal(m.overlaps.join(' | '), '', `${what}: labels over each other`);
+            };
+            // 3 territories (id, owner, armies) and the plan's two moves (bob's skipped one).
+            await readable('#turn-plan-analysis svg.turnmap', 'the turn plan\'s map', 3 * 3 + 2);
             equal(await wide(), 390, 'page width with the answers');
             // The Warzone panel's analysis and plan on a phone: the paste and the map fit.
             await p.click('#warzone button[type=submit]');
             await p.waitForSelector('#warzone[data-state]:not([data-state=busy])', { timeout: 30000 });
             equal(await p.getAttribute('#warzone', 'data-state'), 'done', 'the Warzone analysis on a phone');
             equal(await wide(), 390, 'page width with the Warzone analysis');
-            // The map's labels on the screen: none under 11 px, none cut off, none over another.
-            const readable = async (sel, what) => {
-                const m = await p.$eval(sel, mapLabels);
-                assert(m.labels >= 20, `${what}: ${m.labels} labels`);
-                assert(m.minFont >= 11, `${what}: a label of ${m.minFont.toFixed(2)} px on the screen`);
-                equal(m.clipped.join(' | '), '', `${what}: labels cut off`);
-                equal(m.overlaps.join(' | '), '', `${what}: labels over each other`);
-            };
-            await readable('#warzone .results svg.turnmap', 'the analysis\'s map');
+            // 5 territories (id, name, owner, armies) and 3 attacks.
+            await readable('#warzone .results svg.turnmap', 'the analysis\'s map', 5 * 4 + 3);
             await p.click('#wz-plan');
             await p.waitForSelector('#wz-plan-analysis[data-state]', { timeout: 30000 });
             equal(await wide(), 390, 'page width with the Warzone plan');
-            await readable('#wz-plan-analysis svg.turnmap', 'the plan\'s map');
+            await readable('#wz-plan-analysis svg.turnmap', 'the plan\'s map', 5 * 4 + 3);
             // The plan's orders, names included, fit the screen without scrolling their box.
             const [tableWidth, boxWidth] = await p.$eval('#wz-plan-orders', (t) => [t.scrollWidth, t.parentElement.clientWidth]);
             assert(tableWidth <= boxWidth, `the plan's orders are ${tableWidth} px wide in a box of ${boxWidth} px`);
