@@ -1788,8 +1788,11 @@
       if (name) n.append(h('span', { class: 'hint' }, ' ' + name));
     }
     for (const n of $$('td:nth-child(2)', $('#' + prefix + '-order-results', sub) || sub)) {
-      const i = Number(n.parentElement.dataset.order);
-      if (Array.isArray(doc.orders) && isObj(doc.orders[i]) && fromGameOrder(doc.orders[i]).game) n.textContent = describeGameOrder(doc.orders[i]);
+      const o = Array.isArray(doc.orders) ? doc.orders[Number(n.parentElement.dataset.order)] : undefined;
+      if (!isObj(o)) continue;
+      // Each territory with its name beside its id, as on the map.
+      const c = fromGameOrder(o), named = (id) => (id !== undefined && names.get(id) ? `${id} ${names.get(id)}` : id);
+      n.textContent = c.game ? describeGameOrder(o) : describeOrder(Object.assign({}, c, { from: named(c.from), to: named(c.to), target: named(c.target) }));
     }
     const colours = playerColours(isObj(res.territories) ? res.territories : {});
     const bonuses = isObj(res.bonuses) ? res.bonuses : {};

@@ -1010,6 +1010,9 @@ try {
         // The example's names, as pasted: 1 Harbor, 2 Mill, 3 Ford, 4 Keep, 5 Marsh.
         equal(await page.$$eval(`${map} .node`, (ns) => ns.map((n) => n.querySelector('.id').textContent + ' ' + n.querySelector('.name').textContent).join(', ')),
             '1 Harbor, 2 Mill, 3 Ford, 5 Marsh, 4 Keep', 'the nodes\' ids and names');
+        // The orders table names them too: the paste's deploy of 5 on Mill and 8 from Mill to Ford.
+        equal(await page.$$eval('#wz-order-results tbody tr td:nth-child(2)', (ns) => ns.slice(0, 2).map((n) => n.textContent).join(' | ')),
+            '100 deploys 5 on 2 Mill | 100: 2 Mill → 3 Ford, 8 armies', 'the orders with names');
         const api = await (await fetch(new URL('warzone/analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(doc) })).json();
         // The attacks are orders 1 (2 -> 3), 3 (5 -> 3) and 4 (4 -> 1) of the paste. Marsh's 9
         // on Ford's 2 and Mill's 8 on it, in a random order: whoever moves first takes it, so
