@@ -2303,7 +2303,8 @@
   panel('warzone', { path: 'warzone/analyze-turn', validate: validateWarzone, prepare: warzoneAnalyzeBody, render: renderWarzoneAnalysis, explain: warzoneExplain });
   // The plan's fields are read by gather() but only the plan sends them; the paste is the body.
   wzText().value = WZ_EXAMPLE;
-  document.getElementById('wz-reset').addEventListener('click', () => { wzText().value = WZ_EXAMPLE; wzText().focus(); });
+  // The example has no Fogged territory: what the fog hid in another paste goes with it.
+  document.getElementById('wz-reset').addEventListener('click', () => { wzText().value = WZ_EXAMPLE; document.getElementById('wz-fogged').value = ''; wzText().focus(); });
   document.getElementById('wz-plan').addEventListener('click', planWarzone);
   panel('duper', { path: 'duper/battle', render: renderDuper });
   // The board panel: Resolve is the form's submit; List options shares the form and its errors

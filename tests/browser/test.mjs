@@ -1128,6 +1128,9 @@ try {
         equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'invalid', 'panel state with a list');
         equal(requests.length, before, 'requests made');
         equal(await page.getAttribute('#wz-fogged', 'aria-invalid'), 'true', 'the field is marked');
+        // "Put the example back" empties it: the example has no Fogged territory.
+        await page.click('#wz-reset');
+        equal(await page.$eval('#wz-fogged', (n) => n.value), '', 'the field after the example is put back');
     }, async () => {
         await page.fill('#wz-fogged', '');
         await page.click('#wz-reset');
