@@ -1318,17 +1318,88 @@
   }
 
   /* The board of a turn as a map: each territory a circle in the colour of its likeliest owner
-   * after the turn (with that chance and the mean armies beside it), each border a line (W24),
-   * and each attack/transfer or airlift an arrow from its source to its target labelled with its
-   * chance of capture (or "transfer"). Territories sit on a circle, in the request's order. */
+   * after the turn (with that chance and the mean armies beside it, and its name when the map
+   * gives one), each border a line (W24), and each attack/transfer or airlift an arrow from its
+   * source to its target labelled with its chance of capture (or "transfer"). Territories sit
+   * on a circle, in the request's order. */
   let mapSeq = 0;
+  // Labels' boxes are estimated at the phone's font (CSS: 20 units in the drawing, about 0.62 em
+  // a bold character), the largest they are drawn at, so that a move's label is placed clear of
+  // the territories, their labels and the other moves' labels before anything is on the screen.
+  const MAP_FS = 20;
+  const overlapsAny = (b, boxes) => boxes.some((o) => b.l < o.r && o.l < b.r && b.t < o.b && o.t < b.b);
+  function nodeLabels(res, id, names) {
+    const t = res.territories[id];
+    const owners = Object.entries(isObj(t) && isObj(t.owner) ? t.owner : {}).sort((x, y) => y[1] - x[1]);
+    const [owner, chance] = owners[0] || ['?', 0];
+    const mean = isObj(t) && isObj(t.armies) ? t.armies.mean : undefined;
+    const name = names.get(id) ? String(names.get(id)) : '';
+    // The name nearest the circle, then the owner, then the armies.
+    const lines = [name ? [name, 'sub name'] : null, [chance >= 1 ? owner : `${owner} ${fmtPct(chance)}`, 'sub'],
+      [isNum(mean) ? fmtNum(mean, 3) + (mean === 1 ? ' army' : ' armies') : '', 'sub']].filter(Boolean);
+    return { owners, owner, mean, name, lines };
+  }
+  // The boxes a territory takes: its circle, and its lines of labels above it (on the top half
+  // of the map) or below it, 1.25 em apart.
+  function nodeBoxes(p, r, below, lines) {
+    const w = Math.max(...lines.map(([t]) => t.length)) * 0.62 * MAP_FS, h = lines.length * 1.25 * MAP_FS + 6;
+    return [{ l: p.x - r, r: p.x + r, t: p.y - r, b: p.y + r },
+      { l: p.x - w / 2, r: p.x + w / 2, t: below ? p.y + r : p.y - r - h, b: below ? p.y + r + h : p.y - r }];
+  }
+  function drawNode(g, res, id, p, r, below, colours, names) {
+    const { owners, owner, mean, name, lines } = nodeLabels(res, id, names);
+    const node = s('g', { class: 'node', 'data-territory': id, 'data-owner': owner });
+    // In em, so that the lines stay apart at the phone's larger font (CSS).
+    const label = (line, k) => s('text', { class: line[1], x: p.x, y: p.y, dy: below ? `${(k + 1) * 1.25}em` : `${-(lines.length - 1 - k) * 1.25 - 0.4}em`,
+      transform: `translate(0 ${below ? r + 2 : -r - 2})`, 'text-anchor': 'middle' }, line[0]);
+    add(node, [s('circle', { cx: p.x, cy: p.y, r, style: `fill: ${colours.get(owner) || 'var(--pn)'}` }),
+      s('text', { class: 'id', x: p.x, y: p.y, dy: '0.35em', 'text-anchor': 'middle' }, id.length > 6 ? id.slice(0, 5) + '…' : id),
+      lines.map(label),
+      s('title', null, `${id}${name ? ' ' + name : ''}: ` + owners.map(([o, pr]) => `${o} ${fmtPct(pr)}`).join(', ') + (isNum(mean) ? `; ${fmtNum(mean, 6)} armies on average` : ''))]);
+    add(g, node);
+  }
+  /* A move's curve and its label's place for a bend (signed, across the move's direction): the
+   * label beside the curve's middle on its bulging side; beside a steep arrow it starts there,
+   * else it is centred there, half a line further away. */
+  function moveShape(a, b, r, bend, text) {
+    const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1, ux = dx / len, uy = dy / len;
+    const sx0 = a.x + ux * (r + 3), sy0 = a.y + uy * (r + 3), ex = b.x - ux * (r + 5), ey = b.y - uy * (r + 5);
+    const mx = (sx0 + ex) / 2 - uy * bend, my = (sy0 + ey) / 2 + ux * bend;
+    const out = Math.sign(bend), px = -uy * out, py = ux * out, off = Math.abs(bend) / 2 + 8;
+    const lx = (sx0 + ex) / 2 + px * off, ly = (sy0 + ey) / 2 + py * off, side = Math.abs(px) > 0.8;
+    const w = text.length * 0.62 * MAP_FS, h = 1.2 * MAP_FS, ty = ly + (side ? 0 : py * 0.6 * MAP_FS);
+    const l = !side ? lx - w / 2 : px > 0 ? lx : lx - w;
+    return { d: `M${sx0.toFixed(1)} ${sy0.toFixed(1)} Q${mx.toFixed(1)} ${my.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`,
+      text: { x: lx, y: ly, dy: `${(0.35 + (side ? 0 : py * 0.6)).toFixed(2)}em`, 'text-anchor': !side ? 'middle' : px > 0 ? 'start' : 'end' },
+      box: { l, r: l + w, t: ty - h / 2, b: ty + h / 2 } };
+  }
+  /* Where a move goes: toward the map's centre (where no territory's labels are) or outward,
+   * the side of its two territories with fewer moves first (A -> B and B -> A apart), a wider
+   * bend for each move already there; the first place whose label box is inside the drawing
+   * and clear of every box placed so far. */
+  function placeMove(a, b, r, text, used, boxes, W, H) {
+    const cx = W / 2, cy = H / 2, len = Math.hypot(b.x - a.x, b.y - a.y) || 1;
+    const inward = Math.sign(-(b.y - a.y) / len * (cx - (a.x + b.x) / 2) + (b.x - a.x) / len * (cy - (a.y + b.y) / 2)) || 1;
+    const sides = used[1] <= used[-1] ? [1, -1] : [-1, 1];
+    const shape = (side, extra) => Object.assign(moveShape(a, b, r, side * inward * (24 + 26 * (used[side] + extra)), text), { side });
+    for (let extra = 0; text && extra < 3; extra++) {
+      for (const side of sides) {
+        const m = shape(side, extra), x = m.box;
+        if (x.l >= 0 && x.r <= W && x.t >= 0 && x.b <= H && !overlapsAny(x, boxes)) return m;
+      }
+    }
+    return shape(sides[0], 0);
+  }
   function turnMap(res, req, colours, order) {
     const ids = order || turnIds(res);
     if (ids.length < 2 || ids.length > 60) return null;
-    // A small board gets a smaller drawing, so that on a phone its labels stay readable.
+    // A small board gets a smaller drawing, so that on a phone its labels stay readable; the
+    // territories' names (the game's map) are a third line of labels, given room above and below.
+    const names = req.names instanceof Map ? req.names : new Map();
+    const named = ids.some((id) => names.get(id));
     const small = ids.length <= 8;
-    const W = small ? 500 : 640, H = ids.length > 12 ? 560 : small ? 410 : 440, cx = W / 2, cy = H / 2;
-    const R = Math.min(W, H) / 2 - 70, r = ids.length > 24 ? 14 : 24;
+    const W = small ? 500 : 640, H = (ids.length > 12 ? 560 : small ? 410 : 440) + (named ? 60 : 0), cx = W / 2, cy = H / 2;
+    const R = Math.min(W, H) / 2 - (named ? 105 : 85), r = ids.length > 24 ? 14 : 24;
     const pos = new Map(ids.map((id, i) => {
       const a = -Math.PI / 2 + 2 * Math.PI * i / ids.length;
       return [id, { x: cx + R * Math.cos(a), y: cy + R * Math.sin(a) }];
@@ -1349,55 +1420,32 @@
         add(g, s('line', { class: 'border', x1: a.x, y1: a.y, x2: b.x, y2: b.y, 'data-border': [id, n].sort().join('-') }));
       }
     }
+    const below = (id) => pos.get(id).y > cy + 1;
+    const boxes = ids.flatMap((id) => nodeBoxes(pos.get(id), r, below(id), nodeLabels(res, id, names).lines));
     const orders = Array.isArray(req.orders) ? req.orders : [];
     const resOrders = Array.isArray(res.orders) ? res.orders : [];
     const pairs = new Map();
     orders.forEach((o, i) => {
       if (!isObj(o) || !pos.has(o.from) || !pos.has(o.to) || o.from === o.to) return;
       if (o.type && o.type !== 'attack_transfer' && o.type !== 'airlift') return;
-      const a = pos.get(o.from), b = pos.get(o.to);
-      // Moves between the same two territories bend apart, so that every label shows.
-      const k = [o.from, o.to].sort().join('\u0000'), nth = pairs.get(k) || 0;
-      pairs.set(k, nth + 1);
-      const dx = b.x - a.x, dy = b.y - a.y, len = Math.hypot(dx, dy) || 1;
-      const ux = dx / len, uy = dy / len;
-      const sx0 = a.x + ux * (r + 3), sy0 = a.y + uy * (r + 3), ex = b.x - ux * (r + 5), ey = b.y - uy * (r + 5);
-      // The bend is taken across the pair's own direction (the ids in order), first move to one
-      // side, the next to the other, so that A -> B and B -> A never cover each other.
-      const flip = o.from < o.to ? 1 : -1;
-      const bend = flip * (nth % 2 ? -1 : 1) * (24 + 26 * Math.floor(nth / 2));
-      const mx = (sx0 + ex) / 2 - uy * bend, my = (sy0 + ey) / 2 + ux * bend;
       const ro = isObj(resOrders[i]) ? resOrders[i] : {};
       const label = isNum(ro.capture_probability) && (ro.attack_probability || 0) > 0 ? 'capture ' + fmtPct(ro.capture_probability)
         : (ro.transfer_probability || 0) > 0 ? 'transfer' : isNum(ro.skipped_probability) && ro.skipped_probability >= 1 ? 'skipped' : '';
+      // Moves between the same two territories bend apart, so that every label shows.
+      const k = [o.from, o.to].sort().join('\u0000'), used = pairs.get(k) || { 1: 0, '-1': 0 };
+      const m = placeMove(pos.get(o.from), pos.get(o.to), r, label, used, boxes, W, H);
+      used[m.side]++;
+      pairs.set(k, used);
       const arrow = s('g', { class: 'move-arrow', 'data-order': i, 'data-from': o.from, 'data-to': o.to,
                              'data-capture': isNum(ro.capture_probability) ? ro.capture_probability : '' });
-      add(arrow, [s('path', { class: 'move', d: `M${sx0.toFixed(1)} ${sy0.toFixed(1)} Q${mx.toFixed(1)} ${my.toFixed(1)} ${ex.toFixed(1)} ${ey.toFixed(1)}`, 'marker-end': `url(#${marker})` }),
-        s('title', null, describeOrder(o) + (label ? ': ' + label : ''))]);
+      add(arrow, [s('path', { class: 'move', d: m.d, 'marker-end': `url(#${marker})` }), s('title', null, describeOrder(o) + (label ? ': ' + label : ''))]);
       if (label) {
-        // Beside the curve's middle, on its outer side, so two moves' labels stay apart.
-        const out = Math.sign(bend), px = -uy * out, py = ux * out, off = Math.abs(bend) / 2 + 8;
-        const lx = (sx0 + ex) / 2 + px * off, ly = (sy0 + ey) / 2 + py * off;
-        add(arrow, s('text', { class: 'move-label', x: lx, y: ly + 4 + py * 6, 'text-anchor': px > 0.3 ? 'start' : px < -0.3 ? 'end' : 'middle' }, label));
+        boxes.push(m.box);
+        add(arrow, s('text', Object.assign({ class: 'move-label' }, m.text), label));
       }
       add(g, arrow);
     });
-    for (const id of ids) {
-      const t = res.territories[id], p = pos.get(id);
-      const owners = Object.entries(isObj(t) && isObj(t.owner) ? t.owner : {}).sort((x, y) => y[1] - x[1]);
-      const [owner, chance] = owners[0] || ['?', 0];
-      const mean = isObj(t) && isObj(t.armies) ? t.armies.mean : undefined;
-      const node = s('g', { class: 'node', 'data-territory': id, 'data-owner': owner });
-      const below = p.y > cy + 1;
-      add(node, [s('circle', { cx: p.x, cy: p.y, r, style: `fill: ${colours.get(owner) || 'var(--pn)'}` }),
-        s('text', { class: 'id', x: p.x, y: p.y + 5, 'text-anchor': 'middle' }, id.length > 6 ? id.slice(0, 5) + '…' : id),
-        s('text', { class: 'sub', x: p.x, y: below ? p.y + r + 15 : p.y - r - 20, 'text-anchor': 'middle' },
-          chance >= 1 ? owner : `${owner} ${fmtPct(chance)}`),
-        s('text', { class: 'sub', x: p.x, y: below ? p.y + r + 29 : p.y - r - 6, 'text-anchor': 'middle' },
-          isNum(mean) ? fmtNum(mean, 3) + (mean === 1 ? ' army' : ' armies') : ''),
-        s('title', null, `${id}: ` + owners.map(([o, pr]) => `${o} ${fmtPct(pr)}`).join(', ') + (isNum(mean) ? `; ${fmtNum(mean, 6)} armies on average` : ''))]);
-      add(g, node);
-    }
+    for (const id of ids) drawNode(g, res, id, pos.get(id), r, below(id), colours, names);
     return g;
   }
 
@@ -1561,6 +1609,8 @@
   function validateWarzone() {
     const area = wzText(), raw = area.value;
     wzDoc = null;
+    const fog = readFogged();
+    if (fog) return [fog];
     if (!raw.trim()) return [[area, 'Paste the game\'s JSON: {settings, map, game, gameInfo, orders} or {settings, map, standing, players, orders}.']];
     try {
       const doc = JSON.parse(raw);
@@ -1578,10 +1628,24 @@
       return [[area, `This is not valid JSON${where}: ${why}.`]];
     }
   }
+  /* The fogged field: terrID -> {ownedBy, armies}, what each Fogged territory holds (W41), sent
+   * as `fogged` over the paste's own; a [field, message] pair when it is not a JSON object. */
+  let wzFogged = null;
+  function readFogged() {
+    const area = document.getElementById('wz-fogged'), raw = area.value.trim();
+    wzFogged = null;
+    if (!raw) return null;
+    let fog;
+    try { fog = JSON.parse(raw); } catch (err) { return [area, 'Fogged territories are a JSON object, terrID → {ownedBy, armies}: ' + err.message.replace(/^JSON\.parse: /, '')]; }
+    if (!isObj(fog)) return [area, 'Fogged territories are a JSON object, terrID → {ownedBy, armies}, e.g. {"3": {"ownedBy": "Neutral", "armies": 2}}.'];
+    wzFogged = fog;
+    return null;
+  }
   const WZ_PLAN_MEMBERS = ['playerID', 'goal', 'objective', 'income', 'max_plans', 'gameID'];
   function warzoneAnalyzeBody() {
     const doc = Object.assign({}, wzDoc);
     for (const k of WZ_PLAN_MEMBERS) delete doc[k];
+    if (wzFogged) doc.fogged = Object.assign({}, isObj(doc.fogged) ? doc.fogged : {}, wzFogged);
     return doc;
   }
   /* The plan's request: the paste without the player's own orders (the plan replaces them), and
@@ -1648,7 +1712,8 @@
   function warzoneExplain(e) {
     const detail = e.detail || e.message || 'invalid';
     const top = typeof e.pointer === 'string' ? pointerParts(e.pointer)[0] : '';
-    if (typeof e.pointer !== 'string' || WZ_PLAN_MEMBERS.includes(top)) return detail;
+    // The plan's fields and the fogged field show their own errors, named from the field down.
+    if (typeof e.pointer !== 'string' || WZ_PLAN_MEMBERS.includes(top) || top === 'fogged') return detail;
     return `${e.pointer || '(the whole document)'}: ${warzoneWords(wzDoc, e.pointer)} ${detail}`;
   }
 
@@ -1675,13 +1740,27 @@
     return `${c.player}: ${c.game}`;
   }
 
+  /* The map's territory names by id (the game's map.territories[].name), and an id with its
+   * name beside it, for the map's labels and the tables. */
+  function wzNames(doc) {
+    const terrs = isObj(doc) && isObj(doc.map) && Array.isArray(doc.map.territories) ? doc.map.territories.filter(isObj) : [];
+    return new Map(terrs.filter((t) => typeof t.name === 'string' && t.name).map((t) => [String(t.id), t.name]));
+  }
+  // On a phone GameOrderAttackTransfer may break after GameOrder, and an order between two
+  // territories after its arrow; an id and its name stay together.
+  const typeWrap = (t) => String(t).split(/(?<=^GameOrder)/).flatMap((x, i) => (i ? [h('wbr'), x] : [x]));
+  function wzTerr(names, id) {
+    const name = names.get(String(id));
+    return h('span', { class: 'nowrap' }, String(id), name ? h('span', { class: 'terr-name' }, ' ' + name) : null);
+  }
+
   /* The analysis as the turn panel draws it (map, owner bars, orders), with the map's order of
    * territories and their names, then the bonuses, the incomes and the warnings. */
   function renderWarzone(res, doc, text, out, prefix) {
     prefix = prefix || 'wz';
     out.dataset.answer = 'analysis';
     const terrs = isObj(doc.map) && Array.isArray(doc.map.territories) ? doc.map.territories.filter(isObj) : [];
-    const names = new Map(terrs.map((t) => [String(t.id), t.name]));
+    const names = wzNames(doc);
     const listed = terrs.map((t) => String(t.id)).filter((id) => isObj(res.territories) && isObj(res.territories[id]));
     for (const id of Object.keys(isObj(res.territories) ? res.territories : {})) if (!listed.includes(id)) listed.push(id);
     const territories = Object.fromEntries(terrs.map((t) => [String(t.id), { neighbors: (Array.isArray(t.connectedTo) ? t.connectedTo : []).map(String) }]));
@@ -1701,7 +1780,7 @@
         warnings.map((w) => h('li', null, isObj(w) ? [w.member || w.pointer || '', (w.member || w.pointer) ? ': ' : '', w.detail || w.message || JSON.stringify(w)] : String(w))))));
     }
     const sub = h('div', { class: 'results' });
-    renderTurn(res, { territories, orders, ids }, text, sub);
+    renderTurn(res, { territories, orders, ids, names }, text, sub);
     // The turn panel's ids, made this panel's own.
     for (const n of $$('[id^="turn-"]', sub)) n.id = prefix + n.id.slice(4);
     for (const n of $$('.territory[data-territory] > h3', sub)) {
@@ -1709,8 +1788,11 @@
       if (name) n.append(h('span', { class: 'hint' }, ' ' + name));
     }
     for (const n of $$('td:nth-child(2)', $('#' + prefix + '-order-results', sub) || sub)) {
-      const i = Number(n.parentElement.dataset.order);
-      if (Array.isArray(doc.orders) && isObj(doc.orders[i]) && fromGameOrder(doc.orders[i]).game) n.textContent = describeGameOrder(doc.orders[i]);
+      const o = Array.isArray(doc.orders) ? doc.orders[Number(n.parentElement.dataset.order)] : undefined;
+      if (!isObj(o)) continue;
+      // Each territory with its name beside its id, as on the map.
+      const c = fromGameOrder(o), named = (id) => (id !== undefined && names.get(id) ? `${id} ${names.get(id)}` : id);
+      n.textContent = c.game ? describeGameOrder(o) : describeOrder(Object.assign({}, c, { from: named(c.from), to: named(c.to), target: named(c.target) }));
     }
     const colours = playerColours(isObj(res.territories) ? res.territories : {});
     const bonuses = isObj(res.bonuses) ? res.bonuses : {};
@@ -1755,6 +1837,7 @@
       h('div', { class: 'big-label', id: 'wz-plan-optimal', 'data-value': String(!!res.optimal) },
         (res.optimal ? 'Proven the best plan' : 'The best plan found (not proven)') + (isNum(res.income) ? `; ${fmtNum(res.income)} armies deployed` : ''))));
     const orders = Array.isArray(res.orders) ? res.orders.filter(isObj) : [];
+    const names = wzNames(req);
     const ordersText = '[\n' + orders.map((o) => '  ' + JSON.stringify(o)).join(',\n') + '\n]';
     const send = isObj(res.send_orders) ? res.send_orders : null;
     const sendOrders = send && Array.isArray(send.orders) ? send.orders : [];
@@ -1763,8 +1846,8 @@
     out.append(box('The plan\'s orders, for SendOrdersBotGame',
       h('div', { class: 'scroll' }, h('table', { id: 'wz-plan-orders' },
         h('thead', null, h('tr', null, h('th', { scope: 'col', class: 'num' }, '#'), h('th', { scope: 'col' }, 'type'), h('th', { scope: 'col' }, 'Order'), h('th', { scope: 'col', class: 'num' }, 'Armies'))),
-        h('tbody', null, orders.map((o, i) => h('tr', { 'data-type': o.type }, h('td', { class: 'num' }, i + 1), h('td', null, h('code', null, o.type)),
-          h('td', null, o.type === 'GameOrderDeploy' ? 'deploy on ' + o.deployOn : o.from + ' → ' + o.to),
+        h('tbody', null, orders.map((o, i) => h('tr', { 'data-type': o.type }, h('td', { class: 'num' }, i + 1), h('td', null, h('code', null, typeWrap(o.type))),
+          h('td', null, o.type === 'GameOrderDeploy' ? ['deploy on ', wzTerr(names, o.deployOn)] : [wzTerr(names, o.from), ' → ', wzTerr(names, o.to)]),
           h('td', { class: 'num' }, String(o.type === 'GameOrderDeploy' ? o.armies : o.numArmies))))))),
       send ? h('p', { class: 'hint' }, 'The body to POST to SendOrdersBotGame as it is (send_orders):') : null,
       h('pre', { id: 'wz-plan-json', 'aria-label': send ? 'SendOrdersBotGame\'s body as JSON' : 'The orders as JSON', 'data-kind': send ? 'send_orders' : 'orders' }, send ? sendText : ordersText),
@@ -2220,7 +2303,8 @@
   panel('warzone', { path: 'warzone/analyze-turn', validate: validateWarzone, prepare: warzoneAnalyzeBody, render: renderWarzoneAnalysis, explain: warzoneExplain });
   // The plan's fields are read by gather() but only the plan sends them; the paste is the body.
   wzText().value = WZ_EXAMPLE;
-  document.getElementById('wz-reset').addEventListener('click', () => { wzText().value = WZ_EXAMPLE; wzText().focus(); });
+  // The example has no Fogged territory: what the fog hid in another paste goes with it.
+  document.getElementById('wz-reset').addEventListener('click', () => { wzText().value = WZ_EXAMPLE; document.getElementById('wz-fogged').value = ''; wzText().focus(); });
   document.getElementById('wz-plan').addEventListener('click', planWarzone);
   panel('duper', { path: 'duper/battle', render: renderDuper });
   // The board panel: Resolve is the form's submit; List options shares the form and its errors

@@ -6,6 +6,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { openBrowser } from './browser.mjs';
 import { battle, battleWithUnits, mixture, percent } from './warapp-model.mjs';
+import { mapLabels } from './map-labels.mjs';
 
 const base = process.argv[2];
 const shotPath = process.argv[3];
@@ -999,6 +1000,27 @@ try {
             Object.values(api.income).join(' '), 'incomes');
     });
 
+    // A chance as the page writes it, worked out here: two decimals and " %", 0 and 1 whole.
+    const pctText = (p) => (p === 0 ? '0 %' : p === 1 ? '100 %' : (p * 100).toFixed(2) + ' %');
+    // Each attack's arrow carries its own chance of capture, as the answer gives it.
+    const arrowLabels = async (map) => page.$$eval(`${map} .move-arrow`, (ns) => ns.map((n) => `${n.dataset.from}>${n.dataset.to}: ${n.querySelector('.move-label').textContent}`).join(' | '));
+    await check('the Warzone map names each territory (the map\'s name beside its id) and writes each attack\'s chance of capture on its own arrow', async () => {
+        const doc = JSON.parse(await wzExample());
+        const map = '#warzone .results svg.turnmap';
+        // The example's names, as pasted: 1 Harbor, 2 Mill, 3 Ford, 4 Keep, 5 Marsh.
+        equal(await page.$$eval(`${map} .node`, (ns) => ns.map((n) => n.querySelector('.id').textContent + ' ' + n.querySelector('.name').textContent).join(', ')),
+            '1 Harbor, 2 Mill, 3 Ford, 5 Marsh, 4 Keep', 'the nodes\' ids and names');
+        // The orders table names them too: the paste's deploy of 5 on Mill and 8 from Mill to Ford.
+        equal(await page.$$eval('#wz-order-results tbody tr td:nth-child(2)', (ns) => ns.slice(0, 2).map((n) => n.textContent).join(' | ')),
+            '100 deploys 5 on 2 Mill | 100: 2 Mill → 3 Ford, 8 armies', 'the orders with names');
+        const api = await (await fetch(new URL('warzone/analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(doc) })).json();
+        // The attacks are orders 1 (2 -> 3), 3 (5 -> 3) and 4 (4 -> 1) of the paste. Marsh's 9
+        // on Ford's 2 and Mill's 8 on it, in a random order: whoever moves first takes it, so
+        // each captures with chance 1/2 (W13: two players, either first); Keep's 5 on Harbor's 9 cannot take it (0).
+        equal(await arrowLabels(map), '2>3: capture 50.00 % | 5>3: capture 50.00 % | 4>1: capture 0 %', 'the arrows\' labels');
+        equal(await arrowLabels(map), [[2, 3, 1], [5, 3, 3], [4, 1, 4]].map(([f, t, i]) => `${f}>${t}: capture ${pctText(api.orders[i].capture_probability)}`).join(' | '), 'the labels as the API answers');
+    });
+
     await check('the Warzone plan button returns SendOrdersBotGame\'s body, copied by its button, and draws the plan\'s turn', async () => {
         const sent = page.waitForRequest((r) => r.url().endsWith('/warzone/plan-turn'));
         equal(await submit('warzone', () => page.click('#wz-plan')), 'done', 'panel state');
@@ -1021,6 +1043,24 @@ try {
         equal(await page.$$eval('#wz-plan-analysis svg.turnmap .node', (ns) => ns.length), 5, 'its map\'s nodes');
         await (await page.$('#warzone')).screenshot({ path: shotPath.replace(/\.png$/, '-warzone.png') });
         console.log(`# screenshot: ${shotPath.replace(/\.png$/, '-warzone.png')}`);
+    });
+
+    await check('the Warzone plan\'s orders name their territories, and its turn\'s map writes each attack\'s chance on its arrow', async () => {
+        const names = new Map(JSON.parse(await wzExample()).map.territories.map((t) => [String(t.id), t.name]));
+        const turnSent = page.waitForRequest((r) => r.url().endsWith('/warzone/analyze-turn'));
+        equal(await submit('warzone', () => page.click('#wz-plan')), 'done', 'panel state');
+        await page.waitForSelector('#wz-plan-analysis[data-state]', { timeout: 30000 });
+        const sendBody = JSON.parse(await text('#wz-plan-json'));
+        const named = (id) => `${id} ${names.get(String(id))}`;
+        equal(JSON.stringify(await page.$$eval('#wz-plan-orders tbody td:nth-child(3)', (ns) => ns.map((n) => n.textContent))),
+            JSON.stringify(sendBody.orders.map((o) => (o.type === 'GameOrderDeploy' ? 'deploy on ' + named(o.deployOn) : named(o.from) + ' → ' + named(o.to)))), 'the plan\'s orders with names');
+        assert(sendBody.orders.some((o) => o.type === 'GameOrderAttackTransfer'), 'the plan attacks');
+        const map = '#wz-plan-analysis svg.turnmap';
+        equal(await page.$eval(`${map} .node[data-territory="3"] .name`, (n) => n.textContent), 'Ford', 'Ford named on the plan\'s map');
+        const turn = JSON.parse((await turnSent).postData());
+        const api = await (await fetch(new URL('warzone/analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(turn) })).json();
+        const attacks = turn.orders.map((o, i) => [o, i]).filter(([o]) => o.type === 'GameOrderAttackTransfer');
+        equal(await arrowLabels(map), attacks.map(([o, i]) => `${o.from}>${o.to}: capture ${pctText(api.orders[i].capture_probability)}`).join(' | '), 'the plan\'s turn\'s arrows');
     });
 
     await check('the Warzone plan for "Most income" values the map\'s bonuses as /warzone/plan-turn does', async () => {
@@ -1069,6 +1109,34 @@ try {
         await submit('warzone', () => page.click('#warzone button[type=submit]'));
     });
 
+    await check('a Fogged territory is given in the "Fogged territories" field: sent as fogged, it answers as the same board unfogged', async () => {
+        const good = await wzExample();
+        const api = await (await fetch(new URL('warzone/analyze-turn', base), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: good })).json();
+        // Ford (3) fogged in the standing, as the game writes it: not guessed (W41), a 422.
+        await page.fill('#wz-json', good.replace('{"terrID": 3, "ownedBy": "Neutral", "armies": "2"}', '{"terrID": 3, "ownedBy": "Fogged", "armies": "Fogged"}'));
+        equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'error', 'panel state without fogged');
+        // What the fog hides, given in the field: Ford neutral with 2, as in the example.
+        await page.fill('#wz-fogged', '{"3": {"ownedBy": "Neutral", "armies": 2}}');
+        const sent = page.waitForRequest((r) => r.url().endsWith('/warzone/analyze-turn'));
+        equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'done', 'panel state with fogged');
+        equal(JSON.stringify(JSON.parse((await sent).postData()).fogged), '{"3":{"ownedBy":"Neutral","armies":2}}', 'fogged in the request');
+        const ford = await page.$$eval('#warzone #wz-territories [data-territory="3"] .ownerbar', (ns) => ns.map((n) => `${n.dataset.owner}=${n.dataset.probability}`).join(' '));
+        equal(ford, Object.entries(api.territories['3'].owner).map(([o, pr]) => `${o}=${pr}`).join(' '), 'Ford\'s owners as unfogged');
+        // Not a JSON object: caught on the page beside the field, nothing sent.
+        const before = requests.length;
+        await page.fill('#wz-fogged', '[3]');
+        equal(await submit('warzone', () => page.click('#warzone button[type=submit]')), 'invalid', 'panel state with a list');
+        equal(requests.length, before, 'requests made');
+        equal(await page.getAttribute('#wz-fogged', 'aria-invalid'), 'true', 'the field is marked');
+        // "Put the example back" empties it: the example has no Fogged territory.
+        await page.click('#wz-reset');
+        equal(await page.$eval('#wz-fogged', (n) => n.value), '', 'the field after the example is put back');
+    }, async () => {
+        await page.fill('#wz-fogged', '');
+        await page.click('#wz-reset');
+        await submit('warzone', () => page.click('#warzone button[type=submit]'));
+    });
+
     await check('at 390 px wide (a phone) nothing scrolls sideways, and the answers stay in view', async () => {
         const phone = await openBrowser({ width: 390, height: 844 });
         try {
@@ -1084,15 +1152,37 @@ try {
             await p.click('#turn-plan');
             await p.waitForSelector('#turn[data-state]:not([data-state=busy])', { timeout: 30000 });
             equal(await p.getAttribute('#turn', 'data-state'), 'done', 'the plan on a phone');
+            // The map's labels on the screen: none under 11 px, none cut off, none over another.
+            const readable = async (sel, what, labels) => {
+                const m = await p.$eval(sel, mapLabels);
+                equal(m.labels, labels, `${what}: labels`);
+                assert(m.minFont >= 11, `${what}: a label of ${m.minFont.toFixed(2)} px on the screen`);
+                equal(m.clipped.join(' | '), '', `${what}: labels cut off`);
+                equal(m.overlaps.join(' | '), '', `${what}: labels over each other`);
+            };
+            // 3 territories (id, owner, armies) and the plan's two moves (bob's skipped one).
+            await readable('#turn-plan-analysis svg.turnmap', 'the turn plan\'s map', 3 * 3 + 2);
             equal(await wide(), 390, 'page width with the answers');
             // The Warzone panel's analysis and plan on a phone: the paste and the map fit.
             await p.click('#warzone button[type=submit]');
             await p.waitForSelector('#warzone[data-state]:not([data-state=busy])', { timeout: 30000 });
             equal(await p.getAttribute('#warzone', 'data-state'), 'done', 'the Warzone analysis on a phone');
             equal(await wide(), 390, 'page width with the Warzone analysis');
+            // 5 territories (id, name, owner, armies) and 3 attacks.
+            await readable('#warzone .results svg.turnmap', 'the analysis\'s map', 5 * 4 + 3);
             await p.click('#wz-plan');
             await p.waitForSelector('#wz-plan-analysis[data-state]', { timeout: 30000 });
             equal(await wide(), 390, 'page width with the Warzone plan');
+            await readable('#wz-plan-analysis svg.turnmap', 'the plan\'s map', 5 * 4 + 3);
+            // The plan's orders, names included, fit the screen without scrolling their box.
+            const [tableWidth, boxWidth] = await p.$eval('#wz-plan-orders', (t) => [t.scrollWidth, t.parentElement.clientWidth]);
+            assert(tableWidth <= boxWidth, `the plan's orders are ${tableWidth} px wide in a box of ${boxWidth} px`);
+            // No control of the panel reaches past the screen's edge.
+            const cut = await p.$$eval('#warzone :is(input, select, textarea, button)', (ns) => ns.filter((n) => {
+                const r = n.getBoundingClientRect();
+                return r.width > 0 && (r.left < 0 || r.right > innerWidth);
+            }).map((n) => n.id || n.textContent.trim()));
+            equal(cut.join(', '), '', 'controls cut off at 390 px');
             await (await p.$('#warzone')).screenshot({ path: shotPath.replace(/\.png$/, '-warzone-390.png') });
             await p.screenshot({ path: shotPath.replace(/\.png$/, '-390.png'), fullPage: true });
             console.log(`# screenshot: ${shotPath.replace(/\.png$/, '-390.png')}`);
