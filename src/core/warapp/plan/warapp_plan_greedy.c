@@ -240,7 +240,8 @@ static cbd_status greedy(plan_ctx *c, greedy_goal *gs, size_t n, uint64_t *left,
     return st;
 }
 
-cbd_status cbdp_plan_greedy(plan_ctx *c, plan_state *s) {
+/* The greedy split (W47) into s. */
+static cbd_status greedy_split(plan_ctx *c, plan_state *s) {
     greedy_goal *gs = cbd_mem_calloc(c->budget, c->req->n_goals + 1, sizeof *gs);
     uint64_t *left = cbd_mem_calloc(c->budget, c->k + 1, sizeof *left);
     size_t *goal_of = cbd_mem_calloc(c->budget, c->board->n_territories + 1, sizeof *goal_of);
@@ -258,7 +259,8 @@ cbd_status cbdp_plan_greedy(plan_ctx *c, plan_state *s) {
     return st;
 }
 
-cbd_status cbdp_plan_even(plan_ctx *c, plan_state *s) {
+/* The even split (W47) into s. */
+static cbd_status even_split(plan_ctx *c, plan_state *s) {
     greedy_goal *gs = cbd_mem_calloc(c->budget, c->req->n_goals + 1, sizeof *gs);
     size_t *share = cbd_mem_calloc(c->budget, c->k + 1, sizeof *share);
     if (!gs || !share) {
@@ -294,7 +296,7 @@ cbd_status cbdp_plan_even(plan_ctx *c, plan_state *s) {
 }
 
 eval_result cbdp_plan_splits(plan_ctx *c, plan_state *s) {
-    cbd_status (*const split[2])(plan_ctx *, plan_state *) = {cbdp_plan_greedy, cbdp_plan_even};
+    cbd_status (*const split[2])(plan_ctx *, plan_state *) = {greedy_split, even_split};
     eval_result r = EVAL_DONE;
     for (size_t i = 0; i < 2 && r != EVAL_STOP && r != EVAL_ERROR; i++) {
         cbd_status st = split[i](c, s);

@@ -128,7 +128,7 @@ cbd_status cbdp_plan_fronts(const cbd_turn *board, const cbd_plan_request *req,
                             const cbd_plan *seed, cbd_plan_result *out, cbd_turn_error *err,
                             bool *share_spent);
 
-/* warapp_plan_search.c: other's best in place of out's when it is worth more by more than
+/* warapp_plan_split.c: other's best in place of out's when it is worth more by more than
  * CBD_PLAN_TIE (out's best then its first alternative; other's best taken over, its orders
  * out's), optimal then only when it is worth the most; the plans counted together. */
 void cbdp_plan_result_take(const cbd_plan_request *req, cbd_plan_result *out,
@@ -202,11 +202,9 @@ eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn);
 #define CBD_PLAN_SEED UINT64_C(0x31)
 
 /* warapp_plan_seeds.c: the plan edits the seeds and the climbs share. Whether t is another's
- * (not the player's nor a teammate's); s emptied (no deploy, no order, seq the identity); a
- * plan drawn from rng; own territory i's pairs [lo, hi); what it sends; its orders cut, the last
- * pairs first, to what may move from it. */
+ * (not the player's nor a teammate's); a plan drawn from rng; own territory i's pairs [lo, hi);
+ * what it sends; its orders cut, the last pairs first, to what may move from it. */
 bool cbdp_plan_is_other(const plan_ctx *c, uint32_t t);
-void cbdp_plan_clear(const plan_ctx *c, plan_state *s);
 void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s);
 void cbdp_plan_pairs_of(const plan_ctx *c, size_t i, size_t *lo, size_t *hi);
 uint64_t cbdp_plan_sent_from(const plan_ctx *c, const plan_state *s, size_t i);
@@ -216,9 +214,7 @@ void cbdp_plan_fit(const plan_ctx *c, plan_state *s, size_t i);
 eval_result cbdp_plan_local(plan_ctx *c);
 
 /* warapp_plan_greedy.c (W47): the greedy split and the even split of the run's income and its
- * sources' movable armies into s; then both evaluated (EVAL_STOP or EVAL_ERROR end the run). */
-cbd_status cbdp_plan_greedy(plan_ctx *c, plan_state *s);
-cbd_status cbdp_plan_even(plan_ctx *c, plan_state *s);
+ * sources' movable armies, each into s and evaluated (EVAL_STOP or EVAL_ERROR end the run). */
 eval_result cbdp_plan_splits(plan_ctx *c, plan_state *s);
 
 #endif

@@ -46,26 +46,6 @@ static bool check_request(const cbd_turn *b, const cbd_plan_request *req, cbd_tu
     return true;
 }
 
-void cbdp_plan_result_take(const cbd_plan_request *req, cbd_plan_result *out,
-                           cbd_plan_result *splits) {
-    out->plans_evaluated += splits->plans_evaluated;
-    out->plans_bounded += splits->plans_bounded;
-    if (!(splits->best.value > out->best.value + CBD_PLAN_TIE)) {
-        return;
-    }
-    if (out->n_alternatives == CBD_PLAN_ALTERNATIVES) {
-        cbd_mem_free(out->alternatives[CBD_PLAN_ALTERNATIVES - 1].orders);
-        out->n_alternatives--;
-    }
-    memmove(&out->alternatives[1], &out->alternatives[0],
-            out->n_alternatives * sizeof *out->alternatives);
-    out->alternatives[0] = out->best;
-    out->n_alternatives++;
-    out->best = splits->best;
-    splits->best = (cbd_plan){0, NULL, 0};
-    out->optimal = out->best.value >= cbd_plan_most(req);
-}
-
 /* What is left of the request's plans and work for the search after the splits' run. */
 static cbd_plan_request rest_of(const cbd_plan_request *req, const plan_run *splits,
                                 uint64_t work_spent) {

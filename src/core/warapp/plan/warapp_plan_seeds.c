@@ -16,7 +16,8 @@ bool cbdp_plan_is_other(const plan_ctx *c, uint32_t t) {
     return o != p && (o == CBD_TURN_NEUTRAL || !b->team || b->team[o] != b->team[p]);
 }
 
-void cbdp_plan_clear(const plan_ctx *c, plan_state *s) {
+/* No deploy and no order. */
+static void clear_state(const plan_ctx *c, plan_state *s) {
     memset(s->d, 0, c->k * sizeof *s->d);
     memset(s->a, 0, c->np * sizeof *s->a);
     for (size_t p = 0; p < c->np; p++) {
@@ -27,7 +28,7 @@ void cbdp_plan_clear(const plan_ctx *c, plan_state *s) {
 /* The rule of thumb: all income where most other territories border, and everything movable
  * from each territory at its weakest bordering territory of another owner. */
 static void rule_of_thumb(const plan_ctx *c, plan_state *s) {
-    cbdp_plan_clear(c, s);
+    clear_state(c, s);
     size_t best = 0, best_n = 0;
     for (size_t i = 0, p = 0; i < c->k; i++) {
         size_t n = 0;
@@ -58,7 +59,7 @@ static void rule_of_thumb(const plan_ctx *c, plan_state *s) {
 /* All income on the own territory with the most armies bordering goal t, everything from it
  * at t. */
 static bool all_in(const plan_ctx *c, uint32_t t, plan_state *s) {
-    cbdp_plan_clear(c, s);
+    clear_state(c, s);
     size_t best = c->np;
     for (size_t p = 0; p < c->np; p++) {
         if (c->pto[p] == t &&
@@ -77,7 +78,7 @@ static bool all_in(const plan_ctx *c, uint32_t t, plan_state *s) {
 /* A plan drawn from rng: each army of the income on a territory, each territory sending a
  * random share to random neighbours, the orders in a random order. */
 void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
-    cbdp_plan_clear(c, s);
+    clear_state(c, s);
     /* the income all on one territory, or split by random weights: never one army at a time
      * (an income of 10^9 is drawn as fast as one of 1) */
     uint64_t income = c->req->income;
@@ -160,7 +161,7 @@ void cbdp_plan_fit(const plan_ctx *c, plan_state *s, size_t i) {
  * goals can be attacked.
  */
 static bool all_goals(const plan_ctx *c, size_t focus, plan_state *s) {
-    cbdp_plan_clear(c, s);
+    clear_state(c, s);
     const cbd_turn *b = c->board;
     size_t done = 0, focus_pair = c->np, prev = SIZE_MAX;
     for (size_t round = 0; round < c->req->n_goals; round++) {
@@ -234,7 +235,7 @@ eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
         }
     }
     for (size_t i = 0; i < c->k && r != EVAL_STOP && r != EVAL_ERROR; i++) {
-        cbdp_plan_clear(c, s);
+        clear_state(c, s);
         s->d[i] = c->req->income; /* hold: deploy, no orders */
         r = seed(c, s);
     }

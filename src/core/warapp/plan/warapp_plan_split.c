@@ -317,6 +317,26 @@ static uint64_t *totals_of(fronts *s, const cbd_plan *seed) {
     return totals;
 }
 
+void cbdp_plan_result_take(const cbd_plan_request *req, cbd_plan_result *out,
+                           cbd_plan_result *splits) {
+    out->plans_evaluated += splits->plans_evaluated;
+    out->plans_bounded += splits->plans_bounded;
+    if (!(splits->best.value > out->best.value + CBD_PLAN_TIE)) {
+        return;
+    }
+    if (out->n_alternatives == CBD_PLAN_ALTERNATIVES) {
+        cbd_mem_free(out->alternatives[CBD_PLAN_ALTERNATIVES - 1].orders);
+        out->n_alternatives--;
+    }
+    memmove(&out->alternatives[1], &out->alternatives[0],
+            out->n_alternatives * sizeof *out->alternatives);
+    out->alternatives[0] = out->best;
+    out->n_alternatives++;
+    out->best = splits->best;
+    splits->best = (cbd_plan){0, NULL, 0};
+    out->optimal = out->best.value >= cbd_plan_most(req);
+}
+
 /* Both phases, each when max_plans leaves a plan for each of its runs; the better answer. */
 static cbd_status phases(fronts *s, const parts *p, const cbd_plan *seed, cbd_plan_result *out,
                          bool *done) {
