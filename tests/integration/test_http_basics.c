@@ -280,6 +280,32 @@ static void script_src_of(const char *csp, char *out, size_t size) {
     snprintf(out, size, "%.*s", (int)n, s);
 }
 
+/* A page that runs no inline script: its CSP allows scripts from the service only, its HTML has
+ * no <script> without a src and names `script` (relative to the page), which is served as
+ * JavaScript holding `needle`. */
+static void expect_no_inline_script(const char *page, const char *script, const char *needle) {
+    test_response r;
+    cr_assert_eq(test_request(test_port, "GET", page, NULL, NULL, 0, NULL, &r), 0);
+    cr_expect_eq(r.status, 200, "%s", page);
+    char csp[512], src[128], tag_text[128], path[128];
+    cr_assert_not_null(test_header(&r, "Content-Security-Policy", csp, sizeof csp));
+    script_src_of(csp, src, sizeof src);
+    cr_expect_str_eq(src, "script-src 'self'", "%s", page);
+    for (const char *p = r.body; (p = strstr(p, "<script")) != NULL; p++) {
+        size_t tag = strcspn(p, ">");
+        cr_expect(memmem(p, tag, "src=", 4) != NULL, "%s: an inline script: %.80s", page, p);
+    }
+    snprintf(tag_text, sizeof tag_text, "<script src=\"%s\"></script>", script);
+    cr_expect(strstr(r.body, tag_text) != NULL, "%s does not load %s", page, script);
+    test_response_free(&r);
+    snprintf(path, sizeof path, "/%s", script);
+    cr_assert_eq(test_request(test_port, "GET", path, NULL, NULL, 0, NULL, &r), 0);
+    cr_expect_eq(r.status, 200, "%s", path);
+    expect_header(&r, "Content-Type", "text/javascript; charset=utf-8");
+    cr_expect(strstr(r.body, needle) != NULL, "%s", path);
+    test_response_free(&r);
+}
+
 Test(http, page_is_served_as_html) {
     test_response r;
     cr_assert_eq(test_request(test_port, "GET", "/", NULL, NULL, 0, NULL, &r), 0);
@@ -290,44 +316,13 @@ Test(http, page_is_served_as_html) {
     cr_expect(strncmp(csp, "default-src 'none';", 19) == 0, "%s", csp);
     cr_expect(strstr(csp, "connect-src 'self'") != NULL, "%s", csp);
     cr_expect(strstr(r.body, "<title>") != NULL);
-    /* no inline script: the CSP allows the service's scripts only, and the page names its one */
-    char src[128];
-    script_src_of(csp, src, sizeof src);
-    cr_expect_str_eq(src, "script-src 'self'");
-    for (const char *p = r.body; (p = strstr(p, "<script")) != NULL; p++) {
-        size_t tag = strcspn(p, ">");
-        cr_expect(memmem(p, tag, "src=", 4) != NULL, "an inline script: %.80s", p);
-    }
-    cr_expect(strstr(r.body, "<script src=\"page.js\"></script>") != NULL);
     test_response_free(&r);
-    cr_assert_eq(test_request(test_port, "GET", "/page.js", NULL, NULL, 0, NULL, &r), 0);
-    cr_expect_eq(r.status, 200);
-    expect_header(&r, "Content-Type", "text/javascript; charset=utf-8");
-    cr_expect(strstr(r.body, "const UNIT_CLASSES = [") != NULL);
-    test_response_free(&r);
+    expect_no_inline_script("/", "page.js", "const UNIT_CLASSES = [");
 }
 
-/* The API reference runs no inline script: its CSP allows scripts from the service only, its
- * HTML has no <script> without a src, and the script it names is served as JavaScript. */
+/* The API reference runs no inline script either. */
 Test(http, docs_run_no_inline_script) {
-    test_response r;
-    cr_assert_eq(test_request(test_port, "GET", "/docs", NULL, NULL, 0, NULL, &r), 0);
-    cr_expect_eq(r.status, 200);
-    char csp[512], src[128];
-    cr_assert_not_null(test_header(&r, "Content-Security-Policy", csp, sizeof csp));
-    script_src_of(csp, src, sizeof src);
-    cr_expect_str_eq(src, "script-src 'self'");
-    for (const char *p = r.body; (p = strstr(p, "<script")) != NULL; p++) {
-        size_t tag = strcspn(p, ">");
-        cr_expect(memmem(p, tag, "src=", 4) != NULL, "an inline script: %.80s", p);
-    }
-    cr_expect(strstr(r.body, "<script src=\"docs/docs.js\"></script>") != NULL);
-    test_response_free(&r);
-    cr_assert_eq(test_request(test_port, "GET", "/docs/docs.js", NULL, NULL, 0, NULL, &r), 0);
-    cr_expect_eq(r.status, 200);
-    expect_header(&r, "Content-Type", "text/javascript; charset=utf-8");
-    cr_expect(strstr(r.body, "Redoc.init('openapi.yaml'") != NULL);
-    test_response_free(&r);
+    expect_no_inline_script("/docs", "docs/docs.js", "Redoc.init('openapi.yaml'");
 }
 
 Test(http, metrics_count_requests_by_route_and_status) {
