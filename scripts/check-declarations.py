@@ -9,7 +9,8 @@ some file at all, in every header (a declaration nothing defines is a promise no
 Declarations are read with Universal Ctags (prototypes and extern variables); definitions off
 the compiled objects (nm: each object's defined global symbols), as scripts/check-includes.py
 reads them. Also fails on a name spelled against CONTRIBUTING.md's "Conventions": one that only the
-files of one folder share is cbdp_, a cbdp_ name is used in its folder only, and a name that
+files of one folder share is cbdp_, a cbdp_ name is used in its folder only (a folder split by
+job into sub-folders is one folder: see folder_of), and a name that
 its own file alone uses (tests and benchmarks included) is static. Prints each
 finding, then "N passed, N failed" (one case per header, and one per misspelled name).
 
@@ -57,6 +58,18 @@ def definitions(users=None):
     return where
 
 
+def folder_of(src):
+    """The folder whose files may share a cbdp_ name with src: its own, or the one above when
+    that one is split by job into sub-folders (it holds no .c file of its own, only the shared
+    header of its jobs, *_internal.h, as src/core/warapp/turn/ does): the jobs of one engine
+    share its names as the files of one folder do."""
+    folder = pathlib.PurePath(src).parent
+    up = ROOT / folder.parent
+    if not any(up.glob("*.c")) and any(up.glob("*_internal.h")):
+        return folder.parent
+    return folder
+
+
 def prefixes(where, users):
     """The findings of the naming rule: a name of src/ that the files of one folder share, and
     no file outside it, is cbdp_ (CONTRIBUTING.md, "Conventions"); a cbdp_ name stays in its folder.
@@ -81,9 +94,9 @@ def prefixes(where, users):
     for name, src in sorted(where.items()):
         if not src.startswith("src/"):
             continue
-        folder = pathlib.PurePath(src).parent
+        folder = folder_of(src)
         others = {u for u in users.get(name, ()) if u != src and u.startswith("src/")}
-        outside = sorted(u for u in others if pathlib.PurePath(u).parent != folder)
+        outside = sorted(u for u in others if folder_of(u) != folder)
         if name.startswith("cbdp_") and outside:
             found.append(f"{src}: {name} is used outside {folder}/ ({outside[0]}): name it cbd_")
         elif name.startswith("cbd_") and name not in public and others and not outside:

@@ -17,15 +17,15 @@
  * units, W24–W30 for maps and cards): a board, the players' orders, and either the exact
  * distribution of the board after the turn (cbd_turn_analyze) or one turn resolved with a
  * caller's RNG (cbd_turn_sim_one). Each kind of order is a row of the core's kinds' table
- * (src/core/warapp/turn/warapp_turn_kinds.c).
+ * (src/core/warapp/turn/board/warapp_turn_kinds.c).
  *
  * Territories and players are indices; the caller keeps their string ids. A player is
  * 0 .. n_players − 1; CBD_TURN_NEUTRAL owns neutral territories and never gives orders (W11).
  *
- * Implemented in src/core/warapp/turn/: warapp_turn.c (validation and the plan),
- * warapp_turn_kinds.c (the order kinds' table: cbd_turn_kind_phase), warapp_turn_analyze.c (the
- * exact analysis), warapp_turn_bonus.c (W32: the bonuses' owners) and warapp_turn_sim.c (seeded
- * turns).
+ * Implemented in src/core/warapp/turn/: board/warapp_turn.c (validation and the plan),
+ * board/warapp_turn_kinds.c (the order kinds' table: cbd_turn_kind_phase),
+ * exact/warapp_turn_analyze.c (the exact analysis), exact/warapp_turn_bonus.c (W32: the bonuses'
+ * owners) and sim/warapp_turn_sim.c (seeded turns).
  */
 #define CBD_TURN_NEUTRAL UINT16_MAX
 /* Its name in requests and answers (W11). */
@@ -73,8 +73,8 @@ typedef struct {
 /*
  * The kinds of order (W12, W14, W33, and the cards of W25–W30), one row each: the one list from
  * which the enum below, CBD_ORDER_KINDS, the core's table of kinds
- * (src/core/warapp/turn/warapp_turn_kinds.c) and the prototypes of its steps, the api's table
- * (src/api/warapp/turn/warapp_turn_kinds.c), the prototypes of its readers and renders and the
+ * (src/core/warapp/turn/board/warapp_turn_kinds.c) and the prototypes of its steps, the api's table
+ * (src/api/warapp/turn/warapp_turn_kinds_json.c), the prototypes of its readers and renders and the
  * order reader's member list (src/api/warapp/turn/warapp_turn_orders.c) all follow, so that a kind
  * is one row here and the functions the row names; a function the row names and nobody wrote
  * fails the build. Which fields of cbd_turn_order a kind uses is said beside each field.

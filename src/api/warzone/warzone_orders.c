@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "api/warapp/turn/warapp_turn_kinds.h"
+#include "api/warapp/turn/warapp_turn_kinds_json.h"
 #include "warzone_internal.h"
 
 /* Orders the game writes that change nothing on the board during the turn they are in. */

@@ -14,7 +14,7 @@
 #include "warapp_analyze_turn.h"
 #include "warapp_turn_json.h"
 #include "warapp_turn_bonus_json.h"
-#include "warapp_turn_kinds.h"
+#include "warapp_turn_kinds_json.h"
 #include "api/warapp/warapp_units_json.h"
 
 /* The member that decides the answer's size: each territory lists up to this many points. */

@@ -17,7 +17,7 @@
 #include "warapp_simulate_turn_render.h"
 #include "warapp_simulate_turn_tally.h"
 #include "warapp_turn_json.h"
-#include "warapp_turn_kinds.h"
+#include "warapp_turn_kinds_json.h"
 
 /* Turns are listed by default up to this many trials (and at most warapp.max_listed_turns). */
 #define LIST_BY_DEFAULT_MAX 100

@@ -5,7 +5,7 @@
 
 #include "api/warapp/warapp_request.h"
 #include "warapp_turn_bonus_json.h"
-#include "warapp_turn_kinds.h"
+#include "warapp_turn_kinds_json.h"
 
 static int cmp_u64(const void *a, const void *b) {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;

@@ -11,7 +11,7 @@
 #include "api/endpoint_support.h"
 #include "warapp_turn_fields.h"
 #include "warapp_turn_ids.h"
-#include "warapp_turn_kinds.h"
+#include "warapp_turn_kinds_json.h"
 
 /* A card reads only its own members: the order reader refuses any other at it, from the card's
  * row of the list of kinds (CBD_ORDER_KIND_LIST, its `members` column; W24). */

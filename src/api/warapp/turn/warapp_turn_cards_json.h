@@ -11,7 +11,7 @@
 
 /* The card kinds' readers and renders (cbdp_turn_read_target_card, _airlift, _gift,
  * _reorder_card; cbdp_turn_card_analysis and _counts: a card's skipped chance or count, W24)
- * are declared by the list of kinds (warapp_turn_kinds.h). */
+ * are declared by the list of kinds (warapp_turn_kinds_json.h). */
 /* W29: `diplomacy`, pairs of distinct players of the turn, into q->turn.peace (read after the
  * orders, so that every player is known). False with every bad pair recorded, or a 500. */
 bool cbdp_turn_read_diplomacy(const cbd_reader *r, cbd_turn_request *q);

@@ -3,7 +3,7 @@
  * kinds, CBD_ORDER_KIND_LIST): deploys (W12) and attack/transfer orders (W14, W21, W33), and
  * the empty render of the kinds whose entries hold their type only.
  */
-#include "warapp_turn_kinds.h"
+#include "warapp_turn_kinds_json.h"
 
 #include "warapp_turn_fields.h"
 

@@ -6,7 +6,7 @@
 
 #include "warapp_turn_fields.h"
 #include "warapp_turn_ids.h"
-#include "warapp_turn_kinds.h"
+#include "warapp_turn_kinds_json.h"
 
 static const char *const goal_keys[] = {"territory", "owner", NULL};
 static const char *const move_order_names[] = {"listed", "cycle", "random", NULL};

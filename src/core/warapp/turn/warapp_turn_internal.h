@@ -386,7 +386,7 @@ uint64_t cbdp_turn_factorial_capped(size_t k, uint64_t cap);
 
 /*
  * What the core knows of one kind of order (W12, W14, W24–W30); the api's table
- * (src/api/warapp/turn/warapp_turn_kinds.c) holds the same kinds' names, readers and renders.
+ * (src/api/warapp/turn/warapp_turn_kinds_json.c) holds the same kinds' names, readers and renders.
  * The engines never switch on a kind: validation calls `valid` and `touches`, the groups and
  * the exact engine `touches`, the plan `phase`, the exact engine `exact`, the sampler
  * `sampled`.

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "core/permutation.h"
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 typedef struct {
     const cbd_turn_group *groups;

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 static uint32_t *unit_words(const cbd_turn_gunits *g, uint32_t *key, size_t gu) {
     return key + g->base + gu * CBD_TURN_UNIT_WORDS;

@@ -3,7 +3,7 @@
  * refusals that name an order, the cache misses of a large map, the states a step may hold and
  * the units of storing one, shared by warapp_turn_step.c and warapp_turn_retire.c.
  */
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 cbd_status cbdp_turn_too_large(cbd_turn_engine *e, cbd_turn_err_kind kind, size_t oi,
                                uint64_t needed, uint64_t limit) {

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 typedef struct {
     cbd_turn_event_kind kind;

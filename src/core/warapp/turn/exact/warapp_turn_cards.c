@@ -6,7 +6,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 /* A card on state k into out (a copy of k made by the caller): whether it ran. */
 typedef bool (*card_play)(const cbd_turn_engine *e, const cbd_turn_order *o, uint32_t *out);

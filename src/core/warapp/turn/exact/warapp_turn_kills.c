@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "core/hash_index.h"
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 /*
  * What a side's cache keeps. Each state of a step may send a different number of armies (a

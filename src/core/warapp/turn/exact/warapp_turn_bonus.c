@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 /* The territories of b that the player may own but not surely: *n of them into `goals`. Returns
  * false when one of b's territories is surely not the player's (the chance is then 0). */

@@ -1,10 +1,10 @@
-#ifndef COMBATD_API_WARAPP_TURN_KINDS_H
-#define COMBATD_API_WARAPP_TURN_KINDS_H
+#ifndef COMBATD_API_WARAPP_TURN_KINDS_JSON_H
+#define COMBATD_API_WARAPP_TURN_KINDS_JSON_H
 
 /*
- * The kinds of order on the api side, one row each (warapp_turn_kinds.c), made from the one list
- * of kinds (CBD_ORDER_KIND_LIST, include/combatd/warapp_turn.h) and indexed by the core's
- * cbd_turn_order_type as the core's own table is (src/core/warapp/turn/warapp_turn_kinds.c:
+ * The kinds of order on the api side, one row each (warapp_turn_kinds_json.c), made from the one
+ * list of kinds (CBD_ORDER_KIND_LIST, include/combatd/warapp_turn.h) and indexed by the core's
+ * cbd_turn_order_type as the core's own table is (src/core/warapp/turn/board/warapp_turn_kinds.c:
  * phase, checks, steps): the JSON names, the reader of the kind's members, and what its entry in
  * each answer's `orders` holds. The readers and renders the list names are implemented in
  * warapp_turn_moves_json.c (deploys, attacks/transfers, W12, W14, W33) and

@@ -14,7 +14,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 static bool retired_before(const cbd_turn_retired *a, const cbd_turn_retired *b) {
     return a->territory != b->territory ? a->territory < b->territory : a->armies < b->armies;

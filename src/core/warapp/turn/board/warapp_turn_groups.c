@@ -9,7 +9,7 @@
 
 #include "core/hash_index.h"
 #include "core/permutation.h"
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 static uint32_t uf_find(uint32_t *parent, uint32_t x) {
     while (parent[x] != x) {

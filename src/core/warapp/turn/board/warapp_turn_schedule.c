@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 void cbdp_turn_plan_cards(cbd_turn_plan *p) {
     const cbd_turn *t = p->turn;

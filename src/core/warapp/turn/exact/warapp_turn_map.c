@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "core/hash_index.h"
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 void cbdp_turn_map_free(cbd_turn_map *m) {
     cbd_budget *budget = m->budget;

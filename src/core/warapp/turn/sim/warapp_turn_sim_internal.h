@@ -5,7 +5,7 @@
  * warapp_turn_sim_cards.c, and warapp_turn_sim_units.c, which implements the functions below):
  * the state of one seeded turn and the units on its board. */
 #include "combatd/warapp_simulate.h"
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 /* Battle samplers are cached for army counts below this (a bounded table, not per army):
  * their set-up (logs, square roots) would otherwise cost as much as the draws. */

@@ -5,7 +5,7 @@
  */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 /* Appends one retired territory's (armies, probability). */
 static cbd_status push_point(cbd_turn_engine *e, uint32_t terr, uint64_t armies, double p) {

@@ -4,7 +4,7 @@
  * and W30's cards (they reorder the schedule). The engines never call them; they would change
  * nothing.
  */
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 cbd_status cbdp_turn_exact_none(cbd_turn_engine *e, size_t oi, double weight) {
     (void)e;

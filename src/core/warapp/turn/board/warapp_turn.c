@@ -1,7 +1,7 @@
 /* War.app turns: limits, validation, the plan and the order schedule (W11–W13, W24). */
 #include <string.h>
 
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 cbd_turn_limits cbd_turn_default_limits(void) {
     cbd_turn_limits l = {

@@ -1,12 +1,12 @@
 /*
- * The kinds of order on the api side, one row each (see warapp_turn_kinds.h), made from the one
- * list of kinds (CBD_ORDER_KIND_LIST, include/combatd/warapp_turn.h): each kind's JSON name and
+ * The kinds of order on the api side, one row each (see warapp_turn_kinds_json.h), made from the
+ * one list of kinds (CBD_ORDER_KIND_LIST, include/combatd/warapp_turn.h): each kind's JSON name and
  * the game's, the reader of its members and its entries in the answers. The core's rows of the
- * same kinds (phase, checks, steps) are in src/core/warapp/turn/warapp_turn_kinds.c.
+ * same kinds (phase, checks, steps) are in src/core/warapp/turn/board/warapp_turn_kinds.c.
  */
 #include <string.h>
 
-#include "warapp_turn_kinds.h"
+#include "warapp_turn_kinds_json.h"
 
 /* Each kind's members: type, player and its row's `members` column. */
 #define KIND_MEMBERS(ID, json, game, phase, units, check, touches, step, reader, render, floor,    \

@@ -1,11 +1,11 @@
 /*
  * The kinds of order, one row each (W12, W14, W24–W30): the phase a kind runs in, its own
  * checks, the territories it reads or writes, its exact step and its sampled step. The api's
- * table (src/api/warapp/turn/warapp_turn_kinds.c) holds the same kinds' JSON names, readers
+ * table (src/api/warapp/turn/warapp_turn_kinds_json.c) holds the same kinds' JSON names, readers
  * and renders. A kind is added as one row here, its two steps in files of their own, and its
  * row on the api side (docs/architecture.md, "Adding an order kind").
  */
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 /* W12: onto a territory the player owns at the start of the turn. */
 static bool valid_deploy(const cbd_turn *t, const cbd_turn_order *o) {

@@ -8,7 +8,7 @@
  * warapp_turn_retire.c, what the steps charge warapp_turn_charge.c and the kill windows
  * warapp_turn_kills.c.
  */
-#include "warapp_turn_internal.h"
+#include "core/warapp/turn/warapp_turn_internal.h"
 
 void cbdp_turn_engine_free(cbd_turn_engine *e) {
     if (!e) {
