@@ -84,6 +84,38 @@ Test(warzone_http, w41_errors_name_the_games_members) {
     test_response_free(&r);
 }
 
+/* Every bad member of one request over HTTP: an override of a bonus the map does not list
+ * (W53), a repeated player, and the owner of 2 who is then not a player (W41), all three named
+ * at the game's pointers in one problem+json. */
+Test(warzone_http, w53_w41_every_bad_member_named) {
+    const char *turn = GAME_TURN("6", "200");
+    const char *edits[][2] = {
+        {"\"MinimumArmyBonus\": 5}",
+         "\"MinimumArmyBonus\": 5, \"OverriddenBonuses\": [{\"bonusID\": 8, \"value\": 1}]}"},
+        {"{\"id\": 200}]", "{\"id\": \"100\"}]"},
+    };
+    char body[2][2048];
+    const char *from = turn;
+    for (size_t i = 0; i < 2; i++) {
+        const char *at = strstr(from, edits[i][0]);
+        cr_assert(at, "%s", edits[i][0]);
+        snprintf(body[i], sizeof body[i], "%.*s%s%s", (int)(at - from), from, edits[i][1],
+                 at + strlen(edits[i][0]));
+        from = body[i];
+    }
+    test_response r;
+    cr_assert_eq(test_post_json(test_port, "/warzone/analyze-turn", body[1], &r), 0);
+    cr_expect_eq(r.status, 422, "%s", r.body);
+    char ct[128];
+    cr_expect_str_eq(test_header(&r, "Content-Type", ct, sizeof ct), "application/problem+json");
+    cr_expect(has_error(r.json, "/settings/OverriddenBonuses/0/bonusID", "is bonus 8,"), "%s",
+              r.body);
+    cr_expect(has_error(r.json, "/players/1/id", "repeats player 100"), "%s", r.body);
+    cr_expect(has_error(r.json, "/standing/1/ownedBy", "is 200, not a player"), "%s", r.body);
+    cr_expect_eq(json_array_size(json_walk(r.json, "errors")), 3, "%s", r.body);
+    test_response_free(&r);
+}
+
 /* /warzone/simulate-turn over HTTP (W40): the same seed gives the same bytes; a seed drawn
  * when none is sent is returned; a Fogged owner is a 422 at its member (W41). */
 Test(warzone_http, w40_simulate_turn_reproducible_and_refusals) {

@@ -132,6 +132,46 @@ static bool core_bonuses(cbdp_wz_turn *t) {
     return json_object_set_new(t->doc, "bonuses", out) == 0;
 }
 
+/* Whether map.bonuses (a list or absent) has a bonus of id `id`, its id readable or not yet
+ * read (so that a bad bonus elsewhere is not taken for a missing one). */
+static bool bonus_on_map(const json_t *bonuses, const char *id) {
+    char b[CBDP_WZ_ID_MAX];
+    for (size_t i = 0; i < json_array_size(bonuses); i++) {
+        if (cbdp_wz_id_text(json_object_get(json_array_get(bonuses, i), "id"), b) &&
+            strcmp(b, id) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/*
+ * W53: every bonus OverriddenBonuses names is a bonus of the map, else a 422 at its bonusID:
+ * settings and a map of two games (or a map whose bonuses were cut) would otherwise be answered
+ * without the value the game gives that bonus, silently.
+ */
+static bool overrides_on_map(const cbd_reader *r, const cbdp_wz_turn *t, const json_t *bonuses) {
+    cbd_reader s;
+    cbd_reader_at(&s, r, "settings");
+    const char *id;
+    const json_t *over;
+    bool ok = true;
+    json_object_foreach((json_t *)t->overrides, id, over) {
+        if (bonus_on_map(bonuses, id)) {
+            continue;
+        }
+        cbd_reader item;
+        cbd_reader_at_item(&item, &s, "OverriddenBonuses",
+                           (size_t)json_integer_value(json_object_get(over, "at")));
+        cbd_reader_error(&item, "bonusID",
+                         "is bonus %s, which map.bonuses does not list: the settings and the map "
+                         "must be the same game's (W53)",
+                         id);
+        ok = false;
+    }
+    return ok;
+}
+
 /* The map: true when its territories and borders were read, so that the standing can be read
  * against them and its errors named beside a bad bonus's; *bonuses_ok says whether the bonuses
  * were too (every bad one is named). */
@@ -161,7 +201,7 @@ static bool read_map(const cbd_reader *r, cbdp_wz_turn *t, json_t *terrs, bool *
         cbd_reader_error(&m, "bonuses", "must be a list of {id, value, territoryIDs}");
         return true;
     }
-    bool b_ok = true;
+    bool b_ok = overrides_on_map(r, t, bonuses);
     for (size_t i = 0; i < json_array_size(bonuses); i++) {
         b_ok &= read_bonus(&m, i, terrs, t);
     }

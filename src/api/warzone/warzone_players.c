@@ -91,8 +91,11 @@ static bool cycle_order(cbdp_wz_turn *t, const json_t *order) {
                                  "of `players` (the game's JSON does not record it, W40)");
 }
 
-/* `players` or game.players, read where it was given. */
-static bool read_players(cbdp_wz_turn *t, json_t *listed, json_t *order, json_t *teams) {
+/* `players` or game.players, read where it was given: false when memory ran out. *read_all
+ * says whether every id could be read (so that W41's check knows the players listed), *valid
+ * whether no entry was refused (an id given twice is read, and refused). */
+static bool read_players(cbdp_wz_turn *t, json_t *listed, json_t *order, json_t *teams,
+                         bool *read_all, bool *valid) {
     const cbdp_wz_source *in = &t->players_in;
     bool ok = true;
     for (size_t i = 0; i < json_array_size(in->list); i++) {
@@ -100,12 +103,12 @@ static bool read_players(cbdp_wz_turn *t, json_t *listed, json_t *order, json_t 
         cbd_reader_at_item(&p, &in->at, in->key, i);
         char id[CBDP_WZ_ID_MAX], team[CBDP_WZ_ID_MAX];
         if (!player_id(&p, t, id)) {
-            ok = false;
+            *read_all = *valid = false;
             continue;
         }
         if (json_object_get(listed, id)) { /* a second entry could give another team */
             cbd_reader_error(&p, "id", "repeats player %s", id);
-            ok = false;
+            *valid = false;
             continue;
         }
         const json_t *tv = cbd_reader_member(&p, "team");
@@ -188,8 +191,11 @@ bool cbdp_wz_check_players(const cbd_reader *r, cbdp_wz_turn *t) {
         return false;
     }
     json_t *listed = json_object(), *order = json_array(), *teams = json_object();
-    bool ok = listed && order && teams && read_players(t, listed, order, teams);
-    ok = ok && (!json_is_array(list) || all_listed(r, t, listed));
+    bool read_all = true, valid = true;
+    bool ok = listed && order && teams && read_players(t, listed, order, teams, &read_all, &valid);
+    /* W41's check runs beside a repeated id's 422 (every bad member of the request named), not
+     * beside an id that could not be read: which player it meant is not known. */
+    ok = ok && (!json_is_array(list) || !read_all || all_listed(r, t, listed)) && valid;
     if (ok && json_object_size(teams) > 0) {
         ok = json_object_set(t->doc, "teams", teams) == 0;
     }

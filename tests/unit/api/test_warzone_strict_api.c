@@ -149,6 +149,71 @@ Test(warzone_strict_api, w40_repeated_players_and_bad_incomes) {
     }
 }
 
+/* W41 beside a repeated id: `players` with 100 twice and no 200 names the repeat and 200, the
+ * owner of 2 that is not a player, and 300, an order's player that is not one (a repeat used to
+ * skip W41's check); a player listed after a repeat is still a player. */
+Test(warzone_strict_api, w41_repeated_player_keeps_the_owner_check) {
+    char body[4096], body2[4096];
+    replaced(TURN, "[{\"id\": 100}, {\"id\": 200}]", "[{\"id\": 100}, {\"id\": \"100\"}]", body,
+             sizeof body);
+    replaced(body, "\"numArmies\": \"6\"}]",
+             "\"numArmies\": \"6\"}, {\"type\": \"GameOrderDeploy\", \"playerID\": 300, "
+             "\"deployOn\": 2, \"armies\": 1}]",
+             body2, sizeof body2);
+    json_t *doc;
+    cr_assert_eq(run_at("/warzone/analyze-turn", body2, &doc), 422, "%s", last_body);
+    cr_expect(has_error(doc, "/players/1/id", "repeats player 100"), "%s", last_body);
+    cr_expect(has_error(doc, "/standing/1/ownedBy", "is 200, not a player"), "%s", last_body);
+    cr_expect(has_error(doc, "/orders/1/playerID", "is 300, not a player"), "%s", last_body);
+    cr_expect_eq(json_array_size(json_walk(doc, "errors")), 3, "%s", last_body);
+    json_decref(doc);
+    replaced(TURN, "[{\"id\": 100}, {\"id\": 200}]",
+             "[{\"id\": 100}, {\"id\": 100}, {\"id\": 200}]", body, sizeof body);
+    cr_assert_eq(run_at("/warzone/analyze-turn", body, &doc), 422, "%s", last_body);
+    cr_expect(has_error(doc, "/players/1/id", "repeats player 100"), "%s", last_body);
+    cr_expect_eq(json_array_size(json_walk(doc, "errors")), 1, "%s", last_body);
+    json_decref(doc);
+}
+
+/* W53: an override of a bonus that map.bonuses does not list is a 422 at its bonusID (it was
+ * ignored), named beside every other bad member; with the map's bonuses left out, every
+ * override is one. An override of a listed bonus replaces its value: bonus 2 overridden to 6
+ * is answered 6, and bonus 1 keeps its 2, so 100's income is 5 + 2 · 0.8208 = 6.6416. */
+Test(warzone_strict_api, w53_override_of_a_bonus_not_on_the_map) {
+    char body[4096], body2[4096];
+    replaced(TURN, "[{\"bonusID\": 1, \"value\": \"4\"}]",
+             "[{\"bonusID\": 1, \"value\": \"4\"}, {\"bonusID\": 9, \"value\": 3}, "
+             "{\"bonusID\": \"x\", \"value\": 1}]",
+             body, sizeof body);
+    replaced(body, "\"armies\": 7}", "\"armies\": \"7a\"}", body2, sizeof body2);
+    json_t *doc;
+    cr_assert_eq(run_at("/warzone/analyze-turn", body2, &doc), 422, "%s", last_body);
+    cr_expect(has_error(doc, "/settings/OverriddenBonuses/1/bonusID",
+                        "is bonus 9, which map.bonuses does not list"),
+              "%s", last_body);
+    cr_expect(has_error(doc, "/settings/OverriddenBonuses/2/bonusID", "is bonus x,"), "%s",
+              last_body);
+    cr_expect(has_error(doc, "/standing/0/armies", NULL), "%s", last_body);
+    cr_expect_eq(json_array_size(json_walk(doc, "errors")), 3, "%s", last_body);
+    json_decref(doc);
+    replaced(TURN,
+             ", \"bonuses\": [{\"id\": 1, \"value\": 2, \"territoryIDs\": [1, 2]}, {\"id\": 2, "
+             "\"value\": 1, \"territoryIDs\": [3]}]",
+             "", body, sizeof body);
+    cr_assert_eq(run_at("/warzone/analyze-turn", body, &doc), 422, "%s", last_body);
+    cr_expect(has_error(doc, "/settings/OverriddenBonuses/0/bonusID", "is bonus 1,"), "%s",
+              last_body);
+    cr_expect_eq(json_array_size(json_walk(doc, "errors")), 1, "%s", last_body);
+    json_decref(doc);
+    replaced(TURN, "[{\"bonusID\": 1, \"value\": \"4\"}]", "[{\"bonusID\": 2, \"value\": 6}]", body,
+             sizeof body);
+    cr_assert_eq(run_at("/warzone/analyze-turn", body, &doc), 200, "%s", last_body);
+    cr_expect_eq(json_integer_value(json_walk(doc, "bonuses/2/value")), 6, "%s", last_body);
+    cr_expect_eq(json_integer_value(json_walk(doc, "bonuses/1/value")), 2, "%s", last_body);
+    cr_expect_float_eq(json_number_at(doc, "income/100"), 6.6416, 1e-12, "%s", last_body);
+    json_decref(doc);
+}
+
 /* W41: `fogged` read as `standing` is. 2 is Fogged; its `fogged` entry must give an owner that
  * is a player (or Neutral), and every entry must be a Fogged territory of the map. */
 Test(warzone_strict_api, w41_fogged_checked_as_standing) {
