@@ -222,7 +222,7 @@ static bool owner_of(const cbd_reader *r, const char *key, cbdp_wz_turn *t, json
         return false;
     }
     if (strcmp(id, CBDP_WZ_NEUTRAL) == 0) {
-        return json_object_set_new(entry, "owner", json_string("neutral")) == 0;
+        return json_object_set_new(entry, "owner", json_string(CBD_TURN_NEUTRAL_NAME)) == 0;
     }
     json_t *where = fog_id ? json_string(fog_id) : json_integer((json_int_t)at);
     if (!json_object_get(t->owner_at, id) && json_object_set_new(t->owner_at, id, where) != 0) {
@@ -239,7 +239,7 @@ static bool commanders_of(const cbd_reader *s, const json_t *cmdrs, json_t *entr
     const char *owner = json_string_value(json_object_get(entry, "owner"));
     /* W41: a Commander is a player's. combatd's own name of neutral ("neutral") would
      * otherwise match an army string's owner and make one neutral's, which no turn leaves. */
-    if (owner && strcmp(owner, "neutral") == 0) {
+    if (owner && strcmp(owner, CBD_TURN_NEUTRAL_NAME) == 0) {
         cbd_reader_error(s, "armies",
                          "holds a Commander on a Neutral territory: a Commander is a player's, "
                          "on a territory of that player (W21, W41)");

@@ -35,12 +35,12 @@ bool cbdp_wz_run(const cbd_config *cfg, cbd_budget *budget, cbd_endpoint_fn fn, 
 }
 
 bool cbdp_wz_rename_neutral(json_t *owners) {
-    json_t *n = json_object_get(owners, "neutral");
+    json_t *n = json_object_get(owners, CBD_TURN_NEUTRAL_NAME);
     if (!n) {
         return true;
     }
     return json_object_set(owners, CBDP_WZ_NEUTRAL, n) == 0 &&
-           json_object_del(owners, "neutral") == 0;
+           json_object_del(owners, CBD_TURN_NEUTRAL_NAME) == 0;
 }
 
 const char *cbdp_wz_game_type(const json_t *request, size_t at) {

@@ -8,7 +8,8 @@
  * are theirs by construction (W40). Implemented in warzone_values.c (the game's scalars: numbers
  * as strings, "null", "True", army strings), warzone_settings.c, warzone_board.c (map,
  * standing, players, fogged), warzone_orders.c, warzone_pointers.c (combatd's pointers back into
- * the game's) and warzone_inner.c (running a handler and keeping its answer).
+ * the game's), warzone_names.c (the game's names and combatd's, both ways) and warzone_inner.c
+ * (running a handler and keeping its answer).
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -90,6 +91,50 @@ cbdp_wz_status cbdp_wz_status_of(bool ok, cbd_problem *problem);
 cbdp_wz_status cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
                                  cbdp_wz_turn *t);
 void cbdp_wz_turn_free(cbdp_wz_turn *t);
+
+/* ---- the game's names and combatd's, one row each (warzone_names.c) ---- */
+
+/* A row for every kind of order. */
+#define CBDP_WZ_ANY_KIND (-1)
+
+/* An order member: its name in combatd's order of `kind` (a cbd_turn_order_type, or
+ * CBDP_WZ_ANY_KIND) and in the game's. */
+typedef struct {
+    int kind;
+    const char *combatd, *game;
+} cbdp_wz_member_name;
+
+/* Every order member the translation reads, writes or names, ended by a row of NULLs. */
+extern const cbdp_wz_member_name cbdp_wz_order_members[];
+
+/* The game's member for combatd's member `combatd` of an order of `kind`, or NULL. */
+const char *cbdp_wz_game_member(int kind, const char *combatd);
+
+/* The settings translated: combatd's member of `settings` and the game's; `inner`, when not
+ * NULL, is the member of the game's one that holds the value (BlockadeCard's MultiplyAmount). */
+typedef enum {
+    CBDP_WZ_OFFENSE,
+    CBDP_WZ_DEFENSE,
+    CBDP_WZ_LUCK,
+    CBDP_WZ_ROUNDING,
+    CBDP_WZ_GUARD,
+    CBDP_WZ_MULTI,
+    CBDP_WZ_BLOCKADE,
+    CBDP_WZ_ABANDON,
+    CBDP_WZ_SETTINGS /* how many */
+} cbdp_wz_setting;
+
+typedef struct {
+    const char *combatd, *game, *inner;
+} cbdp_wz_setting_name;
+
+extern const cbdp_wz_setting_name cbdp_wz_settings[CBDP_WZ_SETTINGS];
+
+/* The row of combatd's setting `combatd`, or NULL. */
+const cbdp_wz_setting_name *cbdp_wz_setting_of(const char *combatd);
+
+/* W33's attackTransfer values, indexed by cbd_turn_move_only, NULL-terminated. */
+extern const char *const cbdp_wz_only_names[];
 
 /* ---- the game's scalars (warzone_values.c) ---- */
 

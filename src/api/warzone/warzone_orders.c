@@ -40,14 +40,22 @@ static int kind_of(const char *type) {
     return -1;
 }
 
-/* A territory id member copied as combatd's member `as`. */
-static bool copy_id(const cbd_reader *o, const char *key, const char *as, json_t *out) {
+/* The game's member of combatd's member `as` of kind k (warzone_names.c). */
+static const char *game_key(cbd_turn_order_type k, const char *as) {
+    return cbdp_wz_game_member((int)k, as);
+}
+
+/* An id member of kind k's game order copied as combatd's member `as`. */
+static bool copy_id(const cbd_reader *o, cbd_turn_order_type k, const char *as, json_t *out) {
     char id[CBDP_WZ_ID_MAX];
-    return cbdp_wz_read_id(o, key, id) && json_object_set_new(out, as, json_string(id)) == 0;
+    return cbdp_wz_read_id(o, game_key(k, as), id) &&
+           json_object_set_new(out, as, json_string(id)) == 0;
 }
 
 /* Armies that move (numArmies, armiesToAirlift): the count and its Commanders' ids (W21). */
-static bool copy_moving(const cbd_reader *o, const char *key, const cbd_config *cfg, json_t *out) {
+static bool copy_moving(const cbd_reader *o, cbd_turn_order_type k, const cbd_config *cfg,
+                        json_t *out) {
+    const char *key = game_key(k, "armies");
     cbdp_wz_armies a;
     if (!cbdp_wz_read_armies(o, key, cfg->warapp.army_cap, &a)) {
         return false;
@@ -60,8 +68,8 @@ static bool copy_moving(const cbd_reader *o, const char *key, const cbd_config *
     if (a.commanders) {
         json_t *units = json_array();
         ok = ok && units && json_object_set_new(out, "units", units) == 0;
-        for (size_t k = 0; ok && k < json_array_size(a.commanders); k++) {
-            ok = json_array_append(units, json_object_get(json_array_get(a.commanders, k), "id")) ==
+        for (size_t u = 0; ok && u < json_array_size(a.commanders); u++) {
+            ok = json_array_append(units, json_object_get(json_array_get(a.commanders, u), "id")) ==
                  0;
         }
     }
@@ -71,24 +79,26 @@ static bool copy_moving(const cbd_reader *o, const char *key, const cbd_config *
 
 /* attackTransfer (W33), attackTeammates, byPercent, under the settings that allow them. */
 static bool copy_attack_kind(const cbd_reader *o, const cbdp_wz_turn *t, json_t *out) {
-    static const char *const names[] = {"AttackTransfer", "Attack", "Transfer", NULL};
-    const json_t *v = cbd_reader_member(o, "attackTransfer");
+    const char *const *names = cbdp_wz_only_names;
+    const char *only = game_key(CBD_ORDER_ATTACK_TRANSFER, "only");
+    const json_t *v = cbd_reader_member(o, only);
     int mode = 0;
     for (int i = 0; json_is_string(v) && names[i]; i++) {
         mode = strcmp(json_string_value(v), names[i]) == 0 ? i : mode;
     }
     if (!cbdp_wz_absent(v) &&
         (!json_is_string(v) || strcmp(json_string_value(v), names[mode]) != 0)) {
-        cbd_reader_error(o, "attackTransfer", "must be AttackTransfer, Attack or Transfer (W33)");
+        cbd_reader_error(o, only, "must be %s, %s or %s (W33)", names[0], names[1], names[2]);
         return false;
     }
     if ((mode == 1 && !t->allow_attack_only) || (mode == 2 && !t->allow_transfer_only)) {
-        cbd_reader_error(o, "attackTransfer", "is %s, which the settings do not allow (%s false)",
-                         names[mode], mode == 1 ? "AllowAttackOnly" : "AllowTransferOnly");
+        cbd_reader_error(o, only, "is %s, which the settings do not allow (%s false)", names[mode],
+                         mode == 1 ? "AllowAttackOnly" : "AllowTransferOnly");
         return false;
     }
     bool mates = false;
-    bool ok = cbdp_wz_bool(o, "attackTeammates", &mates) != CBD_FIELD_BAD;
+    bool ok = cbdp_wz_bool(o, game_key(CBD_ORDER_ATTACK_TRANSFER, "attack_teammates"), &mates) !=
+              CBD_FIELD_BAD;
     ok = ok && json_object_set_new(out, "attack_teammates", json_boolean(mates)) == 0;
     if (mode > 0) {
         ok = ok &&
@@ -106,9 +116,10 @@ static bool copy_percent(const cbd_reader *o, const cbdp_wz_turn *t, json_t *out
         return false;
     }
     uint64_t pct = 0;
-    if (cbdp_wz_uint(o, "numArmies", 100, &pct) != CBD_FIELD_OK || pct == 0) {
+    const char *key = game_key(CBD_ORDER_ATTACK_TRANSFER, "percent");
+    if (cbdp_wz_uint(o, key, 100, &pct) != CBD_FIELD_OK || pct == 0) {
         if (pct == 0) {
-            cbd_reader_error(o, "numArmies", "is a percent under byPercent: 1 to 100");
+            cbd_reader_error(o, key, "is a percent under byPercent: 1 to 100");
         }
         return false;
     }
@@ -118,9 +129,10 @@ static bool copy_percent(const cbd_reader *o, const cbdp_wz_turn *t, json_t *out
 static bool copy_attack(const cbd_reader *o, const cbd_config *cfg, const cbdp_wz_turn *t,
                         json_t *out) {
     bool pct = false;
-    bool ok = copy_id(o, "from", "from", out) & copy_id(o, "to", "to", out);
+    const cbd_turn_order_type k = CBD_ORDER_ATTACK_TRANSFER;
+    bool ok = copy_id(o, k, "from", out) & copy_id(o, k, "to", out);
     ok &= cbdp_wz_bool(o, "byPercent", &pct) != CBD_FIELD_BAD;
-    ok &= pct ? copy_percent(o, t, out) : copy_moving(o, "numArmies", cfg, out);
+    ok &= pct ? copy_percent(o, t, out) : copy_moving(o, k, cfg, out);
     return ok & copy_attack_kind(o, t, out);
 }
 
@@ -128,26 +140,27 @@ static bool copy_attack(const cbd_reader *o, const cbd_config *cfg, const cbdp_w
 static bool copy_members(const cbd_reader *o, int k, const cbd_config *cfg, const cbdp_wz_turn *t,
                          json_t *out) {
     uint64_t n = 0;
-    switch ((cbd_turn_order_type)k) {
+    const cbd_turn_order_type kind = (cbd_turn_order_type)k;
+    switch (kind) {
         case CBD_ORDER_DEPLOY:
-            if (cbdp_wz_uint(o, "armies", cfg->warapp.army_cap, &n) != CBD_FIELD_OK) {
-                cbd_reader_error(o, "armies", "is required: the armies deployed");
+            if (cbdp_wz_uint(o, game_key(kind, "armies"), cfg->warapp.army_cap, &n) !=
+                CBD_FIELD_OK) {
+                cbd_reader_error(o, game_key(kind, "armies"), "is required: the armies deployed");
                 return false;
             }
-            return copy_id(o, "deployOn", "to", out) &&
+            return copy_id(o, kind, "to", out) &&
                    json_object_set_new(out, "armies", json_integer((json_int_t)n)) == 0;
         case CBD_ORDER_ATTACK_TRANSFER:
             return copy_attack(o, cfg, t, out);
         case CBD_ORDER_BOMB:
         case CBD_ORDER_BLOCKADE:
         case CBD_ORDER_EMERGENCY_BLOCKADE:
-            return copy_id(o, "targetTerritoryID", "target", out);
+            return copy_id(o, kind, "target", out);
         case CBD_ORDER_AIRLIFT:
-            return (copy_id(o, "from", "from", out) & copy_id(o, "to", "to", out)) &&
-                   copy_moving(o, "armiesToAirlift", cfg, out);
+            return (copy_id(o, kind, "from", out) & copy_id(o, kind, "to", out)) &&
+                   copy_moving(o, kind, cfg, out);
         case CBD_ORDER_GIFT:
-            return copy_id(o, "territoryID", "target", out) &
-                   copy_id(o, "giftTo", "to_player", out);
+            return copy_id(o, kind, "target", out) & copy_id(o, kind, "to_player", out);
         case CBD_ORDER_PRIORITY:
         case CBD_ORDER_DELAY:
         case CBD_ORDER_KINDS:
@@ -173,7 +186,7 @@ static bool read_order(const cbd_reader *r, size_t i, const cbd_config *cfg, cbd
         return json_array_append_new(t->order_at, json_null()) == 0;
     }
     char player[CBDP_WZ_ID_MAX];
-    if (!cbdp_wz_read_id(&o, "playerID", player)) {
+    if (!cbdp_wz_read_id(&o, cbdp_wz_game_member(CBDP_WZ_ANY_KIND, "player"), player)) {
         return false;
     }
     json_t *out = json_pack("{s:s,s:s}", "type", cbd_turn_api_kind_name((cbd_turn_order_type)k),

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "api/endpoint_support.h"
+#include "api/warapp/turn/warapp_turn_kinds_json.h"
 #include "warzone_internal.h"
 
 static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID",  "goal",   "objective",
@@ -239,21 +240,29 @@ static json_t *terr_id(const json_t *id) {
     return json_incref((json_t *)id);
 }
 
-/* One /plan-turn order as SendOrdersBotGame takes it; `player` is playerID as given. */
+/* One /plan-turn order (a deploy or an attack/transfer) as SendOrdersBotGame takes it, in the
+ * game's names (warzone_names.c); `player` is playerID as given. */
 static json_t *game_order(const json_t *o, const json_t *player) {
     const char *type = json_string_value(json_object_get(o, "type"));
+    cbd_turn_order_type k = type && strcmp(type, cbd_turn_api_kind_name(CBD_ORDER_DEPLOY)) == 0
+                                ? CBD_ORDER_DEPLOY
+                                : CBD_ORDER_ATTACK_TRANSFER;
     json_t *to = terr_id(json_object_get(o, "to"));
-    if (type && strcmp(type, "deploy") == 0) {
-        return json_pack("{s:s,s:O,s:o,s:O}", "type", "GameOrderDeploy", "playerID", player,
-                         "deployOn", to, "armies", json_object_get(o, "armies"));
+    const char *player_key = cbdp_wz_game_member(CBDP_WZ_ANY_KIND, "player");
+    if (k == CBD_ORDER_DEPLOY) {
+        return json_pack("{s:s,s:O,s:o,s:O}", "type", cbd_turn_api_kind_game(k), player_key, player,
+                         cbdp_wz_game_member(k, "to"), to, cbdp_wz_game_member(k, "armies"),
+                         json_object_get(o, "armies"));
     }
     char n[24];
     snprintf(n, sizeof n, "%" JSON_INTEGER_FORMAT,
              json_integer_value(json_object_get(o, "armies")));
-    return json_pack("{s:s,s:O,s:o,s:o,s:s,s:s,s:b,s:b}", "type", "GameOrderAttackTransfer",
-                     "playerID", player, "from", terr_id(json_object_get(o, "from")), "to", to,
-                     "numArmies", n, "attackTransfer", "AttackTransfer", "attackTeammates", 0,
-                     "byPercent", 0);
+    return json_pack("{s:s,s:O,s:o,s:o,s:s,s:s,s:b,s:b}", "type", cbd_turn_api_kind_game(k),
+                     player_key, player, cbdp_wz_game_member(k, "from"),
+                     terr_id(json_object_get(o, "from")), cbdp_wz_game_member(k, "to"), to,
+                     cbdp_wz_game_member(k, "armies"), n, cbdp_wz_game_member(k, "only"),
+                     cbdp_wz_only_names[CBD_ONLY_EITHER],
+                     cbdp_wz_game_member(k, "attack_teammates"), 0, "byPercent", 0);
 }
 
 /* The plan's orders as SendOrdersBotGame takes them, each with `player` as its playerID. */

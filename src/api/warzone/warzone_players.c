@@ -60,7 +60,7 @@ static bool all_listed(const cbd_reader *r, const cbdp_wz_turn *t, const json_t 
                 &at, s ? &in->at : r, s ? in->key : "orders",
                 (size_t)json_integer_value(s ? s : json_object_get(t->player_at, id)));
         }
-        cbd_reader_error(&at, s ? "ownedBy" : "playerID",
+        cbd_reader_error(&at, s ? "ownedBy" : cbdp_wz_game_member(CBDP_WZ_ANY_KIND, "player"),
                          "is %s, not a player of %s: give the in-game ids (a profile id "
                          "of the query game API is not one, W41)",
                          id, t->players_in.at.pointer[0] ? "game.players" : "`players`");

@@ -9,56 +9,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/warapp/turn/warapp_turn_kinds_json.h"
 #include "warzone_internal.h"
 
-typedef struct {
-    const char *combatd, *game;
-} member_name;
-
-static const member_name settings_names[] = {
-    {"offense_kill_rate", "OffensiveKillRate"},
-    {"defense_kill_rate", "DefensiveKillRate"},
-    {"luck_modifier", "LuckModifier"},
-    {"rounding_mode", "RoundingMode"},
-    {"one_army_must_stand_guard", "OneArmyStandsGuard"},
-    {"multi_attack", "MultiAttack"},
-    {"blockade_multiplier", "BlockadeCard/MultiplyAmount"},
-    {"emergency_blockade_multiplier", "AbandonCard/MultiplyAmount"},
-    {NULL, NULL},
-};
-
-static const char *renamed(const member_name *table, const char *name) {
-    for (const member_name *r = table; r->combatd; r++) {
-        if (strcmp(r->combatd, name) == 0) {
-            return r->game;
-        }
-    }
-    return NULL;
+/* An order's member in the game's words, for its game type (warzone_names.c); NULL when the
+ * game's order has no member of it (the pointer then names the order). */
+static const char *order_member(const char *type, const char *m) {
+    int k = cbd_turn_api_kind_of_game(type);
+    return k < 0 ? NULL : cbdp_wz_game_member(k, m);
 }
 
-/* An order's member in the game's words, for its game type. */
-static const char *order_member(const char *type, const char *m) {
-    bool deploy = strcmp(type, "GameOrderDeploy") == 0;
-    bool airlift = strcmp(type, "GameOrderPlayCardAirlift") == 0;
-    static const member_name common[] = {
-        {"player", "playerID"},
-        {"from", "from"},
-        {"percent", "numArmies"},
-        {"to_player", "giftTo"},
-        {"only", "attackTransfer"},
-        {"attack_teammates", "attackTeammates"},
-        {NULL, NULL},
-    };
-    if (strcmp(m, "to") == 0) {
-        return deploy ? "deployOn" : "to";
+/* /settings/<member>: the game's setting, inside its card for a card's multiplier. */
+static void settings_pointer(char *tok[], size_t n, char *out, size_t size) {
+    const cbdp_wz_setting_name *g = n > 1 ? cbdp_wz_setting_of(tok[1]) : NULL;
+    if (!g) {
+        snprintf(out, size, "/settings");
+        return;
     }
-    if (strcmp(m, "armies") == 0 || strcmp(m, "units") == 0) {
-        return deploy ? "armies" : airlift ? "armiesToAirlift" : "numArmies";
-    }
-    if (strcmp(m, "target") == 0) {
-        return strcmp(type, "GameOrderPlayCardGift") == 0 ? "territoryID" : "targetTerritoryID";
-    }
-    return renamed(common, m);
+    snprintf(out, size, "/settings/%s%s%s", g->game, g->inner ? "/" : "", g->inner ? g->inner : "");
 }
 
 /* /territories/<id>/<member>...: the standing's item, where the standing was given (`standing`
@@ -145,11 +113,10 @@ static void game_pointer(const cbdp_wz_turn *t, const char *p, char *out, size_t
     for (char *s = strtok_r(copy, "/", &save); s && n < 8; s = strtok_r(NULL, "/", &save)) {
         tok[n++] = s;
     }
-    const char *g = n > 1 && !strcmp(tok[0], "settings") ? renamed(settings_names, tok[1]) : NULL;
     if (n == 0) {
         snprintf(out, size, "%s", p);
     } else if (!strcmp(tok[0], "settings")) {
-        snprintf(out, size, "/settings%s%s", g ? "/" : "", g ? g : "");
+        settings_pointer(tok, n, out, size);
     } else if (!strcmp(tok[0], "territories")) {
         territory_pointer(t, tok, n, out, size);
     } else if (!strcmp(tok[0], "orders")) {

@@ -71,18 +71,19 @@ static cbd_field game_enum(const cbd_reader *r, const char *key, const char *con
     return CBD_FIELD_BAD;
 }
 
-/* A card's MultiplyAmount (W26), when the card is an object: into settings[member]. */
-static bool read_card(const cbd_reader *s, const char *card, const char *member, json_t *out) {
-    const json_t *c = cbd_reader_member(s, card);
+/* A card's MultiplyAmount (W26), when the card is an object: into settings[its member]. */
+static bool read_card(const cbd_reader *s, cbdp_wz_setting which, json_t *out) {
+    const cbdp_wz_setting_name *n = &cbdp_wz_settings[which];
+    const json_t *c = cbd_reader_member(s, n->game);
     if (!json_is_object(c)) {
         return true; /* "none", absent: the card is off, its multiplier unused */
     }
     cbd_reader child;
-    cbd_reader_at(&child, s, card);
+    cbd_reader_at(&child, s, n->game);
     cbd_micro m = 0;
-    cbd_field f = cbdp_wz_decimal(&child, "MultiplyAmount", 0, 100000000, &m);
+    cbd_field f = cbdp_wz_decimal(&child, n->inner, 0, 100000000, &m);
     if (f == CBD_FIELD_OK) {
-        return json_object_set_new(out, member, json_real(cbd_micro_to_double(m))) == 0;
+        return json_object_set_new(out, n->combatd, json_real(cbd_micro_to_double(m))) == 0;
     }
     return f != CBD_FIELD_BAD;
 }
@@ -105,23 +106,19 @@ static cbd_field kill_rate(const cbd_reader *s, const char *key, cbd_micro *out)
     return f;
 }
 
+/* The kill rates (whole percents) and the luck modifier (a fraction), by their rows. */
 static bool read_rates(const cbd_reader *s, json_t *out) {
-    cbd_micro off = 0, def = 0, luck = 0;
-    cbd_field fo = kill_rate(s, "OffensiveKillRate", &off);
-    cbd_field fd = kill_rate(s, "DefensiveKillRate", &def);
-    cbd_field fl = cbdp_wz_decimal(s, "LuckModifier", 0, 1000000, &luck);
-    bool ok = fo != CBD_FIELD_BAD && fd != CBD_FIELD_BAD && fl != CBD_FIELD_BAD;
-    if (fo == CBD_FIELD_OK) {
-        ok = ok && json_object_set_new(out, "offense_kill_rate",
-                                       json_real(cbd_micro_to_double(off))) == 0;
-    }
-    if (fd == CBD_FIELD_OK) {
-        ok = ok && json_object_set_new(out, "defense_kill_rate",
-                                       json_real(cbd_micro_to_double(def))) == 0;
-    }
-    if (fl == CBD_FIELD_OK) {
-        ok = ok &&
-             json_object_set_new(out, "luck_modifier", json_real(cbd_micro_to_double(luck))) == 0;
+    static const cbdp_wz_setting rows[] = {CBDP_WZ_OFFENSE, CBDP_WZ_DEFENSE, CBDP_WZ_LUCK};
+    bool ok = true;
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        const cbdp_wz_setting_name *n = &cbdp_wz_settings[rows[i]];
+        cbd_micro v = 0;
+        cbd_field f = rows[i] == CBDP_WZ_LUCK ? cbdp_wz_decimal(s, n->game, 0, 1000000, &v)
+                                              : kill_rate(s, n->game, &v);
+        ok = f != CBD_FIELD_BAD && ok;
+        if (f == CBD_FIELD_OK) {
+            ok = json_object_set_new(out, n->combatd, json_real(cbd_micro_to_double(v))) == 0 && ok;
+        }
     }
     return ok;
 }
@@ -129,20 +126,23 @@ static bool read_rates(const cbd_reader *s, json_t *out) {
 static bool read_switches(const cbd_reader *s, json_t *out) {
     static const char *const rounding[] = {"StraightRound", "WeightedRandom", NULL};
     static const char *const rounding_combatd[] = {"straight_round", "weighted_random"};
+    const cbdp_wz_setting_name *rm = &cbdp_wz_settings[CBDP_WZ_ROUNDING];
+    const cbdp_wz_setting_name *sg = &cbdp_wz_settings[CBDP_WZ_GUARD];
+    const cbdp_wz_setting_name *ma = &cbdp_wz_settings[CBDP_WZ_MULTI];
     int mode = -1;
     bool guard = true, multi = false;
-    cbd_field fr = game_enum(s, "RoundingMode", rounding, &mode);
-    cbd_field fg = cbdp_wz_bool(s, "OneArmyStandsGuard", &guard);
-    cbd_field fm = cbdp_wz_bool(s, "MultiAttack", &multi);
+    cbd_field fr = game_enum(s, rm->game, rounding, &mode);
+    cbd_field fg = cbdp_wz_bool(s, sg->game, &guard);
+    cbd_field fm = cbdp_wz_bool(s, ma->game, &multi);
     bool ok = fr != CBD_FIELD_BAD && fg != CBD_FIELD_BAD && fm != CBD_FIELD_BAD;
     if (fr == CBD_FIELD_OK) {
-        ok = ok &&
-             json_object_set_new(out, "rounding_mode", json_string(rounding_combatd[mode])) == 0;
+        ok = ok && json_object_set_new(out, rm->combatd, json_string(rounding_combatd[mode])) == 0;
     }
     if (fg == CBD_FIELD_OK) {
-        ok = ok && json_object_set_new(out, "one_army_must_stand_guard", json_boolean(guard)) == 0;
+        ok = ok && json_object_set_new(out, sg->combatd, json_boolean(guard)) == 0;
     }
-    return ok && json_object_set_new(out, "multi_attack", json_boolean(multi)) == 0;
+    /* The game's MultiAttack is off unless it says so, whatever combatd's default. */
+    return ok && json_object_set_new(out, ma->combatd, json_boolean(multi)) == 0;
 }
 
 /* MoveOrder: Random, Cycle, NoLuckCycle (both cycles are W13's cycle; W40 says whose turn it
@@ -215,8 +215,8 @@ bool cbdp_wz_read_settings(const cbd_reader *r, const cbd_config *cfg, cbdp_wz_t
     }
     bool ok = read_rates(&s, out);
     ok &= read_switches(&s, out);
-    ok &= read_card(&s, "BlockadeCard", "blockade_multiplier", out);
-    ok &= read_card(&s, "AbandonCard", "emergency_blockade_multiplier", out);
+    ok &= read_card(&s, CBDP_WZ_BLOCKADE, out);
+    ok &= read_card(&s, CBDP_WZ_ABANDON, out);
     ok &= read_move_order(&s, t);
     ok &= cbdp_wz_uint(&s, "MinimumArmyBonus", 1000000000, &t->base_income) != CBD_FIELD_BAD;
     t->allow_attack_only = t->allow_transfer_only = t->allow_percent = true;

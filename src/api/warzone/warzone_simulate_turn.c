@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "api/endpoint_support.h"
+#include "api/warapp/turn/warapp_turn_kinds_json.h"
 #include "warzone_internal.h"
 
 static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "seed", NULL};
@@ -85,7 +86,7 @@ static json_t *army_string(const json_t *t, const char *owner) {
 /* A listed owner in the game's words: "neutral" is the game's "Neutral". */
 static const char *game_owner(const json_t *owner) {
     const char *o = json_string_value(owner);
-    return o == NULL || strcmp(o, "neutral") == 0 ? CBDP_WZ_NEUTRAL : o;
+    return o == NULL || strcmp(o, CBD_TURN_NEUTRAL_NAME) == 0 ? CBDP_WZ_NEUTRAL : o;
 }
 
 /* The standing after the turn, in the order of the standing given (`standing` or
@@ -152,9 +153,11 @@ static json_t *orders_after(const cbdp_wz_turn *t, const json_t *request, const 
         if (ok && what && strcmp(what, "skipped") == 0) {
             ok = json_object_set_new(o, "skipped", json_true()) == 0;
         } else if (ok && json_object_get(ev, "sent") &&
-                   strcmp(cbdp_wz_game_type(request, i), "GameOrderAttackTransfer") == 0) {
+                   strcmp(cbdp_wz_game_type(request, i),
+                          cbd_turn_api_kind_game(CBD_ORDER_ATTACK_TRANSFER)) == 0) {
             char player[CBDP_WZ_ID_MAX] = "";
-            (void)cbdp_wz_id_text(json_object_get(o, "playerID"), player);
+            (void)cbdp_wz_id_text(
+                json_object_get(o, cbdp_wz_game_member(CBDP_WZ_ANY_KIND, "player")), player);
             json_t *r = game_result(ev, player);
             ok = r && json_object_set_new(o, "result", r) == 0;
         }

@@ -25,6 +25,7 @@
 #include "api/warapp/turn/warapp_analyze_turn.h"
 #include "warapp_plan_json.h"
 #include "api/warapp/turn/warapp_turn_json.h"
+#include "api/warapp/turn/warapp_turn_kinds_json.h"
 
 /* The turn's members but `goals` (the plan's goal is its own member), and the plan's. */
 static const char *const request_keys[] = {
@@ -39,7 +40,7 @@ static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p)
         const cbd_turn_order *o = &p->orders[i];
         cbd_jw_object_open(w);
         bool deploy = o->type == CBD_ORDER_DEPLOY;
-        cbd_jw_key_string(w, "type", deploy ? "deploy" : "attack_transfer");
+        cbd_jw_key_string(w, "type", cbd_turn_api_kind_name(o->type));
         cbd_jw_key_string(w, "player", q->player_id[o->player]);
         if (!deploy) {
             cbd_jw_key_string(w, "from", q->territory_id[o->from]);

@@ -75,3 +75,7 @@ int cbd_turn_api_kind_of_game(const char *game) {
 const char *cbd_turn_api_kind_name(cbd_turn_order_type type) {
     return cbdp_turn_api_kinds[type].name;
 }
+
+const char *cbd_turn_api_kind_game(cbd_turn_order_type type) {
+    return cbdp_turn_api_kinds[type].game;
+}

@@ -71,6 +71,10 @@ int cbd_turn_api_kind_of_game(const char *game);
 /* Kind `type`'s `type` in combatd's requests and answers. */
 const char *cbd_turn_api_kind_name(cbd_turn_order_type type);
 
+/* Kind `type`'s `type` in the game's JSON (its row's game column): for the orders the
+ * /warzone/ endpoints write (src/api/warzone/, W40). */
+const char *cbd_turn_api_kind_game(cbd_turn_order_type type);
+
 /* W24: whether orders of kind `type` run in sequence (W13's movers: every phase but the
  * deploys, and not the cards that only reorder). */
 bool cbdp_turn_api_kind_moves(cbd_turn_order_type type);
