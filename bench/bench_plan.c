@@ -371,7 +371,7 @@ static void run_map(const wl2_map *map, int b) {
     cbd_turn_request q;
     memset(&q, 0, sizeof q);
     if (!cbd_reader_open(&r, body, "", keys, &problem) ||
-        !cbd_turn_request_read(&r, &cfg.warapp, &q)) {
+        cbd_turn_read_request(&r, &cfg.warapp, &q) != CBD_READ_OK) {
         printf("warlight2 board %d: the request does not read (%s)\n", b, problem.detail);
         exit(1);
     }

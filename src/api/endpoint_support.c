@@ -4,11 +4,23 @@
 #include <inttypes.h>
 #include <sys/random.h>
 
+#include "json/json_alloc.h"
 #include "json/json_reader.h"
 
 bool cbd_api_oom_problem(cbd_problem *problem) {
     cbd_problem_set(problem, 500, CBD_API_OOM_DETAIL);
     return false;
+}
+
+cbd_read_status cbd_api_read_status(bool ok, cbd_problem *problem) {
+    if (cbd_json_alloc_failed() || (!ok && problem->status == 0)) {
+        (void)cbd_api_oom_problem(problem);
+        return CBD_READ_NO_MEMORY;
+    }
+    if (problem->status == 500) { /* a reader's own allocation failed, and said so */
+        return CBD_READ_NO_MEMORY;
+    }
+    return ok && problem->status == 0 ? CBD_READ_OK : CBD_READ_INVALID;
 }
 
 bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,

@@ -34,6 +34,21 @@ bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_s
 /* The 500 problem of out-of-memory, in the words of every other. Returns false. */
 bool cbd_api_oom_problem(cbd_problem *problem);
 
+/* What reading a request came to. A reader's bool cannot tell a refusal from memory running
+ * out, and a request opened with an unknown member reads on with its error recorded; this
+ * says which, so that no endpoint guesses it from an empty problem. */
+typedef enum {
+    CBD_READ_OK,        /* read whole, nothing recorded */
+    CBD_READ_INVALID,   /* a rule is broken: every offending member is recorded (a 4xx) */
+    CBD_READ_NO_MEMORY, /* an allocation failed: the 500 is recorded */
+} cbd_read_status;
+
+/* The status of a reading that returned `ok`, the one place that tells the failures apart:
+ * any failed jansson allocation of this request (json/json_alloc.h), a false with nothing
+ * recorded (the 500 is recorded then), or a 500 recorded is memory; any other problem recorded
+ * is a refusal, whatever `ok` says. */
+cbd_read_status cbd_api_read_status(bool ok, cbd_problem *problem);
+
 /* The 422 of an answer that would pass server.max_answer_bytes (`bytes` its estimated size, 0
  * when unknown), naming `member`. Returns false. */
 bool cbd_api_answer_too_large(const cbd_config *cfg, double bytes, const char *member,

@@ -89,11 +89,11 @@ bool cbd_api_warzone_analyze_turn(const cbd_config *cfg, cbd_budget *budget, con
         return false;
     }
     cbdp_wz_turn t;
-    cbdp_wz_status st = cbdp_wz_read_turn(&r, cfg, true, &t);
+    cbd_read_status st = cbdp_wz_read_turn(&r, cfg, true, &t);
     uint64_t points = cfg->warapp.max_distribution_points;
     bool ok = cbd_read_u64(&r, "max_distribution_points", 1, cfg->warapp.max_distribution_points,
                            &points) != CBD_FIELD_BAD &&
-              st == CBDP_WZ_READ;
+              st == CBD_READ_OK;
     json_t *answer = NULL;
     if (ok &&
         json_object_set_new(t.doc, "max_distribution_points", json_integer((json_int_t)points))) {

@@ -17,6 +17,7 @@
 #include <jansson.h>
 
 #include "api/api.h"
+#include "api/endpoint_support.h"
 #include "combatd/decimal.h"
 #include "combatd/warapp_turn.h"
 #include "json/json_reader.h"
@@ -71,25 +72,12 @@ typedef struct {
     "settings", "map", "standing", "orders", "players", "fogged", "diplomacy", "incomes", "game",  \
         "gameInfo"
 
-/* What reading the game's JSON came to. A reader's bool cannot tell a refusal from memory
- * running out, and the endpoints each guessed it from an empty problem; this says which. */
-typedef enum {
-    CBDP_WZ_READ,      /* read whole */
-    CBDP_WZ_REFUSED,   /* a rule is broken: every offending member is recorded (a 4xx) */
-    CBDP_WZ_NO_MEMORY, /* an allocation failed: the 500 is recorded */
-} cbdp_wz_status;
-
-/* The status of a reading that returned `ok`, the one place that tells the two failures
- * apart: any failed jansson allocation on this thread (json/json_alloc.h), or a false with no
- * error recorded, is memory (the 500 is recorded then); a false with errors is a refusal. */
-cbdp_wz_status cbdp_wz_status_of(bool ok, cbd_problem *problem);
-
 /* Reads the turn of the request `r` (opened with CBDP_WZ_TURN_KEYS and the endpoint's own):
- * CBDP_WZ_READ when it could be translated, else a refusal with every offending member
+ * CBD_READ_OK when it could be translated, else a refusal with every offending member
  * recorded in the game's pointers, or a 500. `orders_required`: /plan-turn's request may leave
  * them out. Free with cbdp_wz_turn_free either way. */
-cbdp_wz_status cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
-                                 cbdp_wz_turn *t);
+cbd_read_status cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
+                                  cbdp_wz_turn *t);
 void cbdp_wz_turn_free(cbdp_wz_turn *t);
 
 /* ---- the game's names and combatd's, one row each (warzone_names.c) ---- */

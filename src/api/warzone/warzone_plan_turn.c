@@ -330,8 +330,8 @@ bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const 
     }
     cbdp_wz_turn t;
     send_ids ids = {0};
-    bool ok = cbdp_wz_read_turn(&r, cfg, false, &t) == CBDP_WZ_READ &&
-              cbdp_wz_status_of(plan_members(&r, &t, t.doc, &ids), problem) == CBDP_WZ_READ;
+    bool ok = cbdp_wz_read_turn(&r, cfg, false, &t) == CBD_READ_OK &&
+              cbd_api_read_status(plan_members(&r, &t, t.doc, &ids), problem) == CBD_READ_OK;
     json_t *answer = NULL;
     if (ok && !cbdp_wz_run(cfg, budget, cbd_api_plan_turn, t.doc, &answer, problem)) {
         cbdp_wz_problem_to_game(&t, problem); /* cbdp_wz_run recorded why */

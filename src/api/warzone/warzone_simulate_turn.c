@@ -192,10 +192,10 @@ bool cbd_api_warzone_simulate_turn(const cbd_config *cfg, cbd_budget *budget, co
         return false;
     }
     cbdp_wz_turn t;
-    cbdp_wz_status st = cbdp_wz_read_turn(&r, cfg, true, &t);
+    cbd_read_status st = cbdp_wz_read_turn(&r, cfg, true, &t);
     uint64_t seed = 0;
     cbd_field f = cbd_read_seed(&r, "seed", &seed);
-    bool ok = st == CBDP_WZ_READ && f != CBD_FIELD_BAD;
+    bool ok = st == CBD_READ_OK && f != CBD_FIELD_BAD;
     ok = ok && (f == CBD_FIELD_OK || cbd_api_fresh_seed(&seed, problem)); /* records a 503 */
     json_t *answer = NULL;
     if (ok && (json_object_set_new(t.doc, "trials", json_integer(1)) != 0 ||

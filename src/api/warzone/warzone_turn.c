@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "api/endpoint_support.h"
-#include "json/json_alloc.h"
 #include "warzone_internal.h"
 
 static bool alloc_turn(cbdp_wz_turn *t) {
@@ -80,25 +79,17 @@ static bool find_sources(const cbd_reader *r, cbdp_wz_turn *t) {
     return find_source(r, "incomes", "gameInfo", "incomes", incomes, &t->incomes_in) && ok;
 }
 
-cbdp_wz_status cbdp_wz_status_of(bool ok, cbd_problem *problem) {
-    if (cbd_json_alloc_failed() || (!ok && problem->status == 0)) {
-        (void)cbd_api_oom_problem(problem);
-        return CBDP_WZ_NO_MEMORY;
-    }
-    return ok && problem->status == 0 ? CBDP_WZ_READ : CBDP_WZ_REFUSED;
-}
-
-cbdp_wz_status cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
-                                 cbdp_wz_turn *t) {
+cbd_read_status cbdp_wz_read_turn(const cbd_reader *r, const cbd_config *cfg, bool orders_required,
+                                  cbdp_wz_turn *t) {
     if (!alloc_turn(t)) {
-        return cbdp_wz_status_of(false, r->problem);
+        return cbd_api_read_status(false, r->problem);
     }
     bool ok = find_sources(r, t);
     ok = cbdp_wz_read_settings(r, cfg, t) && ok;
     ok = cbdp_wz_read_board(r, cfg, t) && ok;
     ok = cbdp_wz_read_orders(r, cfg, orders_required, t) && ok;
     ok = cbdp_wz_check_players(r, t) && ok; /* named beside the other parts' errors too */
-    return cbdp_wz_status_of(ok, r->problem);
+    return cbd_api_read_status(ok, r->problem);
 }
 
 void cbdp_wz_turn_free(cbdp_wz_turn *t) {

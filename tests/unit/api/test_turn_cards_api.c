@@ -34,7 +34,7 @@ static bool read_only(const char *body, cbd_turn_request *q, cbd_problem *proble
     cbd_problem_init(problem);
     cbd_reader r;
     cr_assert(cbd_reader_open(&r, doc, "", keys, problem));
-    (void)cbd_turn_request_read(&r, &cfg->warapp, q);
+    (void)cbd_turn_read_request(&r, &cfg->warapp, q);
     json_decref(doc);
     return problem->n_errors == 0;
 }

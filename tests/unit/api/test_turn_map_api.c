@@ -34,7 +34,7 @@ static bool read_turn(const char *body, cbd_turn_request *q, cbd_problem *proble
     cbd_problem_init(problem);
     cbd_reader r;
     cr_assert(cbd_reader_open(&r, doc, "", keys, problem));
-    bool ok = cbd_turn_request_read(&r, &cfg.warapp, q);
+    bool ok = cbd_turn_read_request(&r, &cfg.warapp, q) == CBD_READ_OK;
     json_decref(doc); /* the test reads only indices after this */
     return ok;
 }

@@ -244,7 +244,7 @@ bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *
     cbd_turn_request q;
     cbd_plan_read pr = {0};
     memset(&q, 0, sizeof q);
-    ok = ok && cbd_turn_request_read(&r, &cfg->warapp, &q);
+    ok = ok && cbd_turn_read_request(&r, &cfg->warapp, &q) == CBD_READ_OK;
     ok = ok && cbdp_plan_request_read(&r, &cfg->warapp, &q, &pr) && problem->status == 0;
     ok = ok && plan(cfg, budget, &q, &pr, out, problem);
     cbdp_plan_read_free(&pr);

@@ -201,11 +201,11 @@ bool cbd_api_analyze_turn(const cbd_config *cfg, cbd_budget *budget, const json_
         return false;
     }
     cbd_turn_request q;
-    bool ok = cbd_turn_request_read(&r, &cfg->warapp, &q);
+    bool ok = cbd_turn_read_request(&r, &cfg->warapp, &q) == CBD_READ_OK;
     uint64_t points = cfg->warapp.max_distribution_points;
     ok &= cbd_read_u64(&r, "max_distribution_points", 1, cfg->warapp.max_distribution_points,
                        &points) != CBD_FIELD_BAD;
-    if (!ok || problem->status != 0) {
+    if (cbd_api_read_status(ok, problem) != CBD_READ_OK) {
         cbd_turn_request_free(&q);
         return false;
     }

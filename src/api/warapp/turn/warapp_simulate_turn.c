@@ -179,9 +179,9 @@ bool cbd_api_simulate_turn(const cbd_config *cfg, cbd_budget *budget, const json
     }
     cbd_turn_request q;
     sim_options o;
-    bool ok = cbd_turn_request_read(&r, &cfg->warapp, &q);
+    bool ok = cbd_turn_read_request(&r, &cfg->warapp, &q) == CBD_READ_OK;
     ok &= read_options(&r, &cfg->warapp, &q, &o);
-    ok = ok && problem->status == 0;
+    ok = cbd_api_read_status(ok, problem) == CBD_READ_OK;
     if (ok && o.include_turns) {
         double floor = listing_floor(&q, o.trials);
         if (floor > (double)cfg->limits.max_answer_bytes) {

@@ -291,7 +291,8 @@ static size_t listed_units(const json_t *orders, size_t n_orders) {
     return n;
 }
 
-bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q) {
+cbd_read_status cbd_turn_read_request(const cbd_reader *r, const cbd_warapp_config *cfg,
+                                      cbd_turn_request *q) {
     memset(q, 0, sizeof *q);
     q->limits = cbd_turn_default_limits();
     q->limits.max_territories = cfg->max_turn_territories;
@@ -308,7 +309,7 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
         n_orders = 0; /* refused when the orders are read */
     }
     if (!alloc_request(q, n_terr, n_orders, listed_units(orders, n_orders))) {
-        return oom(r->problem);
+        return cbd_api_read_status(oom(r->problem), r->problem);
     }
     q->turn.territories = q->territories;
     q->turn.orders = q->orders;
@@ -330,16 +331,18 @@ bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cb
         ok = ok && cbdp_turn_check_borders(r, q);
         ok = ok && check_total(r, q);
     }
-    if (ok && r->problem->status == 0) {
+    /* Unknown members were recorded by cbd_reader_open without failing it: the status sees
+     * them, and the core's checks run on a turn read whole only. */
+    cbd_read_status read = cbd_api_read_status(ok, r->problem);
+    if (read == CBD_READ_OK) {
         cbd_turn_error err;
         cbd_status st = cbd_turn_validate(&q->turn, &q->limits, &err);
         if (st != CBD_OK) {
             cbd_turn_error_problem(q, st, &err, r->problem);
-            return false;
+            return cbd_api_read_status(false, r->problem);
         }
     }
-    /* Unknown members were recorded by cbd_reader_open without failing it. */
-    return ok && r->problem->status == 0;
+    return read;
 }
 
 void cbd_turn_request_free(cbd_turn_request *q) {

@@ -10,6 +10,7 @@
 #include "combatd/budget.h"
 #include "combatd/warapp_turn.h"
 #include "api/api_config.h"
+#include "api/endpoint_support.h"
 #include "json/json_reader.h"
 #include "json/json_write.h"
 #include "json/problem.h"
@@ -67,10 +68,12 @@ typedef struct {
 
 /*
  * Reads the turn members of the request object `r` (opened by the caller with CBD_TURN_KEYS
- * plus its own). True when the turn is valid; false with every offending field recorded (422)
- * or a 500 (out of memory). Free with cbd_turn_request_free either way.
+ * plus its own): CBD_READ_OK when the turn is valid and nothing of the request was refused,
+ * CBD_READ_INVALID with every offending field recorded (422), CBD_READ_NO_MEMORY with the 500
+ * recorded. Free with cbd_turn_request_free either way.
  */
-bool cbd_turn_request_read(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q);
+cbd_read_status cbd_turn_read_request(const cbd_reader *r, const cbd_warapp_config *cfg,
+                                      cbd_turn_request *q);
 
 void cbd_turn_request_free(cbd_turn_request *q);
 
