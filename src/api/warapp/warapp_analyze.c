@@ -201,7 +201,7 @@ bool cbd_api_analyze_attack(const cbd_config *cfg, cbd_budget *budget, const jso
         return cbd_api_oom_problem(problem);
     }
     bool ok = false;
-    if (!cbdp_analyze_read(cfg, request, q, problem)) {
+    if (cbdp_analyze_read(cfg, request, q, problem) != CBD_READ_OK) {
         goto done;
     }
     if (q->battle.transfer) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api/endpoint_support.h"
 #include "warapp_settings.h"
 
 static const char *const request_keys[] = {CBD_WARAPP_BATTLE_KEYS,
@@ -265,12 +266,12 @@ static bool read_targets(const cbd_reader *r, const cbd_warapp_config *cfg,
     return ok;
 }
 
-bool cbdp_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze_request *q,
-                       cbd_problem *problem) {
+cbd_read_status cbdp_analyze_read(const cbd_config *cfg, const json_t *request,
+                                  cbd_analyze_request *q, cbd_problem *problem) {
     cbd_reader r;
     const cbd_warapp_config *w = &cfg->warapp;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
-        return false;
+        return cbd_api_read_status(false, problem);
     }
     bool ok = cbdp_warapp_request_read(&r, w, CBD_BATTLE_UNITS | CBD_BATTLE_FOG, &q->battle);
     ok &= read_graph(&r, w, q);
@@ -279,10 +280,13 @@ bool cbdp_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze
     ok &= cbd_read_u64(&r, "max_distribution_points", 1, w->max_distribution_points, &points) !=
           CBD_FIELD_BAD;
     q->max_points = (uint32_t)points;
-    /* The cost only of a request that is otherwise valid, so that its numbers mean something. */
-    ok = ok && problem->status == 0 && (q->battle.transfer || check_cost(&r, cfg, q));
-    /* Unknown members were recorded by cbd_reader_open without failing it. */
-    return ok && problem->status == 0;
+    /* The cost only of a request that is otherwise valid (unknown members, which
+     * cbd_reader_open recorded without failing, included), so that its numbers mean something. */
+    cbd_read_status st = cbd_api_read_status(ok, problem);
+    if (st == CBD_READ_OK && !q->battle.transfer) {
+        st = cbd_api_read_status(check_cost(&r, cfg, q), problem);
+    }
+    return st;
 }
 
 const cbd_warapp_count *cbdp_analyze_counts(const cbd_analyze_request *q, cbd_warapp_count *one,
@@ -361,7 +365,7 @@ uint64_t cbd_api_analyze_attack_cost(const cbd_config *cfg, const json_t *reques
     uint64_t cost = CBD_COST_BASE_NS;
     if (q && scratch) {
         cbd_problem_init(scratch);
-        if (cbdp_analyze_read(cfg, request, q, scratch) && !q->battle.transfer) {
+        if (cbdp_analyze_read(cfg, request, q, scratch) == CBD_READ_OK && !q->battle.transfer) {
             cost += (uint64_t)(q->terms * (double)CBD_COST_NS_PER_TERM +
                                q->answer_bytes * (double)CBD_COST_NS_PER_BYTE);
         }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "api/api.h"
+#include "api/endpoint_support.h"
 #include "combatd/warapp_odds.h"
 #include "warapp_request.h"
 
@@ -33,14 +34,15 @@ typedef struct {
 /*
  * Reads every member, so that one 422 lists every bad field; then, for a valid request that
  * is not a transfer, its cost: the targets within warapp.max_needed_terms, the graph within
- * max_graph_terms, the answer within server.max_answer_bytes. False with the problem filled.
+ * max_graph_terms, the answer within server.max_answer_bytes. CBD_READ_OK, or a refusal or
+ * the 500 recorded in the problem (cbd_api_read_status).
  */
 /* A request to read into, ready for cbdp_analyze_read (free with free() after
  * cbdp_warapp_battle_free); NULL when out of memory. */
 cbd_analyze_request *cbdp_analyze_request_new(void);
 
-bool cbdp_analyze_read(const cbd_config *cfg, const json_t *request, cbd_analyze_request *q,
-                       cbd_problem *problem);
+cbd_read_status cbdp_analyze_read(const cbd_config *cfg, const json_t *request,
+                                  cbd_analyze_request *q, cbd_problem *problem);
 
 /* The defenders' counts: the fog's distribution (W23), or the one count as given (in *one). */
 const cbd_warapp_count *cbdp_analyze_counts(const cbd_analyze_request *q, cbd_warapp_count *one,

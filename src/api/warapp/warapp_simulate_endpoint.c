@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/endpoint_support.h"
 #include "combatd/warapp_simulate.h"
 #include "warapp_request.h"
 #include "warapp_settings.h"
@@ -144,13 +145,13 @@ static bool check_answer_size(const cbd_config *cfg, cbd_sim_request *q, bool li
     return true;
 }
 
-static bool read_request(const cbd_config *cfg, const json_t *request, cbd_sim_request *q,
-                         cbd_problem *problem) {
+static cbd_read_status read_request(const cbd_config *cfg, const json_t *request,
+                                    cbd_sim_request *q, cbd_problem *problem) {
     static const char *const keys[] = {
         CBD_WARAPP_BATTLE_KEYS, CBD_WARAPP_UNIT_KEYS, "trials", "seed", "include_battles", NULL};
     cbd_reader r;
     if (!cbd_reader_open(&r, request, "", keys, problem)) {
-        return false;
+        return cbd_api_read_status(false, problem);
     }
     bool ok =
         cbdp_warapp_request_read(&r, &cfg->warapp, CBD_BATTLE_UNITS | CBD_BATTLE_FOG, &q->battle);
@@ -174,10 +175,14 @@ static bool read_request(const cbd_config *cfg, const json_t *request, cbd_sim_r
     if (q->include_battles && q->trials > cfg->warapp.max_listed_battles) {
         q->include_battles = false;
     }
-    ok = ok && problem->status == 0 &&
-         (q->battle.transfer || check_answer_size(cfg, q, listed == CBD_FIELD_OK, problem));
-    /* Unknown members were recorded by cbd_reader_open without failing it. */
-    return ok && problem->status == 0;
+    /* The answer's size only of a request that is otherwise valid (unknown members, which
+     * cbd_reader_open recorded without failing, included). */
+    cbd_read_status st = cbd_api_read_status(ok, problem);
+    if (st == CBD_READ_OK && !q->battle.transfer) {
+        st = cbd_api_read_status(check_answer_size(cfg, q, listed == CBD_FIELD_OK, problem),
+                                 problem);
+    }
+    return st;
 }
 
 /* Room for the listed battles, and their rendering charged (each unit of each battle too),
@@ -265,7 +270,7 @@ bool cbd_api_simulate(const cbd_config *cfg, cbd_budget *budget, const json_t *r
     if (!q) {
         return cbd_api_oom_problem(problem);
     }
-    bool ok = read_request(cfg, request, q, problem);
+    bool ok = read_request(cfg, request, q, problem) == CBD_READ_OK;
     if (ok && q->battle.transfer) {
         cbdp_warapp_transfer_write(out, &q->battle);
     } else if (ok) {
@@ -290,7 +295,7 @@ uint64_t cbd_api_simulate_cost(const cbd_config *cfg, const json_t *request) {
     uint64_t cost = CBD_COST_BASE_NS;
     if (q && scratch) {
         cbd_problem_init(scratch);
-        if (read_request(cfg, request, q, scratch) && !q->battle.transfer) {
+        if (read_request(cfg, request, q, scratch) == CBD_READ_OK && !q->battle.transfer) {
             const cbd_warapp_battle *b = &q->battle;
             uint64_t per_battle = CBD_COST_NS_PER_BATTLE +
                                   CBD_WORK_UNIT_DAMAGE * (b->attacking.n + b->defending.n) +

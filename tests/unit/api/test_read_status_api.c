@@ -2,15 +2,18 @@
  * What reading a request came to (cbd_api_read_status, src/api/endpoint_support.c): read whole,
  * refused with every bad member recorded, or out of memory with the 500 recorded, told apart in
  * one place; and the turn reader (cbd_turn_read_request) returning it, so that an unknown member
- * (recorded by cbd_reader_open, which reads on) is a refusal and never a turn read whole.
+ * (recorded by cbd_reader_open, which reads on) is a refusal and never a turn read whole; the
+ * same for /analyze-attack's reader.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <criterion/criterion.h>
 
 #include "api/endpoint_support.h"
 #include "api/warapp/turn/warapp_turn_json.h"
+#include "api/warapp/warapp_analyze_read.h"
 
 /* The four cases a reader's bool and its problem can be in, and a 500 a reader recorded. */
 Test(read_status_api, each_case_told_apart) {
@@ -80,4 +83,32 @@ Test(read_status_api, turn_reader_returns_the_status) {
     memcpy(at, "\"armies\": -1", strlen("\"armies\": -1"));
     cr_expect_eq(read_turn(bad, &p), CBD_READ_INVALID);
     cr_expect_eq(p.n_errors, 2);
+}
+
+static cbd_read_status read_attack(const char *body, cbd_problem *problem) {
+    json_t *doc = json_loads(body, 0, NULL);
+    cr_assert_not_null(doc, "%s", body);
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    cbd_problem_init(problem);
+    cbd_analyze_request *q = cbdp_analyze_request_new();
+    cr_assert_not_null(q);
+    cbd_read_status st = cbdp_analyze_read(&cfg, doc, q, problem);
+    cbdp_warapp_battle_free(&q->battle);
+    free(q);
+    json_decref(doc);
+    return st;
+}
+
+/* /analyze-attack's reader: 10 against 6 is read whole; with an unknown member it is a
+ * refusal naming it, and its cost is not weighed (one error). */
+Test(read_status_api, attack_reader_returns_the_status) {
+    cbd_problem p;
+    cr_expect_eq(read_attack("{\"attackers\": 10, \"defenders\": 6}", &p), CBD_READ_OK);
+    cr_expect_eq(p.status, 0);
+    cr_expect_eq(read_attack("{\"attackers\": 10, \"defenders\": 6, \"bar\": true}", &p),
+                 CBD_READ_INVALID);
+    cr_expect_eq(p.status, 422);
+    cr_expect_eq(p.n_errors, 1);
+    cr_expect_str_eq(p.errors[0].pointer, "/bar");
 }
