@@ -112,7 +112,9 @@ void cbdp_plan_others_pointers(const cbdp_plan_others *o, cbd_problem *problem) 
             i++;
         }
         char out[sizeof problem->errors[e].pointer];
-        snprintf(out, sizeof out, "/others/%zu/orders/%zu%s", i, j - o->off[i], rest);
-        memcpy(p, out, sizeof out);
+        int n = snprintf(out, sizeof out, "/others/%zu/orders/%zu%s", i, j - o->off[i], rest);
+        if (n > 0 && (size_t)n < sizeof out) {
+            memcpy(p, out, sizeof out);
+        }
     }
 }

@@ -121,7 +121,7 @@ static bool scenarios_of(const cbd_turn_request *q, const cbdp_plan_others *o, c
     for (size_t i = 0; i < n; i++) {
         p->scenarios[i] = (cbd_plan_scenario){o->weight[i], o->off[i + 1] - o->off[i],
                                               q->orders + o->n_own + o->off[i]};
-        snprintf(p->names[i], sizeof p->names[i], "others/%zu", i);
+        snprintf(p->names[i], sizeof p->names[i], "others/%u", (unsigned)i);
     }
     if (n == 0 && !default_scenarios(q, pr, p, given, &n)) {
         return false;

@@ -26,7 +26,7 @@ typedef struct {
 /* W48, W49: what the position objective read (cbd_plan_read.position). */
 typedef struct cbdp_plan_position {
     cbd_plan_scenario scenarios[CBD_PLAN_MAX_SCENARIOS];
-    char names[CBD_PLAN_MAX_SCENARIOS][24];
+    char names[CBD_PLAN_MAX_SCENARIOS][32];
     cbd_turn_order *hold, *strike; /* the default scenarios' orders */
     uint64_t *incomes;             /* per player */
     json_t *warnings;              /* strings */
