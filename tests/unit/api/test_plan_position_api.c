@@ -384,3 +384,21 @@ Test(plan_position, w48_warzone_plan_turn_plans_the_warlight2_board) {
     json_decref(game);
     json_decref(req);
 }
+
+/* The MCP plan tool (its schema openapi.yaml's) takes position: W48's example answers −14 as
+ * /plan-turn does, in structuredContent. */
+Test(plan_position, w48_the_mcp_plan_tool_takes_position) {
+    static const char args[] = BOARD(", \"others\": [{\"weight\": 1, \"orders\": " STRIKE "}]");
+    char body[4096];
+    snprintf(body, sizeof body,
+             "{\"jsonrpc\": \"2.0\", \"id\": 7, \"method\": \"tools/call\", \"params\": "
+             "{\"name\": \"plan_turn\", \"arguments\": %s}}",
+             args);
+    json_t *doc = run("/mcp", body, 200);
+    cr_expect(json_is_false(json_walk(doc, "result/isError")), "%s", last_raw);
+    cr_expect_float_eq(json_number_at(doc, "result/structuredContent/value"), -14.0, 1e-12, "%s",
+                       last_raw);
+    cr_expect_str_eq(json_string_value(json_walk(doc, "result/structuredContent/scenarios/0/name")),
+                     "others/0");
+    json_decref(doc);
+}

@@ -43,8 +43,7 @@ static bool in_bonus(const cbd_turn_bonus *b, uint32_t t) {
 /*
  * W48's risk to p's bonus b: the enemies' armies on the territories bordering b from outside
  * (E) against p's armies on b's territories that border outside (A), E / (E + A); 0 when both
- * are 0. A border is one whichever of its two territories lists it (W24's lists may be
- * one-sided). `edge` has room for the board's territories.
+ * are 0. `edge` has room for the board's territories.
  */
 static double exposure(const cbd_turn *turn, const cbd_turn_analysis *a, const cbd_turn_bonus *b,
                        cbd_turn_player p, bool *edge) {
