@@ -22,8 +22,9 @@
 #include "warzone_internal.h"
 #include "warzone_position.h"
 
-static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID",  "goal",   "objective",
-                                           "income",          "max_plans", "gameID", NULL};
+static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID", "goal",
+                                           "objective",       "income",   "max_plans",
+                                           "gameID",          "others",   NULL};
 
 /* The largest id SendOrdersBotGame takes: the SDK casts gameID, playerID and turnNumber to a
  * C# int. */
@@ -324,24 +325,38 @@ static bool game_answer(cbdp_wz_turn *t, const json_t *request, const send_ids *
 
 bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                cbd_jw *out, cbd_problem *problem) {
+    /* W49: `others`' game orders are translated as the request's own, after them */
+    cbdp_wz_others others;
+    json_t *merged = NULL;
+    if (!cbdp_wz_others_merge(request, &merged, &others, problem)) {
+        return false;
+    }
+    request = merged ? merged : request;
     cbd_reader r;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
+        json_decref(merged);
         return false;
     }
     cbdp_wz_turn t;
     send_ids ids = {0};
     bool ok = cbdp_wz_read_turn(&r, cfg, false, &t) == CBDP_WZ_READ &&
               cbdp_wz_status_of(plan_members(&r, &t, t.doc, &ids), problem) == CBDP_WZ_READ;
+    if (ok && !cbdp_wz_others_split(&t, &others)) {
+        ok = cbd_api_oom_problem(problem);
+    }
     json_t *answer = NULL;
     if (ok && !cbdp_wz_run(cfg, budget, cbd_api_plan_turn, t.doc, &answer, problem)) {
+        cbdp_wz_others_before(&others, problem);
         cbdp_wz_problem_to_game(&t, problem); /* cbdp_wz_run recorded why */
         ok = false;
     }
+    cbdp_wz_others_after(&others, problem);
     if (ok && !game_answer(&t, request, &ids, answer, out)) {
         ok = cbd_api_oom_problem(problem); /* it fails only for memory */
     }
     json_decref(answer);
     cbdp_wz_turn_free(&t);
+    json_decref(merged);
     return ok;
 }
 

@@ -402,3 +402,51 @@ Test(plan_position, w48_the_mcp_plan_tool_takes_position) {
                      "others/0");
     json_decref(doc);
 }
+
+/* W48's board in the game's JSON: alice 100 (A 1, B 2), bob 200 (C 3, D 4), N 5 neutral. */
+#define GAME(extra)                                                                                \
+    "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": "     \
+    "\"0\", \"MinimumArmyBonus\": \"5\"}, \"map\": {\"territories\": [{\"id\": 1, "                \
+    "\"connectedTo\": [2, 5]}, {\"id\": 2, \"connectedTo\": [3]}, {\"id\": 3, \"connectedTo\": "   \
+    "[4]}, {\"id\": 4}, {\"id\": 5}], \"bonuses\": [{\"id\": 1, \"value\": 2, \"territoryIDs\": "  \
+    "[1, 2]}, {\"id\": 2, \"value\": 3, \"territoryIDs\": [3, 4]}]}, \"standing\": [{\"terrID\": " \
+    "1, \"ownedBy\": \"100\", \"armies\": \"1\"}, {\"terrID\": 2, \"ownedBy\": \"100\", "          \
+    "\"armies\": \"1\"}, {\"terrID\": 3, \"ownedBy\": \"200\", \"armies\": \"5\"}, {\"terrID\": "  \
+    "4, \"ownedBy\": \"200\", \"armies\": \"3\"}, {\"terrID\": 5, \"ownedBy\": \"Neutral\", "      \
+    "\"armies\": \"2\"}], \"playerID\": \"100\", \"income\": 0, \"objective\": \"position\"" extra \
+    "}"
+
+/* The game's own scenarios (W49): bob's strike of W48's example in the game's orders answers
+ * −14 as /plan-turn does; a bad order of a scenario is named at the game's pointer. */
+Test(plan_position, w49_warzone_takes_the_others_in_the_games_orders) {
+    json_t *doc = run("/warzone/plan-turn",
+                      GAME(", \"others\": [{\"weight\": 1, \"orders\": [{\"type\": "
+                           "\"GameOrderDeploy\", \"playerID\": \"200\", \"deployOn\": 3, "
+                           "\"armies\": 2}, {\"type\": \"GameOrderAttackTransfer\", \"playerID\": "
+                           "\"200\", \"from\": 3, \"to\": 2, \"numArmies\": \"7\"}]}]"),
+                      200);
+    cr_expect_float_eq(json_number_at(doc, "value"), -14.0, 1e-12, "%s", last_raw);
+    cr_expect_str_eq(json_string_value(json_walk(doc, "scenarios/0/name")), "others/0");
+    json_decref(doc);
+    doc = run("/warzone/plan-turn",
+              GAME(", \"others\": [{\"weight\": 1, \"orders\": []}, {\"weight\": 1, \"orders\": "
+                   "[{\"type\": \"GameOrderAttackTransfer\", \"playerID\": \"200\", \"from\": 3, "
+                   "\"to\": 2, \"numArmies\": \"x\"}]}]"),
+              422);
+    cr_expect(has_error(doc, "/others/1/orders/0/numArmies", NULL), "%s", last_raw);
+    json_decref(doc);
+    /* a terrID not on the map: refused by /plan-turn's reader, named in the game's numbering */
+    doc = run("/warzone/plan-turn",
+              GAME(", \"orders\": [{\"type\": \"GameOrderDeploy\", \"playerID\": \"200\", "
+                   "\"deployOn\": 4, \"armies\": 1}], \"others\": [{\"weight\": 1, \"orders\": "
+                   "[]}, {\"weight\": 1, \"orders\": [{\"type\": \"GameOrderDeploy\", "
+                   "\"playerID\": \"200\", \"deployOn\": 3, \"armies\": 1}, {\"type\": "
+                   "\"GameOrderAttackTransfer\", \"playerID\": \"200\", \"from\": 3, \"to\": 9, "
+                   "\"numArmies\": \"2\"}]}]"),
+              422);
+    cr_expect(has_error(doc, "/others/1/orders/1/to", NULL), "%s", last_raw);
+    json_decref(doc);
+    doc = run("/warzone/plan-turn", GAME(", \"others\": [{\"weight\": -1, \"orders\": []}]"), 422);
+    cr_expect(has_error(doc, "/others/0/weight", NULL), "%s", last_raw);
+    json_decref(doc);
+}
