@@ -54,7 +54,7 @@ bool cbdp_wz_others_merge(const json_t *request, json_t **copy, cbdp_wz_others *
             return cbd_api_oom_problem(problem);
         }
     }
-    bool ok = cbdp_plan_others_merge(with ? with : request, copy, &o->game, problem);
+    bool ok = cbd_plan_others_merge(with ? with : request, copy, &o->game, problem);
     json_decref(with);
     return ok;
 }
@@ -73,7 +73,7 @@ bool cbdp_wz_others_split(cbdp_wz_turn *t, cbdp_wz_others *o) {
     if (o->game.n_others == 0) {
         return true;
     }
-    const cbdp_plan_others *g = &o->game;
+    const cbd_plan_others *g = &o->game;
     json_t *all = json_object_get(t->doc, "orders");
     o->doc_own = translated(t, 0, g->n_own);
     json_t *own = json_array(), *others = json_array();
@@ -117,5 +117,5 @@ void cbdp_wz_others_before(const cbdp_wz_others *o, cbd_problem *problem) {
 }
 
 void cbdp_wz_others_after(const cbdp_wz_others *o, cbd_problem *problem) {
-    cbdp_plan_others_pointers(&o->game, problem);
+    cbd_plan_others_pointers(&o->game, problem);
 }

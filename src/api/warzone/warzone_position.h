@@ -15,13 +15,13 @@ bool cbdp_wz_position_members(const cbdp_wz_turn *t, const char *player, json_t 
 /* W49: the request's `others` ({weight, orders: the game's orders}), their orders translated as
  * the request's own after them (one list), then split again. */
 typedef struct {
-    cbdp_plan_others game;                      /* in the game's orders' numbering */
+    cbd_plan_others game;                       /* in the game's orders' numbering */
     size_t doc_own;                             /* the request's own orders once translated */
     size_t doc_off[CBD_PLAN_MAX_SCENARIOS + 1]; /* scenario i: [doc_own + off[i], ...+ off[i+1]) */
 } cbdp_wz_others;
 
 /* The request to read (request, or *copy with `orders` the request's then every scenario's),
- * as cbdp_plan_others_merge; `orders` may be absent here (none). False with the problem. */
+ * as cbd_plan_others_merge; `orders` may be absent here (none). False with the problem. */
 bool cbdp_wz_others_merge(const json_t *request, json_t **copy, cbdp_wz_others *o,
                           cbd_problem *problem);
 

@@ -44,8 +44,8 @@ static bool read_scenario(const cbd_reader *root, size_t i, double *weight, cons
     return ok && f == CBD_FIELD_OK;
 }
 
-bool cbdp_plan_others_merge(const json_t *request, json_t **copy, cbdp_plan_others *o,
-                            cbd_problem *problem) {
+bool cbd_plan_others_merge(const json_t *request, json_t **copy, cbd_plan_others *o,
+                           cbd_problem *problem) {
     memset(o, 0, sizeof *o);
     *copy = NULL;
     const json_t *others = json_object_get(request, "others");
@@ -96,7 +96,7 @@ bool cbdp_plan_others_merge(const json_t *request, json_t **copy, cbdp_plan_othe
     return true;
 }
 
-void cbdp_plan_others_pointers(const cbdp_plan_others *o, cbd_problem *problem) {
+void cbd_plan_others_pointers(const cbd_plan_others *o, cbd_problem *problem) {
     for (size_t e = 0; o->n_others > 0 && e < problem->n_errors; e++) {
         char *p = problem->errors[e].pointer;
         if (strncmp(p, "/orders/", 8) != 0 || p[8] < '0' || p[8] > '9') {

@@ -114,7 +114,7 @@ static bool default_scenarios(const cbd_turn_request *q, const cbd_plan_read *pr
 }
 
 /* The scenarios: the request's `others` (named others/i), else the default ones. */
-static bool scenarios_of(const cbd_turn_request *q, const cbdp_plan_others *o, cbd_plan_read *pr,
+static bool scenarios_of(const cbd_turn_request *q, const cbd_plan_others *o, cbd_plan_read *pr,
                          const bool *given) {
     cbdp_plan_position *p = pr->position;
     size_t n = o->n_others;
@@ -138,7 +138,7 @@ static bool scenarios_of(const cbd_turn_request *q, const cbdp_plan_others *o, c
 }
 
 bool cbdp_plan_position_read(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q,
-                             const cbdp_plan_others *o, cbd_plan_read *pr) {
+                             const cbd_plan_others *o, cbd_plan_read *pr) {
     cbdp_plan_position *p = calloc(1, sizeof *p);
     pr->position = p;
     bool *given = calloc(q->turn.n_players + 1, sizeof *given);

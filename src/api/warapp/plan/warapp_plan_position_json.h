@@ -21,7 +21,7 @@ typedef struct {
     size_t n_others;
     size_t off[CBD_PLAN_MAX_SCENARIOS + 1]; /* scenario i: [n_own + off[i], n_own + off[i+1]) */
     double weight[CBD_PLAN_MAX_SCENARIOS];
-} cbdp_plan_others;
+} cbd_plan_others;
 
 /* W48, W49: what the position objective read (cbd_plan_read.position). */
 typedef struct cbdp_plan_position {
@@ -38,12 +38,12 @@ typedef struct cbdp_plan_position {
  * request's own; *o says where each list begins. False with a 422 for a malformed `others` or
  * `others` under another objective (or a 500).
  */
-bool cbdp_plan_others_merge(const json_t *request, json_t **copy, cbdp_plan_others *o,
-                            cbd_problem *problem);
+bool cbd_plan_others_merge(const json_t *request, json_t **copy, cbd_plan_others *o,
+                           cbd_problem *problem);
 
 /* The problem's pointers into the merged `orders` as the request's: /orders/<n_own + off[i] +
  * j>/... is /others/i/orders/j/.... */
-void cbdp_plan_others_pointers(const cbdp_plan_others *o, cbd_problem *problem);
+void cbd_plan_others_pointers(const cbd_plan_others *o, cbd_problem *problem);
 
 /*
  * The position members of a request read with objective "position": no `goal` (the goals are
@@ -52,7 +52,7 @@ void cbdp_plan_others_pointers(const cbdp_plan_others *o, cbd_problem *problem);
  * keeps the request's own orders only. False with the problem (or a 500).
  */
 bool cbdp_plan_position_read(const cbd_reader *r, const cbd_warapp_config *cfg, cbd_turn_request *q,
-                             const cbdp_plan_others *o, cbd_plan_read *pr);
+                             const cbd_plan_others *o, cbd_plan_read *pr);
 
 /* Refuses the position members under another objective (false with a 422). */
 bool cbdp_plan_position_members_absent(const cbd_reader *r);

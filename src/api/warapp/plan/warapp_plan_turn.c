@@ -222,9 +222,9 @@ bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *
         request = copy;
     }
     /* W49: `others`' orders are read as the request's own, after them */
-    cbdp_plan_others others;
+    cbd_plan_others others;
     json_t *merged = NULL;
-    bool ok = cbdp_plan_others_merge(request, &merged, &others, problem);
+    bool ok = cbd_plan_others_merge(request, &merged, &others, problem);
     request = merged ? merged : request;
     cbd_reader r;
     ok = ok && cbd_reader_open(&r, request, "", request_keys, problem);
@@ -236,7 +236,7 @@ bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *
     bool position = ok && pr.req.objective == CBD_PLAN_POSITION;
     ok = ok && (position ? cbdp_plan_position_read(&r, &cfg->warapp, &q, &others, &pr)
                          : cbdp_plan_position_members_absent(&r));
-    cbdp_plan_others_pointers(&others, problem);
+    cbd_plan_others_pointers(&others, problem);
     ok = ok && plan(cfg, budget, &q, &pr, out, problem);
     cbdp_plan_position_free(pr.position);
     cbdp_plan_read_free(&pr);
