@@ -146,7 +146,7 @@ static bool bonus_on_map(const json_t *bonuses, const char *id) {
 }
 
 /*
- * W53: every bonus OverriddenBonuses names is a bonus of the map, else a 422 at its bonusID:
+ * W51: every bonus OverriddenBonuses names is a bonus of the map, else a 422 at its bonusID:
  * settings and a map of two games (or a map whose bonuses were cut) would otherwise be answered
  * without the value the game gives that bonus, silently.
  */
@@ -165,7 +165,7 @@ static bool overrides_on_map(const cbd_reader *r, const cbdp_wz_turn *t, const j
                            (size_t)json_integer_value(json_object_get(over, "at")));
         cbd_reader_error(&item, "bonusID",
                          "is bonus %s, which map.bonuses does not list: the settings and the map "
-                         "must be the same game's (W53)",
+                         "must be the same game's (W51)",
                          id);
         ok = false;
     }

@@ -21,9 +21,11 @@
 #include "api/endpoint_support.h"
 #include "api/warapp/turn/warapp_turn_kinds_json.h"
 #include "warzone_internal.h"
+#include "warzone_position.h"
 
-static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID",  "goal",   "objective",
-                                           "income",          "max_plans", "gameID", NULL};
+static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID", "goal",
+                                           "objective",       "income",   "max_plans",
+                                           "gameID",          "others",   NULL};
 
 /* The largest id SendOrdersBotGame takes: the SDK casts gameID, playerID and turnNumber to a
  * C# int. */
@@ -218,9 +220,13 @@ static bool plan_members(const cbd_reader *r, cbdp_wz_turn *t, json_t *doc, send
     const json_t *objective = cbd_reader_member(r, "objective");
     bool income_objective =
         json_is_string(objective) && strcmp(json_string_value(objective), "income") == 0;
+    bool position =
+        json_is_string(objective) && strcmp(json_string_value(objective), "position") == 0;
     uint64_t income = 0;
-    bool ok = read_goal(r, t, player, income_objective, doc);
+    /* W48: position takes no goal (/plan-turn refuses one given) */
+    bool ok = read_goal(r, t, player, income_objective || position, doc);
     ok = read_income(r, t, player, &income) && ok;
+    ok = ok && (!position || cbdp_wz_position_members(t, player, doc));
     ok = ok && json_object_set_new(doc, "player", json_string(player)) == 0 &&
          json_object_set_new(doc, "income", json_integer((json_int_t)income)) == 0;
     if (ok && objective) {
@@ -308,7 +314,11 @@ static bool game_answer(cbdp_wz_turn *t, const json_t *request, const send_ids *
                                      json_object_get(answer, "optimal"), "income",
                                      json_object_get(t->doc, "income"))
                          : NULL;
+    const json_t *scenarios = json_object_get(answer, "scenarios");
     bool ok = res && (!send || json_object_set(res, "send_orders", send) == 0) &&
+              (!scenarios || json_object_set(res, "scenarios", (json_t *)scenarios) == 0) &&
+              (!json_is_array(json_object_get(answer, "warnings")) ||
+               json_array_extend(t->warnings, json_object_get(answer, "warnings")) == 0) &&
               json_object_set(res, "warnings", t->warnings) == 0;
     json_decref(send);
     if (!ok) {
@@ -324,24 +334,38 @@ static bool game_answer(cbdp_wz_turn *t, const json_t *request, const send_ids *
 
 bool cbd_api_warzone_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
                                cbd_jw *out, cbd_problem *problem) {
+    /* W49: `others`' game orders are translated as the request's own, after them */
+    cbdp_wz_others others;
+    json_t *merged = NULL;
+    if (!cbdp_wz_others_merge(request, &merged, &others, problem)) {
+        return false;
+    }
+    request = merged ? merged : request;
     cbd_reader r;
     if (!cbd_reader_open(&r, request, "", request_keys, problem)) {
+        json_decref(merged);
         return false;
     }
     cbdp_wz_turn t;
     send_ids ids = {0};
     bool ok = cbdp_wz_read_turn(&r, cfg, false, &t) == CBD_READ_OK &&
               cbd_api_read_status(plan_members(&r, &t, t.doc, &ids), problem) == CBD_READ_OK;
+    if (ok && !cbdp_wz_others_split(&t, &others)) {
+        ok = cbd_api_oom_problem(problem);
+    }
     json_t *answer = NULL;
     if (ok && !cbdp_wz_run(cfg, budget, cbd_api_plan_turn, t.doc, &answer, problem)) {
+        cbdp_wz_others_before(&others, problem);
         cbdp_wz_problem_to_game(&t, problem); /* cbdp_wz_run recorded why */
         ok = false;
     }
+    cbdp_wz_others_after(&others, problem);
     if (ok && !game_answer(&t, request, &ids, answer, out)) {
         ok = cbd_api_oom_problem(problem); /* it fails only for memory */
     }
     json_decref(answer);
     cbdp_wz_turn_free(&t);
+    json_decref(merged);
     return ok;
 }
 

@@ -175,7 +175,7 @@ Test(warzone_strict_api, w41_repeated_player_keeps_the_owner_check) {
     json_decref(doc);
 }
 
-/* W53: an override of a bonus that map.bonuses does not list is a 422 at its bonusID (it was
+/* W51: an override of a bonus that map.bonuses does not list is a 422 at its bonusID (it was
  * ignored), named beside every other bad member; with the map's bonuses left out, every
  * override is one. An override of a listed bonus replaces its value: bonus 2 overridden to 6
  * is answered 6, and bonus 1 keeps its 2, so 100's income is 5 + 2 · 0.8208 = 6.6416. */

@@ -12,12 +12,13 @@
 #include "api/endpoint_support.h"
 
 #include "api/warapp/turn/warapp_turn_ids.h"
+#include "api/warapp/turn/warapp_turn_kinds_json.h"
 
 static const char *const goal_keys[] = {"capture", "hold", "bonuses", NULL};
-static const char *const objective_names[] = {"all", "expected", "income", NULL};
+static const char *const objective_names[] = {"all", "expected", "income", "position", NULL};
 
 const char *cbdp_plan_objective_name(cbd_plan_objective o) {
-    return objective_names[o <= CBD_PLAN_INCOME ? o : 0];
+    return objective_names[o <= CBD_PLAN_POSITION ? o : 0];
 }
 
 /* The player: one of the turn's, owning a territory at the start (W31: deploys go there). */
@@ -285,8 +286,11 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     ok &= cbd_read_enum(r, "objective", objective_names, &objective) != CBD_FIELD_BAD;
     out->req.objective = (cbd_plan_objective)objective;
     ok &= cbd_read_u64(r, "max_plans", 1, CBD_PLAN_MAX_PLANS, &out->req.max_plans) != CBD_FIELD_BAD;
-    if (player) {
+    if (player && out->req.objective != CBD_PLAN_POSITION) {
+        /* (W48: position takes no goal, warapp_plan_position_json.c) */
         ok &= read_goal(r, q, out);
+    }
+    if (player) {
         ok &= check_player(r, q, out->req.player);
     }
     return ok;
@@ -297,4 +301,24 @@ void cbdp_plan_read_free(cbd_plan_read *p) {
     free(p->bonuses);
     free(p->bonus_index);
     memset(p, 0, sizeof *p);
+}
+
+/* Each plan's orders as /analyze-turn takes them. */
+void cbdp_plan_orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
+    cbd_jw_key(w, "orders");
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < p->n_orders; i++) {
+        const cbd_turn_order *o = &p->orders[i];
+        cbd_jw_object_open(w);
+        bool deploy = o->type == CBD_ORDER_DEPLOY;
+        cbd_jw_key_string(w, "type", cbd_turn_api_kind_name(o->type));
+        cbd_jw_key_string(w, "player", q->player_id[o->player]);
+        if (!deploy) {
+            cbd_jw_key_string(w, "from", q->territory_id[o->from]);
+        }
+        cbd_jw_key_string(w, "to", q->territory_id[o->to]);
+        cbd_jw_key_uint(w, "armies", o->armies);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
 }
