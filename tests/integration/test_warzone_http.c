@@ -87,7 +87,7 @@ Test(warzone_http, w41_errors_name_the_games_members) {
 /* Every bad member of one request over HTTP: an override of a bonus the map does not list
  * (W51), a repeated player, and the owner of 2 who is then not a player (W41), all three named
  * at the game's pointers in one problem+json. */
-Test(warzone_http, w53_w41_every_bad_member_named) {
+Test(warzone_http, w51_w41_every_bad_member_named) {
     const char *turn = GAME_TURN("6", "200");
     const char *edits[][2] = {
         {"\"MinimumArmyBonus\": 5}",

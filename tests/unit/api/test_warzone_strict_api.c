@@ -179,7 +179,7 @@ Test(warzone_strict_api, w41_repeated_player_keeps_the_owner_check) {
  * ignored), named beside every other bad member; with the map's bonuses left out, every
  * override is one. An override of a listed bonus replaces its value: bonus 2 overridden to 6
  * is answered 6, and bonus 1 keeps its 2, so 100's income is 5 + 2 · 0.8208 = 6.6416. */
-Test(warzone_strict_api, w53_override_of_a_bonus_not_on_the_map) {
+Test(warzone_strict_api, w51_override_of_a_bonus_not_on_the_map) {
     char body[4096], body2[4096];
     replaced(TURN, "[{\"bonusID\": 1, \"value\": \"4\"}]",
              "[{\"bonusID\": 1, \"value\": \"4\"}, {\"bonusID\": 9, \"value\": 3}, "
