@@ -198,6 +198,11 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
     c.cap_by_request = left < req->max_work;
     cbd_budget_init(&c.search, c.cap_by_request ? left : req->max_work, mem_left);
     cbd_budget_set_scratch(&c.search, budget ? budget->scratch : NULL); /* kept warm too */
+    /* Each plan's analysis makes and drops the same small blocks: reused from plan to plan
+     * rather than malloc'd and freed each time (budget.h's cbd_block_cache). */
+    cbd_block_cache cache;
+    memset(&cache, 0, sizeof cache);
+    cbd_budget_set_cache(&c.search, &cache);
     /* The request's deadline, its client going away and the server's drain stop the run
      * within one progress interval, inside an analysis too. */
     if (budget) {
@@ -237,6 +242,7 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
         st = CBD_ERR_BUDGET;
     }
     free_ctx(&c);
+    cbd_block_cache_release(&cache);
     if (st != CBD_OK) {
         cbd_plan_result_free(&run->res);
         run->ran = false;

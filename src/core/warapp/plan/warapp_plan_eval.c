@@ -277,10 +277,12 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
                             : 0;
         cbd_budget_init(&wide, left, c->budget->mem_limit - c->budget->mem_held);
         cbd_budget_set_scratch(&wide, c->budget->scratch);
+        cbd_budget_set_cache(&wide, c->search.cache);
         cbd_budget_set_progress(&wide, c->budget->progress, c->budget->progress_arg);
         meter = &wide;
     }
     uint64_t before = meter->work_spent, fresh_before = meter->fresh_bytes;
+    uint64_t heap_before = meter->heap_blocks;
     cbd_turn_analysis a;
     cbd_turn_error err;
     cbd_status st = cbd_turn_analyze(&turn, c->limits, meter, &a, &err);
@@ -293,7 +295,8 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
         }
     }
     uint64_t spent = meter->work_spent - before;
-    cbd_budget_note_child(c->budget, meter, meter->fresh_bytes - fresh_before);
+    cbd_budget_note_child(c->budget, meter, meter->fresh_bytes - fresh_before,
+                          meter->heap_blocks - heap_before);
     if (meter == &wide) {
         /* charged to the run's share too: past it, the run's next plan stops it */
         cbd_budget_add_spent(&c->search, spent);
