@@ -131,11 +131,9 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
     if (e->work > e->limits->max_work) { /* a window past the cache was computed again */
         return cbdp_turn_too_large(e, CBD_TURN_ERR_WORK, e->order, e->work, e->limits->max_work);
     }
-    /* Both windows capped (cleared, then folded), then every pair of them. */
+    /* Both windows capped (cleared, then folded), then every pair of them, a row of the
+     * defender's kills at a time (cbd_charge_loop: a battle of 10^4 x 10^4 pairs is 10^8). */
     uint64_t units = cbd_work_times(2 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len);
-    uint64_t pairs =
-        cbd_work_times(cbdp_turn_capped_len(kd, A, &alo), cbdp_turn_capped_len(ka, D, &dlo));
-    units += cbd_work_times(cbdp_turn_state_units(e, CBD_WORK_TURN_OUTCOME), pairs);
     if (!cbd_charge(e->budget, units)) {
         return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
@@ -143,8 +141,15 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
         (st = cbdp_turn_capped(e, 0, ka, D, &dlo, &dlen)) != CBD_OK) {
         return st;
     }
+    cbd_charge_loop rows;
+    cbd_charge_loop_init(&rows, e->budget,
+                         cbd_work_times(cbdp_turn_state_units(e, CBD_WORK_TURN_OUTCOME), dlen),
+                         alen);
     uint32_t *k2 = e->key + words;
     for (size_t i = 0; i < alen; i++) {
+        if (!cbd_charge_loop_step(&rows)) {
+            return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
+        }
         double pa = w * e->buf[1][i];
         uint64_t aleft = A - (alo + i); /* W4: defender kills capped at A */
         for (size_t j = 0; j < dlen && pa > 0; j++) {
