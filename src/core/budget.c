@@ -28,11 +28,12 @@ static size_t class_bytes(unsigned cls) {
 /* The class of a block of `total` bytes (header included; below CBD_SCRATCH_MIN_BLOCK plus the
  * header, so within CBD_CACHE_CLASSES). */
 static unsigned class_of(size_t total) {
-    unsigned cls = 0;
-    while (class_bytes(cls) < total) {
-        cls++;
+    if (total <= class_bytes(0)) {
+        return 0;
     }
-    return cls;
+    /* the bits of total - 1 are the class's power of two (a count of leading zeros, not a loop:
+     * this runs for every small block of a plan search) */
+    return (unsigned)(64 - __builtin_clzll((unsigned long long)total - 1)) - CACHE_SHIFT;
 }
 
 /* A block of `total` bytes from b's cache: the class's last freed block, else the heap's
