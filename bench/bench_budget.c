@@ -11,8 +11,11 @@
  * the CPU the run would take where a fresh page costs CBD_WORK_FRESH_PAGE (this machine's CPU
  * plus, per fault, the difference from the first-touch cost measured here at the start) (OUT
  * outside 0.5-2: then the bench fails; a run under 2 ms is marked small, not judged), the minor
- * page faults of the run (getrusage(RUSAGE_THREAD)), the most memory the budget held at once
- * and the answer's bytes.
+ * page faults of the run (getrusage(RUSAGE_THREAD)), the most memory the budget held at once,
+ * the answer's bytes, and the progress checks (a worker's job stops at one when its deadline
+ * passes, its client leaves or the server stops): how many, and the longest stretch of the
+ * thread's CPU between two (its start and end count as checks), in ms: how late a job can
+ * stop.
  *
  *   taskset -c 1 build/bench/bench_budget [runs [label-prefix]]   (default 3 runs a row)
  *
@@ -451,12 +454,45 @@ static double cpu_ns(void) {
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
+/* The progress checks of a run (budget.h's cbd_budget_progress_fn, which a worker's job uses to
+ * stop when its deadline passes, its client leaves or the server stops): how many, and the
+ * longest stretch of the thread's CPU between two (the run's start and end count as checks),
+ * which bounds how late a job stops. */
+typedef struct {
+    double last_ns;
+    double longest_ns;
+    uint64_t checks;
+} progress_probe;
+
+static double thread_cpu_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static void probe_mark(progress_probe *p) {
+    double now = thread_cpu_ns();
+    if (now - p->last_ns > p->longest_ns) {
+        p->longest_ns = now - p->last_ns;
+    }
+    p->last_ns = now;
+}
+
+/* Never stops the run: it only measures. */
+static bool probe_progress(void *arg) {
+    progress_probe *p = arg;
+    probe_mark(p);
+    p->checks++;
+    return false;
+}
+
 typedef struct {
     int status;
     double ns;
     uint64_t faults;
     size_t answer_bytes;
     cbd_budget spent;
+    progress_probe probe;
 } row_run;
 
 static uint64_t thread_minor_faults(void) {
@@ -482,6 +518,8 @@ static row_run run_once(const cbd_config *cfg, cbd_scratch_pool *pool, const bud
         limits.work_limit = UINT64_MAX;
     }
     limits.report = &r.spent;
+    limits.progress = probe_progress;
+    limits.progress_arg = &r.probe;
     cbd_scratch scratch;
     cbdp_scratch_pool_lend(pool, &scratch, limits.mem_limit);
     limits.scratch = &scratch;
@@ -489,9 +527,11 @@ static row_run run_once(const cbd_config *cfg, cbd_scratch_pool *pool, const bud
     cbd_api_request req;
     uint64_t faults = thread_minor_faults();
     double t0 = cpu_ns();
+    r.probe.last_ns = thread_cpu_ns();
     if (cbd_api_parse(ep, body, strlen(body), &req, &reply)) {
         (void)cbd_api_answer_within(&req, cfg, &limits, &reply);
     }
+    probe_mark(&r.probe);
     cbdp_scratch_pool_return(pool, &scratch);
     r.ns = cpu_ns() - t0;
     r.faults = thread_minor_faults() - faults;
@@ -554,8 +594,10 @@ static bool print_run(const budget_row *row, const char *pool, const row_run *r)
     double ratio = slow_ns > 0 ? (double)units / slow_ns : 0.0;
     bool judged = r->ns >= JUDGED_NS;
     bool fair = !judged || (ratio >= RATIO_LOW && ratio <= RATIO_HIGH);
-    printf("%-48s %-4s %6d %14.0f %14" PRIu64 " %8.3f %9" PRIu64 " %12zu %10zu%s\n", row->label,
-           pool, r->status, r->ns, units, ratio, r->faults, r->spent.mem_peak, r->answer_bytes,
+    printf("%-48s %-4s %6d %14.0f %14" PRIu64 " %8.3f %9" PRIu64 " %12zu %10zu %8" PRIu64
+           " %8.2f%s\n",
+           row->label, pool, r->status, r->ns, units, ratio, r->faults, r->spent.mem_peak,
+           r->answer_bytes, r->probe.checks, r->probe.longest_ns / 1e6,
            !judged ? "  small"
            : fair  ? ""
                    : "  OUT");
@@ -622,8 +664,8 @@ int main(int argc, char **argv) {
     page_ns_here = first_touch_ns_per_page();
     printf("first touch here: %.0f ns a page; charged for %d (CBD_WORK_FRESH_PAGE)\n", page_ns_here,
            CBD_WORK_FRESH_PAGE);
-    printf("%-48s %-4s %6s %14s %14s %8s %9s %12s %10s\n", "request", "pool", "status", "cpu ns",
-           "units", "charged", "faults", "peak bytes", "answer B");
+    printf("%-48s %-4s %6s %14s %14s %8s %9s %12s %10s %8s %8s\n", "request", "pool", "status",
+           "cpu ns", "units", "charged", "faults", "peak bytes", "answer B", "checks", "gap ms");
     size_t out = 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         if (!only || strncmp(rows[i].label, only, strlen(only)) == 0) {

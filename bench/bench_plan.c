@@ -75,6 +75,12 @@ static double cpu_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The search's CPU per work unit charged to its request (budget.h: a unit is meant as about a
+ * nanosecond; bench_budget prints the other endpoints' ratios). */
+static double ns_per_unit(double cpu_seconds, const cbd_budget *b) {
+    return b->work_spent > 0 ? cpu_seconds * 1e9 / (double)b->work_spent : 0.0;
+}
+
 static uint64_t lcg = 36;
 static uint64_t rnd(uint64_t n) {
     lcg = lcg * 6364136223846793005ULL + 1442695040888963407ULL;
@@ -157,10 +163,10 @@ static void run64(int k) {
     }
     printf(
         "64-territory board %d: %-8s income %2llu goals %zu  CPU %7.3f s  plans %5llu  fronts %zu"
-        "  value %.9f  optimal %s\n",
+        "  value %.9f  optimal %-5s  %.2f ns/unit\n",
         k, req.objective == CBD_PLAN_ALL ? "all" : "expected", (unsigned long long)req.income,
         n_goals, dt, (unsigned long long)r.plans_evaluated, r.fronts, r.best.value,
-        r.optimal ? "true" : "false");
+        r.optimal ? "true" : "false", ns_per_unit(dt, &budget));
     cbd_plan_result_free(&r);
 }
 
@@ -248,9 +254,9 @@ static void run64_income(int k) {
         return;
     }
     printf("64-territory income board %d: held %d of 16 bonuses' 3/4, income %2llu  CPU %7.3f s  "
-           "plans %5llu  fronts %zu  value %.9f  optimal %s\n",
+           "plans %5llu  fronts %zu  value %.9f  optimal %-5s  %.2f ns/unit\n",
            k, held, (unsigned long long)req.income, dt, (unsigned long long)r.plans_evaluated,
-           r.fronts, r.best.value, r.optimal ? "true" : "false");
+           r.fronts, r.best.value, r.optimal ? "true" : "false", ns_per_unit(dt, &budget));
     cbd_plan_result_free(&r);
 }
 
@@ -407,10 +413,10 @@ static void run_map(const wl2_map *map, int b) {
     double answered;
     double request_cpu = endpoint_cpu(text, &answered);
     printf("warlight2 board %2d: %-8s income %2llu goals %2zu  CPU %6.3f s (request %6.3f s)  "
-           "plans %5llu  fronts %zu  value %.9f  optimal %s%s\n",
+           "plans %5llu  fronts %zu  value %.9f  optimal %-5s  %.2f ns/unit%s\n",
            b, objective, (unsigned long long)req.income, n_goals, dt, request_cpu,
            (unsigned long long)res.plans_evaluated, res.fronts, res.best.value,
-           res.optimal ? "true" : "false",
+           res.optimal ? "true" : "false", ns_per_unit(dt, &budget),
            fabs(answered - res.best.value) <= 1e-9 ? "" : "  (the endpoint's value differs)");
     free(text);
     cbd_plan_result_free(&res);

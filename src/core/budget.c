@@ -15,7 +15,75 @@ typedef struct {
     alignas(max_align_t) cbd_budget *owner;
     size_t size;
     size_t capacity; /* of the whole block, header included; 0 for a block of malloc's heap */
+    unsigned cls;    /* a cache's block: its size class + 1 (cbd_block_cache); else 0 */
 } block_header;
+
+/* The smallest class: 2^CACHE_SHIFT bytes, header included. */
+#define CACHE_SHIFT 6
+
+static size_t class_bytes(unsigned cls) {
+    return (size_t)1 << (cls + CACHE_SHIFT);
+}
+
+/* The class of a block of `total` bytes (header included; below CBD_SCRATCH_MIN_BLOCK plus the
+ * header, so within CBD_CACHE_CLASSES). */
+static unsigned class_of(size_t total) {
+    if (total <= class_bytes(0)) {
+        return 0;
+    }
+    /* the bits of total - 1 are the class's power of two (a count of leading zeros, not a loop:
+     * this runs for every small block of a plan search) */
+    return (unsigned)(64 - __builtin_clzll((unsigned long long)total - 1)) - CACHE_SHIFT;
+}
+
+/* A block of `total` bytes from b's cache: the class's last freed block, else the heap's
+ * (counted in both); *tag its header's cls. */
+static block_header *cache_take(cbd_budget *b, size_t total, unsigned *tag) {
+    cbd_block_cache *c = b->cache;
+    unsigned cls = class_of(total);
+    block_header *h = c->free[cls];
+    if (h) {
+        memcpy(&c->free[cls], h, sizeof c->free[cls]);
+        c->kept -= class_bytes(cls);
+        c->reused++;
+    } else {
+        h = malloc(class_bytes(cls));
+        if (!h) {
+            return NULL;
+        }
+        c->heap_blocks++;
+        b->heap_blocks++;
+    }
+    *tag = cls + 1;
+    return h;
+}
+
+/* A cache's block back to `c` (NULL, or past CBD_CACHE_KEEP: to the heap). */
+static void cache_give(cbd_block_cache *c, block_header *h) {
+    unsigned cls = h->cls - 1;
+    if (!c || c->kept > CBD_CACHE_KEEP - class_bytes(cls)) {
+        free(h);
+        return;
+    }
+    memcpy(h, &c->free[cls], sizeof c->free[cls]);
+    c->free[cls] = h;
+    c->kept += class_bytes(cls);
+}
+
+void cbd_block_cache_release(cbd_block_cache *c) {
+    for (unsigned cls = 0; cls < CBD_CACHE_CLASSES; cls++) {
+        while (c->free[cls]) {
+            void *h = c->free[cls];
+            memcpy(&c->free[cls], h, sizeof c->free[cls]);
+            free(h);
+        }
+    }
+    c->kept = 0;
+}
+
+void cbd_budget_set_cache(cbd_budget *b, cbd_block_cache *c) {
+    b->cache = c;
+}
 
 void cbd_budget_init(cbd_budget *b, uint64_t work_limit, size_t mem_limit) {
     memset(b, 0, sizeof *b);
@@ -138,11 +206,17 @@ void *cbd_mem_alloc(cbd_budget *b, size_t size) {
     }
     size_t total = sizeof(block_header) + size, capacity = 0, fresh = 0;
     bool large = b && size >= CBD_SCRATCH_MIN_BLOCK;
-    block_header *h = large ? alloc_large(b, total, &capacity, &fresh) : malloc(total);
+    unsigned cls = 0;
+    block_header *h = large           ? alloc_large(b, total, &capacity, &fresh)
+                      : b && b->cache ? cache_take(b, total, &cls)
+                                      : malloc(total);
     if (!h) {
         return NULL;
     }
-    *h = (block_header){.owner = b, .size = size, .capacity = capacity};
+    if (b && !large && !b->cache) {
+        b->heap_blocks++;
+    }
+    *h = (block_header){.owner = b, .size = size, .capacity = capacity, .cls = cls};
     if (large) {
         take_large(b, size, fresh);
     } else if (b) {
@@ -196,6 +270,30 @@ static void *realloc_large(block_header *h, size_t size) {
     return moved + 1;
 }
 
+/* A cache's block grown or shrunk: in place within its class, else into a block of the class
+ * that fits (from the owner's cache, or the heap's when it has none now), the old one freed.
+ * The caller counts the new size. */
+static block_header *realloc_cached(block_header *h, size_t size) {
+    size_t total = sizeof *h + size;
+    if (total <= class_bytes(h->cls - 1)) {
+        return h;
+    }
+    cbd_budget *b = h->owner;
+    cbd_block_cache *c = b ? b->cache : NULL;
+    unsigned cls = 0;
+    block_header *moved = c ? cache_take(b, total, &cls) : malloc(total);
+    if (!moved) {
+        return NULL;
+    }
+    if (!c && b) {
+        b->heap_blocks++;
+    }
+    memcpy(moved, h, sizeof *h + h->size);
+    moved->cls = cls;
+    cache_give(c, h);
+    return moved;
+}
+
 void *cbd_mem_realloc(cbd_budget *b, void *p, size_t size) {
     if (!p) {
         return cbd_mem_alloc(b, size);
@@ -219,7 +317,7 @@ void *cbd_mem_realloc(cbd_budget *b, void *p, size_t size) {
         cbd_mem_free(p);
         return grown;
     }
-    block_header *grown = realloc(h, sizeof *grown + size);
+    block_header *grown = h->cls ? realloc_cached(h, size) : realloc(h, sizeof *grown + size);
     if (!grown) {
         return NULL;
     }
@@ -241,12 +339,15 @@ void cbd_mem_free(void *p) {
     give_back(h);
     if (h->capacity != 0 && h->owner->scratch) {
         cbd_scratch_give(h->owner->scratch, h, h->capacity);
+    } else if (h->cls != 0) {
+        cache_give(h->owner ? h->owner->cache : NULL, h);
     } else {
         free(h);
     }
 }
 
-void cbd_budget_note_child(cbd_budget *parent, const cbd_budget *child, uint64_t fresh_bytes) {
+void cbd_budget_note_child(cbd_budget *parent, const cbd_budget *child, uint64_t fresh_bytes,
+                           uint64_t heap_blocks) {
     if (!parent) {
         return;
     }
@@ -258,6 +359,7 @@ void cbd_budget_note_child(cbd_budget *parent, const cbd_budget *child, uint64_t
         parent->mem_peak = peak;
     }
     parent->fresh_bytes += fresh_bytes;
+    parent->heap_blocks += heap_blocks;
 }
 
 void cbd_budget_mark_stopped(cbd_budget *b, cbd_budget_stop why, size_t mem_refused) {

@@ -51,23 +51,20 @@ static bool past_deadline_at(const cbd_http_request *req, uint64_t now) {
     return now - req->in_us > (uint64_t)req->server->api.limits.answer_deadline * 1000000u;
 }
 
-/* How often at most a job looks at its client's socket: a peek is a system call (about a
- * microsecond), and the progress check comes about every millisecond of work, so the peek
- * costs some 0.1 % of a job and a client that leaves stops its job within a few ms of CPU. */
-#define PEEK_US 1000u
-
 /*
  * Whether the job's client has closed its connection: a peek at its socket that sees the end
  * of input (or an error) says so; EAGAIN is a client still waiting, and the bytes of a
  * pipelined next request are one still there. The connection is suspended while its job runs,
  * so MHD neither reads nor closes the socket meanwhile. A client that shuts only its sending
- * side counts as gone, as proxies take it (nginx's proxy_ignore_client_abort off).
+ * side counts as gone, as proxies take it (nginx's proxy_ignore_client_abort off). Every
+ * progress check peeks: the check comes once per CBD_BUDGET_PROGRESS_UNITS of work (about a
+ * millisecond), a peek is a system call of about a microsecond (some 0.1 % of the job), and so
+ * the first check after a client leaves stops its job, whatever the machine's speed.
  */
-static bool client_gone(cbd_http_request *req, uint64_t now) {
-    if (req->job_fd < 0 || now - req->job_peek_us < PEEK_US) {
+static bool client_gone(const cbd_http_request *req) {
+    if (req->job_fd < 0) {
         return false;
     }
-    req->job_peek_us = now;
     char byte;
     ssize_t n = recv(req->job_fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
@@ -79,11 +76,12 @@ static bool client_gone(cbd_http_request *req, uint64_t now) {
 static bool should_stop(void *arg) {
     cbd_http_request *req = arg;
     uint64_t now = cbd_now_us();
+    atomic_fetch_add_explicit(&req->server->job_checks, 1, memory_order_relaxed);
     if (atomic_load_explicit(&req->server->jobs_cancelled, memory_order_relaxed)) {
         req->job_end = CBD_JOB_STOPPED;
         return true;
     }
-    if (client_gone(req, now)) {
+    if (client_gone(req)) {
         req->job_end = CBD_JOB_ABANDONED;
         return true;
     }
@@ -135,7 +133,7 @@ static void job_run(cbd_job *job, bool stopping) {
     if (stopping || atomic_load(&req->server->jobs_cancelled)) {
         req->job_end = CBD_JOB_STOPPED;
         refuse_job(req, "The service is stopping; retry on another replica.");
-    } else if (client_gone(req, cbd_now_us())) {
+    } else if (client_gone(req)) {
         /* it left while its job waited: nothing to compute */
         req->job_end = CBD_JOB_ABANDONED;
         refuse_job(req, "The client closed its connection before the answer.");
@@ -191,7 +189,6 @@ enum MHD_Result cbdp_http_run_on_worker(cbd_server *s, struct MHD_Connection *co
     const union MHD_ConnectionInfo *fd =
         MHD_get_connection_info(con, MHD_CONNECTION_INFO_CONNECTION_FD);
     req->job_fd = fd ? fd->connect_fd : -1;
-    req->job_peek_us = 0;
     req->job_end = CBD_JOB_RAN;
     cbd_pool_admission why = cbdp_pool_submit(s->pool, &req->job);
     if (why == CBD_POOL_ADMITTED) {

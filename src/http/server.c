@@ -139,6 +139,7 @@ cbd_server *cbd_server_start(const cbd_server_config *cfg, const cbd_config *api
     atomic_init(&s->stopping, false);
     atomic_init(&s->jobs_unsent, 0u);
     atomic_init(&s->jobs_cancelled, false);
+    atomic_init(&s->job_checks, 0u);
     if (!start_helpers(s, cfg, err, err_size)) {
         free(s);
         return NULL;
@@ -196,4 +197,8 @@ void cbd_server_stop(cbd_server *s) {
 
 unsigned cbd_server_worker_jobs(const cbd_server *s) {
     return cbdp_pool_jobs(s->pool);
+}
+
+uint64_t cbd_server_job_checks(const cbd_server *s) {
+    return atomic_load_explicit(&s->job_checks, memory_order_relaxed);
 }

@@ -30,6 +30,11 @@ uint64_t cbd_server_deadline_cuts(const cbd_server *server);
 /* Long requests computing or waiting on the worker pool now (for tests and benches). */
 unsigned cbd_server_worker_jobs(const cbd_server *server);
 
+/* The progress checks the worker pool's jobs have made since the server started (each looks at
+ * the deadline, the job's client and the server stopping): for tests, which count the checks a
+ * job makes after its client leaves rather than time it. */
+uint64_t cbd_server_job_checks(const cbd_server *server);
+
 /* Stops the daemon (closing what is left) and frees the handle. NULL is a no-op. */
 void cbd_server_stop(cbd_server *server);
 

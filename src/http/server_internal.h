@@ -58,6 +58,7 @@ struct cbd_server {
     /* Running jobs stop at their next progress check and are refused with a 503: set when the
      * drain's deadline is near and when stopping begins (drain.c, server.c). */
     atomic_bool jobs_cancelled;
+    atomic_uint_fast64_t job_checks; /* the jobs' progress checks (cbd_server_job_checks) */
     uint16_t port;
 
     cbd_watchdog *watchdog;    /* the request and send deadlines (watchdog.h) */
@@ -100,8 +101,7 @@ struct cbd_http_request {
     cbd_api_request job_req;
     cbd_job job; /* its pool job: the address whose share it counts against (offload.c) */
     cbd_job_end job_end;
-    int job_fd;           /* the connection's socket, peeked at by the job (-1: not known) */
-    uint64_t job_peek_us; /* when the job last peeked at it */
+    int job_fd; /* the connection's socket, peeked at by the job (-1: not known) */
     struct MHD_Connection *con;
     cbd_server *server;
     char client[CBD_NET_ADDR_TEXT]; /* the peer, or who a trusted proxy forwarded for */

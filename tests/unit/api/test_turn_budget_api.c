@@ -320,3 +320,84 @@ Test(turn_budget_api, w24_w26_blockades_after_a_large_battle_are_charged) {
     free(one);
     free(many);
 }
+
+/* ---- the progress check (issue 43, item 4's rest) ---- */
+
+/* A request answered as a worker answers it, its progress checks counted (none stops it). */
+static bool count_check(void *arg) {
+    (*(uint64_t *)arg)++;
+    return false;
+}
+
+static budget_outcome run_counting_checks(const char *body, uint64_t *checks) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    budget_outcome o = {0};
+    const cbd_api_endpoint *ep = cbd_api_find_endpoint("/analyze-turn");
+    cbd_api_request req;
+    cbd_api_reply reply = {0};
+    cr_assert(cbd_api_parse(ep, body, strlen(body), &req, &reply), "%s", reply.body);
+    cbd_api_limits limits = cbd_api_full_limits(&cfg);
+    limits.report = &o.spent;
+    limits.scratch = warm_scratch();
+    *checks = 0;
+    limits.progress = count_check;
+    limits.progress_arg = checks;
+    cr_assert(cbd_api_answer_within(&req, &cfg, &limits, &reply));
+    o.status = reply.status;
+    o.doc = json_loadb(reply.body, reply.body_len, 0, NULL);
+    cbd_api_reply_free(&reply);
+    return o;
+}
+
+/* One battle of `armies` a side at full luck, then `zeros` orders that send nothing: by 7
+ * players in random order beside it (5,040 schedules), or by one player after it (each a step
+ * over every state the battle left). */
+static char *battle_then_zeros(int armies, int zeros, bool random) {
+    costly_buf t = {0};
+    costly_add(&t,
+               "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": %d}, \"B\": "
+               "{\"owner\": \"p1\", \"armies\": %d}, \"T1\": {\"owner\": \"p1\", \"armies\": "
+               "1}, \"T2\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": "
+               "\"p0\", \"from\": \"A\", \"to\": \"B\", \"armies\": %d}",
+               armies, armies, armies);
+    for (int i = 0; i < zeros; i++) {
+        costly_add(&t, ", {\"player\": \"p%d\", \"from\": \"%s\", \"to\": \"B\", \"armies\": 0}",
+                   random ? 1 + i % 7 : 2, random ? "T1" : "T2");
+    }
+    costly_add(&t,
+               "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"%s\", "
+               "\"max_distribution_points\": 100}",
+               random ? "random" : "listed");
+    return t.p;
+}
+
+/*
+ * The check comes with the charges, once per CBD_BUDGET_PROGRESS_UNITS (2^20) of them however
+ * large the charge that crosses it: a step charged at once for all its states or all its
+ * battle's pairs ran tens of ms between two checks. Charged in pieces of about 2^20 units
+ * (cbd_charge_loop), a request makes a check for every 2^20-2^21 units, so at most 3 · 2^20
+ * units a check leaves room for the few charges that stay whole (a table's growth). Before:
+ * 4.6·10^6 units a check for 3,000 a side then 40 steps, 6·10^6 for the random order's 2,000.
+ */
+Test(turn_budget_api, issue43_a_turn_checks_its_progress_every_few_million_units) {
+    struct {
+        int armies, zeros;
+        bool random;
+    } rows[] = {{3000, 40, false}, {2000, 15, true}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        char *body = battle_then_zeros(rows[i].armies, rows[i].zeros, rows[i].random);
+        uint64_t checks = 0;
+        budget_outcome o = run_counting_checks(body, &checks);
+        uint64_t units = o.spent.work_spent;
+        printf("%d a side, %d orders%s: %llu units, %llu checks, %.0f units a check (%d)\n",
+               rows[i].armies, rows[i].zeros, rows[i].random ? " in random order" : "",
+               (unsigned long long)units, (unsigned long long)checks,
+               checks ? (double)units / (double)checks : 0.0, o.status);
+        cr_expect_gt(units, 20 * CBD_BUDGET_PROGRESS_UNITS, "a costly turn");
+        cr_expect_geq(checks * 3 * CBD_BUDGET_PROGRESS_UNITS, units, "%llu checks for %llu units",
+                      (unsigned long long)checks, (unsigned long long)units);
+        json_decref(o.doc);
+        free(body);
+    }
+}

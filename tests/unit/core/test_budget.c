@@ -3,6 +3,7 @@
 #include <criterion/criterion.h>
 
 #include <stdint.h>
+#include <string.h>
 
 #include "combatd/budget.h"
 
@@ -245,4 +246,114 @@ Test(budget, progress_is_called_once_per_interval_and_can_cancel) {
     cr_assert_not(cbd_charge(&b, CBD_BUDGET_PROGRESS_UNITS));
     cr_assert_eq(calls, 3);
     cr_assert_eq(b.stopped, CBD_BUDGET_CANCELLED);
+}
+
+/* A budget with a cache: its small blocks come from size classes of 2^k bytes with their
+ * 32-byte header (100 + 32 and 200 + 32 both fit 256) and go back to them, so that a second
+ * round of blocks of one class takes nothing more from the heap. */
+Test(budget, a_cache_serves_freed_blocks_again) {
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    cbd_block_cache c;
+    memset(&c, 0, sizeof c);
+    cbd_budget_set_cache(&b, &c);
+    void *p[10];
+    for (int i = 0; i < 10; i++) {
+        p[i] = cbd_mem_alloc(&b, 100);
+        cr_assert_not_null(p[i]);
+        memset(p[i], i, 100);
+    }
+    cr_expect_eq(c.heap_blocks, 10);
+    cr_expect_eq(c.reused, 0);
+    cr_expect_eq(b.mem_held, 1000);
+    for (int i = 0; i < 10; i++) {
+        cbd_mem_free(p[i]);
+    }
+    cr_expect_eq(c.kept, 10 * 256);
+    cr_expect_eq(b.mem_held, 0);
+    for (int i = 0; i < 10; i++) {
+        p[i] = cbd_mem_alloc(&b, 200);
+        cr_assert_not_null(p[i]);
+    }
+    cr_expect_eq(c.heap_blocks, 10, "a second round of the class came from the heap");
+    cr_expect_eq(c.reused, 10);
+    cr_expect_eq(c.kept, 0);
+    cr_expect_eq(b.mem_held, 2000);
+    void *other = cbd_mem_alloc(&b, 300); /* 332 bytes: the class of 512, empty */
+    cr_expect_eq(c.heap_blocks, 11);
+    cbd_mem_free(other);
+    for (int i = 0; i < 10; i++) {
+        cbd_mem_free(p[i]);
+    }
+    cr_expect_eq(c.kept, 10 * 256 + 512);
+    cr_expect_eq(b.heap_blocks, 11, "the budget counts its cache's blocks from the heap");
+    cbd_block_cache_release(&c);
+    cr_expect_eq(c.kept, 0);
+    cr_expect_eq(c.heap_blocks, 11);
+    for (int k = 0; k < CBD_CACHE_CLASSES; k++) {
+        cr_expect_null(c.free[k]);
+    }
+}
+
+/* A cached block grows in place within its class (100 -> 200: 232 of 256 bytes), then moves
+ * with its bytes to the class that fits (1000: 1032 of 2048), its old place kept for the next
+ * block of its class. */
+Test(budget, a_cached_block_grows_in_its_class_then_moves) {
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    cbd_block_cache c;
+    memset(&c, 0, sizeof c);
+    cbd_budget_set_cache(&b, &c);
+    unsigned char *p = cbd_mem_alloc(&b, 100);
+    cr_assert_not_null(p);
+    memset(p, 7, 100);
+    unsigned char *q = cbd_mem_realloc(&b, p, 200);
+    cr_expect_eq(q, p);
+    cr_expect_eq(b.mem_held, 200);
+    unsigned char *r = cbd_mem_realloc(&b, q, 1000);
+    cr_assert_not_null(r);
+    cr_expect_neq(r, q);
+    cr_expect_eq(b.mem_held, 1000);
+    for (int i = 0; i < 100; i++) {
+        cr_expect_eq(r[i], 7);
+    }
+    cr_expect_eq(c.kept, 256);
+    unsigned char *s = cbd_mem_alloc(&b, 150);
+    cr_expect_eq(s, p, "the class of 256's freed block");
+    cbd_mem_free(s);
+    cbd_mem_free(r);
+    cr_expect_eq(b.mem_held, 0);
+    cr_expect_eq(c.heap_blocks, 2);
+    cbd_block_cache_release(&c);
+}
+
+/* Freed blocks past CBD_CACHE_KEEP (16 MiB) go to the heap: 300 blocks of 60,000 bytes (class
+ * 65,536) freed keep 256 of them, 16 MiB exactly. A budget without a cache counts its small
+ * blocks from the heap itself. */
+Test(budget, the_cache_keeps_at_most_its_keep) {
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    cbd_block_cache c;
+    memset(&c, 0, sizeof c);
+    cbd_budget_set_cache(&b, &c);
+    void *p[300];
+    for (int i = 0; i < 300; i++) {
+        p[i] = cbd_mem_alloc(&b, 60000);
+        cr_assert_not_null(p[i]);
+    }
+    for (int i = 0; i < 300; i++) {
+        cbd_mem_free(p[i]);
+    }
+    cr_expect_eq(c.kept, (size_t)256 * 65536);
+    cr_expect_eq(c.kept, CBD_CACHE_KEEP);
+    cbd_block_cache_release(&c);
+    cbd_budget plain;
+    cbd_budget_init(&plain, UINT64_MAX, SIZE_MAX);
+    for (int i = 0; i < 3; i++) {
+        p[i] = cbd_mem_alloc(&plain, 100);
+    }
+    cr_expect_eq(plain.heap_blocks, 3);
+    for (int i = 0; i < 3; i++) {
+        cbd_mem_free(p[i]);
+    }
 }

@@ -173,13 +173,20 @@ Test(simulate_budget, blocks_charge_their_battles_jumps_and_histograms_exactly) 
     cbd_sim_plan_free(&sim);
 }
 
-Test(simulate_budget, a_block_is_refused_before_it_runs) {
+/* A block's battles run in slices of CBD_BUDGET_PROGRESS_UNITS of work (2^20 / 20 = 52,428
+ * battles of 20 units; a block of 65,536 is a slice of 52,428 and one of 13,108), each charged
+ * before it runs, so that the progress check comes every slice: a slice the budget cannot pay
+ * for is not played. */
+#define FIXED_SLICE (CBD_BUDGET_PROGRESS_UNITS / FIXED_BATTLE)
+
+Test(simulate_budget, a_slice_is_refused_before_it_runs) {
     cbd_sim_plan sim = fixed_plan();
     const uint64_t trials = 2 * CBD_SIM_BLOCK;
-    const uint64_t first_block = CBD_SIM_BLOCK * FIXED_BATTLE + CBD_WORK_RNG_JUMP;
-    /* One unit short of the first block: not one battle is played, nothing is allocated. */
+    cr_assert_eq(FIXED_SLICE, 52428);
+    const uint64_t first_slice = FIXED_SLICE * FIXED_BATTLE;
+    /* One unit short of the first slice: not one battle is played, nothing is allocated. */
     cbd_budget b;
-    cbd_budget_init(&b, first_block - 1, SIZE_MAX);
+    cbd_budget_init(&b, first_slice - 1, SIZE_MAX);
     cbd_sim_stats st;
     cbd_sim_stats_init(&st);
     cr_assert_eq(cbd_warapp_sim_blocks(&sim, 9, trials, 0, 2, &b, &st, NULL), CBD_ERR_BUDGET);
@@ -188,13 +195,23 @@ Test(simulate_budget, a_block_is_refused_before_it_runs) {
     cr_expect_eq(b.mem_peak, 0);
     cbd_sim_stats_free(&st);
 
-    /* Enough for the first block and its histograms, not for the second. */
-    uint64_t one_block = first_block + FIXED_HIST_SLOTS * CBD_WORK_HIST_SLOT;
+    /* The first slice and its histograms, not the block's second slice (13,108 battles). */
+    uint64_t slice_hist = first_slice + FIXED_HIST_SLOTS * CBD_WORK_HIST_SLOT;
+    cbd_budget_init(&b, slice_hist, SIZE_MAX);
+    cbd_sim_stats_init(&st);
+    cr_assert_eq(cbd_warapp_sim_blocks(&sim, 9, trials, 0, 2, &b, &st, NULL), CBD_ERR_BUDGET);
+    cr_expect_eq(st.trials, FIXED_SLICE, "the first slice was played");
+    cr_expect_eq(b.work_spent, slice_hist + (CBD_SIM_BLOCK - FIXED_SLICE) * FIXED_BATTLE);
+    cbd_sim_stats_free(&st);
+
+    /* Enough for the first block (its slices, its histograms, the jump), not for the second. */
+    uint64_t one_block =
+        CBD_SIM_BLOCK * FIXED_BATTLE + CBD_WORK_RNG_JUMP + FIXED_HIST_SLOTS * CBD_WORK_HIST_SLOT;
     cbd_budget_init(&b, one_block, SIZE_MAX);
     cbd_sim_stats_init(&st);
     cr_assert_eq(cbd_warapp_sim_blocks(&sim, 9, trials, 0, 2, &b, &st, NULL), CBD_ERR_BUDGET);
     cr_expect_eq(st.trials, CBD_SIM_BLOCK, "the first block was played");
-    cr_expect_eq(b.work_spent, one_block + CBD_SIM_BLOCK * FIXED_BATTLE);
+    cr_expect_eq(b.work_spent, one_block + first_slice);
     cbd_sim_stats_free(&st);
     cr_expect_eq(b.mem_held, 0);
     cbd_sim_plan_free(&sim);

@@ -173,6 +173,30 @@ static cbd_status search(plan_ctx *c, run_kind kind, plan_run *run) {
     return answer(c, &run->res);
 }
 
+/* The run's own budget (c->search): the request's max_work, or what the request has left when
+ * that is less, its memory what the request has left, its large blocks from the request's
+ * scratch (kept warm too) and its small ones from `cache`: each plan's analysis makes and drops
+ * the same small blocks, reused from plan to plan rather than malloc'd and freed each time
+ * (budget.h's cbd_block_cache). The request's deadline, its client going away and the server's
+ * drain stop the run within one progress interval, inside an analysis too. */
+static void init_search_budget(plan_ctx *c, cbd_block_cache *cache) {
+    const cbd_budget *budget = c->budget;
+    size_t mem_left = budget ? budget->mem_limit - budget->mem_held : SIZE_MAX;
+    uint64_t left =
+        budget && budget->work_limit != UINT64_MAX
+            ? (budget->work_limit > budget->work_spent ? budget->work_limit - budget->work_spent
+                                                       : 0)
+            : UINT64_MAX;
+    c->cap_by_request = left < c->req->max_work;
+    cbd_budget_init(&c->search, c->cap_by_request ? left : c->req->max_work, mem_left);
+    cbd_budget_set_scratch(&c->search, budget ? budget->scratch : NULL);
+    memset(cache, 0, sizeof *cache);
+    cbd_budget_set_cache(&c->search, cache);
+    if (budget) {
+        cbd_budget_set_progress(&c->search, budget->progress, budget->progress_arg);
+    }
+}
+
 cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
                          const size_t *order_map, bool first_on_request, run_kind kind,
                          const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
@@ -189,20 +213,8 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
     c.budget = budget;
     c.err = err;
     c.first_error = CBD_OK;
-    size_t mem_left = budget ? budget->mem_limit - budget->mem_held : SIZE_MAX;
-    uint64_t left =
-        budget && budget->work_limit != UINT64_MAX
-            ? (budget->work_limit > budget->work_spent ? budget->work_limit - budget->work_spent
-                                                       : 0)
-            : UINT64_MAX;
-    c.cap_by_request = left < req->max_work;
-    cbd_budget_init(&c.search, c.cap_by_request ? left : req->max_work, mem_left);
-    cbd_budget_set_scratch(&c.search, budget ? budget->scratch : NULL); /* kept warm too */
-    /* The request's deadline, its client going away and the server's drain stop the run
-     * within one progress interval, inside an analysis too. */
-    if (budget) {
-        cbd_budget_set_progress(&c.search, budget->progress, budget->progress_arg);
-    }
+    cbd_block_cache cache;
+    init_search_budget(&c, &cache);
     cbd_status st = CBD_OK;
     if (!setup_pairs(&c) || !alloc_ctx(&c)) {
         st = cbd_budget_nomem(budget);
@@ -237,6 +249,7 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
         st = CBD_ERR_BUDGET;
     }
     free_ctx(&c);
+    cbd_block_cache_release(&cache);
     if (st != CBD_OK) {
         cbd_plan_result_free(&run->res);
         run->ran = false;

@@ -264,6 +264,24 @@ static double goal_sum(const plan_ctx *c, const cbd_turn_analysis *a) {
     return sum;
 }
 
+/* The budget a plan's analysis is charged to: the run's own; but the first plan of the first
+ * run is analysed within what the request has left rather than the run's share (so that a plan
+ * is answered whenever one fits at all, and no plan is analysed again for want of a share),
+ * in `wide`; its work is the search's all the same. */
+static cbd_budget *plan_meter(plan_ctx *c, cbd_budget *wide) {
+    if (!c->first_on_request || c->evaluated > 0 || c->kept[0].used || !c->budget) {
+        return &c->search;
+    }
+    uint64_t left = c->budget->work_limit > c->budget->work_spent
+                        ? c->budget->work_limit - c->budget->work_spent
+                        : 0;
+    cbd_budget_init(wide, left, c->budget->mem_limit - c->budget->mem_held);
+    cbd_budget_set_scratch(wide, c->budget->scratch);
+    cbd_budget_set_cache(wide, c->search.cache);
+    cbd_budget_set_progress(wide, c->budget->progress, c->budget->progress_arg);
+    return wide;
+}
+
 /* Analyses the plan and keeps it among the best; *value its value when EVAL_DONE. */
 static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
     if (c->stopped || c->evaluated >= c->req->max_plans) {
@@ -274,20 +292,9 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
     cbd_turn turn;
     /* The plan's orders are at the front of c->orders already: the board's follow them. */
     cbdp_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
-    /* The first plan of the first run is analysed within what the request has left rather
-     * than the run's share (so that a plan is answered whenever one fits at all, and no plan
-     * is analysed again for want of a share); its work is the search's all the same. */
-    cbd_budget wide, *meter = &c->search;
-    if (c->first_on_request && c->evaluated == 0 && !c->kept[0].used && c->budget) {
-        uint64_t left = c->budget->work_limit > c->budget->work_spent
-                            ? c->budget->work_limit - c->budget->work_spent
-                            : 0;
-        cbd_budget_init(&wide, left, c->budget->mem_limit - c->budget->mem_held);
-        cbd_budget_set_scratch(&wide, c->budget->scratch);
-        cbd_budget_set_progress(&wide, c->budget->progress, c->budget->progress_arg);
-        meter = &wide;
-    }
+    cbd_budget wide, *meter = plan_meter(c, &wide);
     uint64_t before = meter->work_spent, fresh_before = meter->fresh_bytes;
+    uint64_t heap_before = meter->heap_blocks;
     cbd_turn_analysis a;
     cbd_turn_error err;
     double income = 0;
@@ -305,7 +312,8 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
         }
     }
     uint64_t spent = meter->work_spent - before;
-    cbd_budget_note_child(c->budget, meter, meter->fresh_bytes - fresh_before);
+    cbd_budget_note_child(c->budget, meter, meter->fresh_bytes - fresh_before,
+                          meter->heap_blocks - heap_before);
     if (meter == &wide) {
         /* charged to the run's share too: past it, the run's next plan stops it */
         cbd_budget_add_spent(&c->search, spent);

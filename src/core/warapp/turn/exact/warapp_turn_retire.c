@@ -72,11 +72,14 @@ cbd_status cbdp_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_t
     uint64_t per_state = cbdp_turn_state_units(e, CBD_WORK_TURN_STATE) +
                          cbd_work_times(CBD_WORK_SCAN_TERM, n_terr + retiring * (t->n_goals + 2)) +
                          cbd_work_times(CBD_WORK_UNIT_DAMAGE, cbd_work_times(retiring, e->gu.n));
-    if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
-        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
-    }
+    cbd_charge_loop charge;
+    cbd_charge_loop_init(&charge, e->budget, per_state, e->cur.count);
     cbd_status st = cbdp_turn_map_clear(&e->next, words);
     for (size_t i = 0; i < e->cur.count && st == CBD_OK; i++) {
+        if (!cbd_charge_loop_step(&charge)) {
+            st = CBD_ERR_BUDGET;
+            break;
+        }
         double w = e->cur.prob[i];
         memcpy(e->key, e->cur.keys + i * words, words * sizeof *e->key);
         for (size_t l = 0; l < n_terr && st == CBD_OK; l++) {

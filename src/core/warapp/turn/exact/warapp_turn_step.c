@@ -117,6 +117,19 @@ static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t o
 }
 
 /* W1–W6, W14.4, W15: every outcome of A attackers against D defenders from state `key`. */
+/* Both kill windows capped (cleared, then folded: charged first) into e->buf[1] (the
+ * defender's kills, capped at A) and e->buf[0] (the attacker's, capped at D). */
+static cbd_status capped_both(cbd_turn_engine *e, const cbd_kills *ka, const cbd_kills *kd,
+                              uint64_t A, uint64_t D, uint64_t *alo, size_t *alen, uint64_t *dlo,
+                              size_t *dlen) {
+    uint64_t units = cbd_work_times(2 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len);
+    if (!cbd_charge(e->budget, units)) {
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
+    }
+    cbd_status st = cbdp_turn_capped(e, 1, kd, A, alo, alen);
+    return st == CBD_OK ? cbdp_turn_capped(e, 0, ka, D, dlo, dlen) : st;
+}
+
 static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint32_t *key,
                          size_t lf, size_t lt, uint64_t A, uint64_t D, double w, double *cap) {
     const size_t S = e->stride, words = e->cur.words;
@@ -131,20 +144,20 @@ static cbd_status battle(cbd_turn_engine *e, const cbd_turn_order *o, const uint
     if (e->work > e->limits->max_work) { /* a window past the cache was computed again */
         return cbdp_turn_too_large(e, CBD_TURN_ERR_WORK, e->order, e->work, e->limits->max_work);
     }
-    /* Both windows capped (cleared, then folded), then every pair of them. */
-    uint64_t units = cbd_work_times(2 * CBD_WORK_SCAN_TERM, ka->dist.len + kd->dist.len);
-    uint64_t pairs =
-        cbd_work_times(cbdp_turn_capped_len(kd, A, &alo), cbdp_turn_capped_len(ka, D, &dlo));
-    units += cbd_work_times(cbdp_turn_state_units(e, CBD_WORK_TURN_OUTCOME), pairs);
-    if (!cbd_charge(e->budget, units)) {
-        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
-    }
-    if ((st = cbdp_turn_capped(e, 1, kd, A, &alo, &alen)) != CBD_OK ||
-        (st = cbdp_turn_capped(e, 0, ka, D, &dlo, &dlen)) != CBD_OK) {
+    /* Both windows capped, then every pair of them, a row of the defender's kills at a time
+     * (cbd_charge_loop: a battle of 10^4 x 10^4 pairs is 10^8). */
+    if ((st = capped_both(e, ka, kd, A, D, &alo, &alen, &dlo, &dlen)) != CBD_OK) {
         return st;
     }
+    cbd_charge_loop rows;
+    cbd_charge_loop_init(&rows, e->budget,
+                         cbd_work_times(cbdp_turn_state_units(e, CBD_WORK_TURN_OUTCOME), dlen),
+                         alen);
     uint32_t *k2 = e->key + words;
     for (size_t i = 0; i < alen; i++) {
+        if (!cbd_charge_loop_step(&rows)) {
+            return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
+        }
         double pa = w * e->buf[1][i];
         uint64_t aleft = A - (alo + i); /* W4: defender kills capped at A */
         for (size_t j = 0; j < dlen && pa > 0; j++) {
