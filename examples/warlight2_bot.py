@@ -277,7 +277,8 @@ class Bot:
                 answer = ask_combatd(self.combatd, plan_request(b, self.variant), timeout)
                 deploys, attacks = plan_from_answer(b, answer)
                 extra = interior_moves(b, deploys, {a[0] for a in attacks} | set(deploys))
-                self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=True)
+                self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=True,
+                          income=b.income, regions=len(b.mine()), value=answer.get("value"))
                 return legal(b, deploys, attacks + extra)
             except (OSError, ValueError, KeyError, TypeError) as e:
                 self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=False,
