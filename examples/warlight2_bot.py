@@ -148,25 +148,33 @@ def rule_of_thumb(board):
     return sorted(deployed.items()), [tuple(a) for a in attacks]
 
 
-def plan_goal(board):
-    """What the plan aims at: the rest of the cheapest bonus we have begun (its regions that
-    border ours) or else the cheapest neutral region bordering ours, every enemy region
-    bordering ours, and our regions that border the enemy (held against predicted_attacks)."""
+def plan_goal(board, variant="expected"):
+    """What the plan aims at: the regions bordering ours of the cheapest bonus we have begun
+    (armies lacking per army of bonus) or else the cheapest neutral region bordering ours, and
+    the enemy regions bordering ours (under `focus` only those we outnumber twice, or the
+    weakest when nothing else is left); held: our regions that border the enemy."""
     mine = set(board.mine())
     frontier = {n for r in mine for n in board.neighbors[r] if n not in mine}
     best = None
     for bonus in sorted(board.bonus_value):
         members = board.members(bonus)
         lacking = [r for r in members if r not in mine]
-        if lacking and len(lacking) < len(members) and set(lacking) <= frontier:
+        if lacking and len(lacking) < len(members) and set(lacking) & frontier:
             cost = sum(board.armies_of(r) for r in lacking) / max(board.bonus_value[bonus], 1)
             if best is None or cost < best[0]:
-                best = (cost, lacking)
+                best = (cost, set(lacking) & frontier)
     capture = set(best[1]) if best else set()
     neutral = [r for r in frontier if board.owner_of(r) == NEUTRAL]
     if not capture and neutral:  # no bonus to finish: begin one at its cheapest region
         capture = {min(neutral, key=lambda r: (board.armies_of(r), r))}
-    capture |= {r for r in frontier if board.owner_of(r) == board.opponent}
+    enemy = sorted(r for r in frontier if board.owner_of(r) == board.opponent)
+    if variant == "focus":
+        strong = [r for r in enemy if board.income + max(
+            board.armies_of(n) for n in board.neighbors[r] if n in mine) > 2 * board.armies_of(r)]
+        if not strong and enemy and not capture:
+            strong = [min(enemy, key=lambda r: (board.armies_of(r), r))]
+        enemy = strong
+    capture |= set(enemy)
     hold = [r for r in mine if any(board.owner_of(n) == board.opponent
                                    for n in board.neighbors[r])]
     return sorted(capture), sorted(hold)
@@ -197,7 +205,7 @@ def plan_request(board, variant="expected"):
                for b, v in sorted(board.bonus_value.items()) if board.members(b)}
     request = {"territories": territories, "bonuses": bonuses, "player": board.me,
                "income": board.income, "settings": SETTINGS, "move_order": "random"}
-    capture, hold = plan_goal(board)
+    capture, hold = plan_goal(board, variant)
     request["objective"] = "expected"
     request["goal"] = {"capture": [str(r) for r in capture], "hold": [str(r) for r in hold]}
     if not request["goal"]["hold"]:
@@ -351,8 +359,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--combatd", default="http://127.0.0.1:8080",
                     help="combatd's base URL; 'none' plays the rule of thumb alone")
-    ap.add_argument("--variant", default="expected", choices=["expected", "blind"],
-                    help="blind: no prediction of the opponent's attacks")
+    ap.add_argument("--variant", default="expected", choices=["expected", "blind", "focus"],
+                    help="blind: no prediction of the opponent's attacks; focus: attack only "
+                         "the enemy regions outnumbered twice")
     ap.add_argument("--log", help="append one JSON line per plan call (latency, ok) here")
     args = ap.parse_args()
     log = open(args.log, "a") if args.log else None

@@ -29,6 +29,7 @@ BOT = os.path.join(ROOT, "examples", "warlight2_bot.py")
 BOTS = {
     "ours": (f"python3 {BOT} --combatd {{combatd}} --log {{log}}", True),
     "ours-blind": (f"python3 {BOT} --combatd {{combatd}} --variant blind --log {{log}}", True),
+    "ours-focus": (f"python3 {BOT} --combatd {{combatd}} --variant focus --log {{log}}", True),
     "rule": (f"python3 {BOT} --combatd none", False),
     "starter": ("java -cp {arena}/starter/bin-arena bot.BotStarter", False),
     "wunderwaffe": ("java -cp {arena}/wunderwaffe/bin-arena bot.BotStarter", False),
