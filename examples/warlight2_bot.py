@@ -267,6 +267,8 @@ class Bot:
     def __init__(self, combatd=None, variant="expected", log=None, clock=time.monotonic):
         self.board, self.combatd, self.variant = Board(), combatd, variant
         self.log, self.clock = log, clock
+        self.timeout_cap = 2.0  # seconds a plan may take; the bench raises it to replay exactly
+        self.max_plans = None  # combatd's default (2000) unless a smaller search is wanted
         self.pending = []  # the plan's attacks, answered at `go attack/transfer`
 
     def note(self, **fields):
@@ -279,10 +281,13 @@ class Bot:
         within a fifth of the time bank (at most 2 s)."""
         b = self.board
         if self.combatd and b.mine():
-            timeout = max(0.1, min(b.timebank_ms / 5000.0, 2.0))
+            timeout = max(0.1, min(b.timebank_ms / 5000.0, self.timeout_cap))
             start = self.clock()
             try:
-                answer = ask_combatd(self.combatd, plan_request(b, self.variant), timeout)
+                request = plan_request(b, self.variant)
+                if self.max_plans:
+                    request["max_plans"] = self.max_plans
+                answer = ask_combatd(self.combatd, request, timeout)
                 deploys, attacks = plan_from_answer(b, answer)
                 extra = interior_moves(b, deploys, {a[0] for a in attacks} | set(deploys))
                 self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=True,

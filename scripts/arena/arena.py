@@ -38,8 +38,11 @@ BOTS = {
 
 
 def start_combatd(binary):
+    # combatd reads every COMBATD_* variable as its configuration and refuses unknown ones:
+    # COMBATD_BINARY (which names it here) stays out of its environment.
+    env = {k: v for k, v in os.environ.items() if not k.startswith("COMBATD_")}
     child = subprocess.Popen([binary, "--port", "0", "--bind", "127.0.0.1", "--threads", "2"],
-                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:
         line = child.stderr.readline().decode(errors="replace")

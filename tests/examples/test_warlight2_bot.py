@@ -98,7 +98,7 @@ def stub(mode, seen):
             body = self.rfile.read(int(self.headers["Content-Length"]))
             seen.append((self.path, json.loads(body)))
             if mode == "slow":
-                time.sleep(1.0)
+                time.sleep(0.4)
             status, answer = (200, STUB_PLAN) if mode == "plan" else (500, {"status": 500})
             data = json.dumps(answer).encode()
             try:
