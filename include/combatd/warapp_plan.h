@@ -38,7 +38,17 @@ typedef enum {
     CBD_PLAN_EXPECTED = 1, /* the expected number of goal territories the player owns */
     /* W32: the expected sum of the values of the request's bonuses the player owns whole */
     CBD_PLAN_INCOME = 2,
+    /* W48: the player's standing after the turn against the strongest other player, the
+     * weighted mean over the scenarios of the others' orders (W49; warapp_plan_position.h) */
+    CBD_PLAN_POSITION = 3,
 } cbd_plan_objective;
+
+/* W49: one guess of the other players' orders, run after the board's own (CBD_PLAN_POSITION). */
+typedef struct {
+    double weight; /* > 0; the scenarios' weights are divided by their sum */
+    size_t n_orders;
+    const cbd_turn_order *orders;
+} cbd_plan_scenario;
 
 /* Up to this many next-best plans are kept beside the best. */
 #define CBD_PLAN_ALTERNATIVES 3
@@ -62,6 +72,12 @@ typedef struct {
      * them into one (W35). */
     size_t n_bonuses;
     const cbd_turn_bonus *bonuses;
+    /* CBD_PLAN_POSITION (W48, W49): bonuses are every bonus of the board, goals the territories
+     * the search aims at (cbd_plan_position_goals), and the others' orders one scenario each
+     * (at least one; the board's own orders run in every scenario). */
+    size_t n_scenarios;
+    const cbd_plan_scenario *scenarios;
+    uint64_t base_income; /* W48: every player's income before its bonuses */
 } cbd_plan_request;
 
 typedef struct {

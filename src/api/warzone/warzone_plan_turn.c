@@ -20,6 +20,7 @@
 
 #include "api/endpoint_support.h"
 #include "warzone_internal.h"
+#include "warzone_position.h"
 
 static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID",  "goal",   "objective",
                                            "income",          "max_plans", "gameID", NULL};
@@ -217,9 +218,13 @@ static bool plan_members(const cbd_reader *r, cbdp_wz_turn *t, json_t *doc, send
     const json_t *objective = cbd_reader_member(r, "objective");
     bool income_objective =
         json_is_string(objective) && strcmp(json_string_value(objective), "income") == 0;
+    bool position =
+        json_is_string(objective) && strcmp(json_string_value(objective), "position") == 0;
     uint64_t income = 0;
-    bool ok = read_goal(r, t, player, income_objective, doc);
+    /* W48: position takes no goal (/plan-turn refuses one given) */
+    bool ok = read_goal(r, t, player, income_objective || position, doc);
     ok = read_income(r, t, player, &income) && ok;
+    ok = ok && (!position || cbdp_wz_position_members(t, player, doc));
     ok = ok && json_object_set_new(doc, "player", json_string(player)) == 0 &&
          json_object_set_new(doc, "income", json_integer((json_int_t)income)) == 0;
     if (ok && objective) {
@@ -299,7 +304,11 @@ static bool game_answer(cbdp_wz_turn *t, const json_t *request, const send_ids *
                                      json_object_get(answer, "optimal"), "income",
                                      json_object_get(t->doc, "income"))
                          : NULL;
+    const json_t *scenarios = json_object_get(answer, "scenarios");
     bool ok = res && (!send || json_object_set(res, "send_orders", send) == 0) &&
+              (!scenarios || json_object_set(res, "scenarios", (json_t *)scenarios) == 0) &&
+              (!json_is_array(json_object_get(answer, "warnings")) ||
+               json_array_extend(t->warnings, json_object_get(answer, "warnings")) == 0) &&
               json_object_set(res, "warnings", t->warnings) == 0;
     json_decref(send);
     if (!ok) {

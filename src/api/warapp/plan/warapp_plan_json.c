@@ -12,12 +12,13 @@
 #include "api/endpoint_support.h"
 
 #include "api/warapp/turn/warapp_turn_ids.h"
+#include "warapp_plan_position_json.h"
 
 static const char *const goal_keys[] = {"capture", "hold", "bonuses", NULL};
-static const char *const objective_names[] = {"all", "expected", "income", NULL};
+static const char *const objective_names[] = {"all", "expected", "income", "position", NULL};
 
 const char *cbdp_plan_objective_name(cbd_plan_objective o) {
-    return objective_names[o <= CBD_PLAN_INCOME ? o : 0];
+    return objective_names[o <= CBD_PLAN_POSITION ? o : 0];
 }
 
 /* The player: one of the turn's, owning a territory at the start (W31: deploys go there). */
@@ -285,14 +286,18 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     ok &= cbd_read_enum(r, "objective", objective_names, &objective) != CBD_FIELD_BAD;
     out->req.objective = (cbd_plan_objective)objective;
     ok &= cbd_read_u64(r, "max_plans", 1, CBD_PLAN_MAX_PLANS, &out->req.max_plans) != CBD_FIELD_BAD;
-    if (player) {
+    if (player && out->req.objective != CBD_PLAN_POSITION) {
+        /* (W48: position takes no goal, warapp_plan_position_json.c) */
         ok &= read_goal(r, q, out);
+    }
+    if (player) {
         ok &= check_player(r, q, out->req.player);
     }
     return ok;
 }
 
 void cbdp_plan_read_free(cbd_plan_read *p) {
+    cbdp_plan_position_free(p->position);
     free(p->goals);
     free(p->bonuses);
     free(p->bonus_index);

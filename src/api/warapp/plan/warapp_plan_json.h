@@ -9,7 +9,8 @@
 #define CBD_PLAN_DEFAULT_MAX_PLANS 2000
 #define CBD_PLAN_MAX_PLANS         100000
 
-#define CBD_PLAN_KEYS "player", "income", "goal", "objective", "max_plans"
+#define CBD_PLAN_KEYS                                                                              \
+    "player", "income", "goal", "objective", "max_plans", "base_income", "incomes", "others"
 
 typedef struct {
     cbd_plan_request req;
@@ -19,6 +20,8 @@ typedef struct {
      * (malloc'd, or NULL for the other objectives) */
     cbd_turn_bonus *bonuses;
     size_t *bonus_index;
+    /* W48, W49: objective "position" (warapp_plan_position_json.h; NULL for the others) */
+    struct cbdp_plan_position *position;
 } cbd_plan_read;
 
 /*
@@ -32,7 +35,10 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
 
 void cbdp_plan_read_free(cbd_plan_read *p);
 
-/* "all", "expected" or "income". */
+/* "orders": a plan's orders as /analyze-turn takes them (warapp_plan_turn.c). */
+void cbdp_plan_orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p);
+
+/* "all", "expected", "income" or "position". */
 const char *cbdp_plan_objective_name(cbd_plan_objective o);
 
 #endif

@@ -23,7 +23,7 @@
 #include "api/endpoint_support.h"
 #include "json/json_real.h"
 #include "api/warapp/turn/warapp_analyze_turn.h"
-#include "warapp_plan_json.h"
+#include "warapp_plan_position_json.h"
 #include "api/warapp/turn/warapp_turn_json.h"
 
 /* The turn's members but `goals` (the plan's goal is its own member), and the plan's. */
@@ -32,7 +32,7 @@ static const char *const request_keys[] = {
     "player_order", "diplomacy", "bonuses",  CBD_PLAN_KEYS, NULL};
 
 /* Each plan's orders as /analyze-turn takes them. */
-static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
+void cbdp_plan_orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
     cbd_jw_key(w, "orders");
     cbd_jw_array_open(w);
     for (size_t i = 0; i < p->n_orders; i++) {
@@ -152,7 +152,7 @@ static bool alternatives_json(const cbd_config *cfg, cbd_budget *budget, const c
         ok = analyse(cfg, budget, q, pr, &res->alternatives[i], &pq, &a, problem);
         if (ok) {
             cbd_jw_object_open(out);
-            orders_json(out, q, &res->alternatives[i]);
+            cbdp_plan_orders_json(out, q, &res->alternatives[i]);
             value_json(out, answered_value(pr, &a));
             cbd_jw_object_close(out);
             cbd_turn_analysis_free(&a);
@@ -167,6 +167,9 @@ static bool alternatives_json(const cbd_config *cfg, cbd_budget *budget, const c
 static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
                    const cbd_plan_read *pr, const cbd_plan_result *res, cbd_jw *out,
                    cbd_problem *problem) {
+    if (pr->req.objective == CBD_PLAN_POSITION) {
+        return cbdp_plan_position_render(cfg, budget, q, pr, res, out, problem);
+    }
     cbd_turn_request pq = {0};
     cbd_turn_analysis a;
     bool ok = analyse(cfg, budget, q, pr, &res->best, &pq, &a, problem);
@@ -174,7 +177,7 @@ static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
         cbd_jw_object_open(out);
         cbd_jw_key_string(out, "player", q->player_id[pr->req.player]);
         cbd_jw_key_string(out, "objective", cbdp_plan_objective_name(pr->req.objective));
-        orders_json(out, q, &res->best);
+        cbdp_plan_orders_json(out, q, &res->best);
         value_json(out, answered_value(pr, &a));
         cbd_jw_key_bool(out, "optimal", res->optimal);
         cbd_jw_key_uint(out, "plans_evaluated", res->plans_evaluated);
@@ -238,16 +241,26 @@ bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *
         }
         request = copy;
     }
+    /* W49: `others`' orders are read as the request's own, after them */
+    cbdp_plan_others others;
+    json_t *merged = NULL;
+    bool ok = cbdp_plan_others_merge(request, &merged, &others, problem);
+    request = merged ? merged : request;
     cbd_reader r;
-    bool ok = cbd_reader_open(&r, request, "", request_keys, problem);
+    ok = ok && cbd_reader_open(&r, request, "", request_keys, problem);
     cbd_turn_request q;
     cbd_plan_read pr = {0};
     memset(&q, 0, sizeof q);
     ok = ok && cbd_turn_request_read(&r, &cfg->warapp, &q);
     ok = ok && cbdp_plan_request_read(&r, &cfg->warapp, &q, &pr) && problem->status == 0;
+    bool position = ok && pr.req.objective == CBD_PLAN_POSITION;
+    ok = ok && (position ? cbdp_plan_position_read(&r, &cfg->warapp, &q, &others, &pr)
+                         : cbdp_plan_position_members_absent(&r));
+    cbdp_plan_others_pointers(&others, problem);
     ok = ok && plan(cfg, budget, &q, &pr, out, problem);
     cbdp_plan_read_free(&pr);
     cbd_turn_request_free(&q);
+    json_decref(merged);
     json_decref(copy);
     return ok;
 }

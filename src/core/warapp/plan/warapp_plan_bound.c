@@ -65,7 +65,8 @@ static cbd_status curve(plan_ctx *c, uint64_t d, uint64_t n, double *out) {
 
 static bool bounds_apply(const plan_ctx *c) {
     const cbd_turn *b = c->board;
-    if (b->move_order != CBD_MOVE_LISTED) {
+    if (b->move_order != CBD_MOVE_LISTED || c->req->objective == CBD_PLAN_POSITION) {
+        /* (W48: the position is not bounded by the goals' one-battle odds) */
         return false;
     }
     for (size_t i = 0; i < b->n_orders; i++) {

@@ -5,6 +5,10 @@
  */
 #include "warapp_plan_internal.h"
 
+#include <math.h>
+
+#include "combatd/warapp_plan_position.h"
+
 #include <string.h>
 
 void cbdp_plan_build_turn(const cbd_turn *board, const cbd_plan_request *req, const cbd_plan *plan,
@@ -54,6 +58,9 @@ double cbdp_plan_objective_value(const cbd_plan_request *req, const cbd_turn_ana
 }
 
 double cbd_plan_most(const cbd_plan_request *req) {
+    if (req->objective == CBD_PLAN_POSITION) {
+        return HUGE_VAL; /* W48: no value proves a plan; only the whole space searched does */
+    }
     if (req->objective == CBD_PLAN_INCOME) {
         double most = 0;
         for (size_t b = 0; b < req->n_bonuses; b++) {
@@ -283,8 +290,13 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
     uint64_t before = meter->work_spent, fresh_before = meter->fresh_bytes;
     cbd_turn_analysis a;
     cbd_turn_error err;
-    cbd_status st = cbd_turn_analyze(&turn, c->limits, meter, &a, &err);
     double income = 0;
+    bool position = c->req->objective == CBD_PLAN_POSITION;
+    memset(&a, 0, sizeof a);
+    /* W48: one analysis per scenario of the others' orders (W49), the plan's orders first */
+    cbd_status st = position ? cbd_plan_position_value(c->board, c->req, &plan, c->limits, meter,
+                                                       NULL, &income, &err)
+                             : cbd_turn_analyze(&turn, c->limits, meter, &a, &err);
     if (st == CBD_OK && c->req->objective == CBD_PLAN_INCOME) {
         /* W32: each bonus's joint chance, analysed again where the marginals do not decide it */
         st = cbdp_plan_income(&turn, c->req, &a, c->limits, meter, &income, &err);
@@ -309,8 +321,10 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
         *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         return EVAL_ERROR;
     }
-    *value = c->req->objective == CBD_PLAN_INCOME ? income : cbdp_plan_objective_value(c->req, &a);
-    c->last_aux = goal_sum(c, &a);
+    *value = c->req->objective == CBD_PLAN_INCOME || position
+                 ? income
+                 : cbdp_plan_objective_value(c->req, &a);
+    c->last_aux = position ? *value : goal_sum(c, &a);
     cbd_turn_analysis_free(&a);
     c->evaluated++;
     keep(c, s, *value);

@@ -77,7 +77,8 @@ static bool join(fronts *s, uint32_t *root) {
     if (!cbd_charge(s->budget, cbd_work_times(CBD_WORK_BOARD_STEP, n + b->n_orders + 1))) {
         return false;
     }
-    bool split = split_allowed(b);
+    /* W48: the position's value is no sum over fronts (the strongest other, the risks) */
+    bool split = split_allowed(b) && s->req->objective != CBD_PLAN_POSITION;
     for (uint32_t t = 0; t < n; t++) {
         root[t] = split ? t : 0;
     }
