@@ -30,6 +30,7 @@ SETTINGS = {"luck_modifier": 0.16, "offense_kill_rate": 0.6, "defense_kill_rate"
             "rounding_mode": "straight_round"}
 NEUTRAL = "neutral"
 UNSEEN_ARMIES, WASTELAND_ARMIES = 2, 6  # what the engine puts on a region at the start
+BASE_INCOME = 5  # the engine's armies a turn before bonuses
 
 
 class Board:
@@ -195,9 +196,11 @@ def predicted_attacks(board):
     return orders
 
 
-def plan_request(board, variant="expected"):
-    """The /plan-turn request for this turn: the board, the bonuses, the income and the goal
-    (the one place that says what the bot asks combatd for)."""
+def plan_request(board, variant="position"):
+    """The /plan-turn request for this turn (the one place that says what the bot asks
+    combatd for): the board, the bonuses and the income, valued by `objective: "position"`
+    (the others' reply modelled by combatd, their incomes estimated from what they hold); the
+    other variants set goals by plan_goal and predict the opponent's attacks themselves."""
     territories = {str(r): {"owner": board.owner_of(r), "armies": board.armies_of(r),
                             "neighbors": [str(n) for n in sorted(board.neighbors[r])]}
                    for r in board.regions()}
@@ -205,6 +208,9 @@ def plan_request(board, variant="expected"):
                for b, v in sorted(board.bonus_value.items()) if board.members(b)}
     request = {"territories": territories, "bonuses": bonuses, "player": board.me,
                "income": board.income, "settings": SETTINGS, "move_order": "random"}
+    if variant == "position":  # no goal: combatd values the standing the turn leaves (W48)
+        request.update(objective="position", base_income=BASE_INCOME)
+        return request
     capture, hold = plan_goal(board, variant)
     request["objective"] = "expected"
     request["goal"] = {"capture": [str(r) for r in capture], "hold": [str(r) for r in hold]}
@@ -264,7 +270,7 @@ def legal(board, deploys, attacks):
 class Bot:
     """The protocol: one line in, at most one line out."""
 
-    def __init__(self, combatd=None, variant="expected", log=None, clock=time.monotonic):
+    def __init__(self, combatd=None, variant="position", log=None, clock=time.monotonic):
         self.board, self.combatd, self.variant = Board(), combatd, variant
         self.log, self.clock = log, clock
         self.timeout_cap = 2.0  # seconds a plan may take; the bench raises it to replay exactly
@@ -364,9 +370,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--combatd", default="http://127.0.0.1:8080",
                     help="combatd's base URL; 'none' plays the rule of thumb alone")
-    ap.add_argument("--variant", default="expected", choices=["expected", "blind", "focus"],
-                    help="blind: no prediction of the opponent's attacks; focus: attack only "
-                         "the enemy regions outnumbered twice")
+    ap.add_argument("--variant", default="position",
+                    choices=["position", "expected", "blind", "focus"],
+                    help="position: objective position; expected: goals (plan_goal) and the "
+                         "opponent's predicted attacks; blind: goals, no prediction; focus: "
+                         "goals, attacking only enemy regions outnumbered twice")
     ap.add_argument("--log", help="append one JSON line per plan call (latency, ok) here")
     args = ap.parse_args()
     log = open(args.log, "a") if args.log else None

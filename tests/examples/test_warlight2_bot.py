@@ -7,6 +7,7 @@ regions 1, 2, 3; bonus 2 (worth 5) is 4-8, 8 a wasteland; borders 1-2, 1-4, 2-3,
 - round 1: it holds 2 (2 armies), sees 1 and 3 (neutral 2), income 5;
 - round 2: it holds 1 (5), 2 (4, interior), 3 (4), sees 4 (neutral 2) and 5 (player2's 3),
   income 7.
+The bot asks for `objective: "position"` (W48) by default, goals under --variant expected.
 Every answer must be a legal engine command (checked against the engine's rules: deploys on own
 regions summing to the income, attacks from own regions to neighbours, once per pair, at most
 the armies beyond 1), and the numbers below are worked out by hand.
@@ -125,8 +126,8 @@ def closed_port():
     return port
 
 
-def run_bot(url, bank=10000):
-    run = subprocess.run([sys.executable, BOT, "--combatd", url],
+def run_bot(url, bank=10000, variant="position"):
+    run = subprocess.run([sys.executable, BOT, "--combatd", url, "--variant", variant],
                          input=SETUP.format(bank=bank), capture_output=True, text=True,
                          timeout=60)
     return run.returncode, run.stdout.splitlines(), run.stderr
@@ -173,9 +174,13 @@ def main():
     check("one /plan-turn call per round", [p for p, _ in seen] == ["/plan-turn"] * 2, str(seen))
     if len(seen) == 2:
         first, second = seen[0][1], seen[1][1]
-        check("it sends the board, the bonuses, the income and the goal, nothing else",
-              sorted(second) == ["bonuses", "goal", "income", "move_order", "objective",
-                                 "orders", "player", "settings", "territories"], sorted(second))
+        check("it sends the board, the bonuses and the income, nothing else (W48)",
+              sorted(second) == ["base_income", "bonuses", "income", "move_order", "objective",
+                                 "player", "settings", "territories"], sorted(second))
+        check("objective position, base income 5, the engine's move order and settings",
+              (second["objective"], second["base_income"], second["move_order"],
+               second["settings"]["luck_modifier"]) == ("position", 5, "random", 0.16),
+              json.dumps(second))
         check("incomes 5 then 7, player1",
               (first["income"], second["income"], second["player"]) == (5, 7, "player1"))
         t = second["territories"]
@@ -189,8 +194,18 @@ def main():
               second["bonuses"] == {"1": {"value": 2, "territories": ["1", "2", "3"]},
                                     "2": {"value": 5, "territories": ["4", "5", "6", "7", "8"]}},
               json.dumps(second["bonuses"]))
-        check("round 2's goal: no bonus begun, so the cheapest neutral 4, and player2's 5; hold 3",
-              second["goal"] == {"capture": ["4", "5"], "hold": ["3"]}, json.dumps(second["goal"]))
+    seen = []
+    server = stub("plan", seen)
+    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}", variant="expected")
+    server.shutdown()
+    check("--variant expected: the same legal answers", code == 0 and lines == PLANNED, str(lines))
+    if len(seen) == 2:
+        second = seen[1][1]
+        check("--variant expected round 2: no bonus begun, so the cheapest neutral 4, and "
+              "player2's 5; hold 3, which player2's 5 (3) is predicted to hit with 2",
+              (second["objective"], second["goal"], second["orders"]) ==
+              ("expected", {"capture": ["4", "5"], "hold": ["3"]},
+               [{"player": "player2", "from": "5", "to": "3", "armies": 2}]), json.dumps(second))
     for mode in ("error", "slow"):
         seen = []
         server = stub(mode, seen)
