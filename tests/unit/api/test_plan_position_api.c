@@ -365,7 +365,8 @@ static json_t *wl2_game(const wl2_map *m, const json_t *req) {
 }
 
 /* /warzone/plan-turn under position on the warlight2 map: a 200 with send_orders, the game's
- * MinimumArmyBonus as base income, and the default scenarios (W49) said. */
+ * MinimumArmyBonus as base income, the default scenarios (W49) said, in the game's Random move
+ * order (W50). */
 Test(plan_position, w48_warzone_plan_turn_plans_the_warlight2_board) {
     wl2_map m;
     cr_assert(wl2_map_load(&m));

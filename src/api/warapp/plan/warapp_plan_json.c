@@ -12,7 +12,6 @@
 #include "api/endpoint_support.h"
 
 #include "api/warapp/turn/warapp_turn_ids.h"
-#include "warapp_plan_position_json.h"
 
 static const char *const goal_keys[] = {"capture", "hold", "bonuses", NULL};
 static const char *const objective_names[] = {"all", "expected", "income", "position", NULL};
@@ -297,9 +296,28 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
 }
 
 void cbdp_plan_read_free(cbd_plan_read *p) {
-    cbdp_plan_position_free(p->position);
     free(p->goals);
     free(p->bonuses);
     free(p->bonus_index);
     memset(p, 0, sizeof *p);
+}
+
+/* Each plan's orders as /analyze-turn takes them. */
+void cbdp_plan_orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
+    cbd_jw_key(w, "orders");
+    cbd_jw_array_open(w);
+    for (size_t i = 0; i < p->n_orders; i++) {
+        const cbd_turn_order *o = &p->orders[i];
+        cbd_jw_object_open(w);
+        bool deploy = o->type == CBD_ORDER_DEPLOY;
+        cbd_jw_key_string(w, "type", deploy ? "deploy" : "attack_transfer");
+        cbd_jw_key_string(w, "player", q->player_id[o->player]);
+        if (!deploy) {
+            cbd_jw_key_string(w, "from", q->territory_id[o->from]);
+        }
+        cbd_jw_key_string(w, "to", q->territory_id[o->to]);
+        cbd_jw_key_uint(w, "armies", o->armies);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_array_close(w);
 }

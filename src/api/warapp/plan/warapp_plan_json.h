@@ -20,7 +20,8 @@ typedef struct {
      * (malloc'd, or NULL for the other objectives) */
     cbd_turn_bonus *bonuses;
     size_t *bonus_index;
-    /* W48, W49: objective "position" (warapp_plan_position_json.h; NULL for the others) */
+    /* W48, W49: objective "position" (warapp_plan_position_json.h, freed by
+     * cbdp_plan_position_free; NULL for the others) */
     struct cbdp_plan_position *position;
 } cbd_plan_read;
 
@@ -35,7 +36,7 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
 
 void cbdp_plan_read_free(cbd_plan_read *p);
 
-/* "orders": a plan's orders as /analyze-turn takes them (warapp_plan_turn.c). */
+/* "orders": a plan's orders as /analyze-turn takes them. */
 void cbdp_plan_orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p);
 
 /* "all", "expected", "income" or "position". */

@@ -2,8 +2,9 @@
 #define COMBATD_API_WARAPP_PLAN_POSITION_JSON_H
 
 /*
- * /plan-turn's `objective: "position"` (W48, W49; warapp_plan_position_json.c): the members
- * `base_income`, `incomes` and `others`, the scenarios of the others' orders, and the answer.
+ * /plan-turn's `objective: "position"` (W48, W49): the members `base_income`, `incomes` and
+ * `others` (warapp_plan_others_json.c: the scenarios' orders read as the request's), the
+ * scenarios of the others' orders and the answer (warapp_plan_position_json.c).
  */
 #include "warapp_plan_json.h"
 

@@ -31,26 +31,6 @@ static const char *const request_keys[] = {
     "territories",  "orders",    "settings", "teams",       "move_order",
     "player_order", "diplomacy", "bonuses",  CBD_PLAN_KEYS, NULL};
 
-/* Each plan's orders as /analyze-turn takes them. */
-void cbdp_plan_orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_plan *p) {
-    cbd_jw_key(w, "orders");
-    cbd_jw_array_open(w);
-    for (size_t i = 0; i < p->n_orders; i++) {
-        const cbd_turn_order *o = &p->orders[i];
-        cbd_jw_object_open(w);
-        bool deploy = o->type == CBD_ORDER_DEPLOY;
-        cbd_jw_key_string(w, "type", deploy ? "deploy" : "attack_transfer");
-        cbd_jw_key_string(w, "player", q->player_id[o->player]);
-        if (!deploy) {
-            cbd_jw_key_string(w, "from", q->territory_id[o->from]);
-        }
-        cbd_jw_key_string(w, "to", q->territory_id[o->to]);
-        cbd_jw_key_uint(w, "armies", o->armies);
-        cbd_jw_object_close(w);
-    }
-    cbd_jw_array_close(w);
-}
-
 /* A chance v as an answer writes it (15 significant digits), read back, within [0, 1]: the
  * analysis's sums of many products may pass 1 by a few ulps (1.00000000000009 was answered),
  * and a value is a chance or a sum of chances (the contract's bounds). */
@@ -258,6 +238,7 @@ bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *
                          : cbdp_plan_position_members_absent(&r));
     cbdp_plan_others_pointers(&others, problem);
     ok = ok && plan(cfg, budget, &q, &pr, out, problem);
+    cbdp_plan_position_free(pr.position);
     cbdp_plan_read_free(&pr);
     cbd_turn_request_free(&q);
     json_decref(merged);

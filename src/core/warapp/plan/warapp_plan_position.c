@@ -128,7 +128,9 @@ double cbd_plan_position_score(const cbd_turn *turn, const cbd_turn_analysis *a,
     return mine - best;
 }
 
-/* One scenario's score: the turn of the plan's orders, the board's, then the scenario's. */
+/* One scenario's score: the turn of the plan's orders, the board's, then the scenario's, run in
+ * the board's move order (W50: under `listed` the plan's first; `cycle` and `random` interleave
+ * them as W13 says). */
 static cbd_status scenario_score(const cbd_turn *board, const cbd_plan_request *req,
                                  const cbd_plan *plan, const cbd_plan_scenario *sc,
                                  cbd_turn_order *orders, bool *scratch,
