@@ -25,7 +25,7 @@ import urllib.request
 
 # The engine's fixed rules (its Processor.java): 60 % and 70 % kill rates, 16 % luck, straight
 # rounding, and a pair of attacks whose first mover is drawn each time (W13's `random` is the
-# nearest of combatd's move orders).
+# nearest of combatd's move orders; W50 says why a bot for this engine sends it).
 SETTINGS = {"luck_modifier": 0.16, "offense_kill_rate": 0.6, "defense_kill_rate": 0.7,
             "rounding_mode": "straight_round"}
 NEUTRAL = "neutral"
