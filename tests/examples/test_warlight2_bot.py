@@ -114,7 +114,9 @@ def stub(mode, seen):
         def log_message(self, *args):
             pass
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    # A short poll so that shutdown() returns at once rather than after serve_forever's 0.5 s.
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                     daemon=True).start()
     return server
 
 
