@@ -46,6 +46,7 @@ class Board:
         self.income = 5
         self.timebank_ms = 10000
         self.round = 0
+        self.opponent_deployed = 0  # the opponent's deploys seen last round (opponent_moves)
 
     def regions(self):
         return sorted(self.bonus_of)
@@ -208,8 +209,13 @@ def plan_request(board, variant="position"):
                for b, v in sorted(board.bonus_value.items()) if board.members(b)}
     request = {"territories": territories, "bonuses": bonuses, "player": board.me,
                "income": board.income, "settings": SETTINGS, "move_order": "random"}
-    if variant == "position":  # no goal: combatd values the standing the turn leaves (W48)
+    if variant.startswith("position"):  # no goal: combatd values the standing it leaves (W48)
         request.update(objective="position", base_income=BASE_INCOME)
+        if variant == "position-seen":  # the opponent's income: at least what it was seen deploy
+            whole = [b for b in board.bonus_value if board.members(b) and all(
+                board.owner_of(r) == board.opponent for r in board.members(b))]
+            estimate = BASE_INCOME + sum(board.bonus_value[b] for b in whole)
+            request["incomes"] = {board.opponent: max(estimate, board.opponent_deployed)}
         return request
     capture, hold = plan_goal(board, variant)
     request["objective"] = "expected"
@@ -322,6 +328,9 @@ class Bot:
                 b.timebank_ms = int(value[0])
         elif head == "setup_map" and rest:
             self.setup(rest[0], rest[1:])
+        elif head == "opponent_moves":
+            b.opponent_deployed = sum(int(rest[i + 3]) for i in range(len(rest) - 3)
+                                      if rest[i] == b.opponent and rest[i + 1] == "place_armies")
         elif head == "update_map":
             b.update(rest)
             b.round += 1
@@ -371,8 +380,9 @@ def main():
     ap.add_argument("--combatd", default="http://127.0.0.1:8080",
                     help="combatd's base URL; 'none' plays the rule of thumb alone")
     ap.add_argument("--variant", default="position",
-                    choices=["position", "expected", "blind", "focus"],
-                    help="position: objective position; expected: goals (plan_goal) and the "
+                    choices=["position", "position-seen", "expected", "blind", "focus"],
+                    help="position: objective position; position-seen: and the opponent's "
+                         "income at least its deploys seen last round; expected: goals (plan_goal) and the "
                          "opponent's predicted attacks; blind: goals, no prediction; focus: "
                          "goals, attacking only enemy regions outnumbered twice")
     ap.add_argument("--log", help="append one JSON line per plan call (latency, ok) here")

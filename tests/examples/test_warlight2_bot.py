@@ -61,7 +61,7 @@ go place_armies {bank}
 go attack/transfer {bank}
 settings starting_armies 7
 update_map 1 player1 5 2 player1 4 3 player1 4 4 neutral 2 5 player2 3
-opponent_moves player2 place_armies 5 1 player2 attack/transfer 5 3 1
+opponent_moves player2 place_armies 5 4 player2 place_armies 6 3 player2 attack/transfer 5 3 1
 go place_armies {bank}
 go attack/transfer {bank}
 go place_armies notanumber
@@ -208,6 +208,17 @@ def main():
               (second["objective"], second["goal"], second["orders"]) ==
               ("expected", {"capture": ["4", "5"], "hold": ["3"]},
                [{"player": "player2", "from": "5", "to": "3", "armies": 2}]), json.dumps(second))
+    seen = []
+    server = stub("plan", seen)
+    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}",
+                               variant="position-seen")
+    server.shutdown()
+    check("--variant position-seen: the same legal answers", code == 0 and lines == PLANNED,
+          str(lines))
+    check("--variant position-seen: player2's income 5 in round 1, then the 4 + 3 it was "
+          "seen deploy (above 5, no bonus whole)",
+          [r.get("incomes") for _, r in seen] == [{"player2": 5}, {"player2": 7}],
+          json.dumps([r.get("incomes") for _, r in seen]))
     for mode in ("error", "slow"):
         seen = []
         server = stub(mode, seen)
