@@ -197,7 +197,7 @@ def predicted_attacks(board):
     return orders
 
 
-def plan_request(board, variant="position"):
+def plan_request(board, variant="position-seen"):
     """The /plan-turn request for this turn (the one place that says what the bot asks
     combatd for): the board, the bonuses and the income, valued by `objective: "position"`
     (the others' reply modelled by combatd, their incomes estimated from what they hold); the
@@ -276,7 +276,7 @@ def legal(board, deploys, attacks):
 class Bot:
     """The protocol: one line in, at most one line out."""
 
-    def __init__(self, combatd=None, variant="position", log=None, clock=time.monotonic):
+    def __init__(self, combatd=None, variant="position-seen", log=None, clock=time.monotonic):
         self.board, self.combatd, self.variant = Board(), combatd, variant
         self.log, self.clock = log, clock
         self.timeout_cap = 2.0  # seconds a plan may take; the bench raises it to replay exactly
@@ -379,10 +379,11 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--combatd", default="http://127.0.0.1:8080",
                     help="combatd's base URL; 'none' plays the rule of thumb alone")
-    ap.add_argument("--variant", default="position",
+    ap.add_argument("--variant", default="position-seen",
                     choices=["position", "position-seen", "expected", "blind", "focus"],
-                    help="position: objective position; position-seen: and the opponent's "
-                         "income at least its deploys seen last round; expected: goals (plan_goal) and the "
+                    help="position-seen: objective position, the opponent's income at least "
+                         "its deploys seen last round; position: the same, its income left to "
+                         "combatd's estimate; expected: goals (plan_goal) and the "
                          "opponent's predicted attacks; blind: goals, no prediction; focus: "
                          "goals, attacking only enemy regions outnumbered twice")
     ap.add_argument("--log", help="append one JSON line per plan call (latency, ok) here")

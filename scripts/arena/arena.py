@@ -28,8 +28,8 @@ BOT = os.path.join(ROOT, "examples", "warlight2_bot.py")
 # whether it needs combatd. The engine splits the command on spaces: no quoting.
 BOTS = {
     "ours": (f"python3 {BOT} --combatd {{combatd}} --log {{log}}", True),
-    "ours-seen": (f"python3 {BOT} --combatd {{combatd}} --variant position-seen --log {{log}}",
-                  True),
+    "ours-position": (f"python3 {BOT} --combatd {{combatd}} --variant position --log {{log}}",
+                      True),
     "ours-expected": (f"python3 {BOT} --combatd {{combatd}} --variant expected --log {{log}}",
                       True),
     "ours-blind": (f"python3 {BOT} --combatd {{combatd}} --variant blind --log {{log}}", True),

@@ -7,7 +7,8 @@ regions 1, 2, 3; bonus 2 (worth 5) is 4-8, 8 a wasteland; borders 1-2, 1-4, 2-3,
 - round 1: it holds 2 (2 armies), sees 1 and 3 (neutral 2), income 5;
 - round 2: it holds 1 (5), 2 (4, interior), 3 (4), sees 4 (neutral 2) and 5 (player2's 3),
   income 7.
-The bot asks for `objective: "position"` (W48) by default, goals under --variant expected.
+The bot asks for `objective: "position"` (W48) by default, with the opponent's income at
+least what it was seen deploy the round before (W49's `incomes`); goals under --variant expected.
 Every answer must be a legal engine command (checked against the engine's rules: deploys on own
 regions summing to the income, attacks from own regions to neighbours, once per pair, at most
 the armies beyond 1), and the numbers below are worked out by hand.
@@ -128,8 +129,9 @@ def closed_port():
     return port
 
 
-def run_bot(url, bank=10000, variant="position"):
-    run = subprocess.run([sys.executable, BOT, "--combatd", url, "--variant", variant],
+def run_bot(url, bank=10000, variant=None):
+    args = ["--variant", variant] if variant else []
+    run = subprocess.run([sys.executable, BOT, "--combatd", url] + args,
                          input=SETUP.format(bank=bank), capture_output=True, text=True,
                          timeout=60)
     return run.returncode, run.stdout.splitlines(), run.stderr
@@ -176,9 +178,13 @@ def main():
     check("one /plan-turn call per round", [p for p, _ in seen] == ["/plan-turn"] * 2, str(seen))
     if len(seen) == 2:
         first, second = seen[0][1], seen[1][1]
-        check("it sends the board, the bonuses and the income, nothing else (W48)",
-              sorted(second) == ["base_income", "bonuses", "income", "move_order", "objective",
-                                 "player", "settings", "territories"], sorted(second))
+        check("it sends the board, the bonuses and the incomes, nothing else (W48, W49)",
+              sorted(second) == ["base_income", "bonuses", "income", "incomes", "move_order",
+                                 "objective", "player", "settings", "territories"], sorted(second))
+        check("player2's income 5 in round 1, then the 4 + 3 it was seen deploy (above 5, no "
+              "bonus whole)", [r.get("incomes") for _, r in seen] == [{"player2": 5},
+                                                                       {"player2": 7}],
+              json.dumps([r.get("incomes") for _, r in seen]))
         check("objective position, base income 5, the engine's move order and settings",
               (second["objective"], second["base_income"], second["move_order"],
                second["settings"]["luck_modifier"]) == ("position", 5, "random", 0.16),
@@ -211,14 +217,14 @@ def main():
     seen = []
     server = stub("plan", seen)
     code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}",
-                               variant="position-seen")
+                               variant="position")
     server.shutdown()
-    check("--variant position-seen: the same legal answers", code == 0 and lines == PLANNED,
+    check("--variant position: the same legal answers", code == 0 and lines == PLANNED,
           str(lines))
-    check("--variant position-seen: player2's income 5 in round 1, then the 4 + 3 it was "
-          "seen deploy (above 5, no bonus whole)",
-          [r.get("incomes") for _, r in seen] == [{"player2": 5}, {"player2": 7}],
-          json.dumps([r.get("incomes") for _, r in seen]))
+    check("--variant position: no incomes, combatd estimates them",
+          [sorted(r) for _, r in seen] == [["base_income", "bonuses", "income", "move_order",
+                                            "objective", "player", "settings", "territories"]] * 2,
+          json.dumps([sorted(r) for _, r in seen]))
     for mode in ("error", "slow"):
         seen = []
         server = stub(mode, seen)
