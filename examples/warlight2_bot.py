@@ -4,7 +4,8 @@
 It speaks the AI Games warlight2 engine's protocol on stdin/stdout (settings, setup_map,
 pick_starting_region, update_map, opponent_moves, go place_armies, go attack/transfer), keeps
 the board it sees, and at each `go place_armies` asks combatd's /plan-turn for the whole turn
-with nothing but the board, the bonuses and the income. It answers the engine's two phases
+(`objective: "position"`) with nothing but the board, the bonuses and the incomes: its own, and
+the opponent's taken as at least what `opponent_moves` showed it deploy the round before. It answers the engine's two phases
 from that one plan: the deploys now, the attacks and transfers at `go attack/transfer`.
 
 If combatd is unreachable, slow or refuses the request, the turn is played by the rule of
