@@ -18,10 +18,10 @@ thumb below (`rule_of_thumb`), so the bot never crashes and never answers late.
 """
 import argparse
 import collections
+import http.client
 import json
 import sys
 import time
-import urllib.error
 import urllib.request
 
 # The engine's fixed rules (its Processor.java): 60 % and 70 % kill rates, 16 % luck, straight
@@ -306,7 +306,7 @@ class Bot:
                 self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=True,
                           income=b.income, regions=len(b.mine()), value=answer.get("value"))
                 return legal(b, deploys, attacks + extra)
-            except (OSError, ValueError, KeyError, TypeError) as e:
+            except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError) as e:
                 self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=False,
                           error=type(e).__name__)
         deploys, attacks = rule_of_thumb(b)

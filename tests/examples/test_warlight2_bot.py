@@ -167,75 +167,82 @@ def legal(lines):
     return None
 
 
-def main():
+def with_stub(mode, variant=None, bank=10000):
+    """The bot run against a stub in `mode`; returns its exit code, answers, stderr and the
+    requests the stub received."""
     seen = []
-    server = stub("plan", seen)
-    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}")
+    server = stub(mode, seen)
+    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}", bank, variant)
     server.shutdown()
+    return code, lines, err, [body for _, body in seen], [path for path, _ in seen]
+
+
+def check_default():
+    code, lines, err, seen, paths = with_stub("plan")
     check("the bot exits 0 after its input ends", code == 0, err)
     check("every answer is a legal engine command", legal(lines) is None, legal(lines))
     check("the stub's plan, made legal, as worked out by hand", lines == PLANNED, str(lines))
-    check("one /plan-turn call per round", [p for p, _ in seen] == ["/plan-turn"] * 2, str(seen))
-    if len(seen) == 2:
-        first, second = seen[0][1], seen[1][1]
-        check("it sends the board, the bonuses and the incomes, nothing else (W48, W49)",
-              sorted(second) == ["base_income", "bonuses", "income", "incomes", "move_order",
-                                 "objective", "player", "settings", "territories"], sorted(second))
-        check("player2's income 5 in round 1, then the 4 + 3 it was seen deploy (above 5, no "
-              "bonus whole)", [r.get("incomes") for _, r in seen] == [{"player2": 5},
-                                                                       {"player2": 7}],
-              json.dumps([r.get("incomes") for _, r in seen]))
-        check("objective position, base income 5, the engine's move order and settings",
-              (second["objective"], second["base_income"], second["move_order"],
-               second["settings"]["luck_modifier"]) == ("position", 5, "random", 0.16),
-              json.dumps(second))
-        check("incomes 5 then 7, player1",
-              (first["income"], second["income"], second["player"]) == (5, 7, "player1"))
-        t = second["territories"]
-        check("round 2's board as seen: 5 player2's with 3, 2 the bot's with 4, 8 unseen 6",
-              (t["5"]["owner"], t["5"]["armies"], t["2"]["owner"], t["2"]["armies"],
-               t["8"]["owner"], t["8"]["armies"]) == ("player2", 3, "player1", 4, "neutral", 6),
-              json.dumps(t))
-        check("borders both ways: 5 borders 3, 4 and 6",
-              sorted(t["5"]["neighbors"]) == ["3", "4", "6"], json.dumps(t["5"]))
-        check("bonuses as the map gives them",
-              second["bonuses"] == {"1": {"value": 2, "territories": ["1", "2", "3"]},
-                                    "2": {"value": 5, "territories": ["4", "5", "6", "7", "8"]}},
-              json.dumps(second["bonuses"]))
-    seen = []
-    server = stub("plan", seen)
-    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}", variant="expected")
-    server.shutdown()
+    check("one /plan-turn call per round", paths == ["/plan-turn"] * 2, str(paths))
+    if len(seen) != 2:
+        return
+    first, second = seen
+    check("it sends the board, the bonuses and the incomes, nothing else (W48, W49)",
+          sorted(second) == ["base_income", "bonuses", "income", "incomes", "move_order",
+                             "objective", "player", "settings", "territories"], sorted(second))
+    check("player2's income 5 in round 1, then the 4 + 3 it was seen deploy (above 5, no "
+          "bonus whole)", [r.get("incomes") for r in seen] == [{"player2": 5}, {"player2": 7}],
+          json.dumps([r.get("incomes") for r in seen]))
+    check("objective position, base income 5, the engine's move order and settings",
+          (second["objective"], second["base_income"], second["move_order"],
+           second["settings"]["luck_modifier"]) == ("position", 5, "random", 0.16),
+          json.dumps(second))
+    check("its own income 5 then 7, player1",
+          (first["income"], second["income"], second["player"]) == (5, 7, "player1"))
+    t = second["territories"]
+    check("round 2's board as seen: 5 player2's with 3, 2 the bot's with 4, 8 unseen 6",
+          (t["5"]["owner"], t["5"]["armies"], t["2"]["owner"], t["2"]["armies"],
+           t["8"]["owner"], t["8"]["armies"]) == ("player2", 3, "player1", 4, "neutral", 6),
+          json.dumps(t))
+    check("borders both ways: 5 borders 3, 4 and 6",
+          sorted(t["5"]["neighbors"]) == ["3", "4", "6"], json.dumps(t["5"]))
+    check("bonuses as the map gives them",
+          second["bonuses"] == {"1": {"value": 2, "territories": ["1", "2", "3"]},
+                                "2": {"value": 5, "territories": ["4", "5", "6", "7", "8"]}},
+          json.dumps(second["bonuses"]))
+
+
+def check_variants():
+    code, lines, err, seen, _ = with_stub("plan", "expected")
     check("--variant expected: the same legal answers", code == 0 and lines == PLANNED, str(lines))
-    if len(seen) == 2:
-        second = seen[1][1]
-        check("--variant expected round 2: no bonus begun, so the cheapest neutral 4, and "
-              "player2's 5; hold 3, which player2's 5 (3) is predicted to hit with 2",
-              (second["objective"], second["goal"], second["orders"]) ==
-              ("expected", {"capture": ["4", "5"], "hold": ["3"]},
-               [{"player": "player2", "from": "5", "to": "3", "armies": 2}]), json.dumps(second))
-    seen = []
-    server = stub("plan", seen)
-    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}",
-                               variant="position")
-    server.shutdown()
+    check("--variant expected round 2: no bonus begun, so the cheapest neutral 4, and "
+          "player2's 5; hold 3, which player2's 5 (3) is predicted to hit with 2",
+          len(seen) == 2 and (seen[1]["objective"], seen[1]["goal"], seen[1]["orders"]) ==
+          ("expected", {"capture": ["4", "5"], "hold": ["3"]},
+           [{"player": "player2", "from": "5", "to": "3", "armies": 2}]), json.dumps(seen))
+    code, lines, err, seen, _ = with_stub("plan", "position")
     check("--variant position: the same legal answers", code == 0 and lines == PLANNED,
           str(lines))
     check("--variant position: no incomes, combatd estimates them",
-          [sorted(r) for _, r in seen] == [["base_income", "bonuses", "income", "move_order",
-                                            "objective", "player", "settings", "territories"]] * 2,
-          json.dumps([sorted(r) for _, r in seen]))
+          [sorted(r) for r in seen] == [["base_income", "bonuses", "income", "move_order",
+                                         "objective", "player", "settings", "territories"]] * 2,
+          json.dumps([sorted(r) for r in seen]))
+
+
+def check_fallbacks():
     for mode in ("error", "slow"):
-        seen = []
-        server = stub(mode, seen)
         bank = 500 if mode == "slow" else 10000  # a 0.1 s wait for the slow one
-        code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}", bank)
-        server.shutdown()
+        code, lines, err, _, _ = with_stub(mode, bank=bank)
         check(f"combatd {mode}: the rule of thumb plays, legally, as worked out by hand",
               code == 0 and lines == FALLBACK and legal(lines) is None, f"{lines} {err}")
     code, lines, err = run_bot(f"http://127.0.0.1:{closed_port()}")
     check("combatd unreachable: the rule of thumb plays", code == 0 and lines == FALLBACK,
           f"{lines} {err}")
+
+
+def main():
+    check_default()
+    check_variants()
+    check_fallbacks()
     passed = sum(results)
     print(f"[====] Synthesis: Tested: {len(results)} | Passing: {passed} | "
           f"Failing: {len(results) - passed} | Crashing: 0")
