@@ -307,8 +307,9 @@ class Bot:
                           income=b.income, regions=len(b.mine()), value=answer.get("value"))
                 return legal(b, deploys, attacks + extra)
             except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError) as e:
+                # A refusal's status says which request to look at (its body names the member).
                 self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=False,
-                          error=type(e).__name__)
+                          error=type(e).__name__, status=getattr(e, "code", None))
         deploys, attacks = rule_of_thumb(b)
         return legal(b, dict(deploys), attacks)
 

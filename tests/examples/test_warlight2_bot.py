@@ -36,6 +36,7 @@ import re
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -129,8 +130,8 @@ def closed_port():
     return port
 
 
-def run_bot(url, bank=10000, variant=None):
-    args = ["--variant", variant] if variant else []
+def run_bot(url, bank=10000, variant=None, log=None):
+    args = (["--variant", variant] if variant else []) + (["--log", log] if log else [])
     run = subprocess.run([sys.executable, BOT, "--combatd", url] + args,
                          input=SETUP.format(bank=bank), capture_output=True, text=True,
                          timeout=60)
@@ -167,12 +168,12 @@ def legal(lines):
     return None
 
 
-def with_stub(mode, variant=None, bank=10000):
+def with_stub(mode, variant=None, bank=10000, log=None):
     """The bot run against a stub in `mode`; returns its exit code, answers, stderr and the
     requests the stub received."""
     seen = []
     server = stub(mode, seen)
-    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}", bank, variant)
+    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}", bank, variant, log)
     server.shutdown()
     return code, lines, err, [body for _, body in seen], [path for path, _ in seen]
 
@@ -229,11 +230,18 @@ def check_variants():
 
 
 def check_fallbacks():
-    for mode in ("error", "slow"):
-        bank = 500 if mode == "slow" else 10000  # a 0.1 s wait for the slow one
-        code, lines, err, _, _ = with_stub(mode, bank=bank)
-        check(f"combatd {mode}: the rule of thumb plays, legally, as worked out by hand",
-              code == 0 and lines == FALLBACK and legal(lines) is None, f"{lines} {err}")
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "plans.jsonl")
+        for mode in ("error", "slow"):
+            bank = 500 if mode == "slow" else 10000  # a 0.1 s wait for the slow one
+            code, lines, err, _, _ = with_stub(mode, bank=bank, log=log)
+            check(f"combatd {mode}: the rule of thumb plays, legally, as worked out by hand",
+                  code == 0 and lines == FALLBACK and legal(lines) is None, f"{lines} {err}")
+        notes = [json.loads(line) for line in open(log)] if os.path.exists(log) else []
+    check("--log: one line per round, refused with 500 then timed out, rounds 1 and 2 each",
+          [(n["round"], n["ok"], n["error"], n["status"]) for n in notes] ==
+          [(1, False, "HTTPError", 500), (2, False, "HTTPError", 500),
+           (1, False, "TimeoutError", None), (2, False, "TimeoutError", None)], str(notes))
     code, lines, err = run_bot(f"http://127.0.0.1:{closed_port()}")
     check("combatd unreachable: the rule of thumb plays", code == 0 and lines == FALLBACK,
           f"{lines} {err}")
