@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""examples/warlight2_bot.py fed an engine transcript on stdin, with a stub combatd.
+
+The transcript is the warlight2 engine's protocol for a map of 8 regions: bonus 1 (worth 2) is
+regions 1, 2, 3; bonus 2 (worth 5) is 4-8, 8 a wasteland; borders 1-2, 1-4, 2-3, 3-5, 4-5, 5-6,
+6-7, 7-8. The bot picks, then plays two rounds:
+- round 1: it holds 2 (2 armies), sees 1 and 3 (neutral 2), income 5;
+- round 2: it holds 1 (5), 2 (4, interior), 3 (4), sees 4 (neutral 2) and 5 (player2's 3),
+  income 7.
+The bot asks for `objective: "position"` (W48) by default, with the opponent's income at
+least what it was seen deploy the round before (W49's `incomes`); goals under --variant expected.
+Every answer must be a legal engine command (checked against the engine's rules: deploys on own
+regions summing to the income, attacks from own regions to neighbours, once per pair, at most
+the armies beyond 1), and the numbers below are worked out by hand.
+
+Pick: bonus 1 has 3 regions, bonus 2 five and a wasteland (the rule counts it 3 regions): 2.
+
+The stub answers every /plan-turn with the same plan: deploy 7 on 1 and 2 on 5; attack 1->4
+with 6, 3->5 with 9, 1->4 again with 1. Round 1: none of it is legal (1, 3 and 5 are not the
+bot's), so the 5 go on its one front, 2, and it attacks nothing. Round 2: 5 is not its (that
+deploy is dropped), 3->5 is cut to 3 (4 armies, 1 stays), the second 1->4 is a pair already
+used; and 2, interior with 3 idle, moves them to 1 (its first step towards a region not its).
+
+Without an answer (500, a closed port, too slow for the time bank) the rule of thumb plays:
+round 1 deploys the 5 on 2 (7), which attacks its weaker neighbour 1 (2, the lower id of two)
+with 2 * 2 + 1 = 5 and sends its last 1 along (6: 3 would need 5 more); round 2 deploys the 7 on 3 (it faces player2's 3; 1 faces only a neutral), then 3 (11) attacks
+5 with 2 * 3 + 1 = 7 and the other 3 join (10); 1 (5) has 4 to move, short of the 5 that 4's 2
+need; 2 moves its 3 to 1.
+
+Run by ctest; prints Criterion's closing line, which scripts/test.sh counts.
+"""
+import http.server
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BOT = os.path.join(ROOT, "examples", "warlight2_bot.py")
+
+SETUP = """settings timebank {bank}
+settings time_per_move 500
+settings max_rounds 60
+settings your_bot player1
+settings opponent_bot player2
+setup_map super_regions 1 2 2 5
+setup_map regions 1 1 2 1 3 1 4 2 5 2 6 2 7 2 8 2
+setup_map neighbors 1 2,4 2 3 3 5 4 5 5 6 6 7 7 8
+setup_map wastelands 8
+settings starting_regions 2 6
+settings starting_pick_amount 1
+pick_starting_region {bank} 2 6
+setup_map opponent_starting_regions 6
+settings starting_armies 5
+update_map 2 player1 2 1 neutral 2 3 neutral 2
+opponent_moves
+go place_armies {bank}
+go attack/transfer {bank}
+settings starting_armies 7
+update_map 1 player1 5 2 player1 4 3 player1 4 4 neutral 2 5 player2 3
+opponent_moves player2 place_armies 5 4 player2 place_armies 6 3 player2 attack/transfer 5 3 1
+go place_armies {bank}
+go attack/transfer {bank}
+go place_armies notanumber
+"""  # the last line is garbage: answered "No moves"
+NEIGHBORS = {1: {2, 4}, 2: {1, 3}, 3: {2, 5}, 4: {1, 5}, 5: {3, 4, 6}, 6: {5, 7}, 7: {6, 8},
+             8: {7}}
+# Each round's regions of the bot with their armies, and its income.
+ROUNDS = [({2: 2}, 5), ({1: 5, 2: 4, 3: 4}, 7)]
+STUB_PLAN = {"orders": [
+    {"type": "deploy", "player": "player1", "to": "1", "armies": 7},
+    {"type": "deploy", "player": "player1", "to": "5", "armies": 2},
+    {"type": "attack_transfer", "player": "player1", "from": "1", "to": "4", "armies": 6},
+    {"type": "attack_transfer", "player": "player1", "from": "3", "to": "5", "armies": 9},
+    {"type": "attack_transfer", "player": "player1", "from": "1", "to": "4", "armies": 1}],
+    "value": 1.5}
+PLANNED = ["2", "player1 place_armies 2 5", "No moves", "player1 place_armies 1 7",
+           "player1 attack/transfer 1 4 6, player1 attack/transfer 3 5 3, "
+           "player1 attack/transfer 2 1 3", "No moves"]
+FALLBACK = ["2", "player1 place_armies 2 5", "player1 attack/transfer 2 1 6",
+            "player1 place_armies 3 7",
+            "player1 attack/transfer 3 5 10, player1 attack/transfer 2 1 3", "No moves"]
+
+results = []
+
+
+def check(name, ok, detail=""):
+    results.append(ok)
+    print(f"[{'PASS' if ok else 'FAIL'}] example_warlight2_bot::{name}" + ("" if ok else f": {detail}"))
+
+
+def stub(mode, seen):
+    """A stand-in of combatd's /plan-turn: the fixed plan, a 500, or an answer too late."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self):
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            seen.append((self.path, json.loads(body)))
+            if mode == "slow":
+                time.sleep(0.4)
+            status, answer = (200, STUB_PLAN) if mode == "plan" else (500, {"status": 500})
+            data = json.dumps(answer).encode()
+            try:
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+            except OSError:  # the bot gave up waiting
+                pass
+
+        def log_message(self, *args):
+            pass
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    # A short poll so that shutdown() returns at once rather than after serve_forever's 0.5 s.
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02},
+                     daemon=True).start()
+    return server
+
+
+def closed_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def run_bot(url, bank=10000, variant=None, log=None):
+    args = (["--variant", variant] if variant else []) + (["--log", log] if log else [])
+    run = subprocess.run([sys.executable, BOT, "--combatd", url] + args,
+                         input=SETUP.format(bank=bank), capture_output=True, text=True,
+                         timeout=60)
+    return run.returncode, run.stdout.splitlines(), run.stderr
+
+
+def legal(lines):
+    """Each answer checked against the engine's rules for the round it answers."""
+    move = r"player1 (place_armies \d+ \d+|attack/transfer \d+ \d+ \d+)"
+    if len(lines) != 6 or lines[0] not in ("2", "6") or lines[5] != "No moves":
+        return f"{len(lines)} lines: {lines}"
+    for r, (own, income) in enumerate(ROUNDS):
+        deploy, attack = lines[1 + 2 * r], lines[2 + 2 * r]
+        for line in (deploy, attack):
+            if line != "No moves" and not re.fullmatch(f"{move}(, {move})*", line):
+                return f"not a command: {line!r}"
+        placed = {}
+        for m in re.finditer(r"place_armies (\d+) (\d+)", deploy):
+            region, n = int(m.group(1)), int(m.group(2))
+            if region not in own or n < 1:
+                return f"round {r + 1}: deploy {region} {n}"
+            placed[region] = placed.get(region, 0) + n
+        if sum(placed.values()) != income:
+            return f"round {r + 1}: deployed {placed}, income {income}"
+        left, pairs = {k: v + placed.get(k, 0) - 1 for k, v in own.items()}, set()
+        for m in re.finditer(r"attack/transfer (\d+) (\d+) (\d+)", attack):
+            src, dst, n = (int(g) for g in m.groups())
+            if src not in own or dst not in NEIGHBORS[src] or (src, dst) in pairs or n < 1:
+                return f"round {r + 1}: attack {src} {dst} {n}"
+            pairs.add((src, dst))
+            left[src] -= n
+            if left[src] < 0:
+                return f"round {r + 1}: {src} sends more than it has"
+    return None
+
+
+def with_stub(mode, variant=None, bank=10000, log=None):
+    """The bot run against a stub in `mode`; returns its exit code, answers, stderr and the
+    requests the stub received."""
+    seen = []
+    server = stub(mode, seen)
+    code, lines, err = run_bot(f"http://127.0.0.1:{server.server_address[1]}", bank, variant, log)
+    server.shutdown()
+    return code, lines, err, [body for _, body in seen], [path for path, _ in seen]
+
+
+def check_default():
+    code, lines, err, seen, paths = with_stub("plan")
+    check("the bot exits 0 after its input ends", code == 0, err)
+    check("every answer is a legal engine command", legal(lines) is None, legal(lines))
+    check("the stub's plan, made legal, as worked out by hand", lines == PLANNED, str(lines))
+    check("one /plan-turn call per round", paths == ["/plan-turn"] * 2, str(paths))
+    if len(seen) != 2:
+        return
+    first, second = seen
+    check("it sends the board, the bonuses and the incomes, nothing else (W48, W49)",
+          sorted(second) == ["base_income", "bonuses", "income", "incomes", "move_order",
+                             "objective", "player", "settings", "territories"], sorted(second))
+    check("player2's income 5 in round 1, then the 4 + 3 it was seen deploy (above 5, no "
+          "bonus whole)", [r.get("incomes") for r in seen] == [{"player2": 5}, {"player2": 7}],
+          json.dumps([r.get("incomes") for r in seen]))
+    check("objective position, base income 5, the engine's move order and settings",
+          (second["objective"], second["base_income"], second["move_order"],
+           second["settings"]["luck_modifier"]) == ("position", 5, "random", 0.16),
+          json.dumps(second))
+    check("its own income 5 then 7, player1",
+          (first["income"], second["income"], second["player"]) == (5, 7, "player1"))
+    t = second["territories"]
+    check("round 2's board as seen: 5 player2's with 3, 2 the bot's with 4, 8 unseen 6",
+          (t["5"]["owner"], t["5"]["armies"], t["2"]["owner"], t["2"]["armies"],
+           t["8"]["owner"], t["8"]["armies"]) == ("player2", 3, "player1", 4, "neutral", 6),
+          json.dumps(t))
+    check("borders both ways: 5 borders 3, 4 and 6",
+          sorted(t["5"]["neighbors"]) == ["3", "4", "6"], json.dumps(t["5"]))
+    check("bonuses as the map gives them",
+          second["bonuses"] == {"1": {"value": 2, "territories": ["1", "2", "3"]},
+                                "2": {"value": 5, "territories": ["4", "5", "6", "7", "8"]}},
+          json.dumps(second["bonuses"]))
+
+
+def check_variants():
+    code, lines, err, seen, _ = with_stub("plan", "expected")
+    check("--variant expected: the same legal answers", code == 0 and lines == PLANNED, str(lines))
+    check("--variant expected round 2: no bonus begun, so the cheapest neutral 4, and "
+          "player2's 5; hold 3, which player2's 5 (3) is predicted to hit with 2",
+          len(seen) == 2 and (seen[1]["objective"], seen[1]["goal"], seen[1]["orders"]) ==
+          ("expected", {"capture": ["4", "5"], "hold": ["3"]},
+           [{"player": "player2", "from": "5", "to": "3", "armies": 2}]), json.dumps(seen))
+    code, lines, err, seen, _ = with_stub("plan", "position")
+    check("--variant position: the same legal answers", code == 0 and lines == PLANNED,
+          str(lines))
+    check("--variant position: no incomes, combatd estimates them",
+          [sorted(r) for r in seen] == [["base_income", "bonuses", "income", "move_order",
+                                         "objective", "player", "settings", "territories"]] * 2,
+          json.dumps([sorted(r) for r in seen]))
+
+
+def check_fallbacks():
+    with tempfile.TemporaryDirectory() as tmp:
+        log = os.path.join(tmp, "plans.jsonl")
+        for mode in ("error", "slow"):
+            bank = 500 if mode == "slow" else 10000  # a 0.1 s wait for the slow one
+            code, lines, err, _, _ = with_stub(mode, bank=bank, log=log)
+            check(f"combatd {mode}: the rule of thumb plays, legally, as worked out by hand",
+                  code == 0 and lines == FALLBACK and legal(lines) is None, f"{lines} {err}")
+        notes = [json.loads(line) for line in open(log)] if os.path.exists(log) else []
+    check("--log: one line per round, refused with 500 then timed out, rounds 1 and 2 each",
+          [(n["round"], n["ok"], n["error"], n["status"]) for n in notes] ==
+          [(1, False, "HTTPError", 500), (2, False, "HTTPError", 500),
+           (1, False, "TimeoutError", None), (2, False, "TimeoutError", None)], str(notes))
+    code, lines, err = run_bot(f"http://127.0.0.1:{closed_port()}")
+    check("combatd unreachable: the rule of thumb plays", code == 0 and lines == FALLBACK,
+          f"{lines} {err}")
+
+
+def main():
+    check_default()
+    check_variants()
+    check_fallbacks()
+    passed = sum(results)
+    print(f"[====] Synthesis: Tested: {len(results)} | Passing: {passed} | "
+          f"Failing: {len(results) - passed} | Crashing: 0")
+    return 0 if passed == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
