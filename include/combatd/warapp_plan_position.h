@@ -27,10 +27,10 @@ typedef struct {
 /*
  * W48: player p's standing parts from the analysis `a` of `turn` (a map: neighbor_off set;
  * a->bonus_owner filled for turn's bonuses by cbd_turn_analyze_bonuses, or NULL when the turn
- * has none). scratch has room for turn->n_territories flags.
+ * has none). scratch has room for turn->n_territories marks, all 0 (left so).
  */
 void cbd_plan_position_parts(const cbd_turn *turn, const cbd_turn_analysis *a, uint64_t base_income,
-                             cbd_turn_player p, bool *scratch, cbd_position_parts *out);
+                             cbd_turn_player p, unsigned char *scratch, cbd_position_parts *out);
 
 /* W48: the weighted sum of the parts (income + progress + armies + territories − risk). */
 double cbd_plan_position_standing(const cbd_position_parts *parts);
@@ -41,7 +41,8 @@ double cbd_plan_position_standing(const cbd_position_parts *parts);
  * the player alone when there is no other.
  */
 double cbd_plan_position_score(const cbd_turn *turn, const cbd_turn_analysis *a,
-                               uint64_t base_income, cbd_turn_player player, bool *scratch);
+                               uint64_t base_income, cbd_turn_player player,
+                               unsigned char *scratch);
 
 /*
  * W48, W49: a plan's value, the weighted mean over req->scenarios of the score of the turn

@@ -124,3 +124,17 @@ Test(largest_maps, warzone_plan_turn_for_the_player_holding_1040) {
     cr_expect_float_eq(json_number_at(r.json, "value"), 20.0, 1e-9, "%.400s", r.body);
     test_response_free(&r);
 }
+
+/* W48 on the largest map: player 1's position plan, every other player's orders given (W49's
+ * one scenario, "given"), is answered with the shipped config. */
+Test(largest_maps, position_plan_for_the_player_holding_1040) {
+    test_response r;
+    post("/plan-turn",
+         lm_combatd_turn("\"player\": \"p1\", \"income\": 100, \"objective\": \"position\""), &r);
+    json_t *scenarios = json_object_get(r.json, "scenarios");
+    cr_expect_eq(json_array_size(scenarios), 1, "%.400s", r.body);
+    cr_expect_str_eq(json_string_value(json_object_get(json_array_get(scenarios, 0), "name")),
+                     "given");
+    cr_expect_geq(json_number_at(r.json, "plans_evaluated"), 1.0);
+    test_response_free(&r);
+}

@@ -30,50 +30,52 @@ static double armies_of(const cbd_turn_analysis *a, size_t t, uint32_t o) {
     return chance(a->territories[t].owner[o]) * a->territories[t].mean_armies;
 }
 
-/* Whether territory t is in bonus b. */
-static bool in_bonus(const cbd_turn_bonus *b, uint32_t t) {
-    for (size_t i = 0; i < b->n_territories; i++) {
-        if (b->territories[i] == t) {
-            return true;
-        }
-    }
-    return false;
-}
+/* The marks of W48's risk walk, one per territory (the scratch), all MARK_NONE between walks. */
+enum { MARK_NONE = 0, MARK_INSIDE = 1, MARK_OUTSIDE = 2 };
 
 /*
  * W48's risk to p's bonus b: the enemies' armies on the territories bordering b from outside
  * (E) against p's armies on b's territories that border outside (A), E / (E + A); 0 when both
- * are 0. `edge` has room for the board's territories.
+ * are 0. The walk reads b's territories and their borders only (the map is symmetric, W24), so
+ * that a map of 820 bonuses costs its bonuses' sizes, not 820 walks of the map; `mark` (room
+ * for the board's territories, all MARK_NONE) is left as it was found.
  */
 static double exposure(const cbd_turn *turn, const cbd_turn_analysis *a, const cbd_turn_bonus *b,
-                       cbd_turn_player p, bool *edge) {
-    memset(edge, 0, turn->n_territories * sizeof *edge);
-    for (uint32_t t = 0; t < turn->n_territories; t++) {
-        bool inside = in_bonus(b, t);
-        for (uint32_t k = turn->neighbor_off[t]; k < turn->neighbor_off[t + 1]; k++) {
-            if (in_bonus(b, turn->neighbors[k]) != inside) {
-                edge[t] = edge[turn->neighbors[k]] = true;
-            }
-        }
+                       cbd_turn_player p, unsigned char *mark) {
+    for (size_t i = 0; i < b->n_territories; i++) {
+        mark[b->territories[i]] = MARK_INSIDE;
     }
     double e = 0, mine = 0;
-    for (uint32_t t = 0; t < turn->n_territories; t++) {
-        if (!edge[t]) {
-            continue;
+    for (size_t i = 0; i < b->n_territories; i++) {
+        uint32_t t = b->territories[i];
+        bool edge = false;
+        for (uint32_t k = turn->neighbor_off[t]; k < turn->neighbor_off[t + 1]; k++) {
+            uint32_t u = turn->neighbors[k];
+            if (mark[u] == MARK_INSIDE) {
+                continue;
+            }
+            edge = true;
+            if (mark[u] == MARK_NONE) {
+                mark[u] = MARK_OUTSIDE;
+                for (uint32_t o = 0; o < turn->n_players; o++) {
+                    e += enemy(turn, p, o) ? armies_of(a, u, o) : 0;
+                }
+            }
         }
-        if (in_bonus(b, t)) {
-            mine += armies_of(a, t, p);
-            continue;
+        mine += edge ? armies_of(a, t, p) : 0;
+    }
+    for (size_t i = 0; i < b->n_territories; i++) {
+        uint32_t t = b->territories[i];
+        for (uint32_t k = turn->neighbor_off[t]; k < turn->neighbor_off[t + 1]; k++) {
+            mark[turn->neighbors[k]] = MARK_NONE;
         }
-        for (uint32_t o = 0; o < turn->n_players; o++) {
-            e += enemy(turn, p, o) ? armies_of(a, t, o) : 0;
-        }
+        mark[t] = MARK_NONE;
     }
     return e + mine > 0 ? e / (e + mine) : 0;
 }
 
 void cbd_plan_position_parts(const cbd_turn *turn, const cbd_turn_analysis *a, uint64_t base_income,
-                             cbd_turn_player p, bool *scratch, cbd_position_parts *out) {
+                             cbd_turn_player p, unsigned char *scratch, cbd_position_parts *out) {
     memset(out, 0, sizeof *out);
     out->income = (double)base_income;
     for (size_t t = 0; t < turn->n_territories; t++) {
@@ -106,7 +108,8 @@ double cbd_plan_position_standing(const cbd_position_parts *s) {
 }
 
 double cbd_plan_position_score(const cbd_turn *turn, const cbd_turn_analysis *a,
-                               uint64_t base_income, cbd_turn_player player, bool *scratch) {
+                               uint64_t base_income, cbd_turn_player player,
+                               unsigned char *scratch) {
     cbd_position_parts parts;
     cbd_plan_position_parts(turn, a, base_income, player, scratch, &parts);
     double mine = cbd_plan_position_standing(&parts), best = 0;
@@ -132,7 +135,7 @@ double cbd_plan_position_score(const cbd_turn *turn, const cbd_turn_analysis *a,
  * them as W13 says). */
 static cbd_status scenario_score(const cbd_turn *board, const cbd_plan_request *req,
                                  const cbd_plan *plan, const cbd_plan_scenario *sc,
-                                 cbd_turn_order *orders, bool *scratch,
+                                 cbd_turn_order *orders, unsigned char *scratch,
                                  const cbd_turn_limits *limits, cbd_budget *budget, double *score,
                                  cbd_turn_error *err) {
     size_t n = 0;
@@ -180,7 +183,7 @@ cbd_status cbd_plan_position_value(const cbd_turn *board, const cbd_plan_request
     }
     cbd_turn_order *orders =
         cbd_mem_calloc(budget, plan->n_orders + board->n_orders + most + 1, sizeof *orders);
-    bool *scratch = cbd_mem_calloc(budget, board->n_territories + 1, sizeof *scratch);
+    unsigned char *scratch = cbd_mem_calloc(budget, board->n_territories + 1, sizeof *scratch);
     if (!orders || !scratch) {
         cbd_mem_free(orders);
         cbd_mem_free(scratch);

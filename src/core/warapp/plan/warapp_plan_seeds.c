@@ -121,15 +121,25 @@ void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
 }
 
 /* The first and one-past-last pair of own territory i. */
+/* The first pair from an own index >= i: pairs are sorted by own index (plan_ctx), and a
+ * scan from 0 made every seed's and climb's edit cost the pairs of the whole board (half the
+ * CPU of a plan for 1,040 territories). */
+static size_t first_pair_from(const plan_ctx *c, size_t i) {
+    size_t lo = 0, hi = c->np;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (c->pfrom[mid] < i) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 void cbdp_plan_pairs_of(const plan_ctx *c, size_t i, size_t *lo, size_t *hi) {
-    *lo = 0;
-    while (*lo < c->np && c->pfrom[*lo] < i) {
-        ++*lo;
-    }
-    *hi = *lo;
-    while (*hi < c->np && c->pfrom[*hi] == i) {
-        ++*hi;
-    }
+    *lo = first_pair_from(c, i);
+    *hi = first_pair_from(c, i + 1);
 }
 
 uint64_t cbdp_plan_sent_from(const plan_ctx *c, const plan_state *s, size_t i) {
