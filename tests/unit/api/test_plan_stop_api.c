@@ -124,3 +124,32 @@ Test(plan_stop, issue43_the_work_share_says_work) {
     }
     free(body);
 }
+
+/* /warzone/plan-turn passes /plan-turn's stopped_by: the same board in the game's JSON (its
+ * bonus 7 is 1 and 3; test_warzone_plan_api.c works the value out, 1.04980736, proven), with
+ * max_plans 1 not proven, "max_plans"; with the default, proven, no stopped_by. */
+#define WZ_TURN(extra)                                                                             \
+    "{\"settings\": {\"OffensiveKillRate\": 60, \"DefensiveKillRate\": 70, \"LuckModifier\": "     \
+    "\"0.16\", \"MinimumArmyBonus\": \"4\"}, \"map\": {\"territories\": [{\"id\": 1, "             \
+    "\"connectedTo\": [2, 3]}, {\"id\": 2}, {\"id\": 3}], \"bonuses\": [{\"id\": 7, \"value\": "   \
+    "3, \"territoryIDs\": [1, 3]}]}, \"standing\": [{\"terrID\": 1, \"ownedBy\": \"100\", "        \
+    "\"armies\": \"3\"}, {\"terrID\": 2, \"ownedBy\": \"200\", \"armies\": \"9\"}, {\"terrID\": "  \
+    "3, \"ownedBy\": \"Neutral\", \"armies\": \"1\"}], \"orders\": [{\"type\": "                   \
+    "\"GameOrderAttackTransfer\", \"playerID\": \"200\", \"from\": 2, \"to\": 1, \"numArmies\": "  \
+    "\"8\"}], \"playerID\": \"100\", \"goal\": {\"bonuses\": [\"7\"]}, \"objective\": "            \
+    "\"expected\"" extra "}"
+
+Test(plan_stop, issue43_warzone_plan_turn_passes_stopped_by) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    json_t *doc = NULL;
+    cr_assert_eq(
+        api_test_run(&cfg, "/warzone/plan-turn", WZ_TURN(", \"max_plans\": 1"), &doc, NULL), 200);
+    cr_expect(json_is_false(json_object_get(doc, "optimal")));
+    cr_expect_str_eq(json_string_value(json_object_get(doc, "stopped_by")), "max_plans");
+    json_decref(doc);
+    cr_assert_eq(api_test_run(&cfg, "/warzone/plan-turn", WZ_TURN(""), &doc, NULL), 200);
+    cr_expect(json_is_true(json_object_get(doc, "optimal")));
+    cr_expect_null(json_object_get(doc, "stopped_by"));
+    json_decref(doc);
+}
