@@ -50,6 +50,24 @@ typedef struct {
     const cbd_turn_order *orders;
 } cbd_plan_scenario;
 
+/*
+ * What ended a search before it proved its plan or searched its whole space (issue 43): the
+ * answer is then the best plan valued so far. Where several limits ended parts of the search
+ * (one front's run its plans, another its work), the highest of them is named; a request that
+ * searches again with that one raised searches further. The enum's order is that ranking.
+ */
+typedef enum {
+    CBD_PLAN_STOP_NONE = 0,      /* proven optimal, or the whole space searched */
+    CBD_PLAN_STOP_MAX_PLANS = 1, /* max_plans: the plans that may be analysed */
+    CBD_PLAN_STOP_WORK = 2,      /* max_work: the search's share of the work */
+    CBD_PLAN_STOP_BUDGET = 3,    /* the request's own work budget */
+    CBD_PLAN_STOP_DEADLINE = 4,  /* the budget's progress callback (the answer deadline) */
+    CBD_PLAN_STOP_MEMORY = 5,    /* the request's memory */
+} cbd_plan_stop;
+
+/* The stop's name in answers ("max_plans", "work", ...); NULL for CBD_PLAN_STOP_NONE. */
+const char *cbd_plan_stop_name(cbd_plan_stop stop);
+
 /* Up to this many next-best plans are kept beside the best. */
 #define CBD_PLAN_ALTERNATIVES 3
 
@@ -94,8 +112,9 @@ typedef struct {
      * each plan or by bounding it below the plans kept. */
     bool optimal;
     uint64_t plans_evaluated;
-    uint64_t plans_bounded; /* plans left out by a bound, without their analysis */
-    size_t fronts;          /* W34: the fronts holding the player's territories */
+    uint64_t plans_bounded;   /* plans left out by a bound, without their analysis */
+    size_t fronts;            /* W34: the fronts holding the player's territories */
+    cbd_plan_stop stopped_by; /* CBD_PLAN_STOP_NONE when optimal */
 } cbd_plan_result;
 
 /*

@@ -315,8 +315,10 @@ static bool game_answer(cbdp_wz_turn *t, const json_t *request, const send_ids *
                                      json_object_get(t->doc, "income"))
                          : NULL;
     const json_t *scenarios = json_object_get(answer, "scenarios");
+    const json_t *stopped_by = json_object_get(answer, "stopped_by");
     bool ok = res && (!send || json_object_set(res, "send_orders", send) == 0) &&
               (!scenarios || json_object_set(res, "scenarios", (json_t *)scenarios) == 0) &&
+              (!stopped_by || json_object_set(res, "stopped_by", (json_t *)stopped_by) == 0) &&
               (!json_is_array(json_object_get(answer, "warnings")) ||
                json_array_extend(t->warnings, json_object_get(answer, "warnings")) == 0) &&
               json_object_set(res, "warnings", t->warnings) == 0;

@@ -272,6 +272,9 @@ bool cbdp_plan_position_render(const cbd_config *cfg, cbd_budget *budget, const 
     cbd_jw_key(out, "value");
     cbd_jw_real_exact(out, value);
     cbd_jw_key_bool(out, "optimal", res->optimal);
+    if (cbd_plan_stop_name(res->stopped_by)) { /* absent when nothing stopped it */
+        cbd_jw_key_string(out, "stopped_by", cbd_plan_stop_name(res->stopped_by));
+    }
     cbd_jw_key_uint(out, "plans_evaluated", res->plans_evaluated);
     cbd_jw_key_uint(out, "plans_bounded", res->plans_bounded);
     scenarios_json(out, pr, per);

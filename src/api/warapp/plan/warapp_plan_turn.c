@@ -160,6 +160,9 @@ static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
         cbdp_plan_orders_json(out, q, &res->best);
         value_json(out, answered_value(pr, &a));
         cbd_jw_key_bool(out, "optimal", res->optimal);
+        if (cbd_plan_stop_name(res->stopped_by)) { /* absent when nothing stopped it */
+            cbd_jw_key_string(out, "stopped_by", cbd_plan_stop_name(res->stopped_by));
+        }
         cbd_jw_key_uint(out, "plans_evaluated", res->plans_evaluated);
         cbd_jw_key_uint(out, "plans_bounded", res->plans_bounded);
         ok = alternatives_json(cfg, budget, q, pr, res, out, problem);

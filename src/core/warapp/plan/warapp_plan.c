@@ -197,6 +197,37 @@ static void init_search_budget(plan_ctx *c, cbd_block_cache *cache) {
     }
 }
 
+/* What ended a run that did not search its whole space: its own work (the run's meter spent),
+ * else max_plans (plan_evaluate's stop); plans left out for memory the request has not got
+ * rank above both (a larger memory limit values them). */
+static cbd_plan_stop stop_of(const plan_ctx *c) {
+    if (c->memory_refused > 0) {
+        return CBD_PLAN_STOP_MEMORY;
+    }
+    if (!c->stopped) {
+        return CBD_PLAN_STOP_NONE;
+    }
+    return cbd_budget_spent(&c->search) ? CBD_PLAN_STOP_WORK : CBD_PLAN_STOP_MAX_PLANS;
+}
+
+const char *cbd_plan_stop_name(cbd_plan_stop stop) {
+    switch (stop) {
+        case CBD_PLAN_STOP_MAX_PLANS:
+            return "max_plans";
+        case CBD_PLAN_STOP_WORK:
+            return "work";
+        case CBD_PLAN_STOP_BUDGET:
+            return "budget";
+        case CBD_PLAN_STOP_DEADLINE:
+            return "deadline";
+        case CBD_PLAN_STOP_MEMORY:
+            return "memory";
+        case CBD_PLAN_STOP_NONE:
+            break;
+    }
+    return NULL;
+}
+
 cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
                          const size_t *order_map, bool first_on_request, run_kind kind,
                          const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
@@ -247,6 +278,9 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
         cbd_budget_mark_stopped(budget, CBD_BUDGET_MEMORY, c.memory_refused);
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         st = CBD_ERR_BUDGET;
+    }
+    if (st == CBD_OK) {
+        run->stop = stop_of(&c);
     }
     free_ctx(&c);
     cbd_block_cache_release(&cache);

@@ -286,6 +286,9 @@ cbd_status cbdp_run_front(fronts *s, const front *f, uint64_t d, plan_run *run) 
     if (s->work_left != UINT64_MAX) {
         s->work_left = s->work_left > spent ? s->work_left - spent : 0;
     }
+    if (st == CBD_OK && run->stop > s->stop) {
+        s->stop = run->stop;
+    }
     if (st == CBD_OK && run->ran) {
         s->first_done = true;
         s->evaluated += run->res.plans_evaluated;

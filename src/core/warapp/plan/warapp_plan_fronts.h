@@ -34,6 +34,7 @@ typedef struct {
     uint64_t plans_left, work_left, runs_left;
     bool first_done; /* a run has ended with a plan: later firsts keep to their shares */
     uint64_t evaluated, bounded;
+    cbd_plan_stop stop; /* the highest of the runs' stops (and of a phase max_plans left out) */
 } fronts;
 
 /* The fronts of s->board (one when W34 does not let it split). False: out of memory or the

@@ -38,6 +38,7 @@ typedef struct {
      * tried, or the run's share ended), for the answer when no plan can be valued at all */
     cbd_status first_error;
     cbd_turn_error first_err;
+    cbd_plan_stop stop; /* what ended the run before its whole space was searched */
 } plan_run;
 
 /* What evaluating one plan came to. */

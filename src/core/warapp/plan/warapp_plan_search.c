@@ -58,6 +58,24 @@ static cbd_plan_request rest_of(const cbd_plan_request *req, const plan_run *spl
     return rest;
 }
 
+/* What ended the search (issue 43): nothing when the answer is proven; the search's share of
+ * the work when no run of the search fitted it; max_plans when the splits used every plan; else
+ * the highest of the splits' and the fronts' stops (the fronts' already in out). */
+static cbd_plan_stop stop_of(const cbd_plan_result *out, const plan_run *splits, bool search,
+                             bool share_spent, uint64_t plans_left) {
+    if (out->optimal) {
+        return CBD_PLAN_STOP_NONE;
+    }
+    cbd_plan_stop stop = out->stopped_by > splits->stop ? out->stopped_by : splits->stop;
+    if (share_spent && stop < CBD_PLAN_STOP_WORK) {
+        stop = CBD_PLAN_STOP_WORK;
+    }
+    if (!search && plans_left == 0 && stop < CBD_PLAN_STOP_MAX_PLANS) {
+        stop = CBD_PLAN_STOP_MAX_PLANS;
+    }
+    return stop;
+}
+
 cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
                            const cbd_turn_limits *limits, cbd_budget *budget, cbd_plan_result *out,
                            cbd_turn_error *err) {
@@ -89,11 +107,13 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
     } else if (st == CBD_OK && splits.ran) {
         /* the splits' plan is the answer: proven when it is worth the most a plan can be */
         size_t fronts = out->fronts;
+        cbd_plan_stop stopped_by = out->stopped_by;
         uint64_t evaluated = out->plans_evaluated, bounded = out->plans_bounded;
         cbd_plan_result_free(out);
         *out = splits.res;
         memset(&splits.res, 0, sizeof splits.res);
         out->fronts = fronts;
+        out->stopped_by = stopped_by;
         out->plans_evaluated += evaluated; /* the search's, which found nothing better */
         out->plans_bounded += bounded;
         out->optimal = splits.proven;
@@ -109,6 +129,9 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
         cbd_budget_mark_stopped(budget, CBD_BUDGET_WORK, 0);
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         st = CBD_ERR_BUDGET;
+    }
+    if (st == CBD_OK) {
+        out->stopped_by = stop_of(out, &splits, search, share_spent, rest.max_plans);
     }
     cbd_plan_result_free(&splits.res);
     if (st != CBD_OK) {

@@ -362,6 +362,9 @@ static cbd_status phases(fronts *s, const parts *p, const cbd_plan *seed, cbd_pl
         s->work_left = work == UINT64_MAX ? work : work - (share - s->work_left);
         grid = grid && s->plans_left >= cbd_work_times(p->m, points);
     }
+    if (!grid && s->stop < CBD_PLAN_STOP_MAX_PLANS) {
+        s->stop = CBD_PLAN_STOP_MAX_PLANS; /* the grid's totals are left unsearched */
+    }
     if (st == CBD_OK && grid) {
         cbd_plan_result other;
         memset(&other, 0, sizeof other);
@@ -409,6 +412,7 @@ cbd_status cbdp_plan_fronts(const cbd_turn *board, const cbd_plan_request *req,
             *out = run.res;
             out->optimal = run.proven;
             s.evaluated = run.res.plans_evaluated;
+            s.stop = run.stop;
             s.bounded = run.res.plans_bounded;
         }
     } else if (st == CBD_OK && search) {
@@ -428,6 +432,7 @@ cbd_status cbdp_plan_fronts(const cbd_turn *board, const cbd_plan_request *req,
     out->plans_evaluated = s.evaluated;
     out->plans_bounded = s.bounded;
     out->fronts = s.f ? own_fronts(&s) : 0;
+    out->stopped_by = s.stop;
     cbd_mem_free(p.gf);
     cbdp_fronts_free(&s);
     return st;
