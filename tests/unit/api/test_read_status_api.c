@@ -21,51 +21,7 @@
 #include "api/warapp/warapp_analyze_read.h"
 #include "json/json_alloc.h"
 
-#if defined(__SANITIZE_ADDRESS__)
-#define FAILING_ALLOCATOR 0 /* ASan owns malloc: nothing can sit in front of it (tests/alloc) */
-#else
-#define FAILING_ALLOCATOR 1
-/*
- * malloc, calloc and realloc of this process, as tests/alloc/failshim.c replaces them for the
- * server: while armed on this thread, the calls are counted and the fail_at-th returns NULL
- * (0: count only). Criterion's own threads and calls outside arm/disarm are never touched.
- */
-extern void *__libc_malloc(size_t size);
-extern void *__libc_calloc(size_t n, size_t size);
-extern void *__libc_realloc(void *p, size_t size);
-
-static _Thread_local bool armed __attribute__((tls_model("initial-exec")));
-static _Thread_local long calls __attribute__((tls_model("initial-exec")));
-static _Thread_local long fail_at __attribute__((tls_model("initial-exec")));
-
-static bool should_fail(void) {
-    return armed && ++calls == fail_at;
-}
-
-void *malloc(size_t size) {
-    return should_fail() ? NULL : __libc_malloc(size);
-}
-
-void *calloc(size_t n, size_t size) {
-    return should_fail() ? NULL : __libc_calloc(n, size);
-}
-
-void *realloc(void *p, size_t size) {
-    return should_fail() ? NULL : __libc_realloc(p, size);
-}
-
-static void arm(long at) {
-    calls = 0;
-    fail_at = at;
-    armed = true;
-}
-
-/* The allocations counted since arm. */
-static long disarm(void) {
-    armed = false;
-    return calls;
-}
-#endif
+#include "failing_alloc.h"
 
 /* The four cases a reader's bool and its problem can be in, and a 500 a reader recorded. */
 Test(read_status_api, each_case_told_apart) {
@@ -189,11 +145,11 @@ static cbd_read_status read_board(const char *body, long fail, cbd_problem *prob
     cr_assert(cbd_reader_open(&r, doc, "", keys, problem) || problem->status == 422);
     cbd_board_read b;
 #if FAILING_ALLOCATOR
-    arm(fail);
+    failing_alloc_arm(fail);
 #endif
     cbd_read_status st = cbdp_board_json_read(&r, &cfg, NULL, &b);
 #if FAILING_ALLOCATOR
-    *allocations = disarm();
+    *allocations = failing_alloc_disarm();
 #else
     (void)fail;
     *allocations = -1;
@@ -272,9 +228,9 @@ Test(read_status_api, duper_battle_reader_returns_the_status) {
     snprintf(body, sizeof body, "%s}", good);
     doc = parse(body);
     cbd_json_alloc_reset();
-    arm(1);
+    failing_alloc_arm(1);
     json_t *lost = json_object();
-    (void)disarm();
+    (void)failing_alloc_disarm();
     cr_assert_null(lost);
     cr_assert(cbd_json_alloc_failed());
     cbd_jw_init(&out);
@@ -307,11 +263,11 @@ static cbd_read_status read_plan(const char *body, long fail, cbd_problem *probl
     cr_assert_eq(cbd_turn_read_request(&r, &cfg.warapp, &q), CBD_READ_OK, "%s", body);
     cbd_plan_read pr;
 #if FAILING_ALLOCATOR
-    arm(fail);
+    failing_alloc_arm(fail);
 #endif
     cbd_read_status st = cbdp_plan_read_request(&r, &cfg.warapp, &q, &pr);
 #if FAILING_ALLOCATOR
-    *allocations = disarm();
+    *allocations = failing_alloc_disarm();
 #else
     (void)fail;
     *allocations = -1;
