@@ -12,6 +12,7 @@
 #include "combatd/warapp_units.h"
 #include "config_keys.h"
 #include "api/duper/duper_rules_json.h"
+#include "json/json_alloc.h"
 #include "json/json_reader.h"
 #include "api/warapp/warapp_settings.h"
 
@@ -246,9 +247,22 @@ static bool read_warapp(const json_t *value, cbd_settings *cfg, cbd_problem *pro
     return cbdp_config_keys_read(&r, warapp_keys, N_WARAPP_KEYS, &cfg->api.warapp) && ok;
 }
 
+/*
+ * No cbd_read_status here, unlike a request's readers: the one caller (main) stops the start on
+ * any false and prints the problem, so the status tells memory apart instead (a 500 in the
+ * words of cbd_status_str, as the file's buffer says it). Memory runs out only in jansson's
+ * parse, which can also drop a digit without an error (json_alloc.h): its note is checked.
+ */
 bool cbd_config_load_text(cbd_settings *cfg, const char *text, size_t len, cbd_problem *problem) {
     json_error_t err;
+    cbd_json_alloc_reset();
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+    if (cbd_json_alloc_failed()) {
+        json_decref(root);
+        cbd_problem_set(problem, 500, "%s reading the configuration",
+                        cbd_status_str(CBD_ERR_NOMEM));
+        return false;
+    }
     if (!root) {
         cbd_problem_set(problem, 400, "line %d, column %d: %s", err.line, err.column, err.text);
         return false;
@@ -303,6 +317,7 @@ bool cbd_config_load_file(cbd_settings *cfg, const char *path, cbd_problem *prob
     return ok;
 }
 
+/* Takes no memory (keys and values are read in place), so a false is always a refusal. */
 bool cbd_config_apply_env(cbd_settings *cfg, char *const *envp, cbd_problem *problem) {
     static const char prefix[] = "COMBATD_";
     for (size_t i = 0; envp && envp[i]; i++) {

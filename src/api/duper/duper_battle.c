@@ -147,34 +147,48 @@ static void read_defense(const cbd_reader *root, cbd_duper_battle *b, side_read 
     cbdp_duper_check_tile(&out->tile, &b->defense, b->npc, CBD_DUPER_LOADING_PLANES);
 }
 
-bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
-                          cbd_jw *out, cbd_problem *problem) {
-    cbd_reader root, rules_reader;
-    if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
-        return false;
-    }
+/* A battle as the request gives it. */
+typedef struct {
     cbd_duper_battle b;
-    memset(&b, 0, sizeof b);
-    side_read att = {0}, def = {0};
-    read_attack(&root, &b, &att);
-    read_defense(&root, &b, &def);
-    if (att.player && def.player && strcmp(att.player, def.player) == 0) {
-        cbd_problem_field(problem, "/defense/player",
+    side_read att, def;
+    cbd_duper_rules rules;
+    uint64_t seed;
+    cbd_field seeded;
+} battle_read;
+
+/* Reads every member, each bad one recorded. The reading takes no memory of its own, so memory
+ * runs out only in jansson's hands (cbd_api_read_status sees that). */
+static cbd_read_status read_battle(const cbd_reader *root, const cbd_config *cfg, battle_read *in) {
+    memset(in, 0, sizeof *in);
+    read_attack(root, &in->b, &in->att);
+    read_defense(root, &in->b, &in->def);
+    if (in->att.player && in->def.player && strcmp(in->att.player, in->def.player) == 0) {
+        cbd_problem_field(root->problem, "/defense/player",
                           "must differ from /attack/player: an order into one's own tile is a "
                           "move, not a battle");
     }
-    cbd_duper_rules rules = cfg->duper;
-    if (cbd_read_object(&root, "rules", cbd_duper_rules_keys, &rules_reader) == CBD_FIELD_OK) {
-        cbd_duper_rules_read(&rules_reader, &rules);
+    in->rules = cfg->duper;
+    cbd_reader rules_reader;
+    if (cbd_read_object(root, "rules", cbd_duper_rules_keys, &rules_reader) == CBD_FIELD_OK) {
+        cbd_duper_rules_read(&rules_reader, &in->rules);
     }
-    uint64_t seed = 0;
-    cbd_field seeded = cbd_read_seed(&root, "seed", &seed);
-    if (problem->status != 0) {
+    in->seeded = cbd_read_seed(root, "seed", &in->seed);
+    return cbd_api_read_status(true, root->problem);
+}
+
+bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_t *request,
+                          cbd_jw *out, cbd_problem *problem) {
+    cbd_reader root;
+    if (!cbd_reader_open(&root, request, "", root_keys, problem)) {
+        return false;
+    }
+    battle_read in;
+    if (read_battle(&root, cfg, &in) != CBD_READ_OK) {
         return false;
     }
     /* As on /simulate: the OS's entropy is a service condition (503), and the client can send
      * a seed instead. */
-    if (seeded == CBD_FIELD_ABSENT && !cbd_api_fresh_seed(&seed, problem)) {
+    if (in.seeded == CBD_FIELD_ABSENT && !cbd_api_fresh_seed(&in.seed, problem)) {
         return false;
     }
     /* One battle, read, resolved and written: a fixed amount of work, charged like any other
@@ -183,7 +197,7 @@ bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_
         return cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "", problem);
     }
     cbd_duper_result res;
-    cbd_status st = cbd_duper_resolve(&rules, &b, seed, &res);
+    cbd_status st = cbd_duper_resolve(&in.rules, &in.b, in.seed, &res);
     if (st != CBD_OK) {
         /* Unreachable when the checks above are complete: the core refuses what they refuse. */
         cbd_problem_set(problem, 422, "The battle breaks the rules' limits: %s.",
@@ -191,8 +205,8 @@ bool cbd_api_duper_battle(const cbd_config *cfg, cbd_budget *budget, const json_
         return false;
     }
     cbd_jw_object_open(out);
-    cbdp_duper_write_battle(out, &b, &res, &rules, att.player, def.player);
-    cbd_jw_key_uint(out, "seed", seed);
+    cbdp_duper_write_battle(out, &in.b, &res, &in.rules, in.att.player, in.def.player);
+    cbd_jw_key_uint(out, "seed", in.seed);
     cbd_jw_object_close(out);
     return true;
 }

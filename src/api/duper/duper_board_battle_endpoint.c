@@ -157,17 +157,20 @@ bool cbd_api_duper_board_battle(const cbd_config *cfg, cbd_budget *budget, const
     }
     cbd_board_read br;
     size_t n = 0;
-    (void)cbdp_board_read_json(&root, cfg, budget, &br);
-    /* A board past the budget is the whole answer: its attacks are not read. */
-    cbd_duper_attack_spec *attacks =
-        cbd_budget_spent(budget) ? NULL : read_attacks(&root, &br, cfg, budget, &n);
+    cbd_read_status st = cbdp_board_json_read(&root, cfg, budget, &br);
+    /* A board past the budget (or past memory) is the whole answer: its attacks are not read. */
+    cbd_duper_attack_spec *attacks = st == CBD_READ_NO_MEMORY || cbd_budget_spent(budget)
+                                         ? NULL
+                                         : read_attacks(&root, &br, cfg, budget, &n);
     cbd_duper_rules rules;
     cbdp_board_read_rules(&root, cfg, &rules);
     uint64_t seed = 0;
     cbd_field seeded = cbd_read_seed(&root, "seed", &seed);
+    /* The board's outcome with what the attacks, rules and seed recorded (a 500 of the attacks'
+     * memory among them): told apart in one place. */
+    st = cbd_api_read_status(st != CBD_READ_NO_MEMORY, problem);
     cbd_duper_board *board = NULL;
-    bool ok = problem->status == 0 &&
-              (seeded == CBD_FIELD_OK || cbd_api_fresh_seed(&seed, problem)) &&
+    bool ok = st == CBD_READ_OK && (seeded == CBD_FIELD_OK || cbd_api_fresh_seed(&seed, problem)) &&
               cbdp_board_build(&br, &board, problem) &&
               run(board, &br, &root, &rules, attacks, n, seed, out);
     cbd_duper_board_destroy(board);

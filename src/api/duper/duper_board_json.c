@@ -216,8 +216,18 @@ static bool read_keys(cbd_board_read *b) {
     return true;
 }
 
-bool cbdp_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budget *budget,
-                          cbd_board_read *out) {
+/* The member of /board whose size drives the work of building the board: its tiles or its
+ * adjacency pairs, for the 422 of a spent budget. */
+static const char *costly_member(const cbd_board_read *b) {
+    uint64_t tiles =
+        cbd_work_times(CBD_WORK_BOARD_TILE + CBD_WORK_BOARD_READ_TILE, b->spec.n_tiles);
+    uint64_t pairs =
+        cbd_work_times(CBD_WORK_BOARD_PAIR + CBD_WORK_BOARD_READ_PAIR, b->spec.n_pairs);
+    return tiles >= pairs ? "/board/tiles" : "/board/adjacent";
+}
+
+cbd_read_status cbdp_board_json_read(const cbd_reader *root, const cbd_config *cfg,
+                                     cbd_budget *budget, cbd_board_read *out) {
     memset(out, 0, sizeof *out);
     out->cfg = cfg;
     out->budget = budget;
@@ -227,13 +237,19 @@ bool cbdp_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_bud
         cbd_reader_error(root, "board", "is required: tiles, adjacent and keys (D13)");
     }
     if (f != CBD_FIELD_OK) {
-        return false;
+        return cbd_api_read_status(false, root->problem);
     }
     /* Each part is read even when another failed, so one answer lists every bad field. */
     bool ok = read_tiles(out, limits);
     ok &= read_pairs(out, limits);
     ok &= read_keys(out);
-    return ok && root->problem->status == 0;
+    if (cbd_budget_spent(budget) && root->problem->status == 0) {
+        /* A block taken from the budget charges its fresh pages as work (budget.c), which can
+         * spend the budget with no charge here failing: the next part then stops unnamed. It is
+         * named as the build names it. */
+        (void)cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, costly_member(out), root->problem);
+    }
+    return cbd_api_read_status(ok, root->problem);
 }
 
 void cbdp_board_read_free(cbd_board_read *b) {
@@ -265,16 +281,6 @@ void cbdp_board_check_attack(const cbd_board_read *b, const cbd_reader *attack, 
         cbd_reader_error(attack, "to",
                          "is the attacker's own tile: an attack needs another owner's");
     }
-}
-
-/* The member of /board whose size drives the work of building the board: its tiles or its
- * adjacency pairs, for the 422 of a spent budget. */
-static const char *costly_member(const cbd_board_read *b) {
-    uint64_t tiles =
-        cbd_work_times(CBD_WORK_BOARD_TILE + CBD_WORK_BOARD_READ_TILE, b->spec.n_tiles);
-    uint64_t pairs =
-        cbd_work_times(CBD_WORK_BOARD_PAIR + CBD_WORK_BOARD_READ_PAIR, b->spec.n_pairs);
-    return tiles >= pairs ? "/board/tiles" : "/board/adjacent";
 }
 
 bool cbdp_board_build(const cbd_board_read *b, cbd_duper_board **out, cbd_problem *problem) {

@@ -6,6 +6,7 @@
 #include "combatd/budget.h"
 #include "combatd/duper_board.h"
 #include "api/api_config.h"
+#include "api/endpoint_support.h"
 #include "json/json_reader.h"
 #include "json/json_write.h"
 
@@ -33,12 +34,14 @@ typedef struct {
 
 /*
  * Reads member "board" of root into *out and checks what the core does not see (types,
- * cfg->duper_board's limits, D12's shape per tile with its pointer). False with the problem
- * filled (422 with a pointer per bad field or for a spent budget, 500 when out of memory).
- * Free with cbdp_board_read_free either way.
+ * cfg->duper_board's limits, D12's shape per tile with its pointer). CBD_READ_OK when read
+ * whole with nothing recorded in root's problem (an unknown member of the request recorded
+ * before is a refusal too); CBD_READ_INVALID with a pointer per bad field or the 422 of a spent
+ * budget; CBD_READ_NO_MEMORY with the 500 (cbd_api_read_status). Free with
+ * cbdp_board_read_free whatever it returned.
  */
-bool cbdp_board_read_json(const cbd_reader *root, const cbd_config *cfg, cbd_budget *budget,
-                          cbd_board_read *out);
+cbd_read_status cbdp_board_json_read(const cbd_reader *root, const cbd_config *cfg,
+                                     cbd_budget *budget, cbd_board_read *out);
 void cbdp_board_read_free(cbd_board_read *b);
 
 /* Records what is wrong with an attack from `from` to `to` (either NULL when it was missing)

@@ -118,7 +118,7 @@ bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, cons
         return false;
     }
     cbd_board_read br;
-    (void)cbdp_board_read_json(&root, cfg, budget, &br);
+    cbd_read_status st = cbdp_board_json_read(&root, cfg, budget, &br);
     const char *name = NULL;
     if (cbd_read_text(&root, "player", CBD_DUPER_NAME_MAX, &name) == CBD_FIELD_ABSENT) {
         cbd_reader_error(&root, "player", "is required: the player whose attacks are listed");
@@ -127,9 +127,11 @@ bool cbd_api_duper_board_options(const cbd_config *cfg, cbd_budget *budget, cons
     (void)cbd_read_u64(&root, "long_distance_range", 0, CBD_MAX_LONG_DISTANCE_RANGE, &range);
     cbd_duper_rules rules;
     cbdp_board_read_rules(&root, cfg, &rules);
+    /* The board's outcome with what the other members recorded, told apart in one place. */
+    st = cbd_api_read_status(st != CBD_READ_NO_MEMORY, problem);
     cbd_duper_board *board = NULL;
     int32_t player = CBD_DUPER_BOARD_NPC;
-    bool ok = problem->status == 0 && cbdp_board_build(&br, &board, problem) &&
+    bool ok = st == CBD_READ_OK && cbdp_board_build(&br, &board, problem) &&
               find_player(&root, board, name, &player) &&
               list(cfg, budget, board, &rules, player, (uint32_t)range, out, problem);
     cbd_duper_board_destroy(board);

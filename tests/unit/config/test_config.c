@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 
 #include "config/config.h"
+#include "failing_alloc.h"
 
 static bool load(cbd_settings *cfg, const char *text, cbd_problem *p) {
     cbd_settings_defaults(cfg);
@@ -307,4 +308,32 @@ Test(config, mcp_enabled_is_read_from_the_file_and_the_environment) {
     char *unknown[] = {"COMBATD_MCP_PATH=/x", NULL};
     cbd_problem_init(&p);
     cr_expect_not(cbd_config_apply_env(&cfg, unknown, &p));
+}
+
+/* jansson may drop a digit when an allocation of its lexer fails (json_alloc.h): a config file
+ * whose parse lost any of its allocations, each failed in turn, is refused as out of memory
+ * (500), never read with a port cut short nor refused as a bad file. */
+Test(config, a_parse_that_lost_an_allocation_is_out_of_memory) {
+#if FAILING_ALLOCATOR
+    static const char text[] = "{\"server\": {\"port\": 10001, \"bind\": \"127.0.0.1\"}}";
+    cbd_settings cfg;
+    cbd_problem p;
+    cbd_settings_defaults(&cfg);
+    cbd_problem_init(&p);
+    failing_alloc_arm(0);
+    cr_assert(cbd_config_load_text(&cfg, text, strlen(text), &p), "%s", p.detail);
+    long n = failing_alloc_disarm();
+    cr_expect_eq(cfg.server.port, 10001);
+    cr_assert_gt(n, 0);
+    for (long k = 1; k <= n; k++) {
+        cbd_settings_defaults(&cfg);
+        cbd_problem_init(&p);
+        failing_alloc_arm(k);
+        bool ok = cbd_config_load_text(&cfg, text, strlen(text), &p);
+        (void)failing_alloc_disarm();
+        cr_expect_not(ok, "allocation %ld of %ld", k, n);
+        cr_expect_eq(p.status, 500, "allocation %ld: %s", k, p.detail);
+        cr_expect_str_eq(p.detail, "out of memory reading the configuration");
+    }
+#endif
 }

@@ -264,14 +264,14 @@ static bool check_income(const cbd_reader *r, const cbd_turn_request *q, uint64_
     return true;
 }
 
-bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
-                            const cbd_turn_request *q, cbd_plan_read *out) {
+cbd_read_status cbdp_plan_read_request(const cbd_reader *r, const cbd_warapp_config *cfg,
+                                       const cbd_turn_request *q, cbd_plan_read *out) {
     memset(out, 0, sizeof *out);
     out->req.max_plans = CBD_PLAN_DEFAULT_MAX_PLANS;
     out->goals = calloc(q->turn.n_territories + 1, sizeof *out->goals);
     out->bonus_index = calloc(q->turn.n_bonuses + 1, sizeof *out->bonus_index);
     if (!out->goals || !out->bonus_index) {
-        return cbd_api_oom_problem(r->problem);
+        return cbd_api_read_status(cbd_api_oom_problem(r->problem), r->problem);
     }
     out->req.goals = out->goals;
     bool ok = check_map(r, q);
@@ -293,7 +293,7 @@ bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
     if (player) {
         ok &= check_player(r, q, out->req.player);
     }
-    return ok;
+    return cbd_api_read_status(ok, r->problem);
 }
 
 void cbdp_plan_read_free(cbd_plan_read *p) {

@@ -28,11 +28,13 @@ typedef struct {
 /*
  * Reads player, income, goal, objective and max_plans of a request whose turn q was read, and
  * checks the turn for planning: every territory lists `neighbors` (W24), the player's own
- * armies are known (W23), no order is the player's. True when all hold; false with every
- * offending member recorded (or a 500: out of memory). Free with cbdp_plan_read_free either way.
+ * armies are known (W23), no order is the player's. CBD_READ_OK when all hold and nothing of
+ * the request was refused, CBD_READ_INVALID with every offending member recorded,
+ * CBD_READ_NO_MEMORY with the 500 recorded (cbd_api_read_status). Free with cbdp_plan_read_free
+ * whatever it returned.
  */
-bool cbdp_plan_request_read(const cbd_reader *r, const cbd_warapp_config *cfg,
-                            const cbd_turn_request *q, cbd_plan_read *out);
+cbd_read_status cbdp_plan_read_request(const cbd_reader *r, const cbd_warapp_config *cfg,
+                                       const cbd_turn_request *q, cbd_plan_read *out);
 
 void cbdp_plan_read_free(cbd_plan_read *p);
 

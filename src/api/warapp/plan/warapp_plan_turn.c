@@ -235,7 +235,7 @@ bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *
     cbd_plan_read pr = {0};
     memset(&q, 0, sizeof q);
     ok = ok && cbd_turn_read_request(&r, &cfg->warapp, &q) == CBD_READ_OK;
-    ok = ok && cbdp_plan_request_read(&r, &cfg->warapp, &q, &pr) && problem->status == 0;
+    ok = ok && cbdp_plan_read_request(&r, &cfg->warapp, &q, &pr) == CBD_READ_OK;
     bool position = ok && pr.req.objective == CBD_PLAN_POSITION;
     ok = ok && (position ? cbdp_plan_position_read(&r, &cfg->warapp, &q, &others, &pr)
                          : cbdp_plan_position_members_absent(&r));
