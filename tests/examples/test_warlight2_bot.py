@@ -229,6 +229,25 @@ def check_variants():
           json.dumps([sorted(r) for r in seen]))
 
 
+def check_low_bank():
+    """A drained time bank shrinks the search: max_plans is 2000 * bank / 10 s, at least 100
+    (a full bank sends none: combatd's default 2000, checked in check_default's key list)."""
+    for bank, plans in ((3000, 600), (7500, 1500)):
+        code, lines, err, seen, _ = with_stub("plan", bank=bank)
+        check(f"bank {bank} ms: max_plans {plans} in both rounds, the same legal answers",
+              code == 0 and lines == PLANNED and
+              [r.get("max_plans") for r in seen] == [plans, plans],
+              f"{lines} {[r.get('max_plans') for r in seen]} {err}")
+    # Below 1 s the bot waits 0.1 s, too short to time a stub on a loaded machine: the floor
+    # is checked on the function the bot calls (2000 * 200 / 10000 = 40, raised to 100).
+    sys.path.insert(0, os.path.dirname(BOT))
+    sys.dont_write_bytecode = True  # no __pycache__ left in examples/
+    import warlight2_bot
+    sizes = [warlight2_bot.plans_for_bank(b) for b in (200, 0, 9999, 10000, 600000)]
+    check("max_plans at banks 200, 0, 9999, 10000, 600000 ms: 100, 100, 1999, none, none",
+          sizes == [100, 100, 1999, None, None], str(sizes))
+
+
 def check_fallbacks():
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "plans.jsonl")
@@ -250,6 +269,7 @@ def check_fallbacks():
 def main():
     check_default()
     check_variants()
+    check_low_bank()
     check_fallbacks()
     passed = sum(results)
     print(f"[====] Synthesis: Tested: {len(results)} | Passing: {passed} | "
