@@ -5,8 +5,9 @@ It speaks the AI Games warlight2 engine's protocol on stdin/stdout (settings, se
 pick_starting_region, update_map, opponent_moves, go place_armies, go attack/transfer), keeps
 the board it sees, and at each `go place_armies` asks combatd's /plan-turn for the whole turn
 (`objective: "position"`) with nothing but the board, the bonuses and the incomes: its own, and
-the opponent's taken as at least what `opponent_moves` showed it deploy the round before. It answers the engine's two phases
-from that one plan: the deploys now, the attacks and transfers at `go attack/transfer`.
+the opponent's taken as at least the most `opponent_moves` showed it deploy in one of the last
+three rounds. It answers the engine's two phases from that one plan: the deploys now, the
+attacks and transfers at `go attack/transfer`.
 
 If combatd is unreachable, slow or refuses the request, the turn is played by the rule of
 thumb below (`rule_of_thumb`), so the bot never crashes and never answers late.
@@ -37,6 +38,7 @@ BASE_INCOME = 5  # the engine's armies a turn before bonuses
 # the bank), so it asks fewer plans in proportion: the answer then comes in time rather than
 # the rule of thumb playing the round (67 of 69 failed calls vs Wunderwaffe were timeouts).
 FULL_PLANS, FULL_BANK_MS, MIN_PLANS = 2000, 10000, 100
+OPPONENT_MEMORY = 3  # rounds of the opponent's seen deploys its income estimate looks back
 
 
 def plans_for_bank(timebank_ms):
@@ -61,7 +63,14 @@ class Board:
         self.income = 5
         self.timebank_ms = 10000
         self.round = 0
-        self.opponent_deployed = 0  # the opponent's deploys seen last round (opponent_moves)
+        # The opponent's deploys seen in each of the last rounds (opponent_moves). The fog
+        # shows only those next to the bot's regions, so one round's sum swings with what is in
+        # sight while the income behind it seldom falls: the estimate is the recent maximum.
+        self.opponent_deploys = collections.deque(maxlen=OPPONENT_MEMORY)
+
+    @property
+    def opponent_deployed(self):
+        return max(self.opponent_deploys, default=0)
 
     def regions(self):
         return sorted(self.bonus_of)
@@ -226,7 +235,7 @@ def plan_request(board, variant="position-seen"):
                "income": board.income, "settings": SETTINGS, "move_order": "random"}
     if variant.startswith("position"):  # no goal: combatd values the standing it leaves (W48)
         request.update(objective="position", base_income=BASE_INCOME)
-        if variant == "position-seen":  # the opponent's income: at least what it was seen deploy
+        if variant == "position-seen":  # the opponent's income: at least its recent seen deploys
             whole = [b for b in board.bonus_value if board.members(b) and all(
                 board.owner_of(r) == board.opponent for r in board.members(b))]
             estimate = BASE_INCOME + sum(board.bonus_value[b] for b in whole)
@@ -320,7 +329,8 @@ class Bot:
                 extra = interior_moves(b, deploys, {a[0] for a in attacks} | set(deploys))
                 self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=True,
                           income=b.income, regions=len(b.mine()), value=answer.get("value"),
-                          bank=b.timebank_ms, plans=plans)
+                          bank=b.timebank_ms, plans=plans,
+                          opponent=request.get("incomes", {}).get(b.opponent))
                 return legal(b, deploys, attacks + extra)
             except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError) as e:
                 # A refusal's status says which request to look at (its body names the member).
@@ -347,8 +357,9 @@ class Bot:
         elif head == "setup_map" and rest:
             self.setup(rest[0], rest[1:])
         elif head == "opponent_moves":
-            b.opponent_deployed = sum(int(rest[i + 3]) for i in range(len(rest) - 3)
-                                      if rest[i] == b.opponent and rest[i + 1] == "place_armies")
+            b.opponent_deploys.append(sum(
+                int(rest[i + 3]) for i in range(len(rest) - 3)
+                if rest[i] == b.opponent and rest[i + 1] == "place_armies"))
         elif head == "update_map":
             b.update(rest)
             b.round += 1
@@ -400,7 +411,7 @@ def main():
     ap.add_argument("--variant", default="position-seen",
                     choices=["position", "position-seen", "expected", "blind", "focus"],
                     help="position-seen: objective position, the opponent's income at least "
-                         "its deploys seen last round; position: the same, its income left to "
+                         "its deploys seen in one of the last 3 rounds; position: the same, its income left to "
                          "combatd's estimate; expected: goals (plan_goal) and the "
                          "opponent's predicted attacks; blind: goals, no prediction; focus: "
                          "goals, attacking only enemy regions outnumbered twice")
