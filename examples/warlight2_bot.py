@@ -5,8 +5,9 @@ It speaks the AI Games warlight2 engine's protocol on stdin/stdout (settings, se
 pick_starting_region, update_map, opponent_moves, go place_armies, go attack/transfer), keeps
 the board it sees, and at each `go place_armies` asks combatd's /plan-turn for the whole turn
 (`objective: "position"`) with nothing but the board, the bonuses and the incomes: its own, and
-the opponent's taken as at least what `opponent_moves` showed it deploy the round before. It answers the engine's two phases
-from that one plan: the deploys now, the attacks and transfers at `go attack/transfer`.
+the opponent's taken as at least the most `opponent_moves` showed it deploy in one of the last
+three rounds. It answers the engine's two phases from that one plan: the deploys now, the
+attacks and transfers at `go attack/transfer`.
 
 If combatd is unreachable, slow or refuses the request, the turn is played by the rule of
 thumb below (`rule_of_thumb`), so the bot never crashes and never answers late.
@@ -32,6 +33,21 @@ SETTINGS = {"luck_modifier": 0.16, "offense_kill_rate": 0.6, "defense_kill_rate"
 NEUTRAL = "neutral"
 UNSEEN_ARMIES, WASTELAND_ARMIES = 2, 6  # what the engine puts on a region at the start
 BASE_INCOME = 5  # the engine's armies a turn before bonuses
+# combatd's default search (2000 plans) took up to ~1.4 s a call on the loaded arena machine,
+# inside the 2 s a full time bank allows. As the bank drains the bot waits less (a fifth of
+# the bank), so it asks fewer plans in proportion: the answer then comes in time rather than
+# the rule of thumb playing the round (67 of 69 failed calls vs Wunderwaffe were timeouts).
+FULL_PLANS, FULL_BANK_MS, MIN_PLANS = 2000, 10000, 100
+OPPONENT_MEMORY = 3  # rounds of the opponent's seen deploys its income estimate looks back
+
+
+def plans_for_bank(timebank_ms):
+    """`max_plans` for a time bank: none (combatd's default, 2000) with a full bank, else in
+    proportion to the bank, at least MIN_PLANS (a plan of a few hundred still beats the rule
+    of thumb)."""
+    if timebank_ms >= FULL_BANK_MS:
+        return None
+    return max(MIN_PLANS, FULL_PLANS * max(timebank_ms, 0) // FULL_BANK_MS)
 
 
 class Board:
@@ -47,7 +63,14 @@ class Board:
         self.income = 5
         self.timebank_ms = 10000
         self.round = 0
-        self.opponent_deployed = 0  # the opponent's deploys seen last round (opponent_moves)
+        # The opponent's deploys seen in each of the last rounds (opponent_moves). The fog
+        # shows only those next to the bot's regions, so one round's sum swings with what is in
+        # sight while the income behind it seldom falls: the estimate is the recent maximum.
+        self.opponent_deploys = collections.deque(maxlen=OPPONENT_MEMORY)
+
+    @property
+    def opponent_deployed(self):
+        return max(self.opponent_deploys, default=0)
 
     def regions(self):
         return sorted(self.bonus_of)
@@ -212,7 +235,7 @@ def plan_request(board, variant="position-seen"):
                "income": board.income, "settings": SETTINGS, "move_order": "random"}
     if variant.startswith("position"):  # no goal: combatd values the standing it leaves (W48)
         request.update(objective="position", base_income=BASE_INCOME)
-        if variant == "position-seen":  # the opponent's income: at least what it was seen deploy
+        if variant == "position-seen":  # the opponent's income: at least its recent seen deploys
             whole = [b for b in board.bonus_value if board.members(b) and all(
                 board.owner_of(r) == board.opponent for r in board.members(b))]
             estimate = BASE_INCOME + sum(board.bonus_value[b] for b in whole)
@@ -281,7 +304,7 @@ class Bot:
         self.board, self.combatd, self.variant = Board(), combatd, variant
         self.log, self.clock = log, clock
         self.timeout_cap = 2.0  # seconds a plan may take; the bench raises it to replay exactly
-        self.max_plans = None  # combatd's default (2000) unless a smaller search is wanted
+        self.max_plans = None  # a fixed search size; None: plans_for_bank's by the bank
         self.pending = []  # the plan's attacks, answered at `go attack/transfer`
 
     def note(self, **fields):
@@ -291,20 +314,23 @@ class Bot:
 
     def plan(self):
         """This turn's orders from combatd, or from the rule of thumb when it cannot answer
-        within a fifth of the time bank (at most 2 s)."""
+        within a fifth of the time bank (at most 2 s); the search shrinks with the bank."""
         b = self.board
         if self.combatd and b.mine():
             timeout = max(0.1, min(b.timebank_ms / 5000.0, self.timeout_cap))
             start = self.clock()
             try:
                 request = plan_request(b, self.variant)
-                if self.max_plans:
-                    request["max_plans"] = self.max_plans
+                plans = self.max_plans or plans_for_bank(b.timebank_ms)
+                if plans:
+                    request["max_plans"] = plans
                 answer = ask_combatd(self.combatd, request, timeout)
                 deploys, attacks = plan_from_answer(b, answer)
                 extra = interior_moves(b, deploys, {a[0] for a in attacks} | set(deploys))
                 self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=True,
-                          income=b.income, regions=len(b.mine()), value=answer.get("value"))
+                          income=b.income, regions=len(b.mine()), value=answer.get("value"),
+                          bank=b.timebank_ms, plans=plans,
+                          opponent=request.get("incomes", {}).get(b.opponent))
                 return legal(b, deploys, attacks + extra)
             except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError) as e:
                 # A refusal's status says which request to look at (its body names the member).
@@ -331,8 +357,9 @@ class Bot:
         elif head == "setup_map" and rest:
             self.setup(rest[0], rest[1:])
         elif head == "opponent_moves":
-            b.opponent_deployed = sum(int(rest[i + 3]) for i in range(len(rest) - 3)
-                                      if rest[i] == b.opponent and rest[i + 1] == "place_armies")
+            b.opponent_deploys.append(sum(
+                int(rest[i + 3]) for i in range(len(rest) - 3)
+                if rest[i] == b.opponent and rest[i + 1] == "place_armies"))
         elif head == "update_map":
             b.update(rest)
             b.round += 1
@@ -384,7 +411,7 @@ def main():
     ap.add_argument("--variant", default="position-seen",
                     choices=["position", "position-seen", "expected", "blind", "focus"],
                     help="position-seen: objective position, the opponent's income at least "
-                         "its deploys seen last round; position: the same, its income left to "
+                         "its deploys seen in one of the last 3 rounds; position: the same, its income left to "
                          "combatd's estimate; expected: goals (plan_goal) and the "
                          "opponent's predicted attacks; blind: goals, no prediction; focus: "
                          "goals, attacking only enemy regions outnumbered twice")

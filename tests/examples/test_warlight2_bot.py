@@ -42,6 +42,10 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BOT = os.path.join(ROOT, "examples", "warlight2_bot.py")
+# A few checks call the bot's functions directly (no __pycache__ left in examples/).
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(BOT))
+import warlight2_bot  # noqa: E402
 
 SETUP = """settings timebank {bank}
 settings time_per_move 500
@@ -229,6 +233,39 @@ def check_variants():
           json.dumps([sorted(r) for r in seen]))
 
 
+def check_low_bank():
+    """A drained time bank shrinks the search: max_plans is 2000 * bank / 10 s, at least 100
+    (a full bank sends none: combatd's default 2000, checked in check_default's key list)."""
+    for bank, plans in ((3000, 600), (7500, 1500)):
+        code, lines, err, seen, _ = with_stub("plan", bank=bank)
+        check(f"bank {bank} ms: max_plans {plans} in both rounds, the same legal answers",
+              code == 0 and lines == PLANNED and
+              [r.get("max_plans") for r in seen] == [plans, plans],
+              f"{lines} {[r.get('max_plans') for r in seen]} {err}")
+    # Below 1 s the bot waits 0.1 s, too short to time a stub on a loaded machine: the floor
+    # is checked on the function the bot calls (2000 * 200 / 10000 = 40, raised to 100).
+    sizes = [warlight2_bot.plans_for_bank(b) for b in (200, 0, 9999, 10000, 600000)]
+    check("max_plans at banks 200, 0, 9999, 10000, 600000 ms: 100, 100, 1999, none, none",
+          sizes == [100, 100, 1999, None, None], str(sizes))
+
+
+def check_opponent_memory():
+    """The opponent's income sent in `incomes` (W49) is the most it was seen deploy in one of
+    the last 3 rounds, at least 5: the fog hides deploys out of sight, so one round's sum
+    falls while its income does not. Seen deploys 7, 2, 6, 2, 2, 2 (the windows [7], [7, 2],
+    [7, 2, 6], [2, 6, 2], [6, 2, 2], [2, 2, 2]) give 7, 7, 7, 6, 6 and then 5 (no bonus whole)."""
+    bot = warlight2_bot.Bot(None)
+    # The settings, the map, the pick and round 1's board.
+    for line in SETUP.format(bank=10000).splitlines()[:16]:
+        bot.handle(line)
+    sent = []
+    for seen in (7, 2, 6, 2, 2, 2):
+        bot.handle(f"opponent_moves player2 place_armies 6 {seen} player2 attack/transfer 6 5 1")
+        sent.append(warlight2_bot.plan_request(bot.board)["incomes"])
+    check("the opponent's income is the most seen deployed in the last 3 rounds: 7 7 7 6 6 5",
+          sent == [{"player2": n} for n in (7, 7, 7, 6, 6, 5)], str(sent))
+
+
 def check_fallbacks():
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "plans.jsonl")
@@ -250,6 +287,8 @@ def check_fallbacks():
 def main():
     check_default()
     check_variants()
+    check_low_bank()
+    check_opponent_memory()
     check_fallbacks()
     passed = sum(results)
     print(f"[====] Synthesis: Tested: {len(results)} | Passing: {passed} | "
