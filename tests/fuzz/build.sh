@@ -72,8 +72,10 @@ objs=()
 # each. Their sources are compiled with include/ and src/ as the include directories (as
 # CMakeLists.txt gives them). Of the http layer only what the configuration fills is: the
 # server's part and its address ranges.
-cmake_dirs() { # CORE_DIRS | API_DIRS: the folders of that set(...) line of CMakeLists.txt
-    sed -n "s/^set($1 \(.*\))\$/\1/p" "$ROOT/CMakeLists.txt"
+cmake_dirs() { # CORE_DIRS | API_DIRS: the folders of that set(...) of CMakeLists.txt, on one
+    # line or several (from "set(NAME " to the first ")")
+    sed -n "/^set($1 /,/)/p" "$ROOT/CMakeLists.txt" | tr '\n' ' ' |
+        sed -n "s/^set($1 \([^)]*\)).*\$/\1/p"
 }
 read -r -a CORE_DIRS <<<"$(cmake_dirs CORE_DIRS)"
 read -r -a API_DIRS <<<"$(cmake_dirs API_DIRS)"
