@@ -51,7 +51,7 @@ typedef struct {
 } cbd_plan_scenario;
 
 /*
- * What ended a search before it proved its plan or searched its whole space (issue 43): the
+ * What ended a search before it proved its plan or searched its whole space: the
  * answer is then the best plan valued so far. Where several limits ended parts of the search
  * (one front's run its plans, another its work), the highest of them is named; a request that
  * searches again with that one raised searches further. The enum's order is that ranking.

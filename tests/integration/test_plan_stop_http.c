@@ -1,5 +1,5 @@
 /*
- * `stopped_by` over HTTP (issue 43): docs/api/plan.md's hold-and-take board (test_plan_http.c
+ * `stopped_by` over HTTP: docs/api/plan.md's hold-and-take board (test_plan_http.c
  * works its value out by hand, 1.04980736, proven) answers without `stopped_by`; with
  * max_plans 1 it answers the one plan valued, not proven, "max_plans"; /warzone/plan-turn
  * passes the same member through (tests/unit/api/test_plan_stop_api.c has the work share).
@@ -21,7 +21,7 @@ TestSuite(plan_stop_http, .init = test_suite_start, .fini = test_suite_stop);
     "\"objective\": \"expected\", \"orders\": [{\"player\": \"bob\", \"from\": \"B\", \"to\": "    \
     "\"A\", \"armies\": 8}]" extra "}"
 
-Test(plan_stop_http, issue43_a_proven_plan_has_no_stopped_by) {
+Test(plan_stop_http, a_proven_plan_has_no_stopped_by) {
     test_response r;
     cr_assert_eq(test_post_json(test_port, "/plan-turn", HOLD_AND_TAKE(""), &r), 0);
     cr_assert_eq(r.status, 200, "%s", r.body);
@@ -31,7 +31,7 @@ Test(plan_stop_http, issue43_a_proven_plan_has_no_stopped_by) {
     test_response_free(&r);
 }
 
-Test(plan_stop_http, issue43_max_plans_1_says_max_plans) {
+Test(plan_stop_http, max_plans_1_says_max_plans) {
     test_response r;
     cr_assert_eq(test_post_json(test_port, "/plan-turn", HOLD_AND_TAKE(", \"max_plans\": 1"), &r),
                  0);

@@ -253,11 +253,11 @@ Test(plan_budget, issue36_a_spent_budget_is_never_a_500) {
     }
 }
 
-/* Issue 43, item 5: the search's analyses reuse their memory from plan to plan (budget.h's
+/* The search's analyses reuse their memory from plan to plan (budget.h's
  * cbd_block_cache), so that malloc's heap, whose cost no step charged, is not paid again for
  * each plan. The ring of 16 at max_plans 100 and 1000: 900 plans more take fewer than 900
  * blocks more from the heap (each plan's analysis makes and drops dozens of blocks). */
-Test(plan_budget, issue43_more_plans_take_no_more_blocks_from_the_heap) {
+Test(plan_budget, more_plans_take_no_more_blocks_from_the_heap) {
     budget_outcome o[2];
     const int max_plans[2] = {100, 1000};
     for (int i = 0; i < 2; i++) {

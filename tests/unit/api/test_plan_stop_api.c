@@ -1,5 +1,5 @@
 /*
- * /plan-turn says what stopped its search (issue 43, `stopped_by`): absent for a proven plan,
+ * /plan-turn says what stopped its search (`stopped_by`): absent for a proven plan,
  * "max_plans" when max_plans ended it, "work" when the search's share of the work budget
  * (server.work_budget_ms) did; the answer is the best plan valued so far, a 200.
  */
@@ -73,7 +73,7 @@ static char *grid_body(unsigned max_plans) {
     return b;
 }
 
-Test(plan_stop, issue43_a_proven_plan_has_no_stopped_by) {
+Test(plan_stop, a_proven_plan_has_no_stopped_by) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     char body[2048];
@@ -87,7 +87,7 @@ Test(plan_stop, issue43_a_proven_plan_has_no_stopped_by) {
 
 /* max_plans 1: the greedy split (W47) is the one plan valued; 1.04980736 is the most
  * (by hand), 2 the most any plan may be: nothing proves it, and max_plans ended the search. */
-Test(plan_stop, issue43_max_plans_1_says_max_plans) {
+Test(plan_stop, max_plans_1_says_max_plans) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     char body[2048];
@@ -103,7 +103,7 @@ Test(plan_stop, issue43_max_plans_1_says_max_plans) {
 /* The search's share of the work is a quarter of what server.work_budget_ms leaves it: at 10 and
  * 20 ms (units, not time: the same bytes each run) and max_plans 100000, more than that share
  * values, the search ends on its work: a 200 with the best plan so far, "work". */
-Test(plan_stop, issue43_the_work_share_says_work) {
+Test(plan_stop, the_work_share_says_work) {
     const unsigned ms[] = {10, 20};
     char *body = grid_body(100000);
     for (size_t i = 0; i < sizeof ms / sizeof ms[0]; i++) {
@@ -139,7 +139,7 @@ Test(plan_stop, issue43_the_work_share_says_work) {
     "\"8\"}], \"playerID\": \"100\", \"goal\": {\"bonuses\": [\"7\"]}, \"objective\": "            \
     "\"expected\"" extra "}"
 
-Test(plan_stop, issue43_warzone_plan_turn_passes_stopped_by) {
+Test(plan_stop, warzone_plan_turn_passes_stopped_by) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     json_t *doc = NULL;

@@ -321,7 +321,7 @@ Test(turn_budget_api, w24_w26_blockades_after_a_large_battle_are_charged) {
     free(many);
 }
 
-/* ---- the progress check (issue 43, item 4's rest) ---- */
+/* ---- the progress check ---- */
 
 /* A request answered as a worker answers it, its progress checks counted (none stops it). */
 static bool count_check(void *arg) {
@@ -380,7 +380,7 @@ static char *battle_then_zeros(int armies, int zeros, bool random) {
  * units a check leaves room for the few charges that stay whole (a table's growth). Before:
  * 4.6·10^6 units a check for 3,000 a side then 40 steps, 6·10^6 for the random order's 2,000.
  */
-Test(turn_budget_api, issue43_a_turn_checks_its_progress_every_few_million_units) {
+Test(turn_budget_api, a_turn_checks_its_progress_every_few_million_units) {
     struct {
         int armies, zeros;
         bool random;

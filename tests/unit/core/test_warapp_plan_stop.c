@@ -1,5 +1,5 @@
 /*
- * The names of what stops a plan's search (issue 43, cbd_plan_stop): one per limit a client can
+ * The names of what stops a plan's search (cbd_plan_stop): one per limit a client can
  * raise, none for a search that was not stopped, and the enum's order the ranking the search
  * uses when several limits ended parts of it (the highest is named).
  */
@@ -7,7 +7,7 @@
 
 #include "combatd/warapp_plan.h"
 
-Test(plan_stop_names, issue43_each_stop_has_its_answer_name) {
+Test(plan_stop_names, each_stop_has_its_answer_name) {
     cr_expect_null(cbd_plan_stop_name(CBD_PLAN_STOP_NONE));
     cr_expect_str_eq(cbd_plan_stop_name(CBD_PLAN_STOP_MAX_PLANS), "max_plans");
     cr_expect_str_eq(cbd_plan_stop_name(CBD_PLAN_STOP_WORK), "work");
@@ -18,7 +18,7 @@ Test(plan_stop_names, issue43_each_stop_has_its_answer_name) {
 }
 
 /* A zeroed result (cbd_plan_search's start) says "not stopped". */
-Test(plan_stop_names, issue43_a_zeroed_result_is_not_stopped) {
+Test(plan_stop_names, a_zeroed_result_is_not_stopped) {
     cbd_plan_result r = {0};
     cr_expect_eq(r.stopped_by, CBD_PLAN_STOP_NONE);
     cr_expect(CBD_PLAN_STOP_NONE < CBD_PLAN_STOP_MAX_PLANS &&

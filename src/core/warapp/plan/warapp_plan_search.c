@@ -58,7 +58,7 @@ static cbd_plan_request rest_of(const cbd_plan_request *req, const plan_run *spl
     return rest;
 }
 
-/* What ended the search (issue 43): nothing when the answer is proven; the search's share of
+/* What ended the search: nothing when the answer is proven; the search's share of
  * the work when no run of the search fitted it; max_plans when the splits used every plan; else
  * the highest of the splits' and the fronts' stops (the fronts' already in out). */
 static cbd_plan_stop stop_of(const cbd_plan_result *out, const plan_run *splits, bool search,
