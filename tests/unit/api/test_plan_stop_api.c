@@ -10,6 +10,7 @@
 #include <criterion/criterion.h>
 
 #include "api_test.h"
+#include "plan_grid.h"
 
 /* docs/api/plan.md's hold-and-take board (test_plan_http.c works its value out by hand:
  * 1.04980736, proven optimal), with max_plans as given (0: the default). */
@@ -28,49 +29,6 @@ static void hold_and_take(unsigned max_plans, char *b, size_t cap) {
         "\"bob\", \"from\": \"B\", \"to\": \"A\", \"armies\": 8}]%s}",
         plans);
     cr_assert(n > 0 && (size_t)n < cap);
-}
-
-/* test_plan_anytime_api.c's board: a 4 x 4 grid, the player at the four corners (4 fronts, W34),
- * four goals, income 12, `expected`: too many plans for a small budget to search whole. */
-static char *grid_body(unsigned max_plans) {
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap);
-    cr_assert_not_null(b);
-    n += (size_t)snprintf(b + n, cap - n, "{\"territories\": {");
-    char goals[2048] = "";
-    for (int r = 0; r < 4; r++) {
-        for (int c = 0; c < 4; c++) {
-            bool own = r % 3 == 0 && c % 3 == 0;
-            n += (size_t)snprintf(b + n, cap - n,
-                                  "%s\"T%d_%d\": {\"owner\": \"%s\", \"armies\": %d, "
-                                  "\"neighbors\": [",
-                                  r + c ? ", " : "", r, c,
-                                  own           ? "me"
-                                  : (r + c) % 2 ? "bob"
-                                                : "neutral",
-                                  own ? 3 : 2 + (r * 7 + c) % 4);
-            bool first = true;
-            if (c + 1 < 4) {
-                n += (size_t)snprintf(b + n, cap - n, "\"T%d_%d\"", r, c + 1);
-                first = false;
-            }
-            if (r + 1 < 4) {
-                n += (size_t)snprintf(b + n, cap - n, "%s\"T%d_%d\"", first ? "" : ", ", r + 1, c);
-            }
-            n += (size_t)snprintf(b + n, cap - n, "]}");
-            if (!own && (r % 3 == 0 || c % 3 == 0) && r % 3 != 2 && c % 3 != 2) {
-                size_t g = strlen(goals);
-                snprintf(goals + g, sizeof goals - g, "%s\"T%d_%d\"", g ? ", " : "", r, c);
-            }
-        }
-    }
-    n += (size_t)snprintf(b + n, cap - n,
-                          "}, \"player\": \"me\", \"income\": 12, \"objective\": \"expected\", "
-                          "\"goal\": {\"capture\": [%s]}, \"settings\": {\"luck_modifier\": "
-                          "0.16}, \"max_plans\": %u}",
-                          goals, max_plans);
-    cr_assert_lt(n, cap);
-    return b;
 }
 
 Test(plan_stop, a_proven_plan_has_no_stopped_by) {
