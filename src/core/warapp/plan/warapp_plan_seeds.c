@@ -2,13 +2,16 @@
  * The local search's seeds (W31): the rule of thumb, all-in attacks on each goal, every goal
  * attacked at once, holding, and plans drawn from a fixed seed (so that the same request searches
  * the same plans), each evaluated once; and the small plan edits the seeds and the climbs share
- * (a territory's pairs, what it sends, its orders cut to fit).
+ * (a territory's pairs, what it sends, its orders cut to fit); and a position's (W48) seeds
+ * of the income on one territory with the attacks it surely wins.
  */
 #include "warapp_plan_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 #define RANDOM_SEEDS 48
+#define SURE_TARGETS 8 /* attacks from one territory in a seed, at most */
 
 bool cbdp_plan_is_other(const plan_ctx *c, uint32_t t) {
     const cbd_turn *b = c->board;
@@ -222,6 +225,75 @@ static bool all_goals(const plan_ctx *c, size_t focus, plan_state *s) {
     return s->a[focus_pair] > 0;
 }
 
+/* Armies enough to take a territory of d defenders at the worst luck (W1: the attackers' kills
+ * at their roll's lowest, L·0 + (1-L)·a·p, reach d less the rounding's half; more of them survive
+ * than the defenders' kills at their highest, L·d + (1-L)·d·p'): the guess of a seed, which the
+ * climbs correct, not a chance. UINT64_MAX when no number is enough. */
+static uint64_t enough_for(const cbd_warapp_settings *s, uint64_t d) {
+    double luck = (double)s->luck_modifier / CBD_MICRO_ONE;
+    double low = (1 - luck) * ((double)s->offense_kill_rate / CBD_MICRO_ONE);
+    double def = (double)d * (luck + (1 - luck) * ((double)s->defense_kill_rate / CBD_MICRO_ONE));
+    if (low <= 0 || (double)d > 1e15) {
+        return UINT64_MAX;
+    }
+    double kill = ceil(((double)d - 0.5) / low), live = floor(def + 0.5) + 1;
+    double need = kill > live ? kill : live;
+    return need < 1 ? 1 : (uint64_t)need;
+}
+
+/* From own territory i, its other-owned neighbours attacked the weakest first, each with
+ * enough_for its defenders, while what i may move lasts; the rest stays. How many it attacks. */
+static size_t sure_attacks(const plan_ctx *c, size_t i, plan_state *s) {
+    size_t lo, hi, made = 0;
+    cbdp_plan_pairs_of(c, i, &lo, &hi);
+    uint64_t left = c->movable[i] + s->d[i], floor_armies = 0;
+    size_t floor_pair = hi;
+    for (size_t n = 0; n < SURE_TARGETS; n++) {
+        size_t pick = hi; /* the weakest target not attacked yet, above the last one taken */
+        for (size_t p = lo; p < hi; p++) {
+            uint64_t armies = c->board->territories[c->pto[p]].armies;
+            bool after = floor_pair == hi || armies > floor_armies ||
+                         (armies == floor_armies && p > floor_pair);
+            if (s->a[p] == 0 && after && cbdp_plan_is_other(c, c->pto[p]) &&
+                (pick == hi || armies < c->board->territories[c->pto[pick]].armies)) {
+                pick = p;
+            }
+        }
+        if (pick == hi) {
+            break;
+        }
+        floor_pair = pick;
+        floor_armies = c->board->territories[c->pto[pick]].armies;
+        uint64_t need = enough_for(&c->board->battle, floor_armies);
+        if (need > left) {
+            break;
+        }
+        s->a[pick] = need;
+        left -= need;
+        made++;
+    }
+    return made;
+}
+
+/* W48's take seeds, the n-th of 2·k: the whole income on own territory n / 2 and its sure
+ * attacks, alone (n even) or with every other own territory's (n odd). False when that
+ * territory attacks nothing. */
+static bool take_seed(const plan_ctx *c, size_t n, plan_state *s) {
+    size_t i = n / 2;
+    bool everyone = n % 2 == 1;
+    clear_state(c, s);
+    s->d[i] = c->req->income;
+    if (sure_attacks(c, i, s) == 0) {
+        return false;
+    }
+    for (size_t j = 0; everyone && j < c->k; j++) {
+        if (j != i) {
+            sure_attacks(c, j, s);
+        }
+    }
+    return true;
+}
+
 /* Evaluates a seed; EVAL_STOP or EVAL_ERROR end the search. */
 static eval_result seed(plan_ctx *c, plan_state *s) {
     double v;
@@ -248,6 +320,15 @@ eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
         clear_state(c, s);
         s->d[i] = c->req->income; /* hold: deploy, no orders */
         r = seed(c, s);
+    }
+    /* W48: at most a quarter of max_plans, so that on a board of many territories the climbs
+     * keep the rest */
+    uint64_t takes = c->req->objective == CBD_PLAN_POSITION ? c->req->max_plans / 4 : 0;
+    for (size_t n = 0; n < 2 * c->k && takes > 0 && r != EVAL_STOP && r != EVAL_ERROR; n++) {
+        if (take_seed(c, n, s)) {
+            r = seed(c, s);
+            takes--;
+        }
     }
     cbd_rng rng;
     cbd_rng_seed(&rng, CBD_PLAN_SEED);
