@@ -99,24 +99,64 @@ void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg
     b->next_progress = fn ? b->work_spent + CBD_BUDGET_PROGRESS_UNITS : UINT64_MAX;
 }
 
+/* Records a stop: one that may be answered (the work limit, the deadline) moves the budget onto
+ * its reserve when it has one not yet used; any other is final. */
+static void stop_with(cbd_budget *b, cbd_budget_stop why) {
+    bool answerable = why == CBD_BUDGET_WORK || why == CBD_BUDGET_DEADLINE;
+    if (!answerable || b->reserve == 0 || b->ended != CBD_BUDGET_RUNNING) {
+        b->stopped = why;
+        return;
+    }
+    b->ended = why;
+    uint64_t limit = b->work_spent + b->reserve;
+    b->work_limit = limit < b->work_spent ? UINT64_MAX : limit;
+}
+
 bool cbd_budget_check(cbd_budget *b) {
     if (b->stopped != CBD_BUDGET_RUNNING) {
         return false;
     }
     if (b->work_spent > b->work_limit) {
-        b->stopped = CBD_BUDGET_WORK;
+        stop_with(b, CBD_BUDGET_WORK);
         return false;
     }
     if (b->work_spent >= b->next_progress) {
         /* Once per interval, however large the charge that crossed it. */
         uint64_t next = b->work_spent + CBD_BUDGET_PROGRESS_UNITS;
         b->next_progress = next < b->work_spent ? UINT64_MAX : next;
-        if (b->progress && b->progress(b->progress_arg)) {
-            b->stopped = CBD_BUDGET_CANCELLED;
+        cbd_budget_stop why = b->progress ? b->progress(b->progress_arg) : CBD_BUDGET_RUNNING;
+        if (why == CBD_BUDGET_DEADLINE && cbd_budget_answering(b)) {
+            why = CBD_BUDGET_RUNNING; /* past it already: the answer is being written */
+        }
+        if (why != CBD_BUDGET_RUNNING) {
+            stop_with(b, why == CBD_BUDGET_DEADLINE ? CBD_BUDGET_DEADLINE : CBD_BUDGET_CANCELLED);
             return false;
         }
     }
     return true;
+}
+
+void cbd_budget_set_reserve(cbd_budget *b, uint64_t units) {
+    if (b) {
+        b->reserve = units;
+    }
+}
+
+void cbd_budget_end_reserve(cbd_budget *b) {
+    if (!b) {
+        return;
+    }
+    if (cbd_budget_answering(b)) {
+        b->stopped = b->ended;
+    }
+    b->reserve = 0;
+}
+
+void cbd_budget_halt(cbd_budget *b, cbd_budget_stop why) {
+    if (b && b->stopped == CBD_BUDGET_RUNNING && b->ended == CBD_BUDGET_RUNNING &&
+        (why == CBD_BUDGET_WORK || why == CBD_BUDGET_DEADLINE)) {
+        stop_with(b, why);
+    }
 }
 
 /* Whether `size` more bytes fit the budget; records the stop when not. */

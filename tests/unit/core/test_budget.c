@@ -94,9 +94,9 @@ Test(budget, realloc_moves_the_count_with_the_block) {
 }
 
 static unsigned calls;
-static bool stop_on_third(void *arg) {
+static cbd_budget_stop stop_on_third(void *arg) {
     (void)arg;
-    return ++calls == 3;
+    return ++calls == 3 ? CBD_BUDGET_CANCELLED : CBD_BUDGET_RUNNING;
 }
 
 /* Small blocks come from malloc's heap: 4 MiB of them are free of charge (a running server's

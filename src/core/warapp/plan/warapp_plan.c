@@ -204,6 +204,10 @@ static cbd_plan_stop stop_of(const plan_ctx *c) {
     if (c->memory_refused > 0) {
         return CBD_PLAN_STOP_MEMORY;
     }
+    cbd_plan_stop answer = cbdp_plan_answer_stop(c->budget);
+    if (answer != CBD_PLAN_STOP_NONE) {
+        return answer; /* the request's deadline or work, in this run or before it */
+    }
     if (!c->stopped) {
         return CBD_PLAN_STOP_NONE;
     }
@@ -233,6 +237,10 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
                          const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
                          cbd_turn_error *err) {
     memset(run, 0, sizeof *run);
+    run->stop = cbdp_plan_answer_stop(budget);
+    if (run->stop != CBD_PLAN_STOP_NONE) {
+        return CBD_OK; /* the request answers what it has: no run starts */
+    }
     plan_ctx c;
     memset(&c, 0, sizeof c);
     c.board = board;
@@ -264,16 +272,27 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
     uint64_t rest =
         c.search.work_spent > c.request_charged ? c.search.work_spent - c.request_charged : 0;
     bool charged = cbd_charge(budget, rest);
-    if (st == CBD_OK && (!charged || c.search.stopped == CBD_BUDGET_CANCELLED ||
-                         (c.search.stopped == CBD_BUDGET_WORK && c.cap_by_request))) {
-        cbd_budget_mark_stopped(
-            budget,
-            c.search.stopped == CBD_BUDGET_CANCELLED ? CBD_BUDGET_CANCELLED : CBD_BUDGET_WORK, 0);
+    bool request_stop = c.search.stopped == CBD_BUDGET_CANCELLED ||
+                        c.search.stopped == CBD_BUDGET_DEADLINE ||
+                        (c.search.stopped == CBD_BUDGET_WORK && c.cap_by_request);
+    if (st == CBD_OK && request_stop) {
+        /* the deadline or the request's work: onto the request's reserve, to answer the best
+         * plan so far (an abandon is final) */
+        cbd_budget_halt(budget, c.search.stopped);
+    }
+    bool answering = cbdp_plan_answer_stop(budget) != CBD_PLAN_STOP_NONE;
+    if (st == CBD_OK && !answering && (!charged || request_stop)) {
+        cbd_budget_mark_stopped(budget,
+                                c.search.stopped == CBD_BUDGET_CANCELLED ||
+                                        c.search.stopped == CBD_BUDGET_DEADLINE
+                                    ? c.search.stopped
+                                    : CBD_BUDGET_WORK,
+                                0);
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         st = CBD_ERR_BUDGET;
     }
     if (st == CBD_OK && kind == RUN_SEARCH && !run->ran && c.memory_refused > 0 && budget &&
-        budget->stopped == CBD_BUDGET_RUNNING) {
+        cbd_budget_stop_reason(budget) == CBD_BUDGET_RUNNING) {
         /* every plan tried needed more memory than the request has: that is what to reduce */
         cbd_budget_mark_stopped(budget, CBD_BUDGET_MEMORY, c.memory_refused);
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};

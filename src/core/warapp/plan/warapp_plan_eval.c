@@ -188,6 +188,27 @@ static void keep(plan_ctx *c, const plan_state *s, double value) {
     cbdp_plan_state_copy(c, &c->kept[at].st, s);
 }
 
+cbd_plan_stop cbdp_plan_answer_stop(const cbd_budget *budget) {
+    if (!cbd_budget_answering(budget)) {
+        return CBD_PLAN_STOP_NONE;
+    }
+    return cbd_budget_stop_reason(budget) == CBD_BUDGET_DEADLINE ? CBD_PLAN_STOP_DEADLINE
+                                                                 : CBD_PLAN_STOP_BUDGET;
+}
+
+/* Whether `meter` stopped for what ends the search with the best plan so far: the deadline (its
+ * progress check), or the request's own work (the run capped by what the request had left, or
+ * the first plan's meter, which is that): the request's budget then stops so too, onto its
+ * reserve. */
+static bool stop_to_answer(plan_ctx *c, const cbd_budget *meter) {
+    bool request_work =
+        meter->stopped == CBD_BUDGET_WORK && (meter != &c->search || c->cap_by_request);
+    if (meter->stopped == CBD_BUDGET_DEADLINE || request_work) {
+        cbd_budget_halt(c->budget, meter->stopped);
+    }
+    return cbdp_plan_answer_stop(c->budget) != CBD_PLAN_STOP_NONE;
+}
+
 /* The request's budget stopped as `meter` (the run's own, or the first plan's) stopped: the
  * deadline, the client or the drain (cancelled), or memory the request does not have. So that
  * the caller names the member to reduce (a 422 or a 504, never a 500). */
@@ -230,6 +251,10 @@ static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err,
     }
     if (st == CBD_ERR_BUDGET && meter == &c->search && c->search.stopped == CBD_BUDGET_WORK &&
         !c->cap_by_request && !cbd_budget_spent(c->budget)) {
+        c->stopped = true;
+        return EVAL_STOP;
+    }
+    if (st == CBD_ERR_BUDGET && stop_to_answer(c, meter)) {
         c->stopped = true;
         return EVAL_STOP;
     }
@@ -323,7 +348,10 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
     if (st != CBD_OK) {
         return failed(c, st, &err, meter, plan.n_orders);
     }
-    if (!charged) {
+    /* A charge the request's budget refused to answer what it has (its deadline, its work):
+     * this plan, valued, is the search's last; any other refusal ends the request. */
+    bool last = !charged && cbdp_plan_answer_stop(c->budget) != CBD_PLAN_STOP_NONE;
+    if (!charged && !last) {
         cbd_turn_analysis_free(&a);
         c->status = CBD_ERR_BUDGET;
         *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
@@ -336,6 +364,7 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
     cbd_turn_analysis_free(&a);
     c->evaluated++;
     keep(c, s, *value);
+    c->stopped |= last;
     return EVAL_DONE;
 }
 

@@ -159,6 +159,12 @@ size_t cbdp_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_o
  * what may move from it). */
 bool cbdp_plan_state_valid(const plan_ctx *c, const plan_state *s);
 
+/* The search's stop when the request's budget stopped it to answer what it has (the answer
+ * deadline: CBD_PLAN_STOP_DEADLINE; the request's work: CBD_PLAN_STOP_BUDGET), the budget then
+ * running on its reserve (budget.h) while the answer is made; else CBD_PLAN_STOP_NONE. No run
+ * starts once it is set. */
+cbd_plan_stop cbdp_plan_answer_stop(const cbd_budget *budget);
+
 /* The local search's version: EVAL_SEEN for a plan evaluated before. */
 eval_result cbdp_plan_try(plan_ctx *c, const plan_state *s, double *value);
 

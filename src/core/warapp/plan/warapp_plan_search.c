@@ -62,7 +62,7 @@ static cbd_plan_request rest_of(const cbd_plan_request *req, const plan_run *spl
  * the work when no run of the search fitted it; max_plans when the splits used every plan; else
  * the highest of the splits' and the fronts' stops (the fronts' already in out). */
 static cbd_plan_stop stop_of(const cbd_plan_result *out, const plan_run *splits, bool search,
-                             bool share_spent, uint64_t plans_left) {
+                             bool share_spent, uint64_t plans_left, const cbd_budget *budget) {
     if (out->optimal) {
         return CBD_PLAN_STOP_NONE;
     }
@@ -70,10 +70,19 @@ static cbd_plan_stop stop_of(const cbd_plan_result *out, const plan_run *splits,
     if (share_spent && stop < CBD_PLAN_STOP_WORK) {
         stop = CBD_PLAN_STOP_WORK;
     }
+    cbd_plan_stop answer = cbdp_plan_answer_stop(budget);
+    stop = answer > stop ? answer : stop; /* the deadline or the request's work: the last */
     if (!search && plans_left == 0 && stop < CBD_PLAN_STOP_MAX_PLANS) {
         stop = CBD_PLAN_STOP_MAX_PLANS;
     }
     return stop;
+}
+
+/* Not one plan was valued: the request stops for good, as what ended it (the deadline: a 504;
+ * else the work budget, to raise: a 422), its reserve unused. */
+static void stop_unanswered(cbd_budget *budget) {
+    cbd_budget_stop why = cbd_budget_stop_reason(budget);
+    cbd_budget_mark_stopped(budget, why == CBD_BUDGET_DEADLINE ? why : CBD_BUDGET_WORK, 0);
 }
 
 cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
@@ -99,7 +108,9 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
         return st;
     }
     cbd_plan_request rest = rest_of(req, &splits, budget ? budget->work_spent - before : 0);
-    bool search = !(splits.ran && splits.proven) && rest.max_plans > 0, share_spent = false;
+    bool search = !(splits.ran && splits.proven) && rest.max_plans > 0 &&
+                  cbdp_plan_answer_stop(budget) == CBD_PLAN_STOP_NONE;
+    bool share_spent = false;
     st = cbdp_plan_fronts(board, &rest, limits, budget, search,
                           splits.ran ? &splits.res.best : NULL, out, err, &share_spent);
     if (st == CBD_OK && search && !share_spent) {
@@ -120,18 +131,18 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
     } else if (st == CBD_OK && splits.first_error != CBD_OK) {
         /* not one plan could be valued: what made the first one fail is what to reduce */
         if (splits.first_error == CBD_ERR_BUDGET) {
-            cbd_budget_mark_stopped(budget, CBD_BUDGET_WORK, 0);
+            stop_unanswered(budget);
         }
         *err = splits.first_err;
         st = splits.first_error;
     } else if (st == CBD_OK) {
         /* not one plan could be valued within the search's work: the budget is what to raise */
-        cbd_budget_mark_stopped(budget, CBD_BUDGET_WORK, 0);
+        stop_unanswered(budget);
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         st = CBD_ERR_BUDGET;
     }
     if (st == CBD_OK) {
-        out->stopped_by = stop_of(out, &splits, search, share_spent, rest.max_plans);
+        out->stopped_by = stop_of(out, &splits, search, share_spent, rest.max_plans, budget);
     }
     cbd_plan_result_free(&splits.res);
     if (st != CBD_OK) {
