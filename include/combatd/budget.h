@@ -176,9 +176,11 @@ typedef struct cbd_budget {
     size_t mem_refused;            /* the size of the block that passed mem_limit, when one did */
     size_t small_held, small_peak; /* ... of it in blocks below CBD_SCRATCH_MIN_BLOCK */
     uint64_t fresh_bytes;          /* bytes charged as new pages (CBD_WORK_FRESH_PAGE) */
-    uint64_t heap_blocks;   /* small blocks taken from malloc's heap (a cache's misses too) */
-    cbd_scratch *scratch;   /* where large blocks come from and go back to; may be NULL */
-    cbd_block_cache *cache; /* where small blocks come from and go back to; may be NULL */
+    uint64_t fresh_units;          /* units charged here for new pages (its own and fresh_to's) */
+    uint64_t heap_blocks;        /* small blocks taken from malloc's heap (a cache's misses too) */
+    cbd_scratch *scratch;        /* where large blocks come from and go back to; may be NULL */
+    cbd_block_cache *cache;      /* where small blocks come from and go back to; may be NULL */
+    struct cbd_budget *fresh_to; /* where new pages are charged (NULL: here) */
     cbd_budget_progress_fn progress; /* may be NULL */
     void *progress_arg;
     uint64_t next_progress; /* work_spent at which progress is called next */
@@ -199,6 +201,19 @@ void cbd_budget_set_scratch(cbd_budget *b, cbd_scratch *s);
 /* Small blocks come from `c` and go back to it when freed (NULL: from malloc's heap). A block
  * freed after its budget's cache is unset goes to the heap. */
 void cbd_budget_set_cache(cbd_budget *b, cbd_block_cache *c);
+
+/* New pages of b's blocks (CBD_WORK_FRESH_PAGE) are charged to `to` rather than to b (NULL: to
+ * b), their bytes still counted in b's fresh_bytes. For a child budget whose work must be the
+ * same each time the same computation runs (the plan search's share, cbd_plan_request.max_work):
+ * which blocks are new pages depends on what the server's memory held before, not on the
+ * computation, so the parent (the request, which pays for them) is charged instead. */
+void cbd_budget_set_fresh_to(cbd_budget *b, cbd_budget *to);
+
+/* The work charged to b less what its new pages cost: the same each time the same computation
+ * runs, whatever the server's memory held before (0 for NULL). */
+static inline uint64_t cbd_budget_steady_work(const cbd_budget *b) {
+    return b && b->work_spent > b->fresh_units ? b->work_spent - b->fresh_units : 0;
+}
 
 /* Gives the cache's free blocks back to the heap; its counts stay. */
 void cbd_block_cache_release(cbd_block_cache *cache);

@@ -175,13 +175,20 @@ static bool mem_fits(cbd_budget *b, size_t size) {
     return true;
 }
 
-/* Charges `bytes` new to the request as the pages the kernel faults in for them. A charge past
- * the work limit stops the budget; the block is the caller's either way, and the computation's
- * next charge returns it. */
+/* Charges `bytes` new to the request as the pages the kernel faults in for them (to
+ * b->fresh_to when set). A charge past the work limit stops the budget; the block is the
+ * caller's either way, and the computation's next charge returns it. */
 static void charge_fresh(cbd_budget *b, size_t bytes) {
     size_t pages = bytes / CBD_SCRATCH_PAGE + (bytes % CBD_SCRATCH_PAGE != 0);
+    cbd_budget *to = b->fresh_to ? b->fresh_to : b;
+    uint64_t units = cbd_work_times(CBD_WORK_FRESH_PAGE, pages);
     b->fresh_bytes += bytes;
-    (void)cbd_charge(b, cbd_work_times(CBD_WORK_FRESH_PAGE, pages));
+    to->fresh_units = units < UINT64_MAX - to->fresh_units ? to->fresh_units + units : UINT64_MAX;
+    (void)cbd_charge(to, units);
+}
+
+void cbd_budget_set_fresh_to(cbd_budget *b, cbd_budget *to) {
+    b->fresh_to = to;
 }
 
 bool cbd_charge_fresh(cbd_budget *b, size_t bytes) {

@@ -357,3 +357,22 @@ Test(budget, the_cache_keeps_at_most_its_keep) {
         cbd_mem_free(p[i]);
     }
 }
+
+/* A child budget whose new pages go to its parent (the plan search's share): the child's work
+ * stays its steps', the parent pays the pages (5 MiB + 32 bytes: 1,281 pages, 12,810,000 units)
+ * and its steady work leaves them out. */
+Test(budget, new_pages_of_a_child_are_charged_to_its_fresh_to) {
+    cbd_budget parent, child;
+    cbd_budget_init(&parent, UINT64_MAX, SIZE_MAX);
+    cbd_budget_init(&child, UINT64_MAX, SIZE_MAX);
+    cbd_budget_set_fresh_to(&child, &parent);
+    cr_assert(cbd_charge(&parent, 7));
+    void *p = cbd_mem_alloc(&child, (size_t)5 << 20);
+    cr_assert_not_null(p);
+    cr_expect_eq(child.work_spent, 0);
+    cr_expect_eq(parent.work_spent, 12810007);
+    cr_expect_eq(parent.fresh_units, 12810000);
+    cr_expect_eq(cbd_budget_steady_work(&parent), 7);
+    cr_expect_gt(child.fresh_bytes, (uint64_t)5 << 20);
+    cbd_mem_free(p);
+}

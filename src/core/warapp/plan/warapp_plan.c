@@ -194,6 +194,8 @@ static void init_search_budget(plan_ctx *c, cbd_block_cache *cache) {
     cbd_budget_set_cache(&c->search, cache);
     if (budget) {
         cbd_budget_set_progress(&c->search, budget->progress, budget->progress_arg);
+        /* (pages the server's memory faults in vary with what it did before: the request's) */
+        cbd_budget_set_fresh_to(&c->search, c->budget);
     }
 }
 

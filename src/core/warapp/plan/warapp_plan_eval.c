@@ -304,6 +304,7 @@ static cbd_budget *plan_meter(plan_ctx *c, cbd_budget *wide) {
     cbd_budget_set_scratch(wide, c->budget->scratch);
     cbd_budget_set_cache(wide, c->search.cache);
     cbd_budget_set_progress(wide, c->budget->progress, c->budget->progress_arg);
+    cbd_budget_set_fresh_to(wide, c->budget);
     return wide;
 }
 

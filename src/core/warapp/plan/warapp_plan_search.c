@@ -101,13 +101,14 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
         return CBD_ERR_INVALID;
     }
     plan_run splits;
-    uint64_t before = budget ? budget->work_spent : 0;
+    uint64_t before = cbd_budget_steady_work(budget);
     cbd_status st =
         cbdp_plan_run(board, req, NULL, NULL, true, RUN_SPLITS, limits, budget, &splits, err);
     if (st != CBD_OK) {
         return st;
     }
-    cbd_plan_request rest = rest_of(req, &splits, budget ? budget->work_spent - before : 0);
+    /* (the steps' work, not the new pages': the same search each time, budget.h) */
+    cbd_plan_request rest = rest_of(req, &splits, cbd_budget_steady_work(budget) - before);
     bool search = !(splits.ran && splits.proven) && rest.max_plans > 0 &&
                   cbdp_plan_answer_stop(budget) == CBD_PLAN_STOP_NONE;
     bool share_spent = false;
