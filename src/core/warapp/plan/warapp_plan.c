@@ -234,6 +234,38 @@ const char *cbd_plan_stop_name(cbd_plan_stop stop) {
     return NULL;
 }
 
+/* The run's end on the request's budget: the rest of the run's work (walks, tries) is the
+ * request's; a run stopped by the request's deadline or by what the request had left moves the
+ * request onto its reserve, to answer the best plan so far; an abandon (the client, the drain),
+ * or a stop with no reserve, stops the request (its caller names what to reduce), and so do
+ * plans that all needed more memory than the request has. */
+static cbd_status settle(plan_ctx *c, cbd_status st, run_kind kind, const plan_run *run) {
+    cbd_budget *budget = c->budget;
+    cbd_budget_stop why = c->search.stopped;
+    uint64_t spent = c->search.work_spent;
+    bool charged = cbd_charge(budget, spent > c->request_charged ? spent - c->request_charged : 0);
+    bool request_stop = why == CBD_BUDGET_CANCELLED || why == CBD_BUDGET_DEADLINE ||
+                        (why == CBD_BUDGET_WORK && c->cap_by_request);
+    if (st == CBD_OK && request_stop) {
+        cbd_budget_halt(budget, why); /* (an abandon: nothing) */
+    }
+    bool answering = cbdp_plan_answer_stop(budget) != CBD_PLAN_STOP_NONE;
+    if (st == CBD_OK && !answering && (!charged || request_stop)) {
+        bool caller = why == CBD_BUDGET_CANCELLED || why == CBD_BUDGET_DEADLINE;
+        cbd_budget_mark_stopped(budget, caller ? why : CBD_BUDGET_WORK, 0);
+        *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        return CBD_ERR_BUDGET;
+    }
+    if (st == CBD_OK && kind == RUN_SEARCH && !run->ran && c->memory_refused > 0 && budget &&
+        cbd_budget_stop_reason(budget) == CBD_BUDGET_RUNNING) {
+        /* every plan tried needed more memory than the request has: that is what to reduce */
+        cbd_budget_mark_stopped(budget, CBD_BUDGET_MEMORY, c->memory_refused);
+        *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        return CBD_ERR_BUDGET;
+    }
+    return st;
+}
+
 cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
                          const size_t *order_map, bool first_on_request, run_kind kind,
                          const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
@@ -268,38 +300,7 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
         setup_independence(&c);
         st = search(&c, kind, run);
     }
-    /* The rest of the run's work (walks, tries) is the request's; a run stopped by the
-     * request's deadline, client or drain, or by what the request has left, stops the
-     * request (its caller names what to reduce). */
-    uint64_t rest =
-        c.search.work_spent > c.request_charged ? c.search.work_spent - c.request_charged : 0;
-    bool charged = cbd_charge(budget, rest);
-    bool request_stop = c.search.stopped == CBD_BUDGET_CANCELLED ||
-                        c.search.stopped == CBD_BUDGET_DEADLINE ||
-                        (c.search.stopped == CBD_BUDGET_WORK && c.cap_by_request);
-    if (st == CBD_OK && request_stop) {
-        /* the deadline or the request's work: onto the request's reserve, to answer the best
-         * plan so far (an abandon is final) */
-        cbd_budget_halt(budget, c.search.stopped);
-    }
-    bool answering = cbdp_plan_answer_stop(budget) != CBD_PLAN_STOP_NONE;
-    if (st == CBD_OK && !answering && (!charged || request_stop)) {
-        cbd_budget_mark_stopped(budget,
-                                c.search.stopped == CBD_BUDGET_CANCELLED ||
-                                        c.search.stopped == CBD_BUDGET_DEADLINE
-                                    ? c.search.stopped
-                                    : CBD_BUDGET_WORK,
-                                0);
-        *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
-        st = CBD_ERR_BUDGET;
-    }
-    if (st == CBD_OK && kind == RUN_SEARCH && !run->ran && c.memory_refused > 0 && budget &&
-        cbd_budget_stop_reason(budget) == CBD_BUDGET_RUNNING) {
-        /* every plan tried needed more memory than the request has: that is what to reduce */
-        cbd_budget_mark_stopped(budget, CBD_BUDGET_MEMORY, c.memory_refused);
-        *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
-        st = CBD_ERR_BUDGET;
-    }
+    st = settle(&c, st, kind, run);
     if (st == CBD_OK) {
         run->stop = stop_of(&c);
     }

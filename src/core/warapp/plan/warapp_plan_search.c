@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-/* The request against the board: goals on it, the player's territories known (W23), none of
- * the board's orders the player's. */
+/* The request against the board: goals on it, the player owning a territory, its territories
+ * known (W23), none of the board's orders the player's. */
 static bool check_request(const cbd_turn *b, const cbd_plan_request *req, cbd_turn_error *err) {
     *err = (cbd_turn_error){CBD_TURN_ERR_NONE, 0, 0, 0};
     if (req->player >= b->n_players || req->n_goals == 0 || req->max_plans == 0 ||
@@ -37,13 +37,36 @@ static bool check_request(const cbd_turn *b, const cbd_plan_request *req, cbd_tu
             return false;
         }
     }
-    for (size_t t = 0; b->fog && t < b->n_territories; t++) {
-        if (b->territories[t].owner == req->player && b->fog[t].n > 0) {
+    size_t own = 0;
+    for (size_t t = 0; t < b->n_territories; t++) {
+        own += b->territories[t].owner == req->player;
+        if (b->fog && b->territories[t].owner == req->player && b->fog[t].n > 0) {
             *err = (cbd_turn_error){CBD_TURN_ERR_TERRITORY, t, 0, 0};
             return false;
         }
     }
+    if (own == 0) {
+        *err = (cbd_turn_error){CBD_TURN_ERR_SIZE, 0, 0, 0};
+        return false;
+    }
     return true;
+}
+
+/* The splits' plan is the answer (the search found nothing better, or ran out of its share
+ * before any plan): proven when it is worth the most a plan can be; the search's counts and its
+ * stop kept. */
+static void answer_splits(cbd_plan_result *out, plan_run *splits) {
+    size_t fronts = out->fronts;
+    cbd_plan_stop stopped_by = out->stopped_by;
+    uint64_t evaluated = out->plans_evaluated, bounded = out->plans_bounded;
+    cbd_plan_result_free(out);
+    *out = splits->res;
+    memset(&splits->res, 0, sizeof splits->res);
+    out->fronts = fronts;
+    out->stopped_by = stopped_by;
+    out->plans_evaluated += evaluated; /* the search's, which found nothing better */
+    out->plans_bounded += bounded;
+    out->optimal = splits->proven;
 }
 
 /* What is left of the request's plans and work for the search after the splits' run. */
@@ -92,14 +115,6 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
     if (!check_request(board, req, err)) {
         return CBD_ERR_INVALID;
     }
-    size_t own = 0;
-    for (size_t t = 0; t < board->n_territories; t++) {
-        own += board->territories[t].owner == req->player;
-    }
-    if (own == 0) {
-        *err = (cbd_turn_error){CBD_TURN_ERR_SIZE, 0, 0, 0};
-        return CBD_ERR_INVALID;
-    }
     plan_run splits;
     uint64_t before = cbd_budget_steady_work(budget);
     cbd_status st =
@@ -117,18 +132,7 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
     if (st == CBD_OK && search && !share_spent) {
         cbdp_plan_result_take(req, out, &splits.res);
     } else if (st == CBD_OK && splits.ran) {
-        /* the splits' plan is the answer: proven when it is worth the most a plan can be */
-        size_t fronts = out->fronts;
-        cbd_plan_stop stopped_by = out->stopped_by;
-        uint64_t evaluated = out->plans_evaluated, bounded = out->plans_bounded;
-        cbd_plan_result_free(out);
-        *out = splits.res;
-        memset(&splits.res, 0, sizeof splits.res);
-        out->fronts = fronts;
-        out->stopped_by = stopped_by;
-        out->plans_evaluated += evaluated; /* the search's, which found nothing better */
-        out->plans_bounded += bounded;
-        out->optimal = splits.proven;
+        answer_splits(out, &splits);
     } else if (st == CBD_OK && splits.first_error != CBD_OK) {
         /* not one plan could be valued: what made the first one fail is what to reduce */
         if (splits.first_error == CBD_ERR_BUDGET) {
