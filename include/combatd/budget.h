@@ -209,6 +209,21 @@ void cbd_budget_set_cache(cbd_budget *b, cbd_block_cache *c);
  * computation, so the parent (the request, which pays for them) is charged instead. */
 void cbd_budget_set_fresh_to(cbd_budget *b, cbd_budget *to);
 
+/* The work units b has left before its limit (UINT64_MAX for an unlimited budget and NULL). */
+static inline uint64_t cbd_budget_work_left(const cbd_budget *b) {
+    if (!b || b->work_limit == UINT64_MAX) {
+        return UINT64_MAX;
+    }
+    return b->work_limit > b->work_spent ? b->work_limit - b->work_spent : 0;
+}
+
+/* A child budget: a computation's own meter that draws on `parent` (the request's): `work_limit`
+ * units of its own, the memory parent has left, its large blocks from parent's scratch, parent's
+ * progress callback (its deadline and abandons stop the child too), its new pages charged to
+ * parent (cbd_budget_set_fresh_to). The child's work is charged to parent by the caller. NULL
+ * parent: a budget of `work_limit` alone. */
+void cbd_budget_init_child(cbd_budget *b, cbd_budget *parent, uint64_t work_limit);
+
 /* The work charged to b less what its new pages cost: the same each time the same computation
  * runs, whatever the server's memory held before (0 for NULL). */
 static inline uint64_t cbd_budget_steady_work(const cbd_budget *b) {

@@ -93,6 +93,15 @@ void cbd_budget_init(cbd_budget *b, uint64_t work_limit, size_t mem_limit) {
     b->stopped = CBD_BUDGET_RUNNING;
 }
 
+void cbd_budget_init_child(cbd_budget *b, cbd_budget *parent, uint64_t work_limit) {
+    cbd_budget_init(b, work_limit, parent ? parent->mem_limit - parent->mem_held : SIZE_MAX);
+    if (parent) {
+        b->scratch = parent->scratch;
+        cbd_budget_set_progress(b, parent->progress, parent->progress_arg);
+        b->fresh_to = parent;
+    }
+}
+
 void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg) {
     b->progress = fn;
     b->progress_arg = arg;

@@ -183,23 +183,13 @@ static cbd_status search(plan_ctx *c, run_kind kind, plan_run *run) {
  * (budget.h's cbd_block_cache). The request's deadline, its client going away and the server's
  * drain stop the run within one progress interval, inside an analysis too. */
 static void init_search_budget(plan_ctx *c, cbd_block_cache *cache) {
-    const cbd_budget *budget = c->meter.budget;
-    size_t mem_left = budget ? budget->mem_limit - budget->mem_held : SIZE_MAX;
-    uint64_t left =
-        budget && budget->work_limit != UINT64_MAX
-            ? (budget->work_limit > budget->work_spent ? budget->work_limit - budget->work_spent
-                                                       : 0)
-            : UINT64_MAX;
+    uint64_t left = cbd_budget_work_left(c->meter.budget);
     c->meter.cap_by_request = left < c->req->max_work;
-    cbd_budget_init(&c->meter.search, c->meter.cap_by_request ? left : c->req->max_work, mem_left);
-    cbd_budget_set_scratch(&c->meter.search, budget ? budget->scratch : NULL);
+    /* (its new pages are the request's: they vary with what the server's memory held before) */
+    cbd_budget_init_child(&c->meter.search, c->meter.budget,
+                          c->meter.cap_by_request ? left : c->req->max_work);
     memset(cache, 0, sizeof *cache);
     cbd_budget_set_cache(&c->meter.search, cache);
-    if (budget) {
-        cbd_budget_set_progress(&c->meter.search, budget->progress, budget->progress_arg);
-        /* (pages the server's memory faults in vary with what it did before: the request's) */
-        cbd_budget_set_fresh_to(&c->meter.search, c->meter.budget);
-    }
 }
 
 /* What ended a run that did not search its whole space: its own work (the run's meter spent),

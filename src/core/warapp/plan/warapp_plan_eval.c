@@ -299,14 +299,8 @@ static cbd_budget *analysis_meter(plan_ctx *c, cbd_budget *wide) {
         !c->meter.budget) {
         return &c->meter.search;
     }
-    uint64_t left = c->meter.budget->work_limit > c->meter.budget->work_spent
-                        ? c->meter.budget->work_limit - c->meter.budget->work_spent
-                        : 0;
-    cbd_budget_init(wide, left, c->meter.budget->mem_limit - c->meter.budget->mem_held);
-    cbd_budget_set_scratch(wide, c->meter.budget->scratch);
+    cbd_budget_init_child(wide, c->meter.budget, cbd_budget_work_left(c->meter.budget));
     cbd_budget_set_cache(wide, c->meter.search.cache);
-    cbd_budget_set_progress(wide, c->meter.budget->progress, c->meter.budget->progress_arg);
-    cbd_budget_set_fresh_to(wide, c->meter.budget);
     return wide;
 }
 
