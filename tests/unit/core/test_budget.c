@@ -376,3 +376,26 @@ Test(budget, new_pages_of_a_child_are_charged_to_its_fresh_to) {
     cr_expect_gt(child.fresh_bytes, (uint64_t)5 << 20);
     cbd_mem_free(p);
 }
+
+/* A child budget (a computation's own meter): its own work limit, the memory its parent has
+ * left, the parent's progress callback (an abandon stops it too), its new pages the parent's. */
+Test(budget, a_child_draws_on_its_parent) {
+    cbd_budget parent, child;
+    cbd_budget_init(&parent, 1000, 4096);
+    cr_assert(cbd_charge(&parent, 400));
+    void *p = cbd_mem_alloc(&parent, 1000);
+    cr_assert_not_null(p);
+    cr_expect_eq(cbd_budget_work_left(&parent), 600);
+    cr_expect_eq(cbd_budget_work_left(NULL), UINT64_MAX);
+    cbd_budget_set_progress(&parent, stop_on_third, NULL);
+    cbd_budget_init_child(&child, &parent, CBD_BUDGET_PROGRESS_UNITS * 10);
+    cr_expect_eq(child.work_limit, CBD_BUDGET_PROGRESS_UNITS * 10);
+    cr_expect_eq(child.mem_limit, 3096);
+    cr_expect_eq(child.fresh_to, &parent);
+    calls = 0;
+    cr_expect(cbd_charge(&child, CBD_BUDGET_PROGRESS_UNITS));
+    cr_expect(cbd_charge(&child, CBD_BUDGET_PROGRESS_UNITS));
+    cr_expect_not(cbd_charge(&child, CBD_BUDGET_PROGRESS_UNITS));
+    cr_expect_eq(child.stopped, CBD_BUDGET_CANCELLED);
+    cbd_mem_free(p);
+}
