@@ -479,11 +479,11 @@ static void probe_mark(progress_probe *p) {
 }
 
 /* Never stops the run: it only measures. */
-static bool probe_progress(void *arg) {
+static cbd_budget_stop probe_progress(void *arg) {
     progress_probe *p = arg;
     probe_mark(p);
     p->checks++;
-    return false;
+    return CBD_BUDGET_RUNNING;
 }
 
 typedef struct {

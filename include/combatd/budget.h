@@ -143,20 +143,28 @@ typedef struct cbd_block_cache {
     uint64_t reused;               /* blocks served from its lists */
 } cbd_block_cache;
 
-/* Why a budget stopped a computation. */
+/*
+ * Why a budget stopped a computation. Two kinds: an abandon (CBD_BUDGET_CANCELLED: nothing of
+ * the computation will be sent) and a stop that may still be answered with what was computed
+ * so far (CBD_BUDGET_WORK, CBD_BUDGET_DEADLINE; a computation that has such an answer keeps a
+ * reserve for writing it, cbd_budget_set_reserve).
+ */
 typedef enum {
     CBD_BUDGET_RUNNING = 0,
-    CBD_BUDGET_WORK = 1,      /* work_spent passed work_limit */
-    CBD_BUDGET_MEMORY = 2,    /* an allocation would have passed mem_limit */
-    CBD_BUDGET_CANCELLED = 3, /* the progress callback said stop (a deadline passed) */
+    CBD_BUDGET_WORK = 1,   /* work_spent passed work_limit */
+    CBD_BUDGET_MEMORY = 2, /* an allocation would have passed mem_limit */
+    CBD_BUDGET_CANCELLED =
+        3,                   /* the progress callback said abandon (client gone, server stopping) */
+    CBD_BUDGET_DEADLINE = 4, /* the progress callback said the answer's deadline has passed */
 } cbd_budget_stop;
 
 /*
- * Called once every CBD_BUDGET_PROGRESS_UNITS units of work; returning true stops the
- * computation with CBD_BUDGET_CANCELLED. The caller's own business (a deadline, say): the core
- * reads no clock.
+ * Called once every CBD_BUDGET_PROGRESS_UNITS units of work: CBD_BUDGET_RUNNING goes on;
+ * CBD_BUDGET_DEADLINE stops the computation to answer what it has; anything else stops it with
+ * CBD_BUDGET_CANCELLED (abandoned). The caller's own business (a deadline, a client gone, a
+ * server stopping): the core reads no clock.
  */
-typedef bool (*cbd_budget_progress_fn)(void *arg);
+typedef cbd_budget_stop (*cbd_budget_progress_fn)(void *arg);
 #define CBD_BUDGET_PROGRESS_UNITS (UINT64_C(1) << 20) /* about a millisecond */
 
 typedef struct cbd_budget {
@@ -168,13 +176,19 @@ typedef struct cbd_budget {
     size_t mem_refused;            /* the size of the block that passed mem_limit, when one did */
     size_t small_held, small_peak; /* ... of it in blocks below CBD_SCRATCH_MIN_BLOCK */
     uint64_t fresh_bytes;          /* bytes charged as new pages (CBD_WORK_FRESH_PAGE) */
-    uint64_t heap_blocks;   /* small blocks taken from malloc's heap (a cache's misses too) */
-    cbd_scratch *scratch;   /* where large blocks come from and go back to; may be NULL */
-    cbd_block_cache *cache; /* where small blocks come from and go back to; may be NULL */
+    uint64_t fresh_units;          /* units charged here for new pages (its own and fresh_to's) */
+    uint64_t heap_blocks;        /* small blocks taken from malloc's heap (a cache's misses too) */
+    cbd_scratch *scratch;        /* where large blocks come from and go back to; may be NULL */
+    cbd_block_cache *cache;      /* where small blocks come from and go back to; may be NULL */
+    struct cbd_budget *fresh_to; /* where new pages are charged (NULL: here) */
     cbd_budget_progress_fn progress; /* may be NULL */
     void *progress_arg;
     uint64_t next_progress; /* work_spent at which progress is called next */
     cbd_budget_stop stopped;
+    /* The answer's reserve (cbd_budget_set_reserve): units granted once past a stop for
+     * CBD_BUDGET_WORK or CBD_BUDGET_DEADLINE, and that stop (`ended`) while they are spent. */
+    uint64_t reserve;
+    cbd_budget_stop ended;
 } cbd_budget;
 
 /* A budget of `work_limit` units and `mem_limit` bytes, nothing spent. */
@@ -187,6 +201,34 @@ void cbd_budget_set_scratch(cbd_budget *b, cbd_scratch *s);
 /* Small blocks come from `c` and go back to it when freed (NULL: from malloc's heap). A block
  * freed after its budget's cache is unset goes to the heap. */
 void cbd_budget_set_cache(cbd_budget *b, cbd_block_cache *c);
+
+/* New pages of b's blocks (CBD_WORK_FRESH_PAGE) are charged to `to` rather than to b (NULL: to
+ * b), their bytes still counted in b's fresh_bytes. For a child budget whose work must be the
+ * same each time the same computation runs (the plan search's share, cbd_plan_request.max_work):
+ * which blocks are new pages depends on what the server's memory held before, not on the
+ * computation, so the parent (the request, which pays for them) is charged instead. */
+void cbd_budget_set_fresh_to(cbd_budget *b, cbd_budget *to);
+
+/* The work units b has left before its limit (UINT64_MAX for an unlimited budget and NULL). */
+static inline uint64_t cbd_budget_work_left(const cbd_budget *b) {
+    if (!b || b->work_limit == UINT64_MAX) {
+        return UINT64_MAX;
+    }
+    return b->work_limit > b->work_spent ? b->work_limit - b->work_spent : 0;
+}
+
+/* A child budget: a computation's own meter that draws on `parent` (the request's): `work_limit`
+ * units of its own, the memory parent has left, its large blocks from parent's scratch, parent's
+ * progress callback (its deadline and abandons stop the child too), its new pages charged to
+ * parent (cbd_budget_set_fresh_to). The child's work is charged to parent by the caller. NULL
+ * parent: a budget of `work_limit` alone. */
+void cbd_budget_init_child(cbd_budget *b, cbd_budget *parent, uint64_t work_limit);
+
+/* The work charged to b less what its new pages cost: the same each time the same computation
+ * runs, whatever the server's memory held before (0 for NULL). */
+static inline uint64_t cbd_budget_steady_work(const cbd_budget *b) {
+    return b && b->work_spent > b->fresh_units ? b->work_spent - b->fresh_units : 0;
+}
 
 /* Gives the cache's free blocks back to the heap; its counts stay. */
 void cbd_block_cache_release(cbd_block_cache *cache);
@@ -210,6 +252,39 @@ void cbd_budget_resume_after_memory(cbd_budget *b);
 /* Charges `units` to `b` as work done elsewhere (a child budget's), without the progress call or
  * a stop: the next cbd_charge sees the total. Saturates. NULL: no-op. */
 void cbd_budget_add_spent(cbd_budget *b, uint64_t units);
+
+/*
+ * The answer's reserve: a computation that can answer what it computed before a stop (the plan
+ * search's best plan so far) sets `units` before it runs. The first stop for CBD_BUDGET_WORK or
+ * CBD_BUDGET_DEADLINE then still fails the charge that met it (the computation ends), but the
+ * budget runs on for `units` more to write the answer: its work limit becomes what was spent
+ * plus `units`, the deadline stops it no more (an abandon still does), and `ended` says which
+ * stop it was. Once only: past the reserve the budget stops for good. 0 (the default): no
+ * reserve, every stop is final. NULL: no-op.
+ */
+void cbd_budget_set_reserve(cbd_budget *b, uint64_t units);
+
+/* The computation that set the reserve has written its answer: the reserve ends (no further
+ * one), and a budget that was running on it stops as it had ended, so that what comes next on
+ * the same budget (an MCP batch's next call) finds it spent. NULL: no-op. */
+void cbd_budget_end_reserve(cbd_budget *b);
+
+/* Whether the budget runs on its reserve: stopped for CBD_BUDGET_WORK or CBD_BUDGET_DEADLINE,
+ * the answer of what was computed still to write (false for NULL). */
+static inline bool cbd_budget_answering(const cbd_budget *b) {
+    return b && b->stopped == CBD_BUDGET_RUNNING && b->ended != CBD_BUDGET_RUNNING;
+}
+
+/* What stopped the computation: `stopped`, or while it runs on its reserve the stop that
+ * ended it; CBD_BUDGET_RUNNING when none (and for NULL). */
+static inline cbd_budget_stop cbd_budget_stop_reason(const cbd_budget *b) {
+    return !b ? CBD_BUDGET_RUNNING : b->stopped != CBD_BUDGET_RUNNING ? b->stopped : b->ended;
+}
+
+/* A computation that saw `why` (CBD_BUDGET_WORK or CBD_BUDGET_DEADLINE) on a budget of its own
+ * stops `b` as b's own check would have: onto its reserve when it has one, else for good.
+ * Nothing when b stopped already or runs on its reserve. NULL: no-op. */
+void cbd_budget_halt(cbd_budget *b, cbd_budget_stop why);
 
 /* Sets a progress callback (see cbd_budget_progress_fn). */
 void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg);

@@ -81,8 +81,8 @@ typedef struct {
     /*
      * The search's work (budget.h units). The search stops where this is spent, whatever the
      * request's own budget says, so that the same request searches the same plans and answers
-     * the same bytes; the work is charged to the request's budget too (whose deadline then
-     * stops the request with CBD_ERR_BUDGET instead).
+     * the same bytes; the work is charged to the request's budget too, whose own stops (its
+     * work, its deadline) end the search as they come.
      */
     uint64_t max_work;
     /* CBD_PLAN_INCOME: the bonuses valued (W32); goals then lists every territory of them, so
@@ -134,7 +134,11 @@ typedef struct {
  * valued so far is the answer. optimal is true when every front's search was proven and the
  * income's split exact (an income of at most 16, or one front taking it all), or the value is
  * the most any plan can be. Every step is charged to `budget`, whose progress callback (a
- * deadline) stops it inside an analysis too. Deterministic.
+ * deadline) stops it inside an analysis too. Deterministic. When `budget` has an answer's
+ * reserve (cbd_budget_set_reserve), its deadline and its work limit end the search with the
+ * best plan so far (stopped_by CBD_PLAN_STOP_DEADLINE, CBD_PLAN_STOP_BUDGET), the budget left
+ * on its reserve for the caller to write the answer; without one, or for an abandon
+ * (CBD_BUDGET_CANCELLED), they end it with CBD_ERR_BUDGET.
  *
  * The plan's possible orders may be more than limits->max_orders: a plan whose turn passes the
  * core's limits is left out. CBD_ERR_INVALID (err: CBD_TURN_ERR_TERRITORY for a territory of

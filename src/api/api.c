@@ -158,7 +158,8 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
     if (limits->report) {
         *limits->report = budget;
     }
-    if (limits->hand_back && budget.stopped == CBD_BUDGET_WORK) {
+    /* (a plan answered within its reserve past the slice too: the worker searches further) */
+    if (limits->hand_back && cbd_budget_stop_reason(&budget) == CBD_BUDGET_WORK) {
         cbd_jw_discard(&out); /* run again with the full budget; the request is kept */
         return false;
     }

@@ -146,8 +146,10 @@ uint64_t cbd_api_cost(const cbd_api_request *req, const cbd_config *cfg);
  * Where a request runs decides how much it may spend there (server.work_budget_ms on a worker,
  * server.inline_work_us on an HTTP thread; server.memory_budget on both). `hand_back`: a request
  * that spends `work_limit` is handed back to be run again elsewhere rather than refused.
- * `progress` (may be NULL) is called about every millisecond of work; true stops the request
- * with a 504 (the caller's deadline), or with what `refuse_cancelled` says.
+ * `progress` (may be NULL) is called about every millisecond of work (budget.h's
+ * cbd_budget_progress_fn): CBD_BUDGET_DEADLINE stops the request with a 504 (the caller's
+ * deadline; /plan-turn answers its best plan so far instead), an abandon with what
+ * `refuse_cancelled` says.
  */
 typedef struct {
     uint64_t work_limit; /* units (budget.h) */
@@ -155,9 +157,9 @@ typedef struct {
     bool hand_back;
     cbd_budget_progress_fn progress;
     void *progress_arg;
-    /* When `progress` stopped the request, the caller may refuse it instead of answering it
-     * with the deadline's 504 (or what the handler made of the stop): true with `problem` set
-     * (the server is stopping: a 503), and the answer is that refusal in the endpoint's words,
+    /* When `progress` abandoned the request (CBD_BUDGET_CANCELLED), the caller refuses it in
+     * its own words: true with `problem` set (the server is stopping: a 503; the client gone: a
+     * refusal never sent), and the answer is that refusal in the endpoint's words,
      * as cbd_api_refuse makes it. May be NULL; called with `progress_arg`. */
     bool (*refuse_cancelled)(void *arg, cbd_problem *problem);
     cbd_scratch *scratch; /* where the large blocks come from (scratch.h); may be NULL */

@@ -64,12 +64,17 @@ static void budget_field(const cbd_config *cfg, const cbd_budget *b, const char 
 
 bool cbd_api_core_problem(const cbd_config *cfg, const cbd_budget *budget, cbd_status st,
                           const char *member, cbd_problem *problem) {
-    if (st == CBD_ERR_BUDGET && budget && budget->stopped == CBD_BUDGET_CANCELLED) {
+    cbd_budget_stop why = cbd_budget_stop_reason(budget);
+    /* (an answer written past the deadline within its reserve that spent the reserve too: the
+     * deadline's) */
+    bool late = budget && budget->ended == CBD_BUDGET_DEADLINE;
+    if (st == CBD_ERR_BUDGET &&
+        (why == CBD_BUDGET_CANCELLED || why == CBD_BUDGET_DEADLINE || late)) {
         cbd_problem_set(problem, 504,
                         "The answer took longer than server.answer_deadline (%" PRIu32
                         " s) allows; retry later or ask for less.",
                         cfg->limits.answer_deadline);
-    } else if (st == CBD_ERR_BUDGET && budget && budget->stopped != CBD_BUDGET_RUNNING) {
+    } else if (st == CBD_ERR_BUDGET && why != CBD_BUDGET_RUNNING) {
         cbd_problem_set(problem, 422, "This request costs more than one request may spend.");
         budget_field(cfg, budget, member, problem);
     } else if (st == CBD_ERR_NOMEM) {

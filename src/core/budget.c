@@ -93,10 +93,32 @@ void cbd_budget_init(cbd_budget *b, uint64_t work_limit, size_t mem_limit) {
     b->stopped = CBD_BUDGET_RUNNING;
 }
 
+void cbd_budget_init_child(cbd_budget *b, cbd_budget *parent, uint64_t work_limit) {
+    cbd_budget_init(b, work_limit, parent ? parent->mem_limit - parent->mem_held : SIZE_MAX);
+    if (parent) {
+        b->scratch = parent->scratch;
+        cbd_budget_set_progress(b, parent->progress, parent->progress_arg);
+        b->fresh_to = parent;
+    }
+}
+
 void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg) {
     b->progress = fn;
     b->progress_arg = arg;
     b->next_progress = fn ? b->work_spent + CBD_BUDGET_PROGRESS_UNITS : UINT64_MAX;
+}
+
+/* Records a stop: one that may be answered (the work limit, the deadline) moves the budget onto
+ * its reserve when it has one not yet used; any other is final. */
+static void stop_with(cbd_budget *b, cbd_budget_stop why) {
+    bool answerable = why == CBD_BUDGET_WORK || why == CBD_BUDGET_DEADLINE;
+    if (!answerable || b->reserve == 0 || b->ended != CBD_BUDGET_RUNNING) {
+        b->stopped = why;
+        return;
+    }
+    b->ended = why;
+    uint64_t limit = b->work_spent + b->reserve;
+    b->work_limit = limit < b->work_spent ? UINT64_MAX : limit;
 }
 
 bool cbd_budget_check(cbd_budget *b) {
@@ -104,19 +126,46 @@ bool cbd_budget_check(cbd_budget *b) {
         return false;
     }
     if (b->work_spent > b->work_limit) {
-        b->stopped = CBD_BUDGET_WORK;
+        stop_with(b, CBD_BUDGET_WORK);
         return false;
     }
     if (b->work_spent >= b->next_progress) {
         /* Once per interval, however large the charge that crossed it. */
         uint64_t next = b->work_spent + CBD_BUDGET_PROGRESS_UNITS;
         b->next_progress = next < b->work_spent ? UINT64_MAX : next;
-        if (b->progress && b->progress(b->progress_arg)) {
-            b->stopped = CBD_BUDGET_CANCELLED;
+        cbd_budget_stop why = b->progress ? b->progress(b->progress_arg) : CBD_BUDGET_RUNNING;
+        if (why == CBD_BUDGET_DEADLINE && cbd_budget_answering(b)) {
+            why = CBD_BUDGET_RUNNING; /* past it already: the answer is being written */
+        }
+        if (why != CBD_BUDGET_RUNNING) {
+            stop_with(b, why == CBD_BUDGET_DEADLINE ? CBD_BUDGET_DEADLINE : CBD_BUDGET_CANCELLED);
             return false;
         }
     }
     return true;
+}
+
+void cbd_budget_set_reserve(cbd_budget *b, uint64_t units) {
+    if (b) {
+        b->reserve = units;
+    }
+}
+
+void cbd_budget_end_reserve(cbd_budget *b) {
+    if (!b) {
+        return;
+    }
+    if (cbd_budget_answering(b)) {
+        b->stopped = b->ended;
+    }
+    b->reserve = 0;
+}
+
+void cbd_budget_halt(cbd_budget *b, cbd_budget_stop why) {
+    if (b && b->stopped == CBD_BUDGET_RUNNING && b->ended == CBD_BUDGET_RUNNING &&
+        (why == CBD_BUDGET_WORK || why == CBD_BUDGET_DEADLINE)) {
+        stop_with(b, why);
+    }
 }
 
 /* Whether `size` more bytes fit the budget; records the stop when not. */
@@ -135,13 +184,20 @@ static bool mem_fits(cbd_budget *b, size_t size) {
     return true;
 }
 
-/* Charges `bytes` new to the request as the pages the kernel faults in for them. A charge past
- * the work limit stops the budget; the block is the caller's either way, and the computation's
- * next charge returns it. */
+/* Charges `bytes` new to the request as the pages the kernel faults in for them (to
+ * b->fresh_to when set). A charge past the work limit stops the budget; the block is the
+ * caller's either way, and the computation's next charge returns it. */
 static void charge_fresh(cbd_budget *b, size_t bytes) {
     size_t pages = bytes / CBD_SCRATCH_PAGE + (bytes % CBD_SCRATCH_PAGE != 0);
+    cbd_budget *to = b->fresh_to ? b->fresh_to : b;
+    uint64_t units = cbd_work_times(CBD_WORK_FRESH_PAGE, pages);
     b->fresh_bytes += bytes;
-    (void)cbd_charge(b, cbd_work_times(CBD_WORK_FRESH_PAGE, pages));
+    to->fresh_units = units < UINT64_MAX - to->fresh_units ? to->fresh_units + units : UINT64_MAX;
+    (void)cbd_charge(to, units);
+}
+
+void cbd_budget_set_fresh_to(cbd_budget *b, cbd_budget *to) {
+    b->fresh_to = to;
 }
 
 bool cbd_charge_fresh(cbd_budget *b, size_t bytes) {

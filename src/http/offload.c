@@ -70,22 +70,24 @@ static bool client_gone(const cbd_http_request *req) {
     return n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR);
 }
 
-/* A job's progress callback: true to stop it, when the server is stopping (a 503), when its
- * client has gone (nothing is sent), or once server.answer_deadline has passed since the request
- * was in (a 504 rather than a late answer). */
-static bool should_stop(void *arg) {
+/* A job's progress callback. It abandons the job (CBD_BUDGET_CANCELLED) when the server is
+ * stopping (a 503) or its client has gone (nothing is sent); once server.answer_deadline has
+ * passed since the request was in it stops it to answer (CBD_BUDGET_DEADLINE): with what it has
+ * when it has something (a plan search's best plan so far), else a 504 rather than a late
+ * answer. */
+static cbd_budget_stop should_stop(void *arg) {
     cbd_http_request *req = arg;
     uint64_t now = cbd_now_us();
     atomic_fetch_add_explicit(&req->server->job_checks, 1, memory_order_relaxed);
     if (atomic_load_explicit(&req->server->jobs_cancelled, memory_order_relaxed)) {
         req->job_end = CBD_JOB_STOPPED;
-        return true;
+        return CBD_BUDGET_CANCELLED;
     }
     if (client_gone(req)) {
         req->job_end = CBD_JOB_ABANDONED;
-        return true;
+        return CBD_BUDGET_CANCELLED;
     }
-    return past_deadline_at(req, now);
+    return past_deadline_at(req, now) ? CBD_BUDGET_DEADLINE : CBD_BUDGET_RUNNING;
 }
 
 static bool past_deadline(const cbd_http_request *req) {

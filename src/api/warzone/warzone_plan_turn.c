@@ -23,9 +23,9 @@
 #include "warzone_internal.h"
 #include "warzone_position.h"
 
-static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID", "goal",
-                                           "objective",       "income",   "max_plans",
-                                           "gameID",          "others",   NULL};
+static const char *const request_keys[] = {CBDP_WZ_TURN_KEYS, "playerID",  "goal",     "objective",
+                                           "income",          "max_plans", "max_work", "gameID",
+                                           "others",          NULL};
 
 /* The largest id SendOrdersBotGame takes: the SDK casts gameID, playerID and turnNumber to a
  * C# int. */
@@ -232,8 +232,11 @@ static bool plan_members(const cbd_reader *r, cbdp_wz_turn *t, json_t *doc, send
     if (ok && objective) {
         ok = json_object_set(doc, "objective", (json_t *)objective) == 0;
     }
+    /* (passed as they are: /plan-turn reads them and names them in its 422) */
     const json_t *max = cbd_reader_member(r, "max_plans");
-    return ok && ids_ok && (!max || json_object_set(doc, "max_plans", (json_t *)max) == 0);
+    const json_t *work = cbd_reader_member(r, "max_work");
+    return ok && ids_ok && (!max || json_object_set(doc, "max_plans", (json_t *)max) == 0) &&
+           (!work || json_object_set(doc, "max_work", (json_t *)work) == 0);
 }
 
 /* A terrID as the game's orders carry it: a number when it is one (the map's ids are). */

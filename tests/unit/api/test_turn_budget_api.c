@@ -324,9 +324,9 @@ Test(turn_budget_api, w24_w26_blockades_after_a_large_battle_are_charged) {
 /* ---- the progress check ---- */
 
 /* A request answered as a worker answers it, its progress checks counted (none stops it). */
-static bool count_check(void *arg) {
+static cbd_budget_stop count_check(void *arg) {
     (*(uint64_t *)arg)++;
-    return false;
+    return CBD_BUDGET_RUNNING;
 }
 
 static budget_outcome run_counting_checks(const char *body, uint64_t *checks) {

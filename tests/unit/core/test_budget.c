@@ -94,9 +94,9 @@ Test(budget, realloc_moves_the_count_with_the_block) {
 }
 
 static unsigned calls;
-static bool stop_on_third(void *arg) {
+static cbd_budget_stop stop_on_third(void *arg) {
     (void)arg;
-    return ++calls == 3;
+    return ++calls == 3 ? CBD_BUDGET_CANCELLED : CBD_BUDGET_RUNNING;
 }
 
 /* Small blocks come from malloc's heap: 4 MiB of them are free of charge (a running server's
@@ -356,4 +356,46 @@ Test(budget, the_cache_keeps_at_most_its_keep) {
     for (int i = 0; i < 3; i++) {
         cbd_mem_free(p[i]);
     }
+}
+
+/* A child budget whose new pages go to its parent (the plan search's share): the child's work
+ * stays its steps', the parent pays the pages (5 MiB + 32 bytes: 1,281 pages, 12,810,000 units)
+ * and its steady work leaves them out. */
+Test(budget, new_pages_of_a_child_are_charged_to_its_fresh_to) {
+    cbd_budget parent, child;
+    cbd_budget_init(&parent, UINT64_MAX, SIZE_MAX);
+    cbd_budget_init(&child, UINT64_MAX, SIZE_MAX);
+    cbd_budget_set_fresh_to(&child, &parent);
+    cr_assert(cbd_charge(&parent, 7));
+    void *p = cbd_mem_alloc(&child, (size_t)5 << 20);
+    cr_assert_not_null(p);
+    cr_expect_eq(child.work_spent, 0);
+    cr_expect_eq(parent.work_spent, 12810007);
+    cr_expect_eq(parent.fresh_units, 12810000);
+    cr_expect_eq(cbd_budget_steady_work(&parent), 7);
+    cr_expect_gt(child.fresh_bytes, (uint64_t)5 << 20);
+    cbd_mem_free(p);
+}
+
+/* A child budget (a computation's own meter): its own work limit, the memory its parent has
+ * left, the parent's progress callback (an abandon stops it too), its new pages the parent's. */
+Test(budget, a_child_draws_on_its_parent) {
+    cbd_budget parent, child;
+    cbd_budget_init(&parent, 1000, 4096);
+    cr_assert(cbd_charge(&parent, 400));
+    void *p = cbd_mem_alloc(&parent, 1000);
+    cr_assert_not_null(p);
+    cr_expect_eq(cbd_budget_work_left(&parent), 600);
+    cr_expect_eq(cbd_budget_work_left(NULL), UINT64_MAX);
+    cbd_budget_set_progress(&parent, stop_on_third, NULL);
+    cbd_budget_init_child(&child, &parent, CBD_BUDGET_PROGRESS_UNITS * 10);
+    cr_expect_eq(child.work_limit, CBD_BUDGET_PROGRESS_UNITS * 10);
+    cr_expect_eq(child.mem_limit, 3096);
+    cr_expect_eq(child.fresh_to, &parent);
+    calls = 0;
+    cr_expect(cbd_charge(&child, CBD_BUDGET_PROGRESS_UNITS));
+    cr_expect(cbd_charge(&child, CBD_BUDGET_PROGRESS_UNITS));
+    cr_expect_not(cbd_charge(&child, CBD_BUDGET_PROGRESS_UNITS));
+    cr_expect_eq(child.stopped, CBD_BUDGET_CANCELLED);
+    cbd_mem_free(p);
 }

@@ -10,7 +10,8 @@
 #define CBD_PLAN_MAX_PLANS         100000
 
 #define CBD_PLAN_KEYS                                                                              \
-    "player", "income", "goal", "objective", "max_plans", "base_income", "incomes", "others"
+    "player", "income", "goal", "objective", "max_plans", "max_work", "base_income", "incomes",    \
+        "others"
 
 typedef struct {
     cbd_plan_request req;
@@ -23,6 +24,7 @@ typedef struct {
     /* W48, W49: objective "position" (warapp_plan_position_json.h, freed by
      * cbdp_plan_position_free; NULL for the others) */
     struct cbdp_plan_position *position;
+    uint64_t max_work; /* the request's `max_work` (work units), 0 when absent */
 } cbd_plan_read;
 
 /*

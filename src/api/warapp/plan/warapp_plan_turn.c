@@ -13,6 +13,7 @@
  * it reads back as that double exactly: a client that reads the analysis and adds up its
  * numbers gets the same value, to the last bit.
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,8 +182,9 @@ static bool render(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_req
  * The search's own work: a quarter of what a worker's budget (server.work_budget_ms) has left
  * at this point, so that it stops at the same plan each time the same request comes, wherever
  * it runs: on an HTTP thread the request's own budget (the inline slice) ends first and the
- * request is handed to a worker (a deadline stops the request instead: the search's work is
- * charged to the request's budget as it goes), and the rest answers the plans' analyses. A
+ * request is handed to a worker (the deadline ends the search as it comes, with the best plan
+ * so far: the search's work is charged to the request's budget as it goes), and the rest
+ * answers the plans' analyses. A
  * quarter, not half: on turns whose groups of territories grow large (many of a plan's orders
  * joining them) the exact analysis was measured at about 3.3 ns of CPU per unit charged
  * (bench/bench_budget's plan-turn row), not the 1 its charges aim at, and the request must
@@ -197,16 +199,53 @@ static uint64_t search_work(const cbd_config *cfg, const cbd_budget *budget) {
     return full > budget->work_spent ? (full - budget->work_spent) / 4 : 0;
 }
 
+/*
+ * The answer's reserve (budget.h): when the answer deadline or the request's own work budget
+ * ends the search, the best plan so far is still answered, and writing it takes work past that
+ * stop: the plan's analysis and its alternatives' (each a turn the search analysed within its
+ * share, a quarter of the budget) and their JSON. A quarter of server.work_budget_ms more, at
+ * most; past it the request stops for good (a 504 past the deadline, else a 422).
+ */
+static uint64_t answer_reserve(const cbd_config *cfg) {
+    uint64_t full = cbd_work_times(cfg->limits.work_budget_ms, CBD_WORK_UNITS_PER_MS);
+    return full / 4 > 0 ? full / 4 : 1;
+}
+
+/*
+ * `max_work`: the search's share of the work in work units (budget.h: about a nanosecond of CPU
+ * each), so that a bot asks for the best plan within that much work and gets the same plan each
+ * time, wherever it runs (a wall-clock deadline would not). At most the work budget the server
+ * gives a request (server.work_budget_ms): a share that large leaves nothing for the answer, and
+ * the request's own budget ends the search first (`stopped_by: "budget"`). *out 0 when absent.
+ */
+static bool read_max_work(const cbd_reader *r, const cbd_config *cfg, uint64_t *out) {
+    uint64_t limit = cbd_work_times(cfg->limits.work_budget_ms, CBD_WORK_UNITS_PER_MS), v = 0;
+    cbd_field f = cbd_read_u64(r, "max_work", 1, INT64_MAX, &v);
+    *out = f == CBD_FIELD_OK ? v : 0;
+    if (f == CBD_FIELD_OK && v > limit) {
+        cbd_reader_error(r, "max_work",
+                         "must be at most %" PRIu64 " work units, the work budget of a request "
+                         "(server.work_budget_ms: %" PRIu64 " ms), not %" PRIu64,
+                         limit, cfg->limits.work_budget_ms, v);
+        return false;
+    }
+    return f != CBD_FIELD_BAD;
+}
+
 static bool plan(const cbd_config *cfg, cbd_budget *budget, const cbd_turn_request *q,
                  cbd_plan_read *pr, cbd_jw *out, cbd_problem *problem) {
-    pr->req.max_work = search_work(cfg, budget);
+    pr->req.max_work = pr->max_work > 0 ? pr->max_work : search_work(cfg, budget);
     cbd_plan_result res;
     cbd_turn_error err;
+    cbd_budget_set_reserve(budget, answer_reserve(cfg));
     cbd_status st = cbd_plan_search(&q->turn, &pr->req, &q->limits, budget, &res, &err);
+    bool ok = st == CBD_OK && render(cfg, budget, q, pr, &res, out, problem);
+    /* whatever comes next on this budget (an MCP batch's next call) finds it as the search left
+     * it: spent when the deadline or the work ended the search */
+    cbd_budget_end_reserve(budget);
     if (st != CBD_OK) {
         return cbd_turn_core_problem(cfg, budget, q, st, &err, "/max_plans", problem);
     }
-    bool ok = render(cfg, budget, q, pr, &res, out, problem);
     cbd_plan_result_free(&res);
     return ok;
 }
@@ -236,6 +275,7 @@ bool cbd_api_plan_turn(const cbd_config *cfg, cbd_budget *budget, const json_t *
     memset(&q, 0, sizeof q);
     ok = ok && cbd_turn_read_request(&r, &cfg->warapp, &q) == CBD_READ_OK;
     ok = ok && cbdp_plan_read_request(&r, &cfg->warapp, &q, &pr) == CBD_READ_OK;
+    ok = ok && read_max_work(&r, cfg, &pr.max_work);
     bool position = ok && pr.req.objective == CBD_PLAN_POSITION;
     ok = ok && (position ? cbdp_plan_position_read(&r, &cfg->warapp, &q, &others, &pr)
                          : cbdp_plan_position_members_absent(&r));

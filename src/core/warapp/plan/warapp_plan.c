@@ -33,14 +33,15 @@ static bool setup_pairs(plan_ctx *c) {
             np += b->neighbor_off[t + 1] - b->neighbor_off[t];
         }
     }
-    c->k = k;
-    c->np = np;
-    c->own = cbd_mem_calloc(c->budget, k + 1, sizeof *c->own);
-    c->movable = cbd_mem_calloc(c->budget, k + 1, sizeof *c->movable);
-    c->pfrom = cbd_mem_calloc(c->budget, np + 1, sizeof *c->pfrom);
-    c->pto = cbd_mem_calloc(c->budget, np + 1, sizeof *c->pto);
-    c->touched = cbd_mem_calloc(c->budget, b->n_territories, sizeof *c->touched);
-    if (!c->own || !c->movable || !c->pfrom || !c->pto || !c->touched) {
+    c->space.k = k;
+    c->space.np = np;
+    c->space.own = cbd_mem_calloc(c->meter.budget, k + 1, sizeof *c->space.own);
+    c->space.movable = cbd_mem_calloc(c->meter.budget, k + 1, sizeof *c->space.movable);
+    c->space.pfrom = cbd_mem_calloc(c->meter.budget, np + 1, sizeof *c->space.pfrom);
+    c->space.pto = cbd_mem_calloc(c->meter.budget, np + 1, sizeof *c->space.pto);
+    c->space.touched = cbd_mem_calloc(c->meter.budget, b->n_territories, sizeof *c->space.touched);
+    if (!c->space.own || !c->space.movable || !c->space.pfrom || !c->space.pto ||
+        !c->space.touched) {
         return false;
     }
     size_t i = 0, p = 0;
@@ -49,11 +50,11 @@ static bool setup_pairs(plan_ctx *c) {
             continue;
         }
         uint64_t armies = b->territories[t].armies;
-        c->own[i] = (uint32_t)t;
-        c->movable[i] = armies > guard ? armies - guard : 0;
+        c->space.own[i] = (uint32_t)t;
+        c->space.movable[i] = armies > guard ? armies - guard : 0;
         for (uint32_t e = b->neighbor_off[t]; e < b->neighbor_off[t + 1]; e++) {
-            c->pfrom[p] = (uint32_t)i;
-            c->pto[p++] = b->neighbors[e];
+            c->space.pfrom[p] = (uint32_t)i;
+            c->space.pto[p++] = b->neighbors[e];
         }
         i++;
     }
@@ -68,66 +69,66 @@ static bool setup_pairs(plan_ctx *c) {
  */
 static void setup_independence(plan_ctx *c) {
     const cbd_turn *b = c->board;
-    c->independent_ok = true;
+    c->space.independent_ok = true;
     for (size_t u = 0; u < b->n_units; u++) {
-        c->independent_ok &= !b->units[u].commander;
+        c->space.independent_ok &= !b->units[u].commander;
     }
     for (size_t i = 0; i < b->n_orders; i++) {
         const cbd_turn_order *o = &b->orders[i];
         if (o->type != CBD_ORDER_DEPLOY) {
-            c->touched[o->from] = true;
-            c->touched[o->to] = true;
+            c->space.touched[o->from] = true;
+            c->space.touched[o->to] = true;
         }
     }
 }
 
 static void free_ctx(plan_ctx *c) {
     for (size_t i = 0; i <= CBD_PLAN_ALTERNATIVES; i++) {
-        cbdp_plan_state_free(&c->kept[i].st);
+        cbdp_plan_state_free(&c->best.kept[i].st);
     }
     cbdp_plan_state_free(&c->scratch);
     cbdp_plan_bounds_free(c);
-    cbd_mem_free(c->own);
-    cbd_mem_free(c->movable);
-    cbd_mem_free(c->pfrom);
-    cbd_mem_free(c->pto);
-    cbd_mem_free(c->touched);
+    cbd_mem_free(c->space.own);
+    cbd_mem_free(c->space.movable);
+    cbd_mem_free(c->space.pfrom);
+    cbd_mem_free(c->space.pto);
+    cbd_mem_free(c->space.touched);
     cbd_mem_free(c->orders);
     cbd_mem_free(c->goals);
-    cbd_mem_free(c->seen);
+    cbd_mem_free(c->seen.slots);
 }
 
 static bool alloc_ctx(plan_ctx *c) {
-    size_t n_orders = c->k + c->np + c->board->n_orders;
-    c->orders = cbd_mem_calloc(c->budget, n_orders + 1, sizeof *c->orders);
-    c->goals = cbd_mem_calloc(c->budget, c->req->n_goals, sizeof *c->goals);
-    c->seen_cap = 64;
-    while (c->seen_cap < 2 * c->req->max_plans + 64 && c->seen_cap < ((size_t)1 << 24)) {
-        c->seen_cap *= 2;
+    size_t n_orders = c->space.k + c->space.np + c->board->n_orders;
+    c->orders = cbd_mem_calloc(c->meter.budget, n_orders + 1, sizeof *c->orders);
+    c->goals = cbd_mem_calloc(c->meter.budget, c->req->n_goals, sizeof *c->goals);
+    c->seen.cap = 64;
+    while (c->seen.cap < 2 * c->req->max_plans + 64 && c->seen.cap < ((size_t)1 << 24)) {
+        c->seen.cap *= 2;
     }
-    c->seen = cbd_mem_calloc(c->budget, c->seen_cap, sizeof *c->seen);
-    bool ok = c->orders && c->goals && c->seen && cbdp_plan_state_alloc(c, &c->scratch);
+    c->seen.slots = cbd_mem_calloc(c->meter.budget, c->seen.cap, sizeof *c->seen.slots);
+    bool ok = c->orders && c->goals && c->seen.slots && cbdp_plan_state_alloc(c, &c->scratch);
     for (size_t i = 0; ok && i <= CBD_PLAN_ALTERNATIVES; i++) {
-        ok = cbdp_plan_state_alloc(c, &c->kept[i].st);
+        ok = cbdp_plan_state_alloc(c, &c->best.kept[i].st);
     }
     return ok;
 }
 
 /* The kept plans as the answer's. */
 static cbd_status answer(plan_ctx *c, cbd_plan_result *out) {
-    size_t room = c->k + c->np;
-    for (size_t i = 0; i <= CBD_PLAN_ALTERNATIVES && c->kept[i].used; i++) {
+    size_t room = c->space.k + c->space.np;
+    for (size_t i = 0; i <= CBD_PLAN_ALTERNATIVES && c->best.kept[i].used; i++) {
         cbd_plan *p = i == 0 ? &out->best : &out->alternatives[i - 1];
-        p->orders = cbd_mem_calloc(c->budget, room + 1, sizeof *p->orders);
+        p->orders = cbd_mem_calloc(c->meter.budget, room + 1, sizeof *p->orders);
         if (!p->orders) {
-            return cbd_budget_nomem(c->budget);
+            return cbd_budget_nomem(c->meter.budget);
         }
-        p->n_orders = cbdp_plan_state_orders(c, &c->kept[i].st, p->orders);
-        p->value = c->kept[i].value;
+        p->n_orders = cbdp_plan_state_orders(c, &c->best.kept[i].st, p->orders);
+        p->value = c->best.kept[i].value;
         out->n_alternatives = i;
     }
-    out->plans_evaluated = c->evaluated;
-    out->plans_bounded = c->bounded_out;
+    out->plans_evaluated = c->best.evaluated;
+    out->plans_bounded = c->best.bounded_out;
     return CBD_OK;
 }
 
@@ -144,70 +145,68 @@ static cbd_status search(plan_ctx *c, run_kind kind, plan_run *run) {
         if (st != CBD_OK) {
             return st;
         }
-        uint64_t cap = cbd_work_times(c->bounded ? 64 : 1, c->req->max_plans);
+        uint64_t cap = cbd_work_times(c->bounds.bounded ? 64 : 1, c->req->max_plans);
         uint64_t space = 0;
         if (cbdp_plan_count(c, cap, &space) == EVAL_ERROR) {
-            return c->status;
+            return c->meter.status;
         }
         whole = space <= cap;
         r = whole ? cbdp_plan_exhaust(c) : cbdp_plan_local(c);
     }
     if (r == EVAL_ERROR) {
-        return c->status;
+        return c->meter.status;
     }
-    if (!c->kept[0].used) {
+    if (!c->best.kept[0].used) {
         /* Nothing fitted the run's share, or the core's limits refused every plan (the splits'
          * failing leaves it to the search). */
-        run->first_error = c->first_error;
-        run->first_err = c->first_err;
-        if (kind == RUN_SEARCH && c->first_error != CBD_OK && c->first_error != CBD_ERR_BUDGET) {
-            *c->err = c->first_err;
-            return c->first_error;
+        run->first_error = c->meter.first_error;
+        run->first_err = c->meter.first_err;
+        if (kind == RUN_SEARCH && c->meter.first_error != CBD_OK &&
+            c->meter.first_error != CBD_ERR_BUDGET) {
+            *c->meter.err = c->meter.first_err;
+            return c->meter.first_error;
         }
         return CBD_OK;
     }
     /* A value no plan can pass (every goal certain) is proven optimal whatever was searched. */
     double most = cbd_plan_most(c->req);
-    run->proven = (whole && !c->stopped && !c->unproven) || c->kept[0].value >= most;
+    run->proven =
+        (whole && !c->meter.stopped && !c->meter.unproven) || c->best.kept[0].value >= most;
     run->ran = true;
     return answer(c, &run->res);
 }
 
-/* The run's own budget (c->search): the request's max_work, or what the request has left when
+/* The run's own budget (c->meter.search): the request's max_work, or what the request has left when
  * that is less, its memory what the request has left, its large blocks from the request's
  * scratch (kept warm too) and its small ones from `cache`: each plan's analysis makes and drops
  * the same small blocks, reused from plan to plan rather than malloc'd and freed each time
  * (budget.h's cbd_block_cache). The request's deadline, its client going away and the server's
  * drain stop the run within one progress interval, inside an analysis too. */
 static void init_search_budget(plan_ctx *c, cbd_block_cache *cache) {
-    const cbd_budget *budget = c->budget;
-    size_t mem_left = budget ? budget->mem_limit - budget->mem_held : SIZE_MAX;
-    uint64_t left =
-        budget && budget->work_limit != UINT64_MAX
-            ? (budget->work_limit > budget->work_spent ? budget->work_limit - budget->work_spent
-                                                       : 0)
-            : UINT64_MAX;
-    c->cap_by_request = left < c->req->max_work;
-    cbd_budget_init(&c->search, c->cap_by_request ? left : c->req->max_work, mem_left);
-    cbd_budget_set_scratch(&c->search, budget ? budget->scratch : NULL);
+    uint64_t left = cbd_budget_work_left(c->meter.budget);
+    c->meter.cap_by_request = left < c->req->max_work;
+    /* (its new pages are the request's: they vary with what the server's memory held before) */
+    cbd_budget_init_child(&c->meter.search, c->meter.budget,
+                          c->meter.cap_by_request ? left : c->req->max_work);
     memset(cache, 0, sizeof *cache);
-    cbd_budget_set_cache(&c->search, cache);
-    if (budget) {
-        cbd_budget_set_progress(&c->search, budget->progress, budget->progress_arg);
-    }
+    cbd_budget_set_cache(&c->meter.search, cache);
 }
 
 /* What ended a run that did not search its whole space: its own work (the run's meter spent),
  * else max_plans (plan_evaluate's stop); plans left out for memory the request has not got
  * rank above both (a larger memory limit values them). */
 static cbd_plan_stop stop_of(const plan_ctx *c) {
-    if (c->memory_refused > 0) {
+    if (c->meter.memory_refused > 0) {
         return CBD_PLAN_STOP_MEMORY;
     }
-    if (!c->stopped) {
+    cbd_plan_stop answer = cbdp_plan_answer_stop(c->meter.budget);
+    if (answer != CBD_PLAN_STOP_NONE) {
+        return answer; /* the request's deadline or work, in this run or before it */
+    }
+    if (!c->meter.stopped) {
         return CBD_PLAN_STOP_NONE;
     }
-    return cbd_budget_spent(&c->search) ? CBD_PLAN_STOP_WORK : CBD_PLAN_STOP_MAX_PLANS;
+    return cbd_budget_spent(&c->meter.search) ? CBD_PLAN_STOP_WORK : CBD_PLAN_STOP_MAX_PLANS;
 }
 
 const char *cbd_plan_stop_name(cbd_plan_stop stop) {
@@ -228,28 +227,65 @@ const char *cbd_plan_stop_name(cbd_plan_stop stop) {
     return NULL;
 }
 
+/* The run's end on the request's budget: the rest of the run's work (walks, tries) is the
+ * request's; a run stopped by the request's deadline or by what the request had left moves the
+ * request onto its reserve, to answer the best plan so far; an abandon (the client, the drain),
+ * or a stop with no reserve, stops the request (its caller names what to reduce), and so do
+ * plans that all needed more memory than the request has. */
+static cbd_status settle(plan_ctx *c, cbd_status st, run_kind kind, const plan_run *run) {
+    cbd_budget *budget = c->meter.budget;
+    cbd_budget_stop why = c->meter.search.stopped;
+    uint64_t spent = c->meter.search.work_spent;
+    bool charged =
+        cbd_charge(budget, spent > c->meter.request_charged ? spent - c->meter.request_charged : 0);
+    bool request_stop = why == CBD_BUDGET_CANCELLED || why == CBD_BUDGET_DEADLINE ||
+                        (why == CBD_BUDGET_WORK && c->meter.cap_by_request);
+    if (st == CBD_OK && request_stop) {
+        cbd_budget_halt(budget, why); /* (an abandon: nothing) */
+    }
+    bool answering = cbdp_plan_answer_stop(budget) != CBD_PLAN_STOP_NONE;
+    if (st == CBD_OK && !answering && (!charged || request_stop)) {
+        bool caller = why == CBD_BUDGET_CANCELLED || why == CBD_BUDGET_DEADLINE;
+        cbd_budget_mark_stopped(budget, caller ? why : CBD_BUDGET_WORK, 0);
+        *c->meter.err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        return CBD_ERR_BUDGET;
+    }
+    if (st == CBD_OK && kind == RUN_SEARCH && !run->ran && c->meter.memory_refused > 0 && budget &&
+        cbd_budget_stop_reason(budget) == CBD_BUDGET_RUNNING) {
+        /* every plan tried needed more memory than the request has: that is what to reduce */
+        cbd_budget_mark_stopped(budget, CBD_BUDGET_MEMORY, c->meter.memory_refused);
+        *c->meter.err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        return CBD_ERR_BUDGET;
+    }
+    return st;
+}
+
 cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, const bool *front_own,
                          const size_t *order_map, bool first_on_request, run_kind kind,
                          const cbd_turn_limits *limits, cbd_budget *budget, plan_run *run,
                          cbd_turn_error *err) {
     memset(run, 0, sizeof *run);
+    run->stop = cbdp_plan_answer_stop(budget);
+    if (run->stop != CBD_PLAN_STOP_NONE) {
+        return CBD_OK; /* the request answers what it has: no run starts */
+    }
     plan_ctx c;
     memset(&c, 0, sizeof c);
     c.board = board;
     c.req = req;
     c.front_own = front_own;
     c.order_map = order_map;
-    c.first_on_request = first_on_request;
+    c.meter.first_on_request = first_on_request;
     c.limits = limits;
-    c.budget = budget;
-    c.err = err;
-    c.first_error = CBD_OK;
+    c.meter.budget = budget;
+    c.meter.err = err;
+    c.meter.first_error = CBD_OK;
     cbd_block_cache cache;
     init_search_budget(&c, &cache);
     cbd_status st = CBD_OK;
     if (!setup_pairs(&c) || !alloc_ctx(&c)) {
         st = cbd_budget_nomem(budget);
-    } else if (c.k == 0) {
+    } else if (c.space.k == 0) {
         *err = (cbd_turn_error){CBD_TURN_ERR_SIZE, 0, 0, 0};
         st = CBD_ERR_INVALID;
     } else {
@@ -258,27 +294,7 @@ cbd_status cbdp_plan_run(const cbd_turn *board, const cbd_plan_request *req, con
         setup_independence(&c);
         st = search(&c, kind, run);
     }
-    /* The rest of the run's work (walks, tries) is the request's; a run stopped by the
-     * request's deadline, client or drain, or by what the request has left, stops the
-     * request (its caller names what to reduce). */
-    uint64_t rest =
-        c.search.work_spent > c.request_charged ? c.search.work_spent - c.request_charged : 0;
-    bool charged = cbd_charge(budget, rest);
-    if (st == CBD_OK && (!charged || c.search.stopped == CBD_BUDGET_CANCELLED ||
-                         (c.search.stopped == CBD_BUDGET_WORK && c.cap_by_request))) {
-        cbd_budget_mark_stopped(
-            budget,
-            c.search.stopped == CBD_BUDGET_CANCELLED ? CBD_BUDGET_CANCELLED : CBD_BUDGET_WORK, 0);
-        *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
-        st = CBD_ERR_BUDGET;
-    }
-    if (st == CBD_OK && kind == RUN_SEARCH && !run->ran && c.memory_refused > 0 && budget &&
-        budget->stopped == CBD_BUDGET_RUNNING) {
-        /* every plan tried needed more memory than the request has: that is what to reduce */
-        cbd_budget_mark_stopped(budget, CBD_BUDGET_MEMORY, c.memory_refused);
-        *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
-        st = CBD_ERR_BUDGET;
-    }
+    st = settle(&c, st, kind, run);
     if (st == CBD_OK) {
         run->stop = stop_of(&c);
     }

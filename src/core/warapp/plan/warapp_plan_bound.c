@@ -49,11 +49,12 @@ static bool has_units(const cbd_turn *b, uint32_t t) {
 
 /* The capture curve for 1..n attackers against d defenders, as prefix maxima in out[0..n]. */
 static cbd_status curve(plan_ctx *c, uint64_t d, uint64_t n, double *out) {
-    cbd_warapp_graph_point *g = cbd_mem_calloc(c->budget, n, sizeof *g);
+    cbd_warapp_graph_point *g = cbd_mem_calloc(c->meter.budget, n, sizeof *g);
     if (!g) {
-        return cbd_budget_nomem(c->budget);
+        return cbd_budget_nomem(c->meter.budget);
     }
-    cbd_status st = d == 0 ? CBD_OK : cbd_warapp_graph(d, 1, n, &c->board->battle, c->budget, g);
+    cbd_status st =
+        d == 0 ? CBD_OK : cbd_warapp_graph(d, 1, n, &c->board->battle, c->meter.budget, g);
     out[0] = 0;
     for (uint64_t a = 1; st == CBD_OK && a <= n; a++) {
         double p = d == 0 ? 1.0 : g[a - 1].capture_probability;
@@ -81,45 +82,48 @@ static bool bounds_apply(const plan_ctx *c) {
 cbd_status cbdp_plan_bounds_init(plan_ctx *c) {
     const cbd_turn *b = c->board;
     uint64_t most = 0;
-    for (size_t i = 0; i < c->k; i++) {
-        uint64_t m = c->movable[i] + c->req->income;
+    for (size_t i = 0; i < c->space.k; i++) {
+        uint64_t m = c->space.movable[i] + c->req->income;
         most = m > most ? m : most;
     }
     /* (nothing may move at all: every plan is the empty one, and a curve of no point is no
      * curve) */
-    c->bounded = bounds_apply(c) && most >= 1 && most <= BOUND_MAX_ARMIES;
-    if (!c->bounded) {
+    c->bounds.bounded = bounds_apply(c) && most >= 1 && most <= BOUND_MAX_ARMIES;
+    if (!c->bounds.bounded) {
         return CBD_OK;
     }
-    c->bound_max = most;
-    c->first_cap = cbd_mem_calloc(c->budget, b->n_territories, sizeof *c->first_cap);
-    c->one_cap = cbd_mem_calloc(c->budget, most + 1, sizeof *c->one_cap);
-    if (!c->first_cap || !c->one_cap) {
-        return cbd_budget_nomem(c->budget);
+    c->bounds.bound_max = most;
+    c->bounds.first_cap =
+        cbd_mem_calloc(c->meter.budget, b->n_territories, sizeof *c->bounds.first_cap);
+    c->bounds.one_cap = cbd_mem_calloc(c->meter.budget, most + 1, sizeof *c->bounds.one_cap);
+    if (!c->bounds.first_cap || !c->bounds.one_cap) {
+        return cbd_budget_nomem(c->meter.budget);
     }
-    cbd_status st = curve(c, 1, most, c->one_cap);
+    cbd_status st = curve(c, 1, most, c->bounds.one_cap);
     for (size_t g = 0; st == CBD_OK && g < c->req->n_goals; g++) {
         uint32_t t = c->req->goals[g];
-        if (b->territories[t].owner == c->req->player || has_units(b, t) || c->first_cap[t]) {
+        if (b->territories[t].owner == c->req->player || has_units(b, t) ||
+            c->bounds.first_cap[t]) {
             continue;
         }
-        c->first_cap[t] = cbd_mem_calloc(c->budget, most + 1, sizeof **c->first_cap);
-        if (!c->first_cap[t]) {
-            return cbd_budget_nomem(c->budget);
+        c->bounds.first_cap[t] =
+            cbd_mem_calloc(c->meter.budget, most + 1, sizeof **c->bounds.first_cap);
+        if (!c->bounds.first_cap[t]) {
+            return cbd_budget_nomem(c->meter.budget);
         }
-        st = curve(c, defenders_at_first(b, t), most, c->first_cap[t]);
+        st = curve(c, defenders_at_first(b, t), most, c->bounds.first_cap[t]);
     }
     return st;
 }
 
 void cbdp_plan_bounds_free(plan_ctx *c) {
-    for (size_t t = 0; c->first_cap && t < c->board->n_territories; t++) {
-        cbd_mem_free(c->first_cap[t]);
+    for (size_t t = 0; c->bounds.first_cap && t < c->board->n_territories; t++) {
+        cbd_mem_free(c->bounds.first_cap[t]);
     }
-    cbd_mem_free(c->first_cap);
-    cbd_mem_free(c->one_cap);
-    c->first_cap = NULL;
-    c->one_cap = NULL;
+    cbd_mem_free(c->bounds.first_cap);
+    cbd_mem_free(c->bounds.one_cap);
+    c->bounds.first_cap = NULL;
+    c->bounds.one_cap = NULL;
 }
 
 static bool teammates(const cbd_turn *b, cbd_turn_player p, cbd_turn_player q) {
@@ -136,16 +140,16 @@ static double goal_bound(const plan_ctx *c, const plan_state *s, uint32_t t) {
     if (teammates(b, c->req->player, owner)) {
         return 0.0; /* the plan's orders into it are transfers, all before anyone else's */
     }
-    if (!c->first_cap[t]) {
+    if (!c->bounds.first_cap[t]) {
         return 1.0;
     }
     double sum = 0;
     bool first = true;
-    for (size_t j = 0; j < c->np && sum < 1.0; j++) {
+    for (size_t j = 0; j < c->space.np && sum < 1.0; j++) {
         uint32_t p = s->seq[j];
-        if (s->a[p] > 0 && c->pto[p] == t) {
-            uint64_t a = s->a[p] < c->bound_max ? s->a[p] : c->bound_max;
-            sum += first ? c->first_cap[t][a] : c->one_cap[a];
+        if (s->a[p] > 0 && c->space.pto[p] == t) {
+            uint64_t a = s->a[p] < c->bounds.bound_max ? s->a[p] : c->bounds.bound_max;
+            sum += first ? c->bounds.first_cap[t][a] : c->bounds.one_cap[a];
             first = false;
         }
     }
@@ -154,7 +158,7 @@ static double goal_bound(const plan_ctx *c, const plan_state *s, uint32_t t) {
 
 double cbdp_plan_bound(const plan_ctx *c, const plan_state *s) {
     const cbd_plan_request *req = c->req;
-    if (!c->bounded) {
+    if (!c->bounds.bounded) {
         return cbd_plan_most(req);
     }
     if (req->objective == CBD_PLAN_INCOME) {

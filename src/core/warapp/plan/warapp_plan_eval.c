@@ -88,10 +88,10 @@ cbd_status cbdp_plan_income(const cbd_turn *turn, const cbd_plan_request *req,
 }
 
 bool cbdp_plan_state_alloc(plan_ctx *c, plan_state *s) {
-    s->d = cbd_mem_calloc(c->budget, c->k + 1, sizeof *s->d);
-    s->a = cbd_mem_calloc(c->budget, c->np + 1, sizeof *s->a);
-    s->seq = cbd_mem_calloc(c->budget, c->np + 1, sizeof *s->seq);
-    for (size_t p = 0; s->seq && p < c->np; p++) {
+    s->d = cbd_mem_calloc(c->meter.budget, c->space.k + 1, sizeof *s->d);
+    s->a = cbd_mem_calloc(c->meter.budget, c->space.np + 1, sizeof *s->a);
+    s->seq = cbd_mem_calloc(c->meter.budget, c->space.np + 1, sizeof *s->seq);
+    for (size_t p = 0; s->seq && p < c->space.np; p++) {
         s->seq[p] = (uint32_t)p;
     }
     return s->d && s->a && s->seq;
@@ -105,28 +105,28 @@ void cbdp_plan_state_free(plan_state *s) {
 }
 
 void cbdp_plan_state_copy(const plan_ctx *c, plan_state *dst, const plan_state *src) {
-    memcpy(dst->d, src->d, c->k * sizeof *dst->d);
-    memcpy(dst->a, src->a, c->np * sizeof *dst->a);
-    memcpy(dst->seq, src->seq, c->np * sizeof *dst->seq);
+    memcpy(dst->d, src->d, c->space.k * sizeof *dst->d);
+    memcpy(dst->a, src->a, c->space.np * sizeof *dst->a);
+    memcpy(dst->seq, src->seq, c->space.np * sizeof *dst->seq);
 }
 
 size_t cbdp_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_order *out) {
     size_t n = 0;
-    for (size_t i = 0; i < c->k; i++) {
+    for (size_t i = 0; i < c->space.k; i++) {
         if (s->d[i] > 0) {
             out[n++] = (cbd_turn_order){.type = CBD_ORDER_DEPLOY,
                                         .player = c->req->player,
-                                        .to = c->own[i],
+                                        .to = c->space.own[i],
                                         .armies = s->d[i]};
         }
     }
-    for (size_t j = 0; j < c->np; j++) {
+    for (size_t j = 0; j < c->space.np; j++) {
         uint32_t p = s->seq[j];
         if (s->a[p] > 0) {
             out[n++] = (cbd_turn_order){.type = CBD_ORDER_ATTACK_TRANSFER,
                                         .player = c->req->player,
-                                        .from = c->own[c->pfrom[p]],
-                                        .to = c->pto[p],
+                                        .from = c->space.own[c->space.pfrom[p]],
+                                        .to = c->space.pto[p],
                                         .armies = s->a[p]};
         }
     }
@@ -135,19 +135,19 @@ size_t cbdp_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_o
 
 bool cbdp_plan_state_valid(const plan_ctx *c, const plan_state *s) {
     uint64_t total = 0;
-    for (size_t i = 0; i < c->k; i++) {
+    for (size_t i = 0; i < c->space.k; i++) {
         total += s->d[i];
     }
     if (total != c->req->income) {
         return false;
     }
     size_t p = 0;
-    for (size_t i = 0; i < c->k; i++) {
+    for (size_t i = 0; i < c->space.k; i++) {
         uint64_t sent = 0;
-        for (; p < c->np && c->pfrom[p] == i; p++) {
+        for (; p < c->space.np && c->space.pfrom[p] == i; p++) {
             sent += s->a[p];
         }
-        if (sent > c->movable[i] + s->d[i]) {
+        if (sent > c->space.movable[i] + s->d[i]) {
             return false;
         }
     }
@@ -156,7 +156,7 @@ bool cbdp_plan_state_valid(const plan_ctx *c, const plan_state *s) {
 
 uint64_t cbdp_plan_size(const plan_ctx *c, const plan_state *s) {
     uint64_t orders = 0, armies = 0;
-    for (size_t p = 0; p < c->np; p++) {
+    for (size_t p = 0; p < c->space.np; p++) {
         orders += s->a[p] > 0;
         armies += s->a[p];
     }
@@ -164,7 +164,7 @@ uint64_t cbdp_plan_size(const plan_ctx *c, const plan_state *s) {
 }
 
 bool cbdp_plan_may_keep(const plan_ctx *c, double bound, uint64_t size) {
-    const plan_kept *last = &c->kept[CBD_PLAN_ALTERNATIVES];
+    const plan_kept *last = &c->best.kept[CBD_PLAN_ALTERNATIVES];
     return !last->used || cbdp_plan_better(bound, size, last->value, last->size);
 }
 
@@ -173,26 +173,47 @@ bool cbdp_plan_may_keep(const plan_ctx *c, double bound, uint64_t size) {
 static void keep(plan_ctx *c, const plan_state *s, double value) {
     size_t n = CBD_PLAN_ALTERNATIVES + 1, at = 0;
     uint64_t size = cbdp_plan_size(c, s);
-    while (at < n && c->kept[at].used &&
-           !cbdp_plan_better(value, size, c->kept[at].value, c->kept[at].size)) {
+    while (at < n && c->best.kept[at].used &&
+           !cbdp_plan_better(value, size, c->best.kept[at].value, c->best.kept[at].size)) {
         at++;
     }
     if (at == n) {
         return;
     }
-    plan_state spare = c->kept[n - 1].st; /* the last one's arrays take the new plan */
+    plan_state spare = c->best.kept[n - 1].st; /* the last one's arrays take the new plan */
     for (size_t i = n - 1; i > at; i--) {
-        c->kept[i] = c->kept[i - 1];
+        c->best.kept[i] = c->best.kept[i - 1];
     }
-    c->kept[at] = (plan_kept){true, value, size, c->last_aux, spare};
-    cbdp_plan_state_copy(c, &c->kept[at].st, s);
+    c->best.kept[at] = (plan_kept){true, value, size, c->best.last_aux, spare};
+    cbdp_plan_state_copy(c, &c->best.kept[at].st, s);
+}
+
+cbd_plan_stop cbdp_plan_answer_stop(const cbd_budget *budget) {
+    if (!cbd_budget_answering(budget)) {
+        return CBD_PLAN_STOP_NONE;
+    }
+    return cbd_budget_stop_reason(budget) == CBD_BUDGET_DEADLINE ? CBD_PLAN_STOP_DEADLINE
+                                                                 : CBD_PLAN_STOP_BUDGET;
+}
+
+/* Whether `meter` stopped for what ends the search with the best plan so far: the deadline (its
+ * progress check), or the request's own work (the run capped by what the request had left, or
+ * the first plan's meter, which is that): the request's budget then stops so too, onto its
+ * reserve. */
+static bool stop_to_answer(plan_ctx *c, const cbd_budget *meter) {
+    bool request_work =
+        meter->stopped == CBD_BUDGET_WORK && (meter != &c->meter.search || c->meter.cap_by_request);
+    if (meter->stopped == CBD_BUDGET_DEADLINE || request_work) {
+        cbd_budget_halt(c->meter.budget, meter->stopped);
+    }
+    return cbdp_plan_answer_stop(c->meter.budget) != CBD_PLAN_STOP_NONE;
 }
 
 /* The request's budget stopped as `meter` (the run's own, or the first plan's) stopped: the
  * deadline, the client or the drain (cancelled), or memory the request does not have. So that
  * the caller names the member to reduce (a 422 or a 504, never a 500). */
 static void stop_request(plan_ctx *c, const cbd_budget *meter) {
-    cbd_budget_mark_stopped(c->budget,
+    cbd_budget_mark_stopped(c->meter.budget,
                             meter->stopped != CBD_BUDGET_RUNNING ? meter->stopped : CBD_BUDGET_WORK,
                             meter->mem_refused);
 }
@@ -210,34 +231,39 @@ static eval_result failed(plan_ctx *c, cbd_status st, const cbd_turn_error *err,
                   : c->order_map ? c->order_map[e.index - n_plan_orders]
                                  : e.index - n_plan_orders;
     }
-    if (c->first_error == CBD_OK) {
-        c->first_error = st;
-        c->first_err = e;
+    if (c->meter.first_error == CBD_OK) {
+        c->meter.first_error = st;
+        c->meter.first_err = e;
     }
     if (st == CBD_ERR_TOO_LARGE || (st == CBD_ERR_INVALID && err->kind == CBD_TURN_ERR_SIZE)) {
-        c->unproven = true;
+        c->meter.unproven = true;
         return EVAL_SKIP;
     }
     if (st == CBD_ERR_BUDGET && meter->stopped == CBD_BUDGET_MEMORY &&
-        !cbd_budget_spent(c->budget)) {
+        !cbd_budget_spent(c->meter.budget)) {
         /* One plan's analysis needs more memory than the request has: that plan is left out
          * (nothing is proven then), as one the core's limits refuse; its memory is back, so
          * the run's budget goes on. */
-        c->memory_refused = meter->mem_refused;
+        c->meter.memory_refused = meter->mem_refused;
         cbd_budget_resume_after_memory(meter);
-        c->unproven = true;
+        c->meter.unproven = true;
         return EVAL_SKIP;
     }
-    if (st == CBD_ERR_BUDGET && meter == &c->search && c->search.stopped == CBD_BUDGET_WORK &&
-        !c->cap_by_request && !cbd_budget_spent(c->budget)) {
-        c->stopped = true;
+    if (st == CBD_ERR_BUDGET && meter == &c->meter.search &&
+        c->meter.search.stopped == CBD_BUDGET_WORK && !c->meter.cap_by_request &&
+        !cbd_budget_spent(c->meter.budget)) {
+        c->meter.stopped = true;
+        return EVAL_STOP;
+    }
+    if (st == CBD_ERR_BUDGET && stop_to_answer(c, meter)) {
+        c->meter.stopped = true;
         return EVAL_STOP;
     }
     if (st == CBD_ERR_BUDGET) {
         stop_request(c, meter);
     }
-    c->status = st;
-    *c->err = e;
+    c->meter.status = st;
+    *c->meter.err = e;
     return EVAL_ERROR;
 }
 
@@ -268,31 +294,27 @@ static double goal_sum(const plan_ctx *c, const cbd_turn_analysis *a) {
  * run is analysed within what the request has left rather than the run's share (so that a plan
  * is answered whenever one fits at all, and no plan is analysed again for want of a share),
  * in `wide`; its work is the search's all the same. */
-static cbd_budget *plan_meter(plan_ctx *c, cbd_budget *wide) {
-    if (!c->first_on_request || c->evaluated > 0 || c->kept[0].used || !c->budget) {
-        return &c->search;
+static cbd_budget *analysis_meter(plan_ctx *c, cbd_budget *wide) {
+    if (!c->meter.first_on_request || c->best.evaluated > 0 || c->best.kept[0].used ||
+        !c->meter.budget) {
+        return &c->meter.search;
     }
-    uint64_t left = c->budget->work_limit > c->budget->work_spent
-                        ? c->budget->work_limit - c->budget->work_spent
-                        : 0;
-    cbd_budget_init(wide, left, c->budget->mem_limit - c->budget->mem_held);
-    cbd_budget_set_scratch(wide, c->budget->scratch);
-    cbd_budget_set_cache(wide, c->search.cache);
-    cbd_budget_set_progress(wide, c->budget->progress, c->budget->progress_arg);
+    cbd_budget_init_child(wide, c->meter.budget, cbd_budget_work_left(c->meter.budget));
+    cbd_budget_set_cache(wide, c->meter.search.cache);
     return wide;
 }
 
 /* Analyses the plan and keeps it among the best; *value its value when EVAL_DONE. */
 static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value) {
-    if (c->stopped || c->evaluated >= c->req->max_plans) {
-        c->stopped = true;
+    if (c->meter.stopped || c->best.evaluated >= c->req->max_plans) {
+        c->meter.stopped = true;
         return EVAL_STOP;
     }
     cbd_plan plan = {cbdp_plan_state_orders(c, s, c->orders), c->orders, 0};
     cbd_turn turn;
     /* The plan's orders are at the front of c->orders already: the board's follow them. */
     cbdp_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
-    cbd_budget wide, *meter = plan_meter(c, &wide);
+    cbd_budget wide, *meter = analysis_meter(c, &wide);
     uint64_t before = meter->work_spent, fresh_before = meter->fresh_bytes;
     uint64_t heap_before = meter->heap_blocks;
     cbd_turn_analysis a;
@@ -312,40 +334,44 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
         }
     }
     uint64_t spent = meter->work_spent - before;
-    cbd_budget_note_child(c->budget, meter, meter->fresh_bytes - fresh_before,
+    cbd_budget_note_child(c->meter.budget, meter, meter->fresh_bytes - fresh_before,
                           meter->heap_blocks - heap_before);
     if (meter == &wide) {
         /* charged to the run's share too: past it, the run's next plan stops it */
-        cbd_budget_add_spent(&c->search, spent);
+        cbd_budget_add_spent(&c->meter.search, spent);
     }
-    bool charged = cbd_charge(c->budget, spent);
-    c->request_charged += spent;
+    bool charged = cbd_charge(c->meter.budget, spent);
+    c->meter.request_charged += spent;
     if (st != CBD_OK) {
         return failed(c, st, &err, meter, plan.n_orders);
     }
-    if (!charged) {
+    /* A charge the request's budget refused to answer what it has (its deadline, its work):
+     * this plan, valued, is the search's last; any other refusal ends the request. */
+    bool last = !charged && cbdp_plan_answer_stop(c->meter.budget) != CBD_PLAN_STOP_NONE;
+    if (!charged && !last) {
         cbd_turn_analysis_free(&a);
-        c->status = CBD_ERR_BUDGET;
-        *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+        c->meter.status = CBD_ERR_BUDGET;
+        *c->meter.err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         return EVAL_ERROR;
     }
     *value = c->req->objective == CBD_PLAN_INCOME || position
                  ? income
                  : cbdp_plan_objective_value(c->req, &a);
-    c->last_aux = position ? *value : goal_sum(c, &a);
+    c->best.last_aux = position ? *value : goal_sum(c, &a);
     cbd_turn_analysis_free(&a);
-    c->evaluated++;
+    c->best.evaluated++;
     keep(c, s, *value);
+    c->meter.stopped |= last;
     return EVAL_DONE;
 }
 
 /* FNV-1a over the plan's deploys and its orders in their order (not the idle pairs' places). */
 static uint64_t plan_hash(const plan_ctx *c, const plan_state *s) {
     uint64_t h = UINT64_C(1469598103934665603);
-    for (size_t i = 0; i < c->k; i++) {
+    for (size_t i = 0; i < c->space.k; i++) {
         h = (h ^ s->d[i]) * UINT64_C(1099511628211);
     }
-    for (size_t j = 0; j < c->np; j++) {
+    for (size_t j = 0; j < c->space.np; j++) {
         uint32_t p = s->seq[j];
         if (s->a[p] > 0) {
             h = (h ^ p) * UINT64_C(1099511628211);
@@ -358,13 +384,13 @@ static uint64_t plan_hash(const plan_ctx *c, const plan_state *s) {
 /* Records h; false when it was there. A full table records nothing more (plans may then be
  * evaluated twice, which costs time, never a wrong answer: a kept value is always its own). */
 static bool first_visit(plan_ctx *c, uint64_t h) {
-    size_t mask = c->seen_cap - 1;
-    for (size_t i = h & mask, n = 0; n < c->seen_cap; i = (i + 1) & mask, n++) {
-        if (c->seen[i] == h) {
+    size_t mask = c->seen.cap - 1;
+    for (size_t i = h & mask, n = 0; n < c->seen.cap; i = (i + 1) & mask, n++) {
+        if (c->seen.slots[i] == h) {
             return false;
         }
-        if (c->seen[i] == 0) {
-            c->seen[i] = h;
+        if (c->seen.slots[i] == 0) {
+            c->seen.slots[i] = h;
             return true;
         }
     }
@@ -372,8 +398,9 @@ static bool first_visit(plan_ctx *c, uint64_t h) {
 }
 
 eval_result cbdp_plan_try(plan_ctx *c, const plan_state *s, double *value) {
-    if (!cbd_charge(&c->search, cbd_work_times(CBD_WORK_SCAN_TERM, 2 * (c->k + c->np)))) {
-        c->stopped = true;
+    if (!cbd_charge(&c->meter.search,
+                    cbd_work_times(CBD_WORK_SCAN_TERM, 2 * (c->space.k + c->space.np)))) {
+        c->meter.stopped = true;
         return EVAL_STOP;
     }
     if (!first_visit(c, plan_hash(c, s))) {

@@ -33,12 +33,14 @@ typedef struct {
 } walk;
 
 static bool commute(const plan_ctx *c, uint32_t p, uint32_t q) {
-    uint32_t a = c->own[c->pfrom[p]], b = c->pto[p], x = c->own[c->pfrom[q]], y = c->pto[q];
-    if (!c->independent_ok || a == x || a == y || b == x || b == y) {
+    uint32_t a = c->space.own[c->space.pfrom[p]], b = c->space.pto[p],
+             x = c->space.own[c->space.pfrom[q]], y = c->space.pto[q];
+    if (!c->space.independent_ok || a == x || a == y || b == x || b == y) {
         return false;
     }
     return c->board->move_order == CBD_MOVE_LISTED ||
-           !(c->touched[a] || c->touched[b] || c->touched[x] || c->touched[y]);
+           !(c->space.touched[a] || c->space.touched[b] || c->space.touched[x] ||
+             c->space.touched[y]);
 }
 
 static bool canonical(const plan_ctx *c, const uint32_t *v, size_t n) {
@@ -53,8 +55,9 @@ static bool canonical(const plan_ctx *c, const uint32_t *v, size_t n) {
 /* One plan: counted, or bounded out, or evaluated. False ends the walk. */
 static bool visit(walk *w, size_t n_active) {
     plan_ctx *c = w->c;
-    if (!cbd_charge(&c->search, cbd_work_times(CBD_WORK_SCAN_TERM, c->np + n_active + 1))) {
-        c->stopped = true;
+    if (!cbd_charge(&c->meter.search,
+                    cbd_work_times(CBD_WORK_SCAN_TERM, c->space.np + n_active + 1))) {
+        c->meter.stopped = true;
         w->result = EVAL_STOP;
         return false;
     }
@@ -66,13 +69,13 @@ static bool visit(walk *w, size_t n_active) {
     for (size_t i = 0; i < n_active; i++) {
         w->st->seq[j++] = w->active[i];
     }
-    for (uint32_t p = 0; p < c->np; p++) {
+    for (uint32_t p = 0; p < c->space.np; p++) {
         if (w->st->a[p] == 0) {
             w->st->seq[j++] = p;
         }
     }
     if (!cbdp_plan_may_keep(c, cbdp_plan_bound(c, w->st), cbdp_plan_size(c, w->st))) {
-        c->bounded_out++;
+        c->best.bounded_out++;
         return true;
     }
     double value;
@@ -147,13 +150,13 @@ static bool next_orders(walk *w, size_t nb) {
 static bool orders_of(walk *w) {
     plan_ctx *c = w->c;
     size_t n = 0;
-    for (uint32_t p = 0; p < c->np; p++) {
+    for (uint32_t p = 0; p < c->space.np; p++) {
         if (w->st->a[p] > 0) {
             w->active[n++] = p;
         }
     }
-    if (!cbd_charge(&c->search, cbd_work_times(CBD_WORK_SCAN_TERM, n * n + 1))) {
-        c->stopped = true;
+    if (!cbd_charge(&c->meter.search, cbd_work_times(CBD_WORK_SCAN_TERM, n * n + 1))) {
+        c->meter.stopped = true;
         w->result = EVAL_STOP;
         return false;
     }
@@ -171,8 +174,8 @@ static bool orders_of(walk *w) {
     }
     do {
         /* every permutation walked is charged, those passed over too */
-        if (!cbd_charge(&c->search, cbd_work_times(CBD_WORK_SCAN_TERM, n + 1))) {
-            c->stopped = true;
+        if (!cbd_charge(&c->meter.search, cbd_work_times(CBD_WORK_SCAN_TERM, n + 1))) {
+            c->meter.stopped = true;
             w->result = EVAL_STOP;
             return false;
         }
@@ -190,10 +193,10 @@ static bool orders_of(walk *w) {
 /* Pair p's amount, from the most its territory has left down to none. */
 static bool amounts(walk *w, size_t p) {
     plan_ctx *c = w->c;
-    if (p == c->np) {
+    if (p == c->space.np) {
         return orders_of(w);
     }
-    uint32_t i = c->pfrom[p];
+    uint32_t i = c->space.pfrom[p];
     uint64_t most = w->left[i];
     for (uint64_t v = most + 1; v-- > 0;) {
         w->st->a[p] = v;
@@ -212,14 +215,14 @@ static bool amounts(walk *w, size_t p) {
 /* Territory i's deploy, from none up to all that is left of the income. */
 static bool deploys(walk *w, size_t i, uint64_t income_left) {
     plan_ctx *c = w->c;
-    if (i + 1 >= c->k) {
+    if (i + 1 >= c->space.k) {
         w->st->d[i] = income_left;
-        w->left[i] = c->movable[i] + income_left;
+        w->left[i] = c->space.movable[i] + income_left;
         return amounts(w, 0);
     }
     for (uint64_t v = 0; v <= income_left; v++) {
         w->st->d[i] = v;
-        w->left[i] = c->movable[i] + v;
+        w->left[i] = c->space.movable[i] + v;
         if (!deploys(w, i + 1, income_left - v)) {
             return false;
         }
@@ -229,20 +232,20 @@ static bool deploys(walk *w, size_t i, uint64_t income_left) {
 
 static eval_result run(plan_ctx *c, bool counting, uint64_t cap, uint64_t *count) {
     walk w = {c, &c->scratch, NULL, NULL, NULL, NULL, counting, 0, cap, EVAL_DONE};
-    w.left = cbd_mem_calloc(c->budget, c->k + 1, sizeof *w.left);
-    w.active = cbd_mem_calloc(c->budget, 2 * (c->np + 1), sizeof *w.active);
-    w.root = cbd_mem_calloc(c->budget, c->np + 1, sizeof *w.root);
-    w.block = cbd_mem_calloc(c->budget, c->np + 2, sizeof *w.block);
+    w.left = cbd_mem_calloc(c->meter.budget, c->space.k + 1, sizeof *w.left);
+    w.active = cbd_mem_calloc(c->meter.budget, 2 * (c->space.np + 1), sizeof *w.active);
+    w.root = cbd_mem_calloc(c->meter.budget, c->space.np + 1, sizeof *w.root);
+    w.block = cbd_mem_calloc(c->meter.budget, c->space.np + 2, sizeof *w.block);
     if (!w.left || !w.active || !w.root || !w.block) {
         cbd_mem_free(w.left);
         cbd_mem_free(w.active);
         cbd_mem_free(w.root);
         cbd_mem_free(w.block);
-        c->status = cbd_budget_nomem(c->budget);
+        c->meter.status = cbd_budget_nomem(c->meter.budget);
         return EVAL_ERROR;
     }
-    memset(c->scratch.a, 0, c->np * sizeof *c->scratch.a);
-    memset(c->scratch.d, 0, c->k * sizeof *c->scratch.d);
+    memset(c->scratch.a, 0, c->space.np * sizeof *c->scratch.a);
+    memset(c->scratch.d, 0, c->space.k * sizeof *c->scratch.d);
     (void)deploys(&w, 0, c->req->income);
     cbd_mem_free(w.left);
     cbd_mem_free(w.active);
@@ -256,16 +259,16 @@ static eval_result run(plan_ctx *c, bool counting, uint64_t cap, uint64_t *count
 
 eval_result cbdp_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count) {
     uint64_t n = 0;
-    uint64_t spent = c->search.work_spent;
+    uint64_t spent = c->meter.search.work_spent;
     eval_result r = run(c, true, cap, &n);
     /* the count is charged to the request too; a count cut short counts as too many */
-    c->request_charged += c->search.work_spent - spent;
-    if (!cbd_charge(c->budget, c->search.work_spent - spent)) {
-        c->status = CBD_ERR_BUDGET;
-        *c->err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
+    c->meter.request_charged += c->meter.search.work_spent - spent;
+    if (!cbd_charge(c->meter.budget, c->meter.search.work_spent - spent)) {
+        c->meter.status = CBD_ERR_BUDGET;
+        *c->meter.err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         return EVAL_ERROR;
     }
-    c->stopped = false;
+    c->meter.stopped = false;
     *count = r == EVAL_DONE ? n : cap + 1;
     return r == EVAL_ERROR ? r : EVAL_DONE;
 }

@@ -278,10 +278,11 @@ cbd_status cbdp_run_front(fronts *s, const front *f, uint64_t d, plan_run *run) 
     uint64_t runs = s->runs_left > 0 ? s->runs_left : 1;
     sub.max_plans = s->plans_left / runs > 0 ? s->plans_left / runs : 1;
     sub.max_work = s->work_left == UINT64_MAX ? UINT64_MAX : s->work_left / runs;
-    uint64_t before = s->budget ? s->budget->work_spent : 0;
+    /* (its share counts the steps, not the new pages: the same plans each time) */
+    uint64_t before = cbd_budget_steady_work(s->budget);
     cbd_status st = cbdp_plan_run(&f->board, &sub, f->mask, f->order_map, !s->first_done,
                                   RUN_SEARCH, s->limits, s->budget, run, s->err);
-    uint64_t spent = s->budget ? s->budget->work_spent - before : 0;
+    uint64_t spent = cbd_budget_steady_work(s->budget) - before;
     s->runs_left = s->runs_left > 0 ? s->runs_left - 1 : 0;
     if (s->work_left != UINT64_MAX) {
         s->work_left = s->work_left > spent ? s->work_left - spent : 0;

@@ -54,14 +54,15 @@ static size_t attacked_goals(const plan_ctx *c, greedy_goal *out) {
     size_t n = 0;
     for (size_t g = 0; g < c->req->n_goals; g++) {
         uint32_t t = c->req->goals[g];
-        size_t best = c->np;
-        for (size_t p = 0; lacks(c, t) && p < c->np; p++) {
-            if (c->pto[p] == t &&
-                (best == c->np || c->movable[c->pfrom[p]] > c->movable[c->pfrom[best]])) {
+        size_t best = c->space.np;
+        for (size_t p = 0; lacks(c, t) && p < c->space.np; p++) {
+            if (c->space.pto[p] == t &&
+                (best == c->space.np ||
+                 c->space.movable[c->space.pfrom[p]] > c->space.movable[c->space.pfrom[best]])) {
                 best = p;
             }
         }
-        if (best < c->np) {
+        if (best < c->space.np) {
             out[n++] = (greedy_goal){.t = t, .pair = best};
         }
     }
@@ -87,15 +88,15 @@ static cbd_status curve(plan_ctx *c, greedy_goal *g, uint64_t most) {
     uint64_t n = most < GREEDY_FIRST_CURVE ? most : GREEDY_FIRST_CURVE;
     for (;;) {
         cbd_mem_free(g->chance);
-        g->chance = cbd_mem_calloc(c->budget, n + 1, sizeof *g->chance);
-        cbd_warapp_graph_point *pts = cbd_mem_calloc(c->budget, n + 1, sizeof *pts);
+        g->chance = cbd_mem_calloc(c->meter.budget, n + 1, sizeof *g->chance);
+        cbd_warapp_graph_point *pts = cbd_mem_calloc(c->meter.budget, n + 1, sizeof *pts);
         if (!g->chance || !pts) {
             cbd_mem_free(pts);
-            return cbd_budget_nomem(c->budget);
+            return cbd_budget_nomem(c->meter.budget);
         }
         cbd_status st = d == 0 || n == 0
                             ? CBD_OK
-                            : cbd_warapp_graph(d, 1, n, &c->board->battle, &c->search, pts);
+                            : cbd_warapp_graph(d, 1, n, &c->board->battle, &c->meter.search, pts);
         for (uint64_t x = 1; st == CBD_OK && x <= n; x++) {
             g->chance[x] = d == 0 ? 1.0 : pts[x - 1].capture_probability;
         }
@@ -149,9 +150,9 @@ static bool best_bundle(plan_ctx *c, const greedy_goal *gs, size_t n, const uint
     bool found = false;
     for (size_t i = 0; i < n; i++) {
         const greedy_goal *g = &gs[i];
-        uint64_t may = left[c->pfrom[g->pair]] + income_left;
+        uint64_t may = left[c->space.pfrom[g->pair]] + income_left;
         uint64_t top = g->len - 1 - g->given < may ? g->len - 1 - g->given : may;
-        if (!cbd_charge(&c->search, cbd_work_times(CBD_WORK_SCAN_TERM, top + 1))) {
+        if (!cbd_charge(&c->meter.search, cbd_work_times(CBD_WORK_SCAN_TERM, top + 1))) {
             return false;
         }
         double w = plain ? 1.0 : g->factor, base = g->chance[g->given];
@@ -184,7 +185,7 @@ static void hand_out(plan_ctx *c, greedy_goal *gs, size_t n, uint64_t *left,
         if (!found) {
             return;
         }
-        size_t src = c->pfrom[gs[g].pair];
+        size_t src = c->space.pfrom[gs[g].pair];
         uint64_t from_src = left[src] < k ? left[src] : k;
         left[src] -= from_src;
         income_left -= k - from_src;
@@ -196,22 +197,22 @@ static void hand_out(plan_ctx *c, greedy_goal *gs, size_t n, uint64_t *left,
 /* The goals' armies as a plan: each attack from its source, the income on the sources, the rest
  * on the first own territory; the attacks first in the plan's order, in the goals' order. */
 static void to_state(const plan_ctx *c, const greedy_goal *gs, size_t n, plan_state *s) {
-    memset(s->d, 0, c->k * sizeof *s->d);
-    memset(s->a, 0, c->np * sizeof *s->a);
+    memset(s->d, 0, c->space.k * sizeof *s->d);
+    memset(s->a, 0, c->space.np * sizeof *s->a);
     uint64_t given = 0;
     size_t at = 0;
     for (size_t i = 0; i < n; i++) {
-        s->d[c->pfrom[gs[i].pair]] += gs[i].income;
+        s->d[c->space.pfrom[gs[i].pair]] += gs[i].income;
         s->a[gs[i].pair] += gs[i].given;
         given += gs[i].income;
         if (gs[i].given > 0) {
             s->seq[at++] = (uint32_t)gs[i].pair;
         }
     }
-    if (c->k > 0) {
+    if (c->space.k > 0) {
         s->d[0] += c->req->income - given;
     }
-    for (size_t p = 0; p < c->np; p++) {
+    for (size_t p = 0; p < c->space.np; p++) {
         if (s->a[p] == 0) {
             s->seq[at++] = (uint32_t)p;
         }
@@ -221,14 +222,14 @@ static void to_state(const plan_ctx *c, const greedy_goal *gs, size_t n, plan_st
 static cbd_status greedy(plan_ctx *c, greedy_goal *gs, size_t n, uint64_t *left, size_t *goal_of,
                          plan_state *s) {
     cbd_status st = CBD_OK;
-    for (size_t i = 0; i < c->k; i++) {
-        left[i] = c->movable[i];
+    for (size_t i = 0; i < c->space.k; i++) {
+        left[i] = c->space.movable[i];
     }
     for (size_t t = 0; t < c->board->n_territories; t++) {
         goal_of[t] = SIZE_MAX;
     }
     for (size_t i = 0; st == CBD_OK && i < n; i++) {
-        uint64_t most = c->movable[c->pfrom[gs[i].pair]];
+        uint64_t most = c->space.movable[c->space.pfrom[gs[i].pair]];
         most = c->req->income < UINT64_MAX - most ? most + c->req->income : UINT64_MAX;
         st = curve(c, &gs[i], most);
         goal_of[gs[i].t] = i;
@@ -242,10 +243,10 @@ static cbd_status greedy(plan_ctx *c, greedy_goal *gs, size_t n, uint64_t *left,
 
 /* The greedy split (W47) into s. */
 static cbd_status greedy_split(plan_ctx *c, plan_state *s) {
-    greedy_goal *gs = cbd_mem_calloc(c->budget, c->req->n_goals + 1, sizeof *gs);
-    uint64_t *left = cbd_mem_calloc(c->budget, c->k + 1, sizeof *left);
-    size_t *goal_of = cbd_mem_calloc(c->budget, c->board->n_territories + 1, sizeof *goal_of);
-    cbd_status st = gs && left && goal_of ? CBD_OK : cbd_budget_nomem(c->budget);
+    greedy_goal *gs = cbd_mem_calloc(c->meter.budget, c->req->n_goals + 1, sizeof *gs);
+    uint64_t *left = cbd_mem_calloc(c->meter.budget, c->space.k + 1, sizeof *left);
+    size_t *goal_of = cbd_mem_calloc(c->meter.budget, c->board->n_territories + 1, sizeof *goal_of);
+    cbd_status st = gs && left && goal_of ? CBD_OK : cbd_budget_nomem(c->meter.budget);
     size_t n = st == CBD_OK ? attacked_goals(c, gs) : 0;
     if (st == CBD_OK) {
         st = greedy(c, gs, n, left, goal_of, s);
@@ -261,28 +262,28 @@ static cbd_status greedy_split(plan_ctx *c, plan_state *s) {
 
 /* The even split (W47) into s. */
 static cbd_status even_split(plan_ctx *c, plan_state *s) {
-    greedy_goal *gs = cbd_mem_calloc(c->budget, c->req->n_goals + 1, sizeof *gs);
-    size_t *share = cbd_mem_calloc(c->budget, c->k + 1, sizeof *share);
+    greedy_goal *gs = cbd_mem_calloc(c->meter.budget, c->req->n_goals + 1, sizeof *gs);
+    size_t *share = cbd_mem_calloc(c->meter.budget, c->space.k + 1, sizeof *share);
     if (!gs || !share) {
         cbd_mem_free(gs);
         cbd_mem_free(share);
-        return cbd_budget_nomem(c->budget);
+        return cbd_budget_nomem(c->meter.budget);
     }
     size_t n = attacked_goals(c, gs);
     for (size_t i = 0; i < n; i++) {
-        share[c->pfrom[gs[i].pair]]++;
+        share[c->space.pfrom[gs[i].pair]]++;
     }
     uint64_t income = c->req->income;
-    uint64_t *taken = cbd_mem_calloc(c->budget, c->k + 1, sizeof *taken);
+    uint64_t *taken = cbd_mem_calloc(c->meter.budget, c->space.k + 1, sizeof *taken);
     if (!taken) {
         cbd_mem_free(gs);
         cbd_mem_free(share);
-        return cbd_budget_nomem(c->budget);
+        return cbd_budget_nomem(c->meter.budget);
     }
     for (size_t i = 0; i < n; i++) {
-        size_t src = c->pfrom[gs[i].pair];
+        size_t src = c->space.pfrom[gs[i].pair];
         uint64_t from_income = n > 0 ? income / n + (i < income % n) : 0;
-        uint64_t m = c->movable[src], each = m / share[src];
+        uint64_t m = c->space.movable[src], each = m / share[src];
         uint64_t from_src = each + (taken[src] < m % share[src]);
         taken[src]++;
         gs[i].given = from_income + from_src;
@@ -300,11 +301,12 @@ eval_result cbdp_plan_splits(plan_ctx *c, plan_state *s) {
     eval_result r = EVAL_DONE;
     for (size_t i = 0; i < 2 && r != EVAL_STOP && r != EVAL_ERROR; i++) {
         cbd_status st = split[i](c, s);
-        if (st == CBD_ERR_BUDGET && cbd_budget_spent(&c->search) && !cbd_budget_spent(c->budget)) {
+        if (st == CBD_ERR_BUDGET && cbd_budget_spent(&c->meter.search) &&
+            !cbd_budget_spent(c->meter.budget)) {
             return EVAL_STOP; /* the run's share ended inside the curves */
         }
         if (st != CBD_OK) {
-            c->status = st;
+            c->meter.status = st;
             return EVAL_ERROR;
         }
         double v;

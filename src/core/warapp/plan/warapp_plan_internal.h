@@ -25,7 +25,7 @@ typedef struct {
     bool used;
     double value;
     uint64_t size; /* cbdp_plan_size */
-    double aux;    /* plan_ctx.last_aux when it was evaluated */
+    double aux;    /* plan_best.last_aux when it was evaluated */
     plan_state st;
 } plan_kept;
 
@@ -50,22 +50,9 @@ typedef enum {
     EVAL_ERROR = 4, /* a failure to answer (the request's budget, memory): ctx->status */
 } eval_result;
 
+/* The run's space: the player's own territories of the front and the pairs (from, to) a plan
+ * may order. */
 typedef struct {
-    const cbd_turn *board;       /* the run's: the front's other orders only */
-    const cbd_plan_request *req; /* the run's: the front's goals, its deploy total */
-    /* Per territory: the player's own territories of the run's front (NULL: every one). */
-    const bool *front_own;
-    /* The run's board order -> the request's (CBD_ERR_BUDGET's order, named to the caller). */
-    const size_t *order_map;
-    /* The first plan of a run may use the request's budget past the search's share, so that a
-     * plan is answered whenever one fits at all (set for the first run only). */
-    bool first_on_request;
-    const cbd_turn_limits *limits;
-    cbd_budget *budget; /* the request's */
-    cbd_budget search;  /* the search's own, deterministic (cbd_plan_request.max_work) */
-    cbd_turn_error *err;
-    cbd_status status; /* after EVAL_ERROR */
-
     size_t k;            /* territories the player owns at the start */
     uint32_t *own;       /* their indices, ascending */
     uint64_t *movable;   /* per own territory: armies at the start less the guard (W7), >= 0 */
@@ -74,36 +61,73 @@ typedef struct {
     uint32_t *pto;       /* pair -> territory */
     bool independent_ok; /* whether disjoint orders may be taken in one order (see exhaust) */
     bool *touched;       /* per territory: some given order names it */
+} plan_space;
 
-    /* bounds (warapp_plan_bound.c): per territory, the capture chance of a first attack of a
-     * armies (prefix maxima, a <= bound_max), or NULL where no bound is taken */
+/* The bounds (warapp_plan_bound.c): per territory, the capture chance of a first attack of a
+ * armies (prefix maxima, a <= bound_max), or NULL where no bound is taken. */
+typedef struct {
     bool bounded;
     uint64_t bound_max;
     double **first_cap;
     double *one_cap; /* against one defender (any later attack on the same territory) */
+} plan_bounds;
 
-    cbd_turn_order *orders; /* scratch: a plan's turn */
-    cbd_turn_goal *goals;
-    plan_kept kept[CBD_PLAN_ALTERNATIVES + 1];
-    uint64_t evaluated, bounded_out;
+/* The meter: the request's budget and the run's own, what of the run's work the request was
+ * charged, and how the run ended (its stop, its errors). */
+typedef struct {
+    cbd_budget *budget; /* the request's */
+    cbd_budget search;  /* the search's own, deterministic (cbd_plan_request.max_work) */
+    /* The first plan of a run may use the request's budget past the search's share, so that a
+     * plan is answered whenever one fits at all (set for the first run only). */
+    bool first_on_request;
+    /* The run's work is the request's too: the analyses' as they end, the rest (the walks,
+     * the tries) when the run ends. The run's own budget is capped at what the request has
+     * left, so that neither passes the request's limit (an HTTP thread's inline slice). */
+    uint64_t request_charged;
+    bool cap_by_request; /* the cap is the request's, not the run's share */
     bool stopped, unproven;
-    /* the local search's table of plans evaluated (hashes; open addressing) */
-    uint64_t *seen;
-    size_t seen_cap;
-    plan_state scratch;     /* a candidate */
+    size_t memory_refused; /* a plan's analysis asked for this block past the memory budget */
+    cbd_turn_error *err;
+    cbd_status status;      /* after EVAL_ERROR */
     cbd_status first_error; /* the first plan's analysis failing, when none succeeds */
     cbd_turn_error first_err;
+} plan_meter;
+
+/* The best plans kept, and the plans counted. */
+typedef struct {
+    plan_kept kept[CBD_PLAN_ALTERNATIVES + 1];
+    uint64_t evaluated, bounded_out;
     /* The last plan evaluated: the sum of the player's chances to own each goal and of the
      * defenders killed where an attack falls short (warapp_plan_eval.c's goal_sum), a guide for
      * the local search where the value is flat (`all`: every plan 0 until every goal can fall;
      * low luck: a territory taken surely or not at all). */
     double last_aux;
-    /* The run's work is the request's too: the analyses' as they end, the rest (the walks,
-     * the tries) when the run ends. The run's own budget is capped at what the request has
-     * left, so that neither passes the request's limit (an HTTP thread's inline slice). */
-    uint64_t request_charged;
-    bool cap_by_request;   /* the cap is the request's, not the run's share */
-    size_t memory_refused; /* a plan's analysis asked for this block past the memory budget */
+} plan_best;
+
+/* The local search's table of plans evaluated (hashes; open addressing). */
+typedef struct {
+    uint64_t *slots;
+    size_t cap;
+} plan_seen;
+
+/* One run's context, by job: what it searches (its inputs and space), its bounds, its meter,
+ * the plans it keeps and the plans it has seen, and a plan's scratch. */
+typedef struct {
+    const cbd_turn *board;       /* the run's: the front's other orders only */
+    const cbd_plan_request *req; /* the run's: the front's goals, its deploy total */
+    /* Per territory: the player's own territories of the run's front (NULL: every one). */
+    const bool *front_own;
+    /* The run's board order -> the request's (CBD_ERR_BUDGET's order, named to the caller). */
+    const size_t *order_map;
+    const cbd_turn_limits *limits;
+    plan_space space;
+    plan_bounds bounds;
+    plan_meter meter;
+    plan_best best;
+    plan_seen seen;
+    cbd_turn_order *orders; /* scratch: a plan's turn */
+    cbd_turn_goal *goals;
+    plan_state scratch; /* a candidate */
 } plan_ctx;
 
 /* One front's search at one deploy total (warapp_plan.c): the best plans of the front, kept in
@@ -158,6 +182,12 @@ size_t cbdp_plan_state_orders(const plan_ctx *c, const plan_state *s, cbd_turn_o
 /* Whether s lies in W31's space (deploys total the income, each territory's orders within
  * what may move from it). */
 bool cbdp_plan_state_valid(const plan_ctx *c, const plan_state *s);
+
+/* The search's stop when the request's budget stopped it to answer what it has (the answer
+ * deadline: CBD_PLAN_STOP_DEADLINE; the request's work: CBD_PLAN_STOP_BUDGET), the budget then
+ * running on its reserve (budget.h) while the answer is made; else CBD_PLAN_STOP_NONE. No run
+ * starts once it is set. */
+cbd_plan_stop cbdp_plan_answer_stop(const cbd_budget *budget);
 
 /* The local search's version: EVAL_SEEN for a plan evaluated before. */
 eval_result cbdp_plan_try(plan_ctx *c, const plan_state *s, double *value);

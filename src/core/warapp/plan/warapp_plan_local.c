@@ -58,14 +58,14 @@ static bool climbs(const local *l, double v, double aux, uint64_t size) {
 /* Tries the candidate. It becomes the current plan when it climbs (true), or, while the climb
  * has sideways steps left, when it keeps both the value and the guide (false: a step along a
  * plateau, which does not count as progress). False also when the search must end
- * (l->c->stopped, or an error in l->c->status). */
+ * (l->c->meter.stopped, or an error in l->c->meter.status). */
 static bool better(local *l, eval_result *r) {
     double v;
     *r = cbdp_plan_try(l->c, l->cand, &v);
     if (*r != EVAL_DONE) {
         return false;
     }
-    double aux = l->c->last_aux;
+    double aux = l->c->best.last_aux;
     uint64_t size = cbdp_plan_size(l->c, l->cand);
     bool up = climbs(l, v, aux, size);
     bool flat = !up && l->sideways > 0 && v >= l->cur_value - CBD_PLAN_TIE &&
@@ -94,15 +94,15 @@ static size_t move_count(const local *l, int kind) {
         case MOVE_ADD:
             return c->req->n_goals;
         case MOVE_DEPLOY:
-            return c->k * c->k * 4;
+            return c->space.k * c->space.k * 4;
         case MOVE_AMOUNT:
-            return c->np * 6;
+            return c->space.np * 6;
         case MOVE_SHIFT:
-            return c->np * l->width * 2;
+            return c->space.np * l->width * 2;
         case MOVE_REROUTE:
-            return c->np * l->width;
+            return c->space.np * l->width;
         default:
-            return c->np;
+            return c->space.np;
     }
 }
 
@@ -115,23 +115,23 @@ static bool add_move(local *l, size_t g) {
     if (!cbdp_plan_is_other(c, t)) {
         return false;
     }
-    size_t best = c->np;
+    size_t best = c->space.np;
     uint64_t best_idle = 0;
-    for (size_t p = 0; p < c->np; p++) {
-        if (c->pto[p] != t) {
+    for (size_t p = 0; p < c->space.np; p++) {
+        if (c->space.pto[p] != t) {
             continue;
         }
         if (l->cur->a[p] > 0) {
             return false;
         }
-        size_t i = c->pfrom[p];
-        uint64_t idle = c->movable[i] + l->cur->d[i] - cbdp_plan_sent_from(c, l->cur, i);
+        size_t i = c->space.pfrom[p];
+        uint64_t idle = c->space.movable[i] + l->cur->d[i] - cbdp_plan_sent_from(c, l->cur, i);
         if (idle > best_idle) {
             best = p;
             best_idle = idle;
         }
     }
-    if (best == c->np) {
+    if (best == c->space.np) {
         return false;
     }
     cbdp_plan_state_copy(c, l->cand, l->cur);
@@ -139,20 +139,21 @@ static bool add_move(local *l, size_t g) {
     return true;
 }
 
-/* The pair at place e among the pairs of pair p's territory, or c->np when it has fewer. */
+/* The pair at place e among the pairs of pair p's territory, or c->space.np when it has fewer. */
 static size_t sibling(const plan_ctx *c, size_t p, size_t e) {
     size_t lo = p;
-    while (lo > 0 && c->pfrom[lo - 1] == c->pfrom[p]) {
+    while (lo > 0 && c->space.pfrom[lo - 1] == c->space.pfrom[p]) {
         lo--;
     }
-    return lo + e < c->np && c->pfrom[lo + e] == c->pfrom[p] ? lo + e : c->np;
+    return lo + e < c->space.np && c->space.pfrom[lo + e] == c->space.pfrom[p] ? lo + e
+                                                                               : c->space.np;
 }
 
 /* Deploys moved from i to j (one, or all), the orders cut to fit, or the armies sent on at once
  * with the largest order of the territory that gets them. */
 static bool deploy_move(local *l, size_t idx) {
     plan_ctx *c = l->c;
-    size_t i = idx / (c->k * 4), j = idx / 4 % c->k, m = idx % 4;
+    size_t i = idx / (c->space.k * 4), j = idx / 4 % c->space.k, m = idx % 4;
     if (i == j || l->cur->d[i] == 0) {
         return false;
     }
@@ -178,8 +179,9 @@ static bool deploy_move(local *l, size_t idx) {
 /* One amount changed: by one, by a quarter of what may move, to all or none. */
 static bool amount_move(local *l, size_t idx) {
     plan_ctx *c = l->c;
-    size_t p = idx / 6, m = idx % 6, i = c->pfrom[p];
-    uint64_t room = c->movable[i] + l->cur->d[i], free_ = room - cbdp_plan_sent_from(c, l->cur, i);
+    size_t p = idx / 6, m = idx % 6, i = c->space.pfrom[p];
+    uint64_t room = c->space.movable[i] + l->cur->d[i],
+             free_ = room - cbdp_plan_sent_from(c, l->cur, i);
     uint64_t q = room / 4 > 1 ? room / 4 : 1, a = l->cur->a[p];
     const uint64_t to[6] = {a + (free_ >= 1),     a - (a >= 1), a + (free_ >= q ? q : free_),
                             a - (a >= q ? q : a), a + free_,    0};
@@ -199,7 +201,7 @@ static bool shift_move(local *l, size_t idx) {
         return false;
     }
     size_t q = sibling(c, p, idx / 2 % l->width);
-    if (q == p || q == c->np) {
+    if (q == p || q == c->space.np) {
         return false;
     }
     uint64_t v = all ? l->cur->a[p] : 1;
@@ -216,10 +218,10 @@ static bool swap_move(local *l, size_t x) {
         return false;
     }
     size_t y = x + 1;
-    while (y < c->np && l->cur->a[l->cur->seq[y]] == 0) {
+    while (y < c->space.np && l->cur->a[l->cur->seq[y]] == 0) {
         y++;
     }
-    if (y == c->np) {
+    if (y == c->space.np) {
         return false;
     }
     cbdp_plan_state_copy(c, l->cand, l->cur);
@@ -233,21 +235,22 @@ static bool swap_move(local *l, size_t x) {
  * territory (q == p: kept back). */
 static bool reroute_move(local *l, size_t idx) {
     plan_ctx *c = l->c;
-    size_t p = idx / l->width, i = c->pfrom[p];
+    size_t p = idx / l->width, i = c->space.pfrom[p];
     if (l->cur->a[p] == 0) {
         return false;
     }
     size_t q = sibling(c, p, idx % l->width);
-    if (q == c->np) {
+    if (q == c->space.np) {
         return false;
     }
     cbdp_plan_state_copy(c, l->cand, l->cur);
     l->cand->a[p] = 0;
     bool helped = false;
-    for (size_t r = 0; r < c->np; r++) {
-        size_t j = c->pfrom[r];
-        if (j != i && c->pto[r] == c->pto[p]) {
-            uint64_t left = c->movable[j] + l->cand->d[j] - cbdp_plan_sent_from(c, l->cand, j);
+    for (size_t r = 0; r < c->space.np; r++) {
+        size_t j = c->space.pfrom[r];
+        if (j != i && c->space.pto[r] == c->space.pto[p]) {
+            uint64_t left =
+                c->space.movable[j] + l->cand->d[j] - cbdp_plan_sent_from(c, l->cand, j);
             l->cand->a[r] += left;
             helped |= left > 0;
         }
@@ -256,7 +259,7 @@ static bool reroute_move(local *l, size_t idx) {
         return false;
     }
     if (q != p) {
-        l->cand->a[q] += c->movable[i] + l->cand->d[i] - cbdp_plan_sent_from(c, l->cand, i);
+        l->cand->a[q] += c->space.movable[i] + l->cand->d[i] - cbdp_plan_sent_from(c, l->cand, i);
     }
     return true;
 }
@@ -267,8 +270,8 @@ static bool reroute_move(local *l, size_t idx) {
  * moves finds none or the search ends. */
 static eval_result climb(plan_ctx *c, plan_state *cur, double value, double aux, plan_state *cand) {
     local l = {c, cur, value, aux, cbdp_plan_size(c, cur), cand, SIDEWAYS, 0};
-    for (size_t p = 0, run = 0; p < c->np; p++) {
-        run = p > 0 && c->pfrom[p - 1] == c->pfrom[p] ? run + 1 : 1;
+    for (size_t p = 0, run = 0; p < c->space.np; p++) {
+        run = p > 0 && c->space.pfrom[p - 1] == c->space.pfrom[p] ? run + 1 : 1;
         l.width = run > l.width ? run : l.width;
     }
     bool (*const apply[MOVE_KINDS])(local *, size_t) = {add_move,   deploy_move, amount_move,
@@ -303,7 +306,7 @@ static void kick(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
     for (size_t m = 0; m < moves; m++) {
         switch (cbd_rng_bounded(rng, 4)) {
             case 0: { /* deploys from one territory to another */
-                size_t i = cbd_rng_bounded(rng, c->k), j = cbd_rng_bounded(rng, c->k);
+                size_t i = cbd_rng_bounded(rng, c->space.k), j = cbd_rng_bounded(rng, c->space.k);
                 uint64_t v = s->d[i] == 0 ? 0 : 1 + cbd_rng_bounded(rng, s->d[i]);
                 s->d[i] -= v;
                 s->d[j] += v;
@@ -311,30 +314,31 @@ static void kick(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
                 break;
             }
             case 1: { /* one order's amount drawn anew */
-                if (c->np == 0) {
+                if (c->space.np == 0) {
                     break;
                 }
-                size_t p = cbd_rng_bounded(rng, c->np), i = c->pfrom[p];
-                uint64_t room = c->movable[i] + s->d[i] - cbdp_plan_sent_from(c, s, i) + s->a[p];
+                size_t p = cbd_rng_bounded(rng, c->space.np), i = c->space.pfrom[p];
+                uint64_t room =
+                    c->space.movable[i] + s->d[i] - cbdp_plan_sent_from(c, s, i) + s->a[p];
                 s->a[p] = cbd_rng_bounded(rng, room + 1);
                 break;
             }
             case 2: { /* two places of the order swapped */
-                if (c->np < 2) {
+                if (c->space.np < 2) {
                     break;
                 }
-                size_t x = cbd_rng_bounded(rng, c->np), y = cbd_rng_bounded(rng, c->np);
+                size_t x = cbd_rng_bounded(rng, c->space.np), y = cbd_rng_bounded(rng, c->space.np);
                 uint32_t t = s->seq[x];
                 s->seq[x] = s->seq[y];
                 s->seq[y] = t;
                 break;
             }
             default: { /* one order sends all its territory has left */
-                if (c->np == 0) {
+                if (c->space.np == 0) {
                     break;
                 }
-                size_t p = cbd_rng_bounded(rng, c->np), i = c->pfrom[p];
-                s->a[p] += c->movable[i] + s->d[i] - cbdp_plan_sent_from(c, s, i);
+                size_t p = cbd_rng_bounded(rng, c->space.np), i = c->space.pfrom[p];
+                s->a[p] += c->space.movable[i] + s->d[i] - cbdp_plan_sent_from(c, s, i);
                 break;
             }
         }
@@ -349,23 +353,24 @@ static eval_result restarts(plan_ctx *c, plan_state *cur, plan_state *cand) {
     cbd_rng_seed(&rng, CBD_PLAN_SEED + 1);
     eval_result r = EVAL_DONE;
     for (size_t round = 0, idle = 0;
-         r != EVAL_STOP && r != EVAL_ERROR && idle < IDLE_ROUNDS && c->kept[0].used; round++) {
-        uint64_t before = c->evaluated;
+         r != EVAL_STOP && r != EVAL_ERROR && idle < IDLE_ROUNDS && c->best.kept[0].used; round++) {
+        uint64_t before = c->best.evaluated;
         if (round % 3 == 2) {
             cbdp_plan_random(c, &rng, cur);
         } else {
-            cbdp_plan_state_copy(c, cur, &c->kept[round % 6 == 4 && c->kept[1].used ? 1 : 0].st);
+            cbdp_plan_state_copy(c, cur,
+                                 &c->best.kept[round % 6 == 4 && c->best.kept[1].used ? 1 : 0].st);
             kick(c, &rng, cur);
         }
-        for (size_t i = 0; i < c->k; i++) {
+        for (size_t i = 0; i < c->space.k; i++) {
             cbdp_plan_fit(c, cur, i);
         }
         double v;
         r = cbdp_plan_state_valid(c, cur) ? cbdp_plan_try(c, cur, &v) : EVAL_SKIP;
         if (r == EVAL_DONE) {
-            r = climb(c, cur, v, c->last_aux, cand);
+            r = climb(c, cur, v, c->best.last_aux, cand);
         }
-        idle = c->evaluated == before ? idle + 1 : 0;
+        idle = c->best.evaluated == before ? idle + 1 : 0;
     }
     return r;
 }
@@ -375,7 +380,7 @@ eval_result cbdp_plan_local(plan_ctx *c) {
     if (!cbdp_plan_state_alloc(c, &cur) || !cbdp_plan_state_alloc(c, &cand)) {
         cbdp_plan_state_free(&cur);
         cbdp_plan_state_free(&cand);
-        c->status = cbd_budget_nomem(c->budget);
+        c->meter.status = cbd_budget_nomem(c->meter.budget);
         return EVAL_ERROR;
     }
     /* W47: the greedy and the even split first, so that the climbs start at least there */
@@ -388,17 +393,17 @@ eval_result cbdp_plan_local(plan_ctx *c) {
     double values[LOCAL_STARTS], auxes[LOCAL_STARTS];
     size_t n_starts = 0;
     bool ok = true;
-    for (size_t i = 0; i < LOCAL_STARTS && c->kept[i].used && ok; i++) {
+    for (size_t i = 0; i < LOCAL_STARTS && c->best.kept[i].used && ok; i++) {
         ok = cbdp_plan_state_alloc(c, &starts[i]);
         if (ok) {
-            cbdp_plan_state_copy(c, &starts[i], &c->kept[i].st);
-            values[i] = c->kept[i].value;
-            auxes[i] = c->kept[i].aux;
+            cbdp_plan_state_copy(c, &starts[i], &c->best.kept[i].st);
+            values[i] = c->best.kept[i].value;
+            auxes[i] = c->best.kept[i].aux;
             n_starts++;
         }
     }
     if (!ok) {
-        c->status = cbd_budget_nomem(c->budget);
+        c->meter.status = cbd_budget_nomem(c->meter.budget);
         r = EVAL_ERROR;
     }
     for (size_t i = 0; i < n_starts && r != EVAL_STOP && r != EVAL_ERROR; i++) {

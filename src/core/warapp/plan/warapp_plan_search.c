@@ -10,8 +10,8 @@
 
 #include <string.h>
 
-/* The request against the board: goals on it, the player's territories known (W23), none of
- * the board's orders the player's. */
+/* The request against the board: goals on it, the player owning a territory, its territories
+ * known (W23), none of the board's orders the player's. */
 static bool check_request(const cbd_turn *b, const cbd_plan_request *req, cbd_turn_error *err) {
     *err = (cbd_turn_error){CBD_TURN_ERR_NONE, 0, 0, 0};
     if (req->player >= b->n_players || req->n_goals == 0 || req->max_plans == 0 ||
@@ -37,13 +37,36 @@ static bool check_request(const cbd_turn *b, const cbd_plan_request *req, cbd_tu
             return false;
         }
     }
-    for (size_t t = 0; b->fog && t < b->n_territories; t++) {
-        if (b->territories[t].owner == req->player && b->fog[t].n > 0) {
+    size_t own = 0;
+    for (size_t t = 0; t < b->n_territories; t++) {
+        own += b->territories[t].owner == req->player;
+        if (b->fog && b->territories[t].owner == req->player && b->fog[t].n > 0) {
             *err = (cbd_turn_error){CBD_TURN_ERR_TERRITORY, t, 0, 0};
             return false;
         }
     }
+    if (own == 0) {
+        *err = (cbd_turn_error){CBD_TURN_ERR_SIZE, 0, 0, 0};
+        return false;
+    }
     return true;
+}
+
+/* The splits' plan is the answer (the search found nothing better, or ran out of its share
+ * before any plan): proven when it is worth the most a plan can be; the search's counts and its
+ * stop kept. */
+static void answer_splits(cbd_plan_result *out, plan_run *splits) {
+    size_t fronts = out->fronts;
+    cbd_plan_stop stopped_by = out->stopped_by;
+    uint64_t evaluated = out->plans_evaluated, bounded = out->plans_bounded;
+    cbd_plan_result_free(out);
+    *out = splits->res;
+    memset(&splits->res, 0, sizeof splits->res);
+    out->fronts = fronts;
+    out->stopped_by = stopped_by;
+    out->plans_evaluated += evaluated; /* the search's, which found nothing better */
+    out->plans_bounded += bounded;
+    out->optimal = splits->proven;
 }
 
 /* What is left of the request's plans and work for the search after the splits' run. */
@@ -62,7 +85,7 @@ static cbd_plan_request rest_of(const cbd_plan_request *req, const plan_run *spl
  * the work when no run of the search fitted it; max_plans when the splits used every plan; else
  * the highest of the splits' and the fronts' stops (the fronts' already in out). */
 static cbd_plan_stop stop_of(const cbd_plan_result *out, const plan_run *splits, bool search,
-                             bool share_spent, uint64_t plans_left) {
+                             bool share_spent, uint64_t plans_left, const cbd_budget *budget) {
     if (out->optimal) {
         return CBD_PLAN_STOP_NONE;
     }
@@ -70,10 +93,19 @@ static cbd_plan_stop stop_of(const cbd_plan_result *out, const plan_run *splits,
     if (share_spent && stop < CBD_PLAN_STOP_WORK) {
         stop = CBD_PLAN_STOP_WORK;
     }
+    cbd_plan_stop answer = cbdp_plan_answer_stop(budget);
+    stop = answer > stop ? answer : stop; /* the deadline or the request's work: the last */
     if (!search && plans_left == 0 && stop < CBD_PLAN_STOP_MAX_PLANS) {
         stop = CBD_PLAN_STOP_MAX_PLANS;
     }
     return stop;
+}
+
+/* Not one plan was valued: the request stops for good, as what ended it (the deadline: a 504;
+ * else the work budget, to raise: a 422), its reserve unused. */
+static void stop_unanswered(cbd_budget *budget) {
+    cbd_budget_stop why = cbd_budget_stop_reason(budget);
+    cbd_budget_mark_stopped(budget, why == CBD_BUDGET_DEADLINE ? why : CBD_BUDGET_WORK, 0);
 }
 
 cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
@@ -83,55 +115,39 @@ cbd_status cbd_plan_search(const cbd_turn *board, const cbd_plan_request *req,
     if (!check_request(board, req, err)) {
         return CBD_ERR_INVALID;
     }
-    size_t own = 0;
-    for (size_t t = 0; t < board->n_territories; t++) {
-        own += board->territories[t].owner == req->player;
-    }
-    if (own == 0) {
-        *err = (cbd_turn_error){CBD_TURN_ERR_SIZE, 0, 0, 0};
-        return CBD_ERR_INVALID;
-    }
     plan_run splits;
-    uint64_t before = budget ? budget->work_spent : 0;
+    uint64_t before = cbd_budget_steady_work(budget);
     cbd_status st =
         cbdp_plan_run(board, req, NULL, NULL, true, RUN_SPLITS, limits, budget, &splits, err);
     if (st != CBD_OK) {
         return st;
     }
-    cbd_plan_request rest = rest_of(req, &splits, budget ? budget->work_spent - before : 0);
-    bool search = !(splits.ran && splits.proven) && rest.max_plans > 0, share_spent = false;
+    /* (the steps' work, not the new pages': the same search each time, budget.h) */
+    cbd_plan_request rest = rest_of(req, &splits, cbd_budget_steady_work(budget) - before);
+    bool search = !(splits.ran && splits.proven) && rest.max_plans > 0 &&
+                  cbdp_plan_answer_stop(budget) == CBD_PLAN_STOP_NONE;
+    bool share_spent = false;
     st = cbdp_plan_fronts(board, &rest, limits, budget, search,
                           splits.ran ? &splits.res.best : NULL, out, err, &share_spent);
     if (st == CBD_OK && search && !share_spent) {
         cbdp_plan_result_take(req, out, &splits.res);
     } else if (st == CBD_OK && splits.ran) {
-        /* the splits' plan is the answer: proven when it is worth the most a plan can be */
-        size_t fronts = out->fronts;
-        cbd_plan_stop stopped_by = out->stopped_by;
-        uint64_t evaluated = out->plans_evaluated, bounded = out->plans_bounded;
-        cbd_plan_result_free(out);
-        *out = splits.res;
-        memset(&splits.res, 0, sizeof splits.res);
-        out->fronts = fronts;
-        out->stopped_by = stopped_by;
-        out->plans_evaluated += evaluated; /* the search's, which found nothing better */
-        out->plans_bounded += bounded;
-        out->optimal = splits.proven;
+        answer_splits(out, &splits);
     } else if (st == CBD_OK && splits.first_error != CBD_OK) {
         /* not one plan could be valued: what made the first one fail is what to reduce */
         if (splits.first_error == CBD_ERR_BUDGET) {
-            cbd_budget_mark_stopped(budget, CBD_BUDGET_WORK, 0);
+            stop_unanswered(budget);
         }
         *err = splits.first_err;
         st = splits.first_error;
     } else if (st == CBD_OK) {
         /* not one plan could be valued within the search's work: the budget is what to raise */
-        cbd_budget_mark_stopped(budget, CBD_BUDGET_WORK, 0);
+        stop_unanswered(budget);
         *err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         st = CBD_ERR_BUDGET;
     }
     if (st == CBD_OK) {
-        out->stopped_by = stop_of(out, &splits, search, share_spent, rest.max_plans);
+        out->stopped_by = stop_of(out, &splits, search, share_spent, rest.max_plans, budget);
     }
     cbd_plan_result_free(&splits.res);
     if (st != CBD_OK) {

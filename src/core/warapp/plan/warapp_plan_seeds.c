@@ -21,9 +21,9 @@ bool cbdp_plan_is_other(const plan_ctx *c, uint32_t t) {
 
 /* No deploy and no order. */
 static void clear_state(const plan_ctx *c, plan_state *s) {
-    memset(s->d, 0, c->k * sizeof *s->d);
-    memset(s->a, 0, c->np * sizeof *s->a);
-    for (size_t p = 0; p < c->np; p++) {
+    memset(s->d, 0, c->space.k * sizeof *s->d);
+    memset(s->a, 0, c->space.np * sizeof *s->a);
+    for (size_t p = 0; p < c->space.np; p++) {
         s->seq[p] = (uint32_t)p;
     }
 }
@@ -33,10 +33,10 @@ static void clear_state(const plan_ctx *c, plan_state *s) {
 static void rule_of_thumb(const plan_ctx *c, plan_state *s) {
     clear_state(c, s);
     size_t best = 0, best_n = 0;
-    for (size_t i = 0, p = 0; i < c->k; i++) {
+    for (size_t i = 0, p = 0; i < c->space.k; i++) {
         size_t n = 0;
-        for (; p < c->np && c->pfrom[p] == i; p++) {
-            n += cbdp_plan_is_other(c, c->pto[p]);
+        for (; p < c->space.np && c->space.pfrom[p] == i; p++) {
+            n += cbdp_plan_is_other(c, c->space.pto[p]);
         }
         if (n > best_n) {
             best = i;
@@ -44,17 +44,18 @@ static void rule_of_thumb(const plan_ctx *c, plan_state *s) {
         }
     }
     s->d[best] = c->req->income;
-    for (size_t i = 0, p = 0; i < c->k; i++) {
-        size_t weakest = c->np;
-        for (; p < c->np && c->pfrom[p] == i; p++) {
-            uint64_t armies = c->board->territories[c->pto[p]].armies;
-            if (cbdp_plan_is_other(c, c->pto[p]) &&
-                (weakest == c->np || armies < c->board->territories[c->pto[weakest]].armies)) {
+    for (size_t i = 0, p = 0; i < c->space.k; i++) {
+        size_t weakest = c->space.np;
+        for (; p < c->space.np && c->space.pfrom[p] == i; p++) {
+            uint64_t armies = c->board->territories[c->space.pto[p]].armies;
+            if (cbdp_plan_is_other(c, c->space.pto[p]) &&
+                (weakest == c->space.np ||
+                 armies < c->board->territories[c->space.pto[weakest]].armies)) {
                 weakest = p;
             }
         }
-        if (weakest < c->np) {
-            s->a[weakest] = c->movable[i] + s->d[i];
+        if (weakest < c->space.np) {
+            s->a[weakest] = c->space.movable[i] + s->d[i];
         }
     }
 }
@@ -63,18 +64,19 @@ static void rule_of_thumb(const plan_ctx *c, plan_state *s) {
  * at t. */
 static bool all_in(const plan_ctx *c, uint32_t t, plan_state *s) {
     clear_state(c, s);
-    size_t best = c->np;
-    for (size_t p = 0; p < c->np; p++) {
-        if (c->pto[p] == t &&
-            (best == c->np || c->movable[c->pfrom[p]] > c->movable[c->pfrom[best]])) {
+    size_t best = c->space.np;
+    for (size_t p = 0; p < c->space.np; p++) {
+        if (c->space.pto[p] == t &&
+            (best == c->space.np ||
+             c->space.movable[c->space.pfrom[p]] > c->space.movable[c->space.pfrom[best]])) {
             best = p;
         }
     }
-    if (best == c->np) {
+    if (best == c->space.np) {
         return false;
     }
-    s->d[c->pfrom[best]] = c->req->income;
-    s->a[best] = c->movable[c->pfrom[best]] + c->req->income;
+    s->d[c->space.pfrom[best]] = c->req->income;
+    s->a[best] = c->space.movable[c->space.pfrom[best]] + c->req->income;
     return true;
 }
 
@@ -85,28 +87,28 @@ void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
     /* the income all on one territory, or split by random weights: never one army at a time
      * (an income of 10^9 is drawn as fast as one of 1) */
     uint64_t income = c->req->income;
-    if (cbd_rng_bounded(rng, 2) == 0 || c->k == 1) {
-        s->d[cbd_rng_bounded(rng, c->k)] = income;
+    if (cbd_rng_bounded(rng, 2) == 0 || c->space.k == 1) {
+        s->d[cbd_rng_bounded(rng, c->space.k)] = income;
     } else {
         double total = 0;
-        for (size_t i = 0; i < c->k; i++) {
+        for (size_t i = 0; i < c->space.k; i++) {
             s->d[i] = 1 + cbd_rng_bounded(rng, 1000);
             total += (double)s->d[i];
         }
         uint64_t given = 0;
-        for (size_t i = 0; i < c->k; i++) {
+        for (size_t i = 0; i < c->space.k; i++) {
             uint64_t v = (uint64_t)((double)income * ((double)s->d[i] / total));
             s->d[i] = v <= income - given ? v : income - given;
             given += s->d[i];
         }
-        s->d[cbd_rng_bounded(rng, c->k)] += income - given;
+        s->d[cbd_rng_bounded(rng, c->space.k)] += income - given;
     }
-    for (size_t i = 0, p = 0; i < c->k; i++) {
+    for (size_t i = 0, p = 0; i < c->space.k; i++) {
         size_t first = p;
-        while (p < c->np && c->pfrom[p] == i) {
+        while (p < c->space.np && c->space.pfrom[p] == i) {
             p++;
         }
-        uint64_t left = c->movable[i] + s->d[i];
+        uint64_t left = c->space.movable[i] + s->d[i];
         for (size_t q = first; q < p && left > 0; q++) {
             if (cbd_rng_bounded(rng, 2) == 0) {
                 uint64_t v = 1 + cbd_rng_bounded(rng, left);
@@ -115,7 +117,7 @@ void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
             }
         }
     }
-    for (size_t i = c->np; i > 1; i--) {
+    for (size_t i = c->space.np; i > 1; i--) {
         size_t j = cbd_rng_bounded(rng, i);
         uint32_t t = s->seq[i - 1];
         s->seq[i - 1] = s->seq[j];
@@ -128,10 +130,10 @@ void cbdp_plan_random(const plan_ctx *c, cbd_rng *rng, plan_state *s) {
  * scan from 0 made every seed's and climb's edit cost the pairs of the whole board (half the
  * CPU of a plan for 1,040 territories). */
 static size_t first_pair_from(const plan_ctx *c, size_t i) {
-    size_t lo = 0, hi = c->np;
+    size_t lo = 0, hi = c->space.np;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (c->pfrom[mid] < i) {
+        if (c->space.pfrom[mid] < i) {
             lo = mid + 1;
         } else {
             hi = mid;
@@ -159,7 +161,7 @@ uint64_t cbdp_plan_sent_from(const plan_ctx *c, const plan_state *s, size_t i) {
 void cbdp_plan_fit(const plan_ctx *c, plan_state *s, size_t i) {
     size_t lo, hi;
     cbdp_plan_pairs_of(c, i, &lo, &hi);
-    uint64_t room = c->movable[i] + s->d[i], sent = cbdp_plan_sent_from(c, s, i);
+    uint64_t room = c->space.movable[i] + s->d[i], sent = cbdp_plan_sent_from(c, s, i);
     for (size_t p = hi; p-- > lo && sent > room;) {
         uint64_t cut = s->a[p] < sent - room ? s->a[p] : sent - room;
         s->a[p] -= cut;
@@ -176,7 +178,7 @@ void cbdp_plan_fit(const plan_ctx *c, plan_state *s, size_t i) {
 static bool all_goals(const plan_ctx *c, size_t focus, plan_state *s) {
     clear_state(c, s);
     const cbd_turn *b = c->board;
-    size_t done = 0, focus_pair = c->np, prev = SIZE_MAX;
+    size_t done = 0, focus_pair = c->space.np, prev = SIZE_MAX;
     for (size_t round = 0; round < c->req->n_goals; round++) {
         /* the next goal in the order (defenders descending, then listed order) after prev */
         size_t pick = SIZE_MAX;
@@ -201,26 +203,27 @@ static bool all_goals(const plan_ctx *c, size_t focus, plan_state *s) {
         }
         prev = pick;
         uint32_t t = c->req->goals[pick];
-        size_t best = c->np;
+        size_t best = c->space.np;
         uint64_t best_left = 0;
-        for (size_t p = 0; p < c->np; p++) {
-            uint64_t left = c->movable[c->pfrom[p]] - cbdp_plan_sent_from(c, s, c->pfrom[p]);
-            if (c->pto[p] == t && (best == c->np || left > best_left)) {
+        for (size_t p = 0; p < c->space.np; p++) {
+            uint64_t left =
+                c->space.movable[c->space.pfrom[p]] - cbdp_plan_sent_from(c, s, c->space.pfrom[p]);
+            if (c->space.pto[p] == t && (best == c->space.np || left > best_left)) {
                 best = p;
                 best_left = left;
             }
         }
-        if (best == c->np || (best_left == 0 && done != focus)) {
+        if (best == c->space.np || (best_left == 0 && done != focus)) {
             continue;
         }
         s->a[best] = best_left;
         focus_pair = done == focus ? best : focus_pair;
         done++;
     }
-    if (focus_pair == c->np) {
+    if (focus_pair == c->space.np) {
         return false;
     }
-    s->d[c->pfrom[focus_pair]] = c->req->income;
+    s->d[c->space.pfrom[focus_pair]] = c->req->income;
     s->a[focus_pair] += c->req->income;
     return s->a[focus_pair] > 0;
 }
@@ -316,7 +319,7 @@ eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
             r = seed(c, s);
         }
     }
-    for (size_t i = 0; i < c->k && r != EVAL_STOP && r != EVAL_ERROR; i++) {
+    for (size_t i = 0; i < c->space.k && r != EVAL_STOP && r != EVAL_ERROR; i++) {
         clear_state(c, s);
         s->d[i] = c->req->income; /* hold: deploy, no orders */
         r = seed(c, s);
