@@ -249,16 +249,16 @@ static uint64_t enough_for(const cbd_warapp_settings *s, uint64_t d) {
 static size_t sure_attacks(const plan_ctx *c, size_t i, plan_state *s) {
     size_t lo, hi, made = 0;
     cbdp_plan_pairs_of(c, i, &lo, &hi);
-    uint64_t left = c->movable[i] + s->d[i], floor_armies = 0;
+    uint64_t left = c->space.movable[i] + s->d[i], floor_armies = 0;
     size_t floor_pair = hi;
     for (size_t n = 0; n < SURE_TARGETS; n++) {
         size_t pick = hi; /* the weakest target not attacked yet, above the last one taken */
         for (size_t p = lo; p < hi; p++) {
-            uint64_t armies = c->board->territories[c->pto[p]].armies;
+            uint64_t armies = c->board->territories[c->space.pto[p]].armies;
             bool after = floor_pair == hi || armies > floor_armies ||
                          (armies == floor_armies && p > floor_pair);
-            if (s->a[p] == 0 && after && cbdp_plan_is_other(c, c->pto[p]) &&
-                (pick == hi || armies < c->board->territories[c->pto[pick]].armies)) {
+            if (s->a[p] == 0 && after && cbdp_plan_is_other(c, c->space.pto[p]) &&
+                (pick == hi || armies < c->board->territories[c->space.pto[pick]].armies)) {
                 pick = p;
             }
         }
@@ -266,7 +266,7 @@ static size_t sure_attacks(const plan_ctx *c, size_t i, plan_state *s) {
             break;
         }
         floor_pair = pick;
-        floor_armies = c->board->territories[c->pto[pick]].armies;
+        floor_armies = c->board->territories[c->space.pto[pick]].armies;
         uint64_t need = enough_for(&c->board->battle, floor_armies);
         if (need > left) {
             break;
@@ -289,7 +289,7 @@ static bool take_seed(const plan_ctx *c, size_t n, plan_state *s) {
     if (sure_attacks(c, i, s) == 0) {
         return false;
     }
-    for (size_t j = 0; everyone && j < c->k; j++) {
+    for (size_t j = 0; everyone && j < c->space.k; j++) {
         if (j != i) {
             sure_attacks(c, j, s);
         }
@@ -327,7 +327,7 @@ eval_result cbdp_plan_seeds(plan_ctx *c, plan_state *s, bool drawn) {
     /* W48: at most a quarter of max_plans, so that on a board of many territories the climbs
      * keep the rest */
     uint64_t takes = c->req->objective == CBD_PLAN_POSITION ? c->req->max_plans / 4 : 0;
-    for (size_t n = 0; n < 2 * c->k && takes > 0 && r != EVAL_STOP && r != EVAL_ERROR; n++) {
+    for (size_t n = 0; n < 2 * c->space.k && takes > 0 && r != EVAL_STOP && r != EVAL_ERROR; n++) {
         if (take_seed(c, n, s)) {
             r = seed(c, s);
             takes--;
