@@ -11,6 +11,7 @@
  */
 #include "worker.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,15 +66,23 @@ static void release_place(cbd_pool *p, const unsigned char key[CBD_CLIENT_KEY_SI
 /*
  * A worker computes for up to server.work_budget_ms at a time, and while it does the HTTP
  * threads must still get a core at once for the requests that take microseconds (/livez, a
- * small analysis, a refusal): a worker runs at a lower priority (nice WORKER_NICE, about a
- * tenth of an HTTP thread's weight), so that an HTTP thread that wakes preempts it. Workers
- * still use every core nobody else wants. Raising one's own nice value needs no privilege; if
- * it fails, the worker runs as it would have.
+ * small analysis, a refusal): a worker runs at a lower priority (WORKER_NICE above the process's
+ * nice, about a tenth of an HTTP thread's weight), so that an HTTP thread that wakes preempts it.
+ * Workers still use every core nobody else wants. Raising one's own nice value needs no privilege;
+ * if it fails, the worker runs as it would have.
  */
 #define WORKER_NICE 10
 
 static void lower_priority(void) {
-    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), WORKER_NICE);
+    /* Relative to the process's own nice (a server started with `nice` keeps its workers below
+     * its HTTP threads); the kernel caps the value at 19. getpriority's -1 may be a value, so
+     * errno says whether it failed. */
+    errno = 0;
+    int base = getpriority(PRIO_PROCESS, (id_t)gettid());
+    if (base == -1 && errno != 0) {
+        base = 0;
+    }
+    (void)setpriority(PRIO_PROCESS, (id_t)gettid(), base + WORKER_NICE);
 }
 
 static void *worker_main(void *arg) {

@@ -158,7 +158,8 @@ static inline int proc_threads(pid_t pid, pid_t *tids, int max) {
 /*
  * A combatd server's threads as /proc shows them: those that answer requests (libmicrohttpd's,
  * and beside them the main thread, the watchdog and the lingerer, at the process's priority)
- * and the workers, which compute long requests at a lower one (nice 10, src/http/worker.c).
+ * and the workers, which compute long requests at a lower one (nice 10 above the process's,
+ * src/http/worker.c).
  */
 typedef struct {
     pid_t pid;
@@ -171,9 +172,11 @@ static inline void proc_find_server_threads(pid_t pid, proc_server_threads *t) {
     pid_t tids[64];
     int n = proc_threads(pid, tids, 64);
     *t = (proc_server_threads){.pid = pid, .http_nice = -100, .worker_nice = 100};
+    int base = proc_thread_nice(pid, pid); /* the main thread's: the process's (a test run under
+                                              `nice` starts the server above 0) */
     for (int i = 0; i < n; i++) {
         int nice = proc_thread_nice(pid, tids[i]);
-        if (nice > 0 && t->n_workers < 32) {
+        if (nice > base && t->n_workers < 32) {
             t->workers[t->n_workers++] = tids[i];
             t->worker_nice = nice < t->worker_nice ? nice : t->worker_nice;
         } else if (nice > -100 && t->n_http < 32) {
