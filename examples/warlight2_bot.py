@@ -389,9 +389,8 @@ class Bot:
             began = self.clock()
             try:
                 answer = ask_combatd(self.combatd, probe, left)
-            except (OSError, http.client.HTTPException, ValueError) as e:
-                self.note(round=b.round, probe_failed=region, error=type(e).__name__)
-                break
+            except (OSError, http.client.HTTPException, ValueError):
+                break  # the turn's note counts the probes answered, not this one
             slowest = max(slowest, self.clock() - began)
             answered += 1
             value = answer.get("value")
