@@ -73,6 +73,7 @@ class Board:
         # shows only those next to the bot's regions, so one round's sum swings with what is in
         # sight while the income behind it seldom falls: the estimate is the recent maximum.
         self.opponent_deploys = collections.deque(maxlen=OPPONENT_MEMORY)
+        self.visible = set()  # the regions the last update_map listed
 
     @property
     def opponent_deployed(self):
@@ -102,6 +103,7 @@ class Board:
             region = int(words[i])
             self.owner[region], self.armies[region] = words[i + 1], int(words[i + 2])
             seen.add(region)
+        self.visible = seen
         for region in self.regions():
             if region not in seen and self.owner.get(region) == self.me:
                 self.owner[region] = self.opponent
@@ -227,6 +229,21 @@ def predicted_attacks(board):
     return orders
 
 
+def likely_bonuses(board):
+    """The bonuses the opponent likely owns whole: at least half of their regions last seen
+    its, and none of the others in sight now (so the fog may hide it taking them). The fog
+    hid a bonus of 4 it held three of: the bot sent 5 as its income where it had 9, and the
+    plan left the region it broke with 2 armies against its 7."""
+    out = []
+    for bonus in sorted(board.bonus_value):
+        members = board.members(bonus)
+        theirs = [r for r in members if board.owner_of(r) == board.opponent]
+        if members and 2 * len(theirs) >= len(members) and all(
+                r in theirs or r not in board.visible for r in members):
+            out.append(bonus)
+    return out
+
+
 def plan_request(board, variant="position-seen"):
     """The /plan-turn request for this turn (the one place that says what the bot asks
     combatd for): the board, the bonuses and the income, valued by `objective: "position"`
@@ -242,9 +259,7 @@ def plan_request(board, variant="position-seen"):
     if variant.startswith("position"):  # no goal: combatd values the standing it leaves (W48)
         request.update(objective="position", base_income=BASE_INCOME)
         if variant == "position-seen":  # the opponent's income: at least its recent seen deploys
-            whole = [b for b in board.bonus_value if board.members(b) and all(
-                board.owner_of(r) == board.opponent for r in board.members(b))]
-            estimate = BASE_INCOME + sum(board.bonus_value[b] for b in whole)
+            estimate = BASE_INCOME + sum(board.bonus_value[b] for b in likely_bonuses(board))
             request["incomes"] = {board.opponent: max(estimate, board.opponent_deployed)}
         return request
     capture, hold = plan_goal(board, variant)

@@ -333,6 +333,26 @@ def check_probes():
           lines + ["No moves"] == PLANNED, str(lines))
 
 
+def check_likely_bonuses():
+    """The opponent's income sent (W49's `incomes`) counts a bonus the fog may hide it holding
+    whole: at least half its regions last seen the opponent's and none of the others in
+    sight. Bonus 2 (worth 5) is 4-8: seen player2's 4, 5, 6 (3 of 5) with 7 and 8 out of
+    sight gives 5 + 5 = 10; 7 seen neutral in the next round, 5 again (its deploys unseen)."""
+    bot = warlight2_bot.Bot(None)
+    for line in SETUP.format(bank=10000).splitlines()[:14]:  # the map and the pick
+        bot.handle(line)
+    sent = []
+    for update in ("update_map 2 player1 2 1 neutral 2 3 neutral 2 4 player2 3 5 player2 3 "
+                   "6 player2 2",
+                   "update_map 2 player1 2 1 neutral 2 3 neutral 2 4 player2 3 5 player2 3 "
+                   "6 player2 2 7 neutral 2"):
+        bot.handle("opponent_moves")
+        bot.handle(update)
+        sent.append(warlight2_bot.plan_request(bot.board)["incomes"]["player2"])
+    check("the opponent's income with a bonus likely its behind the fog: 10, then 5",
+          sent == [10, 5], str(sent))
+
+
 def check_fallbacks():
     with tempfile.TemporaryDirectory() as tmp:
         log = os.path.join(tmp, "plans.jsonl")
@@ -357,6 +377,7 @@ def main():
     check_low_bank()
     check_opponent_memory()
     check_probes()
+    check_likely_bonuses()
     check_fallbacks()
     passed = sum(results)
     print(f"[====] Synthesis: Tested: {len(results)} | Passing: {passed} | "
