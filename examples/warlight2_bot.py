@@ -39,12 +39,12 @@ BASE_INCOME = 5  # the engine's armies a turn before bonuses
 # the bank), so it asks fewer plans in proportion: the answer then comes in time rather than
 # the rule of thumb playing the round (67 of 69 failed calls vs Wunderwaffe were timeouts).
 FULL_PLANS, FULL_BANK_MS, MIN_PLANS = 2000, 10000, 100
-OPPONENT_MEMORY = 3
+OPPONENT_MEMORY = 3  # rounds of the opponent's seen deploys its income estimate looks back
 # Deploy probes (probe_requests): at most 12 a turn, all within 0.8 s of the turn's start and
 # only with 8 s or more in the time bank. The engine adds 0.5 s to the bank for each of a
 # round's two answers, so a round of up to ~1 s keeps the bank full; probes for 2 s a round
 # drained it to 6.3 s in 20 rounds, and then the first plan is asked with fewer plans.
-MAX_PROBES, PROBE_SECONDS, PROBE_MIN_BANK_MS = 12, 0.8, 8000  # rounds of the opponent's seen deploys its income estimate looks back
+MAX_PROBES, PROBE_SECONDS, PROBE_MIN_BANK_MS = 12, 0.8, 8000
 
 
 def plans_for_bank(timebank_ms):

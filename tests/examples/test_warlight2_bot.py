@@ -21,6 +21,10 @@ bot's), so the 5 go on its one front, 2, and it attacks nothing. Round 2: 5 is n
 deploy is dropped), 3->5 is cut to 3 (4 armies, 1 stays), the second 1->4 is a pair already
 used; and 2, interior with 3 idle, moves them to 1 (its first step towards a region not its).
 
+After each round's first answer the bot sends deploy probes (the request with income 0 and the
+income already on one front region) and plays the best value; the stub's fixed plan is worth
+the same in all of them, so the first answer is played above (PROBE_PLAN below wins one).
+
 Without an answer (500, a closed port, too slow for the time bank) the rule of thumb plays:
 round 1 deploys the 5 on 2 (7), which attacks its weaker neighbour 1 (2, the lower id of two)
 with 2 * 2 + 1 = 5 and sends its last 1 along (6: 3 would need 5 more); round 2 deploys the 7 on 3 (it faces player2's 3; 1 faces only a neutral), then 3 (11) attacks
