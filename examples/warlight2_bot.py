@@ -6,8 +6,9 @@ pick_starting_region, update_map, opponent_moves, go place_armies, go attack/tra
 the board it sees, and at each `go place_armies` asks combatd's /plan-turn for the whole turn
 (`objective: "position"`) with nothing but the board, the bonuses and the incomes: its own, and
 the opponent's taken as at least the most `opponent_moves` showed it deploy in one of the last
-three rounds. It answers the engine's two phases from that one plan: the deploys now, the
-attacks and transfers at `go attack/transfer`.
+three rounds. While its wait allows, it also asks deploy probes (the income already on one
+front region) and keeps the plan of best value. It answers the engine's two phases from that
+plan: the deploys now, the attacks and transfers at `go attack/transfer`.
 
 If combatd is unreachable, slow or refuses the request, the turn is played by the rule of
 thumb below (`rule_of_thumb`), so the bot never crashes and never answers late.
@@ -39,6 +40,11 @@ BASE_INCOME = 5  # the engine's armies a turn before bonuses
 # the rule of thumb playing the round (67 of 69 failed calls vs Wunderwaffe were timeouts).
 FULL_PLANS, FULL_BANK_MS, MIN_PLANS = 2000, 10000, 100
 OPPONENT_MEMORY = 3  # rounds of the opponent's seen deploys its income estimate looks back
+# Deploy probes (probe_requests): at most 12 a turn, all within 0.8 s of the turn's start and
+# only with 8 s or more in the time bank. The engine adds 0.5 s to the bank for each of a
+# round's two answers, so a round of up to ~1 s keeps the bank full; probes for 2 s a round
+# drained it to 6.3 s in 20 rounds, and then the first plan is asked with fewer plans.
+MAX_PROBES, PROBE_SECONDS, PROBE_MIN_BANK_MS = 12, 0.8, 8000
 
 
 def plans_for_bank(timebank_ms):
@@ -67,6 +73,7 @@ class Board:
         # shows only those next to the bot's regions, so one round's sum swings with what is in
         # sight while the income behind it seldom falls: the estimate is the recent maximum.
         self.opponent_deploys = collections.deque(maxlen=OPPONENT_MEMORY)
+        self.visible = set()  # the regions the last update_map listed
 
     @property
     def opponent_deployed(self):
@@ -96,6 +103,7 @@ class Board:
             region = int(words[i])
             self.owner[region], self.armies[region] = words[i + 1], int(words[i + 2])
             seen.add(region)
+        self.visible = seen
         for region in self.regions():
             if region not in seen and self.owner.get(region) == self.me:
                 self.owner[region] = self.opponent
@@ -221,6 +229,21 @@ def predicted_attacks(board):
     return orders
 
 
+def likely_bonuses(board):
+    """The bonuses the opponent likely owns whole: at least half of their regions last seen
+    its, and none of the others in sight now (so the fog may hide it taking them). The fog
+    hid a bonus of 4 it held three of: the bot sent 5 as its income where it had 9, and the
+    plan left the region it broke with 2 armies against its 7."""
+    out = []
+    for bonus in sorted(board.bonus_value):
+        members = board.members(bonus)
+        theirs = [r for r in members if board.owner_of(r) == board.opponent]
+        if members and 2 * len(theirs) >= len(members) and all(
+                r in theirs or r not in board.visible for r in members):
+            out.append(bonus)
+    return out
+
+
 def plan_request(board, variant="position-seen"):
     """The /plan-turn request for this turn (the one place that says what the bot asks
     combatd for): the board, the bonuses and the income, valued by `objective: "position"`
@@ -236,9 +259,7 @@ def plan_request(board, variant="position-seen"):
     if variant.startswith("position"):  # no goal: combatd values the standing it leaves (W48)
         request.update(objective="position", base_income=BASE_INCOME)
         if variant == "position-seen":  # the opponent's income: at least its recent seen deploys
-            whole = [b for b in board.bonus_value if board.members(b) and all(
-                board.owner_of(r) == board.opponent for r in board.members(b))]
-            estimate = BASE_INCOME + sum(board.bonus_value[b] for b in whole)
+            estimate = BASE_INCOME + sum(board.bonus_value[b] for b in likely_bonuses(board))
             request["incomes"] = {board.opponent: max(estimate, board.opponent_deployed)}
         return request
     capture, hold = plan_goal(board, variant)
@@ -251,6 +272,24 @@ def plan_request(board, variant="position-seen"):
         if others:
             request["orders"] = others
     return request
+
+
+def probe_requests(board, request, limit=MAX_PROBES):
+    """Deploy probes: for each of up to `limit` of our regions bordering one not ours (most
+    such neighbours first, then the most armies, then the lower id), the same request with
+    the whole income already standing on that region (`income` 0). combatd's search of
+    deploys can stay near its first splits and miss the region that pays (round 1 of a game
+    it kept all 5 on a region whose bonus holds a wasteland, value 1.49, where the same 5 on
+    another start region take two of its bonus's three missing regions, 2.49). A probe's
+    value is the same standing (W48: the deployed armies are on the board either way), so
+    the best of the first answer and the probes is the turn's plan."""
+    fronts = [r for r in board.mine() if border(board, r)]
+    fronts.sort(key=lambda r: (-len(border(board, r)), -board.armies_of(r), r))
+    for region in fronts[:limit]:
+        probe = json.loads(json.dumps(request))
+        probe["income"] = 0
+        probe["territories"][str(region)]["armies"] += board.income
+        yield region, probe
 
 
 def ask_combatd(url, request, timeout):
@@ -314,22 +353,33 @@ class Bot:
 
     def plan(self):
         """This turn's orders from combatd, or from the rule of thumb when it cannot answer
-        within a fifth of the time bank (at most 2 s); the search shrinks with the bank."""
+        within a fifth of the time bank (at most 2 s); the search shrinks with the bank. With
+        8 s or more in the bank, what is left of the turn's first 0.8 s after that answer goes
+        to deploy probes (probe_requests); the best value of all answered wins."""
         b = self.board
         if self.combatd and b.mine():
-            timeout = max(0.1, min(b.timebank_ms / 5000.0, self.timeout_cap))
+            budget = max(0.1, min(b.timebank_ms / 5000.0, self.timeout_cap))
             start = self.clock()
             try:
                 request = plan_request(b, self.variant)
                 plans = self.max_plans or plans_for_bank(b.timebank_ms)
                 if plans:
                     request["max_plans"] = plans
-                answer = ask_combatd(self.combatd, request, timeout)
+                answer = ask_combatd(self.combatd, request, budget)
+                first_ms = (self.clock() - start) * 1000
                 deploys, attacks = plan_from_answer(b, answer)
+                best, chosen, probes = answer.get("value"), None, 0
+                if self.variant.startswith("position") and isinstance(best, (int, float)) \
+                        and b.timebank_ms >= PROBE_MIN_BANK_MS:
+                    window = min(budget, PROBE_SECONDS)
+                    best, chosen, probes, found = self.probe(request, best, start, window)
+                    if found:
+                        deploys, attacks = found
                 extra = interior_moves(b, deploys, {a[0] for a in attacks} | set(deploys))
                 self.note(round=b.round, ms=round((self.clock() - start) * 1000, 1), ok=True,
-                          income=b.income, regions=len(b.mine()), value=answer.get("value"),
-                          bank=b.timebank_ms, plans=plans,
+                          income=b.income, regions=len(b.mine()), value=best,
+                          first_value=answer.get("value"), first_ms=round(first_ms, 1),
+                          probes=probes, probe=chosen, bank=b.timebank_ms, plans=plans,
                           opponent=request.get("incomes", {}).get(b.opponent))
                 return legal(b, deploys, attacks + extra)
             except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError) as e:
@@ -338,6 +388,32 @@ class Bot:
                           error=type(e).__name__, status=getattr(e, "code", None))
         deploys, attacks = rule_of_thumb(b)
         return legal(b, dict(deploys), attacks)
+
+    def probe(self, request, best, start, budget):
+        """Asks the probes of probe_requests while the slowest answer so far still fits in
+        what is left of `budget` (seconds from `start`); returns the best value, the region
+        whose probe gave it (None: the first answer's), the probes answered and that probe's
+        (deploys, attacks) or None. A probe not answered in time ends the probing: the turn
+        keeps the best answered."""
+        b = self.board
+        chosen, found, answered, slowest = None, None, 0, self.clock() - start
+        for region, probe in probe_requests(b, request):
+            left = budget - (self.clock() - start)
+            if left < 1.5 * slowest:
+                break
+            began = self.clock()
+            try:
+                answer = ask_combatd(self.combatd, probe, left)
+            except (OSError, http.client.HTTPException, ValueError):
+                break  # the turn's note counts the probes answered, not this one
+            slowest = max(slowest, self.clock() - began)
+            answered += 1
+            value = answer.get("value")
+            if isinstance(value, (int, float)) and value > best:
+                deploys, attacks = plan_from_answer(b, answer)
+                deploys[region] = deploys.get(region, 0) + b.income
+                best, chosen, found = value, region, (deploys, attacks)
+        return best, chosen, answered, found
 
     def handle(self, line):
         words = line.split()

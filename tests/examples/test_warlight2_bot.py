@@ -21,6 +21,10 @@ bot's), so the 5 go on its one front, 2, and it attacks nothing. Round 2: 5 is n
 deploy is dropped), 3->5 is cut to 3 (4 armies, 1 stays), the second 1->4 is a pair already
 used; and 2, interior with 3 idle, moves them to 1 (its first step towards a region not its).
 
+After each round's first answer the bot sends deploy probes (the request with income 0 and the
+income already on one front region) and plays the best value; the stub's fixed plan is worth
+the same in all of them, so the first answer is played above (PROBE_PLAN below wins one).
+
 Without an answer (500, a closed port, too slow for the time bank) the rule of thumb plays:
 round 1 deploys the 5 on 2 (7), which attacks its weaker neighbour 1 (2, the lower id of two)
 with 2 * 2 + 1 = 5 and sends its last 1 along (6: 3 would need 5 more); round 2 deploys the 7 on 3 (it faces player2's 3; 1 faces only a neutral), then 3 (11) attacks
@@ -90,6 +94,18 @@ FALLBACK = ["2", "player1 place_armies 2 5", "player1 attack/transfer 2 1 6",
             "player1 place_armies 3 7",
             "player1 attack/transfer 3 5 10, player1 attack/transfer 2 1 3", "No moves"]
 
+# Round 2's deploy probes (the bot's regions bordering one not its: 1 (5 armies, borders 4) and 3
+# (4, borders 5), one such neighbour each, so 1 first by its armies): the same request with
+# income 0 and the 7 already on the region. The stub's `probe` mode answers the one on 3 with
+# this plan, worth more than the first answer's 1.5: the bot then deploys its 7 on 3 and sends
+# the probe's attack, 3->5 with 9 (3 has 4 + 7 - 1 = 10 to move), and 2 (interior, 3 idle)
+# walks to 1 as before.
+PROBE_PLAN = {"orders": [
+    {"type": "attack_transfer", "player": "player1", "from": "3", "to": "5", "armies": 9}],
+    "value": 2.5}
+PROBED = ["2", "player1 place_armies 2 5", "No moves", "player1 place_armies 3 7",
+          "player1 attack/transfer 3 5 9, player1 attack/transfer 2 1 3", "No moves"]
+
 results = []
 
 
@@ -99,14 +115,19 @@ def check(name, ok, detail=""):
 
 
 def stub(mode, seen):
-    """A stand-in of combatd's /plan-turn: the fixed plan, a 500, or an answer too late."""
+    """A stand-in of combatd's /plan-turn: the fixed plan, a 500, an answer too late, or
+    (`probe`) the fixed plan except for the probe with the income on 3, which gets PROBE_PLAN."""
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers["Content-Length"]))
             seen.append((self.path, json.loads(body)))
             if mode == "slow":
                 time.sleep(0.4)
-            status, answer = (200, STUB_PLAN) if mode == "plan" else (500, {"status": 500})
+            status, answer = (200, STUB_PLAN) if mode in ("plan", "probe") else (500, {"status": 500})
+            request = seen[-1][1]
+            if mode == "probe" and request["income"] == 0 and \
+                    request["territories"]["3"]["armies"] == 11:
+                answer = PROBE_PLAN
             data = json.dumps(answer).encode()
             try:
                 self.send_response(status)
@@ -187,16 +208,19 @@ def check_default():
     check("the bot exits 0 after its input ends", code == 0, err)
     check("every answer is a legal engine command", legal(lines) is None, legal(lines))
     check("the stub's plan, made legal, as worked out by hand", lines == PLANNED, str(lines))
-    check("one /plan-turn call per round", paths == ["/plan-turn"] * 2, str(paths))
-    if len(seen) != 2:
+    check("only /plan-turn is called", set(paths) == {"/plan-turn"}, str(paths))
+    firsts = [r for r in seen if r["income"] != 0]  # each round's first call; probes have 0
+    check("one request with the income per round (the others are probes, income 0)",
+          [r["income"] for r in firsts] == [5, 7], str([r["income"] for r in seen]))
+    if len(firsts) != 2:
         return
-    first, second = seen
+    first, second = firsts
     check("it sends the board, the bonuses and the incomes, nothing else (W48, W49)",
           sorted(second) == ["base_income", "bonuses", "income", "incomes", "move_order",
                              "objective", "player", "settings", "territories"], sorted(second))
     check("player2's income 5 in round 1, then the 4 + 3 it was seen deploy (above 5, no "
-          "bonus whole)", [r.get("incomes") for r in seen] == [{"player2": 5}, {"player2": 7}],
-          json.dumps([r.get("incomes") for r in seen]))
+          "bonus whole)", [r.get("incomes") for r in firsts] == [{"player2": 5}, {"player2": 7}],
+          json.dumps([r.get("incomes") for r in firsts]))
     check("objective position, base income 5, the engine's move order and settings",
           (second["objective"], second["base_income"], second["move_order"],
            second["settings"]["luck_modifier"]) == ("position", 5, "random", 0.16),
@@ -227,10 +251,10 @@ def check_variants():
     code, lines, err, seen, _ = with_stub("plan", "position")
     check("--variant position: the same legal answers", code == 0 and lines == PLANNED,
           str(lines))
-    check("--variant position: no incomes, combatd estimates them",
-          [sorted(r) for r in seen] == [["base_income", "bonuses", "income", "move_order",
-                                         "objective", "player", "settings", "territories"]] * 2,
-          json.dumps([sorted(r) for r in seen]))
+    check("--variant position: no incomes, combatd estimates them (probes alike)",
+          len(seen) >= 2 and [sorted(r) for r in seen] == [
+              ["base_income", "bonuses", "income", "move_order", "objective", "player",
+               "settings", "territories"]] * len(seen), json.dumps([sorted(r) for r in seen]))
 
 
 def check_low_bank():
@@ -238,10 +262,10 @@ def check_low_bank():
     (a full bank sends none: combatd's default 2000, checked in check_default's key list)."""
     for bank, plans in ((3000, 600), (7500, 1500)):
         code, lines, err, seen, _ = with_stub("plan", bank=bank)
-        check(f"bank {bank} ms: max_plans {plans} in both rounds, the same legal answers",
-              code == 0 and lines == PLANNED and
-              [r.get("max_plans") for r in seen] == [plans, plans],
-              f"{lines} {[r.get('max_plans') for r in seen]} {err}")
+        sizes = [r.get("max_plans") for r in seen]
+        check(f"bank {bank} ms: max_plans {plans} in both rounds, no probes (below 8 s), the "
+              "same legal answers", code == 0 and lines == PLANNED and sizes == [plans] * 2,
+              f"{lines} {sizes} {err}")
     # Below 1 s the bot waits 0.1 s, too short to time a stub on a loaded machine: the floor
     # is checked on the function the bot calls (2000 * 200 / 10000 = 40, raised to 100).
     sizes = [warlight2_bot.plans_for_bank(b) for b in (200, 0, 9999, 10000, 600000)]
@@ -264,6 +288,73 @@ def check_opponent_memory():
         sent.append(warlight2_bot.plan_request(bot.board)["incomes"])
     check("the opponent's income is the most seen deployed in the last 3 rounds: 7 7 7 6 6 5",
           sent == [{"player2": n} for n in (7, 7, 7, 6, 6, 5)], str(sent))
+
+
+def bot_in_process(url, clock):
+    """The bot fed SETUP in this process (its clock injected); returns its answers."""
+    bot = warlight2_bot.Bot(url, clock=clock)
+    out = []
+    for line in SETUP.format(bank=10000).splitlines()[:-1]:  # not the garbage line
+        answer = bot.handle(line)
+        if answer is not None:
+            out.append(answer)
+    return out
+
+
+def check_probes():
+    """Deploy probes: after each round's first answer the bot asks the same request with the
+    whole income standing on one front region (income 0), and plays the best value."""
+    seen = []
+    server = stub("probe", seen)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    lines = bot_in_process(url, lambda: 0.0)  # a clock that stands still: every probe fits
+    server.shutdown()
+    bodies = [body for _, body in seen]
+    shape = [(r["income"], {t: r["territories"][t]["armies"] for t in ("1", "2", "3")})
+             for r in bodies[2:]]
+    check("round 2 asks the plan, then probes 1 (5 + 7 = 12) and 3 (4 + 7 = 11), income 0",
+          shape == [(7, {"1": 5, "2": 4, "3": 4}), (0, {"1": 12, "2": 4, "3": 4}),
+                    (0, {"1": 5, "2": 4, "3": 11})], json.dumps(shape))
+    check("round 1 probes its one front region, 2 (2 + 5 = 7)",
+          [(r["income"], r["territories"]["2"]["armies"]) for r in bodies[:2]] ==
+          [(5, 2), (0, 7)], json.dumps(bodies[:2])[:300])
+    check("the probe worth more wins: 7 deployed on 3, its attack 3->5 with 9, legal",
+          lines + ["No moves"] == PROBED and legal(lines + ["No moves"]) is None, str(lines))
+    # A clock that advances 0.1 s a reading: the first answer reads as 0.2 s, so a probe is
+    # asked only while 1.5 * 0.2 = 0.3 s of the 0.8 s probe window are left: one a round.
+    # Reads: start 0, first answer 0.1, probing starts 0.2 (slowest 0.2), left 0.8 - 0.3 =
+    # 0.5, asked at 0.4, answered 0.5; left 0.8 - 0.6 = 0.2 < 0.3: stop.
+    ticks = iter(i * 0.1 for i in range(1000))
+    seen.clear()
+    server = stub("probe", seen)
+    url = f"http://127.0.0.1:{server.server_address[1]}"
+    lines = bot_in_process(url, lambda: next(ticks))
+    server.shutdown()
+    incomes = [body["income"] for _, body in seen]
+    check("probes stop when 1.5 x the slowest answer no longer fits: 1 per round",
+          incomes == [5, 0, 7, 0], str(incomes))
+    check("so round 2 keeps the first answer (the probe on 3 was not asked)",
+          lines + ["No moves"] == PLANNED, str(lines))
+
+
+def check_likely_bonuses():
+    """The opponent's income sent (W49's `incomes`) counts a bonus the fog may hide it holding
+    whole: at least half its regions last seen the opponent's and none of the others in
+    sight. Bonus 2 (worth 5) is 4-8: seen player2's 4, 5, 6 (3 of 5) with 7 and 8 out of
+    sight gives 5 + 5 = 10; 7 seen neutral in the next round, 5 again (its deploys unseen)."""
+    bot = warlight2_bot.Bot(None)
+    for line in SETUP.format(bank=10000).splitlines()[:14]:  # the map and the pick
+        bot.handle(line)
+    sent = []
+    for update in ("update_map 2 player1 2 1 neutral 2 3 neutral 2 4 player2 3 5 player2 3 "
+                   "6 player2 2",
+                   "update_map 2 player1 2 1 neutral 2 3 neutral 2 4 player2 3 5 player2 3 "
+                   "6 player2 2 7 neutral 2"):
+        bot.handle("opponent_moves")
+        bot.handle(update)
+        sent.append(warlight2_bot.plan_request(bot.board)["incomes"]["player2"])
+    check("the opponent's income with a bonus likely its behind the fog: 10, then 5",
+          sent == [10, 5], str(sent))
 
 
 def check_fallbacks():
@@ -289,6 +380,8 @@ def main():
     check_variants()
     check_low_bank()
     check_opponent_memory()
+    check_probes()
+    check_likely_bonuses()
     check_fallbacks()
     passed = sum(results)
     print(f"[====] Synthesis: Tested: {len(results)} | Passing: {passed} | "
