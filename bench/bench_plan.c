@@ -424,8 +424,63 @@ static void run_map(const wl2_map *map, int b) {
     json_decref(body);
 }
 
+/* A star: the player's hub (5 armies) beside k goals of 6-11 armies (bob's and the neutral's in
+ * turn, each bordering only the hub), income 25·k, `all`, at luck `luck` (millionths), with the
+ * default request budget (2 s) and max_plans 2000: the plan's CPU per unit where one analysis of
+ * the whole turn is large (at luck 1, 40 goals: a kill distribution of every army a battle). */
+static void run_star(size_t k, uint32_t luck) {
+    enum { MOST = 40 };
+    cbd_turn_territory terr[MOST + 1] = {{ME, 5}};
+    uint32_t off[MOST + 2], nb[2 * MOST], goals[MOST];
+    off[0] = 0;
+    for (size_t i = 0; i < k; i++) {
+        terr[i + 1] = (cbd_turn_territory){i % 2 ? BOB : NEUTRAL, 6 + i % 6};
+        nb[i] = (uint32_t)(i + 1);
+        goals[i] = (uint32_t)(i + 1);
+    }
+    off[1] = (uint32_t)k;
+    for (size_t i = 0; i < k; i++) {
+        nb[k + i] = 0;
+        off[i + 2] = (uint32_t)(k + i + 1);
+    }
+    cbd_turn turn = {.n_territories = k + 1,
+                     .territories = terr,
+                     .n_players = 2,
+                     .battle = cbd_warapp_default_settings(),
+                     .neighbor_off = off,
+                     .neighbors = nb};
+    turn.battle.luck_modifier = luck;
+    cbd_turn_limits lim = cbd_turn_default_limits();
+    cbd_budget budget;
+    cbd_budget_init(&budget, 2000 * CBD_WORK_UNITS_PER_MS, (size_t)1 << 30);
+    cbd_plan_request req = {.player = ME,
+                            .income = 25 * k,
+                            .n_goals = k,
+                            .goals = goals,
+                            .objective = CBD_PLAN_ALL,
+                            .max_plans = 2000,
+                            .max_work = 500 * CBD_WORK_UNITS_PER_MS};
+    cbd_plan_result r;
+    cbd_turn_error err;
+    double t0 = cpu_s();
+    cbd_status st = cbd_plan_search(&turn, &req, &lim, &budget, &r, &err);
+    double dt = cpu_s() - t0;
+    printf("star of %2zu goals, luck %.2f: status %d  CPU %7.3f s  plans %5llu  value %.9f  "
+           "%.2f ns/unit\n",
+           k, luck / 1e6, st, dt, st == CBD_OK ? (unsigned long long)r.plans_evaluated : 0ULL,
+           st == CBD_OK ? r.best.value : 0.0, ns_per_unit(dt, &budget));
+    if (st == CBD_OK) {
+        cbd_plan_result_free(&r);
+    }
+}
+
 int main(int argc, char **argv) {
     int repeats = argc > 1 ? atoi(argv[1]) : 5;
+    if (argc > 2 && strcmp(argv[2], "star") == 0) { /* the star rows alone */
+        run_star(40, 160000);
+        run_star(40, 1000000);
+        return 0;
+    }
     /* A (5) and B (3) border Bob's T1 (3); B also the neutral T2 (2); A and B border. */
     static const cbd_turn_territory small[4] = {{ME, 5}, {ME, 3}, {BOB, 3}, {NEUTRAL, 2}};
     static const uint32_t small_edges[4][2] = {{0, 2}, {1, 2}, {1, 3}, {0, 1}};
@@ -451,6 +506,8 @@ int main(int argc, char **argv) {
     for (int k = 0; k < 8; k++) {
         run64_income(k);
     }
+    run_star(40, 160000);
+    run_star(40, 1000000);
     wl2_map map;
     if (!wl2_map_load(&map)) {
         return 1;
