@@ -62,10 +62,23 @@ static bool map_rehash(cbd_turn_map *m, size_t tcap) {
     return true;
 }
 
-/* A map's growth is charged by the bytes it adds: first touched, they fault their pages in
- * (and a realloc may copy the old ones), which the per-state weights do not count. */
-static bool charge_growth(cbd_turn_map *m, uint64_t bytes) {
-    return cbd_charge(m->budget, bytes / CBD_WORK_TURN_GROWTH);
+/*
+ * One of the map's arrays grown from m->cap to `cap` entries of `size` bytes, its growth charged
+ * by the bytes it adds just before: first touched, they fault their pages in (and a realloc may
+ * copy the old ones), which the per-state weights do not count. Array by array, so that the
+ * progress check comes between them (the four charged at once were 4 · 2^20 units at a time
+ * for a battle of 10^6 states). On failure the array is kept.
+ */
+static bool grow_array(cbd_turn_map *m, void **array, size_t size, size_t cap) {
+    if (!cbd_charge(m->budget, (uint64_t)(cap - m->cap) * size / CBD_WORK_TURN_GROWTH)) {
+        return false;
+    }
+    void *grown = cbd_mem_realloc(m->budget, *array, cap * size);
+    if (!grown) {
+        return false;
+    }
+    *array = grown;
+    return true;
 }
 
 static bool map_reserve(cbd_turn_map *m) {
@@ -79,28 +92,16 @@ static bool map_reserve(cbd_turn_map *m) {
         return true;
     }
     size_t cap = m->cap ? m->cap * 2 : 32;
-    uint64_t per_state = (m->words ? m->words : 1) * sizeof *m->keys + sizeof *m->prob +
-                         sizeof *m->hash + sizeof *m->slot;
-    if (!charge_growth(m, (uint64_t)(cap - m->cap) * per_state)) {
-        return false;
-    }
-    uint32_t *k = cbd_mem_realloc(m->budget, m->keys, cap * (m->words ? m->words : 1) * sizeof *k);
-    if (k) {
-        m->keys = k;
-    }
-    double *p = k ? cbd_mem_realloc(m->budget, m->prob, cap * sizeof *p) : NULL;
-    if (p) {
-        m->prob = p;
-    }
-    uint64_t *h = p ? cbd_mem_realloc(m->budget, m->hash, cap * sizeof *h) : NULL;
-    if (h) {
-        m->hash = h;
-    }
-    uint32_t *s = h ? cbd_mem_realloc(m->budget, m->slot, cap * sizeof *s) : NULL;
-    if (s) {
-        m->slot = s;
-    }
-    if (!s) {
+    void *keys = m->keys, *prob = m->prob, *hash = m->hash, *slot = m->slot;
+    bool grown = grow_array(m, &keys, (m->words ? m->words : 1) * sizeof *m->keys, cap);
+    m->keys = keys;
+    grown = grown && grow_array(m, &prob, sizeof *m->prob, cap);
+    m->prob = prob;
+    grown = grown && grow_array(m, &hash, sizeof *m->hash, cap);
+    m->hash = hash;
+    grown = grown && grow_array(m, &slot, sizeof *m->slot, cap);
+    m->slot = slot;
+    if (!grown) {
         return false;
     }
     m->cap = cap;
