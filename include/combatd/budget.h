@@ -303,7 +303,7 @@ static inline void cbd_charge_share_init(cbd_charge_share *l, cbd_budget *b, uin
 /* The units of the first k of the loop's steps (exact: a product of 128 bits). */
 static inline uint64_t cbd_charge_share_upto(const cbd_charge_share *l, uint64_t k) {
     __extension__ typedef unsigned __int128 wide;
-    return k >= l->count ? l->units : (uint64_t)((wide)l->units * k / l->count);
+    return k == 0 ? 0 : k >= l->count ? l->units : (uint64_t)((wide)l->units * k / l->count);
 }
 
 /* Before each step: false once the budget is spent. */

@@ -122,6 +122,6 @@ Test(progress_gaps_api, a_battle_beside_7_players_in_random_order) {
  * the 11,880 states of 64 Commanders). */
 Test(progress_gaps_api, units_under_the_random_order) {
     expect_checked_throughout("Commanders, 4 players random", "/analyze-turn",
-                              costly_turn_units(6, 3, 4, 30, "{\"luck_modifier\": 0.16}",
+                              costly_turn_units(8, 4, 3, 20, "{\"luck_modifier\": 0.16}",
                                                 ", \"move_order\": \"random\""));
 }
