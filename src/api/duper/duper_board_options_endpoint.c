@@ -55,15 +55,8 @@ static const char *costly_member(const cbd_duper_board *board, int32_t player, u
     return "/board/adjacent";
 }
 
-/* The options' answer, each option charged (CBD_WORK_DUPER_OPTION_JSON) in pieces of about
- * 2^20 units as it is written, so that the progress check comes between them (charged at once,
- * writing the fullest board's list ran 13-27 ms between two checks); false once the budget is
- * spent. */
-static bool options_json(cbd_jw *out, cbd_budget *budget, const cbd_duper_board *board,
-                         int32_t player, const cbd_duper_options *opts, size_t shown,
-                         const char *member) {
-    cbd_charge_loop paid;
-    cbd_charge_loop_init(&paid, budget, CBD_WORK_DUPER_OPTION_JSON, shown);
+static void options_json(cbd_jw *out, const cbd_duper_board *board, int32_t player,
+                         const cbd_duper_options *opts, size_t shown, const char *member) {
     cbd_jw_object_open(out);
     cbd_jw_key(out, "player");
     cbd_jw_string(out, cbd_duper_board_player_name(board, player));
@@ -71,9 +64,6 @@ static bool options_json(cbd_jw *out, cbd_budget *budget, const cbd_duper_board 
     cbd_jw_blame(out, member);
     cbd_jw_array_open(out);
     for (size_t i = 0; i < shown; i++) {
-        if (!cbd_charge_loop_step(&paid)) {
-            return false;
-        }
         option_json(out, board, player, &opts->items[i]);
     }
     cbd_jw_array_close(out);
@@ -81,7 +71,6 @@ static bool options_json(cbd_jw *out, cbd_budget *budget, const cbd_duper_board 
     cbd_jw_key_bool(out, "truncated", shown < opts->n_found);
     cbd_jw_key_uint(out, "unlisted", opts->n_unlisted);
     cbd_jw_object_close(out);
-    return true;
 }
 
 static bool list(const cbd_config *cfg, cbd_budget *budget, const cbd_duper_board *board,
@@ -91,6 +80,9 @@ static bool list(const cbd_config *cfg, cbd_budget *budget, const cbd_duper_boar
     size_t most = cfg->duper_board.max_board_options;
     cbd_duper_options opts = {0};
     cbd_status st = cbd_duper_board_options(board, rules, player, range, most, budget, &opts);
+    if (st == CBD_OK && !cbd_charge(budget, cbd_work_times(CBD_WORK_DUPER_OPTION_JSON, opts.n))) {
+        st = CBD_ERR_BUDGET;
+    }
     const char *member = costly_member(board, player, range);
     if (st == CBD_ERR_BUDGET || st == CBD_ERR_NOMEM) {
         cbd_duper_options_free(&opts);
@@ -102,9 +94,9 @@ static bool list(const cbd_config *cfg, cbd_budget *budget, const cbd_duper_boar
         cbd_duper_options_free(&opts);
         return false;
     }
-    bool written = options_json(out, budget, board, player, &opts, opts.n, member);
+    options_json(out, board, player, &opts, opts.n, member);
     cbd_duper_options_free(&opts);
-    return written || cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, member, problem);
+    return true;
 }
 
 /* The player, once the board is built: one that holds a tile of it (D17). */
