@@ -166,45 +166,12 @@ static void take_small(cbd_budget *b, size_t size) {
     b->small_peak = b->small_held;
 }
 
-/* Fresh pages faulted in between two charges: about CBD_BUDGET_PROGRESS_UNITS of them. */
-#define FRESH_PIECE_PAGES (CBD_BUDGET_PROGRESS_UNITS / CBD_WORK_FRESH_PAGE + 1)
-
-/*
- * Charges a large block's `fresh` bytes (the last of its capacity: a new block's, or a grown
- * one's growth) as new pages and faults them in, piece by piece, each piece charged before it is
- * touched: charged whole, the pages faulted in by the block's first use (a table's calloc or
- * rehash) ran tens of ms of CPU between two progress checks where a fault costs 10 µs. The
- * pieces are zeroed, which a new mapping is already. The same units as charge_fresh; once the
- * budget is spent, the rest is charged at once and left untouched.
- */
-static void fault_in_fresh(cbd_budget *b, block_header *h, size_t fresh) {
-    unsigned char *from = (unsigned char *)h + h->capacity - fresh;
-    unsigned char *body = (unsigned char *)(h + 1); /* (a new block's header is written) */
-    size_t pages = fresh / CBD_SCRATCH_PAGE + (fresh % CBD_SCRATCH_PAGE != 0);
-    b->fresh_bytes += fresh;
-    for (size_t done = 0; done < pages;) {
-        size_t n = pages - done < FRESH_PIECE_PAGES ? pages - done : FRESH_PIECE_PAGES;
-        if (!cbd_charge(b, cbd_work_times(CBD_WORK_FRESH_PAGE, n))) {
-            (void)cbd_charge(b, cbd_work_times(CBD_WORK_FRESH_PAGE, pages - done - n));
-            return;
-        }
-        unsigned char *lo = from + done * CBD_SCRATCH_PAGE;
-        unsigned char *hi = from + (done + n) * CBD_SCRATCH_PAGE;
-        lo = lo > body ? lo : body;
-        hi = hi < from + fresh ? hi : from + fresh;
-        if (hi > lo) {
-            memset(lo, 0, (size_t)(hi - lo));
-        }
-        done += n;
-    }
-}
-
-/* Takes `size` bytes of the large block `h`, the last `fresh` of its capacity new pages. */
-static void take_large(cbd_budget *b, block_header *h, size_t size, size_t fresh) {
+/* Takes `size` bytes of a large block, `fresh` of them new pages. */
+static void take_large(cbd_budget *b, size_t size, size_t fresh) {
     b->mem_held += size;
     b->mem_peak = b->mem_held > b->mem_peak ? b->mem_held : b->mem_peak;
     if (fresh > 0) {
-        fault_in_fresh(b, h, fresh);
+        charge_fresh(b, fresh);
     }
 }
 
@@ -251,7 +218,7 @@ void *cbd_mem_alloc(cbd_budget *b, size_t size) {
     }
     *h = (block_header){.owner = b, .size = size, .capacity = capacity, .cls = cls};
     if (large) {
-        take_large(b, h, size, fresh);
+        take_large(b, size, fresh);
     } else if (b) {
         take_small(b, size);
     }
@@ -262,21 +229,10 @@ void *cbd_mem_calloc(cbd_budget *b, size_t count, size_t size) {
     if (size != 0 && count > SIZE_MAX / size) {
         return NULL;
     }
-    uint64_t fresh = b ? b->fresh_bytes : 0;
     void *p = cbd_mem_alloc(b, count * size);
-    if (!p) {
-        return NULL;
+    if (p) {
+        memset(p, 0, count * size);
     }
-    /* The new pages at the block's end are zeroed already (fault_in_fresh), unless the budget
-     * stopped before they were all touched. */
-    const block_header *h = (const block_header *)p - 1;
-    size_t clear = count * size, zeroed = b ? (size_t)(b->fresh_bytes - fresh) : 0;
-    if (h->capacity != 0 && zeroed > 0 && !cbd_budget_spent(b)) {
-        size_t from = h->capacity - zeroed;
-        from = from > sizeof *h ? from - sizeof *h : 0;
-        clear = clear < from ? clear : from;
-    }
-    memset(p, 0, clear);
     return p;
 }
 
@@ -288,7 +244,7 @@ static void *realloc_large(block_header *h, size_t size) {
     if (total <= h->capacity) {
         give_back(h);
         h->size = size;
-        take_large(b, h, size, 0);
+        take_large(b, size, 0);
         return h + 1;
     }
     size_t capacity = 0, fresh = 0;
@@ -310,7 +266,7 @@ static void *realloc_large(block_header *h, size_t size) {
     moved->capacity = capacity;
     give_back(moved);
     moved->size = size;
-    take_large(b, moved, size, fresh);
+    take_large(b, size, fresh);
     return moved + 1;
 }
 

@@ -1,6 +1,6 @@
 /* Charges made in pieces (include/combatd/budget.h): the same units in all as one charge, with
- * the progress check coming between the pieces; a large block's new pages charged and faulted
- * in piece by piece. The figures are worked out by hand in the comments. */
+ * the progress check coming between the pieces. The figures are worked out by hand in the
+ * comments. */
 #include <criterion/criterion.h>
 
 #include <stdint.h>
@@ -72,34 +72,4 @@ Test(budget_pieces, a_share_of_no_steps_charges_everything_at_its_end) {
     cbd_charge_share_init(&l, &small, 1000, 10);
     cr_assert_not(cbd_charge_share_step(&l));
     cr_assert_eq(small.stopped, CBD_BUDGET_WORK);
-}
-
-/* A 1 MiB block without a scratch: 1 MiB and its header are 257 pages, 2,570,000 units at
- * CBD_WORK_FRESH_PAGE (10,000), charged in pieces of 2^20 / 10,000 + 1 = 105 pages: 1,050,000
- * units, 2,100,000, then 2,570,000; the first two cross a check (at 1,048,576 and then
- * 2,098,576). Charged at once, the block made one check before all its faults. */
-Test(budget_pieces, a_large_blocks_new_pages_are_charged_and_touched_in_pieces) {
-    cbd_budget b;
-    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
-    watch(&b);
-    unsigned char *p = cbd_mem_calloc(&b, (size_t)1 << 20, 1);
-    cr_assert_not_null(p);
-    cr_assert_eq(b.work_spent, 2570000);
-    cr_assert_eq(n_seen, 2);
-    cr_assert_eq(seen[0], 1050000);
-    cr_assert_eq(seen[1], 2100000);
-    size_t nonzero = 0;
-    for (size_t i = 0; i < ((size_t)1 << 20); i++) {
-        nonzero += p[i] != 0;
-    }
-    cr_assert_eq(nonzero, 0, "calloc's block is zero");
-    /* Grown, its bytes stay: 2 MiB and the header are 513 pages, 256 of them new. */
-    memset(p, 7, (size_t)1 << 20);
-    unsigned char *q = cbd_mem_realloc(&b, p, (size_t)2 << 20);
-    cr_assert_not_null(q);
-    cr_assert_eq(q[0], 7);
-    cr_assert_eq(q[((size_t)1 << 20) - 1], 7);
-    cr_assert_eq(b.work_spent, 2570000 + 2560000);
-    cbd_mem_free(q);
-    cr_assert_eq(b.mem_held, 0);
 }
