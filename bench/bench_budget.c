@@ -15,7 +15,8 @@
  * the answer's bytes, and the progress checks (a worker's job stops at one when its deadline
  * passes, its client leaves or the server stops): how many, and the longest stretch of the
  * thread's CPU between two (its start and end count as checks), in ms: how late a job can
- * stop.
+ * stop; and the most units charged between two, in 2^20s (CBD_BUDGET_PROGRESS_UNITS): past 3, a
+ * step was charged whole rather than as it ran.
  *
  *   taskset -c 1 build/bench/bench_budget [runs [label-prefix]]   (default 3 runs a row)
  *
@@ -462,6 +463,9 @@ typedef struct {
     double last_ns;
     double longest_ns;
     uint64_t checks;
+    const cbd_budget *budget; /* the request's, as it runs (cbd_api_limits.report) */
+    uint64_t last_units;      /* work_spent at the last check */
+    uint64_t longest_units;   /* the most units charged between two checks */
 } progress_probe;
 
 static double thread_cpu_ns(void) {
@@ -476,6 +480,11 @@ static void probe_mark(progress_probe *p) {
         p->longest_ns = now - p->last_ns;
     }
     p->last_ns = now;
+    uint64_t units = p->budget->work_spent;
+    if (units - p->last_units > p->longest_units) {
+        p->longest_units = units - p->last_units;
+    }
+    p->last_units = units;
 }
 
 /* Never stops the run: it only measures. */
@@ -518,6 +527,7 @@ static row_run run_once(const cbd_config *cfg, cbd_scratch_pool *pool, const bud
         limits.work_limit = UINT64_MAX;
     }
     limits.report = &r.spent;
+    r.probe.budget = &r.spent;
     limits.progress = probe_progress;
     limits.progress_arg = &r.probe;
     cbd_scratch scratch;
@@ -595,9 +605,10 @@ static bool print_run(const budget_row *row, const char *pool, const row_run *r)
     bool judged = r->ns >= JUDGED_NS;
     bool fair = !judged || (ratio >= RATIO_LOW && ratio <= RATIO_HIGH);
     printf("%-48s %-4s %6d %14.0f %14" PRIu64 " %8.3f %9" PRIu64 " %12zu %10zu %8" PRIu64
-           " %8.2f%s\n",
+           " %8.2f %8.2f%s\n",
            row->label, pool, r->status, r->ns, units, ratio, r->faults, r->spent.mem_peak,
            r->answer_bytes, r->probe.checks, r->probe.longest_ns / 1e6,
+           (double)r->probe.longest_units / (double)CBD_BUDGET_PROGRESS_UNITS,
            !judged ? "  small"
            : fair  ? ""
                    : "  OUT");
@@ -664,8 +675,9 @@ int main(int argc, char **argv) {
     page_ns_here = first_touch_ns_per_page();
     printf("first touch here: %.0f ns a page; charged for %d (CBD_WORK_FRESH_PAGE)\n", page_ns_here,
            CBD_WORK_FRESH_PAGE);
-    printf("%-48s %-4s %6s %14s %14s %8s %9s %12s %10s %8s %8s\n", "request", "pool", "status",
-           "cpu ns", "units", "charged", "faults", "peak bytes", "answer B", "checks", "gap ms");
+    printf("%-48s %-4s %6s %14s %14s %8s %9s %12s %10s %8s %8s %8s\n", "request", "pool", "status",
+           "cpu ns", "units", "charged", "faults", "peak bytes", "answer B", "checks", "gap ms",
+           "gap 2^20");
     size_t out = 0;
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
         if (!only || strncmp(rows[i].label, only, strlen(only)) == 0) {

@@ -356,6 +356,54 @@ static inline bool cbd_charge_loop_step(cbd_charge_loop *l) {
     return true;
 }
 
+/*
+ * `units` in all over a loop of `count` steps, charged before its steps in pieces of about
+ * CBD_BUDGET_PROGRESS_UNITS as cbd_charge_loop charges them, for a cost that is not a whole
+ * number of units a step (a table's growth over the entries it places): step k has been paid
+ * for when floor(units · k / count) is charged. The same units in all as cbd_charge(b, units).
+ */
+typedef struct {
+    cbd_budget *b;
+    uint64_t units; /* in all */
+    uint64_t count; /* steps */
+    uint64_t done;  /* steps taken */
+    uint64_t paid;  /* steps paid for */
+} cbd_charge_share;
+
+static inline void cbd_charge_share_init(cbd_charge_share *l, cbd_budget *b, uint64_t units,
+                                         uint64_t count) {
+    *l = (cbd_charge_share){b, units, count, 0, 0};
+}
+
+/* The units of the first k of the loop's steps (exact: a product of 128 bits). */
+static inline uint64_t cbd_charge_share_upto(const cbd_charge_share *l, uint64_t k) {
+    __extension__ typedef unsigned __int128 wide;
+    return k == 0 ? 0 : k >= l->count ? l->units : (uint64_t)((wide)l->units * k / l->count);
+}
+
+/* Before each step: false once the budget is spent. */
+static inline bool cbd_charge_share_step(cbd_charge_share *l) {
+    if (l->done == l->paid && l->paid < l->count) {
+        uint64_t pieces = l->units / CBD_BUDGET_PROGRESS_UNITS + 1;
+        uint64_t steps = l->count / pieces > 0 ? l->count / pieces : 1;
+        uint64_t next = l->count - l->paid > steps ? l->paid + steps : l->count;
+        uint64_t owed = cbd_charge_share_upto(l, next) - cbd_charge_share_upto(l, l->paid);
+        l->paid = next;
+        if (!cbd_charge(l->b, owed)) {
+            return false;
+        }
+    }
+    l->done++;
+    return true;
+}
+
+/* After the loop: charges what its steps left (all of it for a loop of no steps). */
+static inline bool cbd_charge_share_end(cbd_charge_share *l) {
+    uint64_t owed = l->units - cbd_charge_share_upto(l, l->paid);
+    l->paid = l->count;
+    return cbd_charge(l->b, owed);
+}
+
 /* Whether a budget has stopped (false for NULL). */
 static inline bool cbd_budget_spent(const cbd_budget *b) {
     return b && b->stopped != CBD_BUDGET_RUNNING;

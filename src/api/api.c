@@ -123,10 +123,13 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
                            const cbd_api_limits *limits, cbd_api_reply *reply) {
     cbd_problem problem;
     cbd_problem_init(&problem);
-    cbd_budget budget;
-    cbd_budget_init(&budget, limits->work_limit, limits->mem_limit);
-    cbd_budget_set_progress(&budget, limits->progress, limits->progress_arg);
-    cbd_budget_set_scratch(&budget, limits->scratch);
+    /* In the caller's report when it asked for one, so that its progress callback can read what
+     * the request has spent so far (tests and bench_budget: the units between two checks). */
+    cbd_budget own;
+    cbd_budget *budget = limits->report ? limits->report : &own;
+    cbd_budget_init(budget, limits->work_limit, limits->mem_limit);
+    cbd_budget_set_progress(budget, limits->progress, limits->progress_arg);
+    cbd_budget_set_scratch(budget, limits->scratch);
     cbd_jw out;
     cbd_jw_init(&out);
     cbd_jw_set_limit(&out, (size_t)cfg->limits.max_answer_bytes);
@@ -139,27 +142,24 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
      * When that alone spends the budget the handler still runs: its first charge fails, naming
      * its member; one that charges nothing names the body. */
     bool paid =
-        cbd_charge(&budget, cbd_work_times(CBD_WORK_BODY_BYTE, req->body_len) + CBD_WORK_REQUEST);
+        cbd_charge(budget, cbd_work_times(CBD_WORK_BODY_BYTE, req->body_len) + CBD_WORK_REQUEST);
     paid = cbd_charge_fresh(
-               &budget, cbd_json_arena_bytes_in_blocks_from(req->arena, CBD_MALLOC_MAPPED_FROM)) &&
+               budget, cbd_json_arena_bytes_in_blocks_from(req->arena, CBD_MALLOC_MAPPED_FROM)) &&
            paid;
     const cbd_api_envelope *envelope = req->ep->envelope;
     bool ok = envelope && envelope->handle
-                  ? envelope->handle(cfg, &budget, req->doc, req->protocol, &out, &problem)
-                  : req->ep->handle(cfg, &budget, req->doc, &out, &problem);
+                  ? envelope->handle(cfg, budget, req->doc, req->protocol, &out, &problem)
+                  : req->ep->handle(cfg, budget, req->doc, &out, &problem);
     if (ok && !paid) {
-        ok = cbd_api_core_problem(cfg, &budget, CBD_ERR_BUDGET, "", &problem);
+        ok = cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, "", &problem);
     }
     (void)cbd_json_arena_use(heap);
     /* The caller's stop (its client gone, the server stopping) is answered in its own words,
      * whatever the handler made of it. */
-    bool refused = budget.stopped == CBD_BUDGET_CANCELLED && limits->refuse_cancelled &&
+    bool refused = budget->stopped == CBD_BUDGET_CANCELLED && limits->refuse_cancelled &&
                    limits->refuse_cancelled(limits->progress_arg, &problem);
-    if (limits->report) {
-        *limits->report = budget;
-    }
     /* (a plan answered within its reserve past the slice too: the worker searches further) */
-    if (limits->hand_back && cbd_budget_stop_reason(&budget) == CBD_BUDGET_WORK) {
+    if (limits->hand_back && cbd_budget_stop_reason(budget) == CBD_BUDGET_WORK) {
         cbd_jw_discard(&out); /* run again with the full budget; the request is kept */
         return false;
     }
@@ -170,7 +170,7 @@ bool cbd_api_answer_within(cbd_api_request *req, const cbd_config *cfg,
         cbd_jw_discard(&out);
         cbdp_api_oom_reply(reply);
     } else {
-        reply_of(req, ok, &out, &problem, cfg, &budget, reply);
+        reply_of(req, ok, &out, &problem, cfg, budget, reply);
     }
     cbd_api_request_release(req);
     return true;

@@ -163,8 +163,9 @@ typedef struct {
      * as cbd_api_refuse makes it. May be NULL; called with `progress_arg`. */
     bool (*refuse_cancelled)(void *arg, cbd_problem *problem);
     cbd_scratch *scratch; /* where the large blocks come from (scratch.h); may be NULL */
-    cbd_budget *report;   /* may be NULL: receives the budget as the request left it (benchmarks,
-                           tests) */
+    /* May be NULL: the request's budget, as it runs (a progress callback given this pointer
+     * reads what the request has spent so far) and as the request left it (benchmarks, tests). */
+    cbd_budget *report;
 } cbd_api_limits;
 
 /* The full limits of the config (a worker's, and every caller's without a server). */

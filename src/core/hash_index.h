@@ -69,11 +69,13 @@ static inline size_t cbd_hash_probe(uint64_t hash, size_t mask,
 /*
  * A new table of tcap slots (a power of 2, more than count) taken from `budget`, indexing
  * entries 0 .. count) by their hashes keys[i], each in the first free slot of its probe;
- * writes each entry's slot to slot_of[i] when slot_of is not NULL. NULL when the budget or the
- * system refused the memory. Its work is the growth of a table that doubles, so its callers
- * count it in the entries they charge.
+ * writes each entry's slot to slot_of[i] when slot_of is not NULL. `units` (its caller's
+ * charge for the table's growth, or 0 when it counts the growth in the entries it charges) is
+ * charged in pieces as the entries are placed, so that the progress check comes between them
+ * (a rehash of millions of states charged whole ran tens of ms between two checks). NULL when
+ * the budget or the system refused the memory, or the budget was spent.
  */
 uint32_t *cbd_hash_index_build(cbd_budget *budget, const uint64_t *keys, size_t count, size_t tcap,
-                               uint32_t *slot_of);
+                               uint32_t *slot_of, uint64_t units);
 
 #endif

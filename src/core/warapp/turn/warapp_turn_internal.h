@@ -124,6 +124,7 @@ typedef struct {
     size_t words;       /* uint32 words per state */
     size_t count, cap;
     uint64_t adds;   /* states added (new or merged) since the map was cleared */
+    uint64_t missed; /* ... of them whose cache misses are charged (cbdp_turn_charge_misses) */
     uint32_t *keys;  /* cap × words */
     double *prob;    /* cap */
     uint64_t *hash;  /* cap: the index key of each state (its words hashed) */
@@ -139,7 +140,10 @@ void cbdp_turn_map_free(cbd_turn_map *m);
  * and a later group reuses the maps). It charges the slots it clears; CBD_ERR_BUDGET when the
  * budget is spent. */
 cbd_status cbdp_turn_map_clear(cbd_turn_map *m, size_t words);
-/* Adds mass w to the state `key`, merging it with an equal state. */
+/* Whether the map's states outgrow the cache (CBD_WORK_CACHE_BYTES): each access then misses. */
+bool cbdp_turn_map_past_cache(const cbd_turn_map *m);
+/* Adds mass w to the state `key`, merging it with an equal state; once the map is past the
+ * cache, charges the cache misses of its adds as they come (cbdp_turn_charge_misses). */
 cbd_status cbdp_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w);
 
 /* Kill distributions by army count for one side of the engine's battles (warapp_turn_kills.c),

@@ -27,13 +27,16 @@ cbd_status cbdp_turn_stopped(cbd_turn_engine *e, cbd_status st) {
  * After a step has added `adds` states (new or merged) to e->next: their cache misses, when
  * the map they went to turned out larger than the cache (its keys, probabilities, hashes and
  * slots, and two table slots a state). Charged once the map's size is known, since states
- * merge as they are added (a battle of 10^5 outcomes may leave 10 states).
+ * merge as they are added (a battle of 10^5 outcomes may leave 10 states); those the map
+ * charged already as it grew past the cache (cbdp_turn_map_add) are not charged again.
  */
 cbd_status cbdp_turn_charge_misses(cbd_turn_engine *e, uint64_t adds) {
-    uint64_t bytes = cbd_work_times(e->next.count, 4 * e->next.words + 28);
-    if (bytes > CBD_WORK_CACHE_BYTES &&
-        !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, adds))) {
-        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
+    if (cbdp_turn_map_past_cache(&e->next) && adds > e->next.missed) {
+        uint64_t owed = adds - e->next.missed;
+        e->next.missed = adds;
+        if (!cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, owed))) {
+            return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
+        }
     }
     return CBD_OK;
 }

@@ -39,7 +39,7 @@ static bool cache_grow(cbd_turn_kills_cache *c, cbd_budget *budget) {
     if (k) {
         c->kills = k;
     }
-    uint32_t *t = k ? cbd_hash_index_build(budget, c->n, c->count, tcap, NULL) : NULL;
+    uint32_t *t = k ? cbd_hash_index_build(budget, c->n, c->count, tcap, NULL, 0) : NULL;
     if (!t) {
         return false;
     }

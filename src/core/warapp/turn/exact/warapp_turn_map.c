@@ -15,31 +15,44 @@ void cbdp_turn_map_free(cbd_turn_map *m) {
     m->budget = budget;
 }
 
+/* Table slots cleared between two charges, at 4 a unit: 2^20 units (a whole table's memset
+ * charged at once left tens of ms between two progress checks). */
+#define CLEAR_CHUNK ((size_t)4 * CBD_BUDGET_PROGRESS_UNITS)
+
 cbd_status cbdp_turn_map_clear(cbd_turn_map *m, size_t words) {
     if (m->words != words) {
         cbdp_turn_map_free(m);
         m->words = words;
     }
     /* The used slots one by one while they are few; the whole table once they are a quarter
-     * of it (at most 4 slots a state then, and memset clears about 4 a unit). */
+     * of it (at most 4 slots a state then, and memset clears about 4 a unit), in chunks. */
     bool few = m->count * 4 < m->tcap;
-    if (!cbd_charge(m->budget, few ? m->count : m->tcap / 4)) {
-        return CBD_ERR_BUDGET;
-    }
-    if (m->table && few) {
-        for (size_t i = 0; i < m->count; i++) {
+    if (few || !m->table) {
+        if (!cbd_charge(m->budget, few ? m->count : m->tcap / 4)) {
+            return CBD_ERR_BUDGET;
+        }
+        for (size_t i = 0; m->table && i < m->count; i++) {
             m->table[m->slot[i]] = 0;
         }
-    } else if (m->table) {
-        memset(m->table, 0, m->tcap * sizeof *m->table);
+    }
+    for (size_t at = 0; !few && m->table && at < m->tcap; at += CLEAR_CHUNK) {
+        size_t n = m->tcap - at < CLEAR_CHUNK ? m->tcap - at : CLEAR_CHUNK;
+        if (!cbd_charge(m->budget, n / 4)) {
+            return CBD_ERR_BUDGET;
+        }
+        memset(m->table + at, 0, n * sizeof *m->table);
     }
     m->count = 0;
     m->adds = 0;
+    m->missed = 0;
     return CBD_OK;
 }
 
+/* A new table of tcap slots, its growth (tcap slots' bytes at CBD_WORK_TURN_GROWTH) charged as
+ * the states are placed in it. */
 static bool map_rehash(cbd_turn_map *m, size_t tcap) {
-    uint32_t *t = cbd_hash_index_build(m->budget, m->hash, m->count, tcap, m->slot);
+    uint64_t growth = (uint64_t)tcap * sizeof *m->table / CBD_WORK_TURN_GROWTH;
+    uint32_t *t = cbd_hash_index_build(m->budget, m->hash, m->count, tcap, m->slot, growth);
     if (!t) {
         return false;
     }
@@ -49,16 +62,29 @@ static bool map_rehash(cbd_turn_map *m, size_t tcap) {
     return true;
 }
 
-/* A map's growth is charged by the bytes it adds: first touched, they fault their pages in
- * (and a realloc may copy the old ones), which the per-state weights do not count. */
-static bool charge_growth(cbd_turn_map *m, uint64_t bytes) {
-    return cbd_charge(m->budget, bytes / CBD_WORK_TURN_GROWTH);
+/*
+ * One of the map's arrays grown from m->cap to `cap` entries of `size` bytes, its growth charged
+ * by the bytes it adds just before: first touched, they fault their pages in (and a realloc may
+ * copy the old ones), which the per-state weights do not count. Array by array, so that the
+ * progress check comes between them (the four charged at once were 4 · 2^20 units at a time
+ * for a battle of 10^6 states). On failure the array is kept.
+ */
+static bool grow_array(cbd_turn_map *m, void **array, size_t size, size_t cap) {
+    if (!cbd_charge(m->budget, (uint64_t)(cap - m->cap) * size / CBD_WORK_TURN_GROWTH)) {
+        return false;
+    }
+    void *grown = cbd_mem_realloc(m->budget, *array, cap * size);
+    if (!grown) {
+        return false;
+    }
+    *array = grown;
+    return true;
 }
 
 static bool map_reserve(cbd_turn_map *m) {
     if ((m->count + 1) * 2 > m->tcap) {
         size_t tcap = m->tcap ? m->tcap * 2 : 64;
-        if (!charge_growth(m, (uint64_t)tcap * sizeof *m->table) || !map_rehash(m, tcap)) {
+        if (!map_rehash(m, tcap)) {
             return false;
         }
     }
@@ -66,28 +92,16 @@ static bool map_reserve(cbd_turn_map *m) {
         return true;
     }
     size_t cap = m->cap ? m->cap * 2 : 32;
-    uint64_t per_state = (m->words ? m->words : 1) * sizeof *m->keys + sizeof *m->prob +
-                         sizeof *m->hash + sizeof *m->slot;
-    if (!charge_growth(m, (uint64_t)(cap - m->cap) * per_state)) {
-        return false;
-    }
-    uint32_t *k = cbd_mem_realloc(m->budget, m->keys, cap * (m->words ? m->words : 1) * sizeof *k);
-    if (k) {
-        m->keys = k;
-    }
-    double *p = k ? cbd_mem_realloc(m->budget, m->prob, cap * sizeof *p) : NULL;
-    if (p) {
-        m->prob = p;
-    }
-    uint64_t *h = p ? cbd_mem_realloc(m->budget, m->hash, cap * sizeof *h) : NULL;
-    if (h) {
-        m->hash = h;
-    }
-    uint32_t *s = h ? cbd_mem_realloc(m->budget, m->slot, cap * sizeof *s) : NULL;
-    if (s) {
-        m->slot = s;
-    }
-    if (!s) {
+    void *keys = m->keys, *prob = m->prob, *hash = m->hash, *slot = m->slot;
+    bool grown = grow_array(m, &keys, (m->words ? m->words : 1) * sizeof *m->keys, cap);
+    m->keys = keys;
+    grown = grown && grow_array(m, &prob, sizeof *m->prob, cap);
+    m->prob = prob;
+    grown = grown && grow_array(m, &hash, sizeof *m->hash, cap);
+    m->hash = hash;
+    grown = grown && grow_array(m, &slot, sizeof *m->slot, cap);
+    m->slot = slot;
+    if (!grown) {
         return false;
     }
     m->cap = cap;
@@ -111,12 +125,40 @@ static bool map_slot_done(const void *ctx, size_t s) {
     return m->hash[i] == q->hash && memcmp(m->keys + i * m->words, q->key, m->words * 4) == 0;
 }
 
+bool cbdp_turn_map_past_cache(const cbd_turn_map *m) {
+    return cbd_work_times(m->count, 4 * m->words + 28) > CBD_WORK_CACHE_BYTES;
+}
+
+/* States added between two charges of their cache misses: about 2^20 units of them. */
+#define MISS_PIECE (CBD_BUDGET_PROGRESS_UNITS / CBD_WORK_TURN_MISS)
+
+/* The cache misses of the states added so far, once the map is past the cache, charged every
+ * MISS_PIECE adds (as cbdp_turn_charge_misses charges them after a step; charged only there,
+ * a step of millions of states ran 10-50 ms of CPU between two progress checks). The adds before
+ * the map passed the cache are charged in pieces of the same size, each with its check. */
+static bool charge_misses_so_far(cbd_turn_map *m) {
+    if (m->adds - m->missed < MISS_PIECE || !cbdp_turn_map_past_cache(m)) {
+        return true;
+    }
+    while (m->missed < m->adds) {
+        uint64_t n = m->adds - m->missed < MISS_PIECE ? m->adds - m->missed : MISS_PIECE;
+        m->missed += n;
+        if (!cbd_charge(m->budget, cbd_work_times(CBD_WORK_TURN_MISS, n))) {
+            return false;
+        }
+    }
+    return true;
+}
+
 /* Adds mass w to the state `key`, merging it with an equal state. */
 cbd_status cbdp_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w) {
     if (!map_reserve(m)) {
         return cbd_budget_nomem(m->budget);
     }
     m->adds++;
+    if (!charge_misses_so_far(m)) {
+        return CBD_ERR_BUDGET;
+    }
     map_probe q = {m, key, cbd_hash_words(key, m->words)};
     size_t s = cbd_hash_probe(q.hash, m->tcap - 1, map_slot_done, &q);
     if (m->table[s]) {

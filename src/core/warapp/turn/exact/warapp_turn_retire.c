@@ -167,12 +167,13 @@ static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t
                                    e->limits->max_work);
     }
     e->work += states;
-    uint64_t units = cbd_work_times(cbdp_turn_state_units(e, CBD_WORK_TURN_STATE) +
-                                        cbd_work_times(CBD_WORK_SCAN_TERM, n_terr),
-                                    states);
-    if (!cbd_charge(e->budget, units)) {
-        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
-    }
+    /* Charged state by state in pieces (cbd_charge_loop), so that the progress check comes
+     * between them: a product of millions of counts is tens of ms. */
+    cbd_charge_loop paid;
+    cbd_charge_loop_init(&paid, e->budget,
+                         cbdp_turn_state_units(e, CBD_WORK_TURN_STATE) +
+                             cbd_work_times(CBD_WORK_SCAN_TERM, n_terr),
+                         states);
     uint32_t *digit = cbd_mem_calloc(e->budget, n_terr + 1, sizeof *digit);
     if (!digit) {
         return cbdp_turn_stopped(e, cbd_budget_nomem(e->budget));
@@ -180,6 +181,10 @@ static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t
     const cbd_turn_fog *fog = e->plan->turn->fog;
     cbd_status st = CBD_OK;
     for (uint64_t s = 0; s < states && st == CBD_OK; s++) {
+        if (!cbd_charge_loop_step(&paid)) {
+            st = CBD_ERR_BUDGET;
+            break;
+        }
         st = cbdp_turn_map_add(&e->cur, e->key, product_state(e, terr, n_terr, digit));
         for (size_t t = 0; t < n_terr; t++) { /* the next combination, mixed radix */
             if (fog[terr[t]].n > 1 && ++digit[t] < fog[terr[t]].n) {
@@ -189,10 +194,11 @@ static cbd_status start_product(cbd_turn_engine *e, const uint32_t *terr, size_t
         }
     }
     cbd_mem_free(digit);
-    uint64_t bytes = cbd_work_times(e->cur.count, 4 * e->cur.words + 28);
-    if (st == CBD_OK && bytes > CBD_WORK_CACHE_BYTES &&
-        !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, states))) {
-        st = CBD_ERR_BUDGET; /* the cache misses of a large start, as charge_misses */
+    /* The cache misses of a large start, as charge_misses (but those cbdp_turn_map_add charged
+     * as the map grew past the cache). */
+    if (st == CBD_OK && cbdp_turn_map_past_cache(&e->cur) && states > e->cur.missed &&
+        !cbd_charge(e->budget, cbd_work_times(CBD_WORK_TURN_MISS, states - e->cur.missed))) {
+        st = CBD_ERR_BUDGET;
     }
     st = cbdp_turn_stopped(e, st);
     e->order = CBD_TURN_NO_ORDER;

@@ -78,11 +78,15 @@ static void sides_of(const cbd_turn_engine *e, const uint32_t *k, const order_ca
 static cbd_status estimate(cbd_turn_engine *e, const cbd_turn_order *o, size_t oi, size_t lf,
                            size_t lt) {
     uint64_t bound = 0, lo;
-    uint64_t per_state = 2 * CBD_WORK_SCAN_TERM + cbdp_turn_unit_scan(e);
-    if (!cbd_charge(e->budget, cbd_work_times(per_state, e->cur.count))) {
-        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
-    }
+    /* Charged state by state in pieces (cbd_charge_loop): with units, each state's look costs
+     * microseconds, and 11,880 states charged at once ran 19 ms between two checks. */
+    cbd_charge_loop paid;
+    cbd_charge_loop_init(&paid, e->budget, 2 * CBD_WORK_SCAN_TERM + cbdp_turn_unit_scan(e),
+                         e->cur.count);
     for (size_t i = 0; i < e->cur.count; i++) {
+        if (!cbd_charge_loop_step(&paid)) {
+            return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
+        }
         order_case c;
         classify(e, o, e->cur.keys + i * e->cur.words, lf, lt, &c);
         uint64_t pairs = 1;

@@ -1,0 +1,127 @@
+/*
+ * A worker's job stops at its progress check (its deadline, its client gone, the server
+ * stopping), which the budget makes once per CBD_BUDGET_PROGRESS_UNITS (2^20) units charged.
+ * A step charged whole before it runs (a sort of millions of points, a state table's rehash or
+ * clear, a step's estimate over every state, the cache misses of a step charged after it) ran
+ * 15-57 ms of CPU between two checks in bench_budget. Charged in pieces as they run, no two
+ * checks are more than 3 · 2^20 units apart: 2^20 for the interval, up to 2^20 for the piece
+ * that crosses it and room for the small charges that stay whole. Counted in units, not in time:
+ * the units charged between two checks, read from the request's budget as it runs
+ * (cbd_api_limits.report), over the whole request (its start and end count as checks).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <criterion/criterion.h>
+
+#include "budget_test.h"
+#include "costly_requests.h"
+
+typedef struct {
+    const cbd_budget *budget; /* the request's, as it runs */
+    uint64_t last;            /* work_spent at the last check */
+    uint64_t widest;          /* the most units between two checks */
+    uint64_t checks;
+} gap_probe;
+
+static void gap_mark(gap_probe *p) {
+    uint64_t now = p->budget->work_spent;
+    p->widest = now - p->last > p->widest ? now - p->last : p->widest;
+    p->last = now;
+}
+
+/* Never stops the request: it only measures. */
+static cbd_budget_stop gap_check(void *arg) {
+    gap_probe *p = arg;
+    gap_mark(p);
+    p->checks++;
+    return CBD_BUDGET_RUNNING;
+}
+
+/* Answers `body` at `path` as a worker answers it, its checks measured. */
+static gap_probe run_measured(const char *path, const char *body, int *status) {
+    cbd_config cfg;
+    cbd_config_defaults(&cfg);
+    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
+    cr_assert_not_null(ep);
+    cbd_api_request req;
+    cbd_api_reply reply = {0};
+    cr_assert(cbd_api_parse(ep, body, strlen(body), &req, &reply), "%s", reply.body);
+    cbd_budget spent;
+    memset(&spent, 0, sizeof spent);
+    gap_probe p = {.budget = &spent};
+    cbd_api_limits limits = cbd_api_full_limits(&cfg);
+    limits.report = &spent;
+    limits.scratch = warm_scratch();
+    limits.progress = gap_check;
+    limits.progress_arg = &p;
+    cr_assert(cbd_api_answer_within(&req, &cfg, &limits, &reply));
+    gap_mark(&p); /* the end */
+    *status = reply.status;
+    cr_expect_eq(spent.mem_held, 0, "every block given back");
+    cbd_api_reply_free(&reply);
+    return p;
+}
+
+/* One battle of `armies` a side at full luck, then `zeros` orders that send nothing to `to`:
+ * by 7 players in random order (5,040 schedules), or by one player after it (each a step over
+ * every state the battle left). */
+static char *battle_then_zeros(int armies, int zeros, bool random, const char *to) {
+    costly_buf t = {0};
+    costly_add(&t,
+               "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": %d}, \"B\": "
+               "{\"owner\": \"p1\", \"armies\": %d}, \"T1\": {\"owner\": \"p1\", \"armies\": "
+               "1}, \"T2\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": "
+               "\"p0\", \"from\": \"A\", \"to\": \"B\", \"armies\": %d}",
+               armies, armies, armies);
+    for (int i = 0; i < zeros; i++) {
+        costly_add(&t, ", {\"player\": \"p%d\", \"from\": \"%s\", \"to\": \"%s\", \"armies\": 0}",
+                   random ? 1 + i % 7 : 2, random ? "T1" : "T2", to);
+    }
+    costly_add(&t,
+               "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"%s\", "
+               "\"max_distribution_points\": 100}",
+               random ? "random" : "listed");
+    return t.p;
+}
+
+static void expect_checked_throughout(const char *label, const char *path, char *body) {
+    int status = 0;
+    gap_probe p = run_measured(path, body, &status);
+    printf("%s: %d, %llu units, %llu checks, at most %.2f x 2^20 units between two\n", label,
+           status, (unsigned long long)p.last, (unsigned long long)p.checks,
+           (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200, "%s", label);
+    cr_expect_gt(p.last, 20 * CBD_BUDGET_PROGRESS_UNITS, "%s: a costly request", label);
+    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%s: %llu units between two checks",
+                  label, (unsigned long long)p.widest);
+    free(body);
+}
+
+/* Before: 5.9 · 2^20 units at once for the sort of its points, 12 for a table's growth. */
+Test(progress_gaps_api, a_battle_then_40_steps) {
+    expect_checked_throughout("3000 a side, 40 steps", "/analyze-turn",
+                              battle_then_zeros(3000, 40, false, "B"));
+}
+
+/* Before: the sort of 10^6 points charged whole; the cache misses of a step past the cache
+ * charged after it. */
+Test(progress_gaps_api, a_wide_battle_then_10_steps) {
+    expect_checked_throughout("6000 a side, 10 steps", "/analyze-turn",
+                              battle_then_zeros(6000, 10, false, "B"));
+}
+
+/* Before: the 5,040 schedules charged at once, and the battle's group as above. */
+Test(progress_gaps_api, a_battle_beside_7_players_in_random_order) {
+    expect_checked_throughout("4000 a side, 7 players beside", "/analyze-turn",
+                              battle_then_zeros(4000, 15, true, "T2"));
+}
+
+/* Before: each step's estimate over every state charged at once (some 3.8 · 10^6 units for
+ * the 11,880 states of 64 Commanders). */
+Test(progress_gaps_api, units_under_the_random_order) {
+    expect_checked_throughout("Commanders, 4 players random", "/analyze-turn",
+                              costly_turn_units(8, 4, 3, 20, "{\"luck_modifier\": 0.16}",
+                                                ", \"move_order\": \"random\""));
+}

@@ -1,0 +1,75 @@
+/* Charges made in pieces (include/combatd/budget.h): the same units in all as one charge, with
+ * the progress check coming between the pieces. The figures are worked out by hand in the
+ * comments. */
+#include <criterion/criterion.h>
+
+#include <stdint.h>
+#include <string.h>
+
+#include "combatd/budget.h"
+
+/* work_spent at each progress call. */
+static uint64_t seen[64];
+static size_t n_seen;
+
+static cbd_budget_stop record(void *arg) {
+    const cbd_budget *b = arg;
+    if (n_seen < sizeof seen / sizeof seen[0]) {
+        seen[n_seen] = b->work_spent;
+    }
+    n_seen++;
+    return CBD_BUDGET_RUNNING;
+}
+
+static void watch(cbd_budget *b) {
+    n_seen = 0;
+    cbd_budget_set_progress(b, record, b);
+}
+
+/* 5 · 2^20 + 3 = 5,242,883 units over 1,000 steps: 6 pieces (units / 2^20 + 1) of 166 steps;
+ * after the first piece floor(5,242,883 · 166 / 1000) = 870,318 units, after the second
+ * floor(5,242,883 · 332 / 1000) = 1,740,637; every unit once paid, at the end. */
+Test(budget_pieces, a_share_charges_its_units_in_pieces_as_the_loop_runs) {
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    watch(&b);
+    cbd_charge_share l;
+    uint64_t units = 5 * CBD_BUDGET_PROGRESS_UNITS + 3;
+    cbd_charge_share_init(&l, &b, units, 1000);
+    cr_assert(cbd_charge_share_step(&l));
+    cr_assert_eq(b.work_spent, 870318);
+    for (int i = 1; i < 166; i++) {
+        cr_assert(cbd_charge_share_step(&l));
+    }
+    cr_assert_eq(b.work_spent, 870318, "the piece's steps are paid for");
+    cr_assert(cbd_charge_share_step(&l));
+    cr_assert_eq(b.work_spent, 1740637);
+    for (int i = 167; i < 1000; i++) {
+        cr_assert(cbd_charge_share_step(&l));
+    }
+    cr_assert(cbd_charge_share_end(&l));
+    cr_assert_eq(b.work_spent, units);
+    /* The first check at 1,048,576, each next one 2^20 past the charge that made the last:
+     * at the pieces ending at 1,740,637 (k = 332), then 3,481,274 (k = 664, past 2,789,213)
+     * and 5,221,911 (k = 996, past 4,529,850); the last piece (4 steps) crosses none. */
+    cr_assert_eq(n_seen, 3);
+    cr_assert_eq(seen[0], 1740637);
+    cr_assert_eq(seen[1], 3481274);
+    cr_assert_eq(seen[2], 5221911);
+}
+
+Test(budget_pieces, a_share_of_no_steps_charges_everything_at_its_end) {
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    cbd_charge_share l;
+    cbd_charge_share_init(&l, &b, 64, 0);
+    cr_assert_eq(b.work_spent, 0);
+    cr_assert(cbd_charge_share_end(&l));
+    cr_assert_eq(b.work_spent, 64);
+    /* A share past the limit stops the budget like any charge. */
+    cbd_budget small;
+    cbd_budget_init(&small, 100, SIZE_MAX);
+    cbd_charge_share_init(&l, &small, 1000, 10);
+    cr_assert_not(cbd_charge_share_step(&l));
+    cr_assert_eq(small.stopped, CBD_BUDGET_WORK);
+}
