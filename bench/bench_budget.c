@@ -81,29 +81,6 @@ static char *fog_1000(void) {
     return body;
 }
 
-/* One battle of `armies` a side at full luck, then `zeros` orders sending nothing, to `to`:
- * under the random move order by 7 players (T2: in a group of their own; B: in the battle's,
- * whose 5,040 schedules then each run the battle), else by one player (each a step over every
- * state of the battle). */
-static char *battle_then_zeros(int armies, int zeros, bool random, const char *to) {
-    costly_buf t = {0};
-    costly_add(&t,
-               "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": %d}, \"B\": "
-               "{\"owner\": \"p1\", \"armies\": %d}, \"T1\": {\"owner\": \"p1\", \"armies\": "
-               "1}, \"T2\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": "
-               "\"p0\", \"from\": \"A\", \"to\": \"B\", \"armies\": %d}",
-               armies, armies, armies);
-    for (int i = 0; i < zeros; i++) {
-        costly_add(&t, ", {\"player\": \"p%d\", \"from\": \"%s\", \"to\": \"%s\", \"armies\": 0}",
-                   random ? 1 + i % 7 : 2, random ? "T1" : "T2", to);
-    }
-    costly_add(&t,
-               "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"%s\", "
-               "\"max_distribution_points\": 100}",
-               random ? "random" : "listed");
-    return t.p;
-}
-
 /* `pairs` battles of `a` against `d` armies at full luck, one group each; extra members. */
 static char *many_battles(int pairs, int a, int d, int per_pair, const char *extra) {
     costly_buf t = {0};
@@ -217,19 +194,19 @@ static char *warzone_chain_plan(void) {
                             ", \"playerID\": \"200\", \"goal\": {\"territories\": [3]}");
 }
 static char *turn_random_beside(void) {
-    return battle_then_zeros(8000, 15, true, "T2");
+    return costly_battle_then_zeros(8000, 15, true, "T2");
 }
 static char *turn_random_in_5000(void) {
-    return battle_then_zeros(5000, 15, true, "B");
+    return costly_battle_then_zeros(5000, 15, true, "B");
 }
 static char *turn_random_in_2000(void) {
-    return battle_then_zeros(2000, 15, true, "B");
+    return costly_battle_then_zeros(2000, 15, true, "B");
 }
 static char *turn_states_10_steps(void) {
-    return battle_then_zeros(11000, 10, false, "B");
+    return costly_battle_then_zeros(11000, 10, false, "B");
 }
 static char *turn_states_40_steps(void) {
-    return battle_then_zeros(3000, 40, false, "B");
+    return costly_battle_then_zeros(3000, 40, false, "B");
 }
 static char *turn_wide_battles(void) {
     return many_battles(128, 2210000, 1300000, 1, "");

@@ -8,6 +8,7 @@
  * the program (tests and benchmarks only).
  */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,6 +57,29 @@ static inline char *costly_strdup(const char *s) {
         abort();
     }
     return copy;
+}
+
+/* An /analyze-turn body: one battle of `armies` a side at full luck, then `zeros` orders that
+ * send nothing to `to`: under the random move order by 7 players (T2: in a group of their own;
+ * B: in the battle's, whose 5,040 schedules then each run the battle), else by one player (each
+ * a step over every state the battle left). */
+static inline char *costly_battle_then_zeros(int armies, int zeros, bool random, const char *to) {
+    costly_buf t = {0};
+    costly_add(&t,
+               "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": %d}, \"B\": "
+               "{\"owner\": \"p1\", \"armies\": %d}, \"T1\": {\"owner\": \"p1\", \"armies\": "
+               "1}, \"T2\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": "
+               "\"p0\", \"from\": \"A\", \"to\": \"B\", \"armies\": %d}",
+               armies, armies, armies);
+    for (int i = 0; i < zeros; i++) {
+        costly_add(&t, ", {\"player\": \"p%d\", \"from\": \"%s\", \"to\": \"%s\", \"armies\": 0}",
+                   random ? 1 + i % 7 : 2, random ? "T1" : "T2", to);
+    }
+    costly_add(&t,
+               "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"%s\", "
+               "\"max_distribution_points\": 100}",
+               random ? "random" : "listed");
+    return t.p;
 }
 
 #endif

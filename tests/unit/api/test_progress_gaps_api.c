@@ -64,28 +64,6 @@ static gap_probe run_measured(const char *path, const char *body, int *status) {
     return p;
 }
 
-/* One battle of `armies` a side at full luck, then `zeros` orders that send nothing to `to`:
- * by 7 players in random order (5,040 schedules), or by one player after it (each a step over
- * every state the battle left). */
-static char *battle_then_zeros(int armies, int zeros, bool random, const char *to) {
-    costly_buf t = {0};
-    costly_add(&t,
-               "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": %d}, \"B\": "
-               "{\"owner\": \"p1\", \"armies\": %d}, \"T1\": {\"owner\": \"p1\", \"armies\": "
-               "1}, \"T2\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": "
-               "\"p0\", \"from\": \"A\", \"to\": \"B\", \"armies\": %d}",
-               armies, armies, armies);
-    for (int i = 0; i < zeros; i++) {
-        costly_add(&t, ", {\"player\": \"p%d\", \"from\": \"%s\", \"to\": \"%s\", \"armies\": 0}",
-                   random ? 1 + i % 7 : 2, random ? "T1" : "T2", to);
-    }
-    costly_add(&t,
-               "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"%s\", "
-               "\"max_distribution_points\": 100}",
-               random ? "random" : "listed");
-    return t.p;
-}
-
 static void expect_checked_throughout(const char *label, const char *path, char *body) {
     int status = 0;
     gap_probe p = run_measured(path, body, &status);
@@ -102,20 +80,20 @@ static void expect_checked_throughout(const char *label, const char *path, char 
 /* Before: 5.9 · 2^20 units at once for the sort of its points, 12 for a table's growth. */
 Test(progress_gaps_api, a_battle_then_40_steps) {
     expect_checked_throughout("3000 a side, 40 steps", "/analyze-turn",
-                              battle_then_zeros(3000, 40, false, "B"));
+                              costly_battle_then_zeros(3000, 40, false, "B"));
 }
 
 /* Before: the sort of 10^6 points charged whole; the cache misses of a step past the cache
  * charged after it. */
 Test(progress_gaps_api, a_wide_battle_then_10_steps) {
     expect_checked_throughout("6000 a side, 10 steps", "/analyze-turn",
-                              battle_then_zeros(6000, 10, false, "B"));
+                              costly_battle_then_zeros(6000, 10, false, "B"));
 }
 
 /* Before: the 5,040 schedules charged at once, and the battle's group as above. */
 Test(progress_gaps_api, a_battle_beside_7_players_in_random_order) {
     expect_checked_throughout("4000 a side, 7 players beside", "/analyze-turn",
-                              battle_then_zeros(4000, 15, true, "T2"));
+                              costly_battle_then_zeros(4000, 15, true, "T2"));
 }
 
 /* Before: each step's estimate over every state charged at once (some 3.8 · 10^6 units for

@@ -350,28 +350,6 @@ static budget_outcome run_counting_checks(const char *body, uint64_t *checks) {
     return o;
 }
 
-/* One battle of `armies` a side at full luck, then `zeros` orders that send nothing: by 7
- * players in random order beside it (5,040 schedules), or by one player after it (each a step
- * over every state the battle left). */
-static char *battle_then_zeros(int armies, int zeros, bool random) {
-    costly_buf t = {0};
-    costly_add(&t,
-               "{\"territories\": {\"A\": {\"owner\": \"p0\", \"armies\": %d}, \"B\": "
-               "{\"owner\": \"p1\", \"armies\": %d}, \"T1\": {\"owner\": \"p1\", \"armies\": "
-               "1}, \"T2\": {\"owner\": \"p2\", \"armies\": 1}}, \"orders\": [{\"player\": "
-               "\"p0\", \"from\": \"A\", \"to\": \"B\", \"armies\": %d}",
-               armies, armies, armies);
-    for (int i = 0; i < zeros; i++) {
-        costly_add(&t, ", {\"player\": \"p%d\", \"from\": \"%s\", \"to\": \"B\", \"armies\": 0}",
-                   random ? 1 + i % 7 : 2, random ? "T1" : "T2");
-    }
-    costly_add(&t,
-               "], \"settings\": {\"luck_modifier\": 1}, \"move_order\": \"%s\", "
-               "\"max_distribution_points\": 100}",
-               random ? "random" : "listed");
-    return t.p;
-}
-
 /*
  * The check comes with the charges, once per CBD_BUDGET_PROGRESS_UNITS (2^20) of them however
  * large the charge that crosses it: a step charged at once for all its states or all its
@@ -386,7 +364,7 @@ Test(turn_budget_api, a_turn_checks_its_progress_every_few_million_units) {
         bool random;
     } rows[] = {{3000, 40, false}, {2000, 15, true}};
     for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-        char *body = battle_then_zeros(rows[i].armies, rows[i].zeros, rows[i].random);
+        char *body = costly_battle_then_zeros(rows[i].armies, rows[i].zeros, rows[i].random, "B");
         uint64_t checks = 0;
         budget_outcome o = run_counting_checks(body, &checks);
         uint64_t units = o.spent.work_spent;

@@ -284,6 +284,15 @@ static size_t sure_attacks(const plan_ctx *c, size_t i, plan_state *s) {
 static bool take_seed(const plan_ctx *c, size_t n, plan_state *s) {
     size_t i = n / 2;
     bool everyone = n % 2 == 1;
+    size_t lo, hi;
+    bool borders = false;
+    cbdp_plan_pairs_of(c, i, &lo, &hi);
+    for (size_t p = lo; p < hi && !borders; p++) {
+        borders = cbdp_plan_is_other(c, c->space.pto[p]);
+    }
+    if (!borders) { /* an interior territory: no seed, and no clear of the whole plan */
+        return false;
+    }
     clear_state(c, s);
     s->d[i] = c->req->income;
     if (sure_attacks(c, i, s) == 0) {
