@@ -6,10 +6,12 @@
 Seats alternate (A is player1 in even games, player2 in odd ones); the engine's own map
 (example-map.txt, 64 regions, 13 bonuses) and rules (16 % luck, 10 s time bank + 0.5 s a move,
 at most 160 rounds). The engine and the bots come from scripts/arena/fetch.sh ($ARENA_DIR,
-default build/arena). When a bot needs combatd, one is started (build/combatd, or
+default build/arena), which seeds the engine's draws: with --seed S game g runs with
+ARENA_SEED=S+g (the same starting regions offered, wastelands and luck as long as both bots
+answer the same), without it unseeded. When a bot needs combatd, one is started (build/combatd, or
 $COMBATD_BINARY) on a free port for the whole run. Prints one line per game, the totals, our
-bot's plan calls (count, failures, p50/p95 ms) and the command that replays one game (the
-engine draws from an unseeded Math.random, so a replay is the same pairing, not the same game).
+bot's plan calls (count, failures, p50/p95 ms) and the command that replays the last game (the
+same game when seeded and both bots answer as before; else the same pairing).
 Python 3 standard library only.
 """
 import argparse
@@ -41,6 +43,10 @@ BOTS = {
 }
 
 
+# The round whose incomes each game's line shows: the early lead that mostly decides a game.
+ROUND_SHOWN = 5
+
+
 def start_combatd(binary):
     # combatd reads every COMBATD_* variable as its configuration and refuses unknown ones:
     # COMBATD_BINARY (which names it here) stays out of its environment.
@@ -67,12 +73,17 @@ def engine_command(arena, first, second):
             f"{engine}/example-map.txt", first, second]
 
 
-def play(arena, out, index, seats, commands, timeout):
-    """One game; returns the winner's name among `seats` ("draw" when none)."""
+def play(arena, out, index, seats, commands, timeout, seed=None):
+    """One game (ARENA_SEED=seed when not None); returns the winner's name among `seats`
+    ("draw" when none) and the command."""
     cmd = engine_command(arena, commands[seats[0]], commands[seats[1]])
+    env = dict(os.environ)
+    env.pop("ARENA_SEED", None)
+    if seed is not None:
+        env["ARENA_SEED"] = str(seed)
     with open(f"{out}/game-{index}.out", "w") as so, open(f"{out}/game-{index}.err", "w") as se:
         try:
-            subprocess.run(cmd, stdout=so, stderr=se, timeout=timeout, check=False)
+            subprocess.run(cmd, stdout=so, stderr=se, timeout=timeout, check=False, env=env)
         except subprocess.TimeoutExpired:
             return "timeout", cmd
     text = open(f"{out}/game-{index}.out").read()
@@ -80,6 +91,20 @@ def play(arena, out, index, seats, commands, timeout):
     if not m:
         return "error", cmd
     return {"player1": seats[0], "player2": seats[1]}.get(m.group(1), "draw"), cmd
+
+
+def rounds_played(err, seats, at=ROUND_SHOWN):
+    """The rounds a game lasted and each seat's income for the round after `at` (None when it
+    ended sooner), from the engine's `arena-round R player1 INCOME REGIONS ARMIES player2 ...`
+    lines (scripts/arena/ArenaRandom.java)."""
+    rounds, income = 0, {}
+    for line in open(err, errors="replace"):
+        w = line.split()
+        if len(w) == 10 and w[0] == "arena-round":
+            rounds = int(w[1])
+            if rounds == at:
+                income = {seats[0]: int(w[3]), seats[1]: int(w[7])}
+    return rounds, income
 
 
 def plan_stats(log):
@@ -103,6 +128,7 @@ def main():
                                                       os.path.join(ROOT, "build", "arena")))
     ap.add_argument("--out", help="where the engine's output goes (default $arena/runs/A-B)")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds a game may take")
+    ap.add_argument("--seed", type=int, help="game g's engine draws seeded with SEED + g")
     args = ap.parse_args()
     out = args.out or os.path.join(args.arena, "runs", f"{args.a}-{args.b}")
     os.makedirs(out, exist_ok=True)
@@ -124,13 +150,19 @@ def main():
     try:
         for g in range(args.games):
             seats = (labels[0], labels[1]) if g % 2 == 0 else (labels[1], labels[0])
+            seed = None if args.seed is None else args.seed + g
             start = time.monotonic()
-            winner, last = play(args.arena, out, g, seats, commands, args.timeout)
+            winner, cmd = play(args.arena, out, g, seats, commands, args.timeout, seed)
+            last = ([f"ARENA_SEED={seed}"] if seed is not None else []) + cmd
             result = ("win" if winner == labels[0] else "loss" if winner == labels[1]
                       else "draw" if winner == "draw" else "error")
             tally[result] += 1
+            rounds, income = rounds_played(f"{out}/game-{g}.err", seats)
+            early = ", ".join(f"{k} {v}" for k, v in income.items()) or "-"
             print(f"game {g}: player1 {seats[0]}, player2 {seats[1]}: {winner} "
-                  f"({time.monotonic() - start:.0f} s)", flush=True)
+                  f"({time.monotonic() - start:.0f} s, {rounds} rounds, income after round "
+                  f"{ROUND_SHOWN}: {early}" + ("" if seed is None else f", seed {seed}") + ")",
+                  flush=True)
     finally:
         if combatd:
             combatd.terminate()
@@ -141,7 +173,7 @@ def main():
     if stats:
         print(f"our bot: {stats}")
     if last:
-        print("replay one game: " + " ".join(f"'{w}'" if " " in w else w for w in last))
+        print("replay the last game: " + " ".join(f"'{w}'" if " " in w else w for w in last))
     return 0 if tally["error"] == 0 else 1
 
 

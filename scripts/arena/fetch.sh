@@ -29,7 +29,20 @@ clone() {  # name url commit
     if [ ! -d "$dir/.git" ]; then
         git clone -q "$url" "$dir"
     fi
-    git -C "$dir" checkout -q "$3"
+    git -C "$dir" checkout -q -f "$3"
+}
+
+# The engine draws from Math.random, unseeded: ArenaRandom.java (ours) takes its draws, seeded by
+# ARENA_SEED when set, and prints each round's incomes, regions and armies (arena.py reads them).
+patch_engine() {  # dir
+    local src="$1/src/com/theaigames/game/warlight2"
+    cp "$ROOT/scripts/arena/ArenaRandom.java" "$src/"
+    sed -i 's/Math\.random()/com.theaigames.game.warlight2.ArenaRandom.next()/' \
+        "$src/MapCreator.java" "$src/Processor.java" "$src/move/MoveQueue.java"
+    # playRound: after the next round's incomes are set, before they are sent
+    sed -i 's/^\t\trecalculateStartingArmies();$/&\n\t\tArenaRandom.trace(roundNumber, map, player1, player2);/' \
+        "$src/Processor.java"
+    grep -q 'ArenaRandom.trace' "$src/Processor.java"
 }
 
 build_java() {  # dir [classpath]: every source under src/ into bin-arena/
@@ -42,7 +55,7 @@ while read -r name url commit; do
     [ -n "$name" ] || continue
     clone "$name" "$url" "$commit"
     case $name in
-        engine) build_java "$ARENA_DIR/engine" lib/java-json.jar ;;
+        engine) patch_engine "$ARENA_DIR/engine" && build_java "$ARENA_DIR/engine" lib/java-json.jar ;;
         # Written for 2015's g++, which included these headers implicitly.
         aproapebine) make -s -C "$ARENA_DIR/aproapebine" build FLAGS="-std=c++14 -O2 -w \
             -include stdexcept -include algorithm -include limits -include cmath \
