@@ -17,12 +17,24 @@ typedef struct {
     uint64_t last;            /* work_spent at the last check */
     uint64_t widest;          /* the most units between two checks */
     uint64_t checks;
+    /* The first check's units from the start (the body's charge among them); the most units
+     * of steps (less the new pages charged, CBD_WORK_FRESH_PAGE each) between two checks after
+     * it; and the request's fresh_units at the last check. */
+    uint64_t first, widest_steps_after, last_fresh;
 } gap_probe;
 
 static inline void gap_mark(gap_probe *p) {
-    uint64_t now = p->budget->work_spent;
+    uint64_t now = p->budget->work_spent, fresh = p->budget->fresh_units;
     p->widest = now - p->last > p->widest ? now - p->last : p->widest;
+    uint64_t steps = (now - p->last) - (fresh - p->last_fresh);
+    if (p->checks > 0 && steps > p->widest_steps_after) {
+        p->widest_steps_after = steps;
+    }
+    if (p->checks == 0) {
+        p->first = now;
+    }
     p->last = now;
+    p->last_fresh = fresh;
 }
 
 /* Never stops the request: it only measures. */

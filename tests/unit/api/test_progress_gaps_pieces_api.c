@@ -16,6 +16,7 @@
 #include <criterion/criterion.h>
 
 #include "costly_requests.h"
+#include "duper_costly.h"
 #include "progress_gaps.h"
 
 /* `n` own territories of `armies` in a ring, each beside an enemy of as many (bench_budget's
@@ -57,6 +58,39 @@ static gap_probe expect_gaps(const char *label, const char *path, char *body, in
 }
 
 Test(progress_gaps_pieces_api, a_plan_search_charged_as_its_analyses_run) {
-    expect_gaps("plan, a ring", "/plan-turn",
-                plan_ring(4, 100000, 1), 200);
+    expect_gaps("plan, a ring", "/plan-turn", plan_ring(4, 100000, 1), 200);
+}
+
+/*
+ * A Duper board's options as a worker computes them: 1000 red tiles with planes on a board of
+ * 2000 (duper_costly.h), range 1. The board is read and built, and the options walked and
+ * ranked, each charged as it goes: after the job's first check no two are more than 3 · 2^20
+ * units of steps apart. What comes first is charged whole and is no stretch of the job's: the
+ * body's parse (CBD_WORK_BODY_BYTE a byte and CBD_WORK_REQUEST, api.c), done on the server's
+ * HTTP thread before the job (src/http/request.c), and the new pages of the parsed document's
+ * mapped blocks (CBD_WORK_FRESH_PAGE each: a block's pages are charged whole when it is taken,
+ * so the steps between two checks are counted here without them). bench_budget's Duper rows:
+ * 8.1 and 12.0 · 2^20 units between two checks, those two charges; 1.6-2.7 ms of CPU at most
+ * between two checks of the job.
+ */
+Test(progress_gaps_pieces_api, a_duper_board_read_and_walked_in_pieces) {
+    char *body = duper_fullest_board_options(1);
+    uint64_t parse = CBD_WORK_BODY_BYTE * (uint64_t)strlen(body) + CBD_WORK_REQUEST;
+    int status = 0;
+    gap_probe p = run_measured("/duper/board/options", body, &status);
+    printf("duper options, range 1: %d, %llu units, %llu checks, the first after %.2f x 2^20 "
+           "(the body's %.2f), then at most %.2f x 2^20 of steps between two, %.2f x 2^20 "
+           "of new pages in all\n",
+           status, (unsigned long long)p.last, (unsigned long long)p.checks,
+           (double)p.first / (double)CBD_BUDGET_PROGRESS_UNITS,
+           (double)parse / (double)CBD_BUDGET_PROGRESS_UNITS,
+           (double)p.widest_steps_after / (double)CBD_BUDGET_PROGRESS_UNITS,
+           (double)p.last_fresh / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200);
+    cr_expect_gt(p.last, 20 * CBD_BUDGET_PROGRESS_UNITS, "a costly request");
+    cr_expect_gt(p.checks, 10);
+    cr_expect_leq(p.first, parse + 3 * CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_leq(p.widest_steps_after, 3 * CBD_BUDGET_PROGRESS_UNITS,
+                  "%llu units between two checks", (unsigned long long)p.widest_steps_after);
+    free(body);
 }
