@@ -189,11 +189,29 @@ static bool mem_fits(cbd_budget *b, size_t size) {
  * caller's either way, and the computation's next charge returns it. */
 static void charge_fresh(cbd_budget *b, size_t bytes) {
     size_t pages = bytes / CBD_SCRATCH_PAGE + (bytes % CBD_SCRATCH_PAGE != 0);
-    cbd_budget *to = b->fresh_to ? b->fresh_to : b;
     uint64_t units = cbd_work_times(CBD_WORK_FRESH_PAGE, pages);
     b->fresh_bytes += bytes;
+    if (b->pages_owed) {
+        *b->pages_owed = units < UINT64_MAX - *b->pages_owed ? *b->pages_owed + units : UINT64_MAX;
+        return;
+    }
+    (void)cbd_charge_pages(b, units);
+}
+
+bool cbd_charge_pages(cbd_budget *b, uint64_t units) {
+    if (!b) {
+        return true;
+    }
+    cbd_budget *to = b->fresh_to ? b->fresh_to : b;
     to->fresh_units = units < UINT64_MAX - to->fresh_units ? to->fresh_units + units : UINT64_MAX;
     (void)cbd_charge(to, units);
+    return !cbd_budget_spent(b); /* (a parent's stop is its own: the child's caller sees it) */
+}
+
+void cbd_budget_defer_pages(cbd_budget *b, uint64_t *owed) {
+    if (b) {
+        b->pages_owed = owed;
+    }
 }
 
 void cbd_budget_set_fresh_to(cbd_budget *b, cbd_budget *to) {
