@@ -17,22 +17,17 @@ typedef struct {
     uint64_t last;            /* work_spent at the last check */
     uint64_t widest;          /* the most units between two checks */
     uint64_t checks;
-    /* The first check's units from the start (the body's charge among them); the most units
-     * of steps (less the new pages charged, CBD_WORK_FRESH_PAGE each) between two checks after
-     * it; and the request's fresh_units at the last check. */
-    uint64_t first, widest_steps_after, last_fresh;
+    /* The most units of steps between two checks: less the new pages charged (CBD_WORK_FRESH_PAGE
+     * each, fresh_units), which a request with no warm memory is charged when it takes a block;
+     * and the request's fresh_units at the last check. */
+    uint64_t widest_steps, last_fresh;
 } gap_probe;
 
 static inline void gap_mark(gap_probe *p) {
     uint64_t now = p->budget->work_spent, fresh = p->budget->fresh_units;
     p->widest = now - p->last > p->widest ? now - p->last : p->widest;
     uint64_t steps = (now - p->last) - (fresh - p->last_fresh);
-    if (p->checks > 0 && steps > p->widest_steps_after) {
-        p->widest_steps_after = steps;
-    }
-    if (p->checks == 0) {
-        p->first = now;
-    }
+    p->widest_steps = steps > p->widest_steps ? steps : p->widest_steps;
     p->last = now;
     p->last_fresh = fresh;
 }
@@ -45,8 +40,10 @@ static inline cbd_budget_stop gap_check(void *arg) {
     return CBD_BUDGET_RUNNING;
 }
 
-/* Answers `body` at `path` as a worker answers it, its checks measured. */
-static inline gap_probe run_measured(const char *path, const char *body, int *status) {
+/* Answers `body` at `path` as a worker answers it, its checks measured, its large blocks from
+ * `scratch` (NULL: malloc's, every one new pages). */
+static inline gap_probe run_measured_with(const char *path, const char *body, cbd_scratch *scratch,
+                                          int *status) {
     cbd_config cfg;
     cbd_config_defaults(&cfg);
     const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
@@ -59,7 +56,7 @@ static inline gap_probe run_measured(const char *path, const char *body, int *st
     gap_probe p = {.budget = &spent};
     cbd_api_limits limits = cbd_api_full_limits(&cfg);
     limits.report = &spent;
-    limits.scratch = warm_scratch();
+    limits.scratch = scratch;
     limits.progress = gap_check;
     limits.progress_arg = &p;
     cr_assert(cbd_api_answer_within(&req, &cfg, &limits, &reply));
@@ -68,6 +65,11 @@ static inline gap_probe run_measured(const char *path, const char *body, int *st
     cr_expect_eq(spent.mem_held, 0, "every block given back");
     cbd_api_reply_free(&reply);
     return p;
+}
+
+/* ... with the warm scratch (warm_scratch.h): a running server's, steps only. */
+static inline gap_probe run_measured(const char *path, const char *body, int *status) {
+    return run_measured_with(path, body, warm_scratch(), status);
 }
 
 #endif

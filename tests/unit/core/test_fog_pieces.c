@@ -3,18 +3,17 @@
  * into windows that join as the counts' windows overlap, and a joined window of millions of
  * slots was made (zeroed, copied into) and charged at once: 10.8 · 2^20 units between two
  * progress checks in bench_budget's "1e9 v fog of 500". Made and charged a piece of about 2^20
- * units at a time (windows.c's fill_window, warapp_fog.c's mix_into), no two checks are more than
+ * units at a time (windows.c's fill_window), no two checks are more than
  * 3 · 2^20 units apart: 2^20 for the interval, up to 2^20 for the charge that crosses it, and
  * room for the small charges that stay whole. Counted in units, not time: the budget's
- * work_spent at each check, its start and end counted as checks. The scratch is warm
- * (warm_scratch.h): a block's new pages, charged whole when it is taken, are not measured here.
+ * work_spent at each check, its start and end counted as checks.
  */
 #include <stdio.h>
 
 #include <criterion/criterion.h>
 
 #include "combatd/warapp_odds.h"
-#include "warm_scratch.h"
+#include "combatd/windows.h"
 
 typedef struct {
     const cbd_budget *b;
@@ -34,45 +33,48 @@ static cbd_budget_stop count_check(void *arg) {
 }
 
 /*
- * 10^9 attackers against 20 counts from 5·10^8, 2.5·10^5 apart, at full luck with weighted
- * rounding (bench_budget's row, fewer counts further apart): the defenders' kills of count c are
- * binomial(c, 0.7) (luck 1), their means 0.7 · 2.5·10^5 = 175,000 apart, each spread over
- * some ±9 standard deviations of sqrt(5·10^8 · 0.7 · 0.3) = 10,247 where its probabilities are
- * not 0 in a double: wider than the gap, so the counts' attackers-left windows overlap and join
- * into one that holds at least the 19 · 175,000 = 3,325,000 values between the first count's
- * mean and the last's: 3.17 · 2^20 slots, charged whole one charge of more than 3 · 2^20 units
- * (a slot: CBD_WORK_SCAN_TERM).
+ * The windows' own step (windows.c): a window of 10 values and one of 10 more 4·10^6 values
+ * further, covered from the first to the last, join into one new window of 4,000,020 slots, made
+ * (zeroed, the two copied in) and charged at CBD_WORK_SCAN_TERM a slot: 3.8 · 2^20 units, charged
+ * whole before it was made (a fog's mixture of 500 counts joined windows of 10.8 · 2^20 so), and
+ * the new pages of its block (no scratch: all of them), charged whole when it was taken.
  */
-Test(fog_pieces, a_mixture_of_20_counts_is_checked_throughout) {
-    cbd_warapp_side attack = {1000000000, 0, NULL}, defense = {0, 0, NULL};
-    cbd_warapp_count counts[20];
-    for (int k = 0; k < 20; k++) {
-        counts[k] = (cbd_warapp_count){500000000 + 250000 * (uint64_t)k, 1.0 / 20};
-    }
-    cbd_warapp_settings s = cbd_warapp_default_settings();
-    s.luck_modifier = 1000000; /* 1 */
-    s.rounding = CBD_ROUND_WEIGHTED;
+Test(fog_pieces, a_joined_window_is_made_in_pieces) {
     cbd_budget b;
-    warm_budget_init(&b, UINT64_MAX, (size_t)1 << 30);
+    cbd_budget_init(&b, UINT64_MAX, (size_t)1 << 30);
     gap_count g = {.b = &b};
     cbd_budget_set_progress(&b, count_check, &g);
-    cbd_warapp_analysis a;
-    cr_assert_eq(cbd_warapp_analyze_fog(&attack, &defense, counts, 20, &s, &b, &a), CBD_OK);
+    cbd_windows ws;
+    cbd_windows_init(&ws);
+    cbd_slot *at;
+    cr_assert_eq(cbd_windows_cover(&ws, 0, 9, 0, CBD_WORK_SCAN_TERM, &b, &at), CBD_OK);
+    at[3].p = 0.25;
+    cr_assert_eq(cbd_windows_cover(&ws, 4000010, 4000019, 0, CBD_WORK_SCAN_TERM, &b, &at), CBD_OK);
+    at[5].p = 0.75;
+    cr_assert_eq(ws.n, 2, "two windows, far apart");
+    uint64_t before = b.work_spent, fresh_before = b.fresh_units;
+    g.last = before;
+    g.widest = 0;
+    cr_assert_eq(cbd_windows_cover(&ws, 0, 4000019, 0, CBD_WORK_SCAN_TERM, &b, &at), CBD_OK);
     mark(&g); /* the end */
-    size_t slots = cbd_windows_slots(&a.attackers_left);
-    printf("fog of 20 counts: %llu units, %llu checks, %zu slots of attackers left, at most %.2f "
-           "x 2^20 units between two\n",
-           (unsigned long long)g.last, (unsigned long long)g.checks, slots,
+    printf("a window of 4,000,020 slots joined: %llu units, %llu checks, at most %.2f x 2^20 "
+           "units between two\n",
+           (unsigned long long)(g.last - before), (unsigned long long)g.checks,
            (double)g.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
-    cr_expect_geq(slots, 3325000, "the counts' windows joined (the span worked out above)");
-    size_t widest = a.attackers_left.n > 0 ? a.attackers_left.w[0].len : 0;
-    cr_expect_eq(a.attackers_left.n, 1, "one window");
-    cr_expect_eq(widest, slots);
-    cr_expect_gt(g.last, 20 * CBD_BUDGET_PROGRESS_UNITS, "a costly mixture");
+    cr_expect_eq(ws.n, 1);
+    cr_expect_eq(cbd_windows_slots(&ws), 4000020);
+    /* a unit a slot (no window moved in the list), and the new block's pages: no scratch, so
+     * every page of its 32 MB (4,000,020 slots of 8 bytes), 7,813 at least */
+    uint64_t pages = b.fresh_units - fresh_before;
+    cr_expect_eq(g.last - before - pages, 4000020);
+    cr_expect_geq(pages, 7813 * (uint64_t)CBD_WORK_FRESH_PAGE);
+    cr_expect_eq(cbd_windows_p(&ws, 3), 0.25);
+    cr_expect_eq(cbd_windows_p(&ws, 4000015), 0.75);
+    cr_expect_eq(cbd_windows_p(&ws, 2000000), 0.0);
     cr_expect_leq(g.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%llu units between two checks",
                   (unsigned long long)g.widest);
-    cbd_warapp_analysis_free(&a);
-    cr_expect_eq(b.mem_held, 0, "every block given back");
+    cbd_windows_free(&ws);
+    cr_expect_eq(b.mem_held, 0);
 }
 
 /*
