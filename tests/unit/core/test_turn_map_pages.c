@@ -16,25 +16,10 @@
 
 #include <criterion/criterion.h>
 
+#include "check_gaps.h"
+
 #include "combatd/budget.h"
 #include "core/warapp/turn/warapp_turn_internal.h"
-
-typedef struct {
-    const cbd_budget *b;
-    uint64_t last, widest, checks;
-} gap_count;
-
-static void mark(gap_count *g) {
-    uint64_t now = g->b->work_spent;
-    g->widest = now - g->last > g->widest ? now - g->last : g->widest;
-    g->last = now;
-}
-
-static cbd_budget_stop count_check(void *arg) {
-    mark(arg);
-    ((gap_count *)arg)->checks++;
-    return CBD_BUDGET_RUNNING;
-}
 
 #define WORDS  64    /* a state of 256 bytes */
 #define STATES 65536 /* 16 MiB of keys: the last growth adds 8 MiB of them, 2048 pages */
@@ -43,7 +28,7 @@ Test(turn_map_pages, a_grown_table_charges_its_pages_as_its_states_fill_it) {
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, (size_t)1 << 30);
     gap_count g = {.b = &b};
-    cbd_budget_set_progress(&b, count_check, &g);
+    cbd_budget_set_progress(&b, gap_count_check, &g);
     cbd_turn_map m;
     memset(&m, 0, sizeof m);
     m.budget = &b;
@@ -55,7 +40,7 @@ Test(turn_map_pages, a_grown_table_charges_its_pages_as_its_states_fill_it) {
         cr_assert(cbd_charge(&b, CBD_WORK_TURN_STATE), "the caller's charge for the state");
         cr_assert_eq(cbdp_turn_map_add(&m, key, 1.0), CBD_OK);
     }
-    mark(&g); /* the end */
+    gap_count_mark(&g); /* the end */
     cr_assert_eq(m.count, STATES);
     printf("%d states of %d words: %llu units, %llu checks, %llu units of new pages, at most "
            "%.2f x 2^20 units between two\n",
