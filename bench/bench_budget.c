@@ -14,9 +14,9 @@
  * page faults of the run (getrusage(RUSAGE_THREAD)), the most memory the budget held at once,
  * the answer's bytes, and the progress checks (a worker's job stops at one when its deadline
  * passes, its client leaves or the server stops): how many, and the longest stretch of the
- * thread's CPU between two (its start and end count as checks), in ms: how late a job can
- * stop; and the most units charged between two, in 2^20s (CBD_BUDGET_PROGRESS_UNITS): past 3, a
- * step was charged whole rather than as it ran.
+ * thread's CPU between two (the job's start, once the body is parsed, and its end count as
+ * checks), in ms: how late a job can stop; and the most units charged between two, in 2^20s
+ * (CBD_BUDGET_PROGRESS_UNITS): past 3, a step was charged whole rather than as it ran.
  *
  *   taskset -c 1 build/bench/bench_budget [runs [label-prefix]]   (default 3 runs a row)
  *
@@ -434,8 +434,8 @@ static double cpu_ns(void) {
 
 /* The progress checks of a run (budget.h's cbd_budget_progress_fn, which a worker's job uses to
  * stop when its deadline passes, its client leaves or the server stops): how many, and the
- * longest stretch of the thread's CPU between two (the run's start and end count as checks),
- * which bounds how late a job stops. */
+ * longest stretch of the thread's CPU between two (the job's start, once the body is parsed, and
+ * its end count as checks), which bounds how late a job stops. */
 typedef struct {
     double last_ns;
     double longest_ns;
@@ -516,6 +516,10 @@ static row_run run_once(const cbd_config *cfg, cbd_scratch_pool *pool, const bud
     double t0 = cpu_ns();
     r.probe.last_ns = thread_cpu_ns();
     if (cbd_api_parse(ep, body, strlen(body), &req, &reply)) {
+        /* a worker's job starts here: the server parses the body on its HTTP thread before it
+         * hands the request to a worker (src/http/request.c), so the parse is no stretch of the
+         * job's (its units are, charged at the job's first check) */
+        r.probe.last_ns = thread_cpu_ns();
         (void)cbd_api_answer_within(&req, cfg, &limits, &reply);
     }
     probe_mark(&r.probe);

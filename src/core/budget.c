@@ -189,11 +189,29 @@ static bool mem_fits(cbd_budget *b, size_t size) {
  * caller's either way, and the computation's next charge returns it. */
 static void charge_fresh(cbd_budget *b, size_t bytes) {
     size_t pages = bytes / CBD_SCRATCH_PAGE + (bytes % CBD_SCRATCH_PAGE != 0);
-    cbd_budget *to = b->fresh_to ? b->fresh_to : b;
     uint64_t units = cbd_work_times(CBD_WORK_FRESH_PAGE, pages);
     b->fresh_bytes += bytes;
+    if (b->pages_owed) {
+        *b->pages_owed = units < UINT64_MAX - *b->pages_owed ? *b->pages_owed + units : UINT64_MAX;
+        return;
+    }
+    (void)cbd_charge_pages(b, units);
+}
+
+bool cbd_charge_pages(cbd_budget *b, uint64_t units) {
+    if (!b) {
+        return true;
+    }
+    cbd_budget *to = b->fresh_to ? b->fresh_to : b;
     to->fresh_units = units < UINT64_MAX - to->fresh_units ? to->fresh_units + units : UINT64_MAX;
     (void)cbd_charge(to, units);
+    return !cbd_budget_spent(b); /* (a parent's stop is its own: the child's caller sees it) */
+}
+
+void cbd_budget_defer_pages(cbd_budget *b, uint64_t *owed) {
+    if (b) {
+        b->pages_owed = owed;
+    }
 }
 
 void cbd_budget_set_fresh_to(cbd_budget *b, cbd_budget *to) {
@@ -438,4 +456,38 @@ void cbd_budget_add_spent(cbd_budget *b, uint64_t units) {
     if (b) {
         b->work_spent = units < UINT64_MAX - b->work_spent ? b->work_spent + units : UINT64_MAX;
     }
+}
+
+/* The child's progress check: the parent charged the child's work since the last, its own
+ * check's interval restarted there, and its callback asked. */
+static cbd_budget_stop relay_progress(void *arg) {
+    cbd_budget_relay *r = arg;
+    cbd_budget *p = r->parent;
+    uint64_t spent = r->child->work_spent;
+    uint64_t owed = spent > *r->charged ? spent - *r->charged : 0;
+    if (p->stopped == CBD_BUDGET_RUNNING && owed <= cbd_budget_work_left(p)) {
+        cbd_budget_add_spent(p, owed);
+        *r->charged += owed;
+        uint64_t next = p->work_spent + CBD_BUDGET_PROGRESS_UNITS;
+        p->next_progress = !p->progress ? UINT64_MAX : next < p->work_spent ? UINT64_MAX : next;
+    }
+    return p->progress ? p->progress(p->progress_arg) : CBD_BUDGET_RUNNING;
+}
+
+void cbd_budget_relay_start(cbd_budget_relay *r, cbd_budget *child, cbd_budget *parent,
+                            uint64_t *charged) {
+    *r = (cbd_budget_relay){child, parent, charged};
+    if (parent) {
+        cbd_budget_set_progress(child, relay_progress, r);
+    }
+}
+
+bool cbd_budget_relay_settle(cbd_budget_relay *r) {
+    if (!r->parent) {
+        return true;
+    }
+    uint64_t spent = r->child->work_spent;
+    uint64_t owed = spent > *r->charged ? spent - *r->charged : 0;
+    *r->charged += owed;
+    return cbd_charge(r->parent, owed);
 }

@@ -23,11 +23,16 @@ static cbd_status mix_into(cbd_windows *acc, const cbd_windows *d, double w, cbd
         if (st != CBD_OK) {
             return st;
         }
-        if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, src->len))) {
-            return CBD_ERR_BUDGET;
-        }
-        for (size_t i = 0; i < src->len; i++) {
-            at[i].p += w * src->s[i].p;
+        /* in pieces, each charged before it is added (a count's window may hold millions) */
+        size_t piece = (size_t)(CBD_BUDGET_PROGRESS_UNITS / CBD_WORK_SCAN_TERM);
+        for (size_t from = 0; from < src->len; from += piece) {
+            size_t to = src->len - from < piece ? src->len : from + piece;
+            if (!cbd_charge(budget, cbd_work_times(CBD_WORK_SCAN_TERM, to - from))) {
+                return CBD_ERR_BUDGET;
+            }
+            for (size_t i = from; i < to; i++) {
+                at[i].p += w * src->s[i].p;
+            }
         }
     }
     return CBD_OK;

@@ -17,52 +17,7 @@
 
 #include "budget_test.h"
 #include "costly_requests.h"
-
-typedef struct {
-    const cbd_budget *budget; /* the request's, as it runs */
-    uint64_t last;            /* work_spent at the last check */
-    uint64_t widest;          /* the most units between two checks */
-    uint64_t checks;
-} gap_probe;
-
-static void gap_mark(gap_probe *p) {
-    uint64_t now = p->budget->work_spent;
-    p->widest = now - p->last > p->widest ? now - p->last : p->widest;
-    p->last = now;
-}
-
-/* Never stops the request: it only measures. */
-static cbd_budget_stop gap_check(void *arg) {
-    gap_probe *p = arg;
-    gap_mark(p);
-    p->checks++;
-    return CBD_BUDGET_RUNNING;
-}
-
-/* Answers `body` at `path` as a worker answers it, its checks measured. */
-static gap_probe run_measured(const char *path, const char *body, int *status) {
-    cbd_config cfg;
-    cbd_config_defaults(&cfg);
-    const cbd_api_endpoint *ep = cbd_api_find_endpoint(path);
-    cr_assert_not_null(ep);
-    cbd_api_request req;
-    cbd_api_reply reply = {0};
-    cr_assert(cbd_api_parse(ep, body, strlen(body), &req, &reply), "%s", reply.body);
-    cbd_budget spent;
-    memset(&spent, 0, sizeof spent);
-    gap_probe p = {.budget = &spent};
-    cbd_api_limits limits = cbd_api_full_limits(&cfg);
-    limits.report = &spent;
-    limits.scratch = warm_scratch();
-    limits.progress = gap_check;
-    limits.progress_arg = &p;
-    cr_assert(cbd_api_answer_within(&req, &cfg, &limits, &reply));
-    gap_mark(&p); /* the end */
-    *status = reply.status;
-    cr_expect_eq(spent.mem_held, 0, "every block given back");
-    cbd_api_reply_free(&reply);
-    return p;
-}
+#include "progress_gaps.h"
 
 static void expect_checked_throughout(const char *label, const char *path, char *body) {
     int status = 0;

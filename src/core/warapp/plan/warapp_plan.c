@@ -188,6 +188,8 @@ static void init_search_budget(plan_ctx *c, cbd_block_cache *cache) {
     /* (its new pages are the request's: they vary with what the server's memory held before) */
     cbd_budget_init_child(&c->meter.search, c->meter.budget,
                           c->meter.cap_by_request ? left : c->req->max_work);
+    cbd_budget_relay_start(&c->meter.relay, &c->meter.search, c->meter.budget,
+                           &c->meter.request_charged);
     memset(cache, 0, sizeof *cache);
     cbd_budget_set_cache(&c->meter.search, cache);
 }
@@ -235,9 +237,7 @@ const char *cbd_plan_stop_name(cbd_plan_stop stop) {
 static cbd_status settle(plan_ctx *c, cbd_status st, run_kind kind, const plan_run *run) {
     cbd_budget *budget = c->meter.budget;
     cbd_budget_stop why = c->meter.search.stopped;
-    uint64_t spent = c->meter.search.work_spent;
-    bool charged =
-        cbd_charge(budget, spent > c->meter.request_charged ? spent - c->meter.request_charged : 0);
+    bool charged = cbd_budget_relay_settle(&c->meter.relay);
     bool request_stop = why == CBD_BUDGET_CANCELLED || why == CBD_BUDGET_DEADLINE ||
                         (why == CBD_BUDGET_WORK && c->meter.cap_by_request);
     if (st == CBD_OK && request_stop) {

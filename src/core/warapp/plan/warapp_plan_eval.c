@@ -294,14 +294,21 @@ static double goal_sum(const plan_ctx *c, const cbd_turn_analysis *a) {
  * run is analysed within what the request has left rather than the run's share (so that a plan
  * is answered whenever one fits at all, and no plan is analysed again for want of a share),
  * in `wide`; its work is the search's all the same. */
-static cbd_budget *analysis_meter(plan_ctx *c, cbd_budget *wide) {
+typedef struct {
+    cbd_budget b;
+    cbd_budget_relay relay; /* its work to the request's budget as it is spent */
+    uint64_t relayed;
+} wide_meter;
+
+static cbd_budget *analysis_meter(plan_ctx *c, wide_meter *wide) {
     if (!c->meter.first_on_request || c->best.evaluated > 0 || c->best.kept[0].used ||
         !c->meter.budget) {
         return &c->meter.search;
     }
-    cbd_budget_init_child(wide, c->meter.budget, cbd_budget_work_left(c->meter.budget));
-    cbd_budget_set_cache(wide, c->meter.search.cache);
-    return wide;
+    cbd_budget_init_child(&wide->b, c->meter.budget, cbd_budget_work_left(c->meter.budget));
+    cbd_budget_set_cache(&wide->b, c->meter.search.cache);
+    cbd_budget_relay_start(&wide->relay, &wide->b, c->meter.budget, &wide->relayed);
+    return &wide->b;
 }
 
 /* Analyses the plan and keeps it among the best; *value its value when EVAL_DONE. */
@@ -314,7 +321,8 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
     cbd_turn turn;
     /* The plan's orders are at the front of c->orders already: the board's follow them. */
     cbdp_plan_build_turn(c->board, c->req, &plan, c->orders, c->goals, &turn);
-    cbd_budget wide, *meter = analysis_meter(c, &wide);
+    wide_meter wide = {.relayed = 0};
+    cbd_budget *meter = analysis_meter(c, &wide);
     uint64_t before = meter->work_spent, fresh_before = meter->fresh_bytes;
     uint64_t heap_before = meter->heap_blocks;
     cbd_turn_analysis a;
@@ -336,12 +344,13 @@ static eval_result plan_evaluate(plan_ctx *c, const plan_state *s, double *value
     uint64_t spent = meter->work_spent - before;
     cbd_budget_note_child(c->meter.budget, meter, meter->fresh_bytes - fresh_before,
                           meter->heap_blocks - heap_before);
-    if (meter == &wide) {
-        /* charged to the run's share too: past it, the run's next plan stops it */
+    if (meter == &wide.b) {
+        /* charged to the run's share too: past it, the run's next plan stops it (what of it
+         * was relayed to the request's budget as it ran is the run's relayed work) */
         cbd_budget_add_spent(&c->meter.search, spent);
+        c->meter.request_charged += wide.relayed;
     }
-    bool charged = cbd_charge(c->meter.budget, spent);
-    c->meter.request_charged += spent;
+    bool charged = cbd_budget_relay_settle(&c->meter.relay);
     if (st != CBD_OK) {
         return failed(c, st, &err, meter, plan.n_orders);
     }

@@ -259,11 +259,9 @@ static eval_result run(plan_ctx *c, bool counting, uint64_t cap, uint64_t *count
 
 eval_result cbdp_plan_count(plan_ctx *c, uint64_t cap, uint64_t *count) {
     uint64_t n = 0;
-    uint64_t spent = c->meter.search.work_spent;
     eval_result r = run(c, true, cap, &n);
     /* the count is charged to the request too; a count cut short counts as too many */
-    c->meter.request_charged += c->meter.search.work_spent - spent;
-    if (!cbd_charge(c->meter.budget, c->meter.search.work_spent - spent)) {
+    if (!cbd_budget_relay_settle(&c->meter.relay)) {
         c->meter.status = CBD_ERR_BUDGET;
         *c->meter.err = (cbd_turn_error){CBD_TURN_ERR_BUDGET, CBD_TURN_NO_ORDER, 0, 0};
         return EVAL_ERROR;

@@ -80,11 +80,13 @@ typedef struct {
     /* The first plan of a run may use the request's budget past the search's share, so that a
      * plan is answered whenever one fits at all (set for the first run only). */
     bool first_on_request;
-    /* The run's work is the request's too: the analyses' as they end, the rest (the walks,
-     * the tries) when the run ends. The run's own budget is capped at what the request has
-     * left, so that neither passes the request's limit (an HTTP thread's inline slice). */
+    /* The run's work is the request's too, relayed at each of the run's progress checks
+     * (about 2^20 units) and the rest settled as each analysis, the count and the run end. The
+     * run's own budget is capped at what the request has left, so that neither passes the request's
+     * limit (an HTTP thread's inline slice). */
     uint64_t request_charged;
-    bool cap_by_request; /* the cap is the request's, not the run's share */
+    cbd_budget_relay relay; /* the run's work to the request's budget as it is spent */
+    bool cap_by_request;    /* the cap is the request's, not the run's share */
     bool stopped, unproven;
     size_t memory_refused; /* a plan's analysis asked for this block past the memory budget */
     cbd_turn_error *err;

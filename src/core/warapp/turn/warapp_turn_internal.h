@@ -131,6 +131,9 @@ typedef struct {
     uint32_t *slot;  /* cap: the table slot of each state, so that clearing costs the states */
     uint32_t *table; /* tcap slots: entry index + 1, 0 when empty */
     size_t tcap;     /* a power of 2 */
+    /* The arrays' last growth, charged as new states fill it: its bytes (CBD_WORK_TURN_GROWTH)
+     * and its new pages (cbd_budget_defer_pages), over the states it made room for. */
+    cbd_charge_share grown, grown_pages;
 } cbd_turn_map;
 
 void cbdp_turn_map_free(cbd_turn_map *m);
@@ -266,6 +269,9 @@ struct cbd_turn_engine {
     cbd_turn_analysis *out; /* owner chances are added here as territories retire */
     cbd_turn_retired *pts;  /* (territory, armies, probability) as territories retire */
     size_t n_pts, pts_cap;
+    /* The last growth of pts, charged as the points fill it: its bytes (CBD_WORK_TURN_GROWTH)
+     * and its new pages (cbd_budget_defer_pages), over the points it made room for. */
+    cbd_charge_share pts_growth, pts_pages;
     int32_t *last;     /* local territory -> the last step of the schedule that touches it */
     uint32_t *touched; /* n_terr + 2: an order's territories (its row's `touches`) */
     uint64_t peak;

@@ -62,22 +62,54 @@ static bool map_rehash(cbd_turn_map *m, size_t tcap) {
     return true;
 }
 
-/*
- * One of the map's arrays grown from m->cap to `cap` entries of `size` bytes, its growth charged
- * by the bytes it adds just before: first touched, they fault their pages in (and a realloc may
- * copy the old ones), which the per-state weights do not count. Array by array, so that the
- * progress check comes between them (the four charged at once were 4 · 2^20 units at a time
- * for a battle of 10^6 states). On failure the array is kept.
- */
+/* One of the map's arrays grown from m->cap to `cap` entries of `size` bytes; on failure the
+ * array is kept. */
 static bool grow_array(cbd_turn_map *m, void **array, size_t size, size_t cap) {
-    if (!cbd_charge(m->budget, (uint64_t)(cap - m->cap) * size / CBD_WORK_TURN_GROWTH)) {
-        return false;
-    }
     void *grown = cbd_mem_realloc(m->budget, *array, cap * size);
     if (!grown) {
         return false;
     }
     *array = grown;
+    return true;
+}
+
+/*
+ * The arrays doubled. Their growth (the bytes they add, at CBD_WORK_TURN_GROWTH) and their new
+ * pages are charged as new states fill the room (cbdp_turn_map_add), not at once: the kernel
+ * faults a page in when a state is first written there (a keys array grown by 40 MB charged
+ * whole was 10 · 2^20 units between two progress checks). A growth the budget has not the units
+ * for stops here, before its memory is asked for.
+ */
+static bool grow_arrays(cbd_turn_map *m) {
+    size_t cap = m->cap ? m->cap * 2 : 32, more = cap - m->cap;
+    size_t sizes[4] = {(m->words ? m->words : 1) * sizeof *m->keys, sizeof *m->prob,
+                       sizeof *m->hash, sizeof *m->slot};
+    uint64_t growth = 0;
+    for (size_t a = 0; a < 4; a++) {
+        growth += cbd_work_times(more, sizes[a]) / CBD_WORK_TURN_GROWTH;
+    }
+    if ((growth > cbd_budget_work_left(m->budget) && !cbd_charge(m->budget, growth)) ||
+        !cbd_charge_share_end(&m->grown) || !cbd_charge_share_end(&m->grown_pages)) {
+        return false;
+    }
+    uint64_t pages = 0;
+    cbd_budget_defer_pages(m->budget, &pages);
+    void *keys = m->keys, *prob = m->prob, *hash = m->hash, *slot = m->slot;
+    bool grown = grow_array(m, &keys, sizes[0], cap);
+    m->keys = keys;
+    grown = grown && grow_array(m, &prob, sizes[1], cap);
+    m->prob = prob;
+    grown = grown && grow_array(m, &hash, sizes[2], cap);
+    m->hash = hash;
+    grown = grown && grow_array(m, &slot, sizes[3], cap);
+    m->slot = slot;
+    cbd_budget_defer_pages(m->budget, NULL);
+    if (!grown) {
+        return false; /* (the arrays grown are kept, their new pages untouched) */
+    }
+    cbd_charge_share_init(&m->grown, m->budget, growth, more);
+    cbd_charge_share_pages_init(&m->grown_pages, m->budget, pages, more);
+    m->cap = cap;
     return true;
 }
 
@@ -88,24 +120,7 @@ static bool map_reserve(cbd_turn_map *m) {
             return false;
         }
     }
-    if (m->count < m->cap) {
-        return true;
-    }
-    size_t cap = m->cap ? m->cap * 2 : 32;
-    void *keys = m->keys, *prob = m->prob, *hash = m->hash, *slot = m->slot;
-    bool grown = grow_array(m, &keys, (m->words ? m->words : 1) * sizeof *m->keys, cap);
-    m->keys = keys;
-    grown = grown && grow_array(m, &prob, sizeof *m->prob, cap);
-    m->prob = prob;
-    grown = grown && grow_array(m, &hash, sizeof *m->hash, cap);
-    m->hash = hash;
-    grown = grown && grow_array(m, &slot, sizeof *m->slot, cap);
-    m->slot = slot;
-    if (!grown) {
-        return false;
-    }
-    m->cap = cap;
-    return true;
+    return m->count < m->cap || grow_arrays(m);
 }
 
 /* The probe's test for cbdp_turn_map_add: an empty slot, or one holding the state looked for. */
@@ -164,6 +179,9 @@ cbd_status cbdp_turn_map_add(cbd_turn_map *m, const uint32_t *key, double w) {
     if (m->table[s]) {
         m->prob[m->table[s] - 1] += w;
         return CBD_OK;
+    }
+    if (!cbd_charge_share_step(&m->grown) || !cbd_charge_share_step(&m->grown_pages)) {
+        return CBD_ERR_BUDGET;
     }
     size_t i = m->count++;
     memcpy(m->keys + i * m->words, key, m->words * 4);

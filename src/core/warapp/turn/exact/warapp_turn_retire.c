@@ -7,19 +7,44 @@
 
 #include "core/warapp/turn/warapp_turn_internal.h"
 
+/*
+ * The points' room doubled. Its growth (CBD_WORK_TURN_GROWTH a byte's share) and its new pages
+ * are charged as the points fill it (push_point), not at once: the kernel faults a page in when
+ * a point first lands on it, and a growth to 64 MiB charged whole was 78 · 2^20 units at once,
+ * its faults up to 12 ms of CPU between two checks after it. A growth the budget has not the
+ * units for stops here, before its memory is asked for.
+ */
+static cbd_status grow_points(cbd_turn_engine *e) {
+    size_t cap = e->pts_cap ? e->pts_cap * 2 : 64;
+    uint64_t growth = (cap - e->pts_cap) * sizeof *e->pts / CBD_WORK_TURN_GROWTH;
+    if ((growth > cbd_budget_work_left(e->budget) && !cbd_charge(e->budget, growth)) ||
+        !cbd_charge_share_end(&e->pts_growth) || !cbd_charge_share_end(&e->pts_pages)) {
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
+    }
+    uint64_t pages = 0;
+    cbd_budget_defer_pages(e->budget, &pages);
+    cbd_turn_retired *n = cbd_mem_realloc(e->budget, e->pts, cap * sizeof *n);
+    cbd_budget_defer_pages(e->budget, NULL);
+    if (!n) {
+        return cbdp_turn_stopped(e, cbd_budget_nomem(e->budget));
+    }
+    cbd_charge_share_init(&e->pts_growth, e->budget, growth, cap - e->pts_cap);
+    cbd_charge_share_pages_init(&e->pts_pages, e->budget, pages, cap - e->pts_cap);
+    e->pts = n;
+    e->pts_cap = cap;
+    return CBD_OK;
+}
+
 /* Appends one retired territory's (armies, probability). */
 static cbd_status push_point(cbd_turn_engine *e, uint32_t terr, uint64_t armies, double p) {
     if (e->n_pts == e->pts_cap) {
-        size_t cap = e->pts_cap ? e->pts_cap * 2 : 64;
-        if (!cbd_charge(e->budget, (cap - e->pts_cap) * sizeof *e->pts / CBD_WORK_TURN_GROWTH)) {
-            return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
+        cbd_status st = grow_points(e);
+        if (st != CBD_OK) {
+            return st;
         }
-        cbd_turn_retired *n = cbd_mem_realloc(e->budget, e->pts, cap * sizeof *n);
-        if (!n) {
-            return cbdp_turn_stopped(e, cbd_budget_nomem(e->budget));
-        }
-        e->pts = n;
-        e->pts_cap = cap;
+    }
+    if (!cbd_charge_share_step(&e->pts_growth) || !cbd_charge_share_step(&e->pts_pages)) {
+        return cbdp_turn_stopped(e, CBD_ERR_BUDGET);
     }
     e->pts[e->n_pts++] = (cbd_turn_retired){terr, (uint32_t)armies, p};
     return CBD_OK;
