@@ -1,6 +1,6 @@
 /*
  * POST /plan-turn with `objective: "position"` over HTTP (W48, W49): docs/api/plan.md's example
- * worked out by hand (docs/rules.md W48: V = 17 − 31 = −14), the same bytes for the same
+ * worked out by hand (docs/rules.md W48: V = 16.6 − 31 = −14.4), the same bytes for the same
  * request, and a scenario's bad order named at its pointer in the request.
  */
 #include <math.h>
@@ -29,8 +29,9 @@ TestSuite(plan_position_http, .init = test_suite_start, .fini = test_suite_stop)
 
 /*
  * bob's 2 on C then C → B with 6 (of 7 asked, W14.3): they kill round(3.6) = 4 ≥ 1 and lose
- * round(0.7) = 1; B is bob's with 5. alice: 3 · 5 + 2 · 2 · (1/2)² + ½ · 1 + ½ · 1 = 17; bob:
- * 3 · 8 + 2 · 0.5 + ½ · 9 + ½ · 3 = 31 (CD's only outside border, B, is his). V = −14.
+ * round(0.7) = 1; B is bob's with 5. alice: 3 · 5 + 2 · 2 · (1/2)² · 3/5 + ½ · 1 + ½ · 1 = 16.6
+ * (AB's reach: B's 5 armies against 0.6 · 5 = 3 a turn of base income kills); bob:
+ * 3 · 8 + 2 · 0.5 + ½ · 9 + ½ · 3 = 31 (CD's only outside border, B, is his). V = −14.4.
  */
 Test(plan_position_http, w48_the_hand_worked_standing_over_http) {
     const char *body =
@@ -40,7 +41,7 @@ Test(plan_position_http, w48_the_hand_worked_standing_over_http) {
     test_response r;
     cr_assert_eq(test_post_json(test_port, "/plan-turn", body, &r), 0);
     cr_assert_eq(r.status, 200, "%s", r.body);
-    cr_expect(fabs(json_number_at(r.json, "value") + 14.0) < 1e-12, "%s", r.body);
+    cr_expect(fabs(json_number_at(r.json, "value") + 14.4) < 1e-12, "%s", r.body);
     cr_expect_eq(json_number_at(r.json, "scenarios/0/weight"), 1.0);
     cr_expect_eq(json_array_size(json_walk(r.json, "orders")), 0);
     test_response again;

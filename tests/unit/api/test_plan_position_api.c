@@ -59,13 +59,16 @@ static json_t *run_doc(const char *path, const json_t *req, int want) {
     "{\"player\": \"bob\", \"from\": \"C\", \"to\": \"B\", \"armies\": 7}]"
 
 /*
- * W48 by hand. S = 3 income + 2 progress + 0.5 armies + 0.5 territories − risk.
+ * W48 by hand. S = 3 income + 2 progress + 0.5 armies + 0.5 territories − risk; a bonus's reach
+ * is 1 when the armies on its territories the player does not own are at most what a turn of
+ * base income kills (0.6 · 5 = 3), else 3 over them.
  *
  * The strike (bob's 2 on C, C → B with 6): 6 kill round(3.6) = 4 ≥ 1, B's 1 kills round(0.7) = 1:
- * B is bob's with 5, C keeps 1. alice: A only; income 5; AB half hers, not whole: progress
- * 2 · (1/2)² · 1 = 0.5; armies 1, territories 1: S = 15 + 1 + 0.5 + 0.5 = 17. bob: income 5 + 3
- * (CD whole); progress toward AB 2 · (1/2)² = 0.5; armies 5 + 1 + 3 = 9, territories 3; CD's
- * risk: its only outside border is B, bob's: 0. S = 24 + 1 + 4.5 + 1.5 = 31. V = 17 − 31 = −14.
+ * B is bob's with 5, C keeps 1. alice: A only; income 5; AB half hers, not whole, B's 5 armies
+ * past 3: progress 2 · (1/2)² · 3/5 = 0.3; armies 1, territories 1: S = 15 + 0.6 + 0.5 + 0.5 =
+ * 16.6. bob: income 5 + 3 (CD whole); progress toward AB 2 · (1/2)² · 1 = 0.5 (A's 1 army);
+ * armies 5 + 1 + 3 = 9, territories 3; CD's risk: its only outside border is B, bob's: 0.
+ * S = 24 + 1 + 4.5 + 1.5 = 31. V = 16.6 − 31 = −14.4.
  *
  * The hold (bob's 2 on C, which borders alice; D does not): nothing moves. alice: income 5 + 2;
  * AB whole, no progress; armies 2, territories 2; AB's risk: its borders out are A-N and B-C,
@@ -73,12 +76,12 @@ static json_t *run_doc(const char *path, const json_t *req, int want) {
  * S = 21 + 1 + 1 − 14/9 = 193/9. bob: income 8; armies 10, territories 2; CD's risk: B's 1
  * against C's 7, 3 · 1/8 = 3/8. S = 24 + 5 + 1 − 3/8 = 237/8. V = 193/9 − 237/8 = −589/72.
  *
- * Hold and strike at 1/2 each: (−589/72 − 14) / 2 = −1597/144.
+ * Hold and strike at 1/2 each: (−589/72 − 72/5) / 2 = −8129/720.
  */
 Test(plan_position, w48_the_value_is_the_hand_worked_standing) {
     json_t *doc =
         run("/plan-turn", BOARD(", \"others\": [{\"weight\": 1, \"orders\": " STRIKE "}]"), 200);
-    cr_expect_float_eq(json_number_at(doc, "value"), -14.0, 1e-12, "%s", last_raw);
+    cr_expect_float_eq(json_number_at(doc, "value"), -14.4, 1e-12, "%s", last_raw);
     cr_expect_eq(json_array_size(json_walk(doc, "orders")), 0);
     cr_expect_str_eq(json_string_value(json_walk(doc, "scenarios/0/name")), "others/0");
     cr_expect_float_eq(json_number_at(doc, "scenarios/0/weight"), 1.0, 0);
@@ -86,28 +89,57 @@ Test(plan_position, w48_the_value_is_the_hand_worked_standing) {
     json_decref(doc);
 
     doc = run("/plan-turn", BOARD(", \"incomes\": {\"bob\": 2}"), 200);
-    cr_expect_float_eq(json_number_at(doc, "value"), -1597.0 / 144.0, 1e-12, "%s", last_raw);
+    cr_expect_float_eq(json_number_at(doc, "value"), -8129.0 / 720.0, 1e-12, "%s", last_raw);
     cr_expect_str_eq(json_string_value(json_walk(doc, "scenarios/0/name")), "hold");
     cr_expect_float_eq(json_number_at(doc, "scenarios/0/value"), -589.0 / 72.0, 1e-12);
     cr_expect_str_eq(json_string_value(json_walk(doc, "scenarios/1/name")), "strike");
-    cr_expect_float_eq(json_number_at(doc, "scenarios/1/value"), -14.0, 1e-12);
+    cr_expect_float_eq(json_number_at(doc, "scenarios/1/value"), -14.4, 1e-12);
     cr_expect_float_eq(json_number_at(doc, "scenarios/1/weight"), 0.5, 0);
     cr_expect_eq(json_array_size(json_walk(doc, "warnings")), 0, "%s", last_raw);
     json_decref(doc);
 }
 
 /*
+ * W48's reach by hand: alice alone holds A (1) of the bonus AW worth 4, W neutral; income 0, so
+ * her only plan is no order and V = S(alice) (no other player). S = 3 · 5 + 2 · progress +
+ * ½ · 1 + ½ · 1. One turn of base income kills 0.6 · 5 = 3: with W at 2 the bonus is within
+ * reach (1), progress 4 · (1/2)² = 1, S = 18; with W at 6 (a wasteland) it is two turns away,
+ * reach 3/6, progress 0.5, S = 17; with W at 12, 3/12, S = 16.5.
+ */
+Test(plan_position, w48_a_bonus_turns_away_counts_by_its_reach) {
+    static const double want[] = {18, 17, 16.5};
+    static const int w_armies[] = {2, 6, 12};
+    for (size_t i = 0; i < 3; i++) {
+        char body[1024];
+        snprintf(
+            body, sizeof body,
+            "{\"territories\": {\"A\": {\"owner\": \"alice\", \"armies\": 1, \"neighbors\": "
+            "[\"W\"]}, \"W\": {\"owner\": \"neutral\", \"armies\": %d, \"neighbors\": [\"A\"]}}, "
+            "\"bonuses\": {\"AW\": {\"value\": 4, \"territories\": [\"A\", \"W\"]}}, "
+            "\"player\": \"alice\", \"income\": 0, \"objective\": \"position\"}",
+            w_armies[i]);
+        json_t *doc = run("/plan-turn", body, 200);
+        cr_expect_float_eq(json_number_at(doc, "value"), want[i], 1e-12, "W %d: %s", w_armies[i],
+                           last_raw);
+        json_decref(doc);
+    }
+}
+
+/*
  * W49: bob's income left out is estimated, base_income 5 plus CD (3) = 8, and said. With 8 the
  * hold puts 8 on C (C = 13): alice's AB risk 2 · 13/15 = 26/15, S = 23 − 26/15; bob's armies 16,
  * CD's risk 3 · 1/14: S = 24 + 8 + 1 − 3/14. The strike sends 12 at B: B is bob's with 11 (12 kill
- * 7 ≥ 1, lose 1), C keeps 1: alice 17 as above, bob 24 + 1 + 0.5 · 15 + 1.5 = 34, V = −17.
+ * 7 ≥ 1, lose 1), C keeps 1: alice as above but AB's reach 3/11 (B's 11 armies), progress
+ * 2 · (1/2)² · 3/11 = 3/22, S = 15 + 3/11 + 1 = 179/11; bob 24 + 1 + 0.5 · 15 + 1.5 = 34;
+ * V = 179/11 − 34 = −195/11.
  */
 Test(plan_position, w49_an_income_left_out_is_estimated_and_said) {
     json_t *doc = run("/plan-turn", BOARD(""), 200);
     double hold = (23.0 - 26.0 / 15.0) - (33.0 - 3.0 / 14.0);
     cr_expect_float_eq(json_number_at(doc, "scenarios/0/value"), hold, 1e-12, "%s", last_raw);
-    cr_expect_float_eq(json_number_at(doc, "scenarios/1/value"), -17.0, 1e-12, "%s", last_raw);
-    cr_expect_float_eq(json_number_at(doc, "value"), (hold - 17.0) / 2, 1e-12);
+    cr_expect_float_eq(json_number_at(doc, "scenarios/1/value"), -195.0 / 11.0, 1e-12, "%s",
+                       last_raw);
+    cr_expect_float_eq(json_number_at(doc, "value"), (hold - 195.0 / 11.0) / 2, 1e-12);
     const char *w = json_string_value(json_walk(doc, "warnings/0"));
     cr_expect(w && strstr(w, "/incomes") && strstr(w, "bob") && strstr(w, " 8"), "%s", last_raw);
     json_decref(doc);
@@ -159,13 +191,19 @@ static double standing(const json_t *req, const json_t *an, const char *p, const
         const json_t *list = json_object_get(bonus, "territories");
         const json_t *ow = json_walk(json_object_get(an, "bonuses"), b);
         const json_t *pw = json_object_get(json_object_get(ow, "owner"), p);
-        double whole = pw ? json_number_value(pw) : 0, share = 0;
+        double whole = pw ? json_number_value(pw) : 0, share = 0, left = 0;
         income += value * whole;
         for (size_t i = 0; i < json_array_size(list); i++) {
-            share += owner_p(an, json_string_value(json_array_get(list, i)), p);
+            const char *u = json_string_value(json_array_get(list, i));
+            share += owner_p(an, u, p);
+            left += (1 - owner_p(an, u, p)) * mean_armies(an, u);
         }
         share /= (double)json_array_size(list);
-        progress += value > 0 ? value * share * share * (1 - whole) : 0;
+        /* the reach: what base income's armies kill in a turn at the request's offense rate */
+        const json_t *rate = json_walk(req, "settings/offense_kill_rate");
+        double kills = (rate ? json_number_value(rate) : 0.6 /* W9's default */) * base;
+        double reach = left <= kills ? 1 : kills / left;
+        progress += value > 0 ? value * share * share * (1 - whole) * reach : 0;
         double e = 0, mine = 0;
         const char *u;
         const json_t *uv;
@@ -445,7 +483,7 @@ Test(plan_position, w48_warzone_plan_turn_plans_the_warlight2_board) {
     json_decref(req);
 }
 
-/* The MCP plan tool (its schema openapi.yaml's) takes position: W48's example answers −14 as
+/* The MCP plan tool (its schema openapi.yaml's) takes position: W48's example answers −14.4 as
  * /plan-turn does, in structuredContent. */
 Test(plan_position, w48_the_mcp_plan_tool_takes_position) {
     static const char args[] = BOARD(", \"others\": [{\"weight\": 1, \"orders\": " STRIKE "}]");
@@ -456,7 +494,7 @@ Test(plan_position, w48_the_mcp_plan_tool_takes_position) {
              args);
     json_t *doc = run("/mcp", body, 200);
     cr_expect(json_is_false(json_walk(doc, "result/isError")), "%s", last_raw);
-    cr_expect_float_eq(json_number_at(doc, "result/structuredContent/value"), -14.0, 1e-12, "%s",
+    cr_expect_float_eq(json_number_at(doc, "result/structuredContent/value"), -14.4, 1e-12, "%s",
                        last_raw);
     cr_expect_str_eq(json_string_value(json_walk(doc, "result/structuredContent/scenarios/0/name")),
                      "others/0");
@@ -477,7 +515,7 @@ Test(plan_position, w48_the_mcp_plan_tool_takes_position) {
     "}"
 
 /* The game's own scenarios (W49): bob's strike of W48's example in the game's orders answers
- * −14 as /plan-turn does; a bad order of a scenario is named at the game's pointer. */
+ * −14.4 as /plan-turn does; a bad order of a scenario is named at the game's pointer. */
 Test(plan_position, w49_warzone_takes_the_others_in_the_games_orders) {
     json_t *doc = run("/warzone/plan-turn",
                       GAME(", \"others\": [{\"weight\": 1, \"orders\": [{\"type\": "
@@ -485,7 +523,7 @@ Test(plan_position, w49_warzone_takes_the_others_in_the_games_orders) {
                            "\"armies\": 2}, {\"type\": \"GameOrderAttackTransfer\", \"playerID\": "
                            "\"200\", \"from\": 3, \"to\": 2, \"numArmies\": \"7\"}]}]"),
                       200);
-    cr_expect_float_eq(json_number_at(doc, "value"), -14.0, 1e-12, "%s", last_raw);
+    cr_expect_float_eq(json_number_at(doc, "value"), -14.4, 1e-12, "%s", last_raw);
     cr_expect_str_eq(json_string_value(json_walk(doc, "scenarios/0/name")), "others/0");
     json_decref(doc);
     doc = run("/warzone/plan-turn",

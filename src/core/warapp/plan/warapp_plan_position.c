@@ -74,6 +74,19 @@ static double exposure(const cbd_turn *turn, const cbd_turn_analysis *a, const c
     return e + mine > 0 ? e / (e + mine) : 0;
 }
 
+/*
+ * W48's reach of a bonus: the turns its missing territories take, their armies (`left`) over
+ * what one turn of base income kills at the offense kill rate; 1 within a turn, 1/turns past
+ * it, 0 when nothing can kill (a rate or an income of 0) and armies are left to kill.
+ */
+static double reach(double left, cbd_micro offense_rate, uint64_t base_income) {
+    double kills = (double)offense_rate / (double)CBD_MICRO_ONE * (double)base_income;
+    if (left <= kills) {
+        return 1;
+    }
+    return kills > 0 ? kills / left : 0;
+}
+
 void cbd_plan_position_parts(const cbd_turn *turn, const cbd_turn_analysis *a, uint64_t base_income,
                              cbd_turn_player p, unsigned char *scratch, cbd_position_parts *out) {
     memset(out, 0, sizeof *out);
@@ -89,12 +102,15 @@ void cbd_plan_position_parts(const cbd_turn *turn, const cbd_turn_analysis *a, u
         if (b->value <= 0 || b->n_territories == 0) {
             continue; /* no progress toward a penalty, nothing of it to lose */
         }
-        double share = 0;
+        double share = 0, left = 0;
         for (size_t k = 0; k < b->n_territories; k++) {
-            share += chance(a->territories[b->territories[k]].owner[p]);
+            const cbd_turn_territory_result *r = &a->territories[b->territories[k]];
+            share += chance(r->owner[p]);
+            left += (1 - chance(r->owner[p])) * r->mean_armies;
         }
         share /= (double)b->n_territories;
-        out->progress += (double)b->value * share * share * (1 - whole);
+        out->progress += (double)b->value * share * share * (1 - whole) *
+                         reach(left, turn->battle.offense_kill_rate, base_income);
         if (whole > 0 && turn->neighbor_off) {
             out->risk += (double)b->value * whole * exposure(turn, a, b, p, scratch);
         }
