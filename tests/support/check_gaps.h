@@ -26,4 +26,11 @@ static inline cbd_budget_stop gap_count_check(void *arg) {
     return CBD_BUDGET_RUNNING;
 }
 
+/* A budget of no work limit and 1 GiB whose checks g counts (g starts at 0). */
+static inline void gap_count_start(cbd_budget *b, gap_count *g) {
+    cbd_budget_init(b, UINT64_MAX, (size_t)1 << 30);
+    *g = (gap_count){.b = b};
+    cbd_budget_set_progress(b, gap_count_check, g);
+}
+
 #endif

@@ -28,9 +28,8 @@
  */
 Test(fog_pieces, a_joined_window_is_made_in_pieces) {
     cbd_budget b;
-    cbd_budget_init(&b, UINT64_MAX, (size_t)1 << 30);
-    gap_count g = {.b = &b};
-    cbd_budget_set_progress(&b, gap_count_check, &g);
+    gap_count g;
+    gap_count_start(&b, &g);
     cbd_windows ws;
     cbd_windows_init(&ws);
     cbd_slot *at;
@@ -74,9 +73,8 @@ Test(fog_pieces, a_joined_window_is_made_in_pieces) {
  */
 Test(fog_pieces, a_distribution_of_8_mib_is_zeroed_in_pieces) {
     cbd_budget b;
-    cbd_budget_init(&b, UINT64_MAX, (size_t)1 << 30);
-    gap_count g = {.b = &b};
-    cbd_budget_set_progress(&b, gap_count_check, &g);
+    gap_count g;
+    gap_count_start(&b, &g);
     cbd_dist d;
     cr_assert_eq(cbd_dist_alloc(&d, 1000, 1000 + ((uint64_t)1 << 20) - 1, &b), CBD_OK);
     gap_count_mark(&g); /* the end */

@@ -26,9 +26,8 @@
 
 Test(turn_map_pages, a_grown_table_charges_its_pages_as_its_states_fill_it) {
     cbd_budget b;
-    cbd_budget_init(&b, UINT64_MAX, (size_t)1 << 30);
-    gap_count g = {.b = &b};
-    cbd_budget_set_progress(&b, gap_count_check, &g);
+    gap_count g;
+    gap_count_start(&b, &g);
     cbd_turn_map m;
     memset(&m, 0, sizeof m);
     m.budget = &b;
