@@ -1,5 +1,5 @@
 /*
- * The progress check within a plan search (issue 43, item 4): the search's analyses were charged
+ * The progress check within a plan search: the search's analyses were charged
  * to the request only when each ended (bench_budget's "8 own of 1e6 in a ring": 178 · 2^20 units
  * between two checks). Relayed to the request's budget at each of the search's own checks
  * (cbd_budget_relay), no two of the request's checks are more than 3 · 2^20 units apart (2^20 for

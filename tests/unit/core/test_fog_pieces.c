@@ -1,5 +1,5 @@
 /*
- * A fog's steps made in pieces (W23; issue 43, item 4): each count's kill distribution is made
+ * A fog's steps made in pieces (W23): each count's kill distribution is made
  * zeroed (cbd_dist_alloc), and each count's distributions are added into windows that join as
  * the counts' windows overlap (cbd_windows_cover). A joined window of millions of slots was made
  * (zeroed, copied into) and charged at once, and both blocks' new pages were charged whole when

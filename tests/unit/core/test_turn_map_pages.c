@@ -1,15 +1,15 @@
 /*
- * A turn table's arrays grown, their new pages charged as its states fill them (issue 43, item
- * 4): a state table doubles its arrays when full, and the pages the growth adds come to the
- * request as the kernel faults them in, when a state is first written there. Charged when the
- * arrays were taken (CBD_WORK_FRESH_PAGE a page, with the growth's bytes at
- * CBD_WORK_TURN_GROWTH), a keys array grown by 8 MiB was 2048 pages, 20.5 · 10^6 units, between
- * two progress checks; bench_budget's "8 own of 1e6 in a ring" 10.5 · 2^20 for its 40 MB, its
- * "7 players in 5000x5000's" 78 · 2^20 for a table of points (warapp_turn_retire.c, charged the
- * same way). Charged over the states that fill them (cbd_budget_defer_pages and
- * cbd_charge_share_pages_init), no two checks are more than 3 · 2^20 units apart, and every page
- * the states touched is charged. Counted in units: the budget's work_spent at each check, its
- * start and end counted as checks. No scratch: every large block's pages are new (budget.c).
+ * A turn table's arrays grown, their new pages charged as its states fill them: a state table
+ * doubles its arrays when full, and the pages the growth adds come to the request as the kernel
+ * faults them in, when a state is first written there. Charged when the arrays were taken
+ * (CBD_WORK_FRESH_PAGE a page, with the growth's bytes at CBD_WORK_TURN_GROWTH), a keys array grown
+ * by 8 MiB was 2048 pages, 20.5 · 10^6 units, between two progress checks; bench_budget's "8 own of
+ * 1e6 in a ring" 10.5 · 2^20 for its 40 MB, its "7 players in 5000x5000's" 78 · 2^20 for a table of
+ * points (warapp_turn_retire.c, charged the same way). Charged over the states that fill them
+ * (cbd_budget_defer_pages and cbd_charge_share_pages_init), no two checks are more than 3 · 2^20
+ * units apart, and every page the states touched is charged. Counted in units: the budget's
+ * work_spent at each check, its start and end counted as checks. No scratch: every large block's
+ * pages are new (budget.c).
  */
 #include <stdio.h>
 #include <string.h>
