@@ -15,17 +15,7 @@
 #include "api_test.h"
 #include "costly_requests.h"
 #include "plan_grid.h"
-
-/* The progress callback: `stop` from the `at`-th check on. */
-typedef struct {
-    unsigned checks, at;
-    cbd_budget_stop stop;
-} stopper;
-
-static cbd_budget_stop stop_at(void *arg) {
-    stopper *s = arg;
-    return ++s->checks >= s->at ? s->stop : CBD_BUDGET_RUNNING;
-}
+#include "stopper.h"
 
 /* The stopping server's refusal, as offload.c's refuse_stopped gives it. */
 static bool refuse(void *arg, cbd_problem *problem) {

@@ -15,6 +15,7 @@
 #include <criterion/criterion.h>
 
 #include "plan_greedy_split.h"
+#include "stopper.h"
 
 /* One own territory (5 armies) beside k goals of 6-11 armies, income 9 a goal: too little to
  * take every goal surely, so that no plan is worth the most a plan may be. */
@@ -28,17 +29,6 @@ static void star(gboard *b, size_t k, double luck) {
     }
     b->income = 9 * k;
     finish(b);
-}
-
-/* The progress callback: `stop` from the `at`-th check on (counted in `checks`). */
-typedef struct {
-    unsigned checks, at;
-    cbd_budget_stop stop;
-} stopper;
-
-static cbd_budget_stop stop_at(void *arg) {
-    stopper *s = arg;
-    return ++s->checks >= s->at ? s->stop : CBD_BUDGET_RUNNING;
 }
 
 /* The reserve the tests give the answer: a tenth of a second of work. */
