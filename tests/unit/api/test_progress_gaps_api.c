@@ -58,3 +58,13 @@ Test(progress_gaps_api, units_under_the_random_order) {
                               costly_turn_units(8, 4, 3, 20, "{\"luck_modifier\": 0.16}",
                                                 ", \"move_order\": \"random\""));
 }
+
+/* The answer's writing: each territory's distribution summarised and listed (24 units a value,
+ * some 4,800 values a territory here, 64 territories) is charged before that territory is
+ * written, not all before the answer (some 7 · 2^20 units at once for these 32 battles, 28 for
+ * bench_budget's 128, then the writing ran without a check). */
+Test(progress_gaps_api, the_answer_of_32_wide_battles) {
+    expect_checked_throughout(
+        "32 wide battles, 100 points", "/analyze-turn",
+        costly_many_battles(32, 2210000, 1300000, 1, ",\"max_distribution_points\":100"));
+}
