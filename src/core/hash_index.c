@@ -8,7 +8,7 @@ static bool slot_free(const void *ctx, size_t slot) {
 
 uint32_t *cbd_hash_index_build(cbd_budget *budget, const uint64_t *keys, size_t count, size_t tcap,
                                uint32_t *slot_of, uint64_t units) {
-    uint32_t *t = cbd_mem_calloc(budget, tcap, sizeof *t);
+    uint32_t *t = cbd_mem_calloc_paced(budget, tcap, sizeof *t);
     if (!t) {
         return NULL;
     }

@@ -45,6 +45,25 @@ Test(progress_gaps_api, a_wide_battle_then_10_steps) {
                               costly_battle_then_zeros(6000, 10, false, "B"));
 }
 
+/* With no warm memory, every large block new pages (CBD_WORK_FRESH_PAGE each): the state
+ * tables' hash indexes are charged their pages as they are zeroed (cbd_mem_calloc_paced) and
+ * the sort's scratch as its first pass writes it, not whole when they are taken (16.95 · 2^20
+ * units at once for the sort's scratch then, 9.78 for a hash index). */
+Test(progress_gaps_api, a_wide_battle_then_10_steps_on_new_pages) {
+    char *body = costly_battle_then_zeros(6000, 10, false, "B");
+    int status = 0;
+    gap_probe p = run_measured_with("/analyze-turn", body, NULL, &status);
+    printf("6000 a side, 10 steps, new pages: %d, %llu units (%llu of pages), %llu checks, at most "
+           "%.2f x 2^20 units between two\n",
+           status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
+           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200);
+    cr_expect_gt(p.last_fresh, 20 * CBD_BUDGET_PROGRESS_UNITS, "pages charged");
+    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%llu units between two checks",
+                  (unsigned long long)p.widest);
+    free(body);
+}
+
 /* Before: the 5,040 schedules charged at once, and the battle's group as above. */
 Test(progress_gaps_api, a_battle_beside_7_players_in_random_order) {
     expect_checked_throughout("4000 a side, 7 players beside", "/analyze-turn",
