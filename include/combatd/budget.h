@@ -331,6 +331,16 @@ void cbd_budget_halt(cbd_budget *b, cbd_budget_stop why);
 /* Sets a progress callback (see cbd_budget_progress_fn). */
 void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg);
 
+/*
+ * A progress check now, however few units were charged since the last (the next comes 2^20
+ * units on): for a loop whose steps cost more CPU than their units say on some machines and
+ * loads (a table past the cache, whose misses the shared cache makes dearer), so that its checks
+ * come by the steps it takes as well as by units, without charging it more than its steps
+ * measure on the whole (hash_index.c). False once the budget is spent, as cbd_charge; true for
+ * NULL and for a budget without a progress callback.
+ */
+bool cbd_budget_poll(cbd_budget *b);
+
 /* The slow path of cbd_charge: records the stop or calls the progress callback. */
 bool cbd_budget_check(cbd_budget *b);
 

@@ -214,6 +214,16 @@ void cbd_budget_defer_pages(cbd_budget *b, uint64_t *owed) {
     }
 }
 
+bool cbd_budget_poll(cbd_budget *b) {
+    if (!b) {
+        return true;
+    }
+    if (b->progress && b->stopped == CBD_BUDGET_RUNNING) {
+        b->next_progress = b->work_spent;
+    }
+    return cbd_budget_check(b);
+}
+
 void cbd_budget_set_fresh_to(cbd_budget *b, cbd_budget *to) {
     b->fresh_to = to;
 }
