@@ -490,9 +490,9 @@ void *cbd_mem_alloc(cbd_budget *b, size_t size);
 void *cbd_mem_calloc(cbd_budget *b, size_t count, size_t size);
 /* As cbd_mem_calloc, for a large block whose zeroing faults its new pages in: they are charged
  * (CBD_WORK_FRESH_PAGE a page) as it is zeroed, CBD_MEM_ZERO_CHUNK bytes at a time with the
- * progress check between, rather than whole when it is taken (a state table's hash index of
- * 64 MiB was 17 · 2^20 units at once in bench_budget). The same units in all; NULL when the
- * budget stops on the way (its block given back) or memory fails. */
+ * progress check between, rather than whole when it is taken (a state table's hash index that
+ * grew the scratch by 7 MiB was 17 · 2^20 units at once in bench_budget). The same units in all;
+ * NULL when the budget stops on the way (its block given back) or memory fails. */
 #define CBD_MEM_ZERO_CHUNK ((size_t)256 << 10) /* 64 pages: 0.61 · 2^20 units, all new */
 void *cbd_mem_calloc_paced(cbd_budget *b, size_t count, size_t size);
 /* As realloc; on failure the old block is kept. `p` NULL allocates from `b`. */

@@ -8,7 +8,7 @@
  * is a miss: bench_budget's "7 players in 5000x5000's" placed 2^18 entries, 2^20 units, in 11-13
  * ms of CPU between two checks on the shared machine (about 50 ns an entry). Charging those
  * misses (CBD_WORK_TURN_MISS an entry) would add some 70 units to each of the millions of entries
- * a large turn's rehashes place, to a row already charged 1.2-1.4 units a ns of CPU on the whole
+ * a large turn's rehashes place, to rows already charged 1.1-1.4 units a ns of CPU on the whole
  * (its state misses, CBD_WORK_TURN_MISS a state, are weighed for a table's every array and cover
  * its rehash on the whole); so the check comes every INDEX_POLL entries as well
  * (cbd_budget_poll), less than 1 ms of CPU at 50 ns an entry, and the units stay those measured
