@@ -79,13 +79,16 @@ static uint64_t *entry_hashes(void) {
 Test(turn_map_pages, a_rebuilt_index_checks_by_the_entries_it_places) {
     cbd_scratch s;
     cbd_scratch_init(&s, SIZE_MAX);
-    cbd_scratch_give(&s, malloc((size_t)2 << 20), (size_t)2 << 20);
+    void *kept = malloc((size_t)2 << 20);
+    cr_assert_not_null(kept);
+    cbd_scratch_give(&s, kept, (size_t)2 << 20);
     cbd_budget b;
     gap_count g;
     gap_count_start(&b, &g);
     cbd_budget_set_scratch(&b, &s);
     uint64_t *keys = entry_hashes();
     uint32_t *slot_of = malloc(ENTRIES * sizeof *slot_of);
+    cr_assert_not_null(slot_of);
     uint32_t *t = cbd_hash_index_build(&b, keys, ENTRIES, SLOTS, slot_of, 0);
     cr_assert_not_null(t);
     cr_expect_eq(b.work_spent, 0, "nothing charged: no units, no new pages");
@@ -112,7 +115,9 @@ static cbd_budget_stop cancel_at_check(void *arg) {
 Test(turn_map_pages, a_rebuilt_index_stops_at_a_check_by_entries) {
     cbd_scratch s;
     cbd_scratch_init(&s, SIZE_MAX);
-    cbd_scratch_give(&s, malloc((size_t)2 << 20), (size_t)2 << 20);
+    void *kept = malloc((size_t)2 << 20);
+    cr_assert_not_null(kept);
+    cbd_scratch_give(&s, kept, (size_t)2 << 20);
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
     cbd_budget_set_scratch(&b, &s);
