@@ -81,25 +81,6 @@ static char *fog_1000(void) {
     return body;
 }
 
-/* `pairs` battles of `a` against `d` armies at full luck, one group each; extra members. */
-static char *many_battles(int pairs, int a, int d, int per_pair, const char *extra) {
-    costly_buf t = {0};
-    costly_add(&t, "{\"territories\":{");
-    for (int i = 0; i < pairs; i++) {
-        costly_add(&t,
-                   "%s\"A%d\":{\"owner\":\"p0\",\"armies\":%d},\"B%d\":{\"owner\":\"p1\","
-                   "\"armies\":%d}",
-                   i ? "," : "", i, a, i, d);
-    }
-    costly_add(&t, "},\"orders\":[");
-    for (int i = 0; i < pairs * per_pair; i++) {
-        costly_add(&t, "%s{\"player\":\"p0\",\"from\":\"A%d\",\"to\":\"B%d\",\"armies\":%d}",
-                   i ? "," : "", i / per_pair, i / per_pair, a / per_pair);
-    }
-    costly_add(&t, "],\"settings\":{\"luck_modifier\":1}%s}", extra);
-    return t.p;
-}
-
 static char *wide_board(void) {
     return costly_turn_wide_board(10000000);
 }
@@ -209,19 +190,19 @@ static char *turn_states_40_steps(void) {
     return costly_battle_then_zeros(3000, 40, false, "B");
 }
 static char *turn_wide_battles(void) {
-    return many_battles(128, 2210000, 1300000, 1, "");
+    return costly_many_battles(128, 2210000, 1300000, 1, "");
 }
 static char *turn_wide_battles_100(void) {
-    return many_battles(128, 2210000, 1300000, 1, ",\"max_distribution_points\":100");
+    return costly_many_battles(128, 2210000, 1300000, 1, ",\"max_distribution_points\":100");
 }
 static char *turn_ordinary(void) {
     return ordinary("");
 }
 static char *sim_turn_wide_battles(void) {
-    return many_battles(128, 3800000, 3250000, 1, ",\"trials\":30000,\"seed\":1");
+    return costly_many_battles(128, 3800000, 3250000, 1, ",\"trials\":30000,\"seed\":1");
 }
 static char *sim_turn_256_battles(void) {
-    return many_battles(128, 3800000, 3250000, 2, ",\"trials\":195312,\"seed\":1");
+    return costly_many_battles(128, 3800000, 3250000, 2, ",\"trials\":195312,\"seed\":1");
 }
 static char *sim_turn_ordinary(void) {
     return ordinary(", \"trials\": 1000000, \"seed\": 42");

@@ -331,6 +331,12 @@ void cbd_budget_halt(cbd_budget *b, cbd_budget_stop why);
 /* Sets a progress callback (see cbd_budget_progress_fn). */
 void cbd_budget_set_progress(cbd_budget *b, cbd_budget_progress_fn fn, void *arg);
 
+/* A progress check now, however few units were charged since the last (the next comes 2^20 units
+ * on): for a loop whose steps may cost more CPU than their units say (entries placed in a table
+ * past the cache: hash_index.c), so that its checks come by its steps too. False once the budget
+ * is spent, as cbd_charge; true for NULL and for a budget without a progress callback. */
+bool cbd_budget_poll(cbd_budget *b);
+
 /* The slow path of cbd_charge: records the stop or calls the progress callback. */
 bool cbd_budget_check(cbd_budget *b);
 
@@ -478,6 +484,13 @@ static inline cbd_status cbd_budget_nomem(const cbd_budget *b) {
  */
 void *cbd_mem_alloc(cbd_budget *b, size_t size);
 void *cbd_mem_calloc(cbd_budget *b, size_t count, size_t size);
+/* As cbd_mem_calloc, for a large block whose zeroing faults its new pages in (budget_pace.c): they
+ * are charged (CBD_WORK_FRESH_PAGE a page) as it is zeroed, CBD_MEM_ZERO_CHUNK bytes at a time with
+ * the progress check between, rather than whole when it is taken (a state table's hash index that
+ * grew the scratch by 7 MiB was 17 · 2^20 units at once in bench_budget). The same units in all;
+ * NULL when the budget stops on the way (its block given back) or memory fails. */
+#define CBD_MEM_ZERO_CHUNK ((size_t)256 << 10) /* 64 pages: 0.61 · 2^20 units, all new */
+void *cbd_mem_calloc_paced(cbd_budget *b, size_t count, size_t size);
 /* As realloc; on failure the old block is kept. `p` NULL allocates from `b`. */
 void *cbd_mem_realloc(cbd_budget *b, void *p, size_t size);
 void cbd_mem_free(void *p);

@@ -82,4 +82,24 @@ static inline char *costly_battle_then_zeros(int armies, int zeros, bool random,
     return t.p;
 }
 
+/* An /analyze-turn or /simulate-turn body: `pairs` battles of `a` against `d` armies at full
+ * luck, one group each, each sent in `per_pair` orders; `extra` members. */
+static inline char *costly_many_battles(int pairs, int a, int d, int per_pair, const char *extra) {
+    costly_buf t = {0};
+    costly_add(&t, "{\"territories\":{");
+    for (int i = 0; i < pairs; i++) {
+        costly_add(&t,
+                   "%s\"A%d\":{\"owner\":\"p0\",\"armies\":%d},\"B%d\":{\"owner\":\"p1\","
+                   "\"armies\":%d}",
+                   i ? "," : "", i, a, i, d);
+    }
+    costly_add(&t, "},\"orders\":[");
+    for (int i = 0; i < pairs * per_pair; i++) {
+        costly_add(&t, "%s{\"player\":\"p0\",\"from\":\"A%d\",\"to\":\"B%d\",\"armies\":%d}",
+                   i ? "," : "", i / per_pair, i / per_pair, a / per_pair);
+    }
+    costly_add(&t, "],\"settings\":{\"luck_modifier\":1}%s}", extra);
+    return t.p;
+}
+
 #endif

@@ -10,23 +10,34 @@
  * request in test_budget_attacks. The blocks are malloc'd and never touched here: mappings of
  * their own, resident only once used.
  */
+#include <stdlib.h>
+
 #include "combatd/budget.h"
 #include "combatd/scratch.h"
 
 #define WARM_SCRATCH_BLOCKS 48
 #define WARM_SCRATCH_BLOCK  ((size_t)64 << 20)
 
+static cbd_scratch warm_scratch_kept;
+
+/* At exit the blocks go back: LeakSanitizer (the ASan build's detect_leaks) scans every block
+ * still held for pointers at exit, and the 3 GiB of these took some 10 s of a test process that
+ * used them (test_progress_gaps_api: 11.5 s a test, 1.9 with detect_leaks off). */
+static inline void warm_scratch_release(void) {
+    cbd_scratch_release(&warm_scratch_kept);
+}
+
 static inline cbd_scratch *warm_scratch(void) {
-    static cbd_scratch s;
     static bool filled;
     if (!filled) {
         filled = true;
-        cbd_scratch_init(&s, SIZE_MAX);
+        cbd_scratch_init(&warm_scratch_kept, SIZE_MAX);
         for (int i = 0; i < WARM_SCRATCH_BLOCKS; i++) {
-            cbd_scratch_give(&s, malloc(WARM_SCRATCH_BLOCK), WARM_SCRATCH_BLOCK);
+            cbd_scratch_give(&warm_scratch_kept, malloc(WARM_SCRATCH_BLOCK), WARM_SCRATCH_BLOCK);
         }
+        (void)atexit(warm_scratch_release); /* (without it they are only scanned) */
     }
-    return &s;
+    return &warm_scratch_kept;
 }
 
 /* cbd_budget_init, with the warm scratch. */

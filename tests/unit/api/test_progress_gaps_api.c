@@ -45,6 +45,25 @@ Test(progress_gaps_api, a_wide_battle_then_10_steps) {
                               costly_battle_then_zeros(6000, 10, false, "B"));
 }
 
+/* With no warm memory, every large block new pages (CBD_WORK_FRESH_PAGE each): the state
+ * tables' hash indexes are charged their pages as they are zeroed (cbd_mem_calloc_paced) and
+ * the sort's scratch as its first pass writes it, not whole when they are taken (16.95 · 2^20
+ * units at once for the sort's scratch then, 9.78 for a hash index). */
+Test(progress_gaps_api, a_wide_battle_then_10_steps_on_new_pages) {
+    char *body = costly_battle_then_zeros(6000, 10, false, "B");
+    int status = 0;
+    gap_probe p = run_measured_with("/analyze-turn", body, NULL, &status);
+    printf("6000 a side, 10 steps, new pages: %d, %llu units (%llu of pages), %llu checks, at most "
+           "%.2f x 2^20 units between two\n",
+           status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
+           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200);
+    cr_expect_gt(p.last_fresh, 20 * CBD_BUDGET_PROGRESS_UNITS, "pages charged");
+    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%llu units between two checks",
+                  (unsigned long long)p.widest);
+    free(body);
+}
+
 /* Before: the 5,040 schedules charged at once, and the battle's group as above. */
 Test(progress_gaps_api, a_battle_beside_7_players_in_random_order) {
     expect_checked_throughout("4000 a side, 7 players beside", "/analyze-turn",
@@ -57,4 +76,14 @@ Test(progress_gaps_api, units_under_the_random_order) {
     expect_checked_throughout("Commanders, 4 players random", "/analyze-turn",
                               costly_turn_units(8, 4, 3, 20, "{\"luck_modifier\": 0.16}",
                                                 ", \"move_order\": \"random\""));
+}
+
+/* The answer's writing: each territory's distribution summarised and listed (24 units a value,
+ * some 4,800 values a territory here, 64 territories) is charged before that territory is
+ * written, not all before the answer (some 7 · 2^20 units at once for these 32 battles, 28 for
+ * bench_budget's 128, then the writing ran without a check). */
+Test(progress_gaps_api, the_answer_of_32_wide_battles) {
+    expect_checked_throughout(
+        "32 wide battles, 100 points", "/analyze-turn",
+        costly_many_battles(32, 2210000, 1300000, 1, ",\"max_distribution_points\":100"));
 }

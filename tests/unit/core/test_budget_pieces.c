@@ -73,3 +73,30 @@ Test(budget_pieces, a_share_of_no_steps_charges_everything_at_its_end) {
     cr_assert_not(cbd_charge_share_step(&l));
     cr_assert_eq(small.stopped, CBD_BUDGET_WORK);
 }
+
+/* A block of 4 MiB less a page, with no scratch: its header brings it to 4 MiB, 1,024 new pages,
+ * 10,240,000 units (CBD_WORK_FRESH_PAGE each). Zeroed in 16 chunks of 256 KiB (the last
+ * 258,048 bytes), each paying floor(10,240,000 · k / 16) less the last: 640,000 (pieces:
+ * 10,240,000 / 2^20 + 1 = 10, of 16 / 10 = 1 chunk). The checks come at every second chunk,
+ * 1,280,000 · j, 8 in all; cbd_mem_calloc charged the pages at once, one check. */
+Test(budget_pieces, a_paced_calloc_charges_its_new_pages_as_it_zeroes_them) {
+    cbd_budget b;
+    cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
+    watch(&b);
+    size_t bytes = ((size_t)4 << 20) - 4096;
+    unsigned char *p = cbd_mem_calloc_paced(&b, 1, bytes);
+    cr_assert_not_null(p);
+    cr_assert_eq(b.work_spent, 10240000);
+    cr_assert_eq(b.fresh_units, 10240000);
+    cr_assert_eq(n_seen, 8);
+    for (size_t j = 0; j < 8; j++) {
+        cr_assert_eq(seen[j], 1280000 * (j + 1), "check %zu at %llu", j,
+                     (unsigned long long)seen[j]);
+    }
+    size_t nonzero = 0;
+    for (size_t i = 0; i < bytes; i++) {
+        nonzero += p[i] != 0;
+    }
+    cr_assert_eq(nonzero, 0);
+    cbd_mem_free(p);
+}

@@ -52,15 +52,37 @@ static void orders_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_ana
     cbd_jw_array_close(w);
 }
 
+/* Each distribution is scanned about a dozen times (listed values, the omitted mass, nine
+ * percentiles, the heaviest run), each value read through the view's callbacks: 2 units. Charged
+ * as the answer is written, territory by territory (territory_units before each), then each
+ * unit's places (unit_units), not at once before it: the 128 wide battles of bench_budget's
+ * `analyze-turn 128 wide battles, 100 points` charged 28 · 2^20 units at once and then wrote for
+ * some 30 ms of CPU without a progress check, a client gone or a server stopping unseen. */
+#define RENDER_VALUE (24 * CBD_WORK_SCAN_TERM)
+
+static uint64_t territory_units(const cbd_turn_analysis *a, size_t i) {
+    return cbd_work_times(RENDER_VALUE, a->territories[i].n_armies + a->n_players + 1);
+}
+
+/* W21: one unit's places. */
+static uint64_t unit_units(const cbd_turn_analysis *a) {
+    return cbd_work_times(RENDER_VALUE, a->n_territories + 1);
+}
+
 /*
  * W21, W22 (only when the board has units, so that answers without them are as before):
  * "units": id -> {"alive_probability", "territories": {territory -> probability it ends alive
  * there, those above 0}}, in the board's order; "players": player -> {"eliminated_probability"}.
+ * Each unit charged before it is written: false once the budget is spent.
  */
-static void units_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_analysis *a) {
+static bool units_json(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
+                       const cbd_turn_analysis *a) {
     cbd_jw_key(w, "units");
     cbd_jw_object_open(w);
     for (size_t u = 0; u < a->n_units; u++) {
+        if (!cbd_charge(budget, unit_units(a))) {
+            return false;
+        }
         cbd_jw_key(w, q->unit_id[u]);
         cbd_jw_object_open(w);
         cbd_jw_key_real(w, "alive_probability", a->units[u].alive);
@@ -85,6 +107,7 @@ static void units_json(cbd_jw *w, const cbd_turn_request *q, const cbd_turn_anal
         cbd_jw_object_close(w);
     }
     cbd_jw_object_close(w);
+    return true;
 }
 
 /* Decimal digits of v. */
@@ -121,22 +144,33 @@ static double points_floor(const cbd_turn_analysis *a, uint32_t max_points) {
     return bytes;
 }
 
-/* Each distribution is scanned about a dozen times (listed values, the omitted mass, nine
- * percentiles, the heaviest run), each value read through the view's callbacks: 2 units. */
-static uint64_t render_units(const cbd_turn_analysis *a) {
-    uint64_t values = 0;
-    for (size_t i = 0; i < a->n_territories; i++) {
-        values += a->territories[i].n_armies + a->n_players + 1;
-    }
-    values += cbd_work_times(a->n_units, a->n_territories + 1); /* W21: each unit's places */
-    return cbd_work_times(24 * CBD_WORK_SCAN_TERM, values);
-}
-
 /* W23: the distributions the request gave, echoed point by point. */
 static uint64_t echo_units(const cbd_turn_request *q) {
     return cbd_work_times(CBD_WORK_DIST_POINT, cbdp_turn_fog_points(q));
 }
 
+/* The territories, each charged before it is written: false once the budget is spent. */
+static bool territories_json(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
+                             const cbd_turn_analysis *a, uint32_t max_points, size_t *idx) {
+    cbd_jw_key(w, "territories");
+    cbd_jw_object_open(w);
+    for (size_t i = 0; i < a->n_territories; i++) {
+        const cbd_turn_territory_result *t = &a->territories[i];
+        if (!cbd_charge(budget, territory_units(a, i))) {
+            return false;
+        }
+        cbd_jw_key(w, q->territory_id[i]);
+        cbd_jw_object_open(w);
+        owner_json(w, q, t);
+        cbd_dist_view armies = cbd_dist_view_points(t->armies, t->n_armies, t->mean_armies);
+        cbd_dist_json(w, "armies", &armies, max_points, idx);
+        cbd_jw_object_close(w);
+    }
+    cbd_jw_object_close(w);
+    return true;
+}
+
+/* False when the budget stopped it (the caller discards what was written) or memory failed. */
 static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
                    const cbd_turn_analysis *a, uint32_t max_points) {
     size_t most = 1;
@@ -151,21 +185,16 @@ static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
     cbdp_turn_echo_members(w, q);
     cbd_jw_key_bool(w, "deterministic", a->deterministic);
     cbd_jw_blame(w, POINTS_MEMBER);
-    cbd_jw_key(w, "territories");
-    cbd_jw_object_open(w);
-    for (size_t i = 0; i < a->n_territories; i++) {
-        const cbd_turn_territory_result *t = &a->territories[i];
-        cbd_jw_key(w, q->territory_id[i]);
-        cbd_jw_object_open(w);
-        owner_json(w, q, t);
-        cbd_dist_view armies = cbd_dist_view_points(t->armies, t->n_armies, t->mean_armies);
-        cbd_dist_json(w, "armies", &armies, max_points, idx);
-        cbd_jw_object_close(w);
+    bool ok = territories_json(w, budget, q, a, max_points, idx);
+    cbd_mem_free(idx);
+    if (!ok) {
+        return false;
     }
-    cbd_jw_object_close(w);
     orders_json(w, q, a);
     if (a->n_units > 0) {
-        units_json(w, q, a);
+        if (!units_json(w, budget, q, a)) {
+            return false;
+        }
     }
     if (q->turn.n_goals > 0) {
         cbd_jw_key_real(w, "goals_probability", a->goals_probability);
@@ -174,7 +203,6 @@ static bool render(cbd_jw *w, cbd_budget *budget, const cbd_turn_request *q,
         cbdp_turn_bonuses_json(w, q, a);
     }
     cbd_jw_object_close(w);
-    cbd_mem_free(idx);
     return true;
 }
 
@@ -185,7 +213,7 @@ bool cbd_turn_analysis_answer(const cbd_config *cfg, cbd_budget *budget, const c
     if (floor > (double)cfg->limits.max_answer_bytes) {
         return cbd_api_answer_too_large(cfg, floor, POINTS_MEMBER, problem);
     }
-    if (!cbd_charge(budget, render_units(a)) || !cbd_charge(budget, echo_units(q))) {
+    if (!cbd_charge(budget, echo_units(q))) {
         return cbd_api_core_problem(cfg, budget, CBD_ERR_BUDGET, POINTS_MEMBER, problem);
     }
     if (!render(out, budget, q, a, max_points)) {
