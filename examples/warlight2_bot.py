@@ -74,6 +74,7 @@ class Board:
         # sight while the income behind it seldom falls: the estimate is the recent maximum.
         self.opponent_deploys = collections.deque(maxlen=OPPONENT_MEMORY)
         self.visible = set()  # the regions the last update_map listed
+        self.starting, self.picked = [], []  # the starting regions offered, and ours
 
     @property
     def opponent_deployed(self):
@@ -109,14 +110,49 @@ class Board:
                 self.owner[region] = self.opponent
 
 
+# The weights of a bonus as a starting pick (pick_order), after the bonus heuristic of the
+# published Wunderwaffe bot for this engine: its worth per neutral army to take, a bonus of a
+# turn or two (at most 4 or 6 neutral armies) raised, a slow one lowered, and the opponent's
+# picks so far kept at a distance.
+PICK_WORTH, PICK_QUICK, PICK_SLOW = 200, ((4, 15), (6, 7)), ((8, 4.5), (6, 3.5), (4, 2.5))
+PICK_SIZE, PICK_CONTESTED, PICK_CONTESTED_REGION = 0.5, 7, 4
+PICK_NEAR_OPPONENT, PICK_NEAR_OURS, PICK_NEAR_NONE = -1, 0.5, -0.4
+
+
+def pick_value(board, region, ours, theirs):
+    """A starting region's value: that of its bonus b for us, with n the neutral armies on b's
+    other regions (2 each, 6 a wasteland) and v b's value:
+      200 v / n, + 15 v when n <= 4 (7 v when n <= 6, else v), - 4.5 n when n > 8 (3.5 n past 6,
+      2.5 n past 4), - 0.5 a region of b;
+      - 7 - 4 per region of b bordering one the opponent picked, when any does;
+      per bonus bordering b: -1 if the opponent picked in it, else +0.5 if we did, else -0.4.
+    `ours` and `theirs` are the regions picked so far."""
+    bonus = board.bonus_of[region]
+    members = board.members(bonus)
+    n = sum(WASTELAND_ARMIES if r in board.wastelands else UNSEEN_ARMIES
+            for r in members if r != region)
+    v = board.bonus_value[bonus]
+    value = PICK_WORTH * v / max(n, 1) - PICK_SIZE * len(members)
+    value += v * next((w for most, w in PICK_QUICK if n <= most), 1)
+    value -= n * next((w for least, w in PICK_SLOW if n > least), 0)
+    outside = {x for r in members for x in board.neighbors[r] if board.bonus_of[x] != bonus}
+    if outside & theirs:
+        touching = [r for r in members if board.neighbors[r] & theirs]
+        value -= PICK_CONTESTED + PICK_CONTESTED_REGION * len(touching)
+    for other in sorted({board.bonus_of[x] for x in outside}):
+        near = set(board.members(other))
+        value += (PICK_NEAR_OPPONENT if near & theirs else
+                  PICK_NEAR_OURS if near & ours else PICK_NEAR_NONE)
+    return value
+
+
 def pick_order(board, pickable):
-    """The starting pick, a rule of thumb: the region whose bonus is quickest to complete
-    (fewest regions, a wasteland counting as three), then the one worth most."""
-    def cost(region):
-        members = board.members(board.bonus_of[region])
-        size = len(members) + 2 * sum(1 for r in members if r in board.wastelands)
-        return (size, -board.bonus_value[board.bonus_of[region]], region)
-    return sorted(pickable, key=cost)
+    """The starting picks, best first: by pick_value (the lower id on a tie). The opponent's
+    picks so far are the starting regions offered that are neither still pickable nor ours.
+    The engine offers one region a bonus, so a pick's bonus is ours alone to begin."""
+    ours = set(board.picked)
+    theirs = {r for r in board.starting if r not in pickable and r not in ours}
+    return sorted(pickable, key=lambda r: (-pick_value(board, r, ours, theirs), r))
 
 
 def border(board, region):
@@ -426,6 +462,8 @@ class Bot:
                 b.me = value[0]
             elif key == "opponent_bot":
                 b.opponent = value[0]
+            elif key == "starting_regions":
+                b.starting = [int(w) for w in value]
             elif key == "starting_armies":
                 b.income = int(value[0])
             elif key == "timebank":
@@ -441,7 +479,9 @@ class Bot:
             b.round += 1
         elif head == "pick_starting_region" and len(rest) >= 2:
             b.timebank_ms = int(rest[0])
-            return str(pick_order(b, [int(w) for w in rest[1:]])[0])
+            choice = pick_order(b, [int(w) for w in rest[1:]])[0]
+            b.picked.append(choice)
+            return str(choice)
         elif head == "go" and len(rest) == 2:
             b.timebank_ms = int(rest[1])
             return self.go(rest[0])

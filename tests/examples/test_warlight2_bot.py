@@ -13,7 +13,9 @@ Every answer must be a legal engine command (checked against the engine's rules:
 regions summing to the income, attacks from own regions to neighbours, once per pair, at most
 the armies beyond 1), and the numbers below are worked out by hand.
 
-Pick: bonus 1 has 3 regions, bonus 2 five and a wasteland (the rule counts it 3 regions): 2.
+Pick (pick_value, check_picks below): 2's bonus 1 has 4 neutral armies to take, 200 * 2 / 4 + 15 *
+2 - 0.5 * 3 - 0.4 = 128.1; 6's bonus 2 has 12 (8 a wasteland), 200 * 5 / 12 + 5 - 4.5 * 12 - 2.5
+- 0.4 = 31.43...: 2.
 
 The stub answers every /plan-turn with the same plan: deploy 7 on 1 and 2 on 5; attack 1->4
 with 6, 3->5 with 9, 1->4 again with 1. Round 1: none of it is legal (1, 3 and 5 are not the
@@ -375,8 +377,47 @@ def check_fallbacks():
           f"{lines} {err}")
 
 
+PICK_MAP = """setup_map super_regions 1 4 2 5 3 4
+setup_map regions 1 1 2 1 3 1 4 1 5 2 6 2 7 2 8 2 9 2 12 3 13 3 14 3 15 3
+setup_map neighbors 1 2 2 3 3 4 4 5 5 6 6 7 7 8 8 9 9 12 12 13 13 14 14 15
+settings starting_regions 1 5 12"""
+
+
+def check_picks():
+    """The starting pick (pick_value), on a map of three chains: bonus 1 (worth 4) is 1-4,
+    bonus 2 (worth 5) 5-9, bonus 3 (worth 4) 12-15; 4 borders 5 and 9 borders 12; offered 1, 5
+    and 12. By hand, n the neutral armies on the bonus's other regions:
+    - 1: n = 6, 200 * 4 / 6 + 7 * 4 (n <= 6) - 2.5 * 6 (n > 4) - 0.5 * 4 - 0.4 (bonus 2 beside,
+      nobody's) = 143.9333...; 12 the same; 5: n = 8, 125 + 5 - 3.5 * 8 - 2.5 - 0.8 = 98.7. So
+      1 first (the lower id of the tie), then 12, then 5.
+    - Once the opponent has picked 5 (it borders 4): 1 loses 7 + 4 (one region of bonus 1
+      borders it) and its neighbour counts -1, 132.333...; 12 only the -1, 143.333...: 12.
+    - With 2 a wasteland, 1's bonus has n = 10: 80 + 4 - 4.5 * 10 - 2 - 0.4 = 36.6."""
+    bot = warlight2_bot.Bot(None)
+    for line in PICK_MAP.splitlines():
+        bot.handle(line)
+    b = bot.board
+    values = [warlight2_bot.pick_value(b, r, set(), set()) for r in (1, 12, 5)]
+    check("pick values 143.933, 143.933, 98.7 with nothing picked",
+          all(abs(v - w) < 1e-9 for v, w in zip(values, (143.9 + 1 / 30, 143.9 + 1 / 30, 98.7))),
+          str(values))
+    check("nothing picked: 1, 12, 5", warlight2_bot.pick_order(b, [1, 5, 12]) == [1, 12, 5],
+          str(warlight2_bot.pick_order(b, [1, 5, 12])))
+    contested = [warlight2_bot.pick_value(b, r, set(), {5}) for r in (1, 12)]
+    check("the opponent on 5: 1 is worth 132.333, 12 143.333",
+          all(abs(v - w) < 1e-9 for v, w in zip(contested, (132 + 1 / 3, 143 + 1 / 3))),
+          str(contested))
+    answers = [bot.handle("pick_starting_region 10000 1 12"), bot.handle("pick_starting_region 9000 1")]
+    check("the engine's picks after the opponent took 5: 12, then 1 (the last offered)",
+          answers == ["12", "1"] and b.picked == [12, 1], f"{answers} {b.picked}")
+    b.wastelands = {2}
+    value = warlight2_bot.pick_value(b, 1, set(), set())
+    check("a wasteland of 6 on 2: 1 is worth 36.6", abs(value - 36.6) < 1e-9, str(value))
+
+
 def main():
     check_default()
+    check_picks()
     check_variants()
     check_low_bank()
     check_opponent_memory()
