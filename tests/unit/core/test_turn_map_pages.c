@@ -73,15 +73,21 @@ static uint64_t *entry_hashes(void) {
     return keys;
 }
 
+/* A scratch that holds a 2 MiB block already, room for the index's 1 MiB table: taking it
+ * faults no new page. */
+static void scratch_with_a_table_block(cbd_scratch *s) {
+    cbd_scratch_init(s, SIZE_MAX);
+    void *kept = malloc((size_t)2 << 20);
+    cr_assert_not_null(kept);
+    cbd_scratch_give(s, kept, (size_t)2 << 20);
+}
+
 /* A budget whose scratch holds a block for the table already (no new pages) and whose growth
  * units are 0: the checks are the index's own, one after each 16,384th entry placed,
  * floor(100,000 / 16,384) = 6 (none before, when checks came by units only). */
 Test(turn_map_pages, a_rebuilt_index_checks_by_the_entries_it_places) {
     cbd_scratch s;
-    cbd_scratch_init(&s, SIZE_MAX);
-    void *kept = malloc((size_t)2 << 20);
-    cr_assert_not_null(kept);
-    cbd_scratch_give(&s, kept, (size_t)2 << 20);
+    scratch_with_a_table_block(&s);
     cbd_budget b;
     gap_count g;
     gap_count_start(&b, &g);
@@ -114,10 +120,7 @@ static cbd_budget_stop cancel_at_check(void *arg) {
  * table given back, though no unit was charged. */
 Test(turn_map_pages, a_rebuilt_index_stops_at_a_check_by_entries) {
     cbd_scratch s;
-    cbd_scratch_init(&s, SIZE_MAX);
-    void *kept = malloc((size_t)2 << 20);
-    cr_assert_not_null(kept);
-    cbd_scratch_give(&s, kept, (size_t)2 << 20);
+    scratch_with_a_table_block(&s);
     cbd_budget b;
     cbd_budget_init(&b, UINT64_MAX, SIZE_MAX);
     cbd_budget_set_scratch(&b, &s);
