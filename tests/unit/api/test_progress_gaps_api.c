@@ -121,3 +121,20 @@ Test(progress_gaps_api, a_graph_against_a_far_fog_on_new_pages) {
         "{\"armies\": 5, \"probability\": 0.5}], \"settings\": {\"luck_modifier\": 1}, \"graph\": "
         "{\"from\": 1, \"to\": 20}, \"targets\": [0.25, 0.45]}");
 }
+
+/* The random order's 5,040 schedules of 7 players' orders in the battle's group, with no warm
+ * memory: their blocks' new pages (631 of them for the 128 orders of a schedule of 5000x5000's)
+ * are paid as the permutations fill them, not when they are taken (6.04 · 2^20 units at once). */
+Test(progress_gaps_api, the_schedules_of_7_players_on_new_pages) {
+    char *body = costly_battle_then_zeros(2, 15, true, "B");
+    int status = 0;
+    gap_probe p = run_measured_with("/analyze-turn", body, NULL, &status);
+    printf("2 a side, 7 players in its group, new pages: %d, %llu units (%llu of pages), %llu "
+           "checks, at most %.2f x 2^20 units between two\n",
+           status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
+           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200);
+    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%llu units between two checks",
+                  (unsigned long long)p.widest);
+    free(body);
+}
