@@ -24,7 +24,7 @@
  * A budget belongs to one request and is used by one thread at a time. A NULL budget is
  * unlimited (unit tests, and callers that bound the work themselves); allocations made with it
  * still go through cbd_mem_* so that cbd_mem_free releases any of them. Defined in budget.c;
- * budget_pace.c has the checks closer than units alone (cbd_budget_poll, cbd_mem_calloc_paced).
+ * budget_pace.c has cbd_mem_calloc_paced, budget_relay.c the relay (cbd_budget_relay_*).
  */
 
 /* Units in a millisecond of one core: a config's milliseconds of budget times this. */

@@ -1,6 +1,5 @@
-/* What brings a computation's progress checks closer than cbd_charge's units alone (budget.h): a
- * check by steps (cbd_budget_poll) and a large block zeroed in pieces, its new pages charged as
- * they are (cbd_mem_calloc_paced). */
+/* A large block zeroed in pieces, its new pages charged as they are, so that the progress check
+ * comes between the pieces (cbd_mem_calloc_paced, budget.h). */
 #include <string.h>
 
 #include "combatd/budget.h"
@@ -35,14 +34,4 @@ void *cbd_mem_calloc_paced(cbd_budget *b, size_t count, size_t size) {
         return NULL;
     }
     return p;
-}
-
-bool cbd_budget_poll(cbd_budget *b) {
-    if (!b) {
-        return true;
-    }
-    if (b->progress && b->stopped == CBD_BUDGET_RUNNING) {
-        b->next_progress = b->work_spent;
-    }
-    return cbd_budget_check(b);
 }

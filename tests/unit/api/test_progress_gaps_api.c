@@ -87,3 +87,54 @@ Test(progress_gaps_api, the_answer_of_32_wide_battles) {
         "32 wide battles, 100 points", "/analyze-turn",
         costly_many_battles(32, 2210000, 1300000, 1, ",\"max_distribution_points\":100"));
 }
+
+/* An /analyze-attack answered with no warm memory: every large block new pages. */
+static void expect_checked_on_new_pages(const char *label, const char *body) {
+    int status = 0;
+    gap_probe p = run_measured_with("/analyze-attack", body, NULL, &status);
+    printf("%s, new pages: %d, %llu units (%llu of pages), %llu checks, at most %.2f x 2^20 units "
+           "between two\n",
+           label, status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
+           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200, "%s", label);
+    cr_expect_gt(p.last_fresh, 10 * CBD_BUDGET_PROGRESS_UNITS, "%s: pages charged", label);
+    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%s: %llu units between two checks",
+                  label, (unsigned long long)p.widest);
+}
+
+/* A binomial window's buffer (the 2,479,768 bytes of 10^9 at luck 0.2: 606 pages) is paid as its
+ * walk writes it, its terms too, not all when it is taken: 5.78 · 2^20 units at once before, then
+ * its walk and its faults with no check between. */
+Test(progress_gaps_api, a_window_of_1e9_on_new_pages) {
+    expect_checked_on_new_pages("1e9 v 1e9 L0.2",
+                                "{\"attackers\": 1000000000, \"defenders\": 1000000000, "
+                                "\"settings\": {\"luck_modifier\": 0.2}}");
+}
+
+/* The search's prefix sums over the 10^9 defenders' damage (three arrays of 504 pages each) are
+ * paid as their two passes write them: 3.02 · 2^20 units at once for the passes and 4.92 for
+ * each array's pages before. */
+Test(progress_gaps_api, a_graph_against_a_far_fog_on_new_pages) {
+    expect_checked_on_new_pages(
+        "10 v fog {1e9, 5} L1 graph 20 targets 2",
+        "{\"attackers\": 10, \"defenders\": [{\"armies\": 1000000000, \"probability\": 0.5}, "
+        "{\"armies\": 5, \"probability\": 0.5}], \"settings\": {\"luck_modifier\": 1}, \"graph\": "
+        "{\"from\": 1, \"to\": 20}, \"targets\": [0.25, 0.45]}");
+}
+
+/* The random order's 5,040 schedules of 7 players' orders in the battle's group, with no warm
+ * memory: their blocks' new pages (631 of them for the 128 orders of a schedule of 5000x5000's)
+ * are paid as the permutations fill them, not when they are taken (6.04 · 2^20 units at once). */
+Test(progress_gaps_api, the_schedules_of_7_players_on_new_pages) {
+    char *body = costly_battle_then_zeros(2, 15, true, "B");
+    int status = 0;
+    gap_probe p = run_measured_with("/analyze-turn", body, NULL, &status);
+    printf("2 a side, 7 players in its group, new pages: %d, %llu units (%llu of pages), %llu "
+           "checks, at most %.2f x 2^20 units between two\n",
+           status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
+           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200);
+    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%llu units between two checks",
+                  (unsigned long long)p.widest);
+    free(body);
+}

@@ -1,6 +1,7 @@
 /*
  * The battle cores charge the request budget exactly what they say (budget.h): a binomial
- * window its room before walking it, the seeded battles their blocks before playing them, and
+ * window its room's terms before walking it (and its new pages as it writes them), the seeded
+ * battles their blocks before playing them, and
  * a budget one unit or one byte short stops them with CBD_ERR_BUDGET holding no memory.
  * Every expected figure is worked out by hand below from the documented rules.
  */
@@ -72,11 +73,20 @@ Test(binomial_budget, a_budget_one_unit_short_stops_before_any_memory_is_taken) 
         cr_expect_eq(b.mem_held, 0);
         cr_expect_eq(b.mem_peak, 0);
         cr_expect_null(w.pmf);
-        /* Exactly the charge is within the budget. */
-        cbd_budget_init(&b, units, SIZE_MAX);
+        /* Exactly the charge, its room's new pages included, is within the budget; a unit
+         * less stops the walk on the way (its pages are paid as it writes them), its buffer
+         * given back. */
+        uint64_t all = units + CBD_WORK_FRESH_PAGE * c->pages;
+        cbd_budget_init(&b, all, SIZE_MAX);
         cr_assert_eq(cbd_binom_window_compute(c->n, c->p, &b, &w), CBD_OK);
         cbd_binom_window_free(&w);
         cr_expect_eq(b.mem_held, 0);
+        if (c->pages > 0) {
+            cbd_budget_init(&b, all - 1, SIZE_MAX);
+            cr_expect_eq(cbd_binom_window_compute(c->n, c->p, &b, &w), CBD_ERR_BUDGET);
+            cr_expect_eq(b.stopped, CBD_BUDGET_WORK);
+            cr_expect_eq(b.mem_held, 0);
+        }
     }
 }
 
