@@ -305,7 +305,11 @@ typedef struct {
 } cbd_turn_point;
 
 typedef struct {
-    double *owner;          /* n_players + 1 values: owner[p], and owner[n_players] for neutral */
+    double *owner; /* n_players + 1 values: owner[p], and owner[n_players] for neutral */
+    /* n_players + 1 values, in owner's block: E[armies · 1{owner = p}], the armies p holds
+     * there on average (owner and armies jointly: a territory taken holds the attacker's
+     * survivors, one held its defender's); they sum to mean_armies. */
+    double *owned_armies;
     cbd_turn_point *armies; /* the armies distribution, ascending, probability > 0 */
     size_t n_armies;
     double mean_armies;

@@ -21,13 +21,12 @@ static bool enemy(const cbd_turn *turn, cbd_turn_player p, uint32_t o) {
 }
 
 /*
- * W48's armies of player o on territory t: the chance that o owns t times t's mean armies. The
- * analysis gives the owner and the armies of a territory as marginals, not jointly: the product
- * is exact wherever the owner is certain (every territory no attack may take) and an
- * approximation on a contested one (docs/rules.md W48).
+ * W48's armies of player o on territory t: the armies o holds there on average, owner and
+ * armies taken jointly from the analysis (a territory taken holds the attacker's survivors, one
+ * held its defender's; the product of the two marginals would credit each with the other's).
  */
 static double armies_of(const cbd_turn_analysis *a, size_t t, uint32_t o) {
-    return chance(a->territories[t].owner[o]) * a->territories[t].mean_armies;
+    return a->territories[t].owned_armies[o];
 }
 
 /* The marks of W48's risk walk, one per territory (the scratch), all MARK_NONE between walks. */
@@ -106,7 +105,7 @@ void cbd_plan_position_parts(const cbd_turn *turn, const cbd_turn_analysis *a, u
         for (size_t k = 0; k < b->n_territories; k++) {
             const cbd_turn_territory_result *r = &a->territories[b->territories[k]];
             share += chance(r->owner[p]);
-            left += (1 - chance(r->owner[p])) * r->mean_armies;
+            left += r->mean_armies - r->owned_armies[p];
         }
         share /= (double)b->n_territories;
         out->progress += (double)b->value * share * share * (1 - whole) *

@@ -248,10 +248,12 @@ static cbd_status result_alloc(cbd_turn_groups *a, cbd_turn_analysis *out) {
         return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
     }
     for (size_t t = 0; t < p->n_terr; t++) {
-        out->territories[t].owner = cbd_mem_calloc(a->budget, p->n_players + 1, sizeof(double));
-        if (!out->territories[t].owner) {
+        double *block = cbd_mem_calloc(a->budget, 2 * (p->n_players + 1), sizeof(double));
+        if (!block) {
             return cbdp_turn_outside_orders(a, cbd_budget_nomem(a->budget));
         }
+        out->territories[t].owner = block;
+        out->territories[t].owned_armies = block + p->n_players + 1;
     }
     return unit_results_alloc(a, out);
 }

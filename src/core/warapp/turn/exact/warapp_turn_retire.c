@@ -112,8 +112,10 @@ cbd_status cbdp_turn_retire(cbd_turn_engine *e, const uint32_t *terr, size_t n_t
                 continue;
             }
             uint32_t owner = e->key[l * S + W_OWNER];
-            e->out->territories[terr[l]]
-                .owner[owner == CBD_TURN_NEUTRAL ? e->out->n_players : owner] += w * weight;
+            size_t slot = owner == CBD_TURN_NEUTRAL ? e->out->n_players : owner;
+            cbd_turn_territory_result *r = &e->out->territories[terr[l]];
+            r->owner[slot] += w * weight;
+            r->owned_armies[slot] += (double)e->key[l * S + W_ARMIES] * w * weight;
             for (size_t g = 0; g < t->n_goals; g++) {
                 if (t->goals[g].territory == terr[l] && t->goals[g].owner != owner) {
                     e->key[words - 1] = 0; /* W16: a goal failed */
