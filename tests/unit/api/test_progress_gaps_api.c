@@ -45,22 +45,30 @@ Test(progress_gaps_api, a_wide_battle_then_10_steps) {
                               costly_battle_then_zeros(6000, 10, false, "B"));
 }
 
+/* A request answered with no warm memory: every large block new pages, more than min_fresh
+ * units of them charged, and no two checks more than 3 · 2^20 units apart. */
+static void expect_checked_on_new_pages(const char *label, const char *path, const char *body,
+                                        uint64_t min_fresh) {
+    int status = 0;
+    gap_probe p = run_measured_with(path, body, NULL, &status);
+    printf("%s, new pages: %d, %llu units (%llu of pages), %llu checks, at most %.2f x 2^20 units "
+           "between two\n",
+           label, status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
+           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200, "%s", label);
+    cr_expect_gt(p.last_fresh, min_fresh, "%s: pages charged", label);
+    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%s: %llu units between two checks",
+                  label, (unsigned long long)p.widest);
+}
+
 /* With no warm memory, every large block new pages (CBD_WORK_FRESH_PAGE each): the state
  * tables' hash indexes are charged their pages as they are zeroed (cbd_mem_calloc_paced) and
  * the sort's scratch as its first pass writes it, not whole when they are taken (16.95 · 2^20
  * units at once for the sort's scratch then, 9.78 for a hash index). */
 Test(progress_gaps_api, a_wide_battle_then_10_steps_on_new_pages) {
     char *body = costly_battle_then_zeros(6000, 10, false, "B");
-    int status = 0;
-    gap_probe p = run_measured_with("/analyze-turn", body, NULL, &status);
-    printf("6000 a side, 10 steps, new pages: %d, %llu units (%llu of pages), %llu checks, at most "
-           "%.2f x 2^20 units between two\n",
-           status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
-           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
-    cr_expect_eq(status, 200);
-    cr_expect_gt(p.last_fresh, 20 * CBD_BUDGET_PROGRESS_UNITS, "pages charged");
-    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%llu units between two checks",
-                  (unsigned long long)p.widest);
+    expect_checked_on_new_pages("6000 a side, 10 steps", "/analyze-turn", body,
+                                20 * CBD_BUDGET_PROGRESS_UNITS);
     free(body);
 }
 
@@ -88,27 +96,14 @@ Test(progress_gaps_api, the_answer_of_32_wide_battles) {
         costly_many_battles(32, 2210000, 1300000, 1, ",\"max_distribution_points\":100"));
 }
 
-/* An /analyze-attack answered with no warm memory: every large block new pages. */
-static void expect_checked_on_new_pages(const char *label, const char *body) {
-    int status = 0;
-    gap_probe p = run_measured_with("/analyze-attack", body, NULL, &status);
-    printf("%s, new pages: %d, %llu units (%llu of pages), %llu checks, at most %.2f x 2^20 units "
-           "between two\n",
-           label, status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
-           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
-    cr_expect_eq(status, 200, "%s", label);
-    cr_expect_gt(p.last_fresh, 10 * CBD_BUDGET_PROGRESS_UNITS, "%s: pages charged", label);
-    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%s: %llu units between two checks",
-                  label, (unsigned long long)p.widest);
-}
-
 /* A binomial window's buffer (the 2,479,768 bytes of 10^9 at luck 0.2: 606 pages) is paid as its
  * walk writes it, its terms too, not all when it is taken: 5.78 · 2^20 units at once before, then
  * its walk and its faults with no check between. */
 Test(progress_gaps_api, a_window_of_1e9_on_new_pages) {
-    expect_checked_on_new_pages("1e9 v 1e9 L0.2",
+    expect_checked_on_new_pages("1e9 v 1e9 L0.2", "/analyze-attack",
                                 "{\"attackers\": 1000000000, \"defenders\": 1000000000, "
-                                "\"settings\": {\"luck_modifier\": 0.2}}");
+                                "\"settings\": {\"luck_modifier\": 0.2}}",
+                                10 * CBD_BUDGET_PROGRESS_UNITS);
 }
 
 /* The search's prefix sums over the 10^9 defenders' damage (three arrays of 504 pages each) are
@@ -116,10 +111,11 @@ Test(progress_gaps_api, a_window_of_1e9_on_new_pages) {
  * each array's pages before. */
 Test(progress_gaps_api, a_graph_against_a_far_fog_on_new_pages) {
     expect_checked_on_new_pages(
-        "10 v fog {1e9, 5} L1 graph 20 targets 2",
+        "10 v fog {1e9, 5} L1 graph 20 targets 2", "/analyze-attack",
         "{\"attackers\": 10, \"defenders\": [{\"armies\": 1000000000, \"probability\": 0.5}, "
         "{\"armies\": 5, \"probability\": 0.5}], \"settings\": {\"luck_modifier\": 1}, \"graph\": "
-        "{\"from\": 1, \"to\": 20}, \"targets\": [0.25, 0.45]}");
+        "{\"from\": 1, \"to\": 20}, \"targets\": [0.25, 0.45]}",
+        10 * CBD_BUDGET_PROGRESS_UNITS);
 }
 
 /* The random order's 5,040 schedules of 7 players' orders in the battle's group, with no warm
@@ -127,14 +123,6 @@ Test(progress_gaps_api, a_graph_against_a_far_fog_on_new_pages) {
  * are paid as the permutations fill them, not when they are taken (6.04 · 2^20 units at once). */
 Test(progress_gaps_api, the_schedules_of_7_players_on_new_pages) {
     char *body = costly_battle_then_zeros(2, 15, true, "B");
-    int status = 0;
-    gap_probe p = run_measured_with("/analyze-turn", body, NULL, &status);
-    printf("2 a side, 7 players in its group, new pages: %d, %llu units (%llu of pages), %llu "
-           "checks, at most %.2f x 2^20 units between two\n",
-           status, (unsigned long long)p.last, (unsigned long long)p.last_fresh,
-           (unsigned long long)p.checks, (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
-    cr_expect_eq(status, 200);
-    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%llu units between two checks",
-                  (unsigned long long)p.widest);
+    expect_checked_on_new_pages("2 a side, 7 players in its group", "/analyze-turn", body, 0);
     free(body);
 }

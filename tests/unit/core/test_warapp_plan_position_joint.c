@@ -26,15 +26,6 @@ static const uint32_t nb[4] = {B, C, A, A};
 
 #define EPS 1e-12
 
-static cbd_turn_analysis analyze(const cbd_turn *t) {
-    cbd_turn_limits lim = cbd_turn_default_limits();
-    cbd_turn_analysis a;
-    cbd_turn_error err;
-    cbd_status st = cbd_turn_analyze(t, &lim, NULL, &a, &err);
-    cr_assert_eq(st, CBD_OK, "status %d, err kind %d at %zu", st, err.kind, err.index);
-    return a;
-}
-
 static cbd_turn race(const cbd_turn_order *orders) {
     cbd_turn t = make(terr, TERRITORIES, orders, 2);
     t.n_players = 2;
@@ -47,7 +38,7 @@ static cbd_turn race(const cbd_turn_order *orders) {
 Test(plan_position_joint, w48_owned_armies_are_the_armies_each_owner_holds) {
     const cbd_turn_order o[2] = {atk(ALICE, A, C, 9), atk(BOB, B, A, 5)};
     cbd_turn t = race(o);
-    cbd_turn_analysis a = analyze(&t);
+    cbd_turn_analysis a = turn_analyze_ok(&t);
     const cbd_turn_territory_result *ra = &a.territories[A];
     cr_expect_float_eq(ra->owner[ALICE], 0.5, EPS);
     cr_expect_float_eq(ra->owner[BOB], 0.5, EPS);
@@ -66,7 +57,7 @@ Test(plan_position_joint, w48_owned_armies_are_the_armies_each_owner_holds) {
 Test(plan_position_joint, w48_armies_count_what_each_player_holds) {
     const cbd_turn_order o[2] = {atk(ALICE, A, C, 9), atk(BOB, B, A, 5)};
     cbd_turn t = race(o);
-    cbd_turn_analysis a = analyze(&t);
+    cbd_turn_analysis a = turn_analyze_ok(&t);
     unsigned char scratch[TERRITORIES] = {0};
     cbd_position_parts alice, bob;
     cbd_plan_position_parts(&t, &a, 5, ALICE, scratch, &alice);
