@@ -15,38 +15,85 @@
 #include "warapp_settings.h"
 
 /*
- * The two survivor distributions charged before either is written: their summaries read every
- * value of their windows a few times (the windows grow with the battle: *blame's side), and up
- * to max_points values of each are listed (/max_distribution_points).
+ * The two survivor distributions' charges: their summaries read every value of their windows a
+ * few times (the windows grow with the battle: *blame's side), and up to max_points values of
+ * each are listed (/max_distribution_points). When the budget has room for all of it, the
+ * listing is charged here and the reading as it runs (*paced: dist_json pays `values` units of
+ * each side in pieces, so that the progress checks come during a walk of 10^5-10^6 values, not
+ * all before it); else all is charged here, and the stop names what to reduce. A reading of
+ * half a check's interval or less is charged here as one piece: a small answer's reads stay
+ * direct calls.
  */
+#define PACED_MIN_UNITS (CBD_BUDGET_PROGRESS_UNITS / 2)
 static cbd_status dists_charge(const cbd_warapp_analysis *a, uint32_t max_points,
-                               cbd_budget *budget, const char **blame) {
+                               cbd_budget *budget, const char **blame, bool *paced) {
     size_t att = cbd_windows_slots(&a->attackers_left), def = cbd_windows_slots(&a->defenders_left);
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, att + def))) {
+    uint64_t values = cbd_work_times(CBD_WORK_DIST_VALUE, att + def);
+    size_t listed = (att < max_points ? att : max_points) + (def < max_points ? def : max_points);
+    uint64_t points = cbd_work_times(CBD_WORK_DIST_POINT, listed);
+    *paced = values > PACED_MIN_UNITS && values < UINT64_MAX - points &&
+             values + points <= cbd_budget_work_left(budget);
+    if (!*paced && !cbd_charge(budget, values)) {
         return CBD_ERR_BUDGET;
     }
-    size_t listed = (att < max_points ? att : max_points) + (def < max_points ? def : max_points);
-    if (!cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_POINT, listed))) {
+    if (!cbd_charge(budget, points)) {
         *blame = "/max_distribution_points";
         return CBD_ERR_BUDGET;
     }
     return CBD_OK; /* *blame still names the side: the writing's scratch grows with it */
 }
 
+/* The reading of a distribution paid as it runs: every PACED_READS reads of a probability, a
+ * piece of the units owed (the summary reads each value about 4 times: CBD_WORK_DIST_VALUE over
+ * 4 a read), the rest at the end. */
+#define PACED_READS ((size_t)1 << 16)
+typedef struct {
+    cbd_dist_view inner;
+    cbd_budget *budget;
+    uint64_t owed;
+    size_t reads;
+    bool stopped;
+} paced_reading;
+
+static double paced_probability(const void *data, size_t i) {
+    paced_reading *r = (paced_reading *)data; /* dist_json's own object, not const */
+    if (++r->reads % PACED_READS == 0 && !r->stopped) {
+        uint64_t piece = PACED_READS * CBD_WORK_DIST_VALUE / 4;
+        piece = piece < r->owed ? piece : r->owed;
+        r->owed -= piece;
+        r->stopped = !(piece > 0 ? cbd_charge(r->budget, piece) : cbd_budget_poll(r->budget));
+    }
+    return r->inner.probability(r->inner.data, i);
+}
+
+static uint64_t paced_value(const void *data, size_t i) {
+    const paced_reading *r = data;
+    return r->inner.value(r->inner.data, i);
+}
+
 /* The distribution as /analyze-turn writes its armies too (dist_json.h), its entries naming
- * their value `value_key`; its scratch, as long as the window, is held in the budget. */
+ * their value `value_key`; its scratch, as long as the window, is held in the budget. paced:
+ * its reading is charged as it runs (dists_charge). */
 static cbd_status dist_json(cbd_jw *w, const char *key, const cbd_windows *d, uint32_t max_points,
-                            const char *value_key, cbd_budget *budget) {
+                            const char *value_key, cbd_budget *budget, bool paced) {
     size_t *idx = cbd_mem_alloc(budget, cbd_windows_slots(d) * sizeof *idx);
     if (!idx) {
         return cbd_budget_nomem(budget);
     }
     cbd_windows_cursor cursor;
-    cbd_dist_view view = cbdp_dist_view_windows(d, &cursor);
-    view.value_key = value_key;
+    paced_reading r = {cbdp_dist_view_windows(d, &cursor), budget,
+                       cbd_work_times(CBD_WORK_DIST_VALUE, cbd_windows_slots(d)), 0, false};
+    r.inner.value_key = value_key;
+    cbd_dist_view view = r.inner;
+    if (paced) {
+        view.data = &r;
+        view.value = paced_value;
+        view.probability = paced_probability;
+    }
     cbd_dist_json(w, key, &view, max_points, idx);
     cbd_mem_free(idx);
-    return CBD_OK;
+    bool ok = !paced || (!r.stopped && cbd_charge(budget, r.owed));
+    return ok ? CBD_OK : CBD_ERR_BUDGET;
 }
 
 /* W17–W19: each unit as the request gave it, with its survival and, for a health unit, the
@@ -64,7 +111,7 @@ static cbd_status units_json(cbd_jw *w, const char *key, const cbd_warapp_units 
         if (u->units[i].has_health) {
             const cbd_windows *h = &r[i].health_left;
             st = cbd_charge(budget, cbd_work_times(CBD_WORK_DIST_VALUE, cbd_windows_slots(h)))
-                     ? dist_json(w, "health_left", h, max_points, "health", budget)
+                     ? dist_json(w, "health_left", h, max_points, "health", budget, false)
                      : CBD_ERR_BUDGET;
         }
         cbd_jw_object_close(w);
@@ -165,12 +212,15 @@ static cbd_status analysis_json(cbd_jw *w, const cbd_config *cfg, const cbd_anal
         outcome_json(w, &a->outcome);
     }
     cbd_jw_blame(w, "/max_distribution_points");
-    cbd_status st = dists_charge(a, q->max_points, budget, blame);
+    bool paced = false;
+    cbd_status st = dists_charge(a, q->max_points, budget, blame, &paced);
     if (st == CBD_OK) {
-        st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points, "armies", budget);
+        st = dist_json(w, "attackers_left", &a->attackers_left, q->max_points, "armies", budget,
+                       paced);
     }
     if (st == CBD_OK) {
-        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points, "armies", budget);
+        st = dist_json(w, "defenders_left", &a->defenders_left, q->max_points, "armies", budget,
+                       paced);
     }
     if (st == CBD_OK && q->has_graph) {
         *blame = "/graph";

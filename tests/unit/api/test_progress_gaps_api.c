@@ -126,3 +126,21 @@ Test(progress_gaps_api, the_schedules_of_7_players_on_new_pages) {
     expect_checked_on_new_pages("2 a side, 7 players in its group", "/analyze-turn", body, 0);
     free(body);
 }
+
+/* The survivor distributions' reading, paid as it runs when the budget has room for it (some
+ * 546,000 values of two windows at luck 1, read about 4 times each: 8.33 · 2^20 units at once
+ * before the reading, then the walk with no check). */
+Test(progress_gaps_api, the_survivors_of_1e9_at_luck_1) {
+    int status = 0;
+    gap_probe p = run_measured("/analyze-attack",
+                               "{\"attackers\": 1000000000, \"defenders\": 1000000000, "
+                               "\"settings\": {\"luck_modifier\": 1}}",
+                               &status);
+    printf("1e9 v 1e9 L1: %d, %llu units, %llu checks, at most %.2f x 2^20 units between two\n",
+           status, (unsigned long long)p.last, (unsigned long long)p.checks,
+           (double)p.widest / (double)CBD_BUDGET_PROGRESS_UNITS);
+    cr_expect_eq(status, 200);
+    cr_expect_gt(p.last, 10 * CBD_BUDGET_PROGRESS_UNITS, "the reading charged");
+    cr_expect_leq(p.widest, 3 * CBD_BUDGET_PROGRESS_UNITS, "%llu units between two checks",
+                  (unsigned long long)p.widest);
+}
