@@ -21,9 +21,19 @@ typedef struct {
      * each, fresh_units), which a request with no warm memory is charged when it takes a block;
      * and the request's fresh_units at the last check. */
     uint64_t widest_steps, last_fresh;
+    /* The memory the request held at the last check, and of it in the heap's small blocks; the
+     * most it gave back between two checks, and the most its small blocks grew (net). */
+    size_t held, small, widest_freed, widest_small_growth;
 } gap_probe;
 
 static inline void gap_mark(gap_probe *p) {
+    size_t held = p->budget->mem_held, small = p->budget->small_held;
+    size_t freed = p->held > held ? p->held - held : 0;
+    size_t grown = small > p->small ? small - p->small : 0;
+    p->widest_freed = freed > p->widest_freed ? freed : p->widest_freed;
+    p->widest_small_growth = grown > p->widest_small_growth ? grown : p->widest_small_growth;
+    p->held = held;
+    p->small = small;
     uint64_t now = p->budget->work_spent, fresh = p->budget->fresh_units;
     p->widest = now - p->last > p->widest ? now - p->last : p->widest;
     uint64_t steps = (now - p->last) - (fresh - p->last_fresh);

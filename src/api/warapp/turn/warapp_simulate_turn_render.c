@@ -222,7 +222,7 @@ static void units_json(cbd_jw *w, const cbd_turn_tally *s) {
     cbd_jw_object_close(w);
 }
 
-bool cbdp_turn_tally_render(cbd_jw *w, const cbd_turn_tally *s, uint64_t seed, uint64_t trials) {
+bool cbdp_turn_tally_render(cbd_jw *w, cbd_turn_tally *s, uint64_t seed, uint64_t trials) {
     const cbd_turn_request *q = s->q;
     cbd_jw_object_open(w);
     cbd_jw_key_uint(w, "seed", seed);
@@ -248,6 +248,7 @@ bool cbdp_turn_tally_render(cbd_jw *w, const cbd_turn_tally *s, uint64_t seed, u
         }
         cbd_jw_object_close(w);
         ok = hist_json(w, s->budget, &s->armies[i], trials);
+        cbdp_turn_hist_release(&s->armies[i]);
         cbd_jw_object_close(w);
     }
     cbd_jw_object_close(w);

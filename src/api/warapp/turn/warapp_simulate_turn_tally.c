@@ -7,8 +7,21 @@ static size_t hash_slot(uint64_t v, size_t cap) {
     return (size_t)((v * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & (cap - 1);
 }
 
+/*
+ * A table of a page or more grows after a progress check. The heap's first CBD_WORK_FRESH_FROM
+ * bytes are not charged as new pages (budget.h), yet on a server's first requests they are new,
+ * at some 12 µs a page here: the histograms of a wide board grow together (they see as many
+ * distinct values), and 128 of them doubling at once touched 1.9 MB of new pages, 7.2 ms of CPU
+ * with no check (bench_budget's cold 128 wide battles). A check before each such growth keeps
+ * one table's pages between two, and those of the tables under a page (128 of 2 KiB at most).
+ */
+#define HIST_POLL_BYTES CBD_SCRATCH_PAGE
+
 static bool hist_grow(cbd_turn_hist *h, cbd_budget *budget, uint64_t *bytes) {
     size_t cap = h->cap ? h->cap * 2 : 8;
+    if (2 * cap * sizeof *h->key >= HIST_POLL_BYTES && !cbd_budget_poll(budget)) {
+        return false; /* spent: the caller's status says so (cbd_budget_nomem) */
+    }
     uint64_t *key = cbd_mem_calloc(budget, 2 * cap, sizeof *key);
     if (!key) {
         return false;
@@ -56,9 +69,15 @@ uint64_t cbdp_turn_hist_count(const cbd_turn_hist *h, uint64_t key) {
     return h->count[s];
 }
 
+void cbdp_turn_hist_release(cbd_turn_hist *h) {
+    cbd_mem_free(h->key); /* the counts with it */
+    h->key = NULL;
+    h->count = NULL;
+}
+
 void cbdp_turn_tally_free(cbd_turn_tally *s) {
     for (size_t i = 0; s->armies && i < s->n_terr; i++) {
-        cbd_mem_free(s->armies[i].key); /* the counts with it */
+        cbdp_turn_hist_release(&s->armies[i]);
     }
     cbd_mem_free(s->armies);
     cbd_mem_free(s->owner_counts);

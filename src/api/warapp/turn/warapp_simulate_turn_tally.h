@@ -46,6 +46,9 @@ typedef struct {
 /* The count of a key the histogram holds (a key is armies + 1, as its `key` array has it). */
 uint64_t cbdp_turn_hist_count(const cbd_turn_hist *h, uint64_t key);
 
+/* Frees a histogram's table (once written: warapp_simulate_turn_render.c); its n and sum stay. */
+void cbdp_turn_hist_release(cbd_turn_hist *h);
+
 /* The counts for `trials` trials of q's turn, with room for the listed turns when
  * `include_turns` (trials <= warapp.max_listed_turns then); false when the budget or the
  * system refused the memory (cbdp_turn_tally_free frees what was taken). */
