@@ -237,8 +237,9 @@ static cbd_status result_alloc(cbd_turn_groups *a, cbd_turn_analysis *out) {
     out->n_territories = p->n_terr;
     out->n_orders = p->n_orders;
     out->n_players = p->n_players;
-    /* Every owner chance cleared here and read again by one_outcome. */
-    uint64_t values = cbd_work_times(p->n_terr, p->n_players + 1);
+    /* Every owner chance and every owner's armies (W48) cleared here and read again by
+     * one_outcome: two values an owner a territory. */
+    uint64_t values = cbd_work_times(p->n_terr, 2 * (p->n_players + 1));
     if (!cbd_charge(a->budget, cbd_work_times(2 * CBD_WORK_SCAN_TERM, values))) {
         return cbdp_turn_outside_orders(a, CBD_ERR_BUDGET);
     }
