@@ -74,6 +74,16 @@ void *cbd_scratch_take(cbd_scratch *s, size_t size, size_t *capacity, size_t *fr
 /* The smallest kept block of at least `size` bytes, removed from the scratch; NULL if none. */
 void *cbd_scratch_take_kept(cbd_scratch *s, size_t size, size_t *capacity);
 
+/*
+ * Whether malloc holds `block` (of `capacity` bytes, whole pages) in a mapping of its own, which
+ * realloc moves without a copy (mremap). malloc also cuts large blocks from its heap's free room
+ * (small blocks earlier requests freed, joined), and realloc copies those into new pages with
+ * no progress check between: bench_budget's ring plan, after the /simulate-turn rows, grew a
+ * 10 MB turn table so, 30 ms of CPU for its 2,562 new pages. Such a block is grown by a copy in
+ * pieces with the check between (budget.c).
+ */
+bool cbd_scratch_mapped_alone(void *block, size_t capacity);
+
 /* Rounds a size up to the capacity a block of it gets (whole pages). */
 size_t cbd_scratch_capacity(size_t size);
 

@@ -293,6 +293,27 @@ static void touch_moved(cbd_budget *b, const void *p, size_t bytes) {
     }
 }
 
+/* A block of malloc's heap grown: a new block of `capacity` bytes, the old one's bytes copied
+ * into it MOVED_CHUNK at a time with the progress check between, the old one freed. NULL, with
+ * the old block kept, when malloc refuses or the budget is spent during the copy. */
+static block_header *copy_grown(cbd_budget *b, block_header *h, size_t capacity) {
+    block_header *moved = malloc(capacity);
+    if (!moved) {
+        return NULL;
+    }
+    size_t bytes = sizeof *h + h->size;
+    for (size_t at = 0; at < bytes; at += MOVED_CHUNK) {
+        if (at > 0 && !cbd_budget_poll(b)) {
+            free(moved);
+            return NULL;
+        }
+        memcpy((char *)moved + at, (const char *)h + at,
+               bytes - at < MOVED_CHUNK ? bytes - at : MOVED_CHUNK);
+    }
+    free(h);
+    return moved;
+}
+
 void cbd_budget_set_scratch(cbd_budget *b, cbd_scratch *s) {
     b->scratch = s;
 }
@@ -365,12 +386,15 @@ static void *realloc_large(block_header *h, size_t size) {
         cbd_scratch_give(b->scratch, h, h->capacity);
     } else {
         capacity = cbd_scratch_capacity(total);
-        moved = realloc(h, capacity);
+        bool mapped = cbd_scratch_mapped_alone(h, h->capacity);
+        moved = mapped ? realloc(h, capacity) : copy_grown(b, h, capacity);
         if (!moved) {
             return NULL;
         }
         fresh = capacity - moved->capacity;
-        touch_moved(b, moved, moved->capacity);
+        if (mapped) {
+            touch_moved(b, moved, moved->capacity);
+        }
         if (b->scratch) {
             b->scratch->fresh_bytes += fresh;
         }

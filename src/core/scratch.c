@@ -1,8 +1,16 @@
 /* A cache of large blocks kept warm between uses; see include/combatd/scratch.h. */
 #include "combatd/scratch.h"
 
+#include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* glibc gives a mapping whole pages, its own header among them, so a block asked in whole pages
+ * has most of a page to spare there, and 8 bytes in a chunk of the heap. (ASan's allocator
+ * answers the size asked: there no block counts as mapped.) */
+bool cbd_scratch_mapped_alone(void *block, size_t capacity) {
+    return malloc_usable_size(block) >= capacity + CBD_SCRATCH_PAGE / 2;
+}
 
 void cbd_scratch_init(cbd_scratch *s, size_t limit) {
     memset(s, 0, sizeof *s);
