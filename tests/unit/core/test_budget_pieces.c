@@ -105,6 +105,25 @@ Test(budget_pieces, a_paced_calloc_charges_its_new_pages_as_it_zeroes_them) {
     cbd_mem_free(p);
 }
 
+/* A block of `bytes` from b, each byte i holding i % 251 (a period no power of two divides). */
+static unsigned char *patterned_block(cbd_budget *b, size_t bytes) {
+    unsigned char *p = cbd_mem_alloc(b, bytes);
+    cr_assert_not_null(p);
+    for (size_t i = 0; i < bytes; i++) {
+        p[i] = (unsigned char)(i % 251);
+    }
+    return p;
+}
+
+/* The bytes of p's first `bytes` that no longer hold patterned_block's pattern. */
+static size_t pattern_misses(const unsigned char *p, size_t bytes) {
+    size_t wrong = 0;
+    for (size_t i = 0; i < bytes; i++) {
+        wrong += p[i] != (unsigned char)(i % 251);
+    }
+    return wrong;
+}
+
 /* A block the system moves when it grows (realloc of a mapping of its own) keeps its pages, but
  * the first touch of each at its new place costs the reference machine some 5-6 µs of CPU that no
  * fault counts (src/core/budget_pace.h). Its kept pages are read right after the move, with the
@@ -119,11 +138,7 @@ Test(budget_pieces, a_block_moved_by_its_growth_is_touched_with_checks_between_p
     uint64_t owed = 0;
     cbd_budget_defer_pages(&b, &owed);
     size_t bytes = ((size_t)4 << 20) - 4096;
-    unsigned char *p = cbd_mem_alloc(&b, bytes);
-    cr_assert_not_null(p);
-    for (size_t i = 0; i < bytes; i++) {
-        p[i] = (unsigned char)(i % 251);
-    }
+    unsigned char *p = patterned_block(&b, bytes);
     cr_assert_eq(n_seen, 0);
     unsigned char *grown = cbd_mem_realloc(&b, p, bytes + ((size_t)4 << 20));
     cr_assert_not_null(grown);
@@ -131,11 +146,7 @@ Test(budget_pieces, a_block_moved_by_its_growth_is_touched_with_checks_between_p
     cr_assert_eq(n_seen, 15);
     cr_assert_eq(b.work_spent, 0, "no units: the checks came by the pages touched");
     cr_assert_eq(owed, 2048 * (uint64_t)CBD_WORK_FRESH_PAGE);
-    size_t wrong = 0;
-    for (size_t i = 0; i < bytes; i++) {
-        wrong += grown[i] != (unsigned char)(i % 251);
-    }
-    cr_assert_eq(wrong, 0, "the block's bytes kept");
+    cr_assert_eq(pattern_misses(grown, bytes), 0, "the block's bytes kept");
     cbd_mem_free(grown);
     cr_assert_eq(b.mem_held, 0);
 }
@@ -203,11 +214,7 @@ Test(budget_pieces, a_block_of_the_heap_grown_is_copied_with_checks_between_piec
     uint64_t owed = 0; /* the new pages owed, not charged: the checks come by the pieces */
     cbd_budget_defer_pages(&b, &owed);
     size_t bytes = ((size_t)8 << 20) - 4096;
-    unsigned char *p = cbd_mem_alloc(&b, bytes);
-    cr_assert_not_null(p);
-    for (size_t i = 0; i < bytes; i++) {
-        p[i] = (unsigned char)(i % 251);
-    }
+    unsigned char *p = patterned_block(&b, bytes);
     void *wall = malloc(4096); /* past the block: realloc cannot grow it where it is */
     cr_assert_not_null(wall);
     fault_mark = faults_now();
@@ -219,11 +226,7 @@ Test(budget_pieces, a_block_of_the_heap_grown_is_copied_with_checks_between_piec
     cr_expect_eq(owed, 4096 * (uint64_t)CBD_WORK_FRESH_PAGE, "2,048 pages taken, 2,048 grown");
     cr_expect_lt(fault_widest, 1024, "%llu faults between two checks",
                  (unsigned long long)fault_widest);
-    size_t wrong = 0;
-    for (size_t i = 0; i < bytes; i++) {
-        wrong += grown[i] != (unsigned char)(i % 251);
-    }
-    cr_expect_eq(wrong, 0, "the block's bytes kept");
+    cr_expect_eq(pattern_misses(grown, bytes), 0, "the block's bytes kept");
     cbd_mem_free(grown);
     free(wall);
     cr_expect_eq(b.mem_held, 0);
