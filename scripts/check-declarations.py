@@ -110,9 +110,11 @@ def declarations(header, kinds="px"):
     the functions it defines), with their lines."""
     # The list of order kinds (CBD_ORDER_KIND_LIST) expands into prototypes of the names its
     # rows give; ctags would read the expansion's line as a prototype of the list itself, and a
-    # function a row names that nobody wrote fails the build already.
+    # function a row names that nobody wrote fails the build already. C11's alignas (a keyword
+    # and its operand) before a member would read as a prototype of `alignas` too.
     text = subprocess.run(["ctags", "-x", "--language-force=C", f"--c-kinds={kinds}",
-                           "-I", "CBD_ORDER_KIND_LIST+", "--_xformat=%N %n", str(ROOT / header)],
+                           "-I", "CBD_ORDER_KIND_LIST+", "-I", "alignas+", "--_xformat=%N %n",
+                           str(ROOT / header)],
                           check=True, capture_output=True, text=True).stdout
     return [(n, int(line)) for n, line in (l.split() for l in text.splitlines())]
 

@@ -1,74 +1,11 @@
 /* A request's work and memory budget; see include/combatd/budget.h. */
 #include "combatd/budget.h"
 
-#include <stdalign.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-/*
- * Each block is preceded by a header naming its budget, its size and, for a block from the
- * budget's scratch, its capacity, so that a block is given back to the budget (and scratch) it
- * came from whoever frees it. The header keeps malloc's alignment.
- */
-typedef struct {
-    alignas(max_align_t) cbd_budget *owner;
-    size_t size;
-    size_t capacity; /* of the whole block, header included; 0 for a block of malloc's heap */
-    unsigned cls;    /* a cache's block: its size class + 1 (cbd_block_cache); else 0 */
-} block_header;
-
-/* The smallest class: 2^CACHE_SHIFT bytes, header included. */
-#define CACHE_SHIFT 6
-
-static size_t class_bytes(unsigned cls) {
-    return (size_t)1 << (cls + CACHE_SHIFT);
-}
-
-/* The class of a block of `total` bytes (header included; below CBD_SCRATCH_MIN_BLOCK plus the
- * header, so within CBD_CACHE_CLASSES). */
-static unsigned class_of(size_t total) {
-    if (total <= class_bytes(0)) {
-        return 0;
-    }
-    /* the bits of total - 1 are the class's power of two (a count of leading zeros, not a loop:
-     * this runs for every small block of a plan search) */
-    return (unsigned)(64 - __builtin_clzll((unsigned long long)total - 1)) - CACHE_SHIFT;
-}
-
-/* A block of `total` bytes from b's cache: the class's last freed block, else the heap's
- * (counted in both); *tag its header's cls. */
-static block_header *cache_take(cbd_budget *b, size_t total, unsigned *tag) {
-    cbd_block_cache *c = b->cache;
-    unsigned cls = class_of(total);
-    block_header *h = c->free[cls];
-    if (h) {
-        memcpy(&c->free[cls], h, sizeof c->free[cls]);
-        c->kept -= class_bytes(cls);
-        c->reused++;
-    } else {
-        h = malloc(class_bytes(cls));
-        if (!h) {
-            return NULL;
-        }
-        c->heap_blocks++;
-        b->heap_blocks++;
-    }
-    *tag = cls + 1;
-    return h;
-}
-
-/* A cache's block back to `c` (NULL, or past CBD_CACHE_KEEP: to the heap). */
-static void cache_give(cbd_block_cache *c, block_header *h) {
-    unsigned cls = h->cls - 1;
-    if (!c || c->kept > CBD_CACHE_KEEP - class_bytes(cls)) {
-        free(h);
-        return;
-    }
-    memcpy(h, &c->free[cls], sizeof c->free[cls]);
-    c->free[cls] = h;
-    c->kept += class_bytes(cls);
-}
+#include "block_cache.h"
 
 void cbd_block_cache_release(cbd_block_cache *c) {
     for (unsigned cls = 0; cls < CBD_CACHE_CLASSES; cls++) {
@@ -340,7 +277,7 @@ void *cbd_mem_alloc(cbd_budget *b, size_t size) {
     bool large = b && size >= CBD_SCRATCH_MIN_BLOCK;
     unsigned cls = 0;
     block_header *h = large           ? alloc_large(b, total, &capacity, &fresh)
-                      : b && b->cache ? cache_take(b, total, &cls)
+                      : b && b->cache ? cbdp_cache_take(b, total, &cls)
                                       : malloc(total);
     if (!h) {
         return NULL;
@@ -406,30 +343,6 @@ static void *realloc_large(block_header *h, size_t size) {
     return moved + 1;
 }
 
-/* A cache's block grown or shrunk: in place within its class, else into a block of the class
- * that fits (from the owner's cache, or the heap's when it has none now), the old one freed.
- * The caller counts the new size. */
-static block_header *realloc_cached(block_header *h, size_t size) {
-    size_t total = sizeof *h + size;
-    if (total <= class_bytes(h->cls - 1)) {
-        return h;
-    }
-    cbd_budget *b = h->owner;
-    cbd_block_cache *c = b ? b->cache : NULL;
-    unsigned cls = 0;
-    block_header *moved = c ? cache_take(b, total, &cls) : malloc(total);
-    if (!moved) {
-        return NULL;
-    }
-    if (!c && b) {
-        b->heap_blocks++;
-    }
-    memcpy(moved, h, sizeof *h + h->size);
-    moved->cls = cls;
-    cache_give(c, h);
-    return moved;
-}
-
 void *cbd_mem_realloc(cbd_budget *b, void *p, size_t size) {
     if (!p) {
         return cbd_mem_alloc(b, size);
@@ -453,7 +366,7 @@ void *cbd_mem_realloc(cbd_budget *b, void *p, size_t size) {
         cbd_mem_free(p);
         return grown;
     }
-    block_header *grown = h->cls ? realloc_cached(h, size) : realloc(h, sizeof *grown + size);
+    block_header *grown = h->cls ? cbdp_cache_regrow(h, size) : realloc(h, sizeof *grown + size);
     if (!grown) {
         return NULL;
     }
@@ -476,7 +389,7 @@ void cbd_mem_free(void *p) {
     if (h->capacity != 0 && h->owner->scratch) {
         cbd_scratch_give(h->owner->scratch, h, h->capacity);
     } else if (h->cls != 0) {
-        cache_give(h->owner ? h->owner->cache : NULL, h);
+        cbdp_cache_give(h->owner ? h->owner->cache : NULL, h);
     } else {
         free(h);
     }
