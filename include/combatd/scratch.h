@@ -65,7 +65,8 @@ void cbd_scratch_set_refill(cbd_scratch *s, cbd_scratch_refill_fn fn, void *arg)
 
 /*
  * A block of at least `size` bytes: the smallest kept block that holds it, else the largest
- * kept one grown (realloc: its pages stay, only the growth is new), else a new one. Its
+ * kept one grown when it is a mapping of its own (realloc: its pages stay, only the growth is
+ * new; one of malloc's heap is freed instead, cbd_scratch_mapped_alone), else a new one. Its
  * capacity in *capacity; the bytes new from the system, which fault when touched, in *fresh.
  * NULL when the system has no memory.
  */
@@ -80,7 +81,8 @@ void *cbd_scratch_take_kept(cbd_scratch *s, size_t size, size_t *capacity);
  * (small blocks earlier requests freed, joined), and realloc copies those into new pages with
  * no progress check between: bench_budget's ring plan, after the /simulate-turn rows, grew a
  * 10 MB turn table so, 30 ms of CPU for its 2,562 new pages. Such a block is grown by a copy in
- * pieces with the check between (budget.c).
+ * pieces with the check between (budget.c), or freed when its bytes are not needed (a kept
+ * block, cbd_scratch_take).
  */
 bool cbd_scratch_mapped_alone(void *block, size_t capacity);
 

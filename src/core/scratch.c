@@ -71,11 +71,24 @@ void *cbd_scratch_take(cbd_scratch *s, size_t size, size_t *capacity, size_t *fr
     }
     size_t cap = cbd_scratch_capacity(size);
     if (s->count > 0) {
-        /* Every kept block is smaller: grow the largest, whose pages are warm already. */
+        /*
+         * Every kept block is smaller: grow the largest, whose pages are warm already. A mapping
+         * of its own realloc moves (mremap). A block of malloc's heap realloc would copy whole
+         * into new pages with no progress check during the copy (10 MB in 30 ms), for bytes
+         * nobody needs: it goes back to the heap, and the new block, which malloc may cut from
+         * the room it left, is counted as a block grown, the growth alone new.
+         */
         cbd_scratch_slot *largest = &s->slots[s->count - 1];
-        block = realloc(largest->block, cap);
+        if (!cbd_scratch_mapped_alone(largest->block, largest->capacity)) {
+            free(largest->block);
+            largest->block = NULL;
+        }
+        block = largest->block ? realloc(largest->block, cap) : malloc(cap);
         if (!block) {
-            return NULL; /* the kept block stays kept */
+            if (!largest->block) {
+                free_slot(s, s->count - 1); /* already freed: only its slot goes */
+            }
+            return NULL; /* a mapping stays kept */
         }
         *fresh = cap - largest->capacity;
         s->reused_bytes += largest->capacity;

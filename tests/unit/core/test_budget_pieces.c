@@ -231,3 +231,36 @@ Test(budget_pieces, a_block_of_the_heap_grown_is_copied_with_checks_between_piec
     free(wall);
     cr_expect_eq(b.mem_held, 0);
 }
+
+/* A kept block of malloc's heap (the mmap threshold raised past it, as in the test above) that
+ * the scratch grows for a larger request is not copied: its bytes are not needed, so it goes back
+ * to the heap and a new block is taken. realloc would copy its 8 MiB into 2,048 new pages within
+ * the take, with no check between; freed and taken anew, the take faults under half that (under
+ * ASan, whose allocator never counts a block as mapped, its bookkeeping's pages). It is counted
+ * as a block grown: 8 MiB reused and 8 MiB new. */
+Test(budget_pieces, a_kept_block_of_the_heap_is_not_copied_to_grow) {
+    (void)mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    cbd_scratch s;
+    cbd_scratch_init(&s, (size_t)64 << 20);
+    size_t cap, fresh, bytes = (size_t)8 << 20;
+    unsigned char *p = cbd_scratch_take(&s, bytes, &cap, &fresh);
+    cr_assert_not_null(p);
+    memset(p, 0x5a, cap); /* its pages resident, as a kept block's are */
+    cr_assert(!cbd_scratch_mapped_alone(p, cap), "a block of the heap");
+    void *wall = malloc(4096); /* past the block: realloc cannot grow it where it is */
+    cr_assert_not_null(wall);
+    cbd_scratch_give(&s, p, cap);
+    uint64_t before = faults_now();
+    void *grown = cbd_scratch_take(&s, 2 * bytes, &cap, &fresh);
+    uint64_t faults = faults_now() - before;
+    cr_assert_not_null(grown);
+    cr_expect_eq(cap, 2 * bytes);
+    cr_expect_eq(fresh, bytes, "the growth alone new");
+    cr_expect_eq(s.reused_bytes, bytes);
+    cr_expect_eq(s.count, 0);
+    cr_expect_eq(s.kept, 0);
+    cr_expect_lt(faults, 1024, "%llu faults in the take", (unsigned long long)faults);
+    cbd_scratch_give(&s, grown, cap);
+    cbd_scratch_release(&s);
+    free(wall);
+}
