@@ -6,9 +6,11 @@ pick_starting_region, update_map, opponent_moves, go place_armies, go attack/tra
 the board it sees, and at each `go place_armies` asks combatd's /plan-turn for the whole turn
 (`objective: "position"`) with nothing but the board, the bonuses and the incomes: its own, and
 the opponent's taken as at least the most `opponent_moves` showed it deploy in one of the last
-three rounds. While its wait allows, it also asks deploy probes (the income already on one
-front region) and keeps the plan of best value. It answers the engine's two phases from that
-plan: the deploys now, the attacks and transfers at `go attack/transfer`.
+three rounds. It asks combatd for the opponent's plan first, and values its own against that
+reply and combatd's hold and strike (W49). While its wait allows, it also asks deploy probes
+(the income already on one front region) and keeps the plan of best value. It answers the
+engine's two phases from that plan: the deploys now, the attacks and transfers at
+`go attack/transfer`.
 
 If combatd is unreachable, slow or refuses the request, the turn is played by the rule of
 thumb below (`rule_of_thumb`), so the bot never crashes and never answers late.
@@ -328,6 +330,61 @@ def probe_requests(board, request, limit=MAX_PROBES):
         yield region, probe
 
 
+# The opponent's reply. combatd models an opponent whose orders it is not given by W49's two
+# scenarios, hold and strike; the bot adds the opponent's own plan. Before its own, it asks
+# combatd for the opponent's (reply_request: the board it sees with the opponent as the
+# player), then values its plans against that reply (REPLY_WEIGHT) and W49's hold and strike
+# (the rest, evenly) given as `others`. In round 2 of seed 125 the reply struck 39, the region
+# the plan emptied to attack from, as Wunderwaffe then did; W49's strike aimed at 38.
+REPLY_PLANS, REPLY_WEIGHT = 300, 0.5
+
+
+def reply_request(board, request, income):
+    """The opponent's /plan-turn on `request`'s board: it plans with `income` (the estimate
+    sent in `incomes`), the bot's own income in `incomes`, REPLY_PLANS plans, no `others`."""
+    reply = json.loads(json.dumps(request))
+    reply.pop("others", None)
+    reply.update(player=board.opponent, income=income, incomes={board.me: board.income},
+                 max_plans=REPLY_PLANS)
+    return reply
+
+
+def w49_scenarios(board, income):
+    """W49's hold and strike of the opponent with `income`, as combatd builds them: hold its
+    income evenly on its regions bordering the bot's (the first ones one more; on its first
+    region when none does), strike it on its strongest region beside the bot's weakest region
+    that borders it (the lower ids on ties), then an attack from there with all it has (when
+    none borders the bot, strike is hold)."""
+    theirs = [r for r in board.regions() if board.owner_of(r) == board.opponent]
+    fronts = [r for r in theirs if any(board.owner_of(n) == board.me for n in board.neighbors[r])]
+    held, hold = fronts or theirs[:1], []
+    for i, region in enumerate(held):
+        n = income // len(held) + (i < income % len(held))
+        if n:
+            hold.append({"type": "deploy", "player": board.opponent, "to": str(region),
+                         "armies": n})
+    targets = [r for r in board.mine() if board.neighbors[r] & set(fronts)]
+    if not targets:
+        return hold, hold
+    target = min(targets, key=lambda r: (board.armies_of(r), r))
+    source = max((r for r in fronts if target in board.neighbors[r]),
+                 key=lambda r: (board.armies_of(r), -r))
+    deploy = [{"type": "deploy", "player": board.opponent, "to": str(source), "armies": income}]
+    attack = {"player": board.opponent, "from": str(source), "to": str(target),
+              "armies": board.armies_of(source) + income}
+    return hold, (deploy if income else []) + [attack]
+
+
+def reply_scenarios(board, income, answer):
+    """`others` for the bot's plan: the opponent's plan in `answer` (its deploys and attacks)
+    at REPLY_WEIGHT, W49's hold and strike sharing the rest."""
+    reply = [o for o in answer["orders"] if o.get("type") in ("deploy", "attack_transfer")]
+    hold, strike = w49_scenarios(board, income)
+    rest = (1 - REPLY_WEIGHT) / 2
+    return [{"weight": REPLY_WEIGHT, "orders": reply}, {"weight": rest, "orders": hold},
+            {"weight": rest, "orders": strike}]
+
+
 def ask_combatd(url, request, timeout):
     body = json.dumps(request).encode()
     req = urllib.request.Request(url + "/plan-turn", data=body, method="POST",
@@ -389,7 +446,8 @@ class Bot:
 
     def plan(self):
         """This turn's orders from combatd, or from the rule of thumb when it cannot answer
-        within a fifth of the time bank (at most 2 s); the search shrinks with the bank. With
+        within a fifth of the time bank (at most 2 s); the search shrinks with the bank. The
+        opponent's reply is asked first, within a third of that wait (add_reply). With
         8 s or more in the bank, what is left of the turn's first 0.8 s after that answer goes
         to deploy probes (probe_requests); the best value of all answered wins."""
         b = self.board
@@ -398,10 +456,12 @@ class Bot:
             start = self.clock()
             try:
                 request = plan_request(b, self.variant)
+                reply_ms = self.add_reply(request, budget / 3)
                 plans = self.max_plans or plans_for_bank(b.timebank_ms)
                 if plans:
                     request["max_plans"] = plans
-                answer = ask_combatd(self.combatd, request, budget)
+                left = max(0.1, budget - (self.clock() - start))
+                answer = ask_combatd(self.combatd, request, left)
                 first_ms = (self.clock() - start) * 1000
                 deploys, attacks = plan_from_answer(b, answer)
                 best, chosen, probes = answer.get("value"), None, 0
@@ -416,7 +476,7 @@ class Bot:
                           income=b.income, regions=len(b.mine()), value=best,
                           first_value=answer.get("value"), first_ms=round(first_ms, 1),
                           probes=probes, probe=chosen, bank=b.timebank_ms, plans=plans,
-                          opponent=request.get("incomes", {}).get(b.opponent))
+                          opponent=request.get("incomes", {}).get(b.opponent), reply_ms=reply_ms)
                 return legal(b, deploys, attacks + extra)
             except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError) as e:
                 # A refusal's status says which request to look at (its body names the member).
@@ -424,6 +484,23 @@ class Bot:
                           error=type(e).__name__, status=getattr(e, "code", None))
         deploys, attacks = rule_of_thumb(b)
         return legal(b, dict(deploys), attacks)
+
+    def add_reply(self, request, timeout):
+        """Under position-seen, with the opponent on the board: asks its plan (reply_request)
+        within `timeout` seconds and gives `request` the `others` of reply_scenarios. Returns
+        the milliseconds that took, or None when not asked or not answered (the request then
+        keeps combatd's own W49 scenarios)."""
+        b = self.board
+        income = request.get("incomes", {}).get(b.opponent)
+        if income is None or not any(b.owner_of(r) == b.opponent for r in b.regions()):
+            return None
+        began = self.clock()
+        try:
+            answer = ask_combatd(self.combatd, reply_request(b, request, income), timeout)
+            request["others"] = reply_scenarios(b, income, answer)
+        except (OSError, http.client.HTTPException, ValueError, KeyError, TypeError):
+            return None
+        return round((self.clock() - began) * 1000, 1)
 
     def probe(self, request, best, start, budget):
         """Asks the probes of probe_requests while the slowest answer so far still fits in

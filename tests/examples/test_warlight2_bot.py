@@ -96,6 +96,14 @@ FALLBACK = ["2", "player1 place_armies 2 5", "player1 attack/transfer 2 1 6",
             "player1 place_armies 3 7",
             "player1 attack/transfer 3 5 10, player1 attack/transfer 2 1 3", "No moves"]
 
+# The opponent's reply (add_reply): before each round's plan the bot asks player2's, and the
+# stub answers this one (its card order is not a scenario's: the bot keeps deploys and attacks).
+REPLY_PLAN = {"orders": [
+    {"type": "deploy", "player": "player2", "to": "5", "armies": 4},
+    {"type": "attack_transfer", "player": "player2", "from": "5", "to": "3", "armies": 6},
+    {"type": "bomb", "player": "player2", "target": "3"}], "value": -2.0}
+REPLY_ORDERS = REPLY_PLAN["orders"][:2]
+
 # Round 2's deploy probes (the bot's regions bordering one not its: 1 (5 armies, borders 4) and 3
 # (4, borders 5), one such neighbour each, so 1 first by its armies): the same request with
 # income 0 and the 7 already on the region. The stub's `probe` mode answers the one on 3 with
@@ -117,16 +125,20 @@ def check(name, ok, detail=""):
 
 
 def stub(mode, seen):
-    """A stand-in of combatd's /plan-turn: the fixed plan, a 500, an answer too late, or
-    (`probe`) the fixed plan except for the probe with the income on 3, which gets PROBE_PLAN."""
+    """A stand-in of combatd's /plan-turn: the fixed plan (REPLY_PLAN to player2's requests), a
+    500, an answer too late, (`probe`) the fixed plan except for the probe with the income on 3,
+    which gets PROBE_PLAN, or (`no-reply`) the fixed plan and a 500 to player2's."""
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers["Content-Length"]))
             seen.append((self.path, json.loads(body)))
             if mode == "slow":
                 time.sleep(0.4)
-            status, answer = (200, STUB_PLAN) if mode in ("plan", "probe") else (500, {"status": 500})
+            ok = mode in ("plan", "probe", "no-reply")
+            status, answer = (200, STUB_PLAN) if ok else (500, {"status": 500})
             request = seen[-1][1]
+            if status == 200 and request["player"] == "player2":
+                status, answer = (500, {"status": 500}) if mode == "no-reply" else (200, REPLY_PLAN)
             if mode == "probe" and request["income"] == 0 and \
                     request["territories"]["3"]["armies"] == 11:
                 answer = PROBE_PLAN
@@ -211,15 +223,39 @@ def check_default():
     check("every answer is a legal engine command", legal(lines) is None, legal(lines))
     check("the stub's plan, made legal, as worked out by hand", lines == PLANNED, str(lines))
     check("only /plan-turn is called", set(paths) == {"/plan-turn"}, str(paths))
-    firsts = [r for r in seen if r["income"] != 0]  # each round's first call; probes have 0
+    ours = [r for r in seen if r["player"] == "player1"]
+    firsts = [r for r in ours if r["income"] != 0]  # each round's first call; probes have 0
     check("one request with the income per round (the others are probes, income 0)",
           [r["income"] for r in firsts] == [5, 7], str([r["income"] for r in seen]))
+    replies = [r for r in seen if r["player"] == "player2"]
+    check("before each round's plan, player2's own: its income 5 then 7, the bot's 5 then 7 in "
+          "incomes, 300 plans, no others, the same board",
+          [(r["income"], r["incomes"], r["max_plans"], "others" in r) for r in replies] ==
+          [(5, {"player1": 5}, 300, False), (7, {"player1": 7}, 300, False)] and
+          [r["territories"] for r in replies] == [r["territories"] for r in firsts],
+          json.dumps(replies)[:400])
+    check("the reply asked first in each round", [r["player"] for r in seen[:2]] ==
+          ["player2", "player1"], str([r["player"] for r in seen]))
     if len(firsts) != 2:
         return
     first, second = firsts
-    check("it sends the board, the bonuses and the incomes, nothing else (W48, W49)",
-          sorted(second) == ["base_income", "bonuses", "income", "incomes", "move_order",
-                             "objective", "player", "settings", "territories"], sorted(second))
+    check("it sends the board, the bonuses, the incomes and the scenarios, nothing else (W48, "
+          "W49)", sorted(second) == ["base_income", "bonuses", "income", "incomes", "move_order",
+                                     "objective", "others", "player", "settings",
+                                     "territories"], sorted(second))
+    # Round 1: player2 holds 6 alone (its starting region, bordering none of the bot's), so
+    # W49's hold is its 5 on 6 and its strike the same. Round 2: 5 (3) borders the bot's 3 (4),
+    # 6 none: hold 7 on 5; strike 7 on 5 and 5 -> 3 with 3 + 7 = 10.
+    hold1 = [{"type": "deploy", "player": "player2", "to": "6", "armies": 5}]
+    hold2 = [{"type": "deploy", "player": "player2", "to": "5", "armies": 7}]
+    strike2 = hold2 + [{"player": "player2", "from": "5", "to": "3", "armies": 10}]
+    check("others: the reply's deploy and attack at 1/2, W49's hold and strike at 1/4 each, "
+          "as worked out by hand",
+          [r["others"] for r in firsts] == [
+              [{"weight": 0.5, "orders": REPLY_ORDERS}, {"weight": 0.25, "orders": hold1},
+               {"weight": 0.25, "orders": hold1}],
+              [{"weight": 0.5, "orders": REPLY_ORDERS}, {"weight": 0.25, "orders": hold2},
+               {"weight": 0.25, "orders": strike2}]], json.dumps([r["others"] for r in firsts]))
     check("player2's income 5 in round 1, then the 4 + 3 it was seen deploy (above 5, no "
           "bonus whole)", [r.get("incomes") for r in firsts] == [{"player2": 5}, {"player2": 7}],
           json.dumps([r.get("incomes") for r in firsts]))
@@ -264,7 +300,7 @@ def check_low_bank():
     (a full bank sends none: combatd's default 2000, checked in check_default's key list)."""
     for bank, plans in ((3000, 600), (7500, 1500)):
         code, lines, err, seen, _ = with_stub("plan", bank=bank)
-        sizes = [r.get("max_plans") for r in seen]
+        sizes = [r.get("max_plans") for r in seen if r["player"] == "player1"]
         check(f"bank {bank} ms: max_plans {plans} in both rounds, no probes (below 8 s), the "
               "same legal answers", code == 0 and lines == PLANNED and sizes == [plans] * 2,
               f"{lines} {sizes} {err}")
@@ -311,7 +347,7 @@ def check_probes():
     url = f"http://127.0.0.1:{server.server_address[1]}"
     lines = bot_in_process(url, lambda: 0.0)  # a clock that stands still: every probe fits
     server.shutdown()
-    bodies = [body for _, body in seen]
+    bodies = [body for _, body in seen if body["player"] == "player1"]
     shape = [(r["income"], {t: r["territories"][t]["armies"] for t in ("1", "2", "3")})
              for r in bodies[2:]]
     check("round 2 asks the plan, then probes 1 (5 + 7 = 12) and 3 (4 + 7 = 11), income 0",
@@ -322,17 +358,18 @@ def check_probes():
           [(5, 2), (0, 7)], json.dumps(bodies[:2])[:300])
     check("the probe worth more wins: 7 deployed on 3, its attack 3->5 with 9, legal",
           lines + ["No moves"] == PROBED and legal(lines + ["No moves"]) is None, str(lines))
-    # A clock that advances 0.1 s a reading: the first answer reads as 0.2 s, so a probe is
-    # asked only while 1.5 * 0.2 = 0.3 s of the 0.8 s probe window are left: one a round.
-    # Reads: start 0, first answer 0.1, probing starts 0.2 (slowest 0.2), left 0.8 - 0.3 =
-    # 0.5, asked at 0.4, answered 0.5; left 0.8 - 0.6 = 0.2 < 0.3: stop.
-    ticks = iter(i * 0.1 for i in range(1000))
+    # A clock that advances 0.05 s a reading: the reply and the first answer read as 0.25 s, so
+    # a probe is asked only while 1.5 * 0.25 = 0.375 s of the 0.8 s probe window are left: one
+    # a round. Reads: start 0, the reply asked 0.05 and answered 0.1, the plan's wait 0.15,
+    # first answer 0.2, probing starts 0.25 (slowest 0.25), left 0.8 - 0.3 = 0.5, asked at
+    # 0.35, answered 0.4; left 0.8 - 0.45 = 0.35 < 0.375: stop.
+    ticks = iter(i * 0.05 for i in range(1000))
     seen.clear()
     server = stub("probe", seen)
     url = f"http://127.0.0.1:{server.server_address[1]}"
     lines = bot_in_process(url, lambda: next(ticks))
     server.shutdown()
-    incomes = [body["income"] for _, body in seen]
+    incomes = [body["income"] for _, body in seen if body["player"] == "player1"]
     check("probes stop when 1.5 x the slowest answer no longer fits: 1 per round",
           incomes == [5, 0, 7, 0], str(incomes))
     check("so round 2 keeps the first answer (the probe on 3 was not asked)",
@@ -372,6 +409,11 @@ def check_fallbacks():
           [(n["round"], n["ok"], n["error"], n["status"]) for n in notes] ==
           [(1, False, "HTTPError", 500), (2, False, "HTTPError", 500),
            (1, False, "TimeoutError", None), (2, False, "TimeoutError", None)], str(notes))
+    code, lines, err, seen, _ = with_stub("no-reply")
+    check("the reply refused: the plan is played, asked without others (combatd's own W49 "
+          "scenarios) in its 5 requests (2 rounds, 3 probes)", code == 0 and lines == PLANNED and
+          [("others" in r) for r in seen if r["player"] == "player1"] == [False] * 5,
+          f"{lines} {[sorted(r) for r in seen]}")
     code, lines, err = run_bot(f"http://127.0.0.1:{closed_port()}")
     check("combatd unreachable: the rule of thumb plays", code == 0 and lines == FALLBACK,
           f"{lines} {err}")
