@@ -127,14 +127,18 @@ def check(name, ok, detail=""):
 def stub(mode, seen):
     """A stand-in of combatd's /plan-turn: the fixed plan (REPLY_PLAN to player2's requests), a
     500, an answer too late, (`probe`) the fixed plan except for the probe with the income on 3,
-    which gets PROBE_PLAN, or (`no-reply`) the fixed plan and a 500 to player2's."""
+    which gets PROBE_PLAN, or the fixed plan with player2's refused (`no-reply`) or answered
+    after 1 s (`slow-reply`)."""
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
             body = self.rfile.read(int(self.headers["Content-Length"]))
             seen.append((self.path, json.loads(body)))
+            request = json.loads(body)
             if mode == "slow":
                 time.sleep(0.4)
-            ok = mode in ("plan", "probe", "no-reply")
+            if mode == "slow-reply" and request["player"] == "player2":
+                time.sleep(1.0)
+            ok = mode in ("plan", "probe", "no-reply", "slow-reply")
             status, answer = (200, STUB_PLAN) if ok else (500, {"status": 500})
             request = seen[-1][1]
             if status == 200 and request["player"] == "player2":
@@ -414,6 +418,15 @@ def check_fallbacks():
           "scenarios) in its 5 requests (2 rounds, 3 probes)", code == 0 and lines == PLANNED and
           [("others" in r) for r in seen if r["player"] == "player1"] == [False] * 5,
           f"{lines} {[sorted(r) for r in seen]}")
+    # A bank of 9 s: the turn waits 1.8 s for combatd, the reply a third of it, 0.6 s. The stub
+    # answers player2's after 1 s: the reply is given up and the plan, asked with the 1.2 s
+    # left, is played without others, its probes too (a reply waited for the whole 1.8 s would
+    # come with them).
+    code, lines, err, seen, _ = with_stub("slow-reply", bank=9000)
+    ours = [("others" in r) for r in seen if r["player"] == "player1"]
+    check("a reply slower than a third of the wait is given up: the plan is played, without "
+          "others", code == 0 and lines == PLANNED and len(ours) >= 2 and not any(ours),
+          f"{lines} {[sorted(r) for r in seen]} {err}")
     code, lines, err = run_bot(f"http://127.0.0.1:{closed_port()}")
     check("combatd unreachable: the rule of thumb plays", code == 0 and lines == FALLBACK,
           f"{lines} {err}")
