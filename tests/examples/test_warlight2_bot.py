@@ -131,16 +131,14 @@ def stub(mode, seen):
     after 1 s (`slow-reply`)."""
     class Handler(http.server.BaseHTTPRequestHandler):
         def do_POST(self):
-            body = self.rfile.read(int(self.headers["Content-Length"]))
-            seen.append((self.path, json.loads(body)))
-            request = json.loads(body)
+            request = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+            seen.append((self.path, request))
             if mode == "slow":
                 time.sleep(0.4)
             if mode == "slow-reply" and request["player"] == "player2":
                 time.sleep(1.0)
             ok = mode in ("plan", "probe", "no-reply", "slow-reply")
             status, answer = (200, STUB_PLAN) if ok else (500, {"status": 500})
-            request = seen[-1][1]
             if status == 200 and request["player"] == "player2":
                 status, answer = (500, {"status": 500}) if mode == "no-reply" else (200, REPLY_PLAN)
             if mode == "probe" and request["income"] == 0 and \
@@ -238,8 +236,10 @@ def check_default():
           [(5, {"player1": 5}, 300, False), (7, {"player1": 7}, 300, False)] and
           [r["territories"] for r in replies] == [r["territories"] for r in firsts],
           json.dumps(replies)[:400])
-    check("the reply asked first in each round", [r["player"] for r in seen[:2]] ==
-          ["player2", "player1"], str([r["player"] for r in seen]))
+    check("the reply asked first in each round: each round's plan right after player2's",
+          [seen[i - 1]["player"] for i, r in enumerate(seen)
+           if r["player"] == "player1" and r["income"] != 0 and i > 0] == ["player2"] * 2,
+          str([r["player"] for r in seen]))
     if len(firsts) != 2:
         return
     first, second = firsts
@@ -414,10 +414,10 @@ def check_fallbacks():
           [(1, False, "HTTPError", 500), (2, False, "HTTPError", 500),
            (1, False, "TimeoutError", None), (2, False, "TimeoutError", None)], str(notes))
     code, lines, err, seen, _ = with_stub("no-reply")
+    ours = [("others" in r) for r in seen if r["player"] == "player1"]
     check("the reply refused: the plan is played, asked without others (combatd's own W49 "
-          "scenarios) in its 5 requests (2 rounds, 3 probes)", code == 0 and lines == PLANNED and
-          [("others" in r) for r in seen if r["player"] == "player1"] == [False] * 5,
-          f"{lines} {[sorted(r) for r in seen]}")
+          "scenarios), its probes too", code == 0 and lines == PLANNED and len(ours) >= 2 and
+          not any(ours), f"{lines} {[sorted(r) for r in seen]}")
     # A bank of 9 s: the turn waits 1.8 s for combatd, the reply a third of it, 0.6 s. The stub
     # answers player2's after 1 s: the reply is given up and the plan, asked with the 1.2 s
     # left, is played without others, its probes too (a reply waited for the whole 1.8 s would
